@@ -1,0 +1,7 @@
+//! Quorum Lab's simulation engine: deterministic, sans-IO, with no web dependencies.
+
+pub mod action;
+pub mod config;
+pub mod ids;
+pub mod rng;
+pub mod time;
