@@ -1,0 +1,54 @@
+// Launches Debian's Chromium through playwright-core and watches a page for anything that should fail a test:
+// console errors, uncaught exceptions (a Rust panic shows up here through console_error_panic_hook) and any
+// request that leaves the loopback server (the app must make no runtime network requests).
+import { chromium } from 'playwright-core';
+import { mkdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { dirname, join, resolve } from 'node:path';
+import { serveDist } from './server.mjs';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+export const REPO_ROOT = resolve(HERE, '..', '..');
+export const SCREENSHOT_DIR = join(REPO_ROOT, 'e2e', 'screenshots');
+
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+export async function openApp({ width = 1440, height = 900, path = '/' } = {}) {
+  const server = await serveDist(join(REPO_ROOT, 'dist'));
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+  });
+  const page = await browser.newPage({ viewport: { width, height } });
+  const problems = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`uncaught exception: ${error.message}`));
+  page.on('request', (request) => {
+    if (!request.url().startsWith(server.url) && !request.url().startsWith('data:')) {
+      problems.push(`network request outside the app: ${request.url()}`);
+    }
+  });
+  await page.goto(server.url + path);
+  return {
+    page,
+    problems,
+    async screenshot(name) {
+      await mkdir(SCREENSHOT_DIR, { recursive: true });
+      await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`) });
+    },
+    async close() {
+      await browser.close();
+      await server.close();
+    },
+  };
+}

@@ -1,0 +1,13 @@
+//! Quorum Lab's browser front end: a thin Leptos layer over the `quorumlab-sim` engine.
+//!
+//! Pure helpers (layout, formatting) are plain Rust and unit-tested natively; components only read
+//! view snapshots from the engine and send user actions back to it.
+
+pub mod app;
+pub mod layout;
+
+/// Entry point used by `main.rs` (and by nothing else: tests mount components directly).
+pub fn start() {
+    console_error_panic_hook::set_once();
+    leptos::mount::mount_to_body(app::App);
+}
