@@ -5,3 +5,5 @@ pub mod config;
 pub mod ids;
 pub mod rng;
 pub mod time;
+pub mod scenario;
+pub mod chaos;

@@ -1,0 +1,304 @@
+//! Seeded random fault schedules for sweeps: many seeds, each a different storm, each reproducible.
+//!
+//! A chaos run has two phases, after TigerBeetle's VOPR: a *fault window* in which crashes, restarts,
+//! pauses, partitions, one-way cuts, message loss, clock drift and jumps and client requests arrive at
+//! random times; then a *quiet period* that starts by healing everything (links, loss, crashed and paused
+//! nodes) and keeps a light client load. Safety must hold throughout; after the quiet period the cluster
+//! should have a leader again.
+//!
+//! The schedule is an ordinary [`Scenario`], so a failing seed can be written out with
+//! [`crate::scenario::to_toml_string`] and re-run by anyone with `quorumlab run`.
+
+use crate::action::{Action, NodeTarget, RequestKind, PPM_ONE};
+use crate::ids::NodeId;
+use crate::rng::Rng;
+use crate::scenario::{Scenario, Step};
+
+/// Mixed into the seed so the schedule's random stream differs from the world's, which uses the seed as is.
+const SCHEDULE_SALT: u64 = 0xC4A0_5C4E_D01E_5EED;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChaosOptions {
+    pub node_count: usize,
+    /// Without faults the schedule is only elections and client load (a baseline sweep).
+    pub faults: bool,
+    pub fault_window_ms: u64,
+    pub quiet_ms: u64,
+    /// Longest gap between two consecutive chaos steps.
+    pub max_gap_ms: u64,
+}
+
+impl Default for ChaosOptions {
+    fn default() -> Self {
+        ChaosOptions {
+            node_count: 5,
+            faults: true,
+            fault_window_ms: 10_000,
+            quiet_ms: 5_000,
+            max_gap_ms: 400,
+        }
+    }
+}
+
+/// How often the quiet period submits a request to the leader.
+const QUIET_REQUEST_EVERY_MS: u64 = 500;
+
+/// The chaos scenario for `seed`. Same seed and options, same scenario: nothing else is consulted.
+pub fn chaos_scenario(seed: u64, options: &ChaosOptions) -> Scenario {
+    assert!(options.node_count >= 1, "a cluster needs at least one node");
+    let mut rng = Rng::new(seed ^ SCHEDULE_SALT);
+    let title = format!("Chaos seed {seed} ({} nodes)", options.node_count);
+    let mut scenario = Scenario::new(
+        &title,
+        options.node_count,
+        options.fault_window_ms + options.quiet_ms,
+    );
+    scenario.seed = seed;
+    scenario.raft.pre_vote = rng.chance_ppm(PPM_ONE / 2);
+    scenario.raft.check_quorum = rng.chance_ppm(PPM_ONE / 2);
+    let mut generator = FaultGenerator {
+        rng: &mut rng,
+        node_count: options.node_count,
+    };
+    let mut at_ms = 0;
+    loop {
+        at_ms += generator.rng.range_inclusive(1, options.max_gap_ms.max(1));
+        if at_ms >= options.fault_window_ms {
+            break;
+        }
+        let action = if options.faults {
+            generator.fault()
+        } else {
+            generator.request()
+        };
+        scenario.steps.push(Step { at_ms, action });
+    }
+    push_quiet_period(&mut scenario, options);
+    scenario
+}
+
+/// Heal everything at the end of the fault window, then a light, steady client load.
+fn push_quiet_period(scenario: &mut Scenario, options: &ChaosOptions) {
+    let heal_at_ms = options.fault_window_ms;
+    let mut push = |at_ms: u64, action: Action| scenario.steps.push(Step { at_ms, action });
+    push(heal_at_ms, Action::Heal);
+    push(heal_at_ms, Action::DropRate { ppm: 0 });
+    for index in 0..options.node_count {
+        // The schedule does not know which node "leader" hit, so it revives every node; the world skips
+        // (and reports) a restart of a node that is up or a resume of one that is not paused.
+        let target = NodeTarget::Node(NodeId(index as u16));
+        push(heal_at_ms, Action::Restart { target });
+        push(heal_at_ms, Action::Resume { target });
+    }
+    let end_ms = heal_at_ms + options.quiet_ms;
+    let mut at_ms = heal_at_ms + QUIET_REQUEST_EVERY_MS;
+    while at_ms < end_ms {
+        push(
+            at_ms,
+            Action::Request {
+                count: 1,
+                target: NodeTarget::Leader,
+                kind: RequestKind::Put,
+            },
+        );
+        at_ms += QUIET_REQUEST_EVERY_MS;
+    }
+}
+
+struct FaultGenerator<'a> {
+    rng: &'a mut Rng,
+    node_count: usize,
+}
+
+impl FaultGenerator<'_> {
+    /// One random fault or request. Weights (out of 100) favour the faults that move leadership.
+    fn fault(&mut self) -> Action {
+        match self.rng.range_inclusive(0, 99) {
+            0..=11 => Action::Crash {
+                target: self.target(),
+            },
+            12..=23 => Action::Restart {
+                target: self.node(),
+            },
+            24..=31 => Action::Pause {
+                target: self.target(),
+                duration_ms: self.pause_duration_ms(),
+            },
+            32..=37 => Action::Resume {
+                target: self.node(),
+            },
+            38..=43 => Action::Partition {
+                groups: self.groups(),
+            },
+            44..=48 => Action::Isolate {
+                target: self.target(),
+            },
+            49..=54 => self.cut(),
+            55..=62 => Action::Heal,
+            63..=67 => Action::DropRate {
+                ppm: self.rng.range_inclusive(0, 300_000) as u32,
+            },
+            68..=72 => Action::ClockDrift {
+                target: self.node(),
+                ppm: self.signed(200_000),
+            },
+            73..=76 => Action::ClockJump {
+                target: self.node(),
+                by_ms: self.signed(2_000),
+            },
+            _ => self.request(),
+        }
+    }
+
+    fn request(&mut self) -> Action {
+        let count = self.rng.range_inclusive(1, 5) as u32;
+        let target = if self.rng.chance_ppm(800_000) {
+            NodeTarget::Leader
+        } else {
+            self.node()
+        };
+        let kind = if self.rng.chance_ppm(800_000) {
+            RequestKind::Put
+        } else {
+            RequestKind::Get
+        };
+        Action::Request {
+            count,
+            target,
+            kind,
+        }
+    }
+
+    /// The leader (resolved at run time) three times in ten, otherwise a random node.
+    fn target(&mut self) -> NodeTarget {
+        if self.rng.chance_ppm(300_000) {
+            NodeTarget::Leader
+        } else {
+            self.node()
+        }
+    }
+
+    fn node(&mut self) -> NodeTarget {
+        NodeTarget::Node(self.node_id())
+    }
+
+    fn node_id(&mut self) -> NodeId {
+        NodeId(self.rng.range_inclusive(0, self.node_count as u64 - 1) as u16)
+    }
+
+    fn signed(&mut self, magnitude: u64) -> i64 {
+        self.rng.range_inclusive(0, 2 * magnitude) as i64 - magnitude as i64
+    }
+
+    fn pause_duration_ms(&mut self) -> Option<u64> {
+        self.rng
+            .chance_ppm(PPM_ONE / 2)
+            .then(|| self.rng.range_inclusive(50, 3_000))
+    }
+
+    fn cut(&mut self) -> Action {
+        let from = self.node_id();
+        let mut to = self.node_id();
+        if to == from {
+            to = NodeId(((from.index() + 1) % self.node_count) as u16);
+        }
+        if to == from {
+            return Action::Heal; // a one-node cluster has no link to cut
+        }
+        let both = self.rng.chance_ppm(300_000);
+        Action::Cut {
+            from: NodeTarget::Node(from),
+            to: NodeTarget::Node(to),
+            both,
+        }
+    }
+
+    /// All nodes shuffled and split into two or three non-empty groups.
+    fn groups(&mut self) -> Vec<Vec<NodeId>> {
+        let mut nodes: Vec<NodeId> = (0..self.node_count)
+            .map(|index| NodeId(index as u16))
+            .collect();
+        for index in (1..nodes.len()).rev() {
+            let other = self.rng.range_inclusive(0, index as u64) as usize;
+            nodes.swap(index, other);
+        }
+        let group_count = self.rng.range_inclusive(2, 3).min(self.node_count as u64) as usize;
+        let mut cuts: Vec<usize> = (0..group_count - 1)
+            .map(|_| self.rng.range_inclusive(1, self.node_count as u64 - 1) as usize)
+            .collect();
+        cuts.sort_unstable();
+        cuts.dedup();
+        let mut groups = Vec::new();
+        let mut start = 0;
+        for cut in cuts.into_iter().chain([self.node_count]) {
+            groups.push(nodes[start..cut].to_vec());
+            start = cut;
+        }
+        groups
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn same_seed_same_schedule_and_other_seeds_differ() {
+        let options = ChaosOptions::default();
+        assert_eq!(chaos_scenario(7, &options), chaos_scenario(7, &options));
+        assert_ne!(
+            chaos_scenario(7, &options).steps,
+            chaos_scenario(8, &options).steps
+        );
+    }
+
+    #[test]
+    fn steps_are_ordered_and_inside_the_run() {
+        for seed in 0..50 {
+            let scenario = chaos_scenario(seed, &ChaosOptions::default());
+            let times: Vec<u64> = scenario.steps.iter().map(|step| step.at_ms).collect();
+            assert!(
+                times.windows(2).all(|pair| pair[0] <= pair[1]),
+                "seed {seed}"
+            );
+            assert!(
+                times.iter().all(|at_ms| *at_ms <= scenario.duration_ms),
+                "seed {seed}"
+            );
+        }
+    }
+
+    #[test]
+    fn partitions_cover_every_node_once_in_non_empty_groups() {
+        let mut rng = Rng::new(3);
+        for node_count in 1..=9 {
+            let mut generator = FaultGenerator {
+                rng: &mut rng,
+                node_count,
+            };
+            for _ in 0..20 {
+                let groups = generator.groups();
+                let mut members: Vec<usize> =
+                    groups.iter().flatten().map(|node| node.index()).collect();
+                members.sort_unstable();
+                assert_eq!(members, (0..node_count).collect::<Vec<_>>());
+                assert!(groups.iter().all(|group| !group.is_empty()));
+            }
+        }
+    }
+
+    #[test]
+    fn without_faults_only_requests_come_before_the_heal() {
+        let options = ChaosOptions {
+            faults: false,
+            ..ChaosOptions::default()
+        };
+        let scenario = chaos_scenario(11, &options);
+        let mut window_steps = scenario
+            .steps
+            .iter()
+            .filter(|step| step.at_ms < options.fault_window_ms);
+        assert!(window_steps.clone().count() > 0);
+        assert!(window_steps.all(|step| matches!(step.action, Action::Request { .. })));
+    }
+}
