@@ -36,4 +36,9 @@ pub struct RaftOptions {
     pub check_quorum: bool,
     /// Serve reads on the leader only while its lease (measured on its own clock) holds.
     pub lease_reads: bool,
+    /// TEST ONLY, deliberately broken: commit entries of earlier terms by counting replicas (the Raft
+    /// paper's Figure 8 bug) and skip the start-of-term no-op that would hide it. Checkers must catch it.
+    #[doc(hidden)]
+    #[serde(default)]
+    pub unsafe_commit_previous_term: bool,
 }

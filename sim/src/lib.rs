@@ -7,3 +7,15 @@ pub mod rng;
 pub mod time;
 pub mod scenario;
 pub mod chaos;
+pub mod actor;
+pub mod checker;
+pub mod clock;
+pub mod network;
+pub mod protocol;
+pub mod raft;
+pub mod report;
+pub mod trace;
+pub mod world;
+
+pub use report::{LeaderRecord, NodeFinal, Report, RequestCounts, ViolationRecord};
+pub use world::{ActionOutcome, ProtocolKind, World, WorldConfig};

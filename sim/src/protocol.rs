@@ -1,0 +1,233 @@
+//! The sans-IO contract between the world and every protocol actor.
+//!
+//! An actor never touches a clock, a network, a disk or a random generator. The world hands it one
+//! [`Input`] at a time together with the node's *local* clock reading, and the actor pushes [`Effect`]s
+//! into an [`Effects`] buffer: messages to send, timers to set or cancel, facts to observe and replies for
+//! clients. The world applies the effects in order, after the call returns.
+//!
+//! Randomness stays with the world: a timer whose length must be random (a Raft election timeout) asks for
+//! [`TimerDelay::Between`] and the world draws the length from its seeded generator.
+//!
+//! Ordering rule (as in etcd's `Ready`): an actor mutates its durable state *before* it pushes the sends
+//! that depend on it, and the world treats the durable part of an actor as written when `handle` returns,
+//! so "persist before you reply" holds by construction. `Effect::Persist` marks that a write happened, for
+//! the trace and the UI.
+
+use crate::actor::Message;
+use crate::ids::NodeId;
+use serde::{Deserialize, Serialize};
+
+/// A node's name for one of its timers. Setting a key that is already pending replaces that timer.
+pub type TimerKey = u16;
+
+/// Identifies one client request for its whole life (submit, reply or timeout).
+pub type RequestId = u64;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimerDelay {
+    /// Exactly this many local microseconds.
+    Exactly { local_us: u64 },
+    /// Uniform in `min_local_us..=max_local_us`, drawn by the world from its PRNG.
+    Between {
+        min_local_us: u64,
+        max_local_us: u64,
+    },
+}
+
+/// What a client asks the replicated state machine to do. Keys and values are small integers the world
+/// generates deterministically.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ClientCommand {
+    Put { key: u32, value: u64 },
+    Get { key: u32 },
+}
+
+/// Why a node refused a client request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ClientError {
+    /// The node does not lead; the request is not forwarded. `leader_hint` is who it believes leads.
+    NotLeader { leader_hint: Option<NodeId> },
+    /// The target node was crashed when the request arrived.
+    NodeDown,
+}
+
+/// How a client request ended, as the client sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ClientOutcome {
+    /// Not answered yet.
+    Pending,
+    /// A write committed at this log position.
+    Committed {
+        index: u64,
+        term: u64,
+    },
+    /// A read answered; `index` is the commit index it reflects.
+    Read {
+        index: u64,
+        value: Option<u64>,
+    },
+    Rejected(ClientError),
+    /// The client gave up after `client_timeout_ms`: it may or may not have taken effect.
+    Unknown,
+}
+
+/// Something an actor tells the outside world (UI, trace, checkers) about itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Fact {
+    BecameFollower {
+        term: u64,
+    },
+    BecamePreCandidate {
+        term: u64,
+    },
+    BecameCandidate {
+        term: u64,
+    },
+    BecameLeader {
+        term: u64,
+    },
+    /// Entries from `from_index` on were removed to repair the log.
+    LogTruncated {
+        from_index: u64,
+    },
+    /// The leader gave up leadership because it has not heard from a majority (CheckQuorum).
+    LostQuorum {
+        term: u64,
+    },
+    /// A read served on the leader's lease without going through the log.
+    LeaseRead {
+        term: u64,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Input<'a> {
+    /// First call of the run.
+    Start,
+    /// Restart after a crash: volatile state is gone, the durable part is what was persisted.
+    Recover,
+    Message {
+        from: NodeId,
+        message: &'a Message,
+    },
+    Timer {
+        key: TimerKey,
+    },
+    Client {
+        request_id: RequestId,
+        command: ClientCommand,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Effect {
+    Send {
+        to: NodeId,
+        message: Message,
+    },
+    SetTimer {
+        key: TimerKey,
+        delay: TimerDelay,
+        label: &'static str,
+    },
+    CancelTimer {
+        key: TimerKey,
+    },
+    Persist {
+        what: &'static str,
+    },
+    Observe(Fact),
+    ClientReply {
+        request_id: RequestId,
+        outcome: ClientOutcome,
+    },
+}
+
+/// The output buffer of one `handle` call. The world reuses one buffer, so pushing is allocation-free
+/// in steady state.
+#[derive(Clone, Debug, Default)]
+pub struct Effects {
+    list: Vec<Effect>,
+}
+
+impl Effects {
+    pub fn new() -> Effects {
+        Effects::default()
+    }
+
+    pub fn send(&mut self, to: NodeId, message: Message) {
+        self.list.push(Effect::Send { to, message });
+    }
+
+    pub fn set_timer(&mut self, key: TimerKey, delay: TimerDelay, label: &'static str) {
+        self.list.push(Effect::SetTimer { key, delay, label });
+    }
+
+    pub fn cancel_timer(&mut self, key: TimerKey) {
+        self.list.push(Effect::CancelTimer { key });
+    }
+
+    pub fn persist(&mut self, what: &'static str) {
+        self.list.push(Effect::Persist { what });
+    }
+
+    pub fn observe(&mut self, fact: Fact) {
+        self.list.push(Effect::Observe(fact));
+    }
+
+    pub fn reply(&mut self, request_id: RequestId, outcome: ClientOutcome) {
+        self.list.push(Effect::ClientReply {
+            request_id,
+            outcome,
+        });
+    }
+
+    pub fn drain(&mut self) -> std::vec::Drain<'_, Effect> {
+        self.list.drain(..)
+    }
+
+    pub fn as_slice(&self) -> &[Effect] {
+        &self.list
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+}
+
+/// A role label every protocol can map onto for reports and the "leader" target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RoleLabel {
+    Follower,
+    PreCandidate,
+    Candidate,
+    Leader,
+}
+
+impl RoleLabel {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RoleLabel::Follower | RoleLabel::PreCandidate => "follower",
+            RoleLabel::Candidate => "candidate",
+            RoleLabel::Leader => "leader",
+        }
+    }
+}
+
+/// The few numbers every actor reports about itself (for reports and target resolution).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ActorSummary {
+    pub role: RoleLabel,
+    pub term: u64,
+    pub commit_index: u64,
+    pub log_len: u64,
+}
+
+/// One protocol's node. The world calls `handle` for every input and applies the pushed effects.
+pub trait Protocol {
+    fn handle(&mut self, local_now_us: u64, input: Input<'_>, effects: &mut Effects);
+    /// Drop volatile state, keep what was persisted. The next input will be `Input::Recover`.
+    fn crash(&mut self);
+    fn summary(&self) -> ActorSummary;
+}

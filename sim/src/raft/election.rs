@@ -1,0 +1,306 @@
+//! Election timeouts, votes and role changes (§5.2, §5.4.1; PreVote and CheckQuorum from the thesis §9.6).
+
+use super::quorum::majority;
+use super::{Command, Entry, LeaderState, RaftMessage, RaftNode, ELECTION_TIMER, HEARTBEAT_TIMER};
+use crate::ids::NodeId;
+use crate::protocol::{Effects, Fact, RoleLabel, TimerDelay};
+
+impl RaftNode {
+    pub(super) fn reset_election_timer(&self, effects: &mut Effects) {
+        let delay = TimerDelay::Between {
+            min_local_us: self.timing.election_min_us,
+            max_local_us: self.timing.election_max_us,
+        };
+        effects.set_timer(ELECTION_TIMER, delay, "election");
+    }
+
+    /// Rule for all servers: if a message carries a higher term, adopt it and become follower (§5.1).
+    pub(super) fn become_follower(
+        &mut self,
+        term: u64,
+        leader: Option<NodeId>,
+        effects: &mut Effects,
+    ) {
+        let was = self.volatile.role;
+        if term > self.durable.term {
+            self.durable.term = term;
+            self.durable.voted_for = None;
+            effects.persist("term+vote");
+        }
+        self.volatile.role = RoleLabel::Follower;
+        self.volatile.leader = None;
+        self.volatile.pending_requests.clear();
+        if leader.is_some() {
+            self.volatile.leader_hint = leader;
+        }
+        if was != RoleLabel::Follower {
+            effects.cancel_timer(HEARTBEAT_TIMER);
+            effects.observe(Fact::BecameFollower {
+                term: self.durable.term,
+            });
+        }
+        if was == RoleLabel::Leader {
+            self.reset_election_timer(effects);
+        }
+    }
+
+    pub(super) fn on_election_timer(&mut self, now_us: u64, effects: &mut Effects) {
+        if self.volatile.role == RoleLabel::Leader {
+            self.check_quorum(effects);
+            return;
+        }
+        if self.options.pre_vote {
+            self.start_pre_vote(effects);
+        } else {
+            self.start_election(now_us, effects);
+        }
+    }
+
+    fn start_pre_vote(&mut self, effects: &mut Effects) {
+        self.volatile.role = RoleLabel::PreCandidate;
+        self.volatile.leader_hint = None;
+        self.clear_votes();
+        effects.observe(Fact::BecamePreCandidate {
+            term: self.durable.term,
+        });
+        self.reset_election_timer(effects);
+        self.request_votes(self.durable.term + 1, true, effects);
+        self.tally_after_own_vote(0, true, effects);
+    }
+
+    fn start_election(&mut self, now_us: u64, effects: &mut Effects) {
+        self.durable.term += 1;
+        self.durable.voted_for = Some(self.id);
+        effects.persist("term+vote");
+        self.volatile.role = RoleLabel::Candidate;
+        self.volatile.leader_hint = None;
+        self.clear_votes();
+        effects.observe(Fact::BecameCandidate {
+            term: self.durable.term,
+        });
+        self.reset_election_timer(effects);
+        self.request_votes(self.durable.term, false, effects);
+        self.tally_after_own_vote(now_us, false, effects);
+    }
+
+    fn clear_votes(&mut self) {
+        self.volatile
+            .votes_granted
+            .iter_mut()
+            .for_each(|vote| *vote = false);
+        self.volatile.votes_granted[self.id.index()] = true;
+    }
+
+    fn request_votes(&self, term: u64, pre_vote: bool, effects: &mut Effects) {
+        let log = &self.durable.log;
+        for peer in self.peers() {
+            let message = RaftMessage::RequestVote {
+                term,
+                candidate: self.id,
+                last_log_index: log.last_index(),
+                last_log_term: log.last_term(),
+                pre_vote,
+            };
+            self.send(effects, peer, message);
+        }
+    }
+
+    /// A one-node cluster wins on its own vote.
+    fn tally_after_own_vote(&mut self, now_us: u64, pre_vote: bool, effects: &mut Effects) {
+        if self.votes() >= majority(self.node_count) {
+            if pre_vote {
+                self.start_election(now_us, effects);
+            } else {
+                self.become_leader(now_us, effects);
+            }
+        }
+    }
+
+    fn votes(&self) -> usize {
+        self.volatile
+            .votes_granted
+            .iter()
+            .filter(|granted| **granted)
+            .count()
+    }
+
+    /// While a follower still hears a leader (within the minimum election timeout), CheckQuorum and lease
+    /// reads require it to ignore candidates: that is what makes a leader's lease safe.
+    fn hears_leader(&self, now_us: u64) -> bool {
+        let sticky = self.options.check_quorum || self.options.lease_reads || self.options.pre_vote;
+        let heard = self
+            .volatile
+            .last_leader_contact_local_us
+            .is_some_and(|contact| now_us.saturating_sub(contact) < self.timing.election_min_us);
+        sticky && heard && self.volatile.role == RoleLabel::Follower
+    }
+
+    pub(super) fn on_request_vote(
+        &mut self,
+        now_us: u64,
+        from: NodeId,
+        message: &RaftMessage,
+        effects: &mut Effects,
+    ) {
+        let RaftMessage::RequestVote {
+            term,
+            candidate,
+            last_log_index,
+            last_log_term,
+            pre_vote,
+        } = *message
+        else {
+            return;
+        };
+        let up_to_date = self
+            .durable
+            .log
+            .is_up_to_date(last_log_index, last_log_term);
+        if pre_vote {
+            let granted = term > self.durable.term && up_to_date && !self.hears_leader(now_us);
+            let reply_term = if granted { term } else { self.durable.term };
+            let reply = RaftMessage::RequestVoteReply {
+                term: reply_term,
+                granted,
+                pre_vote: true,
+            };
+            self.send(effects, from, reply);
+            return;
+        }
+        if term > self.durable.term && self.hears_leader(now_us) {
+            let reply = RaftMessage::RequestVoteReply {
+                term: self.durable.term,
+                granted: false,
+                pre_vote,
+            };
+            self.send(effects, from, reply);
+            return;
+        }
+        if term > self.durable.term {
+            self.become_follower(term, None, effects);
+        }
+        let free = self
+            .durable
+            .voted_for
+            .is_none_or(|voted| voted == candidate);
+        let granted = term == self.durable.term && free && up_to_date;
+        if granted {
+            self.durable.voted_for = Some(candidate);
+            effects.persist("term+vote");
+            self.reset_election_timer(effects);
+        }
+        let reply = RaftMessage::RequestVoteReply {
+            term: self.durable.term,
+            granted,
+            pre_vote: false,
+        };
+        self.send(effects, from, reply);
+    }
+
+    pub(super) fn on_vote_reply(
+        &mut self,
+        now_us: u64,
+        from: NodeId,
+        term: u64,
+        granted: bool,
+        pre_vote: bool,
+        effects: &mut Effects,
+    ) {
+        if term > self.durable.term && !(pre_vote && granted) {
+            self.become_follower(term, None, effects);
+            return;
+        }
+        let expected_role = if pre_vote {
+            RoleLabel::PreCandidate
+        } else {
+            RoleLabel::Candidate
+        };
+        let expected_term = if pre_vote {
+            self.durable.term + 1
+        } else {
+            self.durable.term
+        };
+        if self.volatile.role != expected_role || term != expected_term || !granted {
+            return;
+        }
+        self.volatile.votes_granted[from.index()] = true;
+        if self.votes() >= majority(self.node_count) {
+            if pre_vote {
+                self.start_election(now_us, effects);
+            } else {
+                self.become_leader(now_us, effects);
+            }
+        }
+    }
+
+    fn become_leader(&mut self, now_us: u64, effects: &mut Effects) {
+        let last = self.durable.log.last_index();
+        let count = self.node_count;
+        self.volatile.role = RoleLabel::Leader;
+        self.volatile.leader_hint = Some(self.id);
+        self.volatile.leader = Some(LeaderState {
+            next_index: vec![last + 1; count],
+            match_index: vec![0; count],
+            heard_since_check: vec![false; count],
+            acked_sent_at_local_us: vec![0; count],
+        });
+        effects.observe(Fact::BecameLeader {
+            term: self.durable.term,
+        });
+        if !self.options.unsafe_commit_previous_term {
+            let noop = Entry {
+                term: self.durable.term,
+                command: Command::Noop,
+            };
+            self.append_as_leader(noop, effects);
+        }
+        self.mark_self_acked(now_us);
+        if self.options.check_quorum {
+            let delay = TimerDelay::Exactly {
+                local_us: self.timing.election_min_us,
+            };
+            effects.set_timer(ELECTION_TIMER, delay, "check quorum");
+        } else {
+            effects.cancel_timer(ELECTION_TIMER);
+        }
+        self.broadcast_append(now_us, effects);
+        self.advance_commit(effects);
+        self.arm_heartbeat(effects);
+    }
+
+    pub(super) fn arm_heartbeat(&self, effects: &mut Effects) {
+        let delay = TimerDelay::Exactly {
+            local_us: self.timing.heartbeat_us,
+        };
+        effects.set_timer(HEARTBEAT_TIMER, delay, "heartbeat");
+    }
+
+    /// CheckQuorum: step down unless a majority was heard from during the last election timeout.
+    fn check_quorum(&mut self, effects: &mut Effects) {
+        let me = self.id.index();
+        let Some(leader) = self.volatile.leader.as_mut() else {
+            return;
+        };
+        let heard = leader
+            .heard_since_check
+            .iter()
+            .enumerate()
+            .filter(|(peer, heard)| **heard || *peer == me)
+            .count();
+        leader
+            .heard_since_check
+            .iter_mut()
+            .for_each(|flag| *flag = false);
+        if heard >= majority(self.node_count) {
+            let delay = TimerDelay::Exactly {
+                local_us: self.timing.election_min_us,
+            };
+            effects.set_timer(ELECTION_TIMER, delay, "check quorum");
+            return;
+        }
+        effects.observe(Fact::LostQuorum {
+            term: self.durable.term,
+        });
+        self.become_follower(self.durable.term, None, effects);
+    }
+}

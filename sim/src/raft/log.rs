@@ -1,0 +1,115 @@
+//! The replicated log: 1-based indexes, index 0 is the empty prefix with term 0.
+
+use crate::protocol::RequestId;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Command {
+    /// Appended by a new leader at the start of its term (§8) so it can commit earlier entries.
+    Noop,
+    Put {
+        key: u32,
+        value: u64,
+        request: RequestId,
+    },
+    /// A read that goes through the log (linearizable without a lease).
+    Get { key: u32, request: RequestId },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Entry {
+    pub term: u64,
+    pub command: Command,
+}
+
+impl Entry {
+    /// A stable 64-bit fingerprint of the entry, used by the checkers' prefix hashes.
+    pub fn digest(&self) -> u64 {
+        let (tag, key, value) = match self.command {
+            Command::Noop => (0, 0, 0),
+            Command::Put {
+                key,
+                value,
+                request,
+            } => (1, key as u64, value ^ request.rotate_left(32)),
+            Command::Get { key, request } => (2, key as u64, request),
+        };
+        let mut hash = crate::trace::Fnv::new();
+        for word in [self.term, tag, key, value] {
+            hash.write_u64(word);
+        }
+        hash.finish()
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Log {
+    entries: Vec<Entry>,
+}
+
+impl Log {
+    pub fn last_index(&self) -> u64 {
+        self.entries.len() as u64
+    }
+
+    pub fn last_term(&self) -> u64 {
+        self.entries.last().map_or(0, |entry| entry.term)
+    }
+
+    /// Term of the entry at `index`; 0 for index 0; `None` past the end.
+    pub fn term_at(&self, index: u64) -> Option<u64> {
+        if index == 0 {
+            return Some(0);
+        }
+        self.entries.get(index as usize - 1).map(|entry| entry.term)
+    }
+
+    pub fn entry(&self, index: u64) -> Option<&Entry> {
+        if index == 0 {
+            return None;
+        }
+        self.entries.get(index as usize - 1)
+    }
+
+    pub fn append(&mut self, entry: Entry) -> u64 {
+        self.entries.push(entry);
+        self.last_index()
+    }
+
+    /// Removes every entry at `from_index` and after.
+    pub fn truncate_from(&mut self, from_index: u64) {
+        assert!(
+            from_index >= 1,
+            "index 0 is the empty prefix and cannot be truncated"
+        );
+        self.entries.truncate(from_index as usize - 1);
+    }
+
+    /// Entries `from_index..` (at most `limit` of them).
+    pub fn slice_from(&self, from_index: u64, limit: usize) -> &[Entry] {
+        let start = (from_index.max(1) as usize - 1).min(self.entries.len());
+        let end = start.saturating_add(limit).min(self.entries.len());
+        &self.entries[start..end]
+    }
+
+    /// First index holding the same term as `index` (for the conflict hint that skips a whole term).
+    pub fn first_index_of_term_at(&self, index: u64) -> u64 {
+        let Some(term) = self.term_at(index) else {
+            return index;
+        };
+        let mut first = index;
+        while first > 1 && self.term_at(first - 1) == Some(term) {
+            first -= 1;
+        }
+        first
+    }
+
+    /// §5.4.1: a log is more up-to-date if its last term is higher, or equal with a longer log.
+    pub fn is_up_to_date(&self, last_log_index: u64, last_log_term: u64) -> bool {
+        (last_log_term, last_log_index) >= (self.last_term(), self.last_index())
+    }
+
+    pub fn terms(&self) -> impl Iterator<Item = u64> + '_ {
+        self.entries.iter().map(|entry| entry.term)
+    }
+}

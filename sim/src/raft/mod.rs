@@ -1,0 +1,252 @@
+//! Raft, as in Ongaro & Ousterhout, "In Search of an Understandable Consensus Algorithm" (2014).
+//!
+//! A cluster keeps one replicated log. Time is cut into *terms*; each term starts with an election and
+//! has at most one leader. A follower that hears nothing from a leader for a randomized *election
+//! timeout* becomes a candidate: it increments its term, votes for itself and asks every other node for a
+//! vote. A node grants at most one vote per term, first come first served, and only to a candidate whose
+//! log is at least as up-to-date as its own (higher last term, or same last term and at least as long).
+//! A candidate with votes from a majority becomes leader. Randomized timeouts make split votes rare.
+//!
+//! The leader appends client commands to its log and replicates them with AppendEntries, which also
+//! serve as heartbeats. Each AppendEntries names the entry just before the new ones (`prev_log_index`,
+//! `prev_log_term`); a follower whose log does not hold that entry rejects, and the leader backs off
+//! (here with a conflict hint that skips a whole term) until the logs agree, then overwrites the
+//! follower's conflicting suffix. This keeps the *Log Matching* property: two logs holding an entry with
+//! the same index and term are identical up to it.
+//!
+//! An entry is *committed* once it is stored on a majority **and** the leader has stored an entry of its
+//! own term there. Counting replicas of an older-term entry is not enough (§5.4.2, Figure 8): such an
+//! entry can still be overwritten by a leader of a later term. So a new leader appends a no-op entry at
+//! the start of its term (§8) and older entries commit together with it. Committed entries are applied
+//! in order to a small key/value map.
+//!
+//! Term, vote and log are durable: they are changed before any message that depends on them is sent,
+//! and survive a crash. Everything else (role, commit index, the map) is rebuilt after a restart.
+//!
+//! Options: *PreVote* (a would-be candidate first asks whether it could win, without bumping anyone's
+//! term, so a node returning from a partition does not depose a healthy leader); *CheckQuorum* (a leader
+//! that has not heard from a majority within an election timeout steps down, and followers ignore vote
+//! requests while they still hear a leader); *lease reads* (the leader answers reads without the log
+//! while a lease, measured on its own clock from the last majority acknowledgement, holds — correct only
+//! if clocks behave).
+//!
+//! The node is sans-IO: see [`crate::protocol`]. Files: `election.rs` (timeouts, votes, roles),
+//! `replication.rs` (AppendEntries and commit), `client.rs` (requests, reads, applying), `log.rs`,
+//! `quorum.rs` (pure majority math), `message.rs`.
+
+mod client;
+mod election;
+pub mod log;
+pub mod message;
+pub mod quorum;
+mod replication;
+
+pub use log::{Command, Entry, Log};
+pub use message::RaftMessage;
+
+use crate::actor::Message;
+use crate::config::{RaftOptions, Timing};
+use crate::ids::NodeId;
+use crate::protocol::{ActorSummary, Effects, Input, Protocol, RequestId, RoleLabel, TimerKey};
+use std::collections::BTreeMap;
+
+pub const ELECTION_TIMER: TimerKey = 0;
+pub const HEARTBEAT_TIMER: TimerKey = 1;
+
+/// Largest number of entries in one AppendEntries, so one message never carries a whole long log.
+pub const MAX_ENTRIES_PER_APPEND: usize = 64;
+
+/// What survives a crash: written before any message that depends on it is sent.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Durable {
+    pub term: u64,
+    pub voted_for: Option<NodeId>,
+    pub log: Log,
+}
+
+/// The leader's view of each follower. Vectors are indexed by node.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LeaderState {
+    /// Invariant: 1 <= next_index[peer] <= last_index + 1.
+    pub next_index: Vec<u64>,
+    /// Invariant: match_index[peer] < next_index[peer].
+    pub match_index: Vec<u64>,
+    /// Heard from this peer since the last CheckQuorum round.
+    pub heard_since_check: Vec<bool>,
+    /// Latest of our send times (local clock) that the peer acknowledged; feeds the read lease.
+    pub acked_sent_at_local_us: Vec<u64>,
+}
+
+/// Lost on a crash.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Volatile {
+    pub role: RoleLabel,
+    pub leader_hint: Option<NodeId>,
+    /// Invariant: applied_index <= commit_index <= log.last_index().
+    pub commit_index: u64,
+    pub applied_index: u64,
+    pub kv: BTreeMap<u32, u64>,
+    pub votes_granted: Vec<bool>,
+    pub leader: Option<LeaderState>,
+    /// Requests this node accepted as leader, by log index, answered when applied.
+    pub pending_requests: BTreeMap<u64, RequestId>,
+    pub last_leader_contact_local_us: Option<u64>,
+}
+
+impl Volatile {
+    fn fresh(node_count: usize) -> Volatile {
+        Volatile {
+            role: RoleLabel::Follower,
+            leader_hint: None,
+            commit_index: 0,
+            applied_index: 0,
+            kv: BTreeMap::new(),
+            votes_granted: vec![false; node_count],
+            leader: None,
+            pending_requests: BTreeMap::new(),
+            last_leader_contact_local_us: None,
+        }
+    }
+}
+
+/// Timing a Raft node works with, in local microseconds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RaftTiming {
+    pub election_min_us: u64,
+    pub election_max_us: u64,
+    pub heartbeat_us: u64,
+}
+
+impl RaftTiming {
+    pub fn from_timing(timing: &Timing) -> RaftTiming {
+        RaftTiming {
+            election_min_us: timing.election_timeout_ms.0 * 1_000,
+            election_max_us: timing.election_timeout_ms.1 * 1_000,
+            heartbeat_us: timing.heartbeat_ms * 1_000,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct RaftNode {
+    pub id: NodeId,
+    pub node_count: usize,
+    pub options: RaftOptions,
+    pub timing: RaftTiming,
+    pub durable: Durable,
+    pub volatile: Volatile,
+    scratch: Vec<u64>,
+}
+
+impl RaftNode {
+    pub fn new(
+        id: NodeId,
+        node_count: usize,
+        options: RaftOptions,
+        timing: RaftTiming,
+    ) -> RaftNode {
+        assert!(id.index() < node_count, "node id outside the cluster");
+        RaftNode {
+            id,
+            node_count,
+            options,
+            timing,
+            durable: Durable::default(),
+            volatile: Volatile::fresh(node_count),
+            scratch: Vec::with_capacity(node_count),
+        }
+    }
+
+    pub fn term(&self) -> u64 {
+        self.durable.term
+    }
+
+    pub fn role(&self) -> RoleLabel {
+        self.volatile.role
+    }
+
+    pub fn log(&self) -> &Log {
+        &self.durable.log
+    }
+
+    pub fn commit_index(&self) -> u64 {
+        self.volatile.commit_index
+    }
+
+    pub fn is_leader(&self) -> bool {
+        self.volatile.role == RoleLabel::Leader
+    }
+
+    fn peers(&self) -> impl Iterator<Item = NodeId> + 'static {
+        let me = self.id;
+        (0..self.node_count as u16)
+            .map(NodeId)
+            .filter(move |peer| *peer != me)
+    }
+
+    fn send(&self, effects: &mut Effects, to: NodeId, message: RaftMessage) {
+        effects.send(to, Message::Raft(message));
+    }
+
+    fn on_message(
+        &mut self,
+        now_us: u64,
+        from: NodeId,
+        message: &RaftMessage,
+        effects: &mut Effects,
+    ) {
+        match message {
+            RaftMessage::RequestVote { .. } => self.on_request_vote(now_us, from, message, effects),
+            RaftMessage::RequestVoteReply {
+                term,
+                granted,
+                pre_vote,
+            } => self.on_vote_reply(now_us, from, *term, *granted, *pre_vote, effects),
+            RaftMessage::AppendEntries { .. } => {
+                self.on_append_entries(now_us, from, message, effects)
+            }
+            RaftMessage::AppendEntriesReply { .. } => {
+                self.on_append_reply(now_us, from, message, effects)
+            }
+        }
+    }
+}
+
+impl Protocol for RaftNode {
+    fn handle(&mut self, local_now_us: u64, input: Input<'_>, effects: &mut Effects) {
+        match input {
+            Input::Start | Input::Recover => {
+                self.volatile = Volatile::fresh(self.node_count);
+                self.reset_election_timer(effects);
+            }
+            Input::Message {
+                from,
+                message: Message::Raft(message),
+            } => self.on_message(local_now_us, from, message, effects),
+            Input::Timer {
+                key: ELECTION_TIMER,
+            } => self.on_election_timer(local_now_us, effects),
+            Input::Timer {
+                key: HEARTBEAT_TIMER,
+            } => self.on_heartbeat_timer(local_now_us, effects),
+            Input::Timer { .. } => {}
+            Input::Client {
+                request_id,
+                command,
+            } => self.on_client(local_now_us, request_id, command, effects),
+        }
+    }
+
+    fn crash(&mut self) {
+        self.volatile = Volatile::fresh(self.node_count);
+    }
+
+    fn summary(&self) -> ActorSummary {
+        ActorSummary {
+            role: self.volatile.role,
+            term: self.durable.term,
+            commit_index: self.volatile.commit_index,
+            log_len: self.durable.log.last_index(),
+        }
+    }
+}

@@ -1,0 +1,79 @@
+//! The end-of-run summary: what the headless runner prints and what scenario tests assert on.
+//!
+//! Everything is plain serde data with no floats. `trace_hash` is a string of 16 lowercase hex digits
+//! because JavaScript numbers cannot hold a u64.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Report {
+    pub end_ms: u64,
+    pub events_processed: u64,
+    pub leaders: Vec<LeaderRecord>,
+    /// Keyed `n1`..`nN`, ordered by node number (not lexically: see `NodeKey`).
+    #[serde(rename = "final")]
+    pub final_state: BTreeMap<NodeKey, NodeFinal>,
+    pub requests: RequestCounts,
+    pub violations: Vec<ViolationRecord>,
+    /// Violations per invariant name, counting those beyond the list cap too.
+    pub violation_counts: BTreeMap<String, u64>,
+    /// Total simulated ms during which no up node believed it was leader.
+    pub leaderless_ms: u64,
+    pub trace_hash: String,
+}
+
+/// A node id used as a map key: serializes as `n1`.. but orders numerically, so `n2` precedes `n10`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct NodeKey(pub crate::ids::NodeId);
+
+impl Serialize for NodeKey {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(&self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for NodeKey {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        crate::ids::NodeId::parse(&text, crate::ids::MAX_NODES)
+            .map(NodeKey)
+            .map_err(serde::de::Error::custom)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LeaderRecord {
+    pub term: u64,
+    pub node: String,
+    pub elected_at_ms: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NodeFinal {
+    /// "up" | "crashed" | "paused"
+    pub status: String,
+    /// "follower" | "candidate" | "leader" (pre-candidates report "follower")
+    pub role: String,
+    pub term: u64,
+    pub commit_index: u64,
+    pub log_len: u64,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RequestCounts {
+    pub submitted: u64,
+    pub committed: u64,
+    /// Rejected (not leader) or skipped because the target did not exist.
+    pub failed: u64,
+    /// The client timed out: the request may or may not have taken effect.
+    pub unknown: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ViolationRecord {
+    pub invariant: String,
+    pub at_ms: u64,
+    pub nodes: Vec<String>,
+    pub detail: String,
+}

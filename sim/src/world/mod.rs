@@ -1,0 +1,345 @@
+//! The world: virtual time, the event queue, the network, the nodes' clocks and faults, the clients and
+//! the checkers, behind one facade. Everything random comes from the world's one [`Rng`].
+//!
+//! Determinism contract: the same [`WorldConfig`] and the same sequence of `apply` calls (at the same
+//! simulated times) produce the same trace, hence the same [`World::trace_hash`], on every platform.
+//! `World` is `Clone`; a clone is an exact snapshot that continues identically (time travel).
+
+mod actions;
+mod clients;
+mod dispatch;
+mod events;
+
+pub use clients::{ClientRecord, Clients, RECENT_REQUESTS};
+pub use events::{EventKind, EventQueue};
+
+use crate::action::Action;
+use crate::actor::{Actor, Message};
+use crate::checker::Checkers;
+use crate::clock::LocalClock;
+use crate::config::{RaftOptions, Timing};
+use crate::ids::{NodeId, MAX_NODES};
+use crate::network::{MessageId, Network};
+use crate::protocol::{ClientCommand, Effects, Input, Protocol, RequestId, TimerKey};
+use crate::raft::{RaftNode, RaftTiming};
+use crate::report::{NodeFinal, NodeKey, Report};
+use crate::rng::Rng;
+use crate::time::SimTime;
+use crate::trace::{TraceEvent, TraceLog};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, VecDeque};
+
+/// Messages and client requests that wait at a paused node, at most this many (older ones are kept,
+/// newer ones dropped with a trace note).
+pub const MAX_BACKLOG: usize = 10_000;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProtocolKind {
+    Raft,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WorldConfig {
+    pub protocol: ProtocolKind,
+    pub node_count: usize,
+    pub seed: u64,
+    pub timing: Timing,
+    pub raft: RaftOptions,
+}
+
+impl WorldConfig {
+    pub fn raft(node_count: usize, seed: u64) -> WorldConfig {
+        WorldConfig {
+            protocol: ProtocolKind::Raft,
+            node_count,
+            seed,
+            timing: Timing::default(),
+            raft: RaftOptions::default(),
+        }
+    }
+
+    pub fn validate(&self) -> Result<(), String> {
+        let timing = &self.timing;
+        if self.node_count == 0 || self.node_count > MAX_NODES {
+            return Err(format!(
+                "node count {} is outside 1..={MAX_NODES}",
+                self.node_count
+            ));
+        }
+        if timing.election_timeout_ms.0 == 0
+            || timing.election_timeout_ms.0 > timing.election_timeout_ms.1
+        {
+            return Err(format!(
+                "election_timeout_ms [{}, {}] must be a non-empty range above zero",
+                timing.election_timeout_ms.0, timing.election_timeout_ms.1
+            ));
+        }
+        if timing.network_delay_ms.0 > timing.network_delay_ms.1 {
+            return Err(format!(
+                "network_delay_ms [{}, {}] has min above max",
+                timing.network_delay_ms.0, timing.network_delay_ms.1
+            ));
+        }
+        if timing.heartbeat_ms == 0 {
+            return Err("heartbeat_ms must be above zero".to_string());
+        }
+        if timing.client_timeout_ms == 0 {
+            return Err("client_timeout_ms must be above zero".to_string());
+        }
+        if timing.drop_ppm > crate::action::PPM_ONE || timing.duplicate_ppm > crate::action::PPM_ONE
+        {
+            return Err("drop and duplicate ratios must be at most 1_000_000 ppm".to_string());
+        }
+        Ok(())
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ActionOutcome {
+    Applied,
+    Skipped { reason: String },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NodeStatus {
+    Up,
+    Crashed,
+    Paused,
+}
+
+impl NodeStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            NodeStatus::Up => "up",
+            NodeStatus::Crashed => "crashed",
+            NodeStatus::Paused => "paused",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PendingTimer {
+    pub label: &'static str,
+    pub generation: u64,
+    pub set_at: SimTime,
+    pub due_local_us: i64,
+    pub due_at: SimTime,
+}
+
+#[derive(Clone, Debug)]
+enum BacklogItem {
+    Message {
+        id: MessageId,
+        from: NodeId,
+        message: Message,
+    },
+    Client {
+        request_id: RequestId,
+        command: ClientCommand,
+    },
+}
+
+#[derive(Clone, Debug)]
+pub struct NodeSlot {
+    pub actor: Actor,
+    pub status: NodeStatus,
+    pub clock: LocalClock,
+    pub timers: BTreeMap<TimerKey, PendingTimer>,
+    backlog: VecDeque<BacklogItem>,
+    pause_generation: u64,
+    pub persist_count: u64,
+}
+
+impl NodeSlot {
+    pub fn backlog_len(&self) -> usize {
+        self.backlog.len()
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct World {
+    config: WorldConfig,
+    now: SimTime,
+    rng: Rng,
+    queue: EventQueue,
+    nodes: Vec<NodeSlot>,
+    network: Network,
+    clients: Clients,
+    trace: TraceLog,
+    checkers: Checkers,
+    action_log: Vec<(SimTime, Action)>,
+    events_processed: u64,
+    next_timer_generation: u64,
+    effects: Effects,
+}
+
+impl World {
+    pub fn new(config: WorldConfig) -> Result<World, String> {
+        config.validate()?;
+        let count = config.node_count;
+        let timing = RaftTiming::from_timing(&config.timing);
+        let nodes = (0..count)
+            .map(|index| {
+                let node = RaftNode::new(NodeId(index as u16), count, config.raft.clone(), timing);
+                NodeSlot {
+                    actor: Actor::Raft(node),
+                    status: NodeStatus::Up,
+                    clock: LocalClock::default(),
+                    timers: BTreeMap::new(),
+                    backlog: VecDeque::new(),
+                    pause_generation: 0,
+                    persist_count: 0,
+                }
+            })
+            .collect();
+        let mut world = World {
+            rng: Rng::new(config.seed),
+            now: SimTime::ZERO,
+            queue: EventQueue::default(),
+            nodes,
+            network: Network::new(count, config.timing.drop_ppm, config.timing.duplicate_ppm),
+            clients: Clients::default(),
+            trace: TraceLog::default(),
+            checkers: Checkers::new(count),
+            action_log: Vec::new(),
+            events_processed: 0,
+            next_timer_generation: 1,
+            effects: Effects::new(),
+            config,
+        };
+        for index in 0..count {
+            world.dispatch(NodeId(index as u16), Input::Start);
+        }
+        Ok(world)
+    }
+
+    pub fn config(&self) -> &WorldConfig {
+        &self.config
+    }
+
+    pub fn now(&self) -> SimTime {
+        self.now
+    }
+
+    pub fn node_count(&self) -> usize {
+        self.nodes.len()
+    }
+
+    pub fn nodes(&self) -> &[NodeSlot] {
+        &self.nodes
+    }
+
+    pub fn network(&self) -> &Network {
+        &self.network
+    }
+
+    pub fn clients(&self) -> &Clients {
+        &self.clients
+    }
+
+    pub fn checkers(&self) -> &Checkers {
+        &self.checkers
+    }
+
+    pub fn trace(&self) -> &TraceLog {
+        &self.trace
+    }
+
+    /// Every applied action with the time it was applied, in order.
+    pub fn action_log(&self) -> &[(SimTime, Action)] {
+        &self.action_log
+    }
+
+    pub fn events_processed(&self) -> u64 {
+        self.events_processed
+    }
+
+    pub fn trace_hash(&self) -> u64 {
+        self.trace.hash()
+    }
+
+    /// Time of the next queued event, if any.
+    pub fn next_event_time(&self) -> Option<SimTime> {
+        self.queue.peek_time()
+    }
+
+    /// Processes the next event. Returns false if the queue is empty.
+    pub fn step(&mut self) -> bool {
+        let Some(event) = self.queue.pop() else {
+            return false;
+        };
+        assert!(event.at >= self.now, "event queue went back in time");
+        self.now = event.at;
+        self.events_processed += 1;
+        self.handle_event(event.kind);
+        true
+    }
+
+    /// Processes every event due at or before `until`, then sets the clock to `until`.
+    pub fn run_until(&mut self, until: SimTime) {
+        while self.queue.peek_time().is_some_and(|at| at <= until) {
+            self.step();
+        }
+        if until > self.now {
+            self.now = until;
+        }
+    }
+
+    pub fn run_for_ms(&mut self, ms: u64) {
+        self.run_until(self.now.plus_ms(ms));
+    }
+
+    pub fn write_trace_jsonl(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        self.trace.write_jsonl(out)
+    }
+
+    /// The up node that believes it leads with the highest term (ties: lowest id).
+    pub fn current_leader(&self) -> Option<NodeId> {
+        let mut best: Option<(u64, NodeId)> = None;
+        for (index, slot) in self.nodes.iter().enumerate() {
+            let summary = slot.actor.summary();
+            let leads =
+                slot.status == NodeStatus::Up && summary.role == crate::protocol::RoleLabel::Leader;
+            if leads && best.is_none_or(|(term, _)| summary.term > term) {
+                best = Some((summary.term, NodeId(index as u16)));
+            }
+        }
+        best.map(|(_, node)| node)
+    }
+
+    pub fn report(&self) -> Report {
+        let final_state = self
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(index, slot)| {
+                let summary = slot.actor.summary();
+                let record = NodeFinal {
+                    status: slot.status.as_str().to_string(),
+                    role: summary.role.as_str().to_string(),
+                    term: summary.term,
+                    commit_index: summary.commit_index,
+                    log_len: summary.log_len,
+                };
+                (NodeKey(NodeId(index as u16)), record)
+            })
+            .collect();
+        Report {
+            end_ms: self.now.as_ms(),
+            events_processed: self.events_processed,
+            leaders: self.checkers.leaders().to_vec(),
+            final_state,
+            requests: self.clients.counts.clone(),
+            violations: self.checkers.violations().to_vec(),
+            violation_counts: self.checkers.violation_counts().clone(),
+            leaderless_ms: self.checkers.leaderless_ms(self.now),
+            trace_hash: format!("{:016x}", self.trace_hash()),
+        }
+    }
+
+    fn record(&mut self, event: TraceEvent) {
+        self.trace.record(self.now.as_micros(), event);
+    }
+}
