@@ -7,6 +7,8 @@ pub mod rng;
 pub mod time;
 pub mod scenario;
 pub mod chaos;
+pub mod runner;
+pub mod sweep;
 pub mod actor;
 pub mod checker;
 pub mod clock;
@@ -19,3 +21,5 @@ pub mod world;
 
 pub use report::{LeaderRecord, NodeFinal, Report, RequestCounts, ViolationRecord};
 pub use world::{ActionOutcome, ProtocolKind, World, WorldConfig};
+pub mod history;
+pub mod view;

@@ -287,6 +287,15 @@ impl World {
         }
     }
 
+    /// Replay helper: processes events until `events_processed` reaches `events_processed`, then moves the
+    /// clock to `at`. Used to re-apply a recorded action at exactly the point it was first applied.
+    pub fn fast_forward_to(&mut self, events_processed: u64, at: SimTime) {
+        while self.events_processed < events_processed && self.step() {}
+        if at > self.now {
+            self.now = at;
+        }
+    }
+
     pub fn run_for_ms(&mut self, ms: u64) {
         self.run_until(self.now.plus_ms(ms));
     }
