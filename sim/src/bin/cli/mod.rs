@@ -1,0 +1,37 @@
+//! The subcommands of `quorumlab`, one per file, and the argument parser they share.
+
+pub mod args;
+pub mod bench;
+pub mod run;
+pub mod sweep;
+
+use std::process::ExitCode;
+
+/// How a subcommand ends, mapped to the documented exit codes.
+pub enum Outcome {
+    /// 0: done (a run with violations still counts as done).
+    Success,
+    /// 1: a sweep found violations (or liveness failures).
+    Failures,
+    /// 2: bad input: usage, flags, unreadable or invalid scenario file. The message goes to stderr.
+    BadInput(String),
+}
+
+impl Outcome {
+    pub fn exit_code(self) -> ExitCode {
+        match self {
+            Outcome::Success => ExitCode::SUCCESS,
+            Outcome::Failures => ExitCode::from(1),
+            Outcome::BadInput(message) => {
+                eprintln!("error: {message}");
+                ExitCode::from(2)
+            }
+        }
+    }
+}
+
+impl From<String> for Outcome {
+    fn from(message: String) -> Outcome {
+        Outcome::BadInput(message)
+    }
+}

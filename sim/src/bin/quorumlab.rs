@@ -1,0 +1,36 @@
+//! `quorumlab`: the headless runner. Runs scenario files, chaos sweeps and a benchmark, with no browser.
+//!
+//! Exit codes: 0 done (a run that found violations is still done: they are in the report); 1 a sweep
+//! found failing seeds; 2 bad input (usage, flags, unreadable or invalid scenario), with the message on
+//! stderr.
+
+mod cli;
+
+use cli::Outcome;
+use std::process::ExitCode;
+
+const USAGE: &str = "\
+usage:
+  quorumlab run FILE [--seed N] [--duration-ms N] [--trace OUT.jsonl]
+  quorumlab sweep [--protocol raft] --seeds N [--nodes K] [--chaos] [--first-seed S]
+  quorumlab sweep [--protocol raft] --emit-scenario SEED [--nodes K] [--chaos]
+  quorumlab bench [--nodes N] [--seconds SIMULATED_SECONDS]
+
+exit codes: 0 done, 1 sweep found failing seeds, 2 bad input
+scenario format: sim/SCENARIOS.md";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let outcome = match args.first().map(String::as_str) {
+        Some("run") => cli::run::run_command(&args[1..]),
+        Some("sweep") => cli::sweep::sweep_command(&args[1..]),
+        Some("bench") => cli::bench::bench_command(&args[1..]),
+        Some("help" | "--help" | "-h") => {
+            println!("{USAGE}");
+            Outcome::Success
+        }
+        Some(other) => Outcome::BadInput(format!("unknown command `{other}`\n{USAGE}")),
+        None => Outcome::BadInput(format!("missing command\n{USAGE}")),
+    };
+    outcome.exit_code()
+}

@@ -1,0 +1,118 @@
+//! Seed sweeps: run many chaos scenarios and tally what the checkers found.
+//!
+//! Each seed is judged twice, as TigerBeetle's VOPR does: *safety* (the world's checkers report no
+//! violation, at any time, faults or not), then *liveness* (after the final heal and quiet period an up
+//! node leads in the highest term any up node has reached). A seed that fails either is a failing seed; its
+//! scenario can be printed with [`chaos_scenario`] + [`crate::scenario::to_toml_string`] and re-run alone.
+
+use crate::chaos::{chaos_scenario, ChaosOptions};
+use crate::runner::ScenarioRun;
+use std::collections::BTreeMap;
+
+/// Name under which a liveness failure is tallied next to the checkers' invariants.
+pub const LIVENESS_AFTER_HEAL: &str = "Liveness after heal";
+
+/// Most failing seeds listed in a summary (all are counted).
+pub const MAX_LISTED_FAILING_SEEDS: usize = 20;
+
+/// What one seed's run found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeedOutcome {
+    pub seed: u64,
+    /// Violations per invariant name (the checkers' own counts), plus [`LIVENESS_AFTER_HEAL`] if no
+    /// leader emerged after the heal.
+    pub violations: BTreeMap<String, u64>,
+    pub events_processed: u64,
+    pub trace_hash: String,
+}
+
+impl SeedOutcome {
+    pub fn failed(&self) -> bool {
+        !self.violations.is_empty()
+    }
+}
+
+/// Runs the chaos scenario for one seed.
+pub fn run_seed(seed: u64, options: &ChaosOptions) -> Result<SeedOutcome, String> {
+    let mut run = ScenarioRun::new(chaos_scenario(seed, options))?;
+    run.run_to_end();
+    let report = run.world().report();
+    let mut violations = report.violation_counts.clone();
+    violations.retain(|_, count| *count > 0);
+    if !has_settled_leader(&run) {
+        violations.insert(LIVENESS_AFTER_HEAL.to_string(), 1);
+    }
+    Ok(SeedOutcome {
+        seed,
+        violations,
+        events_processed: report.events_processed,
+        trace_hash: report.trace_hash,
+    })
+}
+
+/// An up node leads, and no up node has seen a higher term than it.
+fn has_settled_leader(run: &ScenarioRun) -> bool {
+    let report = run.world().report();
+    let up_nodes = report
+        .final_state
+        .values()
+        .filter(|node| node.status == "up");
+    let highest_term = up_nodes.clone().map(|node| node.term).max().unwrap_or(0);
+    up_nodes
+        .into_iter()
+        .any(|node| node.role == "leader" && node.term == highest_term)
+}
+
+/// The tally of a sweep.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SweepSummary {
+    pub seeds_run: u64,
+    pub events_processed: u64,
+    /// Total violations per invariant over all seeds.
+    pub violations_per_invariant: BTreeMap<String, u64>,
+    /// Seeds that violated each invariant.
+    pub failing_seeds_per_invariant: BTreeMap<String, u64>,
+    pub failing_seed_count: u64,
+    /// The first [`MAX_LISTED_FAILING_SEEDS`] failing seeds, in the order run.
+    pub failing_seeds: Vec<u64>,
+}
+
+impl SweepSummary {
+    pub fn add(&mut self, outcome: &SeedOutcome) {
+        self.seeds_run += 1;
+        self.events_processed += outcome.events_processed;
+        for (invariant, count) in &outcome.violations {
+            *self
+                .violations_per_invariant
+                .entry(invariant.clone())
+                .or_insert(0) += count;
+            *self
+                .failing_seeds_per_invariant
+                .entry(invariant.clone())
+                .or_insert(0) += 1;
+        }
+        if outcome.failed() {
+            self.failing_seed_count += 1;
+            if self.failing_seeds.len() < MAX_LISTED_FAILING_SEEDS {
+                self.failing_seeds.push(outcome.seed);
+            }
+        }
+    }
+
+    pub fn first_failing_seed(&self) -> Option<u64> {
+        self.failing_seeds.first().copied()
+    }
+}
+
+/// Runs `seed_count` consecutive seeds from `first_seed`.
+pub fn sweep(
+    first_seed: u64,
+    seed_count: u64,
+    options: &ChaosOptions,
+) -> Result<SweepSummary, String> {
+    let mut summary = SweepSummary::default();
+    for offset in 0..seed_count {
+        summary.add(&run_seed(first_seed.wrapping_add(offset), options)?);
+    }
+    Ok(summary)
+}
