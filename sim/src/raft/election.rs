@@ -240,7 +240,9 @@ impl RaftNode {
         self.volatile.leader_hint = Some(self.id);
         self.volatile.leader = Some(LeaderState {
             next_index: vec![last + 1; count],
-            match_index: vec![0; count],
+            match_index: (0..count)
+                .map(|peer| if peer == self.id.index() { last } else { 0 })
+                .collect(),
             heard_since_check: vec![false; count],
             acked_sent_at_local_us: vec![0; count],
         });
