@@ -105,6 +105,19 @@ impl Timeline {
         self.current.apply(action)
     }
 
+    /// Processes the next single event (replaying a recorded action first if one is due at this point).
+    pub fn step(&mut self) -> bool {
+        if let Some(next) = self.actions.get(self.actions_applied) {
+            if next.after_events == self.current.events_processed() && next.at <= self.current.now()
+            {
+                let action = next.action.clone();
+                self.current.apply(&action);
+                self.actions_applied += 1;
+            }
+        }
+        self.current.step()
+    }
+
     /// Runs forward to `until`, replaying recorded actions on the way and taking snapshots.
     pub fn run_until(&mut self, until: SimTime) {
         while let Some(next) = self

@@ -1,0 +1,91 @@
+//! Time travel: seeking and branching a Timeline reproduce exactly what a straight run produces.
+
+use quorumlab_sim::action::{Action, NodeTarget, RequestKind};
+use quorumlab_sim::history::Timeline;
+use quorumlab_sim::ids::NodeId;
+use quorumlab_sim::time::SimTime;
+use quorumlab_sim::{World, WorldConfig};
+
+fn timeline() -> Timeline {
+    let world = World::new(WorldConfig::raft(5, 99)).unwrap();
+    let mut timeline = Timeline::new(world, 100, 16);
+    timeline.run_until(SimTime::from_ms(400));
+    timeline.apply(&Action::Request {
+        count: 5,
+        target: NodeTarget::Leader,
+        kind: RequestKind::Put,
+    });
+    timeline.run_until(SimTime::from_ms(650));
+    timeline.apply(&Action::Crash {
+        target: NodeTarget::Leader,
+    });
+    // An action in the middle of an instant, after stepping single events.
+    for _ in 0..3 {
+        timeline.step();
+    }
+    timeline.apply(&Action::Isolate {
+        target: NodeTarget::Node(NodeId(4)),
+    });
+    timeline.run_until(SimTime::from_ms(2_000));
+    timeline
+}
+
+#[test]
+fn seeking_back_then_forward_reproduces_the_same_state() {
+    let mut timeline = timeline();
+    let hash = timeline.world().trace_hash();
+    let view = timeline.world().view();
+    timeline.seek(SimTime::from_ms(500));
+    assert_eq!(timeline.now(), SimTime::from_ms(500));
+    assert_ne!(timeline.world().trace_hash(), hash);
+    timeline.seek(SimTime::from_ms(2_000));
+    assert_eq!(timeline.world().trace_hash(), hash);
+    assert_eq!(timeline.world().view(), view);
+}
+
+#[test]
+fn seeking_matches_a_straight_run_to_that_time() {
+    let mut timeline = timeline();
+    let mut straight = timeline.clone();
+    timeline.seek(SimTime::from_ms(1_234));
+    let mut fresh = World::new(WorldConfig::raft(5, 99)).unwrap();
+    for recorded in timeline.actions() {
+        fresh.fast_forward_to(recorded.after_events, recorded.at);
+        fresh.apply(&recorded.action);
+    }
+    fresh.run_until(SimTime::from_ms(1_234));
+    assert_eq!(timeline.world().trace_hash(), fresh.trace_hash());
+    straight.seek(SimTime::from_ms(1_234));
+    assert_eq!(straight.world().trace_hash(), fresh.trace_hash());
+}
+
+#[test]
+fn branching_discards_the_old_future() {
+    let mut timeline = timeline();
+    let old_hash = timeline.world().trace_hash();
+    timeline.branch_at(SimTime::from_ms(500));
+    assert_eq!(
+        timeline.actions().len(),
+        1,
+        "only the action before 500 ms survives"
+    );
+    timeline.apply(&Action::Partition {
+        groups: vec![vec![NodeId(0)], vec![NodeId(1), NodeId(2)]],
+    });
+    timeline.run_until(SimTime::from_ms(2_000));
+    assert_ne!(timeline.world().trace_hash(), old_hash);
+    let new_hash = timeline.world().trace_hash();
+    timeline.seek(SimTime::from_ms(100));
+    timeline.seek(SimTime::from_ms(2_000));
+    assert_eq!(timeline.world().trace_hash(), new_hash);
+}
+
+#[test]
+fn applying_in_the_past_branches_implicitly_and_snapshots_stay_bounded() {
+    let mut timeline = timeline();
+    timeline.seek(SimTime::from_ms(300));
+    timeline.apply(&Action::Heal);
+    assert_eq!(timeline.actions().len(), 1);
+    timeline.run_until(SimTime::from_ms(20_000));
+    assert!(timeline.snapshot_count() <= 16);
+}
