@@ -1,21 +1,21 @@
 //! Quorum Lab's simulation engine: deterministic, sans-IO, with no web dependencies.
 
 pub mod action;
-pub mod config;
-pub mod ids;
-pub mod rng;
-pub mod time;
-pub mod scenario;
-pub mod chaos;
-pub mod runner;
-pub mod sweep;
 pub mod actor;
+pub mod chaos;
 pub mod checker;
 pub mod clock;
+pub mod config;
+pub mod ids;
 pub mod network;
 pub mod protocol;
 pub mod raft;
 pub mod report;
+pub mod rng;
+pub mod runner;
+pub mod scenario;
+pub mod sweep;
+pub mod time;
 pub mod trace;
 pub mod world;
 

@@ -4,7 +4,6 @@ use quorumlab_sim::action::{Action, NodeTarget, RequestKind};
 use quorumlab_sim::config::RaftOptions;
 use quorumlab_sim::ids::NodeId;
 use quorumlab_sim::protocol::{Protocol, RoleLabel};
-use quorumlab_sim::time::SimTime;
 use quorumlab_sim::{World, WorldConfig};
 
 fn world(node_count: usize, seed: u64, options: RaftOptions) -> World {
@@ -222,7 +221,7 @@ fn pre_vote_keeps_an_isolated_follower_from_inflating_its_term() {
         assert_eq!(inflated, expect_inflated, "pre_vote = {pre_vote}");
         world.apply(&Action::Heal);
         world.run_until(world.now().plus_ms(1_000));
-        assert_eq!(world.current_leader().is_some(), true);
+        assert!(world.current_leader().is_some());
     }
 }
 

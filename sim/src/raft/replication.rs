@@ -2,6 +2,7 @@
 
 use super::quorum::quorum_commit_index;
 use super::{Entry, RaftMessage, RaftNode, MAX_ENTRIES_PER_APPEND};
+use crate::actor::Message;
 use crate::ids::NodeId;
 use crate::protocol::{Effects, Fact, RoleLabel};
 
@@ -39,24 +40,28 @@ impl RaftNode {
         }
     }
 
-    /// Sends the peer everything from its next index (at most `MAX_ENTRIES_PER_APPEND` entries).
-    pub(super) fn send_append(&self, now_us: u64, peer: NodeId, effects: &mut Effects) {
-        let Some(leader) = self.volatile.leader.as_ref() else {
+    /// Sends the peer everything from its next index (at most `MAX_ENTRIES_PER_APPEND` entries) and
+    /// advances `next_index` past them optimistically (pipelining, like etcd's replicate state). A lost
+    /// message shows up as a rejection of a later one, which moves `next_index` back.
+    pub(super) fn send_append(&mut self, now_us: u64, peer: NodeId, effects: &mut Effects) {
+        let Some(leader) = self.volatile.leader.as_mut() else {
             return;
         };
         let log = &self.durable.log;
         let next = leader.next_index[peer.index()].clamp(1, log.last_index() + 1);
         let prev_log_index = next - 1;
+        let entries = log.slice_from(next, MAX_ENTRIES_PER_APPEND).to_vec();
+        leader.next_index[peer.index()] = next + entries.len() as u64;
         let message = RaftMessage::AppendEntries {
             term: self.durable.term,
             leader: self.id,
             prev_log_index,
             prev_log_term: log.term_at(prev_log_index).unwrap_or(0),
-            entries: log.slice_from(next, MAX_ENTRIES_PER_APPEND).to_vec(),
+            entries,
             leader_commit: self.volatile.commit_index,
             sent_at_local_us: now_us,
         };
-        self.send(effects, peer, message);
+        effects.send(peer, Message::Raft(message));
     }
 
     pub(super) fn on_append_entries(
@@ -176,7 +181,7 @@ impl RaftNode {
             leader.acked_sent_at_local_us[peer].max(echo_sent_at_local_us);
         if success {
             leader.match_index[peer] = leader.match_index[peer].max(match_index);
-            leader.next_index[peer] = leader.match_index[peer] + 1;
+            leader.next_index[peer] = leader.next_index[peer].max(leader.match_index[peer] + 1);
             let behind = leader.next_index[peer] <= last_index;
             self.advance_commit(effects);
             if behind {
