@@ -17,11 +17,43 @@ use crate::scenario::{Scenario, Step};
 /// Mixed into the seed so the schedule's random stream differs from the world's, which uses the seed as is.
 const SCHEDULE_SALT: u64 = 0xC4A0_5C4E_D01E_5EED;
 
+/// What kind of storm the fault window holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChaosProfile {
+    /// No faults: elections and client load only (a baseline).
+    Calm,
+    /// Every kind of fault at random: crashes, restarts, pauses, partitions, cuts, loss, clocks, requests.
+    Mixed,
+    /// Requests to the leader immediately followed by crashing, isolating or pausing it, over and over:
+    /// the pattern behind the Raft paper's Figure 8, where uncommitted entries of old terms pile up.
+    LeaderChurn,
+}
+
+impl ChaosProfile {
+    pub const NAMES: &'static [&'static str] = &["calm", "mixed", "leader-churn"];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ChaosProfile::Calm => "calm",
+            ChaosProfile::Mixed => "mixed",
+            ChaosProfile::LeaderChurn => "leader-churn",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<ChaosProfile> {
+        match name {
+            "calm" => Some(ChaosProfile::Calm),
+            "mixed" => Some(ChaosProfile::Mixed),
+            "leader-churn" => Some(ChaosProfile::LeaderChurn),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ChaosOptions {
     pub node_count: usize,
-    /// Without faults the schedule is only elections and client load (a baseline sweep).
-    pub faults: bool,
+    pub profile: ChaosProfile,
     pub fault_window_ms: u64,
     pub quiet_ms: u64,
     /// Longest gap between two consecutive chaos steps.
@@ -32,7 +64,7 @@ impl Default for ChaosOptions {
     fn default() -> Self {
         ChaosOptions {
             node_count: 5,
-            faults: true,
+            profile: ChaosProfile::Mixed,
             fault_window_ms: 10_000,
             quiet_ms: 5_000,
             max_gap_ms: 400,
@@ -54,27 +86,26 @@ pub fn chaos_scenario(seed: u64, options: &ChaosOptions) -> Scenario {
         options.fault_window_ms + options.quiet_ms,
     );
     scenario.seed = seed;
-    scenario.raft.pre_vote = rng.chance_ppm(PPM_ONE / 2);
-    scenario.raft.check_quorum = rng.chance_ppm(PPM_ONE / 2);
-    let mut generator = FaultGenerator {
-        rng: &mut rng,
-        node_count: options.node_count,
+    randomize_settings(&mut scenario, &mut rng);
+    let mut generator = FaultGenerator::new(&mut rng, options.node_count);
+    scenario.steps = match options.profile {
+        ChaosProfile::Calm => generator.random_steps(options, FaultGenerator::request),
+        ChaosProfile::Mixed => generator.random_steps(options, FaultGenerator::fault),
+        ChaosProfile::LeaderChurn => generator.leader_churn(options),
     };
-    let mut at_ms = 0;
-    loop {
-        at_ms += generator.rng.range_inclusive(1, options.max_gap_ms.max(1));
-        if at_ms >= options.fault_window_ms {
-            break;
-        }
-        let action = if options.faults {
-            generator.fault()
-        } else {
-            generator.request()
-        };
-        scenario.steps.push(Step { at_ms, action });
-    }
     push_quiet_period(&mut scenario, options);
     scenario
+}
+
+/// Protocol options and network quality differ per seed, so a sweep covers them all.
+fn randomize_settings(scenario: &mut Scenario, rng: &mut Rng) {
+    scenario.raft.pre_vote = rng.chance_ppm(PPM_ONE / 2);
+    scenario.raft.check_quorum = rng.chance_ppm(PPM_ONE / 2);
+    let delay_min_ms = rng.range_inclusive(1, 5);
+    scenario.timing.network_delay_ms = (delay_min_ms, delay_min_ms + rng.range_inclusive(0, 35));
+    if rng.chance_ppm(PPM_ONE / 2) {
+        scenario.timing.duplicate_ppm = rng.range_inclusive(0, 100_000) as u32;
+    }
 }
 
 /// Heal everything at the end of the fault window, then a light, steady client load.
@@ -108,33 +139,108 @@ fn push_quiet_period(scenario: &mut Scenario, options: &ChaosOptions) {
 struct FaultGenerator<'a> {
     rng: &'a mut Rng,
     node_count: usize,
+    /// Nodes this schedule crashed or paused by name. A fault aimed at "leader" is not tracked: which
+    /// node it hits is only known at run time.
+    crashed: Vec<bool>,
+    paused: Vec<bool>,
 }
 
-impl FaultGenerator<'_> {
+impl<'a> FaultGenerator<'a> {
+    /// Steps at random gaps through the fault window, each made by `make`.
+    fn random_steps(&mut self, options: &ChaosOptions, make: fn(&mut Self) -> Action) -> Vec<Step> {
+        let mut steps = Vec::new();
+        let mut at_ms = 0;
+        loop {
+            at_ms += self.rng.range_inclusive(1, options.max_gap_ms.max(1));
+            if at_ms >= options.fault_window_ms {
+                return steps;
+            }
+            steps.push(Step {
+                at_ms,
+                action: make(self),
+            });
+        }
+    }
+
+    /// Cycles of: a request to the leader, a fault on the leader a few ms later, then a heal and a
+    /// restart once another leader has had time to emerge.
+    fn leader_churn(&mut self, options: &ChaosOptions) -> Vec<Step> {
+        let mut steps = Vec::new();
+        let mut at_ms = self.rng.range_inclusive(200, 400);
+        loop {
+            let fault_at_ms = at_ms + self.rng.range_inclusive(0, 15);
+            let heal_at_ms = fault_at_ms + self.rng.range_inclusive(100, 500);
+            if heal_at_ms >= options.fault_window_ms {
+                return steps;
+            }
+            let count = self.rng.range_inclusive(1, 3) as u32;
+            let request = Action::Request {
+                count,
+                target: NodeTarget::Leader,
+                kind: RequestKind::Put,
+            };
+            steps.push(Step {
+                at_ms,
+                action: request,
+            });
+            steps.push(Step {
+                at_ms: fault_at_ms,
+                action: self.leader_fault(),
+            });
+            steps.push(Step {
+                at_ms: heal_at_ms,
+                action: Action::Heal,
+            });
+            steps.push(Step {
+                at_ms: heal_at_ms,
+                action: Action::Restart {
+                    target: self.node(),
+                },
+            });
+            at_ms = heal_at_ms + self.rng.range_inclusive(0, 300);
+        }
+    }
+
+    fn leader_fault(&mut self) -> Action {
+        let target = NodeTarget::Leader;
+        match self.rng.range_inclusive(0, 2) {
+            0 => Action::Crash { target },
+            1 => Action::Isolate { target },
+            _ => Action::Pause {
+                target,
+                duration_ms: Some(self.rng.range_inclusive(100, 600)),
+            },
+        }
+    }
+
+    fn new(rng: &'a mut Rng, node_count: usize) -> FaultGenerator<'a> {
+        FaultGenerator {
+            rng,
+            node_count,
+            crashed: vec![false; node_count],
+            paused: vec![false; node_count],
+        }
+    }
+
     /// One random fault or request. Weights (out of 100) favour the faults that move leadership.
     fn fault(&mut self) -> Action {
         match self.rng.range_inclusive(0, 99) {
-            0..=11 => Action::Crash {
-                target: self.target(),
+            0..=9 => self.crash(),
+            10..=19 => Action::Restart {
+                target: self.revive(true),
             },
-            12..=23 => Action::Restart {
-                target: self.node(),
+            20..=27 => self.pause(),
+            28..=32 => Action::Resume {
+                target: self.revive(false),
             },
-            24..=31 => Action::Pause {
-                target: self.target(),
-                duration_ms: self.pause_duration_ms(),
-            },
-            32..=37 => Action::Resume {
-                target: self.node(),
-            },
-            38..=43 => Action::Partition {
+            33..=42 => Action::Partition {
                 groups: self.groups(),
             },
-            44..=48 => Action::Isolate {
+            43..=48 => Action::Isolate {
                 target: self.target(),
             },
-            49..=54 => self.cut(),
-            55..=62 => Action::Heal,
+            49..=56 => self.cut(),
+            57..=62 => Action::Heal,
             63..=67 => Action::DropRate {
                 ppm: self.rng.range_inclusive(0, 300_000) as u32,
             },
@@ -148,6 +254,45 @@ impl FaultGenerator<'_> {
             },
             _ => self.request(),
         }
+    }
+
+    fn crash(&mut self) -> Action {
+        let target = self.target();
+        if let NodeTarget::Node(node) = target {
+            self.crashed[node.index()] = true;
+        }
+        Action::Crash { target }
+    }
+
+    fn pause(&mut self) -> Action {
+        let target = self.target();
+        let duration_ms = self.pause_duration_ms();
+        if let (NodeTarget::Node(node), None) = (target, duration_ms) {
+            self.paused[node.index()] = true;
+        }
+        Action::Pause {
+            target,
+            duration_ms,
+        }
+    }
+
+    /// Usually a node this schedule crashed (or paused) by name, so the restart (or resume) does
+    /// something; otherwise any node, which also revives nodes hit through "leader".
+    fn revive(&mut self, crashed: bool) -> NodeTarget {
+        let down = if crashed { &self.crashed } else { &self.paused };
+        let candidates: Vec<usize> = (0..self.node_count).filter(|index| down[*index]).collect();
+        let index = if !candidates.is_empty() && self.rng.chance_ppm(800_000) {
+            candidates[self.rng.range_inclusive(0, candidates.len() as u64 - 1) as usize]
+        } else {
+            self.node_id().index()
+        };
+        let down = if crashed {
+            &mut self.crashed
+        } else {
+            &mut self.paused
+        };
+        down[index] = false;
+        NodeTarget::Node(NodeId(index as u16))
     }
 
     fn request(&mut self) -> Action {
@@ -272,10 +417,7 @@ mod tests {
     fn partitions_cover_every_node_once_in_non_empty_groups() {
         let mut rng = Rng::new(3);
         for node_count in 1..=9 {
-            let mut generator = FaultGenerator {
-                rng: &mut rng,
-                node_count,
-            };
+            let mut generator = FaultGenerator::new(&mut rng, node_count);
             for _ in 0..20 {
                 let groups = generator.groups();
                 let mut members: Vec<usize> =
@@ -290,7 +432,7 @@ mod tests {
     #[test]
     fn without_faults_only_requests_come_before_the_heal() {
         let options = ChaosOptions {
-            faults: false,
+            profile: ChaosProfile::Calm,
             ..ChaosOptions::default()
         };
         let scenario = chaos_scenario(11, &options);

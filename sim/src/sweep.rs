@@ -7,6 +7,7 @@
 
 use crate::chaos::{chaos_scenario, ChaosOptions};
 use crate::runner::ScenarioRun;
+use crate::scenario::Scenario;
 use std::collections::BTreeMap;
 
 /// Name under which a liveness failure is tallied next to the checkers' invariants.
@@ -34,7 +35,13 @@ impl SeedOutcome {
 
 /// Runs the chaos scenario for one seed.
 pub fn run_seed(seed: u64, options: &ChaosOptions) -> Result<SeedOutcome, String> {
-    let mut run = ScenarioRun::new(chaos_scenario(seed, options))?;
+    judge_scenario(chaos_scenario(seed, options))
+}
+
+/// Runs any scenario (typically a chaos one, perhaps altered) and judges it as a sweep would.
+pub fn judge_scenario(scenario: Scenario) -> Result<SeedOutcome, String> {
+    let seed = scenario.seed;
+    let mut run = ScenarioRun::new(scenario)?;
     run.run_to_end();
     let report = run.world().report();
     let mut violations = report.violation_counts.clone();
@@ -104,15 +111,18 @@ impl SweepSummary {
     }
 }
 
-/// Runs `seed_count` consecutive seeds from `first_seed`.
+/// Runs `seed_count` consecutive seeds from `first_seed`, telling `on_seed` about each as it finishes.
 pub fn sweep(
     first_seed: u64,
     seed_count: u64,
     options: &ChaosOptions,
+    mut on_seed: impl FnMut(&SeedOutcome),
 ) -> Result<SweepSummary, String> {
     let mut summary = SweepSummary::default();
     for offset in 0..seed_count {
-        summary.add(&run_seed(first_seed.wrapping_add(offset), options)?);
+        let outcome = run_seed(first_seed.wrapping_add(offset), options)?;
+        on_seed(&outcome);
+        summary.add(&outcome);
     }
     Ok(summary)
 }

@@ -12,8 +12,9 @@ use std::process::ExitCode;
 const USAGE: &str = "\
 usage:
   quorumlab run FILE [--seed N] [--duration-ms N] [--trace OUT.jsonl]
-  quorumlab sweep [--protocol raft] --seeds N [--nodes K] [--chaos] [--first-seed S]
-  quorumlab sweep [--protocol raft] --emit-scenario SEED [--nodes K] [--chaos]
+  quorumlab sweep [--protocol raft] --seeds N [--nodes K] [--chaos | --profile P] [--first-seed S]
+  quorumlab sweep [--protocol raft] --emit-scenario SEED [--nodes K] [--chaos | --profile P]
+      profiles: calm (no faults, the default), mixed (= --chaos), leader-churn
   quorumlab bench [--nodes N] [--seconds SIMULATED_SECONDS]
 
 exit codes: 0 done, 1 sweep found failing seeds, 2 bad input

@@ -3,15 +3,22 @@
 
 use super::args::{FlagSpec, ParsedArgs};
 use super::Outcome;
-use quorumlab_sim::chaos::{chaos_scenario, ChaosOptions};
+use quorumlab_sim::chaos::{chaos_scenario, ChaosOptions, ChaosProfile};
 use quorumlab_sim::ids::MAX_NODES;
 use quorumlab_sim::scenario::{to_toml_string, ScenarioProtocol};
-use quorumlab_sim::sweep::{run_seed, SweepSummary};
+use quorumlab_sim::sweep::{sweep, SweepSummary};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
 const FLAGS: FlagSpec = FlagSpec {
-    with_value: &["protocol", "seeds", "nodes", "first-seed", "emit-scenario"],
+    with_value: &[
+        "protocol",
+        "seeds",
+        "nodes",
+        "first-seed",
+        "emit-scenario",
+        "profile",
+    ],
     switches: &["chaos"],
 };
 
@@ -22,7 +29,7 @@ const DEFAULT_NODES: usize = 5;
 struct SweepReport {
     protocol: &'static str,
     nodes: usize,
-    chaos: bool,
+    profile: &'static str,
     first_seed: u64,
     seeds: u64,
     events_processed: u64,
@@ -68,7 +75,11 @@ fn sweep_or_emit(args: &[String]) -> Result<Outcome, String> {
         return Err("--seeds must be at least 1".into());
     }
     let first_seed = parsed.number::<u64>("first-seed")?.unwrap_or(1);
-    let summary = run_sweep(first_seed, seed_count, &options)?;
+    let summary = sweep(first_seed, seed_count, &options, |outcome| {
+        if outcome.failed() {
+            eprintln!("seed {} failed: {:?}", outcome.seed, outcome.violations);
+        }
+    })?;
     let report = sweep_report(protocol, first_seed, &options, summary);
     let failed = report.failing_seed_count > 0;
     println!(
@@ -91,25 +102,30 @@ fn chaos_options(parsed: &ParsedArgs) -> Result<ChaosOptions, String> {
     }
     Ok(ChaosOptions {
         node_count,
-        faults: parsed.switch("chaos"),
+        profile: chaos_profile(parsed)?,
         ..ChaosOptions::default()
     })
 }
 
-fn run_sweep(
-    first_seed: u64,
-    seed_count: u64,
-    options: &ChaosOptions,
-) -> Result<SweepSummary, String> {
-    let mut summary = SweepSummary::default();
-    for offset in 0..seed_count {
-        let outcome = run_seed(first_seed.wrapping_add(offset), options)?;
-        if outcome.failed() {
-            eprintln!("seed {} failed: {:?}", outcome.seed, outcome.violations);
-        }
-        summary.add(&outcome);
+/// `--profile NAME` if given; otherwise `--chaos` means `mixed` and no flag means `calm`.
+fn chaos_profile(parsed: &ParsedArgs) -> Result<ChaosProfile, String> {
+    let Some(name) = parsed.text("profile") else {
+        return Ok(if parsed.switch("chaos") {
+            ChaosProfile::Mixed
+        } else {
+            ChaosProfile::Calm
+        });
+    };
+    let profile = ChaosProfile::from_name(name).ok_or_else(|| {
+        format!(
+            "--profile: unknown profile `{name}`; expected one of {}",
+            ChaosProfile::NAMES.join(", ")
+        )
+    })?;
+    if profile == ChaosProfile::Calm && parsed.switch("chaos") {
+        return Err("--chaos contradicts --profile calm".into());
     }
-    Ok(summary)
+    Ok(profile)
 }
 
 fn sweep_report(
@@ -122,7 +138,7 @@ fn sweep_report(
     SweepReport {
         protocol: protocol.name(),
         nodes: options.node_count,
-        chaos: options.faults,
+        profile: options.profile.name(),
         first_seed,
         seeds: summary.seeds_run,
         events_processed: summary.events_processed,
@@ -137,10 +153,10 @@ fn sweep_report(
 
 /// The shell commands that write the failing seed's scenario to a file and run it.
 fn reproduce_command(protocol: ScenarioProtocol, seed: u64, options: &ChaosOptions) -> String {
-    let chaos = if options.faults { " --chaos" } else { "" };
+    let profile = options.profile.name();
     let file = format!("sweep-seed-{seed}.toml");
     format!(
-        "quorumlab sweep --protocol {} --emit-scenario {seed} --nodes {}{chaos} > {file} && quorumlab run {file}",
+        "quorumlab sweep --protocol {} --emit-scenario {seed} --nodes {} --profile {profile} > {file} && quorumlab run {file}",
         protocol.name(),
         options.node_count
     )

@@ -1,0 +1,259 @@
+//! The `quorumlab` binary as a user runs it: JSON on stdout, exit codes, precise errors on stderr.
+
+use quorumlab_sim::chaos::{chaos_scenario, ChaosOptions};
+use quorumlab_sim::scenario::parse_scenario;
+use serde_json::Value;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn quorumlab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_quorumlab"))
+        .args(args)
+        .output()
+        .expect("binary runs")
+}
+
+fn example(name: &str) -> String {
+    format!("{}/scenarios/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Writes `text` to a fresh file under Cargo's per-test temporary directory.
+fn temp_file(name: &str, text: &str) -> String {
+    let path: PathBuf = [env!("CARGO_TARGET_TMPDIR"), name].iter().collect();
+    std::fs::write(&path, text).expect("temp file");
+    path.display().to_string()
+}
+
+fn stdout_json(output: &Output) -> Value {
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "stderr: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).expect("stdout is one JSON document")
+}
+
+fn assert_bad_input(output: &Output, expected_fragments: &[&str]) {
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "stderr: {stderr}");
+    assert!(output.stdout.is_empty(), "nothing on stdout for bad input");
+    for fragment in expected_fragments {
+        assert!(
+            stderr.contains(fragment),
+            "stderr lacks {fragment:?}: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn run_prints_a_complete_report() {
+    let report = stdout_json(&quorumlab(&["run", &example("leader-crash.toml")]));
+    assert_eq!(report["title"], "Leader crash and re-election");
+    assert_eq!(report["protocol"], "raft");
+    assert_eq!(report["seed"], 1);
+    assert_eq!(report["nodes"], 5);
+    assert_eq!(report["end_ms"], 4000);
+    assert!(report["events_processed"].as_u64().unwrap() > 0);
+    let leaders = report["leaders"].as_array().expect("leaders list");
+    assert!(leaders.len() >= 2, "a crash and a re-election: {leaders:?}");
+    for leader in leaders {
+        assert!(
+            leader["term"].is_u64()
+                && leader["node"].is_string()
+                && leader["elected_at_ms"].is_u64()
+        );
+    }
+    let nodes = report["final"].as_object().expect("final object");
+    assert_eq!(
+        nodes.keys().cloned().collect::<Vec<_>>(),
+        ["n1", "n2", "n3", "n4", "n5"]
+    );
+    for node in nodes.values() {
+        for field in ["status", "role", "term", "commit_index", "log_len"] {
+            assert!(!node[field].is_null(), "missing {field} in {node}");
+        }
+    }
+    for field in ["submitted", "committed", "failed", "unknown"] {
+        assert!(report["requests"][field].is_u64(), "requests.{field}");
+    }
+    assert_eq!(report["violations"], Value::Array(vec![]));
+    assert_eq!(report["trace_hash"].as_str().unwrap().len(), 16);
+    assert!(report["skipped_steps"].is_array());
+}
+
+#[test]
+fn run_is_deterministic_and_seed_overrides_the_file() {
+    let file = example("lossy-network.toml");
+    let first = quorumlab(&["run", &file]);
+    let second = quorumlab(&["run", &file]);
+    assert_eq!(first.stdout, second.stdout);
+    let reseeded = stdout_json(&quorumlab(&["run", &file, "--seed", "99"]));
+    assert_eq!(reseeded["seed"], 99);
+    assert_ne!(reseeded["trace_hash"], stdout_json(&first)["trace_hash"]);
+}
+
+#[test]
+fn duration_override_ends_the_run_early_but_never_cuts_steps() {
+    let file = example("leader-crash.toml");
+    let shorter = stdout_json(&quorumlab(&["run", &file, "--duration-ms", "3000"]));
+    assert_eq!(shorter["end_ms"], 3000);
+    assert_bad_input(
+        &quorumlab(&["run", &file, "--duration-ms", "1100"]),
+        &["--duration-ms 1100", "step 2"],
+    );
+}
+
+#[test]
+fn trace_option_writes_one_json_object_per_line() {
+    let trace_path: PathBuf = [env!("CARGO_TARGET_TMPDIR"), "paused-leader-trace.jsonl"]
+        .iter()
+        .collect();
+    let trace = trace_path.display().to_string();
+    stdout_json(&quorumlab(&[
+        "run",
+        &example("paused-leader.toml"),
+        "--trace",
+        &trace,
+    ]));
+    let text = std::fs::read_to_string(&trace_path).expect("trace written");
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines.len() > 100,
+        "a 4-second run has many events, got {}",
+        lines.len()
+    );
+    for line in lines {
+        serde_json::from_str::<Value>(line).unwrap_or_else(|error| panic!("{error}: {line}"));
+    }
+}
+
+#[test]
+fn bad_scenarios_exit_2_naming_file_line_and_key() {
+    let header = "protocol = \"raft\"\nnodes = 5\nduration_ms = 1000\n[[step]]\nat_ms = 10\n";
+    let out_of_range = temp_file(
+        "node-out-of-range.toml",
+        &format!("{header}do = \"crash\"\ntarget = \"n9\"\n"),
+    );
+    assert_bad_input(
+        &quorumlab(&["run", &out_of_range]),
+        &[
+            &format!("{out_of_range}:7:10:"),
+            "step 1 key `target`",
+            "n1..n5",
+        ],
+    );
+    let unknown_action = temp_file(
+        "unknown-action.toml",
+        &format!("{header}do = \"explode\"\n"),
+    );
+    assert_bad_input(
+        &quorumlab(&["run", &unknown_action]),
+        &[":6:6:", "key `do`", "unknown action `explode`"],
+    );
+    let missing = temp_file(
+        "missing-argument.toml",
+        &format!("{header}do = \"partition\"\n"),
+    );
+    assert_bad_input(
+        &quorumlab(&["run", &missing]),
+        &[":4:1:", "key `groups`", "missing"],
+    );
+    let negative = temp_file(
+        "negative.toml",
+        "protocol = \"raft\"\nnodes = 5\nduration_ms = -1\n",
+    );
+    assert_bad_input(
+        &quorumlab(&["run", &negative]),
+        &[":3:15:", "key `duration_ms`", "negative"],
+    );
+    let malformed = temp_file("malformed.toml", "protocol = \"raft\nnodes = 5\n");
+    assert_bad_input(&quorumlab(&["run", &malformed]), &[":1:", "malformed TOML"]);
+    assert_bad_input(
+        &quorumlab(&["run", "/no/such/scenario.toml"]),
+        &["/no/such/scenario.toml", "cannot read"],
+    );
+}
+
+#[test]
+fn bad_flags_and_commands_exit_2() {
+    let file = example("leader-crash.toml");
+    assert_bad_input(&quorumlab(&["run", &file, "--sed", "3"]), &["--sed"]);
+    assert_bad_input(
+        &quorumlab(&["run", &file, "--seed", "three"]),
+        &["--seed", "`three`"],
+    );
+    assert_bad_input(&quorumlab(&["run"]), &["missing scenario FILE"]);
+    assert_bad_input(
+        &quorumlab(&["launch"]),
+        &["unknown command `launch`", "usage"],
+    );
+    assert_bad_input(&quorumlab(&[]), &["missing command"]);
+    assert_bad_input(
+        &quorumlab(&["sweep", "--protocol", "paxos", "--seeds", "1"]),
+        &["paxos", "raft"],
+    );
+    assert_bad_input(
+        &quorumlab(&["sweep", "--seeds", "2", "--profile", "storm"]),
+        &["storm", "leader-churn"],
+    );
+    assert_bad_input(
+        &quorumlab(&["sweep", "--seeds", "2", "--nodes", "60"]),
+        &["--nodes 60"],
+    );
+    assert_bad_input(&quorumlab(&["bench", "--seconds", "0"]), &["--seconds 0"]);
+}
+
+#[test]
+fn sweep_reports_per_invariant_and_exits_0_when_clean() {
+    let report = stdout_json(&quorumlab(&[
+        "sweep",
+        "--protocol",
+        "raft",
+        "--seeds",
+        "4",
+        "--chaos",
+        "--first-seed",
+        "10",
+    ]));
+    assert_eq!(report["seeds"], 4);
+    assert_eq!(report["first_seed"], 10);
+    assert_eq!(report["profile"], "mixed");
+    assert_eq!(report["failing_seed_count"], 0);
+    assert!(report["violations_per_invariant"]
+        .as_object()
+        .unwrap()
+        .is_empty());
+    assert!(report["first_failing_seed"].is_null() && report["reproduce"].is_null());
+}
+
+#[test]
+fn emitted_scenario_is_the_chaos_schedule_and_runs() {
+    let output = quorumlab(&["sweep", "--emit-scenario", "4", "--nodes", "3", "--chaos"]);
+    assert_eq!(output.status.code(), Some(0));
+    let text = String::from_utf8(output.stdout).expect("utf-8");
+    let parsed = parse_scenario(&text, "emitted.toml").unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(
+        parsed,
+        chaos_scenario(
+            4,
+            &ChaosOptions {
+                node_count: 3,
+                ..ChaosOptions::default()
+            }
+        )
+    );
+    let file = temp_file("emitted-seed-4.toml", &text);
+    let report = stdout_json(&quorumlab(&["run", &file]));
+    assert_eq!(report["seed"], 4);
+}
+
+#[test]
+fn bench_reports_throughput() {
+    let results = stdout_json(&quorumlab(&["bench", "--nodes", "5", "--seconds", "2"]));
+    let results = results.as_array().expect("one result per cluster size");
+    assert_eq!(results.len(), 1);
+    assert_eq!(results[0]["nodes"], 5);
+    assert!(results[0]["events_processed"].as_u64().unwrap() > 0);
+    assert!(results[0]["requests_committed"].as_u64().unwrap() > 0);
+}
