@@ -25,8 +25,8 @@ fn one_step(body: &str) -> String {
 
 fn assert_place(
     error: &ScenarioError,
-    line: usize,
-    column: usize,
+    line: u32,
+    column: u32,
     step: Option<usize>,
     key: Option<&str>,
 ) {

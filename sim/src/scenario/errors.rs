@@ -13,8 +13,8 @@ use std::fmt;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ScenarioError {
     pub file: String,
-    pub line: usize,
-    pub column: usize,
+    pub line: u32,
+    pub column: u32,
     pub step: Option<usize>,
     pub key: Option<String>,
     pub kind: ScenarioErrorKind,
@@ -166,13 +166,17 @@ fn quoted_list(items: &[&str]) -> String {
 }
 
 /// The 1-based line and character column of byte `offset` in `text`.
-pub(crate) fn line_and_column(text: &str, offset: usize) -> (usize, usize) {
+pub(crate) fn line_and_column(text: &str, offset: usize) -> (u32, u32) {
     let offset = floor_char_boundary(text, offset.min(text.len()));
     let before = &text[..offset];
     let line = before.matches('\n').count() + 1;
     let line_start = before.rfind('\n').map_or(0, |newline| newline + 1);
     let column = before[line_start..].chars().count() + 1;
-    (line, column)
+    (saturating_u32(line), saturating_u32(column))
+}
+
+fn saturating_u32(value: usize) -> u32 {
+    u32::try_from(value).unwrap_or(u32::MAX)
 }
 
 fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
