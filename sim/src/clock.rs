@@ -7,8 +7,8 @@ use crate::time::SimTime;
 use serde::{Deserialize, Serialize};
 
 const PPM_ONE: i128 = 1_000_000;
-/// Drift is clamped so a clock always moves forward: at most 50% slow, at most 10x fast.
-pub const MIN_DRIFT_PPM: i64 = -500_000;
+/// Drift is clamped so a clock always moves forward: at least 10% of true speed, at most 10x.
+pub const MIN_DRIFT_PPM: i64 = -900_000;
 pub const MAX_DRIFT_PPM: i64 = 9_000_000;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

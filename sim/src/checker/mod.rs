@@ -22,6 +22,9 @@ use crate::time::SimTime;
 use crate::trace::TraceEvent;
 use std::collections::BTreeMap;
 
+/// A read must reflect every write acknowledged to any client before the read was submitted.
+pub const LINEARIZABLE_READS: &str = "Linearizable Reads";
+
 pub const VIOLATIONS_PER_INVARIANT: u64 = 100;
 /// Leader elections kept for the report.
 pub const MAX_LEADER_RECORDS: usize = 10_000;
@@ -118,6 +121,17 @@ impl Checkers {
         };
         self.raft.check(&context, &mut self.violations, &mut found);
         found
+    }
+
+    /// Records a violation found outside the protocol checkers (e.g. by the client history).
+    pub fn report_violation(
+        &mut self,
+        invariant: &'static str,
+        now: SimTime,
+        nodes: Vec<NodeId>,
+        detail: String,
+    ) -> TraceEvent {
+        self.violations.report(invariant, now, nodes, detail)
     }
 
     pub fn note_leadership(&mut self, now: SimTime, node: NodeId, leads: bool) {

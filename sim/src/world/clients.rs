@@ -3,6 +3,7 @@
 
 use super::{BacklogItem, EventKind, NodeStatus, World};
 use crate::action::RequestKind;
+use crate::checker::LINEARIZABLE_READS;
 use crate::ids::NodeId;
 use crate::protocol::{ClientCommand, ClientError, ClientOutcome, Input, RequestId};
 use crate::report::RequestCounts;
@@ -24,6 +25,9 @@ pub struct ClientRecord {
     pub submitted_at_us: u64,
     pub outcome: ClientOutcome,
     pub finished_at_us: Option<u64>,
+    /// Highest log index of a write acknowledged to any client before this request was submitted: a
+    /// linearizable read must reflect at least this much.
+    pub must_reflect_index: u64,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -32,6 +36,7 @@ pub struct Clients {
     pub recent: VecDeque<ClientRecord>,
     pub counts: RequestCounts,
     next_id: RequestId,
+    highest_acknowledged_write: u64,
 }
 
 impl Clients {
@@ -45,6 +50,9 @@ impl Clients {
     }
 
     fn finish(&mut self, mut record: ClientRecord, outcome: ClientOutcome, now: SimTime) {
+        if let ClientOutcome::Committed { index, .. } = outcome {
+            self.highest_acknowledged_write = self.highest_acknowledged_write.max(index);
+        }
         record.outcome = outcome;
         record.finished_at_us = Some(now.as_micros());
         match outcome {
@@ -79,6 +87,7 @@ impl World {
             submitted_at_us: self.now.as_micros(),
             outcome: ClientOutcome::Pending,
             finished_at_us: None,
+            must_reflect_index: self.clients.highest_acknowledged_write,
         };
         let Some(node) = node else {
             let error = ClientError::NotLeader { leader_hint: None };
@@ -125,7 +134,24 @@ impl World {
             request: request_id,
             outcome,
         });
+        if let ClientOutcome::Read { index, .. } = outcome {
+            if index < record.must_reflect_index {
+                self.report_stale_read(&record, index);
+            }
+        }
         self.clients.finish(record, outcome, self.now);
+    }
+
+    fn report_stale_read(&mut self, record: &ClientRecord, index: u64) {
+        let nodes: Vec<NodeId> = record.node.into_iter().collect();
+        let detail = format!(
+            "request {} read state as of index {index}, but a write at index {} was acknowledged before it began",
+            record.id, record.must_reflect_index
+        );
+        let event = self
+            .checkers
+            .report_violation(LINEARIZABLE_READS, self.now, nodes, detail);
+        self.record(event);
     }
 
     pub(super) fn client_timeout(&mut self, request_id: RequestId) {

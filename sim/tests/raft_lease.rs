@@ -1,0 +1,91 @@
+//! Leader leases are only as good as the leader's clock: with a slow clock a deposed leader keeps
+//! serving reads from its lease after a new leader has acknowledged newer writes. The read checker sees it.
+
+use quorumlab_sim::action::{Action, NodeTarget, RequestKind};
+use quorumlab_sim::checker::LINEARIZABLE_READS;
+use quorumlab_sim::config::RaftOptions;
+use quorumlab_sim::ids::NodeId;
+use quorumlab_sim::{Report, World, WorldConfig};
+
+fn isolate_leader_then_read_from_it(seed: u64, leader_drift_ppm: i64) -> Report {
+    let mut config = WorldConfig::raft(5, seed);
+    config.raft = RaftOptions {
+        lease_reads: true,
+        ..RaftOptions::default()
+    };
+    let mut world = World::new(config).unwrap();
+    world.run_until(world.now().plus_ms(1_000));
+    let old = world.current_leader().expect("leader");
+    let old_target = NodeTarget::Node(old);
+    world.apply(&Action::ClockDrift {
+        target: old_target,
+        ppm: leader_drift_ppm,
+    });
+    world.apply(&Action::Request {
+        count: 1,
+        target: old_target,
+        kind: RequestKind::Put,
+    });
+    world.run_until(world.now().plus_ms(60));
+    world.apply(&Action::Isolate { target: old_target });
+    let others: Vec<NodeId> = (0..5).map(NodeId).filter(|node| *node != old).collect();
+    for _ in 0..400 {
+        if world
+            .current_leader()
+            .is_some_and(|leader| others.contains(&leader))
+        {
+            break;
+        }
+        world.run_until(world.now().plus_ms(5));
+    }
+    let new = world
+        .current_leader()
+        .filter(|leader| others.contains(leader))
+        .unwrap_or_else(|| panic!("{}", serde_json::to_string(&world.report()).unwrap()));
+    world.apply(&Action::Request {
+        count: 1,
+        target: NodeTarget::Node(new),
+        kind: RequestKind::Put,
+    });
+    world.run_until(world.now().plus_ms(40));
+    world.apply(&Action::Request {
+        count: 1,
+        target: old_target,
+        kind: RequestKind::Get,
+    });
+    world.run_until(world.now().plus_ms(1_500));
+    world.report()
+}
+
+fn stale_reads(report: &Report) -> u64 {
+    report
+        .violation_counts
+        .get(LINEARIZABLE_READS)
+        .copied()
+        .unwrap_or(0)
+}
+
+#[test]
+fn a_slow_clock_stretches_the_lease_into_a_stale_read() {
+    for seed in 1..=3 {
+        assert_eq!(
+            stale_reads(&isolate_leader_then_read_from_it(seed, -900_000)),
+            1,
+            "seed {seed}"
+        );
+    }
+}
+
+#[test]
+fn with_honest_clocks_the_lease_has_expired_before_a_new_leader_acts() {
+    for seed in 1..=3 {
+        let report = isolate_leader_then_read_from_it(seed, 0);
+        assert_eq!(
+            stale_reads(&report),
+            0,
+            "seed {seed}: {:?}",
+            report.violations
+        );
+        assert!(report.violations.is_empty());
+    }
+}
