@@ -33,6 +33,9 @@ use std::collections::{BTreeMap, VecDeque};
 /// newer ones dropped with a trace note).
 pub const MAX_BACKLOG: usize = 10_000;
 
+/// Longest timing value accepted (one hour), so microsecond arithmetic never overflows.
+pub const MAX_DURATION_MS: u64 = 3_600_000;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ProtocolKind {
@@ -79,6 +82,17 @@ impl WorldConfig {
             return Err(format!(
                 "network_delay_ms [{}, {}] has min above max",
                 timing.network_delay_ms.0, timing.network_delay_ms.1
+            ));
+        }
+        let longest_ms = [
+            timing.election_timeout_ms.1,
+            timing.network_delay_ms.1,
+            timing.heartbeat_ms,
+            timing.client_timeout_ms,
+        ];
+        if longest_ms.iter().any(|ms| *ms > MAX_DURATION_MS) {
+            return Err(format!(
+                "timing values must be at most {MAX_DURATION_MS} ms"
             ));
         }
         if timing.heartbeat_ms == 0 {
@@ -291,6 +305,10 @@ impl World {
     /// clock to `at`. Used to re-apply a recorded action at exactly the point it was first applied.
     pub fn fast_forward_to(&mut self, events_processed: u64, at: SimTime) {
         while self.events_processed < events_processed && self.step() {}
+        // In a faithful replay nothing is left before `at`; this keeps the clock monotonic regardless.
+        while self.queue.peek_time().is_some_and(|time| time < at) {
+            self.step();
+        }
         if at > self.now {
             self.now = at;
         }
