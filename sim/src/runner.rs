@@ -7,7 +7,7 @@
 //! recorded in `skipped_steps`, never fatal: chaos schedules and lessons rely on that.
 
 use crate::report::Report;
-use crate::scenario::{Scenario, ScenarioProtocol};
+use crate::scenario::{Scenario, ScenarioProtocol, Step};
 use crate::time::SimTime;
 use crate::world::{ActionOutcome, ProtocolKind, World, WorldConfig};
 use serde::{Deserialize, Serialize};
@@ -60,6 +60,20 @@ impl ScenarioRun {
 
     pub fn world(&self) -> &World {
         &self.world
+    }
+
+    /// For actions that are not in the script (a click in the app). They go straight to the world, which
+    /// records them in its action log, so the run stays reproducible from that log.
+    pub fn world_mut(&mut self) -> &mut World {
+        &mut self.world
+    }
+
+    /// The next scripted step not yet applied, with its 1-based index.
+    pub fn next_step(&self) -> Option<(usize, &Step)> {
+        self.scenario
+            .steps
+            .get(self.next_step)
+            .map(|step| (self.next_step + 1, step))
     }
 
     pub fn skipped_steps(&self) -> &[SkippedStep] {

@@ -344,3 +344,18 @@ fn step_without_a_leader_is_reported_as_skipped() {
     assert_eq!((skipped.step, skipped.at_ms), (1, 0));
     assert!(!skipped.reason.is_empty());
 }
+
+/// The app advances a run one frame at a time; the outcome must not depend on the frame size.
+#[test]
+fn advancing_frame_by_frame_matches_running_straight_through() {
+    let scenario = load("every-action.toml");
+    let straight = run(&scenario);
+    let mut framed = ScenarioRun::new(scenario).expect("world");
+    let mut now_ms = 0;
+    while !framed.is_finished() {
+        now_ms += 16;
+        framed.advance_to(SimTime::from_ms(now_ms));
+    }
+    assert_eq!(framed.report(), straight);
+    assert!(framed.next_step().is_none(), "every step applied");
+}
