@@ -164,3 +164,117 @@ fn a_caught_violation_names_the_invariant_time_and_nodes() {
     assert!(!violation.detail.is_empty());
     assert!(report.end_ms > SimTime::from_ms(1_000).as_ms());
 }
+
+mod direct {
+    //! Each checker fed hand-made node states, to prove every invariant can be reported.
+
+    use quorumlab_sim::actor::Actor;
+    use quorumlab_sim::checker::{Checkers, ELECTION_SAFETY, LEADER_APPEND_ONLY, LOG_MATCHING};
+    use quorumlab_sim::config::RaftOptions;
+    use quorumlab_sim::ids::NodeId;
+    use quorumlab_sim::protocol::{Effect, Fact, RoleLabel};
+    use quorumlab_sim::raft::{Command, Entry, RaftNode, RaftTiming};
+    use quorumlab_sim::time::SimTime;
+
+    const TIMING: RaftTiming = RaftTiming {
+        election_min_us: 150_000,
+        election_max_us: 300_000,
+        heartbeat_us: 50_000,
+    };
+
+    fn raft(id: u16, term: u64, entries: &[Entry], leader: bool) -> Actor {
+        let mut node = RaftNode::new(NodeId(id), 3, RaftOptions::default(), TIMING);
+        node.durable.term = term;
+        for entry in entries {
+            node.durable.log.append(*entry);
+        }
+        if leader {
+            node.volatile.role = RoleLabel::Leader;
+        }
+        Actor::Raft(node)
+    }
+
+    fn step(checkers: &mut Checkers, id: u16, before: &Actor, after: &Actor, effects: &[Effect]) {
+        let mark = checkers.before_dispatch(NodeId(id), before);
+        checkers.after_dispatch(SimTime::from_ms(5), NodeId(id), after, mark, effects);
+    }
+
+    fn count(checkers: &Checkers, invariant: &str) -> u64 {
+        checkers
+            .violation_counts()
+            .get(invariant)
+            .copied()
+            .unwrap_or(0)
+    }
+
+    #[test]
+    fn two_leaders_in_one_term_break_election_safety() {
+        let mut checkers = Checkers::new(3);
+        let elected = [Effect::Observe(Fact::BecameLeader { term: 3 })];
+        let first = raft(0, 3, &[], true);
+        step(&mut checkers, 0, &raft(0, 3, &[], false), &first, &elected);
+        assert_eq!(count(&checkers, ELECTION_SAFETY), 0);
+        step(
+            &mut checkers,
+            1,
+            &raft(1, 3, &[], false),
+            &raft(1, 3, &[], true),
+            &elected,
+        );
+        assert_eq!(count(&checkers, ELECTION_SAFETY), 1);
+    }
+
+    #[test]
+    fn same_index_and_term_with_different_history_breaks_log_matching() {
+        let mut checkers = Checkers::new(3);
+        let noop = |term| Entry {
+            term,
+            command: Command::Noop,
+        };
+        let put = Entry {
+            term: 1,
+            command: Command::Put {
+                key: 1,
+                value: 1,
+                request: 1,
+            },
+        };
+        let empty = raft(0, 2, &[], false);
+        step(
+            &mut checkers,
+            0,
+            &empty,
+            &raft(0, 2, &[noop(1), noop(2)], false),
+            &[],
+        );
+        assert_eq!(count(&checkers, LOG_MATCHING), 0);
+        step(
+            &mut checkers,
+            1,
+            &empty,
+            &raft(1, 2, &[put, noop(2)], false),
+            &[],
+        );
+        assert!(count(&checkers, LOG_MATCHING) >= 1);
+    }
+
+    #[test]
+    fn a_leader_dropping_entries_breaks_leader_append_only() {
+        let mut checkers = Checkers::new(3);
+        let entries = [Entry {
+            term: 1,
+            command: Command::Noop,
+        }; 3];
+        let before = raft(0, 1, &entries, true);
+        step(&mut checkers, 0, &raft(0, 1, &[], false), &before, &[]);
+        let after = raft(0, 1, &entries[..2], true);
+        step(
+            &mut checkers,
+            0,
+            &before,
+            &after,
+            &[Effect::Observe(Fact::LogTruncated { from_index: 3 })],
+        );
+        assert_eq!(count(&checkers, LEADER_APPEND_ONLY), 1);
+    }
+}
