@@ -1,0 +1,157 @@
+//! Property: any valid scenario, written out with `to_toml_string` and parsed back, is the same scenario.
+
+use proptest::prelude::*;
+use quorumlab_sim::action::{Action, NodeTarget, RequestKind, PPM_ONE};
+use quorumlab_sim::config::{RaftOptions, Timing};
+use quorumlab_sim::ids::{NodeId, MAX_NODES};
+use quorumlab_sim::scenario::*;
+
+fn ordered_pair(low: u64, high: u64) -> impl Strategy<Value = (u64, u64)> {
+    (low..=high, low..=high).prop_map(|(first, second)| (first.min(second), first.max(second)))
+}
+
+fn timing() -> impl Strategy<Value = Timing> {
+    (
+        ordered_pair(1, MAX_TIMING_MS),
+        1..=MAX_TIMING_MS,
+        ordered_pair(0, MAX_TIMING_MS),
+        0..=PPM_ONE,
+        0..=PPM_ONE,
+        1..=MAX_TIMING_MS,
+    )
+        .prop_map(
+            |(election, heartbeat_ms, delay, drop_ppm, duplicate_ppm, client_timeout_ms)| Timing {
+                election_timeout_ms: election,
+                heartbeat_ms,
+                network_delay_ms: delay,
+                drop_ppm,
+                duplicate_ppm,
+                client_timeout_ms,
+            },
+        )
+}
+
+fn raft_options() -> impl Strategy<Value = RaftOptions> {
+    any::<(bool, bool, bool)>().prop_map(|(pre_vote, check_quorum, lease_reads)| RaftOptions {
+        pre_vote,
+        check_quorum,
+        lease_reads,
+        ..RaftOptions::default()
+    })
+}
+
+fn node(node_count: usize) -> impl Strategy<Value = NodeId> {
+    (0..node_count as u16).prop_map(NodeId)
+}
+
+fn target(node_count: usize) -> impl Strategy<Value = NodeTarget> {
+    prop_oneof![
+        Just(NodeTarget::Leader),
+        node(node_count).prop_map(NodeTarget::Node)
+    ]
+}
+
+/// Disjoint, non-empty groups: a shuffled prefix of the nodes cut into pieces.
+fn groups(node_count: usize) -> impl Strategy<Value = Vec<Vec<NodeId>>> {
+    let nodes: Vec<NodeId> = (0..node_count as u16).map(NodeId).collect();
+    (
+        Just(nodes).prop_shuffle(),
+        1..=node_count,
+        proptest::collection::vec(1..=node_count, 0..3),
+    )
+        .prop_map(|(nodes, used, mut cuts)| {
+            cuts.retain(|cut| *cut < used);
+            cuts.sort_unstable();
+            cuts.dedup();
+            let mut groups = Vec::new();
+            let mut start = 0;
+            for cut in cuts.into_iter().chain([used]) {
+                groups.push(nodes[start..cut].to_vec());
+                start = cut;
+            }
+            groups
+        })
+}
+
+fn cut(node_count: usize) -> impl Strategy<Value = Action> {
+    (target(node_count), target(node_count), any::<bool>())
+        .prop_filter("a node cannot be cut from itself", |(from, to, _)| {
+            !matches!((from, to), (NodeTarget::Node(a), NodeTarget::Node(b)) if a == b)
+        })
+        .prop_map(|(from, to, both)| Action::Cut { from, to, both })
+}
+
+fn action(node_count: usize) -> impl Strategy<Value = Action> {
+    let kind = prop_oneof![Just(RequestKind::Put), Just(RequestKind::Get)];
+    prop_oneof![
+        target(node_count).prop_map(|target| Action::Crash { target }),
+        target(node_count).prop_map(|target| Action::Restart { target }),
+        (
+            target(node_count),
+            proptest::option::of(1..=MAX_DURATION_MS)
+        )
+            .prop_map(|(target, duration_ms)| Action::Pause {
+                target,
+                duration_ms
+            }),
+        target(node_count).prop_map(|target| Action::Resume { target }),
+        groups(node_count).prop_map(|groups| Action::Partition { groups }),
+        target(node_count).prop_map(|target| Action::Isolate { target }),
+        cut(node_count),
+        Just(Action::Heal),
+        (0..=PPM_ONE).prop_map(|ppm| Action::DropRate { ppm }),
+        (target(node_count), -MAX_CLOCK_JUMP_MS..=MAX_CLOCK_JUMP_MS)
+            .prop_map(|(target, by_ms)| Action::ClockJump { target, by_ms }),
+        (
+            target(node_count),
+            MIN_CLOCK_DRIFT_PPM..=MAX_CLOCK_DRIFT_PPM
+        )
+            .prop_map(|(target, ppm)| Action::ClockDrift { target, ppm }),
+        (1..=MAX_REQUEST_COUNT, target(node_count), kind).prop_map(|(count, target, kind)| {
+            Action::Request {
+                count,
+                target,
+                kind,
+            }
+        }),
+    ]
+}
+
+fn scenario() -> impl Strategy<Value = Scenario> {
+    (1..=MAX_NODES, 1..=MAX_DURATION_MS).prop_flat_map(|(node_count, duration_ms)| {
+        let steps = proptest::collection::vec((0..=duration_ms, action(node_count)), 0..12)
+            .prop_map(|mut steps| {
+                steps.sort_by_key(|(at_ms, _)| *at_ms);
+                steps
+                    .into_iter()
+                    .map(|(at_ms, action)| Step { at_ms, action })
+                    .collect::<Vec<_>>()
+            });
+        (
+            any::<String>(),
+            any::<u64>(),
+            timing(),
+            raft_options(),
+            steps,
+        )
+            .prop_map(move |(title, seed, timing, raft, steps)| Scenario {
+                title,
+                protocol: ScenarioProtocol::Raft,
+                node_count,
+                seed,
+                duration_ms,
+                timing,
+                raft,
+                steps,
+            })
+    })
+}
+
+proptest! {
+    #[test]
+    fn export_then_parse_gives_back_the_same_scenario(scenario in scenario()) {
+        let text = to_toml_string(&scenario);
+        let parsed = parse_scenario(&text, "exported.toml");
+        prop_assert_eq!(parsed.as_ref(), Ok(&scenario), "exported text:\n{}", text);
+    }
+}
