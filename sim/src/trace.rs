@@ -14,7 +14,7 @@ use serde::Serialize;
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-/// Records kept in memory (the newest ones).
+/// Most records kept in memory (the newest ones; forgetting happens a chunk of 1_000 at a time).
 pub const TRACE_CAP: usize = 100_000;
 const CHUNK_LEN: usize = 1_000;
 
@@ -142,7 +142,8 @@ impl TraceLog {
         if self.open.len() >= CHUNK_LEN {
             let chunk = std::mem::replace(&mut self.open, Vec::with_capacity(CHUNK_LEN));
             self.sealed.push_back(Arc::new(chunk));
-            while self.sealed.len() * CHUNK_LEN > TRACE_CAP {
+            // Room for one open chunk, so sealed + open never exceeds the cap.
+            while (self.sealed.len() + 1) * CHUNK_LEN > TRACE_CAP {
                 let forgotten = self.sealed.pop_front().map_or(0, |chunk| chunk.len());
                 self.dropped_records += forgotten as u64;
             }
