@@ -45,6 +45,10 @@ pub struct NodeView {
     /// Only on a leader: per node (itself included).
     pub next_index: Option<Vec<u64>>,
     pub match_index: Option<Vec<u64>>,
+    /// Candidates: who granted a vote (or pre-vote) so far.
+    pub votes_from: Vec<NodeId>,
+    /// Leaders with lease reads on: whether the lease holds on the leader's own clock right now.
+    pub lease_holds: Option<bool>,
     pub local_clock_us: i64,
     pub true_clock_us: u64,
     pub clock_offset_us: i64,
@@ -141,6 +145,20 @@ impl World {
             log_terms_from_index: first_shown,
             next_index: leader.map(|leader| leader.next_index.clone()),
             match_index: leader.map(|leader| leader.match_index.clone()),
+            votes_from: raft
+                .filter(|raft| {
+                    matches!(raft.role(), RoleLabel::Candidate | RoleLabel::PreCandidate)
+                })
+                .map_or_else(Vec::new, |raft| {
+                    let granted = raft.volatile.votes_granted.iter().enumerate();
+                    granted
+                        .filter(|(_, vote)| **vote)
+                        .map(|(index, _)| NodeId(index as u16))
+                        .collect()
+                }),
+            lease_holds: raft
+                .filter(|raft| raft.is_leader() && raft.options.lease_reads)
+                .map(|raft| raft.lease_holds(slot.clock.local_us(now))),
             local_clock_us: slot.clock.local_signed_us(now),
             true_clock_us: now.as_micros(),
             clock_offset_us: slot.clock.offset_us(now),

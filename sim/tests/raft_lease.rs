@@ -89,3 +89,28 @@ fn with_honest_clocks_the_lease_has_expired_before_a_new_leader_acts() {
         assert!(report.violations.is_empty());
     }
 }
+
+#[test]
+fn the_view_shows_the_lease_running_out_on_an_isolated_leader() {
+    let mut config = WorldConfig::raft(3, 9);
+    config.raft = RaftOptions {
+        lease_reads: true,
+        ..RaftOptions::default()
+    };
+    let mut world = World::new(config).unwrap();
+    world.run_until(world.now().plus_ms(1_000));
+    let leader = world.current_leader().unwrap();
+    assert_eq!(world.view().nodes[leader.index()].lease_holds, Some(true));
+    world.apply(&Action::Isolate {
+        target: NodeTarget::Node(leader),
+    });
+    world.run_until(world.now().plus_ms(400));
+    assert_eq!(world.view().nodes[leader.index()].lease_holds, Some(false));
+    let candidates = world
+        .view()
+        .nodes
+        .into_iter()
+        .filter(|node| !node.votes_from.is_empty())
+        .count();
+    assert!(candidates <= 2);
+}
