@@ -72,7 +72,10 @@ pub struct TraceRecord {
 pub enum TraceEvent {
     Action {
         action: Action,
-        skipped: Option<String>,
+    },
+    /// The action just before could not run (its target did not exist, or it made no sense then).
+    Skipped {
+        reason: String,
     },
     Send {
         id: MessageId,

@@ -10,22 +10,22 @@ use crate::trace::TraceEvent;
 pub const MAX_REQUESTS_PER_ACTION: u32 = 10_000;
 
 impl World {
-    /// Applies `action` at `now()`. It is recorded in the trace and the action log either way.
+    /// Applies `action` at `now()`. It is recorded in the action log and in the trace (before its
+    /// consequences, followed by a `Skipped` record when it could not run).
     pub fn apply(&mut self, action: &Action) -> ActionOutcome {
         self.action_log.push((self.now, action.clone()));
-        let outcome = match self.apply_inner(action) {
-            Ok(()) => ActionOutcome::Applied,
-            Err(reason) => ActionOutcome::Skipped { reason },
-        };
-        let skipped = match &outcome {
-            ActionOutcome::Applied => None,
-            ActionOutcome::Skipped { reason } => Some(reason.clone()),
-        };
         self.record(TraceEvent::Action {
             action: action.clone(),
-            skipped,
         });
-        outcome
+        match self.apply_inner(action) {
+            Ok(()) => ActionOutcome::Applied,
+            Err(reason) => {
+                self.record(TraceEvent::Skipped {
+                    reason: reason.clone(),
+                });
+                ActionOutcome::Skipped { reason }
+            }
+        }
     }
 
     fn resolve(&self, target: NodeTarget) -> Result<NodeId, String> {
