@@ -1,31 +1,75 @@
-//! The top-level component: page frame, header and the cluster stage.
+//! The top-level component: owns the state, lays out the page, starts the frame loop and the keyboard.
 
+use crate::components::checker_badges::CheckerBadges;
+use crate::components::client_panel::ClientPanel;
+use crate::components::cluster::ClusterStage;
+use crate::components::inspector::Inspector;
+use crate::components::log_strips::LogStrips;
+use crate::components::partition_panel::PartitionPanel;
+use crate::components::playback::PlaybackBar;
+use crate::components::settings_panel::SettingsPanel;
+use crate::components::shortcuts::{self, ShortcutSheet};
+use crate::components::timeline::Timeline;
+use crate::frame_loop;
+use crate::state::{default_scenario, AppState};
 use leptos::prelude::*;
 
 #[component]
 pub fn App() -> impl IntoView {
+    let state = AppState::new(default_scenario());
+    provide_context(state);
+    frame_loop::start(state);
+    shortcuts::install(state);
+
+    let app_class = move || {
+        if state.presenter.get() {
+            "app presenter"
+        } else {
+            "app"
+        }
+    };
     view! {
-        <div class="app" data-testid="app-root">
+        <div class=app_class data-testid="app-root">
             <header class="app-header">
                 <h1 class="brand">"Quorum Lab"</h1>
                 <p class="tagline">"Break a cluster on purpose. Watch what coordination really costs."</p>
+                <span class="spacer"></span>
+                <span class="scenario-title" data-testid="scenario-title">{move || state.scenario.with(|scenario| format!("{} · seed {}", scenario.title, scenario.seed))}</span>
+                <button on:click=move |_| state.presenter.update(|on| *on = !*on) aria-pressed=move || state.presenter.get().to_string()
+                    data-testid="presenter-toggle">"Presenter (F)"</button>
+                <button on:click=move |_| state.help_open.set(true) aria-label="Keyboard shortcuts (?)">"?"</button>
             </header>
-            <main class="stage">
-                <section class="cluster-panel" aria-label="Simulated cluster">
-                    <svg
-                        class="cluster-view"
-                        data-testid="cluster-view"
-                        viewBox="0 0 1000 800"
-                        role="img"
-                        aria-label="Cluster view: no cluster loaded yet"
-                    >
-                        <circle class="cluster-ring" cx="500" cy="400" r="300"></circle>
-                        <text class="cluster-empty" x="500" y="410" text-anchor="middle">
-                            "No cluster running yet"
-                        </text>
-                    </svg>
+            <NoticeBar />
+            <main class="workspace">
+                <section class="stage-column" aria-label="Cluster">
+                    <div class="cluster-panel"><ClusterStage /></div>
+                    <Timeline />
+                    <PlaybackBar />
                 </section>
+                <aside class="side-column" aria-label="Controls and details">
+                    <CheckerBadges />
+                    <Inspector />
+                    <ClientPanel />
+                    <PartitionPanel />
+                    <LogStrips />
+                    <SettingsPanel />
+                </aside>
             </main>
+            <ShortcutSheet />
         </div>
+    }
+}
+
+#[component]
+fn NoticeBar() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    view! {
+        <Show when=move || state.notice.with(Option::is_some)>
+            <div class=move || if state.notice.with(|notice| notice.as_ref().is_some_and(|notice| notice.is_error)) { "notice error" } else { "notice" }
+                role="status" data-testid="notice">
+                <span>{move || state.notice.with(|notice| notice.as_ref().map(|notice| notice.text.clone()).unwrap_or_default())}</span>
+                <button class="link" on:click=move |_| state.notice.set(None) aria-label="Dismiss">"✕"</button>
+            </div>
+        </Show>
     }
 }

@@ -64,3 +64,98 @@ mod tests {
         }
     }
 }
+
+/// Where a message is drawn at `now_us`: on the straight line from its sender to its receiver, at the
+/// fraction of its flight already done. Sent and delivered at the same instant means "arriving".
+pub fn message_position(
+    from: Point,
+    to: Point,
+    sent_at_us: u64,
+    deliver_at_us: u64,
+    now_us: u64,
+) -> Point {
+    let progress = flight_progress(sent_at_us, deliver_at_us, now_us);
+    Point {
+        x: from.x + (to.x - from.x) * progress,
+        y: from.y + (to.y - from.y) * progress,
+    }
+}
+
+/// How much of a flight is done, in 0.0..=1.0.
+pub fn flight_progress(sent_at_us: u64, deliver_at_us: u64, now_us: u64) -> f64 {
+    if deliver_at_us <= sent_at_us {
+        return 1.0;
+    }
+    let done_us = now_us.saturating_sub(sent_at_us) as f64;
+    (done_us / (deliver_at_us - sent_at_us) as f64).clamp(0.0, 1.0)
+}
+
+/// Moves `point` toward `toward` by `distance`, e.g. to stop an arrow at a node's rim, not its centre.
+pub fn pull_toward(point: Point, toward: Point, distance: f64) -> Point {
+    let length = ((toward.x - point.x).powi(2) + (toward.y - point.y).powi(2)).sqrt();
+    if length <= distance || length == 0.0 {
+        return toward;
+    }
+    Point {
+        x: point.x + (toward.x - point.x) * distance / length,
+        y: point.y + (toward.y - point.y) * distance / length,
+    }
+}
+
+/// Node radius in SVG units: large for small clusters, shrinking so 51 nodes still fit on the ring.
+pub fn node_radius(node_count: usize) -> f64 {
+    match node_count {
+        0..=7 => 46.0,
+        8..=12 => 36.0,
+        13..=24 => 24.0,
+        _ => 14.0,
+    }
+}
+
+#[cfg(test)]
+mod message_tests {
+    use super::*;
+
+    const FROM: Point = Point { x: 0.0, y: 0.0 };
+    const TO: Point = Point { x: 100.0, y: 50.0 };
+
+    #[test]
+    fn a_message_moves_linearly_from_sender_to_receiver() {
+        assert_eq!(message_position(FROM, TO, 1_000, 2_000, 1_000), FROM);
+        assert_eq!(
+            message_position(FROM, TO, 1_000, 2_000, 1_500),
+            Point { x: 50.0, y: 25.0 }
+        );
+        assert_eq!(message_position(FROM, TO, 1_000, 2_000, 2_000), TO);
+    }
+
+    #[test]
+    fn progress_is_clamped_before_sending_and_after_delivery() {
+        assert_eq!(flight_progress(1_000, 2_000, 0), 0.0);
+        assert_eq!(flight_progress(1_000, 2_000, 9_000), 1.0);
+        assert_eq!(flight_progress(1_000, 1_000, 1_000), 1.0);
+    }
+
+    #[test]
+    fn pulling_stops_short_by_the_distance_or_lands_on_target() {
+        let pulled = pull_toward(Point { x: 0.0, y: 0.0 }, Point { x: 10.0, y: 0.0 }, 4.0);
+        assert_eq!(pulled, Point { x: 4.0, y: 0.0 });
+        assert_eq!(
+            pull_toward(FROM, Point { x: 3.0, y: 0.0 }, 4.0),
+            Point { x: 3.0, y: 0.0 }
+        );
+    }
+
+    #[test]
+    fn nodes_shrink_as_the_cluster_grows_and_still_fit() {
+        assert!(node_radius(5) > node_radius(20));
+        let ring_radius = 300.0;
+        for node_count in 2..=51 {
+            let gap = 2.0 * ring_radius * (std::f64::consts::PI / node_count as f64).sin();
+            assert!(
+                2.0 * node_radius(node_count) < gap,
+                "nodes overlap at {node_count}"
+            );
+        }
+    }
+}

@@ -1,10 +1,16 @@
 //! Quorum Lab's browser front end: a thin Leptos layer over the `quorumlab-sim` engine.
 //!
-//! Pure helpers (layout, formatting) are plain Rust and unit-tested natively; components only read
-//! view snapshots from the engine and send user actions back to it.
+//! Pure helpers (layout, formatting, settings, the session) are plain Rust and unit-tested natively;
+//! components only read view snapshots from the engine and send user actions back to it.
 
 pub mod app;
+pub mod components;
+pub mod format;
+pub mod frame_loop;
 pub mod layout;
+pub mod session;
+pub mod settings_form;
+pub mod state;
 
 /// Entry point used by `main.rs` (and by nothing else: tests mount components directly).
 pub fn start() {

@@ -1,0 +1,79 @@
+//! The cluster stage: one SVG with links, messages in flight and nodes on a ring.
+
+use super::cluster_links::ClusterLinks;
+use super::cluster_messages::ClusterMessages;
+use super::cluster_node::ClusterNode;
+use crate::layout::{circle_positions, node_radius, Point};
+use crate::state::AppState;
+use leptos::prelude::*;
+use quorumlab_sim::ids::NodeId;
+
+pub const STAGE_WIDTH: f64 = 1000.0;
+pub const STAGE_HEIGHT: f64 = 800.0;
+const RING_RADIUS: f64 = 310.0;
+
+/// Node positions and size for the current cluster; recomputed only when the node count changes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StageGeometry {
+    pub positions: Vec<Point>,
+    pub node_radius: f64,
+}
+
+impl StageGeometry {
+    pub fn position(&self, node: NodeId) -> Point {
+        self.positions
+            .get(node.index())
+            .copied()
+            .unwrap_or(Point { x: 0.0, y: 0.0 })
+    }
+}
+
+#[component]
+pub fn ClusterStage() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let node_count = Memo::new(move |_| state.view.with(|view| view.nodes.len()));
+    let geometry = Memo::new(move |_| {
+        let count = node_count.get();
+        let center = Point {
+            x: STAGE_WIDTH / 2.0,
+            y: STAGE_HEIGHT / 2.0,
+        };
+        StageGeometry {
+            positions: circle_positions(count, center, RING_RADIUS),
+            node_radius: node_radius(count),
+        }
+    });
+    let node_ids = move || {
+        (0..node_count.get())
+            .map(|index| NodeId(index as u16))
+            .collect::<Vec<_>>()
+    };
+    let label = move || {
+        state.view.with(|view| match view.leader {
+            Some(leader) => format!("Cluster of {} nodes; {leader} leads", view.nodes.len()),
+            None => format!("Cluster of {} nodes; no leader right now", view.nodes.len()),
+        })
+    };
+
+    view! {
+        <svg
+            class="cluster-view"
+            data-testid="cluster-view"
+            viewBox=format!("0 0 {STAGE_WIDTH} {STAGE_HEIGHT}")
+            role="group"
+            aria-label=label
+        >
+            <defs>
+                <marker id="arrow-cut" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                    <path d="M 0 0 L 10 5 L 0 10 z" class="arrow-cut"></path>
+                </marker>
+            </defs>
+            <circle class="cluster-ring" cx=STAGE_WIDTH / 2.0 cy=STAGE_HEIGHT / 2.0 r=RING_RADIUS></circle>
+            <ClusterLinks geometry=geometry />
+            <ClusterMessages geometry=geometry />
+            <For each=node_ids key=|node| *node let:node>
+                <ClusterNode node=node geometry=geometry />
+            </For>
+        </svg>
+    }
+}

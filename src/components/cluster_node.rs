@@ -1,0 +1,208 @@
+//! One node on the ring: role by colour and by icon, term, status glyphs, clock badge, and the
+//! election-timeout ring that drains and visibly refills on every heartbeat.
+
+use super::cluster::StageGeometry;
+use crate::format;
+use crate::state::AppState;
+use leptos::prelude::*;
+use quorumlab_sim::ids::NodeId;
+use quorumlab_sim::protocol::RoleLabel;
+use quorumlab_sim::view::NodeView;
+use quorumlab_sim::world::NodeStatus;
+
+/// Palette for partition groups (halo behind each member).
+const GROUP_COLORS: [&str; 4] = ["#4fb3ff", "#ff7a90", "#3ecf8e", "#b98cff"];
+/// Above this many nodes the ring switches to a compact face with no captions.
+const COMPACT_ABOVE_NODES: usize = 12;
+
+/// The parts of a node that change rarely, so the node's DOM updates only when they do.
+#[derive(Clone, Debug, PartialEq)]
+struct NodeFace {
+    status: NodeStatus,
+    role: RoleLabel,
+    term: u64,
+    queued_inputs: u64,
+    clock_offset_us: i64,
+    clock_drift_ppm: i64,
+    group: Option<usize>,
+}
+
+impl NodeFace {
+    fn from_view(node: &NodeView, groups: &[Vec<NodeId>]) -> NodeFace {
+        NodeFace {
+            status: node.status,
+            role: node.role,
+            term: node.term,
+            queued_inputs: node.queued_inputs,
+            clock_offset_us: node.clock_offset_us,
+            clock_drift_ppm: node.clock_drift_ppm,
+            group: groups.iter().position(|group| group.contains(&node.id)),
+        }
+    }
+
+    fn role_word(&self) -> &'static str {
+        match self.role {
+            RoleLabel::Leader => "leader",
+            RoleLabel::Candidate => "candidate",
+            RoleLabel::PreCandidate => "pre-candidate",
+            RoleLabel::Follower => "follower",
+        }
+    }
+
+    fn role_icon(&self) -> &'static str {
+        match self.role {
+            RoleLabel::Leader => "★",
+            RoleLabel::Candidate | RoleLabel::PreCandidate => "?",
+            RoleLabel::Follower => "",
+        }
+    }
+
+    fn clock_badge(&self) -> Option<String> {
+        // Offsets under a millisecond are rounding from drift, not something to show.
+        let offset_shown = self.clock_offset_us.abs() >= 1_000;
+        match (offset_shown, self.clock_drift_ppm != 0) {
+            (false, false) => None,
+            (true, false) => Some(format!("⏱ {}", format::clock_offset(self.clock_offset_us))),
+            (false, true) => Some(format!("⏱ {}", format::drift(self.clock_drift_ppm))),
+            (true, true) => Some(format!(
+                "⏱ {} {}",
+                format::clock_offset(self.clock_offset_us),
+                format::drift(self.clock_drift_ppm)
+            )),
+        }
+    }
+
+    fn accessible_label(&self, node: NodeId) -> String {
+        let status = match self.status {
+            NodeStatus::Up => String::new(),
+            NodeStatus::Crashed => ", crashed".to_string(),
+            NodeStatus::Paused => format!(", paused with {} inputs waiting", self.queued_inputs),
+        };
+        format!("{node}: {} in term {}{status}", self.role_word(), self.term)
+    }
+}
+
+/// Fraction of the election timeout still to run, from the node's timer as true-time instants.
+fn timer_remaining(node: &NodeView, now_us: u64) -> Option<f64> {
+    let timer = node
+        .timers
+        .iter()
+        .find(|timer| timer.kind == "election" || timer.kind == "check quorum")?;
+    let total_us = timer.due_at_us.saturating_sub(timer.started_at_us).max(1) as f64;
+    let left_us = timer.due_at_us.saturating_sub(now_us) as f64;
+    Some((left_us / total_us).clamp(0.0, 1.0))
+}
+
+#[component]
+pub fn ClusterNode(node: NodeId, geometry: Memo<StageGeometry>) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let face = Memo::new(move |_| {
+        state.view.with(|view| {
+            view.nodes
+                .get(node.index())
+                .map(|node_view| NodeFace::from_view(node_view, &view.partition_groups))
+        })
+    });
+    let compact = move || geometry.with(|geometry| geometry.positions.len() > COMPACT_ABOVE_NODES);
+    let radius = move || geometry.with(|geometry| geometry.node_radius);
+    let ring_radius = move || radius() + 7.0;
+    let transform = move || {
+        let point = geometry.with(|geometry| geometry.position(node));
+        format!("translate({:.1} {:.1})", point.x, point.y)
+    };
+    let classes = move || {
+        let selected = state.selected.get() == Some(node);
+        face.with(|face| match face {
+            Some(face) => format!(
+                "node role-{} status-{}{}",
+                face.role_word(),
+                face.status.as_str(),
+                if selected { " selected" } else { "" }
+            ),
+            None => "node".to_string(),
+        })
+    };
+    let ring_offset = move || {
+        let circumference = std::f64::consts::TAU * ring_radius();
+        let remaining = state.view.with(|view| {
+            view.nodes
+                .get(node.index())
+                .and_then(|node_view| timer_remaining(node_view, view.now_us))
+        });
+        match remaining {
+            Some(remaining) => format!("{:.1}", circumference * (1.0 - remaining)),
+            None => format!("{circumference:.1}"),
+        }
+    };
+    let dash = move || format!("{:.1}", std::f64::consts::TAU * ring_radius());
+    let select = move || state.selected.set(Some(node));
+    let read = move |pick: fn(&NodeFace) -> String| {
+        move || face.with(|face| face.as_ref().map(pick).unwrap_or_default())
+    };
+
+    view! {
+        <g
+            class=classes
+            transform=transform
+            tabindex="0"
+            role="button"
+            data-testid=format!("node-{node}")
+            aria-label=move || face.with(|face| face.as_ref().map(|face| face.accessible_label(node)).unwrap_or_default())
+            on:click=move |_| select()
+            on:keydown=move |event| {
+                if event.key() == "Enter" || event.key() == " " {
+                    event.prevent_default();
+                    select();
+                }
+            }
+        >
+            <Show when=move || face.with(|face| face.as_ref().is_some_and(|face| face.group.is_some()))>
+                <circle
+                    class="group-halo"
+                    r=move || radius() + 16.0
+                    fill=move || face.with(|face| {
+                        let group = face.as_ref().and_then(|face| face.group).unwrap_or(0);
+                        GROUP_COLORS[group % GROUP_COLORS.len()]
+                    })
+                ></circle>
+            </Show>
+            <circle class="timer-track" r=ring_radius></circle>
+            <circle
+                class="timer-ring"
+                r=ring_radius
+                transform="rotate(-90)"
+                stroke-dasharray=dash
+                stroke-dashoffset=ring_offset
+            ></circle>
+            <circle class="node-body" r=radius></circle>
+            <text class="node-icon" y=move || -radius() * 0.28>{read(|face| face.role_icon().to_string())}</text>
+            <text class="node-id" y=move || if compact() { 5.0 } else { radius() * 0.42 }>{node.to_string()}</text>
+            <Show when=move || !compact()>
+                <text class="node-caption" y=move || radius() + 34.0>
+                    {read(|face| format!("{} · term {}", face.role_word(), face.term))}
+                </text>
+                <text class="node-clock" y=move || -radius() - 20.0>
+                    {read(|face| face.clock_badge().unwrap_or_default())}
+                </text>
+            </Show>
+            <Show when=move || face.with(|face| face.as_ref().is_some_and(|face| face.status == NodeStatus::Crashed))>
+                <g class="crash-mark">
+                    <line x1=move || -radius() y1=move || -radius() x2=radius y2=radius></line>
+                    <line x1=radius y1=move || -radius() x2=move || -radius() y2=radius></line>
+                </g>
+            </Show>
+            <Show when=move || face.with(|face| face.as_ref().is_some_and(|face| face.status == NodeStatus::Paused))>
+                <g class="pause-mark" transform=move || format!("translate({:.1} {:.1})", radius() * 0.7, -radius() * 0.7)>
+                    <circle r="15"></circle>
+                    <rect x="-7" y="-8" width="5" height="16"></rect>
+                    <rect x="2" y="-8" width="5" height="16"></rect>
+                </g>
+                <Show when=move || face.with(|face| face.as_ref().is_some_and(|face| face.queued_inputs > 0))>
+                    <text class="queue-badge" x=move || radius() + 10.0 y=move || radius() * 0.3>
+                        {read(|face| format!("✉ {}", face.queued_inputs))}
+                    </text>
+                </Show>
+            </Show>
+        </g>
+    }
+}

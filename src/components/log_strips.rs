@@ -1,0 +1,92 @@
+//! Each node's log as a strip of boxes coloured by term, with the commit index marked, so a follower
+//! that is behind looks behind.
+
+use crate::format;
+use crate::state::AppState;
+use leptos::prelude::*;
+use quorumlab_sim::ids::NodeId;
+use quorumlab_sim::view::NodeView;
+
+/// Newest entries drawn per strip.
+const SHOWN_ENTRIES: usize = 24;
+/// Above this many nodes only the leader's and the selected node's strips are shown.
+const ALL_STRIPS_UP_TO_NODES: usize = 9;
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Strip {
+    node: NodeId,
+    /// (index, term) of the shown entries, oldest first.
+    entries: Vec<(u64, u64)>,
+    commit_index: u64,
+    log_len: u64,
+    is_leader: bool,
+}
+
+fn strip_for(node: &NodeView, is_leader: bool, newest_index_overall: u64) -> Strip {
+    let first_shown = newest_index_overall
+        .saturating_sub(SHOWN_ENTRIES as u64 - 1)
+        .max(1);
+    let entries = node
+        .log_terms
+        .iter()
+        .enumerate()
+        .map(|(offset, term)| (node.log_terms_from_index + offset as u64, *term))
+        .filter(|(index, _)| *index >= first_shown)
+        .collect();
+    Strip {
+        node: node.id,
+        entries,
+        commit_index: node.commit_index,
+        log_len: node.log_len,
+        is_leader,
+    }
+}
+
+#[component]
+pub fn LogStrips() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let strips = Memo::new(move |_| {
+        let selected = state.selected.get();
+        state.view.with(|view| {
+            let newest = view
+                .nodes
+                .iter()
+                .map(|node| node.log_len)
+                .max()
+                .unwrap_or(0);
+            view.nodes
+                .iter()
+                .filter(|node| {
+                    view.nodes.len() <= ALL_STRIPS_UP_TO_NODES
+                        || Some(node.id) == view.leader
+                        || Some(node.id) == selected
+                })
+                .map(|node| strip_for(node, Some(node.id) == view.leader, newest))
+                .collect::<Vec<_>>()
+        })
+    });
+    view! {
+        <section class="card log-strips" aria-label="Replicated logs" data-testid="log-strips">
+            <h2>"Logs"<span class="muted">" — boxes coloured by term, ▌marks the commit index"</span></h2>
+            <For each=move || strips.get() key=|strip| strip.clone() let:strip>
+                <div class="strip" data-testid=format!("log-{}", strip.node)>
+                    <span class="strip-node">{format!("{}{}", strip.node, if strip.is_leader { " ★" } else { "" })}</span>
+                    <span class="strip-boxes">
+                        {strip.entries.iter().map(|(index, term)| {
+                            let committed = *index <= strip.commit_index;
+                            let class = if committed { "entry committed" } else { "entry" };
+                            let marker = *index == strip.commit_index;
+                            view! {
+                                <span class=class style=format!("--term-color: {}", format::term_color(*term)) aria-label=format!("index {index}, term {term}")>
+                                    {term.to_string()}
+                                </span>
+                                {marker.then(|| view! { <span class="commit-mark" aria-label="commit index">"▌"</span> })}
+                            }
+                        }).collect_view()}
+                    </span>
+                    <span class="strip-meta">{format!("len {} · commit {}", strip.log_len, strip.commit_index)}</span>
+                </div>
+            </For>
+        </section>
+    }
+}

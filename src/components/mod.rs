@@ -1,0 +1,15 @@
+//! The app's components, one per file. Each reads the shared `AppState` from context.
+
+pub mod checker_badges;
+pub mod client_panel;
+pub mod cluster;
+pub mod cluster_links;
+pub mod cluster_messages;
+pub mod cluster_node;
+pub mod inspector;
+pub mod log_strips;
+pub mod partition_panel;
+pub mod playback;
+pub mod settings_panel;
+pub mod shortcuts;
+pub mod timeline;

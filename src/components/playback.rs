@@ -1,0 +1,98 @@
+//! Playback: play/pause, single step, speed, the simulated clock, and quick fault buttons aimed at
+//! whoever leads right now.
+
+use crate::format;
+use crate::session::{MAX_SPEED, MIN_SPEED};
+use crate::state::AppState;
+use leptos::prelude::*;
+use quorumlab_sim::action::{Action, NodeTarget, RequestKind};
+
+/// The speed slider is logarithmic: position 0..=1000 maps to MIN_SPEED..=MAX_SPEED.
+fn speed_from_slider(position: f64) -> f64 {
+    let fraction = (position / 1000.0).clamp(0.0, 1.0);
+    (MIN_SPEED.ln() + fraction * (MAX_SPEED.ln() - MIN_SPEED.ln())).exp()
+}
+
+fn slider_from_speed(speed: f64) -> f64 {
+    let speed = speed.clamp(MIN_SPEED, MAX_SPEED);
+    1000.0 * (speed.ln() - MIN_SPEED.ln()) / (MAX_SPEED.ln() - MIN_SPEED.ln())
+}
+
+pub fn speed_label(speed: f64) -> String {
+    if speed < 1.0 {
+        format!("{speed:.2}×")
+    } else {
+        format!("{speed:.1}×")
+    }
+}
+
+#[component]
+pub fn PlaybackBar() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let now = move || format::sim_time(state.view.with(|view| view.now_us));
+    let play_label = move || {
+        if state.playing.get() {
+            "❚❚ Pause"
+        } else {
+            "▶ Play"
+        }
+    };
+    let leader = move || {
+        state.view.with(|view| match view.leader {
+            Some(leader) => format!("leader: {leader}"),
+            None => "no leader".to_string(),
+        })
+    };
+    let on_speed = move |event| {
+        if let Ok(position) = event_target_value(&event).parse::<f64>() {
+            state.set_speed(speed_from_slider(position));
+        }
+    };
+    view! {
+        <div class="playback" role="toolbar" aria-label="Playback and quick faults">
+            <button class="primary wide" data-testid="play-toggle" on:click=move |_| state.toggle_playing()
+                aria-label=move || if state.playing.get() { "Pause the simulation (space)" } else { "Play the simulation (space)" }>
+                {play_label}
+            </button>
+            <button on:click=move |_| state.step_once() aria-label="Step to the next event (right arrow)">"Step ▸"</button>
+            <label class="speed">
+                <span>"Speed "<strong data-testid="speed-label">{move || speed_label(state.speed.get())}</strong></span>
+                <input type="range" min="0" max="1000" step="1" aria-label="Playback speed"
+                    prop:value=move || slider_from_speed(state.speed.get()).round().to_string()
+                    on:input=on_speed />
+            </label>
+            <span class="clock" data-testid="sim-time" aria-live="off">{now}</span>
+            <span class="leader-chip" data-testid="leader-chip">{leader}</span>
+            <span class="spacer"></span>
+            <button class="danger" on:click=move |_| state.apply_to_leader(|target| Action::Crash { target })
+                aria-label="Crash the leader (K)">"Crash leader"</button>
+            <button on:click=move |_| state.apply_to_leader(|target| Action::Pause { target, duration_ms: None })
+                aria-label="Pause the leader (P)">"Pause leader"</button>
+            <button on:click=move |_| state.apply_to_leader(|target| Action::Isolate { target })
+                aria-label="Isolate the leader (I)">"Isolate leader"</button>
+            <button on:click=move |_| state.apply(Action::Heal) aria-label="Heal every link (H)">"Heal all"</button>
+            <button on:click=move |_| state.apply(Action::Request { count: 1, target: NodeTarget::Leader, kind: RequestKind::Put })
+                aria-label="Send a write to the leader">"Write to leader"</button>
+        </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slider_ends_are_the_speed_limits_and_round_trip() {
+        assert!((speed_from_slider(0.0) - MIN_SPEED).abs() < 1e-9);
+        assert!((speed_from_slider(1000.0) - MAX_SPEED).abs() < 1e-9);
+        for speed in [0.05, 0.3, 1.0, 4.0, 20.0] {
+            assert!((speed_from_slider(slider_from_speed(speed)) - speed).abs() < 1e-9);
+        }
+    }
+
+    #[test]
+    fn speed_labels() {
+        assert_eq!(speed_label(0.05), "0.05×");
+        assert_eq!(speed_label(2.0), "2.0×");
+    }
+}

@@ -1,0 +1,88 @@
+//! Run settings: cluster size, seed and timing, applied to a fresh run.
+
+use crate::settings_form::SettingsForm;
+use crate::state::{AppState, Notice};
+use leptos::prelude::*;
+
+#[component]
+pub fn SettingsPanel() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let form = RwSignal::new(SettingsForm::from_scenario(&state.scenario.get_untracked()));
+    let error = RwSignal::new(None::<String>);
+    // A new run (share link, lesson, new seed) refreshes the form.
+    Effect::new(move |_| form.set(SettingsForm::from_scenario(&state.scenario.get())));
+    let start = move |_| match form
+        .with_untracked(|form| form.to_scenario(&state.scenario.get_untracked()))
+    {
+        Ok(scenario) => {
+            error.set(None);
+            state.restart(scenario);
+        }
+        Err(message) => error.set(Some(message)),
+    };
+    let new_seed = move |_| {
+        let mut scenario = state.scenario.get_untracked();
+        // A new seed derived from the old one: deterministic, yet different every click.
+        scenario.seed = scenario
+            .seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407)
+            >> 16;
+        state.restart(scenario);
+        state.notice.set(Some(Notice {
+            text: "Fresh run with a new seed".to_string(),
+            is_error: false,
+        }));
+    };
+    let text_field = move |label: &'static str,
+                           testid: &'static str,
+                           get: fn(&SettingsForm) -> String,
+                           set: fn(&mut SettingsForm, String)| {
+        view! {
+            <label class="field">
+                <span>{label}</span>
+                <input type="text" inputmode="numeric" data-testid=testid
+                    prop:value=move || form.with(get)
+                    on:change=move |event| form.update(|form| set(form, event_target_value(&event))) />
+            </label>
+        }
+    };
+    let check_field = move |label: &'static str,
+                            get: fn(&SettingsForm) -> bool,
+                            set: fn(&mut SettingsForm, bool)| {
+        view! {
+            <label class="check">
+                <input type="checkbox" prop:checked=move || form.with(get)
+                    on:change=move |event| form.update(|form| set(form, event_target_checked(&event))) />
+                <span>{label}</span>
+            </label>
+        }
+    };
+    view! {
+        <section class="card settings-panel" aria-label="Run settings" data-testid="settings-panel">
+            <h2>"Run settings"</h2>
+            <div class="fields">
+                {text_field("Nodes (1–51)", "setting-nodes", |form| form.node_count.clone(), |form, value| form.node_count = value)}
+                {text_field("Seed", "setting-seed", |form| form.seed.clone(), |form, value| form.seed = value)}
+                {text_field("Election timeout min (ms)", "setting-election-min", |form| form.election_min_ms.clone(), |form, value| form.election_min_ms = value)}
+                {text_field("Election timeout max (ms)", "setting-election-max", |form| form.election_max_ms.clone(), |form, value| form.election_max_ms = value)}
+                {text_field("Heartbeat (ms)", "setting-heartbeat", |form| form.heartbeat_ms.clone(), |form, value| form.heartbeat_ms = value)}
+                {text_field("Network delay min (ms)", "setting-delay-min", |form| form.delay_min_ms.clone(), |form, value| form.delay_min_ms = value)}
+                {text_field("Network delay max (ms)", "setting-delay-max", |form| form.delay_max_ms.clone(), |form, value| form.delay_max_ms = value)}
+                {text_field("Drop rate (%)", "setting-drop", |form| form.drop_percent.clone(), |form, value| form.drop_percent = value)}
+            </div>
+            <div class="checks">
+                {check_field("PreVote", |form| form.pre_vote, |form, value| form.pre_vote = value)}
+                {check_field("CheckQuorum", |form| form.check_quorum, |form, value| form.check_quorum = value)}
+                {check_field("Leader-lease reads", |form| form.lease_reads, |form, value| form.lease_reads = value)}
+            </div>
+            <Show when=move || error.with(Option::is_some)>
+                <p class="error" role="alert" data-testid="settings-error">{move || error.get().unwrap_or_default()}</p>
+            </Show>
+            <div class="row">
+                <button class="primary" data-testid="apply-settings" on:click=start>"Start fresh run"</button>
+                <button on:click=new_seed data-testid="new-seed">"New seed"</button>
+            </div>
+        </section>
+    }
+}

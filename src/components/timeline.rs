@@ -1,0 +1,93 @@
+//! The timeline under the cluster: scrub to any past moment (exact, via snapshots and replay), with marks
+//! for faults, leader changes and violations. Acting in the past discards the old future and starts a new
+//! one from there.
+
+use crate::format;
+use crate::state::AppState;
+use leptos::prelude::*;
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Mark {
+    at_us: u64,
+    kind: &'static str,
+    label: String,
+}
+
+#[component]
+pub fn Timeline() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let horizon_us = move || {
+        state
+            .horizon_us
+            .get()
+            .max(state.view.with(|view| view.now_us))
+            .max(1)
+    };
+    let leader_count =
+        Memo::new(move |_| state.view.with(|view| (view.leader, view.violation_count)));
+    let marks = Memo::new(move |_| {
+        state.history_revision.track();
+        leader_count.track();
+        state.with_session(|session| {
+            let mut marks: Vec<Mark> = session
+                .actions()
+                .iter()
+                .map(|recorded| Mark {
+                    at_us: recorded.at.as_micros(),
+                    kind: "fault",
+                    label: format::describe_action(&recorded.action),
+                })
+                .collect();
+            let checkers = session.world().checkers();
+            marks.extend(checkers.leaders().iter().map(|leader| Mark {
+                at_us: leader.elected_at_ms * 1_000,
+                kind: "leader",
+                label: format!("{} leads term {}", leader.node, leader.term),
+            }));
+            marks.extend(checkers.violations().iter().map(|violation| Mark {
+                at_us: violation.at_ms * 1_000,
+                kind: "violation",
+                label: format!("{}: {}", violation.invariant, violation.detail),
+            }));
+            marks
+        })
+    });
+    let on_input = move |event| {
+        if let Ok(time_us) = event_target_value(&event).parse::<u64>() {
+            state.seek_us(time_us);
+        }
+    };
+    view! {
+        <div class="timeline" data-testid="timeline">
+            <div class="timeline-marks" aria-hidden="true">
+                <For each=move || marks.get() key=|mark| mark.clone() let:mark>
+                    <button
+                        class=format!("mark mark-{}", mark.kind)
+                        style=move || format!("left: {:.3}%", 100.0 * mark.at_us as f64 / horizon_us() as f64)
+                        on:click=move |_| state.seek_us(mark.at_us + 1_000)
+                        tabindex="-1"
+                    >
+                        <span class="mark-tip">{format!("{} — {}", format::sim_time(mark.at_us), mark.label)}</span>
+                    </button>
+                </For>
+            </div>
+            <input
+                type="range"
+                class="scrubber"
+                min="0"
+                step="1000"
+                aria-label="Timeline: drag to travel back in time"
+                data-testid="scrubber"
+                prop:max=move || horizon_us().to_string()
+                prop:value=move || state.view.with(|view| view.now_us).to_string()
+                on:input=on_input
+            />
+            <div class="timeline-legend">
+                <span class="legend fault">"fault / action"</span>
+                <span class="legend leader">"new leader"</span>
+                <span class="legend violation">"violation"</span>
+                <span class="muted">{move || format!("recorded up to {}", format::sim_time(horizon_us()))}</span>
+            </div>
+        </div>
+    }
+}

@@ -1,0 +1,24 @@
+//! Drives the simulation from `requestAnimationFrame`: each frame advances simulated time by the wall
+//! time since the last one (scaled by the playback speed) and republishes the view.
+
+use crate::state::AppState;
+use leptos::prelude::*;
+
+fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|window| window.performance())
+        .map_or(0.0, |performance| performance.now())
+}
+
+pub fn start(state: AppState) {
+    schedule(state, now_ms());
+}
+
+fn schedule(state: AppState, previous_ms: f64) {
+    request_animation_frame(move || {
+        let current_ms = now_ms();
+        if state.on_frame(current_ms - previous_ms) {
+            schedule(state, current_ms);
+        }
+    });
+}

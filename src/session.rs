@@ -1,0 +1,217 @@
+//! One simulated run as the app drives it: the scenario it came from, its timeline (for time travel and
+//! sharing) and the scripted steps still to come. Plain Rust, no web types, so it is tested natively.
+//!
+//! Every change goes through [`Session::apply`], which records the action in the timeline. That record
+//! (plus the scenario's settings) is all a share link needs to rebuild the run exactly.
+
+use quorumlab_sim::action::Action;
+use quorumlab_sim::history::{RecordedAction, Timeline};
+use quorumlab_sim::runner::world_config;
+use quorumlab_sim::scenario::Scenario;
+use quorumlab_sim::time::SimTime;
+use quorumlab_sim::view::ClusterView;
+use quorumlab_sim::{ActionOutcome, World};
+
+/// Simulated time between time-travel snapshots, and how many are kept (the interval doubles past that).
+const SNAPSHOT_EVERY_MS: u64 = 250;
+const MAX_SNAPSHOTS: usize = 400;
+
+/// Playback speed 1× shows a tenth of real time: one wall-clock second covers 100 ms of cluster time,
+/// slow enough to follow a single message across a link.
+pub const SIMULATED_US_PER_WALL_MS_AT_1X: f64 = 100.0;
+pub const MIN_SPEED: f64 = 0.05;
+pub const MAX_SPEED: f64 = 20.0;
+/// Frames longer than this (a hidden tab, a debugger stop) do not make the cluster leap ahead.
+const MAX_FRAME_WALL_MS: f64 = 100.0;
+
+pub struct Session {
+    scenario: Scenario,
+    timeline: Timeline,
+    /// Fractional microseconds carried between frames so slow speeds still advance.
+    carry_us: f64,
+}
+
+impl Session {
+    pub fn new(scenario: Scenario) -> Result<Session, String> {
+        let world = World::new(world_config(&scenario))?;
+        Ok(Session {
+            scenario,
+            timeline: Timeline::new(world, SNAPSHOT_EVERY_MS, MAX_SNAPSHOTS),
+            carry_us: 0.0,
+        })
+    }
+
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    pub fn world(&self) -> &World {
+        self.timeline.world()
+    }
+
+    pub fn now(&self) -> SimTime {
+        self.timeline.now()
+    }
+
+    pub fn horizon(&self) -> SimTime {
+        self.timeline.horizon()
+    }
+
+    pub fn actions(&self) -> &[RecordedAction] {
+        self.timeline.actions()
+    }
+
+    pub fn view(&self) -> ClusterView {
+        self.world().view()
+    }
+
+    /// Applies a user action now (discarding any recorded future: this is a new branch).
+    pub fn apply(&mut self, action: &Action) -> ActionOutcome {
+        self.timeline.apply(action)
+    }
+
+    /// Advances by one animation frame of `wall_ms` at `speed`. Returns true if time moved.
+    pub fn advance_frame(&mut self, wall_ms: f64, speed: f64) -> bool {
+        let wall_ms = wall_ms.clamp(0.0, MAX_FRAME_WALL_MS);
+        let speed = speed.clamp(MIN_SPEED, MAX_SPEED);
+        self.carry_us += wall_ms * speed * SIMULATED_US_PER_WALL_MS_AT_1X;
+        let whole_us = self.carry_us.floor();
+        self.carry_us -= whole_us;
+        if whole_us < 1.0 {
+            return false;
+        }
+        self.advance_to(self.now().plus_micros(whole_us as u64));
+        true
+    }
+
+    /// Runs to `until`, applying the scenario's scripted steps that fall due on the way.
+    pub fn advance_to(&mut self, until: SimTime) {
+        while let Some(step) = self.next_scripted_step(until) {
+            self.timeline.run_until(SimTime::from_ms(step.at_ms));
+            self.timeline.apply(&step.action);
+        }
+        self.timeline.run_until(until);
+    }
+
+    /// Processes exactly the next instant that has events (for single-stepping). False when idle.
+    pub fn step_event(&mut self) -> bool {
+        match self.world().next_event_time() {
+            Some(next) => {
+                self.advance_to(next.max(self.now()));
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Moves to any time: back (exact, via snapshots and replay) or forward (replaying the recorded
+    /// future first, then simulating).
+    pub fn seek(&mut self, to: SimTime) {
+        if to <= self.horizon() {
+            self.timeline.seek(to);
+        } else {
+            self.timeline.seek(self.horizon());
+            self.advance_to(to);
+        }
+        self.carry_us = 0.0;
+    }
+
+    /// The first scripted step due by `until` that this timeline has not yet applied. A step counts as
+    /// applied once the clock has passed its time, or when a recorded action sits exactly at it.
+    fn next_scripted_step(&self, until: SimTime) -> Option<quorumlab_sim::scenario::Step> {
+        let now = self.now();
+        self.scenario
+            .steps
+            .iter()
+            .find(|step| {
+                let at = SimTime::from_ms(step.at_ms);
+                at <= until && (at > now || (at == now && !self.applied_at(at, &step.action)))
+            })
+            .cloned()
+    }
+
+    fn applied_at(&self, at: SimTime, action: &Action) -> bool {
+        self.timeline
+            .actions()
+            .iter()
+            .any(|recorded| recorded.at == at && &recorded.action == action)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quorumlab_sim::action::NodeTarget;
+    use quorumlab_sim::scenario::Step;
+
+    fn scenario(node_count: usize) -> Scenario {
+        Scenario::new("test", node_count, 10_000)
+    }
+
+    #[test]
+    fn frames_advance_time_at_the_chosen_speed() {
+        let mut session = Session::new(scenario(3)).unwrap();
+        assert!(session.advance_frame(16.0, 1.0));
+        assert_eq!(session.now(), SimTime(1_600));
+        session.advance_frame(10.0, 10.0);
+        assert_eq!(session.now(), SimTime(11_600));
+    }
+
+    #[test]
+    fn slow_speeds_accumulate_instead_of_stalling() {
+        let mut session = Session::new(scenario(3)).unwrap();
+        for _ in 0..100 {
+            session.advance_frame(1.0, MIN_SPEED);
+        }
+        assert_eq!(session.now(), SimTime(500));
+    }
+
+    #[test]
+    fn a_long_frame_is_capped() {
+        let mut session = Session::new(scenario(3)).unwrap();
+        session.advance_frame(5_000.0, 1.0);
+        assert_eq!(session.now(), SimTime(10_000));
+    }
+
+    #[test]
+    fn scripted_steps_fire_once_and_are_recorded() {
+        let mut script = scenario(3);
+        script.steps.push(Step {
+            at_ms: 400,
+            action: Action::Crash {
+                target: NodeTarget::Leader,
+            },
+        });
+        let mut session = Session::new(script).unwrap();
+        session.advance_to(SimTime::from_ms(1_000));
+        assert_eq!(session.actions().len(), 1);
+        assert_eq!(session.actions()[0].at, SimTime::from_ms(400));
+        session.advance_to(SimTime::from_ms(2_000));
+        assert_eq!(session.actions().len(), 1, "a step fires once");
+    }
+
+    #[test]
+    fn seeking_back_and_forward_reproduces_the_same_state() {
+        let mut session = Session::new(scenario(5)).unwrap();
+        session.advance_to(SimTime::from_ms(600));
+        session.apply(&Action::Crash {
+            target: NodeTarget::Leader,
+        });
+        session.advance_to(SimTime::from_ms(2_000));
+        let hash_at_end = session.world().trace_hash();
+        let view_at_end = session.view();
+        session.seek(SimTime::from_ms(300));
+        assert_eq!(session.now(), SimTime::from_ms(300));
+        session.seek(SimTime::from_ms(2_000));
+        assert_eq!(session.world().trace_hash(), hash_at_end);
+        assert_eq!(session.view(), view_at_end);
+    }
+
+    #[test]
+    fn stepping_moves_to_the_next_event_only() {
+        let mut session = Session::new(scenario(3)).unwrap();
+        let next = session.world().next_event_time().unwrap();
+        assert!(session.step_event());
+        assert_eq!(session.now(), next);
+    }
+}

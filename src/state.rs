@@ -1,0 +1,164 @@
+//! The app's state, owned in one place (the top component) and shared through context.
+//!
+//! The simulation lives in a non-reactive `StoredValue` and is mutated only through the methods here;
+//! after each change the latest `ClusterView` is published to a signal that components read. Components
+//! never reach into the world directly.
+
+use crate::session::{Session, MAX_SPEED, MIN_SPEED};
+use leptos::prelude::*;
+use quorumlab_sim::action::{Action, NodeTarget};
+use quorumlab_sim::ids::NodeId;
+use quorumlab_sim::scenario::Scenario;
+use quorumlab_sim::time::SimTime;
+use quorumlab_sim::view::ClusterView;
+use quorumlab_sim::ActionOutcome;
+
+/// A short message shown after an action, e.g. why it was skipped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Notice {
+    pub text: String,
+    pub is_error: bool,
+}
+
+#[derive(Clone, Copy)]
+pub struct AppState {
+    session: StoredValue<Session, LocalStorage>,
+    /// The latest snapshot of the cluster; rebuilt after every frame or action that changed something.
+    pub view: RwSignal<ClusterView>,
+    /// Bumped whenever the recorded actions change (marks on the timeline, share links).
+    pub history_revision: RwSignal<u64>,
+    pub scenario: RwSignal<Scenario>,
+    pub playing: RwSignal<bool>,
+    pub speed: RwSignal<f64>,
+    pub selected: RwSignal<Option<NodeId>>,
+    pub notice: RwSignal<Option<Notice>>,
+    pub presenter: RwSignal<bool>,
+    pub help_open: RwSignal<bool>,
+    pub horizon_us: RwSignal<u64>,
+}
+
+impl AppState {
+    pub fn new(scenario: Scenario) -> AppState {
+        let session = Session::new(scenario.clone()).unwrap_or_else(|_| {
+            Session::new(default_scenario()).expect("the default scenario is valid")
+        });
+        let view = session.view();
+        AppState {
+            session: StoredValue::new_local(session),
+            view: RwSignal::new(view),
+            history_revision: RwSignal::new(0),
+            scenario: RwSignal::new(scenario),
+            playing: RwSignal::new(true),
+            speed: RwSignal::new(1.0),
+            selected: RwSignal::new(None),
+            notice: RwSignal::new(None),
+            presenter: RwSignal::new(false),
+            help_open: RwSignal::new(false),
+            horizon_us: RwSignal::new(0),
+        }
+    }
+
+    /// Reads the session without reacting to it (for one-off questions such as the action list).
+    pub fn with_session<T>(&self, read: impl FnOnce(&Session) -> T) -> T {
+        self.session.with_value(read)
+    }
+
+    fn publish(&self) {
+        let (view, horizon) = self
+            .session
+            .with_value(|session| (session.view(), session.horizon().as_micros()));
+        self.view.set(view);
+        self.horizon_us.set(horizon);
+    }
+
+    /// Called once per animation frame with the wall-clock time since the previous frame. Returns
+    /// false once the app has been unmounted, which ends the frame loop.
+    pub fn on_frame(&self, wall_ms: f64) -> bool {
+        let Some(playing) = self.playing.try_get_untracked() else {
+            return false;
+        };
+        if !playing {
+            return true;
+        }
+        let speed = self.speed.get_untracked();
+        let moved = self
+            .session
+            .try_update_value(|session| session.advance_frame(wall_ms, speed))
+            .unwrap_or(false);
+        if moved {
+            self.publish();
+        }
+        true
+    }
+
+    pub fn apply(&self, action: Action) {
+        let outcome = self
+            .session
+            .try_update_value(|session| session.apply(&action));
+        match outcome {
+            Some(ActionOutcome::Applied) => self.notice.set(None),
+            Some(ActionOutcome::Skipped { reason }) => self.notice.set(Some(Notice {
+                text: format!("Nothing happened: {reason}"),
+                is_error: true,
+            })),
+            None => {}
+        }
+        self.history_revision.update(|revision| *revision += 1);
+        self.publish();
+    }
+
+    pub fn apply_to_leader(&self, make: impl FnOnce(NodeTarget) -> Action) {
+        self.apply(make(NodeTarget::Leader));
+    }
+
+    pub fn toggle_playing(&self) {
+        self.playing.update(|playing| *playing = !*playing);
+    }
+
+    pub fn step_once(&self) {
+        self.playing.set(false);
+        self.session.update_value(|session| {
+            session.step_event();
+        });
+        self.publish();
+    }
+
+    pub fn seek_us(&self, time_us: u64) {
+        self.playing.set(false);
+        self.session
+            .update_value(|session| session.seek(SimTime(time_us)));
+        self.publish();
+    }
+
+    pub fn set_speed(&self, speed: f64) {
+        if speed.is_finite() {
+            self.speed.set(speed.clamp(MIN_SPEED, MAX_SPEED));
+        }
+    }
+
+    /// Starts a fresh run from `scenario` (new seed, new size or new timing). Bad settings are refused
+    /// with a notice and change nothing.
+    pub fn restart(&self, scenario: Scenario) {
+        match Session::new(scenario.clone()) {
+            Ok(session) => {
+                self.session.set_value(session);
+                self.scenario.set(scenario);
+                self.selected.set(None);
+                self.notice.set(None);
+                self.history_revision.update(|revision| *revision += 1);
+                self.publish();
+            }
+            Err(reason) => self.notice.set(Some(Notice {
+                text: format!("Settings not applied: {reason}"),
+                is_error: true,
+            })),
+        }
+    }
+}
+
+/// What the page shows when it opens: five nodes, default timing, left alone to elect a leader.
+pub fn default_scenario() -> Scenario {
+    let mut scenario = Scenario::new("Five-node Raft cluster", 5, 600_000);
+    scenario.seed = 1;
+    scenario
+}
