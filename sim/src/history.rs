@@ -105,15 +105,17 @@ impl Timeline {
         self.current.apply(action)
     }
 
-    /// Processes the next single event (replaying a recorded action first if one is due at this point).
+    /// Processes the next single event, first replaying any recorded action that was applied at exactly
+    /// this point (same number of events processed).
     pub fn step(&mut self) -> bool {
-        if let Some(next) = self.actions.get(self.actions_applied) {
-            if next.after_events == self.current.events_processed() && next.at <= self.current.now()
-            {
-                let action = next.action.clone();
-                self.current.apply(&action);
-                self.actions_applied += 1;
+        while let Some(next) = self.actions.get(self.actions_applied) {
+            if next.after_events != self.current.events_processed() {
+                break;
             }
+            let (at, action) = (next.at, next.action.clone());
+            self.current.fast_forward_to(next.after_events, at);
+            self.current.apply(&action);
+            self.actions_applied += 1;
         }
         self.current.step()
     }

@@ -89,3 +89,16 @@ fn applying_in_the_past_branches_implicitly_and_snapshots_stay_bounded() {
     timeline.run_until(SimTime::from_ms(20_000));
     assert!(timeline.snapshot_count() <= 16);
 }
+
+#[test]
+fn stepping_through_a_recorded_future_replays_actions_at_their_point() {
+    let mut timeline = timeline();
+    let hash = timeline.world().trace_hash();
+    let events = timeline.world().events_processed();
+    timeline.seek(SimTime::from_ms(300));
+    while timeline.world().events_processed() < events {
+        assert!(timeline.step());
+    }
+    timeline.run_until(SimTime::from_ms(2_000));
+    assert_eq!(timeline.world().trace_hash(), hash);
+}
