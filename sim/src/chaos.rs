@@ -87,7 +87,11 @@ pub fn chaos_scenario(seed: u64, options: &ChaosOptions) -> Scenario {
     );
     scenario.seed = seed;
     randomize_settings(&mut scenario, &mut rng);
-    let mut generator = FaultGenerator::new(&mut rng, options.node_count);
+    // A lease is only as good as the clock that measures it: with lease reads on, drifting or jumping
+    // clocks would make stale reads the expected outcome rather than a bug, so those seeds keep clocks
+    // honest.
+    let clock_faults = !scenario.raft.lease_reads;
+    let mut generator = FaultGenerator::new(&mut rng, options.node_count, clock_faults);
     scenario.steps = match options.profile {
         ChaosProfile::Calm => generator.random_steps(options, FaultGenerator::request),
         ChaosProfile::Mixed => generator.random_steps(options, FaultGenerator::fault),
@@ -106,6 +110,7 @@ fn randomize_settings(scenario: &mut Scenario, rng: &mut Rng) {
     if rng.chance_ppm(PPM_ONE / 2) {
         scenario.timing.duplicate_ppm = rng.range_inclusive(0, 100_000) as u32;
     }
+    scenario.raft.lease_reads = rng.chance_ppm(PPM_ONE / 4);
 }
 
 /// Heal everything at the end of the fault window, then a light, steady client load.
@@ -143,6 +148,8 @@ struct FaultGenerator<'a> {
     /// node it hits is only known at run time.
     crashed: Vec<bool>,
     paused: Vec<bool>,
+    /// Whether clock drift and jumps may be drawn (otherwise their share goes to requests).
+    clock_faults: bool,
 }
 
 impl<'a> FaultGenerator<'a> {
@@ -213,10 +220,11 @@ impl<'a> FaultGenerator<'a> {
         }
     }
 
-    fn new(rng: &'a mut Rng, node_count: usize) -> FaultGenerator<'a> {
+    fn new(rng: &'a mut Rng, node_count: usize, clock_faults: bool) -> FaultGenerator<'a> {
         FaultGenerator {
             rng,
             node_count,
+            clock_faults,
             crashed: vec![false; node_count],
             paused: vec![false; node_count],
         }
@@ -244,6 +252,7 @@ impl<'a> FaultGenerator<'a> {
             63..=67 => Action::DropRate {
                 ppm: self.rng.range_inclusive(0, 300_000) as u32,
             },
+            68..=76 if !self.clock_faults => self.request(),
             68..=72 => Action::ClockDrift {
                 target: self.node(),
                 ppm: self.signed(200_000),
@@ -417,7 +426,7 @@ mod tests {
     fn partitions_cover_every_node_once_in_non_empty_groups() {
         let mut rng = Rng::new(3);
         for node_count in 1..=9 {
-            let mut generator = FaultGenerator::new(&mut rng, node_count);
+            let mut generator = FaultGenerator::new(&mut rng, node_count, true);
             for _ in 0..20 {
                 let groups = generator.groups();
                 let mut members: Vec<usize> =
