@@ -53,3 +53,32 @@ pub enum Action {
     /// Submit `count` client requests to `target` (a request to a non-leader is rejected with a hint).
     Request { count: u32, target: NodeTarget, kind: RequestKind },
 }
+
+impl NodeTarget {
+    /// The node named explicitly, if any (`Leader` names none until it is resolved).
+    pub fn named_node(self) -> Option<NodeId> {
+        match self {
+            NodeTarget::Node(node) => Some(node),
+            NodeTarget::Leader => None,
+        }
+    }
+}
+
+impl Action {
+    /// Every node this action names explicitly, e.g. to check it still fits a resized cluster.
+    pub fn named_nodes(&self) -> Vec<NodeId> {
+        match self {
+            Action::Crash { target }
+            | Action::Restart { target }
+            | Action::Pause { target, .. }
+            | Action::Resume { target }
+            | Action::Isolate { target }
+            | Action::ClockJump { target, .. }
+            | Action::ClockDrift { target, .. }
+            | Action::Request { target, .. } => target.named_node().into_iter().collect(),
+            Action::Cut { from, to, .. } => from.named_node().into_iter().chain(to.named_node()).collect(),
+            Action::Partition { groups } => groups.iter().flatten().copied().collect(),
+            Action::Heal | Action::DropRate { .. } => Vec::new(),
+        }
+    }
+}
