@@ -153,6 +153,16 @@ struct FaultGenerator<'a> {
 }
 
 impl<'a> FaultGenerator<'a> {
+    fn new(rng: &'a mut Rng, node_count: usize, clock_faults: bool) -> FaultGenerator<'a> {
+        FaultGenerator {
+            rng,
+            node_count,
+            clock_faults,
+            crashed: vec![false; node_count],
+            paused: vec![false; node_count],
+        }
+    }
+
     /// Steps at random gaps through the fault window, each made by `make`.
     fn random_steps(&mut self, options: &ChaosOptions, make: fn(&mut Self) -> Action) -> Vec<Step> {
         let mut steps = Vec::new();
@@ -217,16 +227,6 @@ impl<'a> FaultGenerator<'a> {
                 target,
                 duration_ms: Some(self.rng.range_inclusive(100, 600)),
             },
-        }
-    }
-
-    fn new(rng: &'a mut Rng, node_count: usize, clock_faults: bool) -> FaultGenerator<'a> {
-        FaultGenerator {
-            rng,
-            node_count,
-            clock_faults,
-            crashed: vec![false; node_count],
-            paused: vec![false; node_count],
         }
     }
 
