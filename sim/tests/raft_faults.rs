@@ -260,3 +260,24 @@ fn lease_reads_answer_without_the_log_while_the_lease_holds() {
         "an expired lease sends the read through the log"
     );
 }
+
+#[test]
+fn a_single_node_cluster_leads_and_commits_alone() {
+    let mut world = world(1, 19, RaftOptions::default());
+    let leader = settled_leader(&mut world);
+    world.apply(&Action::Request {
+        count: 3,
+        target: node(leader),
+        kind: RequestKind::Put,
+    });
+    assert_eq!(world.report().requests.committed, 3);
+    assert_eq!(
+        world
+            .report()
+            .final_state
+            .values()
+            .next()
+            .map(|n| n.commit_index),
+        Some(4)
+    );
+}

@@ -193,19 +193,35 @@ impl World {
     pub fn new(config: WorldConfig) -> Result<World, String> {
         config.validate()?;
         let count = config.node_count;
-        let timing = RaftTiming::from_timing(&config.timing);
-        let nodes = (0..count)
-            .map(|index| {
-                let node = RaftNode::new(NodeId(index as u16), count, config.raft.clone(), timing);
-                NodeSlot {
-                    actor: Actor::Raft(node),
-                    status: NodeStatus::Up,
-                    clock: LocalClock::default(),
-                    timers: BTreeMap::new(),
-                    backlog: VecDeque::new(),
-                    pause_generation: 0,
-                    persist_count: 0,
-                }
+        let actors = match config.protocol {
+            ProtocolKind::Raft => {
+                let timing = RaftTiming::from_timing(&config.timing);
+                let node =
+                    |index| RaftNode::new(NodeId(index as u16), count, config.raft.clone(), timing);
+                (0..count).map(|index| Actor::Raft(node(index))).collect()
+            }
+        };
+        World::from_actors(config, actors)
+    }
+
+    /// A world of any mix of actors (actor `i` is node `n{i+1}`); `config.node_count` must match. This is
+    /// the seam for worlds where Raft servers, clients and other services run side by side.
+    pub fn from_actors(config: WorldConfig, actors: Vec<Actor>) -> Result<World, String> {
+        config.validate()?;
+        let count = config.node_count;
+        if actors.len() != count {
+            return Err(format!("{} actors for a {count}-node world", actors.len()));
+        }
+        let nodes = actors
+            .into_iter()
+            .map(|actor| NodeSlot {
+                actor,
+                status: NodeStatus::Up,
+                clock: LocalClock::default(),
+                timers: BTreeMap::new(),
+                backlog: VecDeque::new(),
+                pause_generation: 0,
+                persist_count: 0,
             })
             .collect();
         let mut world = World {
