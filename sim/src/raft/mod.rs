@@ -215,8 +215,15 @@ impl RaftNode {
 impl Protocol for RaftNode {
     fn handle(&mut self, local_now_us: u64, input: Input<'_>, effects: &mut Effects) {
         match input {
-            Input::Start | Input::Recover => {
+            Input::Start => {
                 self.volatile = Volatile::fresh(self.node_count);
+                self.reset_election_timer(effects);
+            }
+            Input::Recover => {
+                self.volatile = Volatile::fresh(self.node_count);
+                // It may have promised a leader its support just before crashing: keep that promise for
+                // one more election timeout, or a leader's read lease could be cut short.
+                self.volatile.last_leader_contact_local_us = Some(local_now_us);
                 self.reset_election_timer(effects);
             }
             Input::Message {
