@@ -114,3 +114,51 @@ fn the_view_shows_the_lease_running_out_on_an_isolated_leader() {
         .count();
     assert!(candidates <= 2);
 }
+
+#[test]
+fn a_restarted_follower_waits_an_election_timeout_before_voting() {
+    use quorumlab_sim::actor::Message;
+    use quorumlab_sim::protocol::{Effect, Effects, Input, Protocol};
+    use quorumlab_sim::raft::{RaftMessage, RaftNode, RaftTiming};
+    let timing = RaftTiming {
+        election_min_us: 150_000,
+        election_max_us: 300_000,
+        heartbeat_us: 50_000,
+    };
+    let vote_after_restart = |lease_reads: bool, delay_us: u64| {
+        let options = RaftOptions {
+            lease_reads,
+            ..RaftOptions::default()
+        };
+        let mut node = RaftNode::new(NodeId(1), 3, options, timing);
+        node.handle(1_000_000, Input::Recover, &mut Effects::new());
+        let request = Message::Raft(RaftMessage::RequestVote {
+            term: 5,
+            candidate: NodeId(2),
+            last_log_index: 0,
+            last_log_term: 0,
+            pre_vote: false,
+        });
+        let mut effects = Effects::new();
+        node.handle(
+            1_000_000 + delay_us,
+            Input::Message {
+                from: NodeId(2),
+                message: &request,
+            },
+            &mut effects,
+        );
+        effects.as_slice().iter().any(|effect| {
+            matches!(
+                effect,
+                Effect::Send {
+                    message: Message::Raft(RaftMessage::RequestVoteReply { granted: true, .. }),
+                    ..
+                }
+            )
+        })
+    };
+    assert!(!vote_after_restart(true, 10_000));
+    assert!(vote_after_restart(true, 200_000));
+    assert!(vote_after_restart(false, 10_000));
+}
