@@ -1,6 +1,6 @@
 //! The cluster stage: one SVG with links, messages in flight and nodes on a ring.
 
-use super::cluster_links::ClusterLinks;
+use super::cluster_links::{ClusterLinks, LinkMenu, LinkMenuTarget};
 use super::cluster_messages::ClusterMessages;
 use super::cluster_node::ClusterNode;
 use crate::layout::{circle_positions, node_radius, Point};
@@ -43,6 +43,8 @@ pub fn ClusterStage() -> impl IntoView {
             node_radius: node_radius(count),
         }
     });
+    let link_menu = LinkMenuTarget(RwSignal::new(None));
+    provide_context(link_menu);
     let node_ids = move || {
         (0..node_count.get())
             .map(|index| NodeId(index as u16))
@@ -56,6 +58,7 @@ pub fn ClusterStage() -> impl IntoView {
     };
 
     view! {
+        <div class="stage-wrap">
         <svg
             class="cluster-view"
             data-testid="cluster-view"
@@ -75,5 +78,7 @@ pub fn ClusterStage() -> impl IntoView {
                 <ClusterNode node=node geometry=geometry />
             </For>
         </svg>
+        <LinkMenu />
+        </div>
     }
 }

@@ -9,6 +9,10 @@ use leptos::prelude::*;
 use quorumlab_sim::action::{Action, NodeTarget};
 use quorumlab_sim::ids::NodeId;
 
+/// The link whose menu is open (the pair, lower id first), shared by the links and the menu.
+#[derive(Clone, Copy)]
+pub struct LinkMenuTarget(pub RwSignal<Option<(NodeId, NodeId)>>);
+
 /// Above this many nodes only cut links are drawn.
 const ALL_LINKS_UP_TO_NODES: usize = 12;
 
@@ -71,7 +75,6 @@ pub fn ClusterLinks(geometry: Memo<StageGeometry>) -> impl IntoView {
 
 #[component]
 fn LinkView(line: LinkLine, geometry: Memo<StageGeometry>) -> impl IntoView {
-    let state = expect_context::<AppState>();
     let (from, to) = match line.state {
         LinkState::OneWay(from, to) => (from, to),
         _ => (line.low, line.high),
@@ -92,20 +95,11 @@ fn LinkView(line: LinkLine, geometry: Memo<StageGeometry>) -> impl IntoView {
         LinkState::Both => "link cut",
     };
     let marker = matches!(line.state, LinkState::OneWay(..)).then_some("url(#arrow-cut)");
-    let toggle = move |_| {
-        let action = match line.state {
-            LinkState::Up => Action::Cut {
-                from: NodeTarget::Node(line.low),
-                to: NodeTarget::Node(line.high),
-                both: true,
-            },
-            _ => Action::Heal,
-        };
-        state.apply(action);
-    };
+    let menu = expect_context::<LinkMenuTarget>().0;
+    let toggle = move |_| menu.set(Some((line.low, line.high)));
     let label = match line.state {
         LinkState::Up => format!(
-            "Link {} to {}: up. Click to cut both ways",
+            "Link {} to {}: up. Click for cut options",
             line.low, line.high
         ),
         LinkState::OneWay(from, to) => format!("Link {from} to {to} is cut one way"),
@@ -116,6 +110,36 @@ fn LinkView(line: LinkLine, geometry: Memo<StageGeometry>) -> impl IntoView {
             <line class="link-hit" x1=move || ends().0.x y1=move || ends().0.y x2=move || ends().1.x y2=move || ends().1.y></line>
             <line class="link-line" marker-end=marker x1=move || ends().0.x y1=move || ends().0.y x2=move || ends().1.x y2=move || ends().1.y></line>
         </g>
+    }
+}
+
+/// The options for the clicked link: cut one way, cut both ways, or heal every link.
+#[component]
+pub fn LinkMenu() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let menu = expect_context::<LinkMenuTarget>().0;
+    let choose = move |action: Option<Action>| {
+        if let Some(action) = action {
+            state.apply(action);
+        }
+        menu.set(None);
+    };
+    let cut = |from: NodeId, to: NodeId, both: bool| Action::Cut {
+        from: NodeTarget::Node(from),
+        to: NodeTarget::Node(to),
+        both,
+    };
+    view! {
+        {move || menu.get().map(|(low, high)| view! {
+            <div class="link-menu" role="dialog" aria-label=format!("Link between {low} and {high}") data-testid="link-menu">
+                <strong>{format!("Link {low} — {high}")}</strong>
+                <button on:click=move |_| choose(Some(cut(low, high, false)))>{format!("Cut {low} → {high}")}</button>
+                <button on:click=move |_| choose(Some(cut(high, low, false)))>{format!("Cut {high} → {low}")}</button>
+                <button class="danger" on:click=move |_| choose(Some(cut(low, high, true)))>"Cut both ways"</button>
+                <button on:click=move |_| choose(Some(Action::Heal))>"Heal all links"</button>
+                <button class="link" on:click=move |_| choose(None)>"Close"</button>
+            </div>
+        })}
     }
 }
 

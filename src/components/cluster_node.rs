@@ -25,6 +25,8 @@ struct NodeFace {
     clock_offset_us: i64,
     clock_drift_ppm: i64,
     group: Option<usize>,
+    votes: usize,
+    lease_holds: Option<bool>,
 }
 
 impl NodeFace {
@@ -37,6 +39,8 @@ impl NodeFace {
             clock_offset_us: node.clock_offset_us,
             clock_drift_ppm: node.clock_drift_ppm,
             group: groups.iter().position(|group| group.contains(&node.id)),
+            votes: node.votes_from.len(),
+            lease_holds: node.lease_holds,
         }
     }
 
@@ -54,6 +58,18 @@ impl NodeFace {
             RoleLabel::Leader => "★",
             RoleLabel::Candidate | RoleLabel::PreCandidate => "?",
             RoleLabel::Follower => "",
+        }
+    }
+
+    fn caption(&self) -> String {
+        let base = format!("{} · term {}", self.role_word(), self.term);
+        match (self.role, self.lease_holds) {
+            (RoleLabel::Candidate | RoleLabel::PreCandidate, _) => {
+                format!("{base} · {} votes", self.votes)
+            }
+            (RoleLabel::Leader, Some(true)) => format!("{base} · lease ok"),
+            (RoleLabel::Leader, Some(false)) => format!("{base} · lease expired"),
+            _ => base,
         }
     }
 
@@ -179,7 +195,7 @@ pub fn ClusterNode(node: NodeId, geometry: Memo<StageGeometry>) -> impl IntoView
             <text class="node-id" y=move || if compact() { 5.0 } else { radius() * 0.42 }>{node.to_string()}</text>
             <Show when=move || !compact()>
                 <text class="node-caption" y=move || radius() + 34.0>
-                    {read(|face| format!("{} · term {}", face.role_word(), face.term))}
+                    {read(NodeFace::caption)}
                 </text>
                 <text class="node-clock" y=move || -radius() - 20.0>
                     {read(|face| face.clock_badge().unwrap_or_default())}

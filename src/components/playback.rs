@@ -49,7 +49,7 @@ pub fn PlaybackBar() -> impl IntoView {
         }
     };
     view! {
-        <div class="playback" role="toolbar" aria-label="Playback and quick faults">
+        <div class="playback" role="toolbar" aria-label="Playback">
             <button class="primary wide" data-testid="play-toggle" on:click=move |_| state.toggle_playing()
                 aria-label=move || if state.playing.get() { "Pause the simulation (space)" } else { "Play the simulation (space)" }>
                 {play_label}
@@ -63,7 +63,9 @@ pub fn PlaybackBar() -> impl IntoView {
             </label>
             <span class="clock" data-testid="sim-time" aria-live="off">{now}</span>
             <span class="leader-chip" data-testid="leader-chip">{leader}</span>
-            <span class="spacer"></span>
+        </div>
+        <div class="quick-faults" role="toolbar" aria-label="Quick faults aimed at the current leader">
+            <span class="muted">"Quick faults:"</span>
             <button class="danger" on:click=move |_| state.apply_to_leader(|target| Action::Crash { target })
                 aria-label="Crash the leader (K)">"Crash leader"</button>
             <button on:click=move |_| state.apply_to_leader(|target| Action::Pause { target, duration_ms: None })
