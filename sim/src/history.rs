@@ -60,6 +60,28 @@ impl Timeline {
         }
     }
 
+    /// A timeline at the start of `world` whose recorded future is `actions` (a run opened from a share
+    /// link): `run_until` and `seek` replay each action at exactly the point it was first applied.
+    ///
+    /// Precondition: `actions` are in recorded order, nondecreasing in both `at` and `after_events`, and
+    /// were recorded on a world equal to `world` (callers holding untrusted logs validate them first).
+    pub fn replaying(
+        world: World,
+        snapshot_every_ms: u64,
+        max_snapshots: usize,
+        actions: Vec<RecordedAction>,
+    ) -> Timeline {
+        assert!(
+            actions.windows(2).all(
+                |pair| pair[0].at <= pair[1].at && pair[0].after_events <= pair[1].after_events
+            ),
+            "recorded actions must be in the order they were applied"
+        );
+        let mut timeline = Timeline::new(world, snapshot_every_ms, max_snapshots);
+        timeline.actions = actions;
+        timeline
+    }
+
     pub fn world(&self) -> &World {
         &self.current
     }
