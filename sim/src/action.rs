@@ -30,28 +30,57 @@ pub enum RequestKind {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Action {
     /// Lose volatile state and stop; persisted state survives. Timers cancelled, messages to it dropped.
-    Crash { target: NodeTarget },
+    Crash {
+        target: NodeTarget,
+    },
     /// Come back from a crash, recovering from what the node persisted.
-    Restart { target: NodeTarget },
+    Restart {
+        target: NodeTarget,
+    },
     /// Stop-the-world pause. With `duration_ms` the world schedules the resume itself.
-    Pause { target: NodeTarget, duration_ms: Option<u64> },
-    Resume { target: NodeTarget },
+    Pause {
+        target: NodeTarget,
+        duration_ms: Option<u64>,
+    },
+    Resume {
+        target: NodeTarget,
+    },
     /// Only nodes in the same group can talk. Nodes left out of every group form one more group.
-    Partition { groups: Vec<Vec<NodeId>> },
+    Partition {
+        groups: Vec<Vec<NodeId>>,
+    },
     /// Cut every link to and from the node.
-    Isolate { target: NodeTarget },
+    Isolate {
+        target: NodeTarget,
+    },
     /// Cut the link `from -> to`; with `both` also `to -> from`.
-    Cut { from: NodeTarget, to: NodeTarget, both: bool },
+    Cut {
+        from: NodeTarget,
+        to: NodeTarget,
+        both: bool,
+    },
     /// Restore every link (partitions, isolations and cuts).
     Heal,
     /// Drop ratio for every link, in parts per million.
-    DropRate { ppm: u32 },
+    DropRate {
+        ppm: u32,
+    },
     /// Move a node's local clock by `by_ms` (negative = backwards).
-    ClockJump { target: NodeTarget, by_ms: i64 },
+    ClockJump {
+        target: NodeTarget,
+        by_ms: i64,
+    },
     /// Make a node's clock run fast (positive) or slow (negative) by `ppm` parts per million.
-    ClockDrift { target: NodeTarget, ppm: i64 },
+    ClockDrift {
+        target: NodeTarget,
+        ppm: i64,
+    },
     /// Submit `count` client requests to `target` (a request to a non-leader is rejected with a hint).
-    Request { count: u32, target: NodeTarget, kind: RequestKind },
+    Request {
+        count: u32,
+        target: NodeTarget,
+        kind: RequestKind,
+    },
 }
 
 impl NodeTarget {
@@ -76,7 +105,11 @@ impl Action {
             | Action::ClockJump { target, .. }
             | Action::ClockDrift { target, .. }
             | Action::Request { target, .. } => target.named_node().into_iter().collect(),
-            Action::Cut { from, to, .. } => from.named_node().into_iter().chain(to.named_node()).collect(),
+            Action::Cut { from, to, .. } => from
+                .named_node()
+                .into_iter()
+                .chain(to.named_node())
+                .collect(),
             Action::Partition { groups } => groups.iter().flatten().copied().collect(),
             Action::Heal | Action::DropRate { .. } => Vec::new(),
         }

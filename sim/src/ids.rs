@@ -24,7 +24,9 @@ impl NodeId {
             .parse()
             .map_err(|_| format!("node id `{text}` must look like n1..n{node_count}"))?;
         if number == 0 || number > node_count {
-            return Err(format!("node `{text}` is out of range: this cluster has n1..n{node_count}"));
+            return Err(format!(
+                "node `{text}` is out of range: this cluster has n1..n{node_count}"
+            ));
         }
         Ok(NodeId((number - 1) as u16))
     }

@@ -76,9 +76,15 @@ mod tests {
 
     #[test]
     fn same_seed_same_stream_and_different_seed_differs() {
-        let first: Vec<u64> = (0..8).scan(Rng::new(7), |rng, _| Some(rng.next_u64())).collect();
-        let again: Vec<u64> = (0..8).scan(Rng::new(7), |rng, _| Some(rng.next_u64())).collect();
-        let other: Vec<u64> = (0..8).scan(Rng::new(8), |rng, _| Some(rng.next_u64())).collect();
+        let first: Vec<u64> = (0..8)
+            .scan(Rng::new(7), |rng, _| Some(rng.next_u64()))
+            .collect();
+        let again: Vec<u64> = (0..8)
+            .scan(Rng::new(7), |rng, _| Some(rng.next_u64()))
+            .collect();
+        let other: Vec<u64> = (0..8)
+            .scan(Rng::new(8), |rng, _| Some(rng.next_u64()))
+            .collect();
         assert_eq!(first, again);
         assert_ne!(first, other);
     }
