@@ -26,6 +26,23 @@ impl Message {
     }
 }
 
+impl Message {
+    /// The term the message carries (0 for protocols without terms).
+    pub fn term(&self) -> u64 {
+        match self {
+            Message::Raft(message) => message.term(),
+        }
+    }
+
+    /// How many log entries the message carries (for drawing fat AppendEntries).
+    pub fn entry_count(&self) -> u32 {
+        match self {
+            Message::Raft(RaftMessage::AppendEntries { entries, .. }) => entries.len() as u32,
+            Message::Raft(_) => 0,
+        }
+    }
+}
+
 impl Actor {
     pub fn as_raft(&self) -> Option<&RaftNode> {
         match self {
