@@ -257,3 +257,24 @@ fn bench_reports_throughput() {
     assert!(results[0]["events_processed"].as_u64().unwrap() > 0);
     assert!(results[0]["requests_committed"].as_u64().unwrap() > 0);
 }
+
+#[test]
+fn sweep_summary_does_not_depend_on_the_number_of_threads() {
+    let args = [
+        "sweep",
+        "--seeds",
+        "6",
+        "--nodes",
+        "3",
+        "--profile",
+        "leader-churn",
+    ];
+    let one = quorumlab(&[&args[..], &["--jobs", "1"]].concat());
+    let three = quorumlab(&[&args[..], &["--jobs", "3"]].concat());
+    stdout_json(&one);
+    assert_eq!(one.stdout, three.stdout);
+    assert_bad_input(
+        &quorumlab(&[&args[..], &["--jobs", "0"]].concat()),
+        &["--jobs"],
+    );
+}

@@ -12,7 +12,7 @@ use std::process::ExitCode;
 const USAGE: &str = "\
 usage:
   quorumlab run FILE [--seed N] [--duration-ms N] [--trace OUT.jsonl]
-  quorumlab sweep [--protocol raft] --seeds N [--nodes K] [--chaos | --profile P] [--first-seed S]
+  quorumlab sweep [--protocol raft] --seeds N [--nodes K] [--chaos | --profile P] [--first-seed S] [--jobs J]
   quorumlab sweep [--protocol raft] --emit-scenario SEED [--nodes K] [--chaos | --profile P]
       profiles: calm (no faults, the default), mixed (= --chaos), leader-churn
   quorumlab bench [--nodes N] [--seconds SIMULATED_SECONDS]

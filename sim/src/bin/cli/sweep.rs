@@ -2,11 +2,12 @@
 //! reproduces the first failing seed. `--emit-scenario SEED` prints that seed's schedule as scenario TOML.
 
 use super::args::{FlagSpec, ParsedArgs};
+use super::parallel::sweep_on_threads;
 use super::Outcome;
 use quorumlab_sim::chaos::{chaos_scenario, ChaosOptions, ChaosProfile};
 use quorumlab_sim::ids::MAX_NODES;
 use quorumlab_sim::scenario::{to_toml_string, ScenarioProtocol};
-use quorumlab_sim::sweep::{sweep, SweepSummary};
+use quorumlab_sim::sweep::SweepSummary;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -18,6 +19,7 @@ const FLAGS: FlagSpec = FlagSpec {
         "first-seed",
         "emit-scenario",
         "profile",
+        "jobs",
     ],
     switches: &["chaos"],
 };
@@ -75,11 +77,12 @@ fn sweep_or_emit(args: &[String]) -> Result<Outcome, String> {
         return Err("--seeds must be at least 1".into());
     }
     let first_seed = parsed.number::<u64>("first-seed")?.unwrap_or(1);
-    let summary = sweep(first_seed, seed_count, &options, |outcome| {
-        if outcome.failed() {
-            eprintln!("seed {} failed: {:?}", outcome.seed, outcome.violations);
-        }
-    })?;
+    let jobs = match parsed.number::<usize>("jobs")? {
+        Some(0) => return Err("--jobs must be at least 1".into()),
+        Some(jobs) => jobs,
+        None => std::thread::available_parallelism().map_or(1, |cores| cores.get()),
+    };
+    let summary = sweep_on_threads(first_seed, seed_count, &options, jobs)?;
     let report = sweep_report(protocol, first_seed, &options, summary);
     let failed = report.failing_seed_count > 0;
     println!(
