@@ -21,6 +21,26 @@ const CHROMIUM_ARGS = [
   '--no-first-run',
 ];
 
+// Others rebuild dist/ while tests run; a page loaded in the middle of that finds its wasm file gone.
+// Such a load is retried (with the problems it collected dropped); a page that never mounts fails.
+const MOUNT_ATTEMPTS = 3;
+
+async function mountApp(page, url, problems) {
+  for (let attempt = 1; ; attempt += 1) {
+    problems.length = 0;
+    await page.goto(url);
+    try {
+      await page.waitForSelector('[data-testid=app-root]', { timeout: 15_000 });
+      return;
+    } catch (error) {
+      if (attempt === MOUNT_ATTEMPTS) {
+        throw new Error(`the app did not mount after ${attempt} loads: ${problems.join('; ') || error.message}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+    }
+  }
+}
+
 export async function openApp({ width = 1440, height = 900, path = '/' } = {}) {
   const server = await serveDist(join(REPO_ROOT, 'dist'));
   const browser = await chromium.launch({
@@ -38,13 +58,14 @@ export async function openApp({ width = 1440, height = 900, path = '/' } = {}) {
       problems.push(`network request outside the app: ${request.url()}`);
     }
   });
-  await page.goto(server.url + path);
+  await mountApp(page, server.url + path, problems);
   return {
     page,
     problems,
-    async screenshot(name) {
+    url: server.url,
+    async screenshot(name, { fullPage = false } = {}) {
       await mkdir(SCREENSHOT_DIR, { recursive: true });
-      await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`) });
+      await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage });
     },
     async close() {
       await browser.close();
