@@ -181,12 +181,24 @@ fn partitions_name_nodes_not_the_leader_and_not_twice() {
 fn negative_durations_are_rejected() {
     let run = error_of("protocol = \"raft\"\nnodes = 5\nduration_ms = -5\n");
     assert_place(&run, 3, 15, None, Some("duration_ms"));
-    assert_eq!(run.kind, ScenarioErrorKind::Negative { value: -5 });
+    assert_eq!(
+        run.kind,
+        ScenarioErrorKind::Negative {
+            value: -5,
+            expected: "1 to 3600000".into()
+        }
+    );
     let pause = error_of(&one_step(
         "at_ms = 10\ndo = \"pause\"\ntarget = \"n1\"\nduration_ms = -100\n",
     ));
     assert_place(&pause, 8, 15, Some(1), Some("duration_ms"));
-    assert_eq!(pause.kind, ScenarioErrorKind::Negative { value: -100 });
+    assert_eq!(
+        pause.kind,
+        ScenarioErrorKind::Negative {
+            value: -100,
+            expected: "1 to 3600000".into()
+        }
+    );
 }
 
 #[test]

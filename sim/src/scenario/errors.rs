@@ -57,6 +57,7 @@ pub enum ScenarioErrorKind {
     /// A negative number where only zero or more makes sense (a duration, a count, a seed).
     Negative {
         value: i64,
+        expected: String,
     },
     /// A number outside the bounds this key accepts.
     OutOfRange {
@@ -121,7 +122,9 @@ impl fmt::Display for ScenarioErrorKind {
                 formatter,
                 "node `{node}` is out of range (this cluster has n1..n{node_count})"
             ),
-            Negative { value } => write!(formatter, "{value} is negative: expected 0 or more"),
+            Negative { value, expected } => {
+                write!(formatter, "{value} is negative: expected {expected}")
+            }
             OutOfRange { value, expected } => write!(formatter, "{value} is out of range: expected {expected}"),
             InvertedRange { min, max } => write!(formatter, "min {min} is greater than max {max}"),
             StepAfterDuration { at_ms, duration_ms } => write!(

@@ -117,20 +117,26 @@ impl<'a> Field<'a> {
 
     /// A whole number `>= 0` (negative numbers get their own error: they are the usual mistake).
     pub fn unsigned(&self) -> Result<u64> {
-        let value = self.integer()?;
-        if value < 0 {
-            let value = i64::try_from(value).unwrap_or(i64::MIN);
-            return Err(self.error(ScenarioErrorKind::Negative { value }));
-        }
-        u64::try_from(value).map_err(|_| self.out_of_range(value, "a number up to 2^64 - 1".into()))
+        self.unsigned_expecting("0 or more")
     }
 
     pub fn unsigned_in(&self, low: u64, high: u64) -> Result<u64> {
-        let value = self.unsigned()?;
+        let expected = format!("{low} to {high}");
+        let value = self.unsigned_expecting(&expected)?;
         if value < low || value > high {
-            return Err(self.out_of_range(value as i128, format!("{low} to {high}")));
+            return Err(self.out_of_range(value as i128, expected));
         }
         Ok(value)
+    }
+
+    fn unsigned_expecting(&self, expected: &str) -> Result<u64> {
+        let value = self.integer()?;
+        if value < 0 {
+            let value = i64::try_from(value).unwrap_or(i64::MIN);
+            let expected = expected.to_string();
+            return Err(self.error(ScenarioErrorKind::Negative { value, expected }));
+        }
+        u64::try_from(value).map_err(|_| self.out_of_range(value, "a number up to 2^64 - 1".into()))
     }
 
     pub fn signed_in(&self, low: i64, high: i64) -> Result<i64> {
