@@ -6,7 +6,7 @@ use quorumlab_sim::chaos::{chaos_scenario, ChaosOptions};
 use quorumlab_sim::config::Timing;
 use quorumlab_sim::ids::NodeId;
 use quorumlab_sim::scenario::{
-    parse_scenario, to_toml_string, Scenario, ScenarioError, ScenarioErrorKind,
+    parse_scenario, to_toml_string, Scenario, ScenarioError, ScenarioErrorKind, EXAMPLES,
 };
 
 const HEADER: &str = "protocol = \"raft\"\nnodes = 5\nduration_ms = 5000\n";
@@ -405,4 +405,26 @@ fn awkward_titles_and_extreme_values_round_trip() {
         },
     });
     assert_round_trips(&scenario);
+}
+
+#[test]
+fn compiled_in_examples_match_the_folder_and_parse() {
+    let directory = concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios");
+    let mut on_disk: Vec<String> = std::fs::read_dir(directory)
+        .expect("scenarios folder")
+        .map(|entry| {
+            entry
+                .expect("entry")
+                .file_name()
+                .to_string_lossy()
+                .to_string()
+        })
+        .collect();
+    on_disk.sort();
+    let mut compiled: Vec<String> = EXAMPLES.iter().map(|(name, _)| name.to_string()).collect();
+    compiled.sort();
+    assert_eq!(compiled, on_disk, "update sim/src/scenario/examples.rs");
+    for (name, text) in EXAMPLES {
+        parse_scenario(text, name).unwrap_or_else(|error| panic!("{error}"));
+    }
 }

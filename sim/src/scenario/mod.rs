@@ -13,6 +13,7 @@
 //! equal [`Scenario`]. This is how a chaos sweep turns a failing seed into a file anyone can re-run.
 
 mod errors;
+mod examples;
 mod export;
 mod fields;
 mod limits;
@@ -20,6 +21,7 @@ mod parse;
 mod steps;
 
 pub use errors::{ScenarioError, ScenarioErrorKind};
+pub use examples::EXAMPLES;
 pub use export::to_toml_string;
 pub use limits::*;
 pub use parse::parse_scenario;
