@@ -80,14 +80,10 @@ impl World {
 
     /// Drop and delay are decided now, from the link state and the world's generator.
     fn send(&mut self, from: NodeId, to: NodeId, message: Message) {
-        let copies = if self.rng.chance_ppm(self.network.duplicate_ppm) {
-            2
-        } else {
-            1
-        };
-        for _ in 0..copies {
+        if self.rng.chance_ppm(self.network.duplicate_ppm) {
             self.send_one(from, to, message.clone());
         }
+        self.send_one(from, to, message);
     }
 
     fn send_one(&mut self, from: NodeId, to: NodeId, message: Message) {
