@@ -1,0 +1,121 @@
+//! What the native and the browser determinism tests share: the example scenarios, compiled in, and the
+//! fixture both sides check against.
+//!
+//! The fixture holds one line per scenario file: `NAME TRACE_HASH EVENTS_PROCESSED`. The native test
+//! (`native_hashes.rs`) fails when the file disagrees with a native run; the browser test
+//! (`web_determinism.rs`) fails when the wasm build disagrees with the file. Together they check the
+//! determinism contract of issue 3: the same scenario gives the same trace on native and on wasm32.
+
+// Each test crate that includes this module uses a different part of it.
+#![allow(dead_code)]
+
+use quorumlab_sim::runner::run_scenario;
+use quorumlab_sim::scenario::parse_scenario;
+
+pub const FIXTURE_PATH: &str = "tests/fixtures/expected-hashes.txt";
+pub const REGENERATE: &str = "QUORUMLAB_BLESS=1 cargo test -p quorumlab --test native_hashes";
+
+/// Every example scenario (`sim/scenarios/*.toml`), by file name. The native test fails if a file is
+/// added to that folder without being listed here.
+pub const SCENARIOS: [(&str, &str); 9] = [
+    (
+        "clock-drift.toml",
+        include_str!("../../sim/scenarios/clock-drift.toml"),
+    ),
+    (
+        "every-action.toml",
+        include_str!("../../sim/scenarios/every-action.toml"),
+    ),
+    (
+        "leader-crash.toml",
+        include_str!("../../sim/scenarios/leader-crash.toml"),
+    ),
+    (
+        "lease-reads.toml",
+        include_str!("../../sim/scenarios/lease-reads.toml"),
+    ),
+    (
+        "lossy-network.toml",
+        include_str!("../../sim/scenarios/lossy-network.toml"),
+    ),
+    (
+        "partition-minority.toml",
+        include_str!("../../sim/scenarios/partition-minority.toml"),
+    ),
+    (
+        "paused-leader.toml",
+        include_str!("../../sim/scenarios/paused-leader.toml"),
+    ),
+    (
+        "prevote-rejoin.toml",
+        include_str!("../../sim/scenarios/prevote-rejoin.toml"),
+    ),
+    (
+        "split-vote.toml",
+        include_str!("../../sim/scenarios/split-vote.toml"),
+    ),
+];
+
+/// One scenario's run as the fixture records it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Expected {
+    pub name: String,
+    pub trace_hash: String,
+    pub events_processed: u64,
+}
+
+impl Expected {
+    pub fn line(&self) -> String {
+        format!(
+            "{} {} {}",
+            self.name, self.trace_hash, self.events_processed
+        )
+    }
+}
+
+/// Runs one compiled-in scenario on whatever target this test was built for.
+pub fn run(name: &str, text: &str) -> Expected {
+    let scenario = parse_scenario(text, name).unwrap_or_else(|error| panic!("{name}: {error}"));
+    let report = run_scenario(&scenario).unwrap_or_else(|error| panic!("{name}: {error}"));
+    Expected {
+        name: name.to_string(),
+        trace_hash: report.world.trace_hash,
+        events_processed: report.world.events_processed,
+    }
+}
+
+/// Parses the fixture; `#` starts a comment line.
+pub fn parse_fixture(text: &str) -> Vec<Expected> {
+    text.lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .map(|line| {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            assert_eq!(
+                fields.len(),
+                3,
+                "fixture line `{line}`: NAME TRACE_HASH EVENTS"
+            );
+            Expected {
+                name: fields[0].to_string(),
+                trace_hash: fields[1].to_string(),
+                events_processed: fields[2]
+                    .parse()
+                    .unwrap_or_else(|_| panic!("fixture line `{line}`: events is a number")),
+            }
+        })
+        .collect()
+}
+
+pub fn render_fixture(expected: &[Expected]) -> String {
+    let mut text = format!(
+        "# Trace hashes of sim/scenarios/*.toml from a native run: NAME TRACE_HASH EVENTS_PROCESSED.\n\
+         # tests/native_hashes.rs checks them natively, tests/web_determinism.rs in the browser (wasm32).\n\
+         # Regenerate after a deliberate engine change: {REGENERATE}\n"
+    );
+    for entry in expected {
+        text.push_str(&entry.line());
+        text.push('\n');
+    }
+    text
+}

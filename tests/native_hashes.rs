@@ -1,0 +1,69 @@
+//! The native half of the determinism contract (issue 3): every example scenario, run natively, gives
+//! exactly the trace hash recorded in `tests/fixtures/expected-hashes.txt`. The browser half,
+//! `web_determinism.rs`, checks the wasm build against the same file.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use common::{parse_fixture, render_fixture, run, Expected, FIXTURE_PATH, REGENERATE, SCENARIOS};
+use std::path::Path;
+
+fn repo_path(relative: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(relative)
+}
+
+#[test]
+fn every_example_scenario_is_compiled_in() {
+    let mut on_disk: Vec<String> = std::fs::read_dir(repo_path("sim/scenarios"))
+        .expect("sim/scenarios exists")
+        .map(|entry| {
+            entry
+                .expect("readable entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .filter(|name| name.ends_with(".toml"))
+        .collect();
+    on_disk.sort();
+    let listed: Vec<String> = SCENARIOS.iter().map(|(name, _)| name.to_string()).collect();
+    assert_eq!(
+        listed, on_disk,
+        "list every sim/scenarios/*.toml in tests/common/mod.rs SCENARIOS (sorted)"
+    );
+}
+
+#[test]
+fn native_trace_hashes_match_the_fixture() {
+    let actual: Vec<Expected> = SCENARIOS
+        .iter()
+        .map(|(name, text)| run(name, text))
+        .collect();
+    let path = repo_path(FIXTURE_PATH);
+    if std::env::var_os("QUORUMLAB_BLESS").is_some() {
+        std::fs::write(&path, render_fixture(&actual)).expect("write the fixture");
+        return;
+    }
+    let recorded = std::fs::read_to_string(&path).unwrap_or_default();
+    let expected = parse_fixture(&recorded);
+    let differences: Vec<String> = actual
+        .iter()
+        .filter(|run| !expected.contains(run))
+        .map(|run| {
+            let was = expected.iter().find(|entry| entry.name == run.name);
+            format!(
+                "  {} native: {}; fixture: {}",
+                run.name,
+                run.line(),
+                was.map_or("(missing)".to_string(), Expected::line)
+            )
+        })
+        .collect();
+    assert!(
+        differences.is_empty() && expected.len() == actual.len(),
+        "{FIXTURE_PATH} disagrees with the native run:\n{}\n\
+         If the engine changed on purpose, regenerate it with `{REGENERATE}` and commit it \
+         (the browser test then checks wasm against the new hashes).",
+        differences.join("\n")
+    );
+}

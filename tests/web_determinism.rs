@@ -1,0 +1,32 @@
+//! The browser half of the determinism contract (issue 3): "a browser test compares the wasm hash with
+//! the native one for the same scenario". Each example scenario runs here, compiled to wasm32, in
+//! headless Chromium; its trace hash must equal the native hash recorded in
+//! `tests/fixtures/expected-hashes.txt` (which `native_hashes.rs` keeps honest).
+#![cfg(target_arch = "wasm32")]
+
+mod common;
+
+use common::{parse_fixture, run, REGENERATE, SCENARIOS};
+use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+const FIXTURE: &str = include_str!("fixtures/expected-hashes.txt");
+
+#[wasm_bindgen_test]
+fn wasm_trace_hashes_equal_the_native_ones() {
+    let expected = parse_fixture(FIXTURE);
+    let names: Vec<&str> = expected.iter().map(|entry| entry.name.as_str()).collect();
+    let compiled: Vec<&str> = SCENARIOS.iter().map(|(name, _)| *name).collect();
+    assert_eq!(
+        names, compiled,
+        "the fixture covers exactly the compiled-in scenarios ({REGENERATE})"
+    );
+    for ((name, text), native) in SCENARIOS.iter().zip(&expected) {
+        let wasm = run(name, text);
+        assert_eq!(
+            wasm, *native,
+            "{name}: wasm32 run differs from the native run recorded in the fixture"
+        );
+    }
+}
