@@ -10,6 +10,7 @@ pub mod frame_loop;
 pub mod layout;
 pub mod session;
 pub mod settings_form;
+pub mod share;
 pub mod state;
 
 /// Entry point used by `main.rs` (and by nothing else: tests mount components directly).

@@ -41,6 +41,17 @@ impl Session {
         })
     }
 
+    /// A session at time zero whose recorded future is `actions` (a run opened from a share link);
+    /// seeking or playing forward replays them exactly. The caller has validated the log.
+    pub fn replaying(scenario: Scenario, actions: Vec<RecordedAction>) -> Result<Session, String> {
+        let world = World::new(world_config(&scenario))?;
+        Ok(Session {
+            scenario,
+            timeline: Timeline::replaying(world, SNAPSHOT_EVERY_MS, MAX_SNAPSHOTS, actions),
+            carry_us: 0.0,
+        })
+    }
+
     pub fn scenario(&self) -> &Scenario {
         &self.scenario
     }
@@ -117,7 +128,9 @@ impl Session {
     }
 
     /// The first scripted step due by `until` that this timeline has not yet applied. A step counts as
-    /// applied once the clock has passed its time, or when a recorded action sits exactly at it.
+    /// applied once the clock has passed its time, or when a recorded action sits exactly at it — also
+    /// ahead of `now`, in a recorded future that playing forward will replay (applying it again would
+    /// run it twice and discard that future).
     fn next_scripted_step(&self, until: SimTime) -> Option<quorumlab_sim::scenario::Step> {
         let now = self.now();
         self.scenario
@@ -125,7 +138,7 @@ impl Session {
             .iter()
             .find(|step| {
                 let at = SimTime::from_ms(step.at_ms);
-                at <= until && (at > now || (at == now && !self.applied_at(at, &step.action)))
+                at <= until && at >= now && !self.applied_at(at, &step.action)
             })
             .cloned()
     }
@@ -205,6 +218,41 @@ mod tests {
         session.seek(SimTime::from_ms(2_000));
         assert_eq!(session.world().trace_hash(), hash_at_end);
         assert_eq!(session.view(), view_at_end);
+    }
+
+    #[test]
+    fn playing_forward_after_seeking_back_replays_a_scripted_step_once() {
+        let mut script = scenario(3);
+        script.steps.push(Step {
+            at_ms: 400,
+            action: Action::Crash {
+                target: NodeTarget::Leader,
+            },
+        });
+        let mut session = Session::new(script).unwrap();
+        session.advance_to(SimTime::from_ms(1_000));
+        let hash_at_end = session.world().trace_hash();
+        session.seek(SimTime::from_ms(200));
+        session.advance_to(SimTime::from_ms(1_000));
+        assert_eq!(
+            session.actions().len(),
+            1,
+            "the step is replayed, not applied again"
+        );
+        assert_eq!(session.world().trace_hash(), hash_at_end);
+    }
+
+    #[test]
+    fn a_replaying_session_reaches_the_recorded_state() {
+        let mut original = Session::new(scenario(5)).unwrap();
+        original.advance_to(SimTime::from_ms(700));
+        original.apply(&Action::Crash {
+            target: NodeTarget::Leader,
+        });
+        original.advance_to(SimTime::from_ms(1_500));
+        let mut replayed = Session::replaying(scenario(5), original.actions().to_vec()).unwrap();
+        replayed.seek(SimTime::from_ms(1_500));
+        assert_eq!(replayed.world().trace_hash(), original.world().trace_hash());
     }
 
     #[test]

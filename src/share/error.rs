@@ -1,0 +1,193 @@
+//! Why a share link could not be made or opened. Each variant names the field involved, so the notice
+//! the learner sees says what was wrong ("action 12 target: node n9 does not exist …"), not just "invalid".
+
+use quorumlab_sim::time::SimTime;
+use std::fmt;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ShareError {
+    /// The address has no `#/run/` fragment: not a share link at all.
+    NotAShareLink,
+    /// A link from a newer (or unknown) format version.
+    UnsupportedVersion {
+        found: String,
+    },
+    TooLong {
+        length: usize,
+        max: usize,
+    },
+    BadCharacter {
+        character: char,
+        position: usize,
+    },
+    BadLength {
+        length: usize,
+    },
+    /// The checksum does not match: the link was cut short or changed.
+    Damaged,
+    Truncated {
+        field: String,
+    },
+    /// An overlong or overflowing number encoding.
+    BadNumber {
+        field: String,
+    },
+    BadText {
+        field: String,
+    },
+    /// A code (protocol, action kind, yes/no) outside the known set.
+    UnknownCode {
+        field: String,
+        code: u64,
+    },
+    OutOfRange {
+        field: String,
+        value: String,
+        expected: String,
+    },
+    /// `node` is one-based, as shown to people (`n9`).
+    NodeOutOfRange {
+        field: String,
+        node: u64,
+        node_count: usize,
+    },
+    TooMany {
+        field: String,
+        count: u64,
+        max: u64,
+    },
+    InvertedRange {
+        field: String,
+        min: u64,
+        max: u64,
+    },
+    OutOfOrder {
+        field: String,
+        previous: u64,
+        found: u64,
+    },
+    DuplicateNode {
+        field: String,
+        node: u64,
+    },
+    CutToItself {
+        field: String,
+        node: u64,
+    },
+    TrailingBytes {
+        count: usize,
+    },
+    /// A setting the link format deliberately cannot carry.
+    NotShareable {
+        setting: &'static str,
+    },
+    /// A recorded action claims a point the run never reaches in that order: more events before it
+    /// than the run has processed by its time.
+    DoesNotFit {
+        action: usize,
+        at: SimTime,
+        after_events: u64,
+        events_by_then: u64,
+    },
+    /// The engine refused the settings.
+    Refused {
+        reason: String,
+    },
+}
+
+impl fmt::Display for ShareError {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use ShareError::*;
+        match self {
+            NotAShareLink => write!(formatter, "the address holds no #/run/ share link"),
+            UnsupportedVersion { found } => write!(
+                formatter,
+                "link format `{found}` is not supported (this version of Quorum Lab reads v1)"
+            ),
+            TooLong { length, max } => write!(
+                formatter,
+                "the link is {length} characters long; at most {max} are accepted"
+            ),
+            BadCharacter {
+                character,
+                position,
+            } => write!(
+                formatter,
+                "character `{character}` at position {position} cannot appear in a link payload"
+            ),
+            BadLength { length } => write!(
+                formatter,
+                "a payload of {length} characters is impossible: the link was cut short"
+            ),
+            Damaged => write!(
+                formatter,
+                "the link is damaged or incomplete (its checksum does not match)"
+            ),
+            Truncated { field } => write!(formatter, "the link ends before {field}"),
+            BadNumber { field } => write!(formatter, "{field} is not a well-formed number"),
+            BadText { field } => write!(formatter, "{field} is not valid UTF-8 text"),
+            UnknownCode { field, code } => write!(formatter, "{field} has unknown code {code}"),
+            OutOfRange {
+                field,
+                value,
+                expected,
+            } => write!(formatter, "{field} is {value}; expected {expected}"),
+            NodeOutOfRange {
+                field,
+                node,
+                node_count,
+            } => write!(
+                formatter,
+                "{field}: node n{node} does not exist (this cluster has n1..n{node_count})"
+            ),
+            TooMany { field, count, max } => {
+                write!(
+                    formatter,
+                    "{field}: {count} is more than the limit of {max}"
+                )
+            }
+            InvertedRange { field, min, max } => {
+                write!(formatter, "{field}: min {min} is greater than max {max}")
+            }
+            OutOfOrder {
+                field,
+                previous,
+                found,
+            } => write!(
+                formatter,
+                "{field} goes back in time ({found} after {previous})"
+            ),
+            DuplicateNode { field, node } => {
+                write!(formatter, "{field}: node n{node} appears more than once")
+            }
+            CutToItself { field, node } => {
+                write!(formatter, "{field}: cannot cut n{node} from itself")
+            }
+            TrailingBytes { count } => write!(
+                formatter,
+                "{count} unexpected bytes follow the end of the run"
+            ),
+            NotShareable { setting } => {
+                write!(
+                    formatter,
+                    "the setting `{setting}` cannot be shared in a link"
+                )
+            }
+            DoesNotFit {
+                action,
+                at,
+                after_events,
+                events_by_then,
+            } => write!(
+                formatter,
+                "recorded action {action} at {at} expects {after_events} events before it, \
+                 but this run has only {events_by_then} by then"
+            ),
+            Refused { reason } => {
+                write!(formatter, "the simulation refused the settings: {reason}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ShareError {}

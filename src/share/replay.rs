@@ -1,0 +1,54 @@
+//! From a live session to a [`SharedRun`] and back. Opening a run replays its log on a fresh world, so
+//! the learner lands on exactly the state the sharer saw (same trace hash), paused at the same instant.
+
+use super::{ShareError, SharedRun};
+use crate::session::Session;
+use quorumlab_sim::history::RecordedAction;
+use quorumlab_sim::runner::world_config;
+use quorumlab_sim::World;
+
+/// The run `session` shows now, as a link would carry it.
+pub fn capture(session: &Session) -> SharedRun {
+    SharedRun {
+        scenario: session.scenario().clone(),
+        actions: session.actions().to_vec(),
+        position: session.now(),
+    }
+}
+
+/// A session replayed to the run's position. Refuses a log that does not fit the run before replaying
+/// it, so a tampered link cannot make the replay spin through events it never had.
+pub fn open(run: SharedRun) -> Result<Session, ShareError> {
+    let world =
+        World::new(world_config(&run.scenario)).map_err(|reason| ShareError::Refused { reason })?;
+    check_log_fits(world, &run.actions)?;
+    let mut session = Session::replaying(run.scenario, run.actions)
+        .map_err(|reason| ShareError::Refused { reason })?;
+    session.seek(run.position);
+    Ok(session)
+}
+
+/// Each recorded action says it came after `after_events` events, at time `at`. In an honest log those
+/// events all happen by `at`; replaying to an event count the run only reaches later would process
+/// events without a time bound, so a log that claims more is refused with the action that does.
+fn check_log_fits(mut world: World, actions: &[RecordedAction]) -> Result<(), ShareError> {
+    for (index, recorded) in actions.iter().enumerate() {
+        while world.events_processed() < recorded.after_events {
+            let due = world
+                .next_event_time()
+                .is_some_and(|time| time <= recorded.at);
+            if !due {
+                return Err(ShareError::DoesNotFit {
+                    action: index + 1,
+                    at: recorded.at,
+                    after_events: recorded.after_events,
+                    events_by_then: world.events_processed(),
+                });
+            }
+            world.step();
+        }
+        world.fast_forward_to(recorded.after_events, recorded.at);
+        world.apply(&recorded.action);
+    }
+    Ok(())
+}

@@ -1,0 +1,763 @@
+//! Share links: round trips, every way a link can be wrong, random damage, and the promise that matters
+//! most — an opened link replays to the same trace hash as the run that made it.
+
+use super::replay::{capture, open};
+use super::validate::{MAX_SHARED_ACTIONS, MAX_SHARED_TIME};
+use super::wire::{base64url_decode, base64url_encode, Writer};
+use super::*;
+use crate::session::Session;
+use quorumlab_sim::action::{Action, NodeTarget, RequestKind};
+use quorumlab_sim::ids::NodeId;
+use quorumlab_sim::scenario::Step;
+
+fn node(number: u16) -> NodeTarget {
+    NodeTarget::Node(NodeId(number - 1))
+}
+
+/// One of every action kind, with their edge values.
+fn every_action() -> Vec<Action> {
+    vec![
+        Action::Crash {
+            target: NodeTarget::Leader,
+        },
+        Action::Restart { target: node(5) },
+        Action::Pause {
+            target: node(1),
+            duration_ms: Some(1_500),
+        },
+        Action::Pause {
+            target: NodeTarget::Leader,
+            duration_ms: None,
+        },
+        Action::Resume { target: node(1) },
+        Action::Partition {
+            groups: vec![vec![NodeId(0), NodeId(1)], vec![NodeId(4)]],
+        },
+        Action::Isolate { target: node(3) },
+        Action::Cut {
+            from: node(1),
+            to: NodeTarget::Leader,
+            both: true,
+        },
+        Action::Heal,
+        Action::DropRate { ppm: 1_000_000 },
+        Action::ClockJump {
+            target: node(2),
+            by_ms: -3_600_000,
+        },
+        Action::ClockDrift {
+            target: node(2),
+            ppm: -999_999,
+        },
+        Action::Request {
+            count: 10_000,
+            target: NodeTarget::Leader,
+            kind: RequestKind::Get,
+        },
+        Action::Request {
+            count: 1,
+            target: node(4),
+            kind: RequestKind::Put,
+        },
+    ]
+}
+
+fn sample_run() -> SharedRun {
+    let mut scenario = Scenario::new("Leader crash — «demo»", 5, 600_000);
+    scenario.seed = u64::MAX;
+    scenario.timing.election_timeout_ms = (150, 600_000);
+    scenario.timing.network_delay_ms = (0, 15);
+    scenario.timing.drop_ppm = 12_345;
+    scenario.raft.pre_vote = true;
+    scenario.raft.lease_reads = true;
+    scenario.steps = vec![
+        Step {
+            at_ms: 0,
+            action: Action::Heal,
+        },
+        Step {
+            at_ms: 400,
+            action: Action::Crash {
+                target: NodeTarget::Leader,
+            },
+        },
+        Step {
+            at_ms: 600_000,
+            action: Action::Restart { target: node(1) },
+        },
+    ];
+    let actions = every_action()
+        .into_iter()
+        .enumerate()
+        .map(|(index, action)| RecordedAction {
+            at: SimTime(index as u64 * 1_234 + 7),
+            after_events: index as u64 * 3,
+            action,
+        })
+        .collect();
+    SharedRun {
+        scenario,
+        actions,
+        position: SimTime(99_999),
+    }
+}
+
+/// The fragment for raw (unchecked) bytes, sealed with a correct checksum.
+fn fragment_of_body(build: impl FnOnce(&mut Writer)) -> String {
+    let mut writer = Writer::default();
+    build(&mut writer);
+    format!("{LINK_PREFIX}v1/{}", base64url_encode(&writer.sealed()))
+}
+
+/// Encodes without validating, as a hand-made malicious link would be.
+fn unchecked_fragment(run: &SharedRun) -> String {
+    format!("{LINK_PREFIX}v1/{}", base64url_encode(&codec::encode(run)))
+}
+
+fn decode_error(fragment: &str) -> ShareError {
+    decode_fragment(fragment).expect_err("the link should be refused")
+}
+
+#[test]
+fn a_run_survives_encoding_and_decoding() {
+    let run = sample_run();
+    let fragment = encode_fragment(&run).unwrap();
+    assert!(fragment.starts_with("#/run/v1/"));
+    assert!(fragment[9..]
+        .bytes()
+        .all(|byte| byte.is_ascii_alphanumeric() || byte == b'-' || byte == b'_'));
+    assert_eq!(decode_fragment(&fragment).unwrap(), run);
+}
+
+#[test]
+fn links_are_compact() {
+    let mut run = sample_run();
+    run.actions = (0..100)
+        .map(|index| RecordedAction {
+            at: SimTime(index * 137_000),
+            after_events: index * 400,
+            action: Action::Crash {
+                target: NodeTarget::Leader,
+            },
+        })
+        .collect();
+    let fragment = encode_fragment(&run).unwrap();
+    assert!(
+        fragment.len() < 1_200,
+        "100 actions took {} characters",
+        fragment.len()
+    );
+}
+
+#[test]
+fn the_default_run_makes_a_short_link() {
+    let session = Session::new(crate::state::default_scenario()).unwrap();
+    let fragment = encode_fragment(&capture(&session)).unwrap();
+    assert!(fragment.len() < 80, "{fragment}");
+}
+
+#[test]
+fn only_run_fragments_are_share_links() {
+    assert!(is_share_fragment("#/run/v1/abc"));
+    assert!(!is_share_fragment(""));
+    assert!(!is_share_fragment("#lesson-2"));
+    assert_eq!(decode_error("#lesson-2"), ShareError::NotAShareLink);
+}
+
+#[test]
+fn an_unknown_version_is_named() {
+    let fragment = encode_fragment(&sample_run())
+        .unwrap()
+        .replace("/v1/", "/v2/");
+    assert_eq!(
+        decode_error(&fragment),
+        ShareError::UnsupportedVersion { found: "v2".into() }
+    );
+    assert_eq!(
+        decode_error("#/run/"),
+        ShareError::UnsupportedVersion {
+            found: String::new()
+        }
+    );
+}
+
+#[test]
+fn payload_characters_lengths_and_size_are_checked() {
+    assert_eq!(
+        decode_error("#/run/v1/AAAA%AA"),
+        ShareError::BadCharacter {
+            character: '%',
+            position: 4
+        }
+    );
+    assert_eq!(
+        decode_error("#/run/v1/AAAAA"),
+        ShareError::BadLength { length: 5 }
+    );
+    let huge = format!("#/run/v1/{}", "A".repeat(MAX_PAYLOAD_CHARS + 4));
+    assert!(matches!(decode_error(&huge), ShareError::TooLong { .. }));
+    assert_eq!(
+        decode_error("#/run/v1/"),
+        ShareError::Damaged,
+        "empty payload"
+    );
+}
+
+#[test]
+fn a_cut_or_edited_link_fails_its_checksum() {
+    let fragment = encode_fragment(&sample_run()).unwrap();
+    let cut = &fragment[..fragment.len() - 8];
+    assert!(matches!(
+        decode_error(cut),
+        ShareError::Damaged | ShareError::BadLength { .. }
+    ));
+    let mut edited = fragment.clone().into_bytes();
+    let middle = edited.len() / 2;
+    edited[middle] = if edited[middle] == b'A' { b'B' } else { b'A' };
+    assert_eq!(
+        decode_error(&String::from_utf8(edited).unwrap()),
+        ShareError::Damaged
+    );
+}
+
+#[test]
+fn a_body_that_ends_early_or_runs_on_is_refused() {
+    let fragment = fragment_of_body(|writer| {
+        writer.text("t");
+        writer.unsigned(0);
+        writer.unsigned(5);
+    });
+    assert_eq!(
+        decode_error(&fragment),
+        ShareError::Truncated {
+            field: "seed".into()
+        }
+    );
+
+    let mut body = codec::encode(&sample_run());
+    body.truncate(body.len() - 4);
+    let fragment = fragment_of_body(|writer| {
+        writer.raw(&body);
+        writer.unsigned(0);
+    });
+    assert_eq!(
+        decode_error(&fragment),
+        ShareError::TrailingBytes { count: 1 }
+    );
+}
+
+#[test]
+fn malformed_numbers_text_and_codes_are_refused() {
+    let overlong = fragment_of_body(|writer| writer.raw(&[0x81, 0x00]));
+    assert_eq!(
+        decode_error(&overlong),
+        ShareError::BadNumber {
+            field: "title".into()
+        }
+    );
+    let bad_utf8 = fragment_of_body(|writer| writer.raw(&[2, 0xc3, 0x28]));
+    assert_eq!(
+        decode_error(&bad_utf8),
+        ShareError::BadText {
+            field: "title".into()
+        }
+    );
+    let protocol = fragment_of_body(|writer| {
+        writer.text("t");
+        writer.unsigned(7);
+    });
+    assert_eq!(
+        decode_error(&protocol),
+        ShareError::UnknownCode {
+            field: "protocol".into(),
+            code: 7
+        }
+    );
+}
+
+/// A valid settings block for 3 nodes, then `rest`.
+fn fragment_with_actions(rest: impl FnOnce(&mut Writer)) -> String {
+    let mut run = sample_run();
+    run.scenario.node_count = 3;
+    run.scenario.steps.clear();
+    run.actions.clear();
+    let mut body = codec::encode(&run);
+    // Drop the empty action list, the position and the checksum; keep "0 steps".
+    body.truncate(body.len() - 4 - 1 - 3);
+    fragment_of_body(|writer| {
+        writer.raw(&body);
+        rest(writer);
+    })
+}
+
+#[test]
+fn unknown_action_kinds_and_flags_name_the_action() {
+    let fragment = fragment_with_actions(|writer| {
+        writer.unsigned(1);
+        writer.unsigned(10);
+        writer.unsigned(2);
+        writer.unsigned(42);
+    });
+    assert_eq!(
+        decode_error(&fragment),
+        ShareError::UnknownCode {
+            field: "action 1 kind".into(),
+            code: 42
+        }
+    );
+    let bad_flag = fragment_with_actions(|writer| {
+        for value in [1, 10, 2, 6, 1, 2, 5] {
+            writer.unsigned(value);
+        }
+    });
+    assert_eq!(
+        decode_error(&bad_flag),
+        ShareError::UnknownCode {
+            field: "action 1 both".into(),
+            code: 5
+        }
+    );
+}
+
+#[test]
+fn nodes_outside_the_cluster_are_refused() {
+    let fragment = fragment_with_actions(|writer| {
+        for value in [1, 10, 2, 0, 9] {
+            writer.unsigned(value);
+        }
+    });
+    let error = decode_error(&fragment);
+    assert_eq!(
+        error,
+        ShareError::NodeOutOfRange {
+            field: "action 1 target".into(),
+            node: 9,
+            node_count: 3
+        }
+    );
+    assert_eq!(
+        error.to_string(),
+        "action 1 target: node n9 does not exist (this cluster has n1..n3)"
+    );
+    let mut run = sample_run();
+    run.actions[5].action = Action::Partition {
+        groups: vec![vec![NodeId(0), NodeId(7)]],
+    };
+    assert!(matches!(
+        decode_error(&unchecked_fragment(&run)),
+        ShareError::NodeOutOfRange { node: 8, .. }
+    ));
+}
+
+#[test]
+fn cluster_size_must_be_one_to_fifty_one() {
+    for node_count in [0, 52] {
+        let mut run = sample_run();
+        run.scenario.node_count = node_count;
+        run.scenario.steps.clear();
+        run.actions.clear();
+        let error = decode_error(&unchecked_fragment(&run));
+        assert!(
+            matches!(&error, ShareError::OutOfRange { field, .. } if field == "nodes"),
+            "{error}"
+        );
+    }
+}
+
+fn refused_setting(change: impl FnOnce(&mut SharedRun)) -> ShareError {
+    let mut run = sample_run();
+    change(&mut run);
+    let fragment = unchecked_fragment(&run);
+    let error = decode_error(&fragment);
+    assert_eq!(
+        encode_fragment(&run),
+        Err(error.clone()),
+        "encoding checks the same"
+    );
+    error
+}
+
+#[test]
+fn settings_outside_the_scenario_limits_are_refused() {
+    let field_of = |error: ShareError| match error {
+        ShareError::OutOfRange { field, .. } => field,
+        other => panic!("expected OutOfRange, got {other}"),
+    };
+    assert_eq!(
+        field_of(refused_setting(|run| run.scenario.duration_ms = 0)),
+        "duration_ms"
+    );
+    assert_eq!(
+        field_of(refused_setting(|run| run.scenario.duration_ms = 3_600_001)),
+        "duration_ms"
+    );
+    assert_eq!(
+        field_of(refused_setting(
+            |run| run.scenario.timing.heartbeat_ms = 600_001
+        )),
+        "heartbeat_ms"
+    );
+    assert_eq!(
+        field_of(refused_setting(|run| run
+            .scenario
+            .timing
+            .election_timeout_ms = (0, 5))),
+        "election_timeout_ms min"
+    );
+    assert_eq!(
+        field_of(refused_setting(
+            |run| run.scenario.timing.duplicate_ppm = 1_000_001
+        )),
+        "duplicate rate (ppm)"
+    );
+    assert_eq!(
+        field_of(refused_setting(|run| run
+            .scenario
+            .timing
+            .client_timeout_ms = 0)),
+        "client_timeout_ms"
+    );
+    assert_eq!(
+        refused_setting(|run| run.scenario.timing.network_delay_ms = (20, 10)),
+        ShareError::InvertedRange {
+            field: "network_delay_ms".into(),
+            min: 20,
+            max: 10
+        }
+    );
+}
+
+#[test]
+fn action_arguments_outside_the_scenario_limits_are_refused() {
+    let error = refused_setting(|run| {
+        run.actions[0].action = Action::ClockJump {
+            target: node(1),
+            by_ms: 3_600_001,
+        }
+    });
+    assert!(matches!(&error, ShareError::OutOfRange { field, .. } if field == "action 1 by_ms"));
+    let error = refused_setting(|run| {
+        run.actions[0].action = Action::ClockDrift {
+            target: node(1),
+            ppm: -1_000_000,
+        }
+    });
+    assert!(matches!(&error, ShareError::OutOfRange { field, .. } if field == "action 1 ppm"));
+    let error = refused_setting(|run| {
+        run.actions[0].action = Action::Request {
+            count: 0,
+            target: NodeTarget::Leader,
+            kind: RequestKind::Put,
+        }
+    });
+    assert!(matches!(&error, ShareError::OutOfRange { field, .. } if field == "action 1 count"));
+    let error = refused_setting(|run| run.actions[0].action = Action::DropRate { ppm: 2_000_000 });
+    assert!(matches!(&error, ShareError::OutOfRange { .. }));
+    let error = refused_setting(|run| {
+        run.scenario.steps[1].action = Action::Pause {
+            target: node(1),
+            duration_ms: Some(3_600_001),
+        }
+    });
+    assert!(
+        matches!(&error, ShareError::OutOfRange { field, .. } if field == "step 2 duration_ms")
+    );
+}
+
+#[test]
+fn partitions_and_cuts_must_make_sense() {
+    assert_eq!(
+        refused_setting(|run| {
+            run.actions[0].action = Action::Partition {
+                groups: vec![vec![NodeId(1)], vec![NodeId(1)]],
+            }
+        }),
+        ShareError::DuplicateNode {
+            field: "action 1 groups".into(),
+            node: 2
+        }
+    );
+    assert!(matches!(
+        refused_setting(|run| run.actions[0].action = Action::Partition {
+            groups: vec![vec![]]
+        }),
+        ShareError::OutOfRange { .. }
+    ));
+    assert_eq!(
+        refused_setting(|run| {
+            run.actions[0].action = Action::Cut {
+                from: node(2),
+                to: node(2),
+                both: false,
+            }
+        }),
+        ShareError::CutToItself {
+            field: "action 1 to".into(),
+            node: 2
+        }
+    );
+}
+
+#[test]
+fn steps_must_fall_inside_the_run() {
+    let error = refused_setting(|run| run.scenario.steps[2].at_ms = 600_001);
+    assert!(matches!(&error, ShareError::OutOfRange { field, .. } if field == "step 3 at_ms"));
+}
+
+#[test]
+fn times_past_one_simulated_hour_are_refused() {
+    let error = refused_setting(|run| run.position = SimTime(MAX_SHARED_TIME.0 + 1));
+    assert!(matches!(&error, ShareError::OutOfRange { field, .. } if field == "position"));
+    let error = refused_setting(|run| {
+        let last = run.actions.len() - 1;
+        run.actions[last].at = SimTime(MAX_SHARED_TIME.0 + 1);
+    });
+    assert!(matches!(&error, ShareError::OutOfRange { field, .. } if field == "action 14 time"));
+}
+
+#[test]
+fn too_many_actions_or_too_long_a_title_are_refused() {
+    let error = refused_setting(|run| {
+        let template = run.actions[0].clone();
+        run.actions = vec![template; MAX_SHARED_ACTIONS + 1];
+    });
+    assert!(matches!(
+        error,
+        ShareError::TooMany {
+            count: 5_001,
+            max: 5_000,
+            ..
+        }
+    ));
+    let error = refused_setting(|run| run.scenario.title = "x".repeat(201));
+    assert!(matches!(
+        error,
+        ShareError::TooMany {
+            count: 201,
+            max: 200,
+            ..
+        }
+    ));
+}
+
+#[test]
+fn actions_out_of_order_cannot_be_shared() {
+    let mut run = sample_run();
+    run.actions.swap(1, 2);
+    let error = encode_fragment(&run).unwrap_err();
+    assert!(
+        matches!(&error, ShareError::OutOfOrder { field, .. } if field == "action 3 time (µs)")
+    );
+    let mut run = sample_run();
+    run.actions[3].after_events = 0;
+    assert!(matches!(
+        encode_fragment(&run),
+        Err(ShareError::OutOfOrder { .. })
+    ));
+}
+
+#[test]
+fn the_test_only_unsafe_option_is_never_shared() {
+    let mut run = sample_run();
+    run.scenario.raft.unsafe_commit_previous_term = true;
+    assert_eq!(
+        encode_fragment(&run),
+        Err(ShareError::NotShareable {
+            setting: "unsafe_commit_previous_term"
+        })
+    );
+}
+
+/// xorshift64: the fuzz loop is deterministic, so a failure names the iteration that reproduces it.
+struct Random(u64);
+
+impl Random {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, bound: usize) -> usize {
+        (self.next() % bound as u64) as usize
+    }
+}
+
+fn damaged(original: &[u8], random: &mut Random) -> Vec<u8> {
+    let mut bytes = original.to_vec();
+    match random.below(4) {
+        0 => {
+            let index = random.below(bytes.len());
+            bytes[index] ^= 1 << random.below(8);
+        }
+        1 => bytes.truncate(random.below(bytes.len())),
+        2 => {
+            let index = random.below(bytes.len());
+            bytes[index] = random.next() as u8;
+        }
+        _ => {
+            let index = random.below(bytes.len() + 1);
+            bytes.insert(index, random.next() as u8);
+        }
+    }
+    bytes
+}
+
+#[test]
+fn damaged_links_are_refused_without_panicking() {
+    let mut random = Random(0x5eed);
+    let fragment = encode_fragment(&sample_run()).unwrap();
+    let payload = fragment.strip_prefix("#/run/v1/").unwrap();
+    let mut accepted = 0;
+    for _ in 0..2_000 {
+        let text = String::from_utf8_lossy(&damaged(payload.as_bytes(), &mut random)).into_owned();
+        if decode_fragment(&format!("#/run/v1/{text}")).is_ok() {
+            accepted += 1;
+        }
+    }
+    assert!(
+        accepted < 5,
+        "the checksum lets {accepted} of 2000 damaged links through"
+    );
+}
+
+/// Damage behind a recomputed checksum reaches every decoder path: the result must be an error or a
+/// run that passes validation, re-encodes to the same bytes, and opens without panicking.
+#[test]
+fn resealed_damage_is_an_error_or_a_valid_run() {
+    let mut random = Random(0xdecaf);
+    let mut run = sample_run();
+    run.position = SimTime(600_000);
+    let mut body = codec::encode(&run);
+    body.truncate(body.len() - 4);
+    let (mut refused, mut opened) = (0, 0);
+    for _ in 0..3_000 {
+        let mutated = damaged(&body, &mut random);
+        let fragment = fragment_of_body(|writer| writer.raw(&mutated));
+        match decode_fragment(&fragment) {
+            Err(error) => {
+                assert!(!error.to_string().is_empty());
+                refused += 1;
+            }
+            Ok(decoded) => {
+                assert_eq!(
+                    encode_fragment(&decoded).unwrap(),
+                    fragment,
+                    "one spelling per run"
+                );
+                let short = decoded.position <= SimTime::from_ms(3_000)
+                    && decoded
+                        .actions
+                        .last()
+                        .is_none_or(|last| last.at <= SimTime::from_ms(3_000));
+                if short && decoded.scenario.timing.heartbeat_ms >= 10 {
+                    let _ = open(decoded);
+                    opened += 1;
+                }
+            }
+        }
+    }
+    assert!(refused > 1_000, "only {refused} refused");
+    assert!(opened > 10, "only {opened} opened");
+}
+
+/// A session with user actions, a scripted step and a recorded future (it seeks back before sharing).
+fn recorded_session() -> Session {
+    let mut scenario = Scenario::new("trace hash", 5, 60_000);
+    scenario.seed = 42;
+    scenario.steps.push(Step {
+        at_ms: 900,
+        action: Action::Isolate { target: node(2) },
+    });
+    let mut session = Session::new(scenario).unwrap();
+    session.advance_to(SimTime::from_ms(500));
+    session.apply(&Action::Request {
+        count: 3,
+        target: NodeTarget::Leader,
+        kind: RequestKind::Put,
+    });
+    session.advance_to(SimTime(812_345));
+    session.step_event();
+    session.apply(&Action::Crash {
+        target: NodeTarget::Leader,
+    });
+    session.advance_to(SimTime::from_ms(1_700));
+    session.apply(&Action::Partition {
+        groups: vec![vec![NodeId(0), NodeId(1)]],
+    });
+    session.apply(&Action::Pause {
+        target: node(4),
+        duration_ms: Some(300),
+    });
+    session.advance_to(SimTime::from_ms(2_600));
+    session.apply(&Action::Heal);
+    session.advance_to(SimTime::from_ms(3_200));
+    session.seek(SimTime::from_ms(2_000));
+    session
+}
+
+#[test]
+fn an_opened_link_replays_to_the_same_trace_hash() {
+    let mut original = recorded_session();
+    let fragment = encode_fragment(&capture(&original)).unwrap();
+    let mut opened = open(decode_fragment(&fragment).unwrap()).unwrap();
+    assert_eq!(opened.now(), original.now());
+    assert_eq!(opened.world().trace_hash(), original.world().trace_hash());
+    assert_eq!(opened.view(), original.view());
+    assert_eq!(
+        opened.actions(),
+        original.actions(),
+        "the recorded future comes along"
+    );
+
+    // Both continue identically: through the recorded future and past it.
+    for session in [&mut original, &mut opened] {
+        session.advance_to(SimTime::from_ms(4_000));
+    }
+    assert_eq!(opened.world().trace_hash(), original.world().trace_hash());
+    assert_eq!(
+        opened.actions().len(),
+        6,
+        "scripted step replayed once, future kept"
+    );
+}
+
+#[test]
+fn a_different_seed_gives_a_different_hash() {
+    let original = recorded_session();
+    let mut run = capture(&original);
+    run.scenario.seed += 1;
+    run.actions.retain(|recorded| recorded.after_events == 0);
+    let opened = open(run).unwrap();
+    assert_ne!(opened.world().trace_hash(), original.world().trace_hash());
+}
+
+#[test]
+fn a_log_that_claims_events_the_run_never_had_is_refused() {
+    let original = recorded_session();
+    let mut run = capture(&original);
+    run.actions[0].after_events = 1_000_000_000;
+    for later in run.actions.iter_mut().skip(1) {
+        later.after_events = 1_000_000_000;
+    }
+    let Err(error) = open(run) else {
+        panic!("a log claiming a billion events before 500 ms was accepted");
+    };
+    assert!(
+        matches!(error, ShareError::DoesNotFit { action: 1, .. }),
+        "{error}"
+    );
+    assert!(error
+        .to_string()
+        .starts_with("recorded action 1 at 500.000 ms expects 1000000000 events"));
+}
+
+#[test]
+fn base64url_round_trips_any_bytes() {
+    let mut random = Random(7);
+    for length in 0..64 {
+        let bytes: Vec<u8> = (0..length).map(|_| random.next() as u8).collect();
+        assert_eq!(base64url_decode(&base64url_encode(&bytes)).unwrap(), bytes);
+    }
+}
