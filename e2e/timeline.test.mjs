@@ -1,0 +1,114 @@
+// Time travel: scrub back to before a crash and the picture is the old one exactly; scrub forward and the
+// recorded future replays to the same state; act in the past and the old future is discarded.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openApp } from './support/browser.mjs';
+import {
+  assertNoProblems,
+  currentLeader,
+  readNode,
+  readNodes,
+  setSpeedPosition,
+  simTimeMs,
+  waitForLeader,
+  waitUntil,
+} from './support/cluster.mjs';
+
+async function scrubTo(page, ms) {
+  await page.locator('[data-testid=scrubber]').fill(String(ms * 1_000));
+  await page.evaluate(() => document.activeElement?.blur());
+  assert.equal(await simTimeMs(page), ms, `scrubbed to ${ms} ms`);
+}
+
+const marks = (page, kind) => page.locator(`[data-testid=timeline] .mark-${kind}`).count();
+
+test('timeline: scrub back before a crash, forward to the same future, and branch from the past', async () => {
+  const app = await openApp();
+  const { page } = app;
+  try {
+    await setSpeedPosition(page);
+    const first = await waitForLeader(page);
+    const crashAtMs = (await simTimeMs(page)) + 1;
+    await page.click('[data-testid=play-toggle]');
+    await page.click('button[aria-label="Crash the leader (K)"]');
+    await page.click('[data-testid=play-toggle]');
+    const second = await waitForLeader(page, { aboveTerm: first.term });
+    const electedBy = await simTimeMs(page);
+    await waitUntil(async () => (await simTimeMs(page)) > electedBy + 600, { what: 'the new leader to settle in' });
+    await page.click('[data-testid=play-toggle]');
+    // The scrubber reaches only as far as the last snapshot (every 250 ms) or action: see the todo below.
+    const endMs = Math.floor((await simTimeMs(page)) / 250) * 250;
+    await scrubTo(page, endMs);
+    const endNodes = await readNodes(page);
+    assert.equal(currentLeader(endNodes).id, second.id);
+    assert.equal(await marks(page, 'fault'), 1, 'one fault mark');
+    assert.ok((await marks(page, 'leader')) >= 1, 'a mark for the first leader');
+
+    // Back to before the crash: the first leader is up and leading again.
+    await scrubTo(page, crashAtMs - 5);
+    const before = await readNode(page, first.id);
+    assert.equal(before.status, 'up');
+    assert.equal(before.role, 'leader');
+    assert.equal(await page.textContent('[data-testid=leader-chip]'), `leader: ${first.id}`);
+    await app.screenshot('timeline-1-before-the-crash');
+
+    // Forward again: the same crash, the same successor, the same picture.
+    await scrubTo(page, endMs);
+    assert.deepEqual(await readNodes(page), endNodes, 'the replayed future draws exactly as before');
+    assert.equal(currentLeader(await readNodes(page)).id, second.id);
+
+    // Act in the past: the recorded crash (and everything after it) is discarded.
+    await scrubTo(page, crashAtMs - 5);
+    await page.click('button[aria-label="Send a write to the leader"]');
+    assert.equal(await marks(page, 'fault'), 1, 'the write is the one action left');
+    const now = (await page.textContent('[data-testid=sim-time]')).trim();
+    assert.match(await page.textContent('[data-testid=timeline]'), new RegExp(`recorded up to ${now}`), 'no future left');
+    await page.click('[data-testid=play-toggle]');
+    await page.waitForTimeout(300);
+    assert.equal((await readNode(page, first.id)).status, 'up', 'in the new future nobody crashed it');
+    await app.screenshot('timeline-2-new-branch');
+
+    assertNoProblems(app);
+  } finally {
+    await app.close();
+  }
+});
+
+// Known gap (reported to the UI owner): the timeline's marks are recomputed when an action is recorded,
+// not when a leader is elected, so a new leader's mark appears only at the next user action.
+test('timeline: a newly elected leader gets its mark without waiting for another action', { todo: 'timeline marks refresh only on user actions' }, async () => {
+  const app = await openApp();
+  const { page } = app;
+  try {
+    await setSpeedPosition(page);
+    const first = await waitForLeader(page);
+    await page.click('button[aria-label="Crash the leader (K)"]');
+    const second = await waitForLeader(page, { aboveTerm: first.term });
+    await page.waitForFunction(
+      (label) => [...document.querySelectorAll('[data-testid=timeline] .mark-leader')].some((mark) => mark.textContent.includes(label)),
+      `${second.id} leads term ${second.term}`,
+      { timeout: 3_000 },
+    );
+    assertNoProblems(app);
+  } finally {
+    await app.close();
+  }
+});
+
+// Known gap (reported to the engine owner): `Timeline::horizon` is the last snapshot or action, not the
+// furthest time reached, so after scrubbing back the scrubber cannot return to where playback stopped.
+test('timeline: after scrubbing back, the scrubber reaches the moment playback stopped', { todo: 'Timeline::horizon forgets the furthest time reached' }, async () => {
+  const app = await openApp();
+  const { page } = app;
+  try {
+    await setSpeedPosition(page);
+    await waitUntil(async () => (await simTimeMs(page)) % 250 > 50 && (await simTimeMs(page)) > 1_000, { what: 'a time between snapshots' });
+    await page.click('[data-testid=play-toggle]');
+    const stoppedAt = await simTimeMs(page);
+    await scrubTo(page, 500);
+    await scrubTo(page, stoppedAt);
+    assertNoProblems(app);
+  } finally {
+    await app.close();
+  }
+});
