@@ -278,3 +278,32 @@ fn sweep_summary_does_not_depend_on_the_number_of_threads() {
         &["--jobs"],
     );
 }
+
+#[test]
+fn check_validates_every_file_and_lists_every_mistake() {
+    let good = example("split-vote.toml");
+    let output = quorumlab(&["check", &good, &example("every-action.toml")]);
+    assert_eq!(output.status.code(), Some(0));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains(&format!("{good}: ok (5 nodes, 1 steps)")),
+        "{stdout}"
+    );
+    let typo = temp_file(
+        "check-typo.toml",
+        "protocol = \"raft\"\nnodes = 3\nduration_ms = 100\nsead = 2\n",
+    );
+    let bad_node = temp_file("check-node.toml", "protocol = \"raft\"\nnodes = 3\nduration_ms = 100\n[[step]]\nat_ms = 1\ndo = \"crash\"\ntarget = \"n4\"\n");
+    let output = quorumlab(&["check", &typo, &good, &bad_node]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stdout).contains(&format!("{good}: ok")));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(&format!("{typo}:4:1: key `sead`")),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(&format!("{bad_node}:7:10: step 1 key `target`")),
+        "{stderr}"
+    );
+}

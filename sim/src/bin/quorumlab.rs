@@ -12,6 +12,7 @@ use std::process::ExitCode;
 const USAGE: &str = "\
 usage:
   quorumlab run FILE [--seed N] [--duration-ms N] [--trace OUT.jsonl]
+  quorumlab check FILE...
   quorumlab sweep [--protocol raft] --seeds N [--nodes K] [--chaos | --profile P] [--first-seed S] [--jobs J]
   quorumlab sweep [--protocol raft] --emit-scenario SEED [--nodes K] [--chaos | --profile P]
       profiles: calm (no faults, the default), mixed (= --chaos), leader-churn
@@ -26,6 +27,7 @@ fn main() -> ExitCode {
         Some("run") => cli::run::run_command(&args[1..]),
         Some("sweep") => cli::sweep::sweep_command(&args[1..]),
         Some("bench") => cli::bench::bench_command(&args[1..]),
+        Some("check") => cli::check::check_command(&args[1..]),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             Outcome::Success

@@ -2,6 +2,7 @@
 
 pub mod args;
 pub mod bench;
+pub mod check;
 pub mod parallel;
 pub mod run;
 pub mod sweep;
