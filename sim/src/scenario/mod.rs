@@ -25,6 +25,7 @@ pub use examples::EXAMPLES;
 pub use export::to_toml_string;
 pub use limits::*;
 pub use parse::parse_scenario;
+pub use steps::ACTION_NAMES;
 
 use crate::action::Action;
 use crate::config::{RaftOptions, Timing};
