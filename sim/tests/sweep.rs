@@ -143,3 +143,54 @@ fn emitted_chaos_files_reproduce_the_sweep_run_exactly() {
         assert_eq!(report.world.trace_hash, outcome.trace_hash, "seed {seed}");
     }
 }
+
+/// Found by the mixed sweep (3 nodes, seed 2984; also 7-node seed 7927, 3-node seed 37663) and cut down
+/// to three steps. n2 is a candidate in term 1 when it is paused; the votes it was granted wait in its
+/// backlog while n1 wins term 3 and commits. When n2 resumes (its clock jumped back, so its election timer
+/// is not yet due) it counts those term-1 votes and becomes leader of term 1, then steps down at the next
+/// higher-term message. Raft allows this: Leader Completeness (Raft §5.4, Figure 3) only requires entries
+/// committed in a term to be in the logs of leaders of *higher* terms, and term 1 is lower than 3. The
+/// checker currently compares against every committed entry and reports a violation.
+/// Ignored until the engine's Leader Completeness checker only counts earlier-term commits.
+#[test]
+#[ignore = "engine checker false positive: Leader Completeness on a late leader of an older term"]
+fn late_leader_of_an_older_term_is_not_a_leader_completeness_violation() {
+    let text = r#"
+protocol = "raft"
+nodes = 3
+seed = 2984
+duration_ms = 1500
+
+[timing]
+network_delay_ms = [5, 31]
+
+[[step]]
+at_ms = 198
+do = "pause"
+target = "n2"
+
+[[step]]
+at_ms = 364
+do = "clock_jump"
+target = "n2"
+by_ms = -1930
+
+[[step]]
+at_ms = 1287
+do = "resume"
+target = "n2"
+"#;
+    let report =
+        run_scenario(&parse_scenario(text, "late-leader.toml").expect("parses")).expect("world");
+    let leaders = &report.world.leaders;
+    let late_old_term = leaders.windows(2).any(|pair| pair[1].term < pair[0].term);
+    assert!(
+        late_old_term,
+        "precondition: a leader of an older term elected later: {leaders:?}"
+    );
+    assert!(
+        report.world.violations.is_empty(),
+        "{:?}",
+        report.world.violations
+    );
+}
