@@ -92,6 +92,7 @@ fn leader_churn_sweep_catches_raft_that_commits_previous_term_entries() {
     let seed = caught.unwrap_or_else(|| {
         panic!("no seed in 1..={BROKEN_RAFT_SEED_BOUND} exposed the broken rule")
     });
+    eprintln!("broken Raft caught at leader-churn seed {seed}");
     let correct = run_seed(seed, &options).expect("world");
     assert!(
         !correct.failed(),
