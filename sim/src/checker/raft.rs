@@ -65,6 +65,10 @@ pub struct RaftChecker {
     known: BTreeMap<(u64, u64), u64>,
     /// The cluster's committed prefix, as a chain: `committed[i]` for i <= highest commit seen.
     committed: Vec<u64>,
+    /// `committed_in_term[i]`: the term of the node that first reported index `i` committed. Leader
+    /// Completeness only binds leaders of *later* terms (§5.4): a stale candidate can still win an older
+    /// term after newer entries committed.
+    committed_in_term: Vec<u64>,
     leader_of_term: BTreeMap<u64, NodeId>,
     /// Per node: the commit index at its last check (commit checks run only when it moves).
     checked_commit: Vec<u64>,
@@ -76,6 +80,7 @@ impl RaftChecker {
             prefix: vec![vec![0]; node_count],
             known: BTreeMap::new(),
             committed: vec![0],
+            committed_in_term: vec![0],
             leader_of_term: BTreeMap::new(),
             checked_commit: vec![0; node_count],
         }
@@ -187,7 +192,11 @@ impl RaftChecker {
                 detail,
             ));
         }
-        let committed_len = self.committed.len() - 1;
+        let committed_len = self
+            .committed_in_term
+            .iter()
+            .rposition(|committed_term| *committed_term < term)
+            .unwrap_or(0);
         let prefix = &self.prefix[node.index()];
         if prefix.get(committed_len) != Some(&self.committed[committed_len]) {
             let detail = format!(
@@ -225,9 +234,13 @@ impl RaftChecker {
             return;
         }
         if commit as usize >= self.committed.len() {
+            let newly_committed = commit as usize + 1 - self.committed.len();
             self.committed
                 .extend_from_slice(&prefix[self.committed.len()..commit as usize]);
             self.committed.push(node_hash);
+            let term = context.raft.term();
+            self.committed_in_term
+                .extend(std::iter::repeat_n(term, newly_committed));
         }
     }
 }
