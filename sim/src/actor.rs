@@ -4,17 +4,30 @@
 //! by side. Each protocol contributes one variant to [`Actor`] and one to [`Message`]; the world only sees
 //! these two enums and the [`Protocol`] trait, so adding a protocol touches no engine code.
 
+use crate::lockservice::{LockMessage, LockServer};
 use crate::protocol::{ActorSummary, Effects, Input, Protocol};
 use crate::raft::{RaftMessage, RaftNode};
+use crate::resource::Resource;
+use crate::worker::Worker;
 
+// `Raft` stays unboxed: it is the common case and existing code builds it directly.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub enum Actor {
     Raft(RaftNode),
+    /// A lock-service replica: Raft plus the lock state machine.
+    LockServer(Box<LockServer>),
+    /// A lock client.
+    Worker(Box<Worker>),
+    /// The protected resource.
+    Resource(Box<Resource>),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Message {
     Raft(RaftMessage),
+    /// Lock service, lock clients and the protected resource.
+    Lock(LockMessage),
 }
 
 impl Message {
@@ -22,6 +35,7 @@ impl Message {
     pub fn label(&self) -> &'static str {
         match self {
             Message::Raft(message) => message.label(),
+            Message::Lock(message) => message.label(),
         }
     }
 }
@@ -31,6 +45,7 @@ impl Message {
     pub fn term(&self) -> u64 {
         match self {
             Message::Raft(message) => message.term(),
+            Message::Lock(_) => 0,
         }
     }
 
@@ -38,15 +53,39 @@ impl Message {
     pub fn entry_count(&self) -> u32 {
         match self {
             Message::Raft(RaftMessage::AppendEntries { entries, .. }) => entries.len() as u32,
-            Message::Raft(_) => 0,
+            Message::Raft(_) | Message::Lock(_) => 0,
         }
     }
 }
 
 impl Actor {
+    /// The Raft core of the actor, if it has one (Raft nodes and lock-service replicas).
     pub fn as_raft(&self) -> Option<&RaftNode> {
         match self {
             Actor::Raft(node) => Some(node),
+            Actor::LockServer(server) => Some(&server.raft),
+            Actor::Worker(_) | Actor::Resource(_) => None,
+        }
+    }
+
+    pub fn as_lock_server(&self) -> Option<&LockServer> {
+        match self {
+            Actor::LockServer(server) => Some(server),
+            _ => None,
+        }
+    }
+
+    pub fn as_worker(&self) -> Option<&Worker> {
+        match self {
+            Actor::Worker(worker) => Some(worker),
+            _ => None,
+        }
+    }
+
+    pub fn as_resource(&self) -> Option<&Resource> {
+        match self {
+            Actor::Resource(resource) => Some(resource),
+            _ => None,
         }
     }
 }
@@ -55,18 +94,27 @@ impl Protocol for Actor {
     fn handle(&mut self, local_now_us: u64, input: Input<'_>, effects: &mut Effects) {
         match self {
             Actor::Raft(node) => node.handle(local_now_us, input, effects),
+            Actor::LockServer(server) => server.handle(local_now_us, input, effects),
+            Actor::Worker(worker) => worker.handle(local_now_us, input, effects),
+            Actor::Resource(resource) => resource.handle(local_now_us, input, effects),
         }
     }
 
     fn crash(&mut self) {
         match self {
             Actor::Raft(node) => node.crash(),
+            Actor::LockServer(server) => server.crash(),
+            Actor::Worker(worker) => worker.crash(),
+            Actor::Resource(resource) => resource.crash(),
         }
     }
 
     fn summary(&self) -> ActorSummary {
         match self {
             Actor::Raft(node) => node.summary(),
+            Actor::LockServer(server) => server.summary(),
+            Actor::Worker(worker) => worker.summary(),
+            Actor::Resource(resource) => resource.summary(),
         }
     }
 }

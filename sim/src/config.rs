@@ -41,4 +41,68 @@ pub struct RaftOptions {
     #[doc(hidden)]
     #[serde(default)]
     pub unsafe_commit_previous_term: bool,
+    /// A coordination workload run beside the servers (lock clients, a protected resource, ...). `None`
+    /// is a plain Raft cluster. It lives here, next to the options of the servers it runs on, so that
+    /// every existing `Scenario` and `WorldConfig` keeps its shape.
+    #[serde(default)]
+    pub coordination: Option<Coordination>,
+}
+
+/// Which coordination lesson a world runs on top of its `n1..nN` servers.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Coordination {
+    /// An etcd-like lock service (the servers run Raft and a lock state machine), workers `A`, `B`, ...
+    /// and the protected resource `store`.
+    LockService(LockServiceOptions),
+}
+
+impl Coordination {
+    /// The scenario `protocol` name this workload is written as.
+    pub fn protocol_name(&self) -> &'static str {
+        match self {
+            Coordination::LockService(_) => "lock-service",
+        }
+    }
+}
+
+/// Settings of the lock-service lesson. Defaults are documented in `sim/SCENARIOS.md`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LockServiceOptions {
+    /// Lock clients, named `A`, `B`, ... (1 to 26).
+    pub workers: usize,
+    /// Lease time to live granted by the service.
+    pub lease_ttl_ms: u64,
+    /// How often a worker sends a keep-alive for its lease.
+    pub renew_ms: u64,
+    /// The resource rejects accesses carrying a token lower than the highest it has seen.
+    pub fencing: bool,
+    /// A worker checks, on its own clock, that its lease still holds just before it writes.
+    pub check_lease_before_write: bool,
+    /// Retries carry the same idempotency key, so the service and the resource apply them once.
+    pub idempotency_key: bool,
+    /// Pause between two jobs of one worker.
+    pub think_ms: u64,
+    /// Time a worker spends between reading the count and writing it back (the "modify").
+    pub work_ms: u64,
+    /// How long a worker waits for one answer (lock service or resource) before calling it unknown.
+    pub op_timeout_ms: u64,
+    /// The inventory count the resource starts with.
+    pub initial_count: u64,
+}
+
+impl Default for LockServiceOptions {
+    fn default() -> Self {
+        LockServiceOptions {
+            workers: 2,
+            lease_ttl_ms: 1_000,
+            renew_ms: 300,
+            fencing: true,
+            check_lease_before_write: true,
+            idempotency_key: true,
+            think_ms: 100,
+            work_ms: 50,
+            op_timeout_ms: 300,
+            initial_count: 1_000,
+        }
+    }
 }

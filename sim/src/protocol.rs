@@ -98,6 +98,53 @@ pub enum Fact {
     LeaseRead {
         term: u64,
     },
+    /// A lock-service replica applied a grant: `owner` now holds `key` under `lease`, with fencing token
+    /// `token`. Every replica reports each applied change; `revision` (strictly increasing along the
+    /// replicated state) lets a checker count each change once.
+    LockGranted {
+        key: u32,
+        lease: u64,
+        owner: NodeId,
+        token: u64,
+        revision: u64,
+    },
+    /// A replica applied the end of a hold: released by `by`, or `expired` (lease not kept alive).
+    LockReleased {
+        key: u32,
+        lease: u64,
+        owner: NodeId,
+        by: NodeId,
+        token: u64,
+        expired: bool,
+        revision: u64,
+    },
+    /// A lock client asked for a lock (counted for the contention report).
+    LockRequested {
+        key: u32,
+    },
+    /// The protected resource handled one access (a read or a write carrying a fencing token).
+    ResourceAccess {
+        client: NodeId,
+        token: u64,
+        write: bool,
+        outcome: AccessOutcome,
+        /// The count after the access.
+        value: u64,
+        highest_seen: u64,
+        /// The job this access belongs to (the same across retries), for the lost-update checker.
+        intent: u64,
+    },
+}
+
+/// What the protected resource did with one access.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AccessOutcome {
+    Accepted,
+    /// A retried write whose idempotency key was already applied: acknowledged, not applied again.
+    Duplicate,
+    /// Fencing: the token is lower than the highest the resource has seen.
+    StaleToken,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

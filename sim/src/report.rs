@@ -21,6 +21,61 @@ pub struct Report {
     /// Total simulated ms during which no up node believed it was leader.
     pub leaderless_ms: u64,
     pub trace_hash: String,
+    /// Coordination worlds: the name of every node that is not a server (`"n4": "A"`, `"n6": "store"`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub labels: BTreeMap<String, String>,
+    /// Lock-service worlds: every grant and expiry.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub locks: Option<LocksReport>,
+    /// Worlds with a protected resource: its accepted and rejected accesses.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resource: Option<ResourceReport>,
+    /// Lock requests per simulated minute (index 0 is the first minute).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contention: Option<Vec<u64>>,
+}
+
+/// A grant or an expiry: the client's name, its fencing token, when.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LockRecord {
+    pub client: String,
+    pub token: u64,
+    pub at_ms: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LocksReport {
+    pub grants: Vec<LockRecord>,
+    /// Holds ended by lease expiry (the holder stopped renewing).
+    pub expired: Vec<LockRecord>,
+    /// Holds ended by their owner's release.
+    pub released: u64,
+}
+
+/// One access the resource handled. `write` is the value written (absent for a read); `highest_seen`
+/// is the highest token the resource had seen, which a rejected token was below.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AccessReport {
+    pub client: String,
+    pub token: u64,
+    pub at_ms: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub write: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub presented: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub highest_seen: Option<u64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResourceReport {
+    pub fencing: bool,
+    /// The count at the end.
+    pub value: u64,
+    pub accepted: Vec<AccessReport>,
+    pub rejected: Vec<AccessReport>,
+    /// Retried writes recognised by their idempotency key and not applied again.
+    pub duplicates: u64,
 }
 
 /// A node id used as a map key: serializes as `n1`.. but orders numerically, so `n2` precedes `n10`.

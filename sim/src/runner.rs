@@ -6,6 +6,7 @@
 //! applied in file order. A step the world cannot apply (no leader to target, restarting an up node) is
 //! recorded in `skipped_steps`, never fatal: chaos schedules and lessons rely on that.
 
+use crate::coordination::Layout;
 use crate::report::Report;
 use crate::scenario::{Scenario, ScenarioProtocol, Step};
 use crate::time::SimTime;
@@ -118,7 +119,7 @@ impl ScenarioRun {
     pub fn report(&self) -> RunReport {
         RunReport {
             title: self.scenario.title.clone(),
-            protocol: self.scenario.protocol.name().to_string(),
+            protocol: self.scenario.protocol_name().to_string(),
             seed: self.scenario.seed,
             nodes: self.scenario.node_count,
             world: self.world.report(),
@@ -132,9 +133,14 @@ pub fn world_config(scenario: &Scenario) -> WorldConfig {
     let protocol = match scenario.protocol {
         ScenarioProtocol::Raft => ProtocolKind::Raft,
     };
+    // A coordination world has more nodes than servers: workers and the resource join them.
+    let node_count = match &scenario.raft.coordination {
+        Some(coordination) => Layout::new(scenario.node_count, coordination).total(),
+        None => scenario.node_count,
+    };
     WorldConfig {
         protocol,
-        node_count: scenario.node_count,
+        node_count,
         seed: scenario.seed,
         timing: scenario.timing.clone(),
         raft: scenario.raft.clone(),

@@ -26,6 +26,8 @@ pub struct ClusterView {
     pub pending_requests: u64,
     pub leader: Option<NodeId>,
     pub violation_count: u64,
+    /// Coordination worlds (lock service, workers, resource); `None` for a plain Raft cluster.
+    pub coordination: Option<crate::view_coordination::CoordinationView>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -114,6 +116,7 @@ impl World {
                 .count() as u64,
             leader: self.current_leader(),
             violation_count: self.checkers().total_violations(),
+            coordination: self.coordination_view(),
         }
     }
 

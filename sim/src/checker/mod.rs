@@ -6,9 +6,14 @@
 //! are listed per invariant; `violation_counts` keeps counting past the cap.
 
 mod liveness;
+pub mod locks;
 mod raft;
 
 pub use liveness::Liveness;
+pub use locks::{
+    LockChecker, MUTUAL_EXCLUSION, NO_LOST_UPDATES, RELEASE_BY_OWNER, SINGLE_LEASE_HOLDER,
+    TOKEN_MONOTONICITY,
+};
 pub use raft::{
     RaftChecker, ELECTION_SAFETY, LEADER_APPEND_ONLY, LEADER_COMPLETENESS, LOG_MATCHING,
     STATE_MACHINE_SAFETY,
@@ -71,6 +76,7 @@ pub struct Checkers {
     liveness: Liveness,
     violations: Violations,
     leaders: Vec<LeaderRecord>,
+    locks: LockChecker,
 }
 
 impl Checkers {
@@ -80,7 +86,18 @@ impl Checkers {
             liveness: Liveness::new(node_count),
             violations: Violations::default(),
             leaders: Vec::new(),
+            locks: LockChecker::default(),
         }
+    }
+
+    /// The lock and resource checker (and its records for the report).
+    pub fn locks(&self) -> &LockChecker {
+        &self.locks
+    }
+
+    /// Starts the lost-update count of a protected resource at `initial_count`.
+    pub fn watch_resource(&mut self, initial_count: u64) {
+        self.locks.watch_resource(initial_count);
     }
 
     pub fn before_dispatch(&self, _node: NodeId, actor: &Actor) -> LeaderMark {
@@ -97,6 +114,12 @@ impl Checkers {
         effects: &[Effect],
     ) -> Vec<TraceEvent> {
         let mut found = Vec::new();
+        for effect in effects {
+            if let Effect::Observe(fact) = effect {
+                self.locks
+                    .check(now, node, fact, &mut self.violations, &mut found);
+            }
+        }
         let Some(raft_node) = actor.as_raft() else {
             return found;
         };

@@ -55,6 +55,19 @@ impl RaftNode {
         self.advance_commit(effects);
     }
 
+    /// Appends `command` as leader and starts replicating it; returns its log index, or `None` when this
+    /// node does not lead. Used by services built on top of Raft (the lock service).
+    pub fn propose(&mut self, now_us: u64, command: Command, effects: &mut Effects) -> Option<u64> {
+        if self.volatile.role != RoleLabel::Leader {
+            return None;
+        }
+        let term = self.durable.term;
+        let index = self.append_as_leader(Entry { term, command }, effects);
+        self.broadcast_append(now_us, effects);
+        self.advance_commit(effects);
+        Some(index)
+    }
+
     /// The lease runs from the send time of the newest heartbeat a majority acknowledged, for the minimum
     /// election timeout, all on this node's own clock. It also needs an entry of this term committed, so
     /// the map reflects every earlier commit.
@@ -77,7 +90,7 @@ impl RaftNode {
             };
             self.volatile.applied_index = index;
             let outcome = match entry.command {
-                Command::Noop => None,
+                Command::Noop | Command::Lock(_) => None,
                 Command::Put {
                     key,
                     value,

@@ -14,6 +14,9 @@ pub enum Command {
     },
     /// A read that goes through the log (linearizable without a lease).
     Get { key: u32, request: RequestId },
+    /// An operation on the lock service's state machine (see [`crate::lockservice`]); Raft only stores
+    /// and orders it, the lock service applies it.
+    Lock(crate::lockservice::LockOp),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -33,6 +36,7 @@ impl Entry {
                 request,
             } => (1, key as u64, value ^ request.rotate_left(32)),
             Command::Get { key, request } => (2, key as u64, request),
+            Command::Lock(op) => (3, 0, op.digest()),
         };
         let mut hash = crate::trace::Fnv::new();
         for word in [self.term, tag, key, value] {

@@ -230,6 +230,8 @@ impl Protocol for RaftNode {
                 from,
                 message: Message::Raft(message),
             } => self.on_message(local_now_us, from, message, effects),
+            // Messages of other protocols are not for Raft (a lock server handles its own first).
+            Input::Message { .. } => {}
             Input::Timer {
                 key: ELECTION_TIMER,
             } => self.on_election_timer(local_now_us, effects),

@@ -54,6 +54,16 @@ pub enum ScenarioErrorKind {
         node: String,
         node_count: usize,
     },
+    /// A node name that is neither a server nor one of the other actors of a coordination world.
+    UnknownNodeName {
+        text: String,
+        /// The accepted names, e.g. "n1..n3, A, B, store" (boxed to keep errors small).
+        expected: Box<str>,
+    },
+    /// A table or key that only means something for another protocol.
+    NeedsProtocol {
+        protocol: &'static str,
+    },
     /// A negative number where only zero or more makes sense (a duration, a count, a seed).
     Negative {
         value: i64,
@@ -107,7 +117,13 @@ impl fmt::Display for ScenarioErrorKind {
             UnknownProtocol { protocol } => write!(
                 formatter,
                 "unknown protocol `{protocol}`; supported: {}",
-                quoted_list(crate::scenario::ScenarioProtocol::SUPPORTED)
+                quoted_list(
+                    &[
+                        crate::scenario::ScenarioProtocol::SUPPORTED,
+                        crate::scenario::COORDINATION_PROTOCOLS
+                    ]
+                    .concat()
+                )
             ),
             UnknownAction { action } => write!(
                 formatter,
@@ -117,6 +133,12 @@ impl fmt::Display for ScenarioErrorKind {
             BadNodeName { text, node_count, leader_allowed } => {
                 let leader = if *leader_allowed { " or `leader`" } else { "" };
                 write!(formatter, "`{text}` is not a node name: expected n1..n{node_count}{leader}")
+            }
+            UnknownNodeName { text, expected } => {
+                write!(formatter, "`{text}` is not a node name: expected {expected}")
+            }
+            NeedsProtocol { protocol } => {
+                write!(formatter, "only allowed with protocol = \"{protocol}\"")
             }
             NodeOutOfRange { node, node_count } => write!(
                 formatter,

@@ -3,6 +3,8 @@
 
 use super::Scenario;
 use crate::action::{Action, NodeTarget, RequestKind, PPM_ONE};
+use crate::config::Coordination;
+use crate::coordination::Layout;
 use crate::ids::NodeId;
 use std::fmt::Write;
 
@@ -12,16 +14,57 @@ pub fn to_toml_string(scenario: &Scenario) -> String {
     let mut out = String::new();
     write_header(&mut out, scenario);
     write_timing(&mut out, scenario);
+    write_coordination(&mut out, scenario);
+    let layout = scenario
+        .raft
+        .coordination
+        .as_ref()
+        .map(|coordination| Layout::new(scenario.node_count, coordination));
+    let mut steps = String::new();
     for step in &scenario.steps {
-        let _ = write!(out, "\n[[step]]\nat_ms = {}\n", step.at_ms);
-        write_action(&mut out, &step.action);
+        let _ = write!(steps, "\n[[step]]\nat_ms = {}\n", step.at_ms);
+        write_action(&mut steps, &step.action);
+    }
+    match layout {
+        Some(layout) => out.push_str(&rename_nodes(steps, &layout)),
+        None => out.push_str(&steps),
+    }
+    out
+}
+
+/// Writes the `[locks]` table of a lock-service scenario, every key explicit.
+fn write_coordination(out: &mut String, scenario: &Scenario) {
+    let Some(Coordination::LockService(options)) = &scenario.raft.coordination else {
+        return;
+    };
+    let _ = writeln!(out, "\n[locks]");
+    let _ = writeln!(out, "workers = {}", options.workers);
+    let _ = writeln!(out, "lease_ttl_ms = {}", options.lease_ttl_ms);
+    let _ = writeln!(out, "renew_ms = {}", options.renew_ms);
+    let _ = writeln!(out, "fencing = {}", options.fencing);
+    let _ = writeln!(
+        out,
+        "check_lease_before_write = {}",
+        options.check_lease_before_write
+    );
+    let _ = writeln!(out, "idempotency_key = {}", options.idempotency_key);
+    let _ = writeln!(out, "think_ms = {}", options.think_ms);
+    let _ = writeln!(out, "work_ms = {}", options.work_ms);
+    let _ = writeln!(out, "op_timeout_ms = {}", options.op_timeout_ms);
+    let _ = writeln!(out, "initial_count = {}", options.initial_count);
+}
+
+/// Node names past the servers are written as the actors' names (`"A"`, `"store"`), not `"n4"`.
+fn rename_nodes(mut out: String, layout: &Layout) -> String {
+    for (name, node) in layout.extra_names().into_iter().rev() {
+        out = out.replace(&quoted(&node.to_string()), &quoted(&name));
     }
     out
 }
 
 fn write_header(out: &mut String, scenario: &Scenario) {
     let _ = writeln!(out, "title = {}", quoted(&scenario.title));
-    let _ = writeln!(out, "protocol = {}", quoted(scenario.protocol.name()));
+    let _ = writeln!(out, "protocol = {}", quoted(scenario.protocol_name()));
     let _ = writeln!(out, "nodes = {}", scenario.node_count);
     let _ = writeln!(out, "seed = {}", scenario.seed);
     let _ = writeln!(out, "duration_ms = {}", scenario.duration_ms);

@@ -194,9 +194,9 @@ impl<'a> Field<'a> {
         Ok((min, max))
     }
 
-    /// A concrete node `n1`..`nN`.
-    pub fn node(&self, node_count: usize) -> Result<NodeId> {
-        self.node_or_leader(node_count, false)
+    /// A concrete node `n1`..`nN` (or another actor's name, in a coordination world).
+    pub fn node(&self, names: &NodeNames) -> Result<NodeId> {
+        self.node_or_leader(names, false)
             .map(|target| match target {
                 NodeTarget::Node(node) => node,
                 NodeTarget::Leader => unreachable!("leader is rejected when not allowed"),
@@ -204,14 +204,18 @@ impl<'a> Field<'a> {
     }
 
     /// A node `n1`..`nN` or `"leader"`, which the world resolves when the step runs.
-    pub fn node_target(&self, node_count: usize) -> Result<NodeTarget> {
-        self.node_or_leader(node_count, true)
+    pub fn node_target(&self, names: &NodeNames) -> Result<NodeTarget> {
+        self.node_or_leader(names, true)
     }
 
-    fn node_or_leader(&self, node_count: usize, leader_allowed: bool) -> Result<NodeTarget> {
+    fn node_or_leader(&self, names: &NodeNames, leader_allowed: bool) -> Result<NodeTarget> {
+        let node_count = names.servers;
         let text = self.string()?;
         if leader_allowed && text == "leader" {
             return Ok(NodeTarget::Leader);
+        }
+        if let Some((_, node)) = names.extra.iter().find(|(name, _)| name == text) {
+            return Ok(NodeTarget::Node(*node));
         }
         let number = text
             .strip_prefix('n')
@@ -224,12 +228,49 @@ impl<'a> Field<'a> {
                 node: text.into(),
                 node_count,
             })),
+            None if !names.extra.is_empty() => {
+                Err(self.error(ScenarioErrorKind::UnknownNodeName {
+                    text: text.into(),
+                    expected: names.describe(leader_allowed).into(),
+                }))
+            }
             None => Err(self.error(ScenarioErrorKind::BadNodeName {
                 text: text.into(),
                 node_count,
                 leader_allowed,
             })),
         }
+    }
+}
+
+/// The node names a scenario may use: servers `n1..nN` and, in a coordination world, the other actors.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct NodeNames {
+    pub servers: usize,
+    pub extra: Vec<(String, NodeId)>,
+}
+
+impl NodeNames {
+    pub fn servers_only(servers: usize) -> NodeNames {
+        NodeNames {
+            servers,
+            extra: Vec::new(),
+        }
+    }
+
+    pub fn total(&self) -> usize {
+        self.servers + self.extra.len()
+    }
+
+    fn describe(&self, leader_allowed: bool) -> String {
+        let mut text = format!("n1..n{}", self.servers);
+        for (name, _) in &self.extra {
+            text.push_str(&format!(", {name}"));
+        }
+        if leader_allowed {
+            text.push_str(" or `leader`");
+        }
+        text
     }
 }
 

@@ -55,6 +55,10 @@ impl ScenarioProtocol {
     }
 }
 
+/// Protocols that run a coordination workload beside Raft servers. In a [`Scenario`] they are
+/// `ScenarioProtocol::Raft` with `raft.coordination` set (see [`crate::config::Coordination`]).
+pub const COORDINATION_PROTOCOLS: &[&str] = &["lock-service"];
+
 /// One scripted action and the simulated time at which it is applied.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Step {
@@ -92,6 +96,14 @@ impl Scenario {
             timing: Timing::default(),
             raft: RaftOptions::default(),
             steps: Vec::new(),
+        }
+    }
+
+    /// The protocol name as written in files: `raft`, or the coordination workload's name.
+    pub fn protocol_name(&self) -> &'static str {
+        match &self.raft.coordination {
+            Some(coordination) => coordination.protocol_name(),
+            None => self.protocol.name(),
         }
     }
 

@@ -1,11 +1,12 @@
 //! Reading a scenario file: the top-level keys and the `[timing]` table. Steps live in `steps.rs`.
 
 use super::errors::ScenarioErrorKind;
-use super::fields::{Field, Place, Result, Source, TableReader};
+use super::fields::{Field, NodeNames, Place, Result, Source, TableReader};
 use super::limits::*;
 use super::steps::parse_steps;
 use super::{Scenario, ScenarioError, ScenarioProtocol};
-use crate::config::{RaftOptions, Timing};
+use crate::config::{Coordination, LockServiceOptions, RaftOptions, Timing};
+use crate::coordination::{Layout, MAX_WORKERS};
 use crate::ids::MAX_NODES;
 use toml::de::DeTable;
 
@@ -16,7 +17,21 @@ const TOP_LEVEL_KEYS: &[&str] = &[
     "seed",
     "duration_ms",
     "timing",
+    "locks",
     "step",
+];
+
+const LOCK_KEYS: &[&str] = &[
+    "workers",
+    "lease_ttl_ms",
+    "renew_ms",
+    "fencing",
+    "check_lease_before_write",
+    "idempotency_key",
+    "think_ms",
+    "work_ms",
+    "op_timeout_ms",
+    "initial_count",
 ];
 
 const TIMING_KEYS: &[&str] = &[
@@ -66,7 +81,7 @@ fn read_scenario(top: &TableReader<'_>) -> Result<Scenario> {
         Some(field) => field.string()?.to_string(),
         None => DEFAULT_TITLE.to_string(),
     };
-    let protocol = read_protocol(top.required("protocol")?)?;
+    let (protocol, coordination_name) = read_protocol(top.required("protocol")?)?;
     let node_count = top.required("nodes")?.unsigned_in(1, MAX_NODES as u64)? as usize;
     let seed = match top.optional("seed") {
         Some(field) => field.unsigned()?,
@@ -75,12 +90,46 @@ fn read_scenario(top: &TableReader<'_>) -> Result<Scenario> {
     let duration_ms = top
         .required("duration_ms")?
         .unsigned_in(1, MAX_DURATION_MS)?;
-    let (timing, raft) = match top.optional("timing") {
+    let (timing, mut raft) = match top.optional("timing") {
         Some(field) => read_timing(&TableReader::table(field, "timing.", "[timing]")?)?,
         None => (Timing::default(), RaftOptions::default()),
     };
+    let locks_field = top.optional("locks");
+    raft.coordination = match (coordination_name, locks_field) {
+        (Some(_), Some(field)) => Some(read_locks(&TableReader::table(
+            field, "locks.", "[locks]",
+        )?)?),
+        (Some(_), None) => Some(Coordination::LockService(LockServiceOptions::default())),
+        (None, Some(field)) => {
+            let protocol = "lock-service";
+            return Err(field.error(ScenarioErrorKind::NeedsProtocol { protocol }));
+        }
+        (None, None) => None,
+    };
+    let names = match &raft.coordination {
+        Some(coordination) => {
+            let layout = Layout::new(node_count, coordination);
+            if layout.total() > MAX_NODES {
+                let field = top.required("nodes")?;
+                let expected = format!(
+                    "at most {} servers beside {} other actors",
+                    MAX_NODES - (layout.total() - node_count),
+                    layout.total() - node_count
+                );
+                return Err(field.error(ScenarioErrorKind::OutOfRange {
+                    value: node_count.to_string(),
+                    expected,
+                }));
+            }
+            NodeNames {
+                servers: node_count,
+                extra: layout.extra_names(),
+            }
+        }
+        None => NodeNames::servers_only(node_count),
+    };
     let steps = match top.optional("step") {
-        Some(field) => parse_steps(field, node_count, duration_ms)?,
+        Some(field) => parse_steps(field, &names, duration_ms)?,
         None => Vec::new(),
     };
     Ok(Scenario {
@@ -95,13 +144,55 @@ fn read_scenario(top: &TableReader<'_>) -> Result<Scenario> {
     })
 }
 
-fn read_protocol(field: Field<'_>) -> Result<ScenarioProtocol> {
+/// The protocol, and the coordination workload's name when the file names one.
+fn read_protocol(field: Field<'_>) -> Result<(ScenarioProtocol, Option<&'static str>)> {
     let name = field.string()?;
-    ScenarioProtocol::from_name(name).ok_or_else(|| {
+    if let Some(known) = super::COORDINATION_PROTOCOLS
+        .iter()
+        .find(|known| **known == name)
+    {
+        return Ok((ScenarioProtocol::Raft, Some(*known)));
+    }
+    let protocol = ScenarioProtocol::from_name(name).ok_or_else(|| {
         field.error(ScenarioErrorKind::UnknownProtocol {
             protocol: name.to_string(),
         })
-    })
+    })?;
+    Ok((protocol, None))
+}
+
+fn read_locks(table: &TableReader<'_>) -> Result<Coordination> {
+    table.check_keys(LOCK_KEYS)?;
+    let mut options = LockServiceOptions::default();
+    if let Some(field) = table.optional("workers") {
+        options.workers = field.unsigned_in(1, MAX_WORKERS as u64)? as usize;
+    }
+    let times: [(&str, &mut u64, u64); 6] = [
+        ("lease_ttl_ms", &mut options.lease_ttl_ms, 1),
+        ("renew_ms", &mut options.renew_ms, 1),
+        ("op_timeout_ms", &mut options.op_timeout_ms, 1),
+        ("think_ms", &mut options.think_ms, 0),
+        ("work_ms", &mut options.work_ms, 0),
+        ("initial_count", &mut options.initial_count, 0),
+    ];
+    for (key, slot, low) in times {
+        if let Some(field) = table.optional(key) {
+            let high = if key == "initial_count" {
+                1_000_000_000
+            } else {
+                MAX_TIMING_MS
+            };
+            *slot = field.unsigned_in(low, high)?;
+        }
+    }
+    read_flag(table, "fencing", &mut options.fencing)?;
+    read_flag(
+        table,
+        "check_lease_before_write",
+        &mut options.check_lease_before_write,
+    )?;
+    read_flag(table, "idempotency_key", &mut options.idempotency_key)?;
+    Ok(Coordination::LockService(options))
 }
 
 fn read_timing(table: &TableReader<'_>) -> Result<(Timing, RaftOptions)> {

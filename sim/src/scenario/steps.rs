@@ -1,7 +1,7 @@
 //! Reading `[[step]]` entries: each one is a time, an action name and that action's arguments.
 
 use super::errors::ScenarioErrorKind;
-use super::fields::{Field, Place, Result, TableReader};
+use super::fields::{Field, NodeNames, Place, Result, TableReader};
 use super::limits::*;
 use super::Step;
 use crate::action::{Action, NodeTarget, RequestKind};
@@ -44,7 +44,7 @@ fn argument_keys(action: &str) -> Option<&'static [&'static str]> {
 /// Reads the `step` array: every entry valid, in time order, none after `duration_ms`.
 pub(crate) fn parse_steps(
     field: Field<'_>,
-    node_count: usize,
+    names: &NodeNames,
     duration_ms: u64,
 ) -> Result<Vec<Step>> {
     let entries = field.array().map_err(|_| {
@@ -73,7 +73,7 @@ pub(crate) fn parse_steps(
         };
         let table = step_table(entry_field)?;
         let previous_at_ms = steps.last().map_or(0, |step| step.at_ms);
-        steps.push(parse_step(&table, node_count, duration_ms, previous_at_ms)?);
+        steps.push(parse_step(&table, names, duration_ms, previous_at_ms)?);
     }
     Ok(steps)
 }
@@ -98,7 +98,7 @@ fn step_table(entry: Field<'_>) -> Result<TableReader<'_>> {
 
 fn parse_step(
     table: &TableReader<'_>,
-    node_count: usize,
+    names: &NodeNames,
     duration_ms: u64,
     previous_at_ms: u64,
 ) -> Result<Step> {
@@ -127,7 +127,7 @@ fn parse_step(
             needed_by: format!("action `{name}`"),
             ..table.clone()
         },
-        node_count,
+        names,
     };
     Ok(Step {
         at_ms,
@@ -138,7 +138,7 @@ fn parse_step(
 /// The keys of one step, read as the arguments of its action.
 struct ActionArguments<'a> {
     table: TableReader<'a>,
-    node_count: usize,
+    names: &'a NodeNames,
 }
 
 impl ActionArguments<'_> {
@@ -183,7 +183,7 @@ impl ActionArguments<'_> {
     }
 
     fn target(&self) -> Result<NodeTarget> {
-        self.table.required("target")?.node_target(self.node_count)
+        self.table.required("target")?.node_target(self.names)
     }
 
     fn pause_duration_ms(&self) -> Result<Option<u64>> {
@@ -206,9 +206,9 @@ impl ActionArguments<'_> {
     }
 
     fn cut(&self) -> Result<Action> {
-        let from = self.table.required("from")?.node_target(self.node_count)?;
+        let from = self.table.required("from")?.node_target(self.names)?;
         let to_field = self.table.required("to")?;
-        let to = to_field.node_target(self.node_count)?;
+        let to = to_field.node_target(self.names)?;
         if let (NodeTarget::Node(from), NodeTarget::Node(to)) = (from, to) {
             if from == to {
                 return Err(to_field.error(ScenarioErrorKind::CutToItself {
@@ -229,7 +229,7 @@ impl ActionArguments<'_> {
             .required("count")?
             .unsigned_in(1, MAX_REQUEST_COUNT as u64)? as u32;
         let target = match self.table.optional("target") {
-            Some(field) => field.node_target(self.node_count)?,
+            Some(field) => field.node_target(self.names)?,
             None => NodeTarget::Leader,
         };
         let kind = match self.table.optional("kind") {
@@ -246,7 +246,7 @@ impl ActionArguments<'_> {
     /// Groups of concrete nodes; no node may appear twice. Nodes left out form one more group.
     fn groups(&self) -> Result<Vec<Vec<NodeId>>> {
         let field = self.table.required("groups")?;
-        let mut seen = vec![false; self.node_count];
+        let mut seen = vec![false; self.names.total()];
         let mut groups = Vec::new();
         for group_value in field.array()? {
             let group_field = field.element(group_value);
@@ -260,7 +260,7 @@ impl ActionArguments<'_> {
             let mut group = Vec::with_capacity(members.len());
             for member in members {
                 let member_field = field.element(member);
-                let node = member_field.node(self.node_count)?;
+                let node = member_field.node(self.names)?;
                 if std::mem::replace(&mut seen[node.index()], true) {
                     return Err(member_field.error(ScenarioErrorKind::DuplicateNode {
                         node: node.to_string(),

@@ -7,6 +7,7 @@
 
 mod actions;
 mod clients;
+mod coordination_report;
 mod dispatch;
 mod events;
 
@@ -193,6 +194,10 @@ impl World {
     pub fn new(config: WorldConfig) -> Result<World, String> {
         config.validate()?;
         let count = config.node_count;
+        if let Some(coordination) = config.raft.coordination.clone() {
+            let actors = crate::coordination::build_actors(&config, &coordination)?;
+            return World::from_actors(config, actors);
+        }
         let actors = match config.protocol {
             ProtocolKind::Raft => {
                 let timing = RaftTiming::from_timing(&config.timing);
@@ -239,6 +244,10 @@ impl World {
             effects: Effects::new(),
             config,
         };
+        let resource = world.nodes.iter().find_map(|slot| slot.actor.as_resource());
+        if let Some(initial_count) = resource.map(|resource| resource.value) {
+            world.checkers.watch_resource(initial_count);
+        }
         for index in 0..count {
             world.dispatch(NodeId(index as u16), Input::Start);
         }
@@ -379,6 +388,28 @@ impl World {
             violation_counts: self.checkers.violation_counts().clone(),
             leaderless_ms: self.checkers.leaderless_ms(self.now),
             trace_hash: format!("{:016x}", self.trace_hash()),
+            labels: BTreeMap::new(),
+            locks: None,
+            resource: None,
+            contention: None,
+        }
+        .with_coordination(self)
+    }
+
+    /// The layout of a coordination world (`None` for a plain Raft cluster).
+    pub fn layout(&self) -> Option<crate::coordination::Layout> {
+        let coordination = self.config.raft.coordination.as_ref()?;
+        Some(crate::coordination::Layout::of_world(
+            self.nodes.len(),
+            coordination,
+        ))
+    }
+
+    /// The name a node goes by: `n1`.. for servers, `A`.. for workers, `store` for the resource.
+    pub fn node_label(&self, node: NodeId) -> String {
+        match self.layout() {
+            Some(layout) => layout.label(node),
+            None => node.to_string(),
         }
     }
 

@@ -1,0 +1,240 @@
+//! Checkers for locks and the resource they protect, fed by the facts the actors report.
+//!
+//! - **Mutual Exclusion** (as the resource sees it): the accesses of one holder (one token) must form
+//!   one unbroken run in the resource's history. A holder that touches the data again after another
+//!   holder has touched it was working on the data while someone else held the lock: their lock periods
+//!   overlapped where it matters.
+//! - **Token Monotonicity**: the resource never accepts a token lower than one it accepted before.
+//! - **No Lost Updates**: every job decrements the count by one, so after each accepted write the count
+//!   must equal the starting count minus the number of distinct jobs whose write was accepted.
+//! - **Single Lease Holder**: the service grants a key only when no lease holds it, in the order of its
+//!   replicated state (each change is counted once, by revision).
+//! - **Release By Owner**: a hold ends by its owner's release or by lease expiry, never by a stranger.
+
+use super::Violations;
+use crate::ids::NodeId;
+use crate::protocol::{AccessOutcome, Fact};
+use crate::time::SimTime;
+use crate::trace::TraceEvent;
+use std::collections::{BTreeMap, BTreeSet};
+
+pub const MUTUAL_EXCLUSION: &str = "Mutual Exclusion";
+pub const TOKEN_MONOTONICITY: &str = "Token Monotonicity";
+pub const NO_LOST_UPDATES: &str = "No Lost Updates";
+pub const SINGLE_LEASE_HOLDER: &str = "Single Lease Holder";
+pub const RELEASE_BY_OWNER: &str = "Release By Owner";
+
+/// Records kept per list for the report (the counts go on).
+pub const MAX_LOCK_RECORDS: usize = 10_000;
+
+/// A grant or an expiry: who, which token, when.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GrantRecord {
+    pub client: NodeId,
+    pub token: u64,
+    pub at_ms: u64,
+}
+
+/// One access the resource handled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AccessRecord {
+    pub client: NodeId,
+    pub token: u64,
+    pub at_ms: u64,
+    pub write: bool,
+    pub value: u64,
+    pub highest_seen: u64,
+    pub outcome: AccessOutcome,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct LockChecker {
+    last_revision: u64,
+    holders: BTreeMap<u32, (u64, NodeId)>,
+    pub grants: Vec<GrantRecord>,
+    pub expired: Vec<GrantRecord>,
+    pub releases: u64,
+    /// Lock requests per simulated minute.
+    pub requests_per_minute: Vec<u64>,
+    /// The count the resource started with, once a resource is watched.
+    pub initial_count: Option<u64>,
+    baseline: u64,
+    intents: BTreeSet<u64>,
+    highest_accepted: u64,
+    current_token: Option<u64>,
+    finished_tokens: BTreeSet<u64>,
+    pub accesses: Vec<AccessRecord>,
+    pub accepted: u64,
+    pub rejected: u64,
+    pub duplicates: u64,
+}
+
+fn push_capped<T>(list: &mut Vec<T>, item: T) {
+    if list.len() < MAX_LOCK_RECORDS {
+        list.push(item);
+    }
+}
+
+impl LockChecker {
+    pub fn watch_resource(&mut self, initial_count: u64) {
+        self.initial_count = Some(initial_count);
+        self.baseline = initial_count;
+    }
+
+    pub fn check(
+        &mut self,
+        now: SimTime,
+        node: NodeId,
+        fact: &Fact,
+        violations: &mut Violations,
+        found: &mut Vec<TraceEvent>,
+    ) {
+        match *fact {
+            Fact::LockRequested { .. } => {
+                let minute = (now.as_ms() / 60_000) as usize;
+                if minute < MAX_LOCK_RECORDS {
+                    if self.requests_per_minute.len() <= minute {
+                        self.requests_per_minute.resize(minute + 1, 0);
+                    }
+                    self.requests_per_minute[minute] += 1;
+                }
+            }
+            Fact::LockGranted {
+                key,
+                owner,
+                token,
+                revision,
+                ..
+            } if revision > self.last_revision => {
+                self.last_revision = revision;
+                if let Some((held, holder)) = self.holders.get(&key).copied() {
+                    let detail = format!(
+                        "{node} granted key {key} to {owner} (token {token}) while {holder} still held it (token {held})"
+                    );
+                    found.push(violations.report(
+                        SINGLE_LEASE_HOLDER,
+                        now,
+                        vec![owner, holder],
+                        detail,
+                    ));
+                }
+                self.holders.insert(key, (token, owner));
+                let record = GrantRecord {
+                    client: owner,
+                    token,
+                    at_ms: now.as_ms(),
+                };
+                push_capped(&mut self.grants, record);
+            }
+            Fact::LockReleased {
+                key,
+                owner,
+                by,
+                token,
+                expired,
+                revision,
+                ..
+            } if revision > self.last_revision => {
+                self.last_revision = revision;
+                if self
+                    .holders
+                    .get(&key)
+                    .is_some_and(|(held, _)| *held == token)
+                {
+                    self.holders.remove(&key);
+                }
+                if expired {
+                    let record = GrantRecord {
+                        client: owner,
+                        token,
+                        at_ms: now.as_ms(),
+                    };
+                    push_capped(&mut self.expired, record);
+                } else {
+                    self.releases += 1;
+                }
+                if !expired && by != owner {
+                    let detail =
+                        format!("{by} released key {key}, held by {owner} with token {token}");
+                    found.push(violations.report(RELEASE_BY_OWNER, now, vec![by, owner], detail));
+                }
+            }
+            Fact::ResourceAccess {
+                client,
+                token,
+                write,
+                outcome,
+                value,
+                highest_seen,
+                intent,
+            } => {
+                let record = AccessRecord {
+                    client,
+                    token,
+                    at_ms: now.as_ms(),
+                    write,
+                    value,
+                    highest_seen,
+                    outcome,
+                };
+                push_capped(&mut self.accesses, record);
+                match outcome {
+                    AccessOutcome::StaleToken => self.rejected += 1,
+                    AccessOutcome::Duplicate => self.duplicates += 1,
+                    AccessOutcome::Accepted => {
+                        self.accepted += 1;
+                        self.check_access(now, &record, intent, violations, found);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn check_access(
+        &mut self,
+        now: SimTime,
+        access: &AccessRecord,
+        intent: u64,
+        violations: &mut Violations,
+        found: &mut Vec<TraceEvent>,
+    ) {
+        let AccessRecord { client, token, .. } = *access;
+        if token < self.highest_accepted {
+            let detail = format!(
+                "the store accepted token {token} from {client} after accepting token {}",
+                self.highest_accepted
+            );
+            found.push(violations.report(TOKEN_MONOTONICITY, now, vec![client], detail));
+        }
+        self.highest_accepted = self.highest_accepted.max(token);
+        if self.current_token != Some(token) {
+            if let Some(previous) = self.current_token {
+                self.finished_tokens.insert(previous);
+            }
+            if self.finished_tokens.contains(&token) {
+                let previous = self.current_token.unwrap_or(0);
+                let detail = format!(
+                    "{client} (token {token}) touched the store again after the holder of token {previous} had: their lock periods overlapped"
+                );
+                found.push(violations.report(MUTUAL_EXCLUSION, now, vec![client], detail));
+            }
+            self.current_token = Some(token);
+        }
+        if !access.write || self.initial_count.is_none() {
+            return;
+        }
+        self.intents.insert(intent);
+        let jobs = self.intents.len() as u64;
+        let expected = self.baseline.saturating_sub(jobs);
+        if access.value != expected {
+            let detail = format!(
+                "after {client}'s write the count is {}, but {} jobs were applied to {}: expected {expected}",
+                access.value, jobs, self.baseline
+            );
+            found.push(violations.report(NO_LOST_UPDATES, now, vec![client], detail));
+            // Count from here on, so one lost update is reported once.
+            self.baseline = access.value + jobs;
+        }
+    }
+}

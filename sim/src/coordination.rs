@@ -1,0 +1,161 @@
+//! Worlds where the servers `n1..nN` run beside other actors: lock clients `A`, `B`, ... and the
+//! protected resource `store`. This module lays such a world out (which node id is who) and builds its
+//! actors; the scenario parser, the view and the report use the same names.
+//!
+//! Layout: node ids `0..servers` are the servers (shown `n1..nN`), then one id per worker (`A`, `B`, ...),
+//! then the resource (`store`). The world's `node_count` counts them all; a scenario's `nodes` counts the
+//! servers only.
+
+use crate::actor::Actor;
+use crate::config::{Coordination, LockServiceOptions};
+use crate::ids::{NodeId, MAX_NODES};
+use crate::lockservice::LockServer;
+use crate::raft::{RaftNode, RaftTiming};
+use crate::resource::Resource;
+use crate::worker::Worker;
+use crate::world::WorldConfig;
+
+/// Most lock clients a world may have (they are named `A`..`Z`).
+pub const MAX_WORKERS: usize = 26;
+
+/// Who is who in a coordination world.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    pub servers: usize,
+    pub workers: usize,
+}
+
+impl Layout {
+    /// The layout for `servers` servers running `coordination`.
+    pub fn new(servers: usize, coordination: &Coordination) -> Layout {
+        match coordination {
+            Coordination::LockService(options) => Layout {
+                servers,
+                workers: options.workers,
+            },
+        }
+    }
+
+    /// The layout of a world whose `node_count` counts every actor.
+    pub fn of_world(node_count: usize, coordination: &Coordination) -> Layout {
+        let extra = Layout::new(0, coordination).total();
+        Layout::new(node_count.saturating_sub(extra), coordination)
+    }
+
+    pub fn total(&self) -> usize {
+        self.servers + self.workers + 1
+    }
+
+    pub fn worker(&self, index: usize) -> NodeId {
+        assert!(index < self.workers, "worker index outside the layout");
+        NodeId((self.servers + index) as u16)
+    }
+
+    pub fn store(&self) -> NodeId {
+        NodeId((self.servers + self.workers) as u16)
+    }
+
+    /// The name a node goes by in scenario files, the view and the report.
+    pub fn label(&self, node: NodeId) -> String {
+        let index = node.index();
+        if index < self.servers {
+            node.to_string()
+        } else if index < self.servers + self.workers {
+            char::from(b'A' + (index - self.servers) as u8).to_string()
+        } else {
+            "store".to_string()
+        }
+    }
+
+    /// Every name besides `n1..nN`, with its node.
+    pub fn extra_names(&self) -> Vec<(String, NodeId)> {
+        (self.servers..self.total())
+            .map(|index| NodeId(index as u16))
+            .map(|node| (self.label(node), node))
+            .collect()
+    }
+
+    pub fn validate(&self) -> Result<(), String> {
+        if self.servers == 0 {
+            return Err("a coordination world needs at least one server".to_string());
+        }
+        if self.workers == 0 || self.workers > MAX_WORKERS {
+            return Err(format!(
+                "{} workers is outside 1..={MAX_WORKERS}",
+                self.workers
+            ));
+        }
+        if self.total() > MAX_NODES {
+            return Err(format!(
+                "{} servers, {} workers and the store make {} nodes, more than {MAX_NODES}",
+                self.servers,
+                self.workers,
+                self.total()
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Checks the options of a coordination workload (scenario files check them key by key first).
+pub fn validate_options(coordination: &Coordination) -> Result<(), String> {
+    match coordination {
+        Coordination::LockService(options) => validate_lock_options(options),
+    }
+}
+
+fn validate_lock_options(options: &LockServiceOptions) -> Result<(), String> {
+    let times = [
+        ("lease_ttl_ms", options.lease_ttl_ms),
+        ("renew_ms", options.renew_ms),
+        ("op_timeout_ms", options.op_timeout_ms),
+    ];
+    for (name, value) in times {
+        if value == 0 || value > crate::world::MAX_DURATION_MS {
+            return Err(format!(
+                "{name} {value} is outside 1..={}",
+                crate::world::MAX_DURATION_MS
+            ));
+        }
+    }
+    if options.think_ms > crate::world::MAX_DURATION_MS
+        || options.work_ms > crate::world::MAX_DURATION_MS
+    {
+        return Err("think_ms and work_ms must be at most one hour".to_string());
+    }
+    Ok(())
+}
+
+/// The actors of a coordination world, in node order.
+pub fn build_actors(
+    config: &WorldConfig,
+    coordination: &Coordination,
+) -> Result<Vec<Actor>, String> {
+    let layout = Layout::of_world(config.node_count, coordination);
+    layout.validate()?;
+    validate_options(coordination)?;
+    let Coordination::LockService(options) = coordination;
+    let timing = RaftTiming::from_timing(&config.timing);
+    let mut actors = Vec::with_capacity(layout.total());
+    for index in 0..layout.servers {
+        let raft = RaftNode::new(
+            NodeId(index as u16),
+            layout.servers,
+            config.raft.clone(),
+            timing,
+        );
+        actors.push(Actor::LockServer(Box::new(LockServer::new(raft))));
+    }
+    for index in 0..layout.workers {
+        let worker = Worker::new(
+            layout.worker(index),
+            layout.servers,
+            layout.store(),
+            *options,
+        );
+        actors.push(Actor::Worker(Box::new(worker)));
+    }
+    let resource = Resource::new(options.fencing, options.initial_count);
+    actors.push(Actor::Resource(Box::new(resource)));
+    Ok(actors)
+}

@@ -1,0 +1,133 @@
+//! What lock clients, the lock service and the protected resource say to each other.
+
+use serde::{Deserialize, Serialize};
+
+/// Why the protected resource refused an access.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ResourceError {
+    /// Fencing: a holder with a newer token has already been here.
+    StaleToken { presented: u64, highest_seen: u64 },
+}
+
+/// A read of the count, or a write of a new count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum AccessKind {
+    Read,
+    Write { value: u64 },
+}
+
+/// Answer of the lock service to an `Acquire`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum AcquireResult {
+    Granted {
+        lease: u64,
+        token: u64,
+    },
+    /// The lease exists and waits in the key's queue; a `Granted` notice or a keep-alive answer will
+    /// tell the client when it holds the lock.
+    Queued {
+        lease: u64,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LockMessage {
+    /// Create a lease with `ttl_ms` and queue it for `key`. `request` identifies the attempt; with
+    /// `idempotent` the service answers a repeated `request` from the same client with the lease it
+    /// already created instead of a new one.
+    Acquire {
+        key: u32,
+        ttl_ms: u64,
+        request: u64,
+        idempotent: bool,
+    },
+    AcquireReply {
+        request: u64,
+        result: AcquireResult,
+    },
+    /// Sent by the leader when a queued lease reaches the head of its key's queue.
+    Granted {
+        key: u32,
+        lease: u64,
+        token: u64,
+    },
+    /// `sent_at_local_us` is the client's clock, echoed back so it knows from when the renewal counts.
+    KeepAlive {
+        lease: u64,
+        sent_at_local_us: u64,
+    },
+    KeepAliveReply {
+        lease: u64,
+        alive: bool,
+        /// The token, if this lease holds the lock now.
+        token: Option<u64>,
+        echo_sent_at_local_us: u64,
+    },
+    Release {
+        key: u32,
+        lease: u64,
+        request: u64,
+    },
+    ReleaseReply {
+        request: u64,
+        released: bool,
+    },
+    /// This server does not lead (or cannot vouch for its leadership right now).
+    NotLeader {
+        request: u64,
+        leader_hint: Option<crate::ids::NodeId>,
+    },
+    /// To the protected resource. `op` identifies the message (the same on a retry only with an
+    /// idempotency key); `intent` names the job, for the checkers.
+    Access {
+        kind: AccessKind,
+        token: u64,
+        op: u64,
+        idempotent: bool,
+        intent: u64,
+    },
+    AccessReply {
+        op: u64,
+        result: Result<u64, ResourceError>,
+    },
+}
+
+impl LockMessage {
+    pub fn label(&self) -> &'static str {
+        match self {
+            LockMessage::Acquire { .. } => "Acquire",
+            LockMessage::AcquireReply {
+                result: AcquireResult::Granted { .. },
+                ..
+            } => "Acquired",
+            LockMessage::AcquireReply { .. } => "Queued",
+            LockMessage::Granted { .. } => "Granted",
+            LockMessage::KeepAlive { .. } => "KeepAlive",
+            LockMessage::KeepAliveReply { alive: true, .. } => "KeepAlive ok",
+            LockMessage::KeepAliveReply { .. } => "Lease gone",
+            LockMessage::Release { .. } => "Release",
+            LockMessage::ReleaseReply { .. } => "Released",
+            LockMessage::NotLeader { .. } => "Not leader",
+            LockMessage::Access {
+                kind: AccessKind::Read,
+                ..
+            } => "Read",
+            LockMessage::Access { .. } => "Write",
+            LockMessage::AccessReply { result: Ok(_), .. } => "Access ok",
+            LockMessage::AccessReply { .. } => "Stale token",
+        }
+    }
+
+    /// The fencing token a message carries, if any (drawn on the arrow).
+    pub fn token(&self) -> u64 {
+        match self {
+            LockMessage::AcquireReply {
+                result: AcquireResult::Granted { token, .. },
+                ..
+            }
+            | LockMessage::Granted { token, .. }
+            | LockMessage::Access { token, .. } => *token,
+            _ => 0,
+        }
+    }
+}

@@ -1,0 +1,403 @@
+//! An etcd-like lock service on Raft: leases, a lock per key, and fencing tokens.
+//!
+//! **Leases.** A client that wants a lock first needs a *lease*: a promise from the service that it is
+//! alive, good for a time to live (TTL) and renewed by keep-alives. If the client crashes, is paused or is
+//! cut off, the keep-alives stop and the lease runs out; the service then ends everything the lease held.
+//! Who decides that a lease ran out? Only the current leader, on its own clock: it keeps each lease's
+//! deadline in memory (as etcd's lessor does), pushes it forward on every keep-alive, and when a deadline
+//! passes it proposes an `Expire` entry. Expiry is thus an ordinary log entry: every replica ends the hold
+//! at the same point of the log. A newly elected leader does not know when the old one last heard a
+//! keep-alive, so it gives every lease a fresh full TTL from its own election: leases only ever live
+//! *longer* than their holders believe, never shorter.
+//!
+//! **Locks.** `Acquire` creates a lease and queues it on the key; the head of the queue holds the lock.
+//! Requests are granted in log order, which is request order as the leader saw it. `Release` ends a hold
+//! only if the releasing client owns the lease that holds it; a stranger's release is refused. Keep-alives
+//! are answered only by a leader that can still vouch for its leadership (its Raft read lease holds), so a
+//! deposed leader cannot stretch a lease the new leader is about to expire.
+//!
+//! **Fencing tokens.** Every grant gets a token: the state machine's *revision*, bumped on every grant and
+//! every release, so tokens strictly increase with every grant. A lease is still only a belief on the
+//! client's side: a client paused for longer than its TTL wakes up certain it holds the lock while the
+//! service has already given it to someone else. Nothing the client checks before the pause helps. The
+//! token is what lets the *resource* tell: a write carrying token 33 after it has seen 34 is stale and is
+//! refused (Kleppmann, "How to do distributed locking", 2016; the Chubby paper calls the token a
+//! *sequencer*). See [`crate::worker`] and [`crate::resource`].
+//!
+//! The server is sans-IO like every actor: it wraps a [`RaftNode`] (messages, timers and client requests it
+//! does not know go straight to Raft) and applies committed `Command::Lock` entries to its [`LockTable`]
+//! after each input. A crash loses the table with the rest of the volatile state; the replica rebuilds it
+//! by re-applying the committed log. Files: `table.rs` (the pure state machine), `message.rs`.
+
+pub mod message;
+pub mod table;
+
+pub use message::{AccessKind, AcquireResult, LockMessage, ResourceError};
+pub use table::{Hold, KeyState, Lease, LockOp, LockTable, TableEvent};
+
+use crate::actor::Message;
+use crate::ids::NodeId;
+use crate::protocol::{ActorSummary, Effects, Fact, Input, Protocol, TimerDelay, TimerKey};
+use crate::raft::{Command, RaftNode};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Timer on which the leader looks for leases past their deadline (Raft uses keys 0 and 1).
+pub const LEASE_TIMER: TimerKey = 10;
+/// How often the leader looks, in local microseconds.
+pub const LEASE_CHECK_US: u64 = 10_000;
+
+#[derive(Clone, Debug)]
+pub struct LockServer {
+    pub raft: RaftNode,
+    pub table: LockTable,
+    /// Invariant: applied_index <= raft.volatile.applied_index.
+    applied_index: u64,
+    /// Leader only: each lease's deadline on this node's clock (local microseconds).
+    pub deadlines: BTreeMap<u64, u64>,
+    /// Leader only: leases whose `Expire` has been proposed but not applied yet.
+    expiring: BTreeSet<u64>,
+    was_leader: bool,
+    /// Leader only: who asked for the entry at each log index, answered when it is applied.
+    pending: BTreeMap<u64, (NodeId, u64)>,
+    events: Vec<TableEvent>,
+}
+
+impl LockServer {
+    pub fn new(raft: RaftNode) -> LockServer {
+        LockServer {
+            raft,
+            table: LockTable::default(),
+            applied_index: 0,
+            deadlines: BTreeMap::new(),
+            expiring: BTreeSet::new(),
+            was_leader: false,
+            pending: BTreeMap::new(),
+            events: Vec::new(),
+        }
+    }
+
+    fn reply(&self, effects: &mut Effects, to: NodeId, message: LockMessage) {
+        effects.send(to, Message::Lock(message));
+    }
+
+    fn not_leader(&self, effects: &mut Effects, to: NodeId, request: u64) {
+        let leader_hint = self
+            .raft
+            .volatile
+            .leader_hint
+            .filter(|hint| *hint != self.raft.id);
+        self.reply(
+            effects,
+            to,
+            LockMessage::NotLeader {
+                request,
+                leader_hint,
+            },
+        );
+    }
+
+    fn on_lock_message(
+        &mut self,
+        now_us: u64,
+        from: NodeId,
+        message: &LockMessage,
+        effects: &mut Effects,
+    ) {
+        match *message {
+            LockMessage::Acquire {
+                key,
+                ttl_ms,
+                request,
+                idempotent,
+            } => {
+                let op = LockOp::Acquire {
+                    key,
+                    owner: from,
+                    ttl_ms,
+                    request,
+                    idempotent,
+                };
+                self.propose(now_us, from, request, op, effects);
+            }
+            LockMessage::Release {
+                key,
+                lease,
+                request,
+            } => {
+                let op = LockOp::Release {
+                    key,
+                    lease,
+                    by: from,
+                };
+                self.propose(now_us, from, request, op, effects);
+            }
+            LockMessage::KeepAlive {
+                lease,
+                sent_at_local_us,
+            } => self.on_keep_alive(now_us, from, lease, sent_at_local_us, effects),
+            _ => {}
+        }
+    }
+
+    fn propose(
+        &mut self,
+        now_us: u64,
+        from: NodeId,
+        request: u64,
+        op: LockOp,
+        effects: &mut Effects,
+    ) {
+        match self.raft.propose(now_us, Command::Lock(op), effects) {
+            Some(index) => {
+                self.pending.insert(index, (from, request));
+            }
+            None => self.not_leader(effects, from, request),
+        }
+    }
+
+    fn on_keep_alive(
+        &mut self,
+        now_us: u64,
+        from: NodeId,
+        lease: u64,
+        sent_at_local_us: u64,
+        effects: &mut Effects,
+    ) {
+        if !self.raft.is_leader() || !self.raft.lease_holds(now_us) {
+            self.not_leader(effects, from, lease);
+            return;
+        }
+        let known = self.table.leases.get(&lease).copied();
+        let alive =
+            known.is_some_and(|known| known.owner == from) && !self.expiring.contains(&lease);
+        if let (true, Some(known)) = (alive, known) {
+            self.deadlines
+                .insert(lease, now_us.saturating_add(known.ttl_ms * 1_000));
+        }
+        let reply = LockMessage::KeepAliveReply {
+            lease,
+            alive,
+            token: if alive {
+                self.table.token_of(lease)
+            } else {
+                None
+            },
+            echo_sent_at_local_us: sent_at_local_us,
+        };
+        self.reply(effects, from, reply);
+    }
+
+    fn on_lease_timer(&mut self, now_us: u64, effects: &mut Effects) {
+        effects.set_timer(
+            LEASE_TIMER,
+            TimerDelay::Exactly {
+                local_us: LEASE_CHECK_US,
+            },
+            "lease check",
+        );
+        if !self.raft.is_leader() {
+            return;
+        }
+        let due: Vec<u64> = self
+            .deadlines
+            .iter()
+            .filter(|(lease, deadline)| **deadline <= now_us && !self.expiring.contains(lease))
+            .map(|(lease, _)| *lease)
+            .collect();
+        for lease in due {
+            if self
+                .raft
+                .propose(now_us, Command::Lock(LockOp::Expire { lease }), effects)
+                .is_some()
+            {
+                self.expiring.insert(lease);
+            }
+        }
+    }
+
+    /// Notices leadership changes and applies newly committed lock entries.
+    fn after_raft(&mut self, now_us: u64, effects: &mut Effects) {
+        let leads = self.raft.is_leader();
+        if leads && !self.was_leader {
+            self.deadlines.clear();
+            self.expiring.clear();
+        }
+        if !leads {
+            self.deadlines.clear();
+            self.expiring.clear();
+            self.pending.clear();
+        }
+        self.was_leader = leads;
+        while self.applied_index < self.raft.volatile.applied_index {
+            let index = self.applied_index + 1;
+            self.applied_index = index;
+            let Some(entry) = self.raft.log().entry(index).copied() else {
+                break;
+            };
+            let Command::Lock(op) = entry.command else {
+                continue;
+            };
+            let mut events = std::mem::take(&mut self.events);
+            events.clear();
+            self.table.apply(index, op, &mut events);
+            for event in &events {
+                self.on_event(index, *event, effects);
+            }
+            self.events = events;
+        }
+        if leads {
+            self.sync_deadlines(now_us);
+        }
+    }
+
+    /// Leader: every lease in the table has a deadline (a full TTL from now when first seen), and no
+    /// deadline outlives its lease.
+    fn sync_deadlines(&mut self, now_us: u64) {
+        let leases = &self.table.leases;
+        self.deadlines.retain(|lease, _| leases.contains_key(lease));
+        self.expiring.retain(|lease| leases.contains_key(lease));
+        for lease in leases.values() {
+            self.deadlines
+                .entry(lease.id)
+                .or_insert(now_us.saturating_add(lease.ttl_ms * 1_000));
+        }
+    }
+
+    fn on_event(&mut self, index: u64, event: TableEvent, effects: &mut Effects) {
+        let leads = self.raft.is_leader();
+        let asker = self.pending.get(&index).copied();
+        match event {
+            TableEvent::Granted {
+                key,
+                hold,
+                revision,
+            } => {
+                effects.observe(Fact::LockGranted {
+                    key,
+                    lease: hold.lease,
+                    owner: hold.owner,
+                    token: hold.token,
+                    revision,
+                });
+                if !leads {
+                    return;
+                }
+                let result = AcquireResult::Granted {
+                    lease: hold.lease,
+                    token: hold.token,
+                };
+                match asker {
+                    Some((client, request)) if hold.lease == index => {
+                        self.pending.remove(&index);
+                        self.reply(
+                            effects,
+                            client,
+                            LockMessage::AcquireReply { request, result },
+                        );
+                    }
+                    _ => {
+                        let notice = LockMessage::Granted {
+                            key,
+                            lease: hold.lease,
+                            token: hold.token,
+                        };
+                        self.reply(effects, hold.owner, notice);
+                    }
+                }
+            }
+            TableEvent::Queued { lease, .. } | TableEvent::Existing { lease, token: None } => {
+                if let Some((client, request)) = asker.filter(|_| leads) {
+                    self.pending.remove(&index);
+                    let result = AcquireResult::Queued { lease };
+                    self.reply(
+                        effects,
+                        client,
+                        LockMessage::AcquireReply { request, result },
+                    );
+                }
+            }
+            TableEvent::Existing {
+                lease,
+                token: Some(token),
+            } => {
+                if let Some((client, request)) = asker.filter(|_| leads) {
+                    self.pending.remove(&index);
+                    let result = AcquireResult::Granted { lease, token };
+                    self.reply(
+                        effects,
+                        client,
+                        LockMessage::AcquireReply { request, result },
+                    );
+                }
+            }
+            TableEvent::Released {
+                key,
+                hold,
+                by,
+                expired,
+                revision,
+            } => {
+                effects.observe(Fact::LockReleased {
+                    key,
+                    lease: hold.lease,
+                    owner: hold.owner,
+                    by,
+                    token: hold.token,
+                    expired,
+                    revision,
+                });
+                self.answer_release(index, asker, true, effects);
+            }
+            TableEvent::NotOwner { .. } => self.answer_release(index, asker, false, effects),
+        }
+    }
+
+    fn answer_release(
+        &mut self,
+        index: u64,
+        asker: Option<(NodeId, u64)>,
+        released: bool,
+        effects: &mut Effects,
+    ) {
+        let Some((client, request)) = asker.filter(|_| self.raft.is_leader()) else {
+            return;
+        };
+        self.pending.remove(&index);
+        self.reply(
+            effects,
+            client,
+            LockMessage::ReleaseReply { request, released },
+        );
+    }
+}
+
+impl Protocol for LockServer {
+    fn handle(&mut self, local_now_us: u64, input: Input<'_>, effects: &mut Effects) {
+        match input {
+            Input::Message {
+                from,
+                message: Message::Lock(message),
+            } => self.on_lock_message(local_now_us, from, message, effects),
+            Input::Timer { key: LEASE_TIMER } => self.on_lease_timer(local_now_us, effects),
+            Input::Start | Input::Recover => {
+                self.raft.handle(local_now_us, input, effects);
+                let delay = TimerDelay::Exactly {
+                    local_us: LEASE_CHECK_US,
+                };
+                effects.set_timer(LEASE_TIMER, delay, "lease check");
+            }
+            other => self.raft.handle(local_now_us, other, effects),
+        }
+        self.after_raft(local_now_us, effects);
+    }
+
+    fn crash(&mut self) {
+        self.raft.crash();
+        let raft = self.raft.clone();
+        *self = LockServer::new(raft);
+    }
+
+    fn summary(&self) -> ActorSummary {
+        self.raft.summary()
+    }
+}

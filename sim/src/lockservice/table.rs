@@ -1,0 +1,259 @@
+//! The lock service's replicated state machine: leases, a FIFO lock per key, and the revision counter
+//! that fencing tokens come from. Pure and deterministic: every replica applies the same operations in
+//! log order and reaches the same table.
+
+use crate::ids::NodeId;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, VecDeque};
+
+/// One operation in the Raft log.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LockOp {
+    /// Create a lease for `owner` and queue it on `key`. With `idempotent`, a repeated `request` from the
+    /// same owner is answered with the lease it already created.
+    Acquire {
+        key: u32,
+        owner: NodeId,
+        ttl_ms: u64,
+        request: u64,
+        idempotent: bool,
+    },
+    /// Release `key` if `lease` holds it (unlock only by the owner); a queued lease just leaves the queue.
+    Release { key: u32, lease: u64, by: NodeId },
+    /// The leader saw the lease's time to live run out on its own clock.
+    Expire { lease: u64 },
+}
+
+impl LockOp {
+    pub fn digest(&self) -> u64 {
+        let words = match *self {
+            LockOp::Acquire {
+                key,
+                owner,
+                ttl_ms,
+                request,
+                idempotent,
+            } => [
+                1,
+                key as u64,
+                owner.0 as u64,
+                ttl_ms ^ (request << 20) ^ idempotent as u64,
+            ],
+            LockOp::Release { key, lease, by } => [2, key as u64, lease, by.0 as u64],
+            LockOp::Expire { lease } => [3, lease, 0, 0],
+        };
+        let mut hash = crate::trace::Fnv::new();
+        for word in words {
+            hash.write_u64(word);
+        }
+        hash.finish()
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Lease {
+    pub id: u64,
+    pub owner: NodeId,
+    pub key: u32,
+    pub ttl_ms: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Hold {
+    pub lease: u64,
+    pub owner: NodeId,
+    pub token: u64,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct KeyState {
+    pub holder: Option<Hold>,
+    /// Leases waiting for the key, in request order.
+    pub waiters: VecDeque<u64>,
+}
+
+/// What applying one operation changed, for replies, facts and the checkers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TableEvent {
+    Granted {
+        key: u32,
+        hold: Hold,
+        revision: u64,
+    },
+    Queued {
+        key: u32,
+        lease: u64,
+    },
+    /// A repeated idempotent `Acquire`: the existing lease (and token, if it holds the key).
+    Existing {
+        lease: u64,
+        token: Option<u64>,
+    },
+    Released {
+        key: u32,
+        hold: Hold,
+        by: NodeId,
+        expired: bool,
+        revision: u64,
+    },
+    /// A release by someone who does not hold the key: refused.
+    NotOwner {
+        key: u32,
+        by: NodeId,
+    },
+}
+
+/// Invariant: every `holder` and every waiter names a lease in `leases`, and a lease appears at most
+/// once across all holders and queues. Tokens are revisions, so they strictly increase with every grant.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct LockTable {
+    pub leases: BTreeMap<u64, Lease>,
+    pub keys: BTreeMap<u32, KeyState>,
+    /// Bumped by every grant and every release; a grant's token is the revision it created.
+    pub revision: u64,
+    /// Latest idempotent acquire per owner: (request, lease).
+    last_request: BTreeMap<NodeId, (u64, u64)>,
+}
+
+impl LockTable {
+    /// Applies the operation stored at log `index` (new leases take the index as their id).
+    pub fn apply(&mut self, index: u64, op: LockOp, events: &mut Vec<TableEvent>) {
+        match op {
+            LockOp::Acquire {
+                key,
+                owner,
+                ttl_ms,
+                request,
+                idempotent,
+            } => self.acquire(index, key, owner, ttl_ms, (request, idempotent), events),
+            LockOp::Release { key, lease, by } => self.release(key, lease, by, events),
+            LockOp::Expire { lease } => self.expire(lease, events),
+        }
+    }
+
+    /// The token `lease` holds its key with, if it holds it.
+    pub fn token_of(&self, lease: u64) -> Option<u64> {
+        let key = self.leases.get(&lease)?.key;
+        let hold = self.keys.get(&key)?.holder?;
+        (hold.lease == lease).then_some(hold.token)
+    }
+
+    fn acquire(
+        &mut self,
+        index: u64,
+        key: u32,
+        owner: NodeId,
+        ttl_ms: u64,
+        (request, idempotent): (u64, bool),
+        events: &mut Vec<TableEvent>,
+    ) {
+        if idempotent {
+            if let Some(&(last, lease)) = self.last_request.get(&owner) {
+                if last == request && self.leases.contains_key(&lease) {
+                    let token = self.token_of(lease);
+                    events.push(TableEvent::Existing { lease, token });
+                    return;
+                }
+            }
+            self.last_request.insert(owner, (request, index));
+        }
+        let lease = Lease {
+            id: index,
+            owner,
+            key,
+            ttl_ms,
+        };
+        self.leases.insert(index, lease);
+        self.keys.entry(key).or_default().waiters.push_back(index);
+        self.grant_next(key, events);
+        if self.token_of(index).is_none() {
+            events.push(TableEvent::Queued { key, lease: index });
+        }
+    }
+
+    /// Grants `key` to the first waiter if nobody holds it.
+    fn grant_next(&mut self, key: u32, events: &mut Vec<TableEvent>) {
+        let state = self.keys.entry(key).or_default();
+        if state.holder.is_some() {
+            return;
+        }
+        let Some(lease) = state.waiters.pop_front() else {
+            return;
+        };
+        let owner = self.leases[&lease].owner;
+        self.revision += 1;
+        let hold = Hold {
+            lease,
+            owner,
+            token: self.revision,
+        };
+        state.holder = Some(hold);
+        events.push(TableEvent::Granted {
+            key,
+            hold,
+            revision: self.revision,
+        });
+    }
+
+    fn release(&mut self, key: u32, lease: u64, by: NodeId, events: &mut Vec<TableEvent>) {
+        let Some(state) = self.keys.get_mut(&key) else {
+            events.push(TableEvent::NotOwner { key, by });
+            return;
+        };
+        let owned = self
+            .leases
+            .get(&lease)
+            .is_some_and(|known| known.owner == by);
+        match state.holder {
+            Some(hold) if hold.lease == lease && owned => {
+                self.end_hold(key, hold, by, false, events);
+            }
+            _ if owned && state.waiters.contains(&lease) => {
+                state.waiters.retain(|waiting| *waiting != lease);
+                self.leases.remove(&lease);
+            }
+            _ => events.push(TableEvent::NotOwner { key, by }),
+        }
+    }
+
+    fn expire(&mut self, lease: u64, events: &mut Vec<TableEvent>) {
+        let Some(known) = self.leases.get(&lease).copied() else {
+            return;
+        };
+        let state = self.keys.entry(known.key).or_default();
+        match state.holder {
+            Some(hold) if hold.lease == lease => {
+                self.end_hold(known.key, hold, known.owner, true, events)
+            }
+            _ => {
+                state.waiters.retain(|waiting| *waiting != lease);
+                self.leases.remove(&lease);
+            }
+        }
+    }
+
+    fn end_hold(
+        &mut self,
+        key: u32,
+        hold: Hold,
+        by: NodeId,
+        expired: bool,
+        events: &mut Vec<TableEvent>,
+    ) {
+        self.leases.remove(&hold.lease);
+        self.revision += 1;
+        let state = self.keys.get_mut(&key).expect("a held key has a state");
+        state.holder = None;
+        events.push(TableEvent::Released {
+            key,
+            hold,
+            by,
+            expired,
+            revision: self.revision,
+        });
+        // Waiters whose lease is gone never hold: skip them.
+        let leases = &self.leases;
+        state.waiters.retain(|waiting| leases.contains_key(waiting));
+        self.grant_next(key, events);
+    }
+}

@@ -1,0 +1,163 @@
+//! The protected resource: a storage node holding an inventory count, read and written by lock holders.
+//!
+//! Every access carries the fencing token of the lock its sender believes it holds. With fencing on, the
+//! resource remembers the highest token it has seen (on reads too, so a read-modify-write cycle is
+//! protected as a whole) and refuses any access with a lower one: `StaleToken { presented, highest_seen }`.
+//! That single comparison is what makes a lock safe against paused or slow holders; the lock service
+//! alone cannot, because it has no way to stop a process that does not know it lost the lock. With fencing
+//! off the resource accepts everything, which is what most storage does.
+//!
+//! With an idempotency key, a write whose key (client, message id) was already applied is acknowledged and
+//! not applied again. The resource keeps a ledger of every access, accepted or refused (the newest
+//! [`LEDGER_CAP`] in full, all of them in the counts). It is storage: a crash loses nothing.
+
+use crate::actor::Message;
+use crate::ids::NodeId;
+use crate::lockservice::{AccessKind, LockMessage, ResourceError};
+use crate::protocol::{
+    AccessOutcome, ActorSummary, ClientError, ClientOutcome, Effects, Fact, Input, Protocol,
+    RoleLabel,
+};
+use serde::Serialize;
+use std::collections::{BTreeMap, VecDeque};
+
+/// Ledger entries kept in full.
+pub const LEDGER_CAP: usize = 4_096;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct LedgerEntry {
+    pub client: NodeId,
+    pub token: u64,
+    /// `None` for a read, the value written for a write.
+    pub write: Option<u64>,
+    pub outcome: AccessOutcome,
+    pub highest_seen: u64,
+    /// The count after the access.
+    pub value: u64,
+    pub local_us: u64,
+}
+
+#[derive(Clone, Debug)]
+pub struct Resource {
+    pub fencing: bool,
+    pub value: u64,
+    pub highest_seen: u64,
+    pub ledger: VecDeque<LedgerEntry>,
+    pub accepted: u64,
+    pub rejected: u64,
+    pub duplicates: u64,
+    /// Last idempotency key applied per client.
+    applied: BTreeMap<NodeId, u64>,
+}
+
+impl Resource {
+    pub fn new(fencing: bool, initial_count: u64) -> Resource {
+        Resource {
+            fencing,
+            value: initial_count,
+            highest_seen: 0,
+            ledger: VecDeque::new(),
+            accepted: 0,
+            rejected: 0,
+            duplicates: 0,
+            applied: BTreeMap::new(),
+        }
+    }
+
+    /// One access: fencing first, then the idempotency key, then the read or write itself.
+    pub fn access(
+        &mut self,
+        client: NodeId,
+        kind: AccessKind,
+        token: u64,
+        op: u64,
+        idempotent: bool,
+    ) -> (AccessOutcome, Result<u64, ResourceError>) {
+        if self.fencing && token < self.highest_seen {
+            self.rejected += 1;
+            let error = ResourceError::StaleToken {
+                presented: token,
+                highest_seen: self.highest_seen,
+            };
+            return (AccessOutcome::StaleToken, Err(error));
+        }
+        self.highest_seen = self.highest_seen.max(token);
+        let AccessKind::Write { value } = kind else {
+            self.accepted += 1;
+            return (AccessOutcome::Accepted, Ok(self.value));
+        };
+        if idempotent && self.applied.get(&client) == Some(&op) {
+            self.duplicates += 1;
+            return (AccessOutcome::Duplicate, Ok(self.value));
+        }
+        self.applied.insert(client, op);
+        self.value = value;
+        self.accepted += 1;
+        (AccessOutcome::Accepted, Ok(self.value))
+    }
+}
+
+impl Protocol for Resource {
+    fn handle(&mut self, local_now_us: u64, input: Input<'_>, effects: &mut Effects) {
+        match input {
+            Input::Message {
+                from,
+                message:
+                    Message::Lock(LockMessage::Access {
+                        kind,
+                        token,
+                        op,
+                        idempotent,
+                        intent,
+                    }),
+            } => {
+                let (outcome, result) = self.access(from, *kind, *token, *op, *idempotent);
+                let write = match kind {
+                    AccessKind::Write { value } => Some(*value),
+                    AccessKind::Read => None,
+                };
+                if self.ledger.len() >= LEDGER_CAP {
+                    self.ledger.pop_front();
+                }
+                self.ledger.push_back(LedgerEntry {
+                    client: from,
+                    token: *token,
+                    write,
+                    outcome,
+                    highest_seen: self.highest_seen,
+                    value: self.value,
+                    local_us: local_now_us,
+                });
+                effects.persist("resource");
+                effects.observe(Fact::ResourceAccess {
+                    client: from,
+                    token: *token,
+                    write: write.is_some(),
+                    outcome,
+                    value: self.value,
+                    highest_seen: self.highest_seen,
+                    intent: *intent,
+                });
+                let reply = LockMessage::AccessReply { op: *op, result };
+                effects.send(from, Message::Lock(reply));
+            }
+            Input::Client { request_id, .. } => {
+                let error = ClientError::NotLeader { leader_hint: None };
+                effects.reply(request_id, ClientOutcome::Rejected(error));
+            }
+            _ => {}
+        }
+    }
+
+    /// Storage: everything is durable.
+    fn crash(&mut self) {}
+
+    fn summary(&self) -> ActorSummary {
+        ActorSummary {
+            role: RoleLabel::Follower,
+            term: 0,
+            commit_index: 0,
+            log_len: 0,
+        }
+    }
+}

@@ -1,0 +1,157 @@
+//! The coordination part of a frame: names of the actors, each worker's belief, the lock service's truth
+//! on its leader's clock, and the resource's ledger.
+
+use crate::ids::NodeId;
+use crate::lockservice::{Hold, Lease};
+use crate::resource::LedgerEntry;
+use crate::worker::{Belief, Phase};
+use crate::world::World;
+use serde::Serialize;
+
+/// Newest ledger entries shown.
+pub const MAX_VIEW_LEDGER: usize = 64;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CoordinationView {
+    /// The scenario protocol name, e.g. `lock-service`.
+    pub protocol: &'static str,
+    /// The name of every node, indexed by node: `n1`.., `A`.., `store`.
+    pub labels: Vec<String>,
+    pub workers: Vec<WorkerView>,
+    /// The lock service as its current leader sees it (`None` while no server leads).
+    pub service: Option<ServiceView>,
+    pub resource: Option<ResourceView>,
+}
+
+/// What a worker believes, on its own clock.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct WorkerView {
+    pub id: NodeId,
+    pub phase: Phase,
+    /// "I hold the lock, token 34, lease until t (local)".
+    pub belief: Option<Belief>,
+    pub local_clock_us: i64,
+    pub jobs_done: u64,
+    pub jobs_abandoned: u64,
+    pub fenced_off: u64,
+}
+
+/// The truth, on the leader's clock.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ServiceView {
+    pub leader: NodeId,
+    pub leader_clock_us: u64,
+    pub revision: u64,
+    pub leases: Vec<LeaseView>,
+    /// Per key: holder and queue.
+    pub locks: Vec<LockView>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LeaseView {
+    pub lease: Lease,
+    /// The leader's deadline for it, on the leader's clock.
+    pub deadline_us: Option<u64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LockView {
+    pub key: u32,
+    pub holder: Option<Hold>,
+    pub waiters: Vec<u64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ResourceView {
+    pub id: NodeId,
+    pub fencing: bool,
+    pub value: u64,
+    pub highest_seen: u64,
+    pub accepted: u64,
+    pub rejected: u64,
+    pub duplicates: u64,
+    /// Newest last, at most `MAX_VIEW_LEDGER`.
+    pub ledger: Vec<LedgerEntry>,
+}
+
+impl World {
+    /// `None` for a plain Raft cluster.
+    pub fn coordination_view(&self) -> Option<CoordinationView> {
+        let layout = self.layout()?;
+        let protocol = self.config().raft.coordination.as_ref()?.protocol_name();
+        let now = self.now();
+        let labels = (0..self.node_count())
+            .map(|index| layout.label(NodeId(index as u16)))
+            .collect();
+        let workers = (0..layout.workers)
+            .filter_map(|index| {
+                let node = layout.worker(index);
+                let slot = &self.nodes()[node.index()];
+                let worker = slot.actor.as_worker()?;
+                Some(WorkerView {
+                    id: node,
+                    phase: worker.phase,
+                    belief: worker.belief,
+                    local_clock_us: slot.clock.local_signed_us(now),
+                    jobs_done: worker.jobs_done,
+                    jobs_abandoned: worker.jobs_abandoned,
+                    fenced_off: worker.fenced_off,
+                })
+            })
+            .collect();
+        let service = self.current_leader().and_then(|leader| {
+            let slot = &self.nodes()[leader.index()];
+            let server = slot.actor.as_lock_server()?;
+            let leases = server
+                .table
+                .leases
+                .values()
+                .map(|lease| LeaseView {
+                    lease: *lease,
+                    deadline_us: server.deadlines.get(&lease.id).copied(),
+                })
+                .collect();
+            let locks = server
+                .table
+                .keys
+                .iter()
+                .map(|(key, state)| LockView {
+                    key: *key,
+                    holder: state.holder,
+                    waiters: state.waiters.iter().copied().collect(),
+                })
+                .collect();
+            Some(ServiceView {
+                leader,
+                leader_clock_us: slot.clock.local_us(now),
+                revision: server.table.revision,
+                leases,
+                locks,
+            })
+        });
+        let store = layout.store();
+        let resource = self.nodes()[store.index()]
+            .actor
+            .as_resource()
+            .map(|resource| {
+                let skip = resource.ledger.len().saturating_sub(MAX_VIEW_LEDGER);
+                ResourceView {
+                    id: store,
+                    fencing: resource.fencing,
+                    value: resource.value,
+                    highest_seen: resource.highest_seen,
+                    accepted: resource.accepted,
+                    rejected: resource.rejected,
+                    duplicates: resource.duplicates,
+                    ledger: resource.ledger.iter().skip(skip).copied().collect(),
+                }
+            });
+        Some(CoordinationView {
+            protocol,
+            labels,
+            workers,
+            service,
+            resource,
+        })
+    }
+}

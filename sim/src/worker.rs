@@ -1,0 +1,483 @@
+//! A lock client ("worker"): acquire the lock, read-modify-write the protected resource carrying the
+//! fencing token, release, think, repeat.
+//!
+//! The worker's picture of the world is a *belief*: "I hold the lock with token 34, and my lease lasts
+//! until local time t". It computes t conservatively, from the moment it *sent* the request or keep-alive
+//! that the service answered, plus the TTL, so with honest clocks the service's own deadline is always
+//! later. Keep-alives go out every `renew_ms` in the background, also while the worker waits in the queue
+//! (a keep-alive answer tells a waiting worker that it has reached the head of the queue).
+//!
+//! What can go wrong is exactly what the lesson is about. The worker reads the count, spends `work_ms`
+//! computing, and writes `count - 1`. With `check_lease_before_write` it looks at its lease, on its own
+//! clock, when it starts that write step (right after the read), and gives up if the lease has run out.
+//! But a stop-the-world pause *after* that check, while it computes (or a clock that runs slow), means the
+//! write leaves long after the lease is gone; only a resource that checks the fencing token can refuse it.
+//!
+//! Every operation has a timeout (`op_timeout_ms`); a timed-out operation has an *unknown* outcome: the
+//! request may have been applied. On a retry, `idempotency_key` decides whether the retry carries the same
+//! key (the service and the resource recognise it and apply it once) or looks like a new request (a
+//! retried `Acquire` creates a second lease that nobody keeps alive; a retried write is applied twice).
+
+use crate::actor::Message;
+use crate::config::LockServiceOptions;
+use crate::ids::NodeId;
+use crate::lockservice::{AccessKind, AcquireResult, LockMessage, ResourceError};
+use crate::protocol::{
+    ActorSummary, ClientError, ClientOutcome, Effects, Fact, Input, Protocol, RoleLabel,
+    TimerDelay, TimerKey,
+};
+use serde::Serialize;
+
+/// The one lock key the workers contend for (the inventory record).
+pub const LOCK_KEY: u32 = 0;
+const JOB_TIMER: TimerKey = 0;
+const OP_TIMER: TimerKey = 1;
+const RENEW_TIMER: TimerKey = 2;
+const WORK_TIMER: TimerKey = 3;
+/// Attempts at one resource access before the worker gives the job up.
+pub const MAX_ACCESS_ATTEMPTS: u32 = 3;
+
+/// Where the worker is in its loop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Between jobs.
+    Idle,
+    Acquiring,
+    /// The lease exists and waits in the key's queue.
+    Waiting,
+    Reading,
+    /// Holding the value read, computing the new one (`work_ms`).
+    Modifying,
+    Writing,
+    Releasing,
+}
+
+/// "I hold the lock, token 34, lease until t (local)".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Belief {
+    pub lease: u64,
+    pub token: u64,
+    pub lease_until_local_us: u64,
+}
+
+#[derive(Clone, Debug)]
+pub struct Worker {
+    pub id: NodeId,
+    pub servers: usize,
+    pub store: NodeId,
+    pub options: LockServiceOptions,
+    pub phase: Phase,
+    /// The lease the worker knows about (waiting or holding).
+    pub lease: Option<u64>,
+    pub lease_until_local_us: u64,
+    pub belief: Option<Belief>,
+    pub leader_guess: usize,
+    /// Identifies the current acquire attempt (kept on retries with an idempotency key).
+    request: u64,
+    acquire_sent_local_us: u64,
+    /// Next id for a request or an access; durable so a restarted worker never reuses one.
+    next_id: u64,
+    /// The job (intent) in progress and the access message id.
+    pub job: u64,
+    op: u64,
+    attempts: u32,
+    read_value: u64,
+    pub jobs_done: u64,
+    pub jobs_abandoned: u64,
+    pub fenced_off: u64,
+    pub lock_requests: u64,
+    pub unknown_outcomes: u64,
+}
+
+impl Worker {
+    pub fn new(id: NodeId, servers: usize, store: NodeId, options: LockServiceOptions) -> Worker {
+        Worker {
+            id,
+            servers,
+            store,
+            options,
+            phase: Phase::Idle,
+            lease: None,
+            lease_until_local_us: 0,
+            belief: None,
+            leader_guess: 0,
+            request: 0,
+            acquire_sent_local_us: 0,
+            next_id: 0,
+            job: 0,
+            op: 0,
+            attempts: 0,
+            read_value: 0,
+            jobs_done: 0,
+            jobs_abandoned: 0,
+            fenced_off: 0,
+            lock_requests: 0,
+            unknown_outcomes: 0,
+        }
+    }
+
+    fn fresh_id(&mut self) -> u64 {
+        self.next_id += 1;
+        self.next_id
+    }
+
+    fn server(&self) -> NodeId {
+        NodeId((self.leader_guess % self.servers) as u16)
+    }
+
+    fn send_service(&self, effects: &mut Effects, message: LockMessage) {
+        effects.send(self.server(), Message::Lock(message));
+    }
+
+    fn op_timer(&self, effects: &mut Effects) {
+        let local_us = self.options.op_timeout_ms * 1_000;
+        effects.set_timer(
+            OP_TIMER,
+            TimerDelay::Exactly { local_us },
+            "operation timeout",
+        );
+    }
+
+    fn schedule_job(&self, effects: &mut Effects) {
+        let think_us = self.options.think_ms * 1_000;
+        let delay = TimerDelay::Between {
+            min_local_us: think_us / 2,
+            max_local_us: think_us + think_us / 2,
+        };
+        effects.set_timer(JOB_TIMER, delay, "next job");
+    }
+
+    fn send_acquire(&mut self, now_us: u64, effects: &mut Effects) {
+        self.acquire_sent_local_us = now_us;
+        self.lock_requests += 1;
+        effects.observe(Fact::LockRequested { key: LOCK_KEY });
+        let message = LockMessage::Acquire {
+            key: LOCK_KEY,
+            ttl_ms: self.options.lease_ttl_ms,
+            request: self.request,
+            idempotent: self.options.idempotency_key,
+        };
+        self.send_service(effects, message);
+        self.op_timer(effects);
+    }
+
+    fn start_job(&mut self, now_us: u64, effects: &mut Effects) {
+        self.phase = Phase::Acquiring;
+        self.request = self.fresh_id();
+        self.job = (self.id.0 as u64) << 40 | self.fresh_id();
+        self.send_acquire(now_us, effects);
+    }
+
+    /// Back to idle: forget the lease and the belief, plan the next job.
+    fn finish(&mut self, effects: &mut Effects) {
+        self.phase = Phase::Idle;
+        self.lease = None;
+        self.belief = None;
+        effects.cancel_timer(OP_TIMER);
+        effects.cancel_timer(RENEW_TIMER);
+        effects.cancel_timer(WORK_TIMER);
+        self.schedule_job(effects);
+    }
+
+    fn abandon(&mut self, effects: &mut Effects) {
+        self.jobs_abandoned += 1;
+        if let Some(lease) = self.lease {
+            let request = self.fresh_id();
+            let release = LockMessage::Release {
+                key: LOCK_KEY,
+                lease,
+                request,
+            };
+            self.send_service(effects, release);
+        }
+        self.finish(effects);
+    }
+
+    fn renew_timer(&self, effects: &mut Effects) {
+        let local_us = self.options.renew_ms * 1_000;
+        effects.set_timer(
+            RENEW_TIMER,
+            TimerDelay::Exactly { local_us },
+            "lease renewal",
+        );
+    }
+
+    fn lease_holds(&self, now_us: u64) -> bool {
+        now_us < self.lease_until_local_us
+    }
+
+    fn on_acquired(&mut self, lease: u64, token: u64, effects: &mut Effects) {
+        self.lease = Some(lease);
+        self.belief = Some(Belief {
+            lease,
+            token,
+            lease_until_local_us: self.lease_until_local_us,
+        });
+        self.renew_timer(effects);
+        self.phase = Phase::Reading;
+        self.attempts = 0;
+        self.op = self.fresh_id();
+        self.send_access(AccessKind::Read, effects);
+    }
+
+    fn send_access(&mut self, kind: AccessKind, effects: &mut Effects) {
+        let Some(belief) = self.belief else {
+            return;
+        };
+        self.attempts += 1;
+        let access = LockMessage::Access {
+            kind,
+            token: belief.token,
+            op: self.op,
+            idempotent: self.options.idempotency_key,
+            intent: self.job,
+        };
+        effects.send(self.store, Message::Lock(access));
+        self.op_timer(effects);
+    }
+
+    fn on_message(
+        &mut self,
+        now_us: u64,
+        from: NodeId,
+        message: &LockMessage,
+        effects: &mut Effects,
+    ) {
+        match *message {
+            LockMessage::NotLeader {
+                request,
+                leader_hint,
+            } => {
+                self.leader_guess = match leader_hint {
+                    Some(hint) if hint.index() < self.servers => hint.index(),
+                    _ => (from.index() + 1) % self.servers,
+                };
+                if self.phase == Phase::Acquiring && request == self.request {
+                    // Refused outright: the request was not applied, so the same id is safe to resend.
+                    self.send_acquire(now_us, effects);
+                }
+            }
+            LockMessage::AcquireReply { request, result } => {
+                if self.phase != Phase::Acquiring || request != self.request {
+                    return;
+                }
+                self.leader_guess = from.index();
+                self.lease_until_local_us = self
+                    .acquire_sent_local_us
+                    .saturating_add(self.options.lease_ttl_ms * 1_000);
+                match result {
+                    AcquireResult::Granted { lease, token } => {
+                        self.on_acquired(lease, token, effects)
+                    }
+                    AcquireResult::Queued { lease } => {
+                        self.phase = Phase::Waiting;
+                        self.lease = Some(lease);
+                        effects.cancel_timer(OP_TIMER);
+                        self.renew_timer(effects);
+                    }
+                }
+            }
+            LockMessage::Granted { lease, token, .. } => {
+                if self.phase == Phase::Waiting && self.lease == Some(lease) {
+                    self.on_acquired(lease, token, effects);
+                } else if self.lease != Some(lease) {
+                    // A lease from an earlier attempt whose answer never arrived: give it back.
+                    let request = self.fresh_id();
+                    let release = LockMessage::Release {
+                        key: LOCK_KEY,
+                        lease,
+                        request,
+                    };
+                    self.send_service(effects, release);
+                }
+            }
+            LockMessage::KeepAliveReply {
+                lease,
+                alive,
+                token,
+                echo_sent_at_local_us,
+            } => {
+                if self.lease != Some(lease) {
+                    return;
+                }
+                if !alive {
+                    self.abandon(effects);
+                    return;
+                }
+                let until = echo_sent_at_local_us.saturating_add(self.options.lease_ttl_ms * 1_000);
+                self.lease_until_local_us = self.lease_until_local_us.max(until);
+                if let Some(belief) = self.belief.as_mut() {
+                    belief.lease_until_local_us = self.lease_until_local_us;
+                }
+                if let (Phase::Waiting, Some(token)) = (self.phase, token) {
+                    self.on_acquired(lease, token, effects);
+                }
+            }
+            LockMessage::ReleaseReply { .. } if self.phase == Phase::Releasing => {
+                self.finish(effects);
+            }
+            LockMessage::AccessReply { op, result } => {
+                self.on_access_reply(now_us, op, result, effects)
+            }
+            _ => {}
+        }
+    }
+
+    fn on_access_reply(
+        &mut self,
+        now_us: u64,
+        op: u64,
+        result: Result<u64, ResourceError>,
+        effects: &mut Effects,
+    ) {
+        if op != self.op || !matches!(self.phase, Phase::Reading | Phase::Writing) {
+            return;
+        }
+        effects.cancel_timer(OP_TIMER);
+        let value = match result {
+            Ok(value) => value,
+            Err(ResourceError::StaleToken { .. }) => {
+                // Fenced off: someone with a newer token has been there. The lock is gone.
+                self.fenced_off += 1;
+                self.lease = None;
+                self.abandon(effects);
+                return;
+            }
+        };
+        match self.phase {
+            Phase::Reading => {
+                if self.options.check_lease_before_write && !self.lease_holds(now_us) {
+                    self.abandon(effects);
+                    return;
+                }
+                self.read_value = value;
+                self.phase = Phase::Modifying;
+                let local_us = self.options.work_ms * 1_000;
+                effects.set_timer(WORK_TIMER, TimerDelay::Exactly { local_us }, "modify");
+            }
+            _ => {
+                self.jobs_done += 1;
+                self.release(now_us, effects);
+            }
+        }
+    }
+
+    fn release(&mut self, _now_us: u64, effects: &mut Effects) {
+        let Some(lease) = self.lease else {
+            self.finish(effects);
+            return;
+        };
+        self.phase = Phase::Releasing;
+        self.belief = None;
+        let request = self.fresh_id();
+        let release = LockMessage::Release {
+            key: LOCK_KEY,
+            lease,
+            request,
+        };
+        self.send_service(effects, release);
+        self.op_timer(effects);
+    }
+
+    /// The write leaves now, whatever happened since the lease was checked (a pause goes unnoticed).
+    fn on_work_done(&mut self, effects: &mut Effects) {
+        if self.phase != Phase::Modifying {
+            return;
+        }
+        self.phase = Phase::Writing;
+        self.attempts = 0;
+        self.op = self.fresh_id();
+        let value = self.read_value.saturating_sub(1);
+        self.send_access(AccessKind::Write { value }, effects);
+    }
+
+    fn on_op_timeout(&mut self, now_us: u64, effects: &mut Effects) {
+        self.unknown_outcomes += 1;
+        match self.phase {
+            Phase::Acquiring => {
+                self.leader_guess = (self.leader_guess + 1) % self.servers;
+                if !self.options.idempotency_key {
+                    self.request = self.fresh_id();
+                }
+                self.send_acquire(now_us, effects);
+            }
+            Phase::Reading | Phase::Writing if self.attempts < MAX_ACCESS_ATTEMPTS => {
+                if !self.options.idempotency_key {
+                    self.op = self.fresh_id();
+                }
+                let kind = match self.phase {
+                    Phase::Reading => AccessKind::Read,
+                    _ => AccessKind::Write {
+                        value: self.read_value.saturating_sub(1),
+                    },
+                };
+                self.send_access(kind, effects);
+            }
+            Phase::Reading | Phase::Writing => self.abandon(effects),
+            Phase::Releasing => self.finish(effects),
+            Phase::Idle | Phase::Waiting | Phase::Modifying => {}
+        }
+    }
+
+    fn on_renew(&mut self, now_us: u64, effects: &mut Effects) {
+        let Some(lease) = self.lease else {
+            return;
+        };
+        let keep_alive = LockMessage::KeepAlive {
+            lease,
+            sent_at_local_us: now_us,
+        };
+        self.send_service(effects, keep_alive);
+        self.renew_timer(effects);
+    }
+}
+
+impl Protocol for Worker {
+    fn handle(&mut self, local_now_us: u64, input: Input<'_>, effects: &mut Effects) {
+        match input {
+            Input::Start | Input::Recover => self.schedule_job(effects),
+            Input::Message {
+                from,
+                message: Message::Lock(message),
+            } => self.on_message(local_now_us, from, message, effects),
+            Input::Message { .. } => {}
+            Input::Timer { key: JOB_TIMER } => {
+                if self.phase == Phase::Idle {
+                    self.start_job(local_now_us, effects);
+                }
+            }
+            Input::Timer { key: OP_TIMER } => self.on_op_timeout(local_now_us, effects),
+            Input::Timer { key: RENEW_TIMER } => self.on_renew(local_now_us, effects),
+            Input::Timer { key: WORK_TIMER } => self.on_work_done(effects),
+            Input::Timer { .. } => {}
+            Input::Client { request_id, .. } => {
+                let error = ClientError::NotLeader { leader_hint: None };
+                effects.reply(request_id, ClientOutcome::Rejected(error));
+            }
+        }
+    }
+
+    /// A worker keeps nothing but its id counter (so it never reuses a request id) and its tallies.
+    fn crash(&mut self) {
+        let fresh = Worker::new(self.id, self.servers, self.store, self.options);
+        *self = Worker {
+            next_id: self.next_id,
+            jobs_done: self.jobs_done,
+            jobs_abandoned: self.jobs_abandoned,
+            fenced_off: self.fenced_off,
+            lock_requests: self.lock_requests,
+            unknown_outcomes: self.unknown_outcomes,
+            ..fresh
+        };
+    }
+
+    fn summary(&self) -> ActorSummary {
+        ActorSummary {
+            role: RoleLabel::Follower,
+            term: 0,
+            commit_index: 0,
+            log_len: 0,
+        }
+    }
+}
