@@ -27,14 +27,20 @@ function scenarioToml() {
 }
 
 /**
- * The headless runner's report for a scenario file: `cargo run --release` (built on first use, instant
- * afterwards), or the runner binary named by QUORUMLAB_CLI when set.
+ * The headless runner, built once per test file: `cargo build` of the debug binary the native test stage
+ * already made (so normally nothing compiles; the hash must not depend on the profile either), or the
+ * binary named by QUORUMLAB_CLI when set. Started at load so it overlaps with the browser's start.
  */
+const runner = process.env.QUORUMLAB_CLI
+  ? Promise.resolve(process.env.QUORUMLAB_CLI)
+  : promisify(execFile)('cargo', ['build', '-q', '--locked', '-p', 'quorumlab-sim', '--bin', 'quorumlab'], {
+      cwd: REPO_ROOT,
+    }).then(() => join(process.env.CARGO_TARGET_DIR ?? join(REPO_ROOT, 'target'), 'debug', 'quorumlab'));
+runner.catch(() => {});
+
+/** The headless runner's report for a scenario file. */
 async function nativeReport(file) {
-  const [command, args] = process.env.QUORUMLAB_CLI
-    ? [process.env.QUORUMLAB_CLI, ['run', file]]
-    : ['cargo', ['run', '--release', '-q', '--locked', '-p', 'quorumlab-sim', '--bin', 'quorumlab', '--', 'run', file]];
-  const { stdout } = await promisify(execFile)(command, args, { cwd: REPO_ROOT, maxBuffer: 64 * 1024 * 1024 });
+  const { stdout } = await promisify(execFile)(await runner, ['run', file], { cwd: REPO_ROOT, maxBuffer: 64 * 1024 * 1024 });
   return JSON.parse(stdout);
 }
 
