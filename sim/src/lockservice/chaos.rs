@@ -1,0 +1,143 @@
+//! Random-fault scenarios for the lock-service world, for seed sweeps: every fault the engine has, aimed at
+//! servers, workers and the store alike, then a quiet period in which everything is healed, restarted,
+//! resumed and every clock runs at true speed again.
+//!
+//! With fencing on, no seed may break any checker (the service's own invariants and mutual exclusion at
+//! the resource); with fencing off, some seeds must (pauses and clock faults on workers defeat leases).
+
+use crate::action::{Action, NodeTarget, PPM_ONE};
+use crate::config::{Coordination, LockServiceOptions};
+use crate::coordination::Layout;
+use crate::ids::NodeId;
+use crate::rng::Rng;
+use crate::scenario::{Scenario, Step};
+
+const SCHEDULE_SALT: u64 = 0x10c5_5e7c_1ce0_0001;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LockChaosOptions {
+    pub servers: usize,
+    pub fencing: bool,
+    pub fault_window_ms: u64,
+    pub quiet_ms: u64,
+}
+
+impl Default for LockChaosOptions {
+    fn default() -> Self {
+        LockChaosOptions {
+            servers: 3,
+            fencing: true,
+            fault_window_ms: 4_000,
+            quiet_ms: 2_500,
+        }
+    }
+}
+
+/// The chaos scenario for `seed`: worker options, network and faults all drawn from the seed.
+pub fn lock_chaos_scenario(seed: u64, options: &LockChaosOptions) -> Scenario {
+    let mut rng = Rng::new(seed ^ SCHEDULE_SALT);
+    let duration_ms = options.fault_window_ms + options.quiet_ms;
+    let title = format!("Lock-service chaos seed {seed}");
+    let mut scenario = Scenario::new(&title, options.servers, duration_ms);
+    scenario.seed = seed;
+    let ttl_ms = rng.range_inclusive(300, 1_500);
+    let locks = LockServiceOptions {
+        workers: rng.range_inclusive(2, 4) as usize,
+        lease_ttl_ms: ttl_ms,
+        renew_ms: (ttl_ms / 3).max(1),
+        fencing: options.fencing,
+        check_lease_before_write: rng.chance_ppm(PPM_ONE / 2),
+        idempotency_key: rng.chance_ppm(PPM_ONE / 2),
+        think_ms: rng.range_inclusive(0, 200),
+        work_ms: rng.range_inclusive(0, 300),
+        op_timeout_ms: rng.range_inclusive(100, 500),
+        initial_count: 1_000_000,
+    };
+    let coordination = Coordination::LockService(locks);
+    let layout = Layout::new(options.servers, &coordination);
+    scenario.raft.coordination = Some(coordination);
+    scenario.raft.pre_vote = rng.chance_ppm(PPM_ONE / 2);
+    scenario.raft.check_quorum = rng.chance_ppm(PPM_ONE / 2);
+    let delay_min_ms = rng.range_inclusive(1, 5);
+    scenario.timing.network_delay_ms = (delay_min_ms, delay_min_ms + rng.range_inclusive(0, 25));
+    if rng.chance_ppm(PPM_ONE / 2) {
+        scenario.timing.duplicate_ppm = rng.range_inclusive(0, 100_000) as u32;
+    }
+    let mut at_ms = rng.range_inclusive(100, 600);
+    while at_ms < options.fault_window_ms {
+        let action = random_fault(&mut rng, &layout);
+        scenario.steps.push(Step { at_ms, action });
+        at_ms += rng.range_inclusive(50, 600);
+    }
+    let heal_at_ms = options.fault_window_ms;
+    let mut push = |action| {
+        scenario.steps.push(Step {
+            at_ms: heal_at_ms,
+            action,
+        })
+    };
+    push(Action::Heal);
+    push(Action::DropRate { ppm: 0 });
+    for index in 0..layout.total() {
+        let target = NodeTarget::Node(NodeId(index as u16));
+        push(Action::Restart { target });
+        push(Action::Resume { target });
+        // Clocks run true again, so the quiet period measures liveness, not a slow leader clock.
+        push(Action::ClockDrift { target, ppm: 0 });
+    }
+    scenario
+}
+
+fn random_fault(rng: &mut Rng, layout: &Layout) -> Action {
+    let total = layout.total() as u64;
+    let node = |rng: &mut Rng| NodeTarget::Node(NodeId(rng.range_inclusive(0, total - 1) as u16));
+    let server = |rng: &mut Rng| {
+        NodeTarget::Node(NodeId(
+            rng.range_inclusive(0, layout.servers as u64 - 1) as u16
+        ))
+    };
+    match rng.range_inclusive(0, 11) {
+        0 => Action::Crash { target: node(rng) },
+        1 => Action::Restart { target: node(rng) },
+        2 => Action::Crash {
+            target: NodeTarget::Leader,
+        },
+        3 | 4 => Action::Pause {
+            target: node(rng),
+            duration_ms: Some(rng.range_inclusive(50, 3_000)),
+        },
+        5 => Action::Isolate {
+            target: server(rng),
+        },
+        6 => Action::Cut {
+            from: node(rng),
+            to: node(rng),
+            both: rng.chance_ppm(PPM_ONE / 2),
+        },
+        7 => Action::Heal,
+        8 => Action::DropRate {
+            ppm: rng.range_inclusive(0, 200_000) as u32,
+        },
+        9 => Action::ClockJump {
+            target: node(rng),
+            by_ms: rng.range_inclusive(0, 4_000) as i64 - 2_000,
+        },
+        10 => Action::ClockDrift {
+            target: node(rng),
+            ppm: rng.range_inclusive(0, 400_000) as i64 - 200_000,
+        },
+        _ => {
+            let mut members: Vec<NodeId> = (0..layout.total() as u16).map(NodeId).collect();
+            let split = rng.range_inclusive(1, total - 1) as usize;
+            // A cheap shuffle from the seeded generator.
+            for index in (1..members.len()).rev() {
+                let other = rng.range_inclusive(0, index as u64) as usize;
+                members.swap(index, other);
+            }
+            let rest = members.split_off(split);
+            Action::Partition {
+                groups: vec![members, rest],
+            }
+        }
+    }
+}
