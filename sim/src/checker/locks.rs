@@ -67,6 +67,8 @@ pub struct LockChecker {
     pub accepted: u64,
     pub rejected: u64,
     pub duplicates: u64,
+    /// Names used in violation details (`A`, `store`); node ids when empty.
+    labels: Vec<String>,
 }
 
 fn push_capped<T>(list: &mut Vec<T>, item: T) {
@@ -76,6 +78,18 @@ fn push_capped<T>(list: &mut Vec<T>, item: T) {
 }
 
 impl LockChecker {
+    /// Names to write in violation details, indexed by node.
+    pub fn set_labels(&mut self, labels: Vec<String>) {
+        self.labels = labels;
+    }
+
+    fn name(&self, node: NodeId) -> String {
+        self.labels
+            .get(node.index())
+            .cloned()
+            .unwrap_or_else(|| node.to_string())
+    }
+
     pub fn watch_resource(&mut self, initial_count: u64) {
         self.initial_count = Some(initial_count);
         self.baseline = initial_count;
@@ -108,8 +122,10 @@ impl LockChecker {
             } if revision > self.last_revision => {
                 self.last_revision = revision;
                 if let Some((held, holder)) = self.holders.get(&key).copied() {
+                    let (granter, new, old) =
+                        (self.name(node), self.name(owner), self.name(holder));
                     let detail = format!(
-                        "{node} granted key {key} to {owner} (token {token}) while {holder} still held it (token {held})"
+                        "{granter} granted key {key} to {new} (token {token}) while {old} still held it (token {held})"
                     );
                     found.push(violations.report(
                         SINGLE_LEASE_HOLDER,
@@ -200,9 +216,10 @@ impl LockChecker {
         found: &mut Vec<TraceEvent>,
     ) {
         let AccessRecord { client, token, .. } = *access;
+        let name = self.name(client);
         if token < self.highest_accepted {
             let detail = format!(
-                "the store accepted token {token} from {client} after accepting token {}",
+                "the store accepted token {token} from {name} after accepting token {}",
                 self.highest_accepted
             );
             found.push(violations.report(TOKEN_MONOTONICITY, now, vec![client], detail));
@@ -215,7 +232,7 @@ impl LockChecker {
             if self.finished_tokens.contains(&token) {
                 let previous = self.current_token.unwrap_or(0);
                 let detail = format!(
-                    "{client} (token {token}) touched the store again after the holder of token {previous} had: their lock periods overlapped"
+                    "{name} (token {token}) touched the store again after the holder of token {previous} had: their lock periods overlapped"
                 );
                 found.push(violations.report(MUTUAL_EXCLUSION, now, vec![client], detail));
             }
@@ -229,7 +246,7 @@ impl LockChecker {
         let expected = self.baseline.saturating_sub(jobs);
         if access.value != expected {
             let detail = format!(
-                "after {client}'s write the count is {}, but {} jobs were applied to {}: expected {expected}",
+                "after {name}'s write the count is {}, but {} jobs were applied to {}: expected {expected}",
                 access.value, jobs, self.baseline
             );
             found.push(violations.report(NO_LOST_UPDATES, now, vec![client], detail));

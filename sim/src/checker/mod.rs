@@ -95,6 +95,11 @@ impl Checkers {
         &self.locks
     }
 
+    /// Names for violation details in coordination worlds (`A`, `store`), indexed by node.
+    pub fn set_labels(&mut self, labels: Vec<String>) {
+        self.locks.set_labels(labels);
+    }
+
     /// Starts the lost-update count of a protected resource at `initial_count`.
     pub fn watch_resource(&mut self, initial_count: u64) {
         self.locks.watch_resource(initial_count);

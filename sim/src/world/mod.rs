@@ -248,6 +248,12 @@ impl World {
         if let Some(initial_count) = resource.map(|resource| resource.value) {
             world.checkers.watch_resource(initial_count);
         }
+        if world.layout().is_some() {
+            let labels = (0..count)
+                .map(|index| world.node_label(NodeId(index as u16)))
+                .collect();
+            world.checkers.set_labels(labels);
+        }
         for index in 0..count {
             world.dispatch(NodeId(index as u16), Input::Start);
         }
