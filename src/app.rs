@@ -3,11 +3,13 @@
 use crate::components::checker_badges::CheckerBadges;
 use crate::components::client_panel::ClientPanel;
 use crate::components::cluster::ClusterStage;
+use crate::components::import_export::ImportExport;
 use crate::components::inspector::Inspector;
 use crate::components::log_strips::LogStrips;
 use crate::components::partition_panel::PartitionPanel;
 use crate::components::playback::PlaybackBar;
 use crate::components::settings_panel::SettingsPanel;
+use crate::components::share_button::{self, RunFingerprint, ShareButton};
 use crate::components::shortcuts::{self, ShortcutSheet};
 use crate::components::timeline::Timeline;
 use crate::frame_loop;
@@ -18,6 +20,7 @@ use leptos::prelude::*;
 pub fn App() -> impl IntoView {
     let state = AppState::new(default_scenario());
     provide_context(state);
+    share_button::open_from_address(state);
     frame_loop::start(state);
     shortcuts::install(state);
 
@@ -35,6 +38,8 @@ pub fn App() -> impl IntoView {
                 <p class="tagline">"Break a cluster on purpose. Watch what coordination really costs."</p>
                 <span class="spacer"></span>
                 <span class="scenario-title" data-testid="scenario-title">{move || state.scenario.with(|scenario| format!("{} · seed {}", scenario.title, scenario.seed))}</span>
+                <RunFingerprint />
+                <ShareButton />
                 <button on:click=move |_| state.presenter.update(|on| *on = !*on) aria-pressed=move || state.presenter.get().to_string()
                     data-testid="presenter-toggle">"Presenter (F)"</button>
                 <button on:click=move |_| state.help_open.set(true) aria-label="Keyboard shortcuts (?)">"?"</button>
@@ -53,6 +58,7 @@ pub fn App() -> impl IntoView {
                     <PartitionPanel />
                     <LogStrips />
                     <SettingsPanel />
+                    <ImportExport />
                 </aside>
             </main>
             <ShortcutSheet />

@@ -12,6 +12,8 @@ pub mod session;
 pub mod settings_form;
 pub mod share;
 pub mod state;
+pub mod transfer;
+pub mod web_io;
 
 /// Entry point used by `main.rs` (and by nothing else: tests mount components directly).
 pub fn start() {

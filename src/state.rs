@@ -154,6 +154,16 @@ impl AppState {
             })),
         }
     }
+
+    /// Replaces the run with `session` (one replayed from a share link), playing or paused there.
+    pub fn open_session(&self, session: Session, playing: bool) {
+        self.scenario.set(session.scenario().clone());
+        self.session.set_value(session);
+        self.playing.set(playing);
+        self.selected.set(None);
+        self.history_revision.update(|revision| *revision += 1);
+        self.publish();
+    }
 }
 
 /// What the page shows when it opens: five nodes, default timing, left alone to elect a leader.

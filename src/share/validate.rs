@@ -131,7 +131,7 @@ fn nondecreasing(place: &str, field: &str, previous: u64, found: u64) -> Result<
 }
 
 /// One action, against the same bounds a scenario step has.
-fn action(place: &str, action: &Action, node_count: usize) -> Result<(), ShareError> {
+pub(crate) fn action(place: &str, action: &Action, node_count: usize) -> Result<(), ShareError> {
     for (field, target) in targets(action) {
         if let NodeTarget::Node(node) = target {
             node_exists(&format!("{place} {field}"), node, node_count)?;

@@ -1,0 +1,115 @@
+//! Scenario files and traces: export the run as a scenario file (TOML) or its trace (JSON lines), and
+//! import a scenario file, chosen or pasted. An import that does not parse changes nothing and shows
+//! exactly where it is wrong.
+
+use crate::share::replay::capture;
+use crate::state::{AppState, Notice};
+use crate::transfer::{
+    file_stem, import_scenario, scenario_file_text, scenario_with_recorded_steps, trace_jsonl,
+};
+use crate::web_io;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+#[component]
+pub fn ImportExport() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let pasted = RwSignal::new(String::new());
+    let error = RwSignal::new(None::<String>);
+    let import = move |file_name: &str, text: &str| match import_scenario(text, file_name) {
+        Ok(scenario) => {
+            error.set(None);
+            let title = scenario.title.clone();
+            state.restart(scenario);
+            state.notice.set(Some(Notice {
+                text: format!("Imported {file_name}: {title}"),
+                is_error: false,
+            }));
+        }
+        Err(problem) => error.set(Some(format!("Not imported: {problem}"))),
+    };
+    let import_pasted = move |_| import("pasted scenario", &pasted.get_untracked());
+    let import_file = move |event: leptos::ev::Event| {
+        let Some(input) = event
+            .target()
+            .and_then(|target| target.dyn_into::<web_sys::HtmlInputElement>().ok())
+        else {
+            return;
+        };
+        web_io::read_chosen_file(&input, move |outcome| match outcome {
+            Ok((name, text)) => import(&name, &text),
+            Err(problem) => error.set(Some(format!("Not imported: {problem}"))),
+        });
+        // Choosing the same file again should import it again.
+        input.set_value("");
+    };
+    view! {
+        <section class="card import-export" aria-label="Scenario files" data-testid="import-export">
+            <h2>"Scenario files"</h2>
+            <div class="row">
+                <button on:click=move |_| export_scenario(state) data-testid="export-toml">"Export scenario (TOML)"</button>
+                <button on:click=move |_| export_trace(state) data-testid="export-trace">"Export trace (JSONL)"</button>
+            </div>
+            <p class="hint">"A scenario file holds your actions as steps at whole milliseconds, so it re-runs the scenario at that precision; a share link replays this run exactly."</p>
+            <label class="field">
+                <span>"Import a scenario file"</span>
+                <input type="file" accept=".toml,text/plain" data-testid="import-file" on:change=import_file />
+            </label>
+            <label class="field">
+                <span>"…or paste one"</span>
+                <textarea rows="4" spellcheck="false" data-testid="import-text" placeholder="protocol = \"raft\"\nnodes = 5\nduration_ms = 10000"
+                    prop:value=pasted on:input=move |event| pasted.set(event_target_value(&event))></textarea>
+            </label>
+            <Show when=move || error.with(Option::is_some)>
+                <p class="error" role="alert" data-testid="import-error">{move || error.get().unwrap_or_default()}</p>
+            </Show>
+            <button class="primary" on:click=import_pasted data-testid="import-button">"Import pasted scenario"</button>
+        </section>
+    }
+}
+
+fn export_scenario(state: AppState) {
+    let export = state.with_session(|session| scenario_with_recorded_steps(&capture(session)));
+    let file_name = format!("{}.toml", file_stem(&export.scenario.title));
+    let outcome =
+        web_io::download_text(&file_name, "application/toml", &scenario_file_text(&export));
+    let failed = outcome.is_err();
+    let mut text = match outcome {
+        Ok(()) => format!(
+            "Exported {file_name} with {} of your actions as steps (at whole milliseconds)",
+            export.user_steps
+        ),
+        Err(problem) => format!("Export failed: {problem}"),
+    };
+    if export.left_out > 0 {
+        text.push_str(&format!(
+            "; {} actions past what a scenario file can hold were left out",
+            export.left_out
+        ));
+    }
+    state.notice.set(Some(Notice {
+        text,
+        is_error: failed || export.left_out > 0,
+    }));
+}
+
+fn export_trace(state: AppState) {
+    let (title, text) = state.with_session(|session| {
+        (
+            session.scenario().title.clone(),
+            trace_jsonl(session.world()),
+        )
+    });
+    let file_name = format!("{}-trace.jsonl", file_stem(&title));
+    let notice = match web_io::download_text(&file_name, "application/x-ndjson", &text) {
+        Ok(()) => Notice {
+            text: format!("Exported {file_name} ({} records)", text.lines().count()),
+            is_error: false,
+        },
+        Err(problem) => Notice {
+            text: format!("Export failed: {problem}"),
+            is_error: true,
+        },
+    };
+    state.notice.set(Some(notice));
+}

@@ -1,0 +1,99 @@
+//! Sharing in the page: opening a run from the address when the app starts, the header's Share button,
+//! and the run's fingerprint (its trace hash), which two tabs showing the same run agree on.
+
+use crate::share::replay::{capture, open};
+use crate::share::{decode_fragment, encode_fragment, is_share_fragment};
+use crate::state::{AppState, Notice};
+use crate::web_io;
+use leptos::prelude::*;
+
+/// If the address holds a share link, replays it and shows it paused at the shared instant; a link that
+/// cannot be opened leaves the default run in place and says why.
+pub fn open_from_address(state: AppState) {
+    let fragment = web_io::location_hash();
+    if !is_share_fragment(&fragment) {
+        return;
+    }
+    let notice = match decode_fragment(&fragment).and_then(open) {
+        Ok(session) => {
+            let text = format!(
+                "Opened a shared run: {} · seed {}, paused at {}",
+                session.scenario().title,
+                session.scenario().seed,
+                session.now()
+            );
+            state.open_session(session, false);
+            Notice {
+                text,
+                is_error: false,
+            }
+        }
+        Err(error) => Notice {
+            text: format!(
+                "This link could not be opened: {error}. Showing the default scenario instead."
+            ),
+            is_error: true,
+        },
+    };
+    state.notice.set(Some(notice));
+}
+
+#[component]
+pub fn ShareButton() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let share = move |_| {
+        // Pausing settles the instant (events already due at it run), so the link shows what you see.
+        let now_us = state.with_session(|session| session.now().as_micros());
+        state.seek_us(now_us);
+        match state.with_session(|session| encode_fragment(&capture(session))) {
+            Ok(fragment) => publish_link(state, &fragment),
+            Err(error) => state.notice.set(Some(Notice {
+                text: format!("This run cannot be shared: {error}"),
+                is_error: true,
+            })),
+        }
+    };
+    view! {
+        <button on:click=share data-testid="share-button"
+            title="Put a link to this exact moment of this run in the address bar and the clipboard">"Share"</button>
+    }
+}
+
+fn publish_link(state: AppState, fragment: &str) {
+    let Some(address) = web_io::replace_fragment(fragment) else {
+        state.notice.set(Some(Notice {
+            text: "The browser would not let the link into the address bar".to_string(),
+            is_error: true,
+        }));
+        return;
+    };
+    web_io::copy_text(&address, move |copied| {
+        let text = if copied {
+            "Link copied — it opens this run paused at this moment"
+        } else {
+            "Link ready in the address bar (the browser did not allow copying)"
+        };
+        let _ = state.notice.try_set(Some(Notice {
+            text: text.to_string(),
+            is_error: false,
+        }));
+    });
+}
+
+/// The trace hash as 16 hex digits: equal in two tabs exactly when they show the same run state.
+#[component]
+pub fn RunFingerprint() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let hash = move || {
+        state.view.track();
+        format!(
+            "{:016x}",
+            state.with_session(|session| session.world().trace_hash())
+        )
+    };
+    view! {
+        <span class="run-fingerprint" title="Run fingerprint: the trace hash of the state shown. A share link reproduces it exactly.">
+            "run " <code data-testid="trace-hash" data-trace-hash=hash>{hash}</code>
+        </span>
+    }
+}
