@@ -1,5 +1,6 @@
 //! The top-level component: owns the state, lays out the page, starts the frame loop and the keyboard.
 
+use crate::components::charts::Charts;
 use crate::components::checker_badges::CheckerBadges;
 use crate::components::client_panel::ClientPanel;
 use crate::components::cluster::ClusterStage;
@@ -11,6 +12,7 @@ use crate::components::playback::PlaybackBar;
 use crate::components::settings_panel::SettingsPanel;
 use crate::components::share_button::{self, RunFingerprint, ShareButton};
 use crate::components::shortcuts::{self, ShortcutSheet};
+use crate::components::spacetime::SpaceTime;
 use crate::components::timeline::Timeline;
 use crate::frame_loop;
 use crate::state::{default_scenario, AppState};
@@ -50,6 +52,8 @@ pub fn App() -> impl IntoView {
                     <div class="cluster-panel"><ClusterStage /></div>
                     <Timeline />
                     <PlaybackBar />
+                    <SpaceTime />
+                    <Charts />
                 </section>
                 <aside class="side-column" aria-label="Controls and details">
                     <CheckerBadges />

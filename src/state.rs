@@ -35,6 +35,8 @@ pub struct AppState {
     pub presenter: RwSignal<bool>,
     pub help_open: RwSignal<bool>,
     pub horizon_us: RwSignal<u64>,
+    /// The message under the pointer, in the cluster view or the space-time diagram (both highlight it).
+    pub hovered_message: RwSignal<Option<u64>>,
 }
 
 impl AppState {
@@ -55,6 +57,7 @@ impl AppState {
             presenter: RwSignal::new(false),
             help_open: RwSignal::new(false),
             horizon_us: RwSignal::new(0),
+            hovered_message: RwSignal::new(None),
         }
     }
 

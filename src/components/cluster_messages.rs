@@ -69,8 +69,19 @@ fn MessageDot(message: MessageView, geometry: Memo<StageGeometry>) -> impl IntoV
                 >= DROP_MARK_FROM_PROGRESS
     };
     let classes = format!("message {class}{}", if dropped { " dropped" } else { "" });
+    // Hovering a dot highlights the same message in the space-time diagram, and the other way round.
+    let id = message.id;
+    let classes = move || {
+        if state.hovered_message.get() == Some(id) {
+            format!("{classes} hovered")
+        } else {
+            classes.clone()
+        }
+    };
     view! {
-        <g class=classes transform=transform data-kind=message.kind>
+        <g class=classes transform=transform data-kind=message.kind data-message-id=id.to_string()
+            on:mouseenter=move |_| state.hovered_message.set(Some(id))
+            on:mouseleave=move |_| state.hovered_message.set(None)>
             <Show when=move || !drop_visible() fallback=|| view! { <text class="drop-mark" y="7">"✕"</text> }>
                 <circle r=if message.kind == "Heartbeat" { 6.0 } else { 9.0 }></circle>
             </Show>

@@ -1,5 +1,7 @@
 //! The app's components, one per file. Each reads the shared `AppState` from context.
 
+pub mod charts;
+mod charts_draw;
 pub mod checker_badges;
 pub mod client_panel;
 pub mod cluster;
@@ -14,4 +16,5 @@ pub mod playback;
 pub mod settings_panel;
 pub mod share_button;
 pub mod shortcuts;
+pub mod spacetime;
 pub mod timeline;

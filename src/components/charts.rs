@@ -1,0 +1,231 @@
+//! Two small charts drawn with plotters on a canvas: who led in which term over time (no-leader gaps
+//! shaded), and how client requests ended over time (committed / failed / unknown, stacked per bucket).
+//!
+//! Every published view is observed into the series of `crate::series` (a few comparisons per frame);
+//! the canvases are redrawn at most four times a second, and only when the time or the series changed
+//! and the card is open. Text stays in HTML around the canvases, so plotters needs no font support.
+
+use super::charts_draw::{draw_leader_chart, draw_outcome_chart, node_color, outcome_color};
+use crate::format;
+use crate::series::{
+    chart_span, leader_chart, outcome_bars, LeaderSeries, OutcomeKind, OutcomeSeries,
+};
+use crate::state::AppState;
+use leptos::prelude::*;
+use quorumlab_sim::ids::NodeId;
+use std::time::Duration;
+
+const REDRAW_EVERY: Duration = Duration::from_millis(250);
+/// The charts show the whole run while it is short, then its newest 20 s (never less than 2 s wide).
+const MIN_SPAN_US: u64 = 2_000_000;
+const MAX_SPAN_US: u64 = 20_000_000;
+const BUCKETS: usize = 40;
+const CHART_HEIGHT_PX: f64 = 110.0;
+
+/// Everything observed for one run (a new seed or size starts over).
+#[derive(Default)]
+struct ChartHistory {
+    run: (u64, usize),
+    leaders: LeaderSeries,
+    outcomes: OutcomeSeries,
+}
+
+/// The HTML text around the canvases, refreshed with each redraw.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct ChartLabels {
+    from_us: u64,
+    to_us: u64,
+    max_term: u64,
+    leaders: Vec<NodeId>,
+    leaderless_us: u64,
+    tallest: u32,
+    totals: [u32; 3],
+}
+
+/// What a drawing depends on; the same key twice means nothing to redraw.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct DrawKey {
+    now_us: u64,
+    leader_revision: u64,
+    outcome_revision: u64,
+    width_px: u32,
+}
+
+#[component]
+pub fn Charts() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let history = StoredValue::new_local(ChartHistory::default());
+    let open = RwSignal::new(true);
+    let labels = RwSignal::new(ChartLabels::default());
+    let leader_canvas = NodeRef::<leptos::html::Canvas>::new();
+    let outcome_canvas = NodeRef::<leptos::html::Canvas>::new();
+
+    Effect::new(move |_| {
+        let run = state
+            .scenario
+            .with(|scenario| (scenario.seed, scenario.node_count));
+        let counts = state.with_session(|session| {
+            let counts = &session.world().clients().counts;
+            [counts.committed, counts.failed, counts.unknown]
+        });
+        state.view.with(|view| {
+            let term = view.nodes.iter().map(|node| node.term).max().unwrap_or(0);
+            let recent = view.recent_requests.iter().filter_map(|record| {
+                Some((record.finished_at_us?, OutcomeKind::of(&record.outcome)?))
+            });
+            history.update_value(|history| {
+                if history.run != run {
+                    *history = ChartHistory {
+                        run,
+                        ..ChartHistory::default()
+                    };
+                }
+                history.leaders.observe(view.now_us, view.leader, term);
+                history.outcomes.observe(view.now_us, counts, recent);
+            });
+        });
+    });
+
+    let last_drawn = StoredValue::new_local(None::<DrawKey>);
+    let redraw = move || {
+        if !open.try_get_untracked().unwrap_or(false) {
+            return;
+        }
+        let (Some(leader_canvas), Some(outcome_canvas)) = (
+            leader_canvas.get_untracked(),
+            outcome_canvas.get_untracked(),
+        ) else {
+            return;
+        };
+        let Some(now_us) = state.view.try_with_untracked(|view| view.now_us) else {
+            return;
+        };
+        let ratio = window().device_pixel_ratio().clamp(1.0, 3.0);
+        let width_px = (leader_canvas.client_width().max(40) as f64 * ratio) as u32;
+        let height_px = (CHART_HEIGHT_PX * ratio) as u32;
+        let Some(Some(key)) = history.try_with_value(|history| {
+            Some(DrawKey {
+                now_us,
+                leader_revision: history.leaders.revision,
+                outcome_revision: history.outcomes.revision,
+                width_px,
+            })
+        }) else {
+            return;
+        };
+        if last_drawn.get_value() == Some(key) {
+            return;
+        }
+        last_drawn.set_value(Some(key));
+        for canvas in [&leader_canvas, &outcome_canvas] {
+            if canvas.width() != width_px || canvas.height() != height_px {
+                canvas.set_width(width_px);
+                canvas.set_height(height_px);
+            }
+        }
+        let (from_us, to_us) = chart_span(now_us, MIN_SPAN_US, MAX_SPAN_US);
+        let (width, height) = (width_px as f64, height_px as f64);
+        let new_labels = history.with_value(|history| {
+            let chart = leader_chart(&history.leaders, from_us, to_us, width, height);
+            draw_leader_chart(&leader_canvas, &chart, ratio);
+            let buckets = history.outcomes.buckets(from_us, to_us, BUCKETS);
+            let (bars, tallest) = outcome_bars(&buckets, width, height);
+            draw_outcome_chart(&outcome_canvas, &bars);
+            let mut leaders: Vec<NodeId> = Vec::new();
+            let mut leaderless_us = 0;
+            for segment in history.leaders.segments(from_us, now_us) {
+                match segment.leader {
+                    Some(node) if !leaders.contains(&node) => leaders.push(node),
+                    Some(_) => {}
+                    None => leaderless_us += segment.end_us - segment.start_us,
+                }
+            }
+            let mut totals = [0u32; 3];
+            for bucket in &buckets {
+                for (total, count) in totals.iter_mut().zip(bucket) {
+                    *total += count;
+                }
+            }
+            ChartLabels {
+                from_us,
+                to_us,
+                max_term: chart.max_term,
+                leaders,
+                leaderless_us,
+                tallest,
+                totals,
+            }
+        });
+        if labels.try_with_untracked(|labels| *labels != new_labels) == Some(true) {
+            labels.set(new_labels);
+        }
+    };
+    if let Ok(handle) = set_interval_with_handle(redraw, REDRAW_EVERY) {
+        on_cleanup(move || handle.clear());
+    }
+
+    let span_start = move || labels.with(|labels| format::sim_time(labels.from_us));
+    let span_end = move || labels.with(|labels| format::sim_time(labels.to_us));
+    let leader_legend = move || {
+        labels.with(|labels| {
+            labels
+                .leaders
+                .iter()
+                .map(|node| {
+                    let style = format!("background:{}", node_color(*node).0);
+                    view! { <span class="legend-item"><span class="swatch" style=style></span>{node.to_string()}</span> }
+                })
+                .collect_view()
+        })
+    };
+    let outcome_legend = move || {
+        labels.with(|labels| {
+            OutcomeKind::ALL
+                .iter()
+                .zip(labels.totals)
+                .map(|(kind, total)| {
+                    let (css, name) = outcome_color(*kind);
+                    let style = format!("background:{css}");
+                    view! { <span class="legend-item"><span class="swatch" style=style></span>{format!("{name} {total}")}</span> }
+                })
+                .collect_view()
+        })
+    };
+
+    view! {
+        <details class="card charts-card" open=true data-testid="charts"
+            on:toggle=move |event| {
+                open.set(event_target::<web_sys::Element>(&event).has_attribute("open"));
+                last_drawn.set_value(None);
+            }>
+            <summary><h2>"Charts"</h2></summary>
+            <figure class="chart" data-testid="chart-leader">
+                <figcaption>
+                    <span class="chart-title">"Leader and term"</span>
+                    {leader_legend}
+                    <span class="legend-item"><span class="swatch swatch-gap"></span>
+                        {move || labels.with(|labels| format!("no leader {}", format::sim_time(labels.leaderless_us)))}</span>
+                    <span class="legend-item"><span class="swatch swatch-term"></span>"highest term"</span>
+                </figcaption>
+                <div class="chart-body">
+                    <span class="chart-y">{move || labels.with(|labels| format!("term {}", labels.max_term))}</span>
+                    <canvas node_ref=leader_canvas class="chart-canvas" role="img"
+                        aria-label="Leader over time as coloured bands, no-leader gaps shaded, highest term as a step line"></canvas>
+                </div>
+                <div class="chart-x"><span>{span_start}</span><span>{span_end}</span></div>
+            </figure>
+            <figure class="chart" data-testid="chart-outcomes">
+                <figcaption>
+                    <span class="chart-title">"Client requests"</span>
+                    {outcome_legend}
+                </figcaption>
+                <div class="chart-body">
+                    <span class="chart-y">{move || labels.with(|labels| format!("{} per bar", labels.tallest))}</span>
+                    <canvas node_ref=outcome_canvas class="chart-canvas" role="img"
+                        aria-label="Client request outcomes over time, stacked per time bucket"></canvas>
+                </div>
+                <div class="chart-x"><span>{span_start}</span><span>{span_end}</span></div>
+            </figure>
+        </details>
+    }
+}

@@ -1,0 +1,304 @@
+//! The space-time (Lamport) diagram: one lane per node, time running left to right over a sliding window,
+//! each message an arrow from (sender, send time) to (receiver, arrival time). Dropped messages stop short
+//! with a ✕; messages that reached a paused node wait on its lane (dashed) until it handles them.
+//!
+//! Cheap per frame: arrows are placed at fixed x positions in "absolute" time and a single group
+//! transform slides them left as time passes; a clip at "now" hides the part of an in-flight arrow that
+//! has not happened yet. The visible set is capped at `MAX_DRAWN_ARROWS` and keyed by message id, so a
+//! frame adds the few new arrows and removes the few that left the window.
+//!
+//! Clusters of more than nine nodes show focus lanes (leader, selected node, candidates, lowest ids) and
+//! one "others" lane for the rest; messages between two hidden nodes are left out.
+
+use super::cluster_messages::message_style;
+use crate::format;
+use crate::spacetime::{
+    choose_lanes, visible_arrows, ArrowEnd, Lanes, MessageLog, PlacedArrow, RunKey, DROP_AT_SHARE,
+    MAX_DRAWN_ARROWS,
+};
+use crate::state::AppState;
+use leptos::prelude::*;
+use quorumlab_sim::ids::NodeId;
+use quorumlab_sim::protocol::RoleLabel;
+use quorumlab_sim::world::NodeStatus;
+
+const WIDTH: f64 = 1000.0;
+const LABEL_PX: f64 = 78.0;
+const PLOT_RIGHT_PX: f64 = 992.0;
+const PLOT_PX: f64 = PLOT_RIGHT_PX - LABEL_PX;
+const AXIS_PX: f64 = 22.0;
+const LANE_PX: f64 = 30.0;
+/// Arrows are placed relative to an origin that moves on in steps this long, so coordinates stay small.
+const REBASE_US: u64 = 30_000_000;
+/// Windows a learner can choose, in simulated microseconds.
+const WINDOWS_US: [u64; 4] = [250_000, 500_000, 1_000_000, 2_000_000];
+const DEFAULT_WINDOW_US: u64 = 500_000;
+const TICKS_PER_WINDOW: u64 = 5;
+
+/// How absolute time maps to x inside the sliding group.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Scale {
+    window_us: u64,
+    origin_us: u64,
+}
+
+impl Scale {
+    fn x(self, at_us: u64) -> f64 {
+        (at_us as f64 - self.origin_us as f64) * PLOT_PX / self.window_us as f64
+    }
+}
+
+fn lane_y(lane: usize) -> f64 {
+    AXIS_PX + LANE_PX * lane as f64 + LANE_PX / 2.0
+}
+
+#[component]
+pub fn SpaceTime() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let window_us = RwSignal::new(DEFAULT_WINDOW_US);
+    let log = StoredValue::new_local(MessageLog::default());
+    let lanes = Memo::new(move |_| {
+        let selected = state.selected.get();
+        state.view.with(|view| {
+            let candidates: Vec<NodeId> = view
+                .nodes
+                .iter()
+                .filter(|node| node.role == RoleLabel::Candidate)
+                .map(|node| node.id)
+                .collect();
+            choose_lanes(view.nodes.len(), view.leader, selected, &candidates)
+        })
+    });
+    let now_us = Memo::new(move |_| state.view.with(|view| view.now_us));
+    let scale = Memo::new(move |_| Scale {
+        window_us: window_us.get(),
+        origin_us: now_us.get() / REBASE_US * REBASE_US,
+    });
+    let arrows = Memo::new(move |_| {
+        let now = now_us.get();
+        let key = RunKey {
+            node_count: state.view.with(|view| view.nodes.len()),
+            seed: state.scenario.with(|scenario| scenario.seed),
+            history_revision: state.history_revision.get(),
+        };
+        let window = window_us.get();
+        lanes.with(|lanes| {
+            state.with_session(|session| {
+                log.try_update_value(|log| {
+                    log.sync(session.world().trace(), now, key);
+                    visible_arrows(log.arrows(), lanes, now, window, MAX_DRAWN_ARROWS)
+                })
+                .unwrap_or_default()
+            })
+        })
+    });
+    let slide = move || {
+        let scale = scale.get();
+        format!("translate({:.2} 0)", PLOT_RIGHT_PX - scale.x(now_us.get()))
+    };
+    let height = Memo::new(move |_| AXIS_PX + LANE_PX * lanes.with(Lanes::count) as f64 + 6.0);
+    let ticks = Memo::new(move |_| {
+        let window = window_us.get();
+        let step = window / TICKS_PER_WINDOW;
+        let now = now_us.get();
+        let first = now.saturating_sub(window) / step * step;
+        (0..=TICKS_PER_WINDOW + 1)
+            .map(|index| first + index * step)
+            .filter(|tick| *tick <= now)
+            .collect::<Vec<u64>>()
+    });
+    let root_class = move || {
+        if state.hovered_message.with(Option::is_some) {
+            "spacetime has-hover"
+        } else {
+            "spacetime"
+        }
+    };
+    let hovered_caption = move || {
+        let id = state.hovered_message.get()?;
+        log.with_value(|log| {
+            let arrows = log.arrows();
+            let index = arrows.binary_search_by_key(&id, |arrow| arrow.id).ok()?;
+            let arrow = &arrows[index];
+            let fate = match arrow.end {
+                ArrowEnd::Arrives => format!("arrives {}", format::sim_time(arrow.deliver_us)),
+                ArrowEnd::Dropped => "lost".to_string(),
+                ArrowEnd::Queued { handled_us: None } => "waiting at a paused node".to_string(),
+                ArrowEnd::Queued {
+                    handled_us: Some(at_us),
+                } => format!("handled late, at {}", format::sim_time(at_us)),
+            };
+            Some(format!(
+                "{} {} → {} · sent {} · {fate}",
+                arrow.kind,
+                arrow.from,
+                arrow.to,
+                format::sim_time(arrow.sent_us)
+            ))
+        })
+    };
+
+    view! {
+        <section class="card spacetime-card" aria-label="Space-time diagram" data-testid="spacetime">
+            <div class="spacetime-head">
+                <h2>"Space-time diagram"</h2>
+                <span class="hint">{move || lanes.with(|lanes| if lanes.others > 0 {
+                    format!("focus lanes: leader, selected, candidates; {} more nodes share the last lane", lanes.others)
+                } else {
+                    "each line is a node; each arrow a message".to_string()
+                })}</span>
+                <span class="spacer"></span>
+                <label class="spacetime-window">"window "
+                    <select aria-label="Space-time window" data-testid="spacetime-window"
+                        on:change=move |event| {
+                            if let Ok(value) = event_target_value(&event).parse::<u64>() {
+                                window_us.set(value);
+                            }
+                        }>
+                        {WINDOWS_US.iter().map(|window| view! {
+                            <option value=window.to_string() selected=*window == DEFAULT_WINDOW_US>{format::sim_time(*window)}</option>
+                        }).collect_view()}
+                    </select>
+                </label>
+            </div>
+            <svg class=root_class viewBox=move || format!("0 0 {WIDTH} {:.0}", height.get())
+                role="img" aria-label="Recent messages between nodes over time">
+                <defs>
+                    <clipPath id="spacetime-clip">
+                        <rect x=LABEL_PX y="0" width=PLOT_PX height=height></rect>
+                    </clipPath>
+                </defs>
+                <LaneLabels lanes=lanes />
+                <g clip-path="url(#spacetime-clip)">
+                    <g transform=slide>
+                        <For each=move || ticks.get() key=move |tick| (*tick, scale.get()) let:tick>
+                            <Tick tick=tick scale=scale.get_untracked() height=height />
+                        </For>
+                        <For each=move || arrows.get()
+                            key=move |arrow| (arrow.clone(), scale.get())
+                            let:arrow>
+                            <ArrowMark arrow=arrow scale=scale.get_untracked() />
+                        </For>
+                    </g>
+                </g>
+                <line class="st-now" x1=PLOT_RIGHT_PX x2=PLOT_RIGHT_PX y1=AXIS_PX - 4.0 y2=height></line>
+            </svg>
+            <p class="spacetime-caption" aria-live="polite">{move || hovered_caption().unwrap_or_else(|| "Hover an arrow (or a message dot in the cluster) to follow it in both views.".to_string())}</p>
+        </section>
+    }
+}
+
+#[component]
+fn LaneLabels(lanes: Memo<Lanes>) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let rows = move || {
+        lanes.with(|lanes| {
+            let mut rows: Vec<(usize, Option<NodeId>, usize)> = lanes
+                .nodes
+                .iter()
+                .enumerate()
+                .map(|(lane, node)| (lane, Some(*node), 0))
+                .collect();
+            if lanes.others > 0 {
+                rows.push((lanes.nodes.len(), None, lanes.others));
+            }
+            rows
+        })
+    };
+    view! {
+        <For each=rows key=|row| *row let:row>
+            {
+                let (lane, node, others) = row;
+                let class = move || {
+                    let Some(node) = node else { return "st-lane others".to_string() };
+                    state.view.with(|view| {
+                        let Some(shown) = view.nodes.get(node.index()) else { return "st-lane".to_string() };
+                        let role = if shown.role == RoleLabel::Leader { " leader" } else { "" };
+                        let status = match shown.status {
+                            NodeStatus::Up => "",
+                            NodeStatus::Crashed => " crashed",
+                            NodeStatus::Paused => " paused",
+                        };
+                        format!("st-lane{role}{status}")
+                    })
+                };
+                let label = match node {
+                    Some(node) => node.to_string(),
+                    None => format!("{others} others"),
+                };
+                let y = lane_y(lane);
+                view! {
+                    <g class=class>
+                        <line class="st-lane-line" x1=LABEL_PX x2=PLOT_RIGHT_PX y1=y y2=y></line>
+                        <text class="st-lane-label" x=LABEL_PX - 8.0 y=y + 5.0>{label}</text>
+                    </g>
+                }
+            }
+        </For>
+    }
+}
+
+#[component]
+fn Tick(tick: u64, scale: Scale, height: Memo<f64>) -> impl IntoView {
+    let x = scale.x(tick);
+    view! {
+        <g class="st-tick">
+            <line x1=x x2=x y1=AXIS_PX - 4.0 y2=height></line>
+            <text x=x + 3.0 y=AXIS_PX - 8.0>{format::sim_time(tick)}</text>
+        </g>
+    }
+}
+
+#[component]
+fn ArrowMark(arrow: PlacedArrow, scale: Scale) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let id = arrow.id;
+    let (x0, y0) = (scale.x(arrow.sent_us), lane_y(arrow.from_lane));
+    let (x1, y1) = (scale.x(arrow.deliver_us), lane_y(arrow.to_lane));
+    let (kind_class, _) = message_style(arrow.kind);
+    let (end_x, end_y) = match arrow.end {
+        ArrowEnd::Dropped => (
+            x0 + (x1 - x0) * DROP_AT_SHARE,
+            y0 + (y1 - y0) * DROP_AT_SHARE,
+        ),
+        _ => (x1, y1),
+    };
+    let end_mark = match arrow.end {
+        ArrowEnd::Arrives => {
+            view! { <circle class="st-end" cx=x1 cy=y1 r="3.5"></circle> }.into_any()
+        }
+        ArrowEnd::Dropped => {
+            view! { <text class="st-drop" x=end_x y=end_y + 6.0>"✕"</text> }.into_any()
+        }
+        ArrowEnd::Queued { handled_us } => {
+            // Waiting on the receiver's lane; an unhandled one runs on past "now" and is clipped there.
+            let wait_x = handled_us.map_or(x1 + PLOT_PX * 4.0, |at_us| scale.x(at_us));
+            view! {
+                <line class="st-wait" x1=x1 y1=y1 x2=wait_x y2=y1></line>
+                <circle class="st-queued" cx=x1 cy=y1 r="4.5"></circle>
+            }
+            .into_any()
+        }
+    };
+    let dropped = if arrow.end == ArrowEnd::Dropped {
+        " dropped"
+    } else {
+        ""
+    };
+    let class = move || {
+        let hovered = state.hovered_message.get() == Some(id);
+        format!(
+            "st-arrow {kind_class}{dropped}{}",
+            if hovered { " hovered" } else { "" }
+        )
+    };
+    view! {
+        <g class=class data-kind=arrow.kind data-message-id=id.to_string()
+            on:mouseenter=move |_| state.hovered_message.set(Some(id))
+            on:mouseleave=move |_| state.hovered_message.set(None)>
+            <line class="st-hit" x1=x0 y1=y0 x2=end_x y2=end_y></line>
+            <line class="st-line" x1=x0 y1=y0 x2=end_x y2=end_y></line>
+            {end_mark}
+        </g>
+    }
+}
