@@ -102,15 +102,39 @@ pub fn pull_toward(point: Point, toward: Point, distance: f64) -> Point {
     }
 }
 
+/// Clusters above this size are drawn compact: a wider ring, small nodes, no captions.
+pub const COMPACT_ABOVE_NODES: usize = 12;
+
+/// Radius of the ring the nodes sit on; compact clusters use more of the stage.
+pub fn ring_radius(node_count: usize) -> f64 {
+    if node_count > COMPACT_ABOVE_NODES {
+        350.0
+    } else {
+        310.0
+    }
+}
+
 /// Node radius in SVG units: large for small clusters, shrinking so 51 nodes still fit on the ring.
 pub fn node_radius(node_count: usize) -> f64 {
     match node_count {
         0..=7 => 46.0,
         8..=12 => 36.0,
-        13..=24 => 24.0,
-        _ => 14.0,
+        13..=24 => 20.0,
+        _ => 11.0,
     }
 }
+
+/// Gap between a node's body and its timer ring.
+pub fn timer_ring_gap(node_count: usize) -> f64 {
+    if node_count > COMPACT_ABOVE_NODES {
+        4.0
+    } else {
+        7.0
+    }
+}
+
+/// Half the stroke width of the timer ring (see `.timer-ring` in the stylesheet).
+pub const TIMER_RING_HALF_STROKE: f64 = 2.5;
 
 #[cfg(test)]
 mod message_tests {
@@ -147,14 +171,28 @@ mod message_tests {
     }
 
     #[test]
-    fn nodes_shrink_as_the_cluster_grows_and_still_fit() {
+    fn nodes_shrink_as_the_cluster_grows_and_their_rings_never_touch() {
         assert!(node_radius(5) > node_radius(20));
-        let ring_radius = 300.0;
         for node_count in 2..=51 {
-            let gap = 2.0 * ring_radius * (std::f64::consts::PI / node_count as f64).sin();
+            let gap =
+                2.0 * ring_radius(node_count) * (std::f64::consts::PI / node_count as f64).sin();
+            let outer =
+                node_radius(node_count) + timer_ring_gap(node_count) + TIMER_RING_HALF_STROKE;
             assert!(
-                2.0 * node_radius(node_count) < gap,
-                "nodes overlap at {node_count}"
+                2.0 * outer < gap,
+                "timer rings overlap at {node_count} nodes"
+            );
+        }
+    }
+
+    #[test]
+    fn the_ring_and_its_nodes_stay_inside_an_800_unit_tall_stage() {
+        for node_count in 1..=51 {
+            let outer =
+                node_radius(node_count) + timer_ring_gap(node_count) + TIMER_RING_HALF_STROKE;
+            assert!(
+                ring_radius(node_count) + outer < 400.0,
+                "{node_count} nodes spill off the stage"
             );
         }
     }

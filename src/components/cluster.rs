@@ -3,20 +3,26 @@
 use super::cluster_links::{ClusterLinks, LinkMenu, LinkMenuTarget};
 use super::cluster_messages::ClusterMessages;
 use super::cluster_node::ClusterNode;
-use crate::layout::{circle_positions, node_radius, Point};
+use crate::layout::{
+    circle_positions, node_radius, ring_radius, timer_ring_gap, Point, COMPACT_ABOVE_NODES,
+};
 use crate::state::AppState;
 use leptos::prelude::*;
 use quorumlab_sim::ids::NodeId;
 
 pub const STAGE_WIDTH: f64 = 1000.0;
 pub const STAGE_HEIGHT: f64 = 800.0;
-const RING_RADIUS: f64 = 310.0;
 
 /// Node positions and size for the current cluster; recomputed only when the node count changes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StageGeometry {
     pub positions: Vec<Point>,
     pub node_radius: f64,
+    pub ring_radius: f64,
+    /// Gap between a node and its timer ring.
+    pub timer_gap: f64,
+    /// Small nodes, no captions: used above `COMPACT_ABOVE_NODES`.
+    pub compact: bool,
 }
 
 impl StageGeometry {
@@ -39,8 +45,11 @@ pub fn ClusterStage() -> impl IntoView {
             y: STAGE_HEIGHT / 2.0,
         };
         StageGeometry {
-            positions: circle_positions(count, center, RING_RADIUS),
+            positions: circle_positions(count, center, ring_radius(count)),
             node_radius: node_radius(count),
+            ring_radius: ring_radius(count),
+            timer_gap: timer_ring_gap(count),
+            compact: count > COMPACT_ABOVE_NODES,
         }
     });
     let link_menu = LinkMenuTarget(RwSignal::new(None));
@@ -57,10 +66,17 @@ pub fn ClusterStage() -> impl IntoView {
         })
     };
 
+    let svg_class = move || {
+        if geometry.with(|geometry| geometry.compact) {
+            "cluster-view compact"
+        } else {
+            "cluster-view"
+        }
+    };
     view! {
         <div class="stage-wrap">
         <svg
-            class="cluster-view"
+            class=svg_class
             data-testid="cluster-view"
             viewBox=format!("0 0 {STAGE_WIDTH} {STAGE_HEIGHT}")
             role="group"
@@ -71,7 +87,7 @@ pub fn ClusterStage() -> impl IntoView {
                     <path d="M 0 0 L 10 5 L 0 10 z" class="arrow-cut"></path>
                 </marker>
             </defs>
-            <circle class="cluster-ring" cx=STAGE_WIDTH / 2.0 cy=STAGE_HEIGHT / 2.0 r=RING_RADIUS></circle>
+            <circle class="cluster-ring" cx=STAGE_WIDTH / 2.0 cy=STAGE_HEIGHT / 2.0 r=move || geometry.with(|geometry| geometry.ring_radius)></circle>
             <ClusterLinks geometry=geometry />
             <ClusterMessages geometry=geometry />
             <For each=node_ids key=|node| *node let:node>

@@ -12,8 +12,6 @@ use quorumlab_sim::world::NodeStatus;
 
 /// Palette for partition groups (halo behind each member).
 const GROUP_COLORS: [&str; 4] = ["#4fb3ff", "#ff7a90", "#3ecf8e", "#b98cff"];
-/// Above this many nodes the ring switches to a compact face with no captions.
-const COMPACT_ABOVE_NODES: usize = 12;
 
 /// The parts of a node that change rarely, so the node's DOM updates only when they do.
 #[derive(Clone, Debug, PartialEq)]
@@ -119,9 +117,9 @@ pub fn ClusterNode(node: NodeId, geometry: Memo<StageGeometry>) -> impl IntoView
                 .map(|node_view| NodeFace::from_view(node_view, &view.partition_groups))
         })
     });
-    let compact = move || geometry.with(|geometry| geometry.positions.len() > COMPACT_ABOVE_NODES);
+    let compact = move || geometry.with(|geometry| geometry.compact);
     let radius = move || geometry.with(|geometry| geometry.node_radius);
-    let ring_radius = move || radius() + 7.0;
+    let ring_radius = move || geometry.with(|geometry| geometry.node_radius + geometry.timer_gap);
     let transform = move || {
         let point = geometry.with(|geometry| geometry.position(node));
         format!("translate({:.1} {:.1})", point.x, point.y)
@@ -175,7 +173,7 @@ pub fn ClusterNode(node: NodeId, geometry: Memo<StageGeometry>) -> impl IntoView
             <Show when=move || face.with(|face| face.as_ref().is_some_and(|face| face.group.is_some()))>
                 <circle
                     class="group-halo"
-                    r=move || radius() + 16.0
+                    r=move || ring_radius() + 8.0
                     fill=move || face.with(|face| {
                         let group = face.as_ref().and_then(|face| face.group).unwrap_or(0);
                         GROUP_COLORS[group % GROUP_COLORS.len()]
@@ -191,8 +189,8 @@ pub fn ClusterNode(node: NodeId, geometry: Memo<StageGeometry>) -> impl IntoView
                 stroke-dashoffset=ring_offset
             ></circle>
             <circle class="node-body" r=radius></circle>
-            <text class="node-icon" y=move || -radius() * 0.28>{read(|face| face.role_icon().to_string())}</text>
-            <text class="node-id" y=move || if compact() { 5.0 } else { radius() * 0.42 }>{node.to_string()}</text>
+            <text class="node-icon" y=move || if compact() { -ring_radius() - 11.0 } else { -radius() * 0.28 }>{read(|face| face.role_icon().to_string())}</text>
+            <text class="node-id" y=move || if compact() { 1.0 } else { radius() * 0.42 }>{node.to_string()}</text>
             <Show when=move || !compact()>
                 <text class="node-caption" y=move || radius() + 34.0>
                     {read(NodeFace::caption)}
@@ -208,7 +206,7 @@ pub fn ClusterNode(node: NodeId, geometry: Memo<StageGeometry>) -> impl IntoView
                 </g>
             </Show>
             <Show when=move || face.with(|face| face.as_ref().is_some_and(|face| face.status == NodeStatus::Paused))>
-                <g class="pause-mark" transform=move || format!("translate({:.1} {:.1})", radius() * 0.7, -radius() * 0.7)>
+                <g class="pause-mark" transform=move || format!("translate({:.1} {:.1}) scale({})", radius() * 0.7, -radius() * 0.7, if compact() { 0.55 } else { 1.0 })>
                     <circle r="15"></circle>
                     <rect x="-7" y="-8" width="5" height="16"></rect>
                     <rect x="2" y="-8" width="5" height="16"></rect>
