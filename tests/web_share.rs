@@ -108,3 +108,25 @@ async fn the_share_button_writes_a_link_to_what_is_on_screen() {
     drop(handle);
     web_io::replace_fragment("").expect("address reset");
 }
+
+#[wasm_bindgen_test]
+async fn a_link_pasted_into_an_open_tab_opens_without_a_reload() {
+    web_io::replace_fragment("").expect("address reset");
+    let (host, handle) = mount();
+    let original = crashed_leader_run();
+    let fragment = encode_fragment(&capture(&original)).expect("shareable");
+    // Setting location.hash (unlike replaceState) fires `hashchange`, as editing the address bar does.
+    web_sys::window()
+        .expect("window")
+        .location()
+        .set_hash(&fragment)
+        .expect("hash set");
+    TimeoutFuture::new(200).await;
+    assert_eq!(
+        text_of(&host, "trace-hash"),
+        hex(original.world().trace_hash())
+    );
+    assert!(text_of(&host, "scenario-title").contains("web share"));
+    drop(handle);
+    web_io::replace_fragment("").expect("address reset");
+}

@@ -41,6 +41,10 @@ pub fn open_from_address(state: AppState) {
 #[component]
 pub fn ShareButton() -> impl IntoView {
     let state = expect_context::<AppState>();
+    // A link pasted into the address bar of an open tab changes only the fragment: no reload follows,
+    // so open it here. (`replaceState` in `publish_link` fires no `hashchange`.)
+    let listener = window_event_listener(leptos::ev::hashchange, move |_| open_from_address(state));
+    on_cleanup(move || listener.remove());
     let share = move |_| {
         // Pausing settles the instant (events already due at it run), so the link shows what you see.
         let now_us = state.with_session(|session| session.now().as_micros());
