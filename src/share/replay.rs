@@ -1,19 +1,32 @@
 //! From a live session to a [`SharedRun`] and back. Opening a run replays its log on a fresh world, so
 //! the learner lands on exactly the state the sharer saw (same trace hash), paused at the same instant.
 
+use super::validate::MAX_TITLE_BYTES;
 use super::{ShareError, SharedRun};
 use crate::session::Session;
 use quorumlab_sim::history::RecordedAction;
 use quorumlab_sim::runner::world_config;
 use quorumlab_sim::World;
 
-/// The run `session` shows now, as a link would carry it.
+/// The run `session` shows now, as a link would carry it. An imported scenario's title may be longer
+/// than a link carries; it is shortened (it names the run, it does not change it).
 pub fn capture(session: &Session) -> SharedRun {
+    let mut scenario = session.scenario().clone();
+    scenario.title = shortened(&scenario.title, MAX_TITLE_BYTES);
     SharedRun {
-        scenario: session.scenario().clone(),
+        scenario,
         actions: session.actions().to_vec(),
         position: session.now(),
     }
+}
+
+/// At most `max_bytes` of `text`, cut at a character boundary.
+fn shortened(text: &str, max_bytes: usize) -> String {
+    let mut end = text.len().min(max_bytes);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text[..end].to_string()
 }
 
 /// A session replayed to the run's position. Refuses a log that does not fit the run before replaying

@@ -351,3 +351,12 @@ fn base64url_round_trips_any_bytes() {
         assert_eq!(base64url_decode(&base64url_encode(&bytes)).unwrap(), bytes);
     }
 }
+
+#[test]
+fn a_long_imported_title_is_shortened_for_the_link() {
+    let title = "é".repeat(150);
+    let session = Session::new(Scenario::new(&title, 3, 1_000)).unwrap();
+    let run = capture(&session);
+    assert_eq!(run.scenario.title, "é".repeat(100));
+    assert!(encode_fragment(&run).is_ok());
+}
