@@ -14,16 +14,23 @@ import { assertNoProblems, isPlaying, setSpeedPosition, simTimeMs, waitUntil } f
 
 const SEED = 7;
 const NODES = 5;
-/** [at_ms, TOML action, quick-fault button label] — taken in the app by scrubbing to at_ms first. */
+/**
+ * [at_ms, TOML action, quick-fault button label] — taken in the app by scrubbing to at_ms first. Each
+ * instant sits just after a 250 ms snapshot boundary and playback runs at 4×, so the overshoot before
+ * scrubbing back never reaches the next snapshot: acting in the past after playing past a snapshot hits a
+ * timeline bug (see the todo test at the end), which is not what this test is about.
+ */
 const ACTIONS = [
-  [800, 'do = "request"\ncount = 1\ntarget = "leader"', 'Send a write to the leader'],
-  [1_200, 'do = "crash"\ntarget = "leader"', 'Crash the leader (K)'],
+  [760, 'do = "request"\ncount = 1\ntarget = "leader"', 'Send a write to the leader'],
+  [1_010, 'do = "crash"\ntarget = "leader"', 'Crash the leader (K)'],
 ];
+/** Speed slider position of about 4× (the slider is logarithmic from 0.05× at 0 to 20× at 1000). */
+const FOUR_TIMES = '731';
 const END_MS = 2_500;
 
-function scenarioToml() {
-  const steps = ACTIONS.map(([at, action]) => `\n[[step]]\nat_ms = ${at}\n${action}\n`).join('');
-  return `title = "e2e determinism"\nprotocol = "raft"\nnodes = ${NODES}\nseed = ${SEED}\nduration_ms = ${END_MS}\n${steps}`;
+function scenarioToml(actions = ACTIONS, endMs = END_MS) {
+  const steps = actions.map(([at, action]) => `\n[[step]]\nat_ms = ${at}\n${action}\n`).join('');
+  return `title = "e2e determinism"\nprotocol = "raft"\nnodes = ${NODES}\nseed = ${SEED}\nduration_ms = ${endMs}\n${steps}`;
 }
 
 /**
@@ -44,12 +51,12 @@ async function nativeReport(file) {
   return JSON.parse(stdout);
 }
 
-async function nativeTraceHash() {
+async function nativeTraceHash(actions = ACTIONS, endMs = END_MS) {
   const dir = await mkdtemp(join(tmpdir(), 'quorumlab-e2e-'));
   const file = join(dir, 'determinism.toml');
-  await writeFile(file, scenarioToml());
+  await writeFile(file, scenarioToml(actions, endMs));
   const report = await nativeReport(file);
-  assert.equal(report.end_ms, END_MS);
+  assert.equal(report.end_ms, endMs);
   assert.deepEqual(report.skipped_steps, [], 'every scripted action ran natively');
   return report.trace_hash;
 }
@@ -63,14 +70,14 @@ async function shownTraceHash(page) {
 /** Example scenarios imported through the app's "paste a scenario" box; every action kind is in every-action. */
 const IMPORTED = ['leader-crash.toml', 'partition-minority.toml', 'every-action.toml'];
 
-/** Plays at top speed past `ms`, pauses, and scrubs back to exactly `ms`. */
-async function moveTo(page, ms) {
+/** Plays past `ms` (by `beyondMs` or more), pauses, and scrubs back to exactly `ms`. */
+async function moveTo(page, ms, beyondMs = 0) {
   if (!(await isPlaying(page))) await page.click('[data-testid=play-toggle]');
-  await waitUntil(async () => (await simTimeMs(page)) > ms, { what: `sim time past ${ms} ms` });
+  await waitUntil(async () => (await simTimeMs(page)) > ms + beyondMs, { what: `sim time past ${ms + beyondMs} ms` });
   await page.click('[data-testid=play-toggle]');
   await page.locator('[data-testid=scrubber]').fill(String(ms * 1_000));
   await page.evaluate(() => document.activeElement?.blur());
-  assert.equal(await simTimeMs(page), ms, `scrubbed to ${ms} ms`);
+  await waitUntil(async () => (await simTimeMs(page)) === ms, { timeout: 2_000, what: `the clock to read ${ms} ms after scrubbing` });
 }
 
 test('the wasm trace hash equals the native runner\'s for the same scenario and actions', async (t) => {
@@ -90,7 +97,7 @@ test('the wasm trace hash equals the native runner\'s for the same scenario and 
     await waitUntil(async () => (await page.textContent('[data-testid=scenario-title]')).includes(`seed ${SEED}`), {
       what: 'the fresh run with the chosen seed',
     });
-    await setSpeedPosition(page);
+    await setSpeedPosition(page, FOUR_TIMES);
     for (const [at, , button] of ACTIONS) {
       await moveTo(page, at);
       await page.click(`button[aria-label="${button}"]`);
@@ -100,7 +107,8 @@ test('the wasm trace hash equals the native runner\'s for the same scenario and 
     const wasm = await shownTraceHash(page);
     await app.screenshot('determinism-clicked-actions');
 
-    assert.equal(wasm, await native, 'wasm (browser) and native traces hash the same');
+    const recorded = await page.$$eval('[data-testid=timeline] .mark-fault', (marks) => marks.map((mark) => mark.textContent));
+    assert.equal(wasm, await native, `wasm (browser) and native traces hash the same; the app recorded: ${recorded.join('; ')}`);
     assertNoProblems(app);
   } finally {
     await app.close();
@@ -128,6 +136,31 @@ test('example scenarios imported into the app end with the native trace hash', a
       assert.equal(await shownTraceHash(page), nativeHash, `${name}: wasm and native trace hashes at ${endMs} ms`);
     }
     await app.screenshot('determinism-imported-every-action', { fullPage: true });
+    assertNoProblems(app);
+  } finally {
+    await app.close();
+  }
+});
+
+// Found by the test above (reported to the engine owner): `Timeline::apply` discards the recorded future
+// only when recorded *actions* lie ahead, so snapshots taken while playing on survive an action taken in
+// the past, and a later scrub restores one of them — a state from the discarded future. Here: play to
+// past 1.3 s, scrub back to 800 ms, write, then scrub to 1.2 s: the app then disagrees with the native run
+// of the same actions (and with its own share link, which replays from scratch).
+test('acting in the past after playing on: the new future still matches the native run', { todo: 'sim/src/history.rs Timeline::apply keeps snapshots of the discarded future' }, async () => {
+  const app = await openApp();
+  const { page } = app;
+  try {
+    const [, toml, button] = ACTIONS[0];
+    const native = nativeTraceHash([[800, toml, button]], 1_200);
+    native.catch(() => {});
+    await page.locator('[data-testid=setting-seed]').fill(String(SEED));
+    await page.click('[data-testid=apply-settings]');
+    await setSpeedPosition(page);
+    await moveTo(page, 800, 600);
+    await page.click(`button[aria-label="${button}"]`);
+    await moveTo(page, 1_200, 100);
+    assert.equal(await shownTraceHash(page), await native);
     assertNoProblems(app);
   } finally {
     await app.close();

@@ -17,7 +17,7 @@ import {
 async function scrubTo(page, ms) {
   await page.locator('[data-testid=scrubber]').fill(String(ms * 1_000));
   await page.evaluate(() => document.activeElement?.blur());
-  assert.equal(await simTimeMs(page), ms, `scrubbed to ${ms} ms`);
+  await waitUntil(async () => (await simTimeMs(page)) === ms, { timeout: 2_000, what: `the clock to read ${ms} ms after scrubbing` });
 }
 
 const marks = (page, kind) => page.locator(`[data-testid=timeline] .mark-${kind}`).count();
