@@ -7,6 +7,7 @@
 use crate::lockservice::{LockMessage, LockServer};
 use crate::protocol::{ActorSummary, Effects, Input, Protocol};
 use crate::raft::{RaftMessage, RaftNode};
+use crate::redlock::KvLockServer;
 use crate::resource::Resource;
 use crate::worker::Worker;
 
@@ -21,6 +22,8 @@ pub enum Actor {
     Worker(Box<Worker>),
     /// The protected resource.
     Resource(Box<Resource>),
+    /// A Redis-style key-value lock server (single instance or one Redlock server).
+    KvServer(Box<KvLockServer>),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -64,7 +67,7 @@ impl Actor {
         match self {
             Actor::Raft(node) => Some(node),
             Actor::LockServer(server) => Some(&server.raft),
-            Actor::Worker(_) | Actor::Resource(_) => None,
+            Actor::Worker(_) | Actor::Resource(_) | Actor::KvServer(_) => None,
         }
     }
 
@@ -78,6 +81,13 @@ impl Actor {
     pub fn as_worker(&self) -> Option<&Worker> {
         match self {
             Actor::Worker(worker) => Some(worker),
+            _ => None,
+        }
+    }
+
+    pub fn as_kv_server(&self) -> Option<&KvLockServer> {
+        match self {
+            Actor::KvServer(server) => Some(server),
             _ => None,
         }
     }
@@ -97,6 +107,7 @@ impl Protocol for Actor {
             Actor::LockServer(server) => server.handle(local_now_us, input, effects),
             Actor::Worker(worker) => worker.handle(local_now_us, input, effects),
             Actor::Resource(resource) => resource.handle(local_now_us, input, effects),
+            Actor::KvServer(server) => server.handle(local_now_us, input, effects),
         }
     }
 
@@ -106,6 +117,7 @@ impl Protocol for Actor {
             Actor::LockServer(server) => server.crash(),
             Actor::Worker(worker) => worker.crash(),
             Actor::Resource(resource) => resource.crash(),
+            Actor::KvServer(server) => server.crash(),
         }
     }
 
@@ -115,6 +127,7 @@ impl Protocol for Actor {
             Actor::LockServer(server) => server.summary(),
             Actor::Worker(worker) => worker.summary(),
             Actor::Resource(resource) => resource.summary(),
+            Actor::KvServer(server) => server.summary(),
         }
     }
 }

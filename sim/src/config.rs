@@ -54,6 +54,10 @@ pub enum Coordination {
     /// An etcd-like lock service (the servers run Raft and a lock state machine), workers `A`, `B`, ...
     /// and the protected resource `store`.
     LockService(LockServiceOptions),
+    /// One Redis-style key-value server (`n1`) with `SET NX PX` locks, workers and the `store`.
+    RedisLock(LockServiceOptions),
+    /// Redlock: `nodes` independent Redis-style servers, majority acquisition, workers and the `store`.
+    Redlock(LockServiceOptions),
 }
 
 impl Coordination {
@@ -61,6 +65,17 @@ impl Coordination {
     pub fn protocol_name(&self) -> &'static str {
         match self {
             Coordination::LockService(_) => "lock-service",
+            Coordination::RedisLock(_) => "redis-lock",
+            Coordination::Redlock(_) => "redlock",
+        }
+    }
+
+    /// The lock options every lock lesson shares.
+    pub fn lock_options(&self) -> &LockServiceOptions {
+        match self {
+            Coordination::LockService(options)
+            | Coordination::RedisLock(options)
+            | Coordination::Redlock(options) => options,
         }
     }
 }
@@ -88,6 +103,12 @@ pub struct LockServiceOptions {
     pub op_timeout_ms: u64,
     /// The inventory count the resource starts with.
     pub initial_count: u64,
+    /// Redis lock only: release with a plain `DEL` instead of compare-and-delete (unsafe on purpose).
+    #[serde(default)]
+    pub unchecked_release: bool,
+    /// Redlock only: subtracted from the validity time to allow for clock drift between servers.
+    #[serde(default)]
+    pub drift_allowance_ms: u64,
 }
 
 impl Default for LockServiceOptions {
@@ -103,6 +124,8 @@ impl Default for LockServiceOptions {
             work_ms: 50,
             op_timeout_ms: 300,
             initial_count: 1_000,
+            unchecked_release: false,
+            drift_allowance_ms: 12,
         }
     }
 }

@@ -11,8 +11,9 @@ use crate::config::{Coordination, LockServiceOptions};
 use crate::ids::{NodeId, MAX_NODES};
 use crate::lockservice::LockServer;
 use crate::raft::{RaftNode, RaftTiming};
+use crate::redlock::KvLockServer;
 use crate::resource::Resource;
-use crate::worker::Worker;
+use crate::worker::{Backend, Worker};
 use crate::world::WorldConfig;
 
 /// Most lock clients a world may have (they are named `A`..`Z`).
@@ -28,11 +29,9 @@ pub struct Layout {
 impl Layout {
     /// The layout for `servers` servers running `coordination`.
     pub fn new(servers: usize, coordination: &Coordination) -> Layout {
-        match coordination {
-            Coordination::LockService(options) => Layout {
-                servers,
-                workers: options.workers,
-            },
+        Layout {
+            servers,
+            workers: coordination.lock_options().workers,
         }
     }
 
@@ -99,9 +98,7 @@ impl Layout {
 
 /// Checks the options of a coordination workload (scenario files check them key by key first).
 pub fn validate_options(coordination: &Coordination) -> Result<(), String> {
-    match coordination {
-        Coordination::LockService(options) => validate_lock_options(options),
-    }
+    validate_lock_options(coordination.lock_options())
 }
 
 fn validate_lock_options(options: &LockServiceOptions) -> Result<(), String> {
@@ -134,17 +131,37 @@ pub fn build_actors(
     let layout = Layout::of_world(config.node_count, coordination);
     layout.validate()?;
     validate_options(coordination)?;
-    let Coordination::LockService(options) = coordination;
+    let options = coordination.lock_options();
     let timing = RaftTiming::from_timing(&config.timing);
     let mut actors = Vec::with_capacity(layout.total());
+    let backend = match coordination {
+        Coordination::LockService(_) => Backend::Service,
+        Coordination::RedisLock(options) => Backend::Redis {
+            unchecked_release: options.unchecked_release,
+        },
+        Coordination::Redlock(_) => Backend::Redlock,
+    };
+    if matches!(backend, Backend::Redis { .. }) && layout.servers != 1 {
+        return Err(format!(
+            "a single Redis lock has exactly one server, not {}",
+            layout.servers
+        ));
+    }
     for index in 0..layout.servers {
-        let raft = RaftNode::new(
-            NodeId(index as u16),
-            layout.servers,
-            config.raft.clone(),
-            timing,
-        );
-        actors.push(Actor::LockServer(Box::new(LockServer::new(raft))));
+        let actor = match backend {
+            Backend::Service => {
+                let raft = RaftNode::new(
+                    NodeId(index as u16),
+                    layout.servers,
+                    config.raft.clone(),
+                    timing,
+                );
+                Actor::LockServer(Box::new(LockServer::new(raft)))
+            }
+            Backend::Redis { .. } => Actor::KvServer(Box::new(KvLockServer::new(true))),
+            Backend::Redlock => Actor::KvServer(Box::new(KvLockServer::new(false))),
+        };
+        actors.push(actor);
     }
     for index in 0..layout.workers {
         let worker = Worker::new(
@@ -152,10 +169,13 @@ pub fn build_actors(
             layout.servers,
             layout.store(),
             *options,
-        );
+        )
+        .with_backend(backend);
         actors.push(Actor::Worker(Box::new(worker)));
     }
-    let resource = Resource::new(options.fencing, options.initial_count);
+    // Redis-style locks have no fencing tokens: their store cannot fence.
+    let fencing = options.fencing && backend == Backend::Service;
+    let resource = Resource::new(fencing, options.initial_count);
     actors.push(Actor::Resource(Box::new(resource)));
     Ok(actors)
 }

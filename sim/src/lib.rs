@@ -12,6 +12,7 @@ pub mod lockservice;
 pub mod network;
 pub mod protocol;
 pub mod raft;
+pub mod redlock;
 pub mod report;
 pub mod resource;
 pub mod rng;

@@ -118,6 +118,16 @@ pub enum Fact {
         expired: bool,
         revision: u64,
     },
+    /// A Redis or Redlock client now believes it holds the lock (`hold` names the acquisition) for
+    /// `valid_for_local_us` more on its own clock.
+    LockBelief {
+        hold: u64,
+        valid_for_local_us: u64,
+    },
+    /// The client stopped believing it holds `hold` (released, gave up, or saw it run out).
+    LockBeliefEnded {
+        hold: u64,
+    },
     /// A lock client asked for a lock (counted for the contention report).
     LockRequested {
         key: u32,

@@ -3,6 +3,7 @@
 
 use crate::ids::NodeId;
 use crate::lockservice::{Hold, Lease};
+use crate::redlock::KvEntry;
 use crate::resource::LedgerEntry;
 use crate::worker::{Belief, Phase};
 use crate::world::World;
@@ -21,6 +22,16 @@ pub struct CoordinationView {
     /// The lock service as its current leader sees it (`None` while no server leads).
     pub service: Option<ServiceView>,
     pub resource: Option<ResourceView>,
+    /// Redis-style servers (one for a single Redis lock, N for Redlock): their clocks and keys.
+    pub kv_servers: Vec<KvServerView>,
+}
+
+/// One Redis-style server: its own clock and the keys it holds (expiry on that clock).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct KvServerView {
+    pub id: NodeId,
+    pub local_clock_us: i64,
+    pub keys: Vec<(u32, KvEntry)>,
 }
 
 /// What a worker believes, on its own clock.
@@ -146,12 +157,28 @@ impl World {
                     ledger: resource.ledger.iter().skip(skip).copied().collect(),
                 }
             });
+        let kv_servers = (0..layout.servers)
+            .filter_map(|index| {
+                let slot = &self.nodes()[index];
+                let server = slot.actor.as_kv_server()?;
+                Some(KvServerView {
+                    id: NodeId(index as u16),
+                    local_clock_us: slot.clock.local_signed_us(now),
+                    keys: server
+                        .entries
+                        .iter()
+                        .map(|(key, entry)| (*key, *entry))
+                        .collect(),
+                })
+            })
+            .collect();
         Some(CoordinationView {
             protocol,
             labels,
             workers,
             service,
             resource,
+            kv_servers,
         })
     }
 }

@@ -37,6 +37,18 @@ const WORK_TIMER: TimerKey = 3;
 /// Attempts at one resource access before the worker gives the job up.
 pub const MAX_ACCESS_ATTEMPTS: u32 = 3;
 
+/// Which kind of lock the worker takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Backend {
+    /// The lock service on Raft: leases, keep-alives, fencing tokens.
+    Service,
+    /// One Redis-style server: `SET NX PX`, released by compare-and-delete (or a plain `DEL`).
+    Redis { unchecked_release: bool },
+    /// Redlock over all servers: majority, validity = TTL - elapsed - drift allowance.
+    Redlock,
+}
+
 /// Where the worker is in its loop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -64,6 +76,7 @@ pub struct Belief {
 #[derive(Clone, Debug)]
 pub struct Worker {
     pub id: NodeId,
+    pub backend: Backend,
     pub servers: usize,
     pub store: NodeId,
     pub options: LockServiceOptions,
@@ -88,12 +101,16 @@ pub struct Worker {
     pub fenced_off: u64,
     pub lock_requests: u64,
     pub unknown_outcomes: u64,
+    /// Redis/Redlock: which servers answered the current `SET NX` and which granted it.
+    answered: Vec<bool>,
+    granted: Vec<bool>,
 }
 
 impl Worker {
     pub fn new(id: NodeId, servers: usize, store: NodeId, options: LockServiceOptions) -> Worker {
         Worker {
             id,
+            backend: Backend::Service,
             servers,
             store,
             options,
@@ -114,7 +131,15 @@ impl Worker {
             fenced_off: 0,
             lock_requests: 0,
             unknown_outcomes: 0,
+            answered: vec![false; servers],
+            granted: vec![false; servers],
         }
+    }
+
+    /// The same worker taking a Redis-style lock instead of the lock service's.
+    pub fn with_backend(mut self, backend: Backend) -> Worker {
+        self.backend = backend;
+        self
     }
 
     fn fresh_id(&mut self) -> u64 {
@@ -152,6 +177,10 @@ impl Worker {
         self.acquire_sent_local_us = now_us;
         self.lock_requests += 1;
         effects.observe(Fact::LockRequested { key: LOCK_KEY });
+        if self.backend != Backend::Service {
+            self.send_set_nx(effects);
+            return;
+        }
         let message = LockMessage::Acquire {
             key: LOCK_KEY,
             ttl_ms: self.options.lease_ttl_ms,
@@ -160,6 +189,96 @@ impl Worker {
         };
         self.send_service(effects, message);
         self.op_timer(effects);
+    }
+
+    /// Redis/Redlock: `SET NX PX` to every server (one for a single instance), with a fresh value.
+    fn send_set_nx(&mut self, effects: &mut Effects) {
+        self.request = (self.id.0 as u64) << 32 | self.fresh_id();
+        self.answered
+            .iter_mut()
+            .for_each(|answered| *answered = false);
+        self.granted.iter_mut().for_each(|granted| *granted = false);
+        for server in 0..self.servers {
+            let message = LockMessage::SetNx {
+                key: LOCK_KEY,
+                value: self.request,
+                px_ms: self.options.lease_ttl_ms,
+            };
+            effects.send(NodeId(server as u16), Message::Lock(message));
+        }
+        self.op_timer(effects);
+    }
+
+    /// Redis/Redlock: delete our value everywhere (compare-and-delete unless configured otherwise).
+    fn send_delete(&mut self, value: u64, effects: &mut Effects) {
+        self.send_delete_where(value, |_| true, effects);
+    }
+
+    /// Deletes on the servers `target` picks (after a failed attempt: only where ours may be set).
+    fn send_delete_where(
+        &mut self,
+        value: u64,
+        target: impl Fn(usize) -> bool,
+        effects: &mut Effects,
+    ) {
+        let checked = !matches!(
+            self.backend,
+            Backend::Redis {
+                unchecked_release: true
+            }
+        );
+        for server in (0..self.servers).filter(|server| target(*server)) {
+            let message = LockMessage::Del {
+                key: LOCK_KEY,
+                value,
+                checked,
+            };
+            effects.send(NodeId(server as u16), Message::Lock(message));
+        }
+    }
+
+    fn on_set_nx_reply(
+        &mut self,
+        now_us: u64,
+        from: NodeId,
+        value: u64,
+        ok: bool,
+        effects: &mut Effects,
+    ) {
+        if self.phase != Phase::Acquiring || value != self.request || from.index() >= self.servers {
+            return;
+        }
+        self.answered[from.index()] = true;
+        self.granted[from.index()] = ok;
+        let granted = self.granted.iter().filter(|granted| **granted).count();
+        let answered = self.answered.iter().filter(|answered| **answered).count();
+        let majority = self.servers / 2 + 1;
+        if granted >= majority {
+            let elapsed_us = now_us.saturating_sub(self.acquire_sent_local_us);
+            let drift_us = match self.backend {
+                Backend::Redlock => self.options.drift_allowance_ms * 1_000,
+                _ => 0,
+            };
+            let validity_us = (self.options.lease_ttl_ms * 1_000)
+                .saturating_sub(elapsed_us)
+                .saturating_sub(drift_us);
+            if validity_us > 0 {
+                self.lease_until_local_us = now_us + validity_us;
+                effects.observe(Fact::LockBelief {
+                    hold: value,
+                    valid_for_local_us: validity_us,
+                });
+                effects.cancel_timer(OP_TIMER);
+                self.on_acquired(value, value, effects);
+                return;
+            }
+        }
+        if answered == self.servers || self.servers - answered + granted < majority {
+            // No majority possible: give back what we got and try again after a pause.
+            let granted = self.granted.clone();
+            self.send_delete_where(value, |server| granted[server], effects);
+            self.finish(effects);
+        }
     }
 
     fn start_job(&mut self, now_us: u64, effects: &mut Effects) {
@@ -171,6 +290,11 @@ impl Worker {
 
     /// Back to idle: forget the lease and the belief, plan the next job.
     fn finish(&mut self, effects: &mut Effects) {
+        if let (Backend::Redis { .. } | Backend::Redlock, Some(belief)) =
+            (self.backend, self.belief)
+        {
+            effects.observe(Fact::LockBeliefEnded { hold: belief.lease });
+        }
         self.phase = Phase::Idle;
         self.lease = None;
         self.belief = None;
@@ -182,6 +306,13 @@ impl Worker {
 
     fn abandon(&mut self, effects: &mut Effects) {
         self.jobs_abandoned += 1;
+        if self.backend != Backend::Service {
+            if let Some(value) = self.lease {
+                self.send_delete(value, effects);
+            }
+            self.finish(effects);
+            return;
+        }
         if let Some(lease) = self.lease {
             let request = self.fresh_id();
             let release = LockMessage::Release {
@@ -214,7 +345,9 @@ impl Worker {
             token,
             lease_until_local_us: self.lease_until_local_us,
         });
-        self.renew_timer(effects);
+        if self.backend == Backend::Service {
+            self.renew_timer(effects);
+        }
         self.phase = Phase::Reading;
         self.attempts = 0;
         self.op = self.fresh_id();
@@ -320,6 +453,9 @@ impl Worker {
             LockMessage::AccessReply { op, result } => {
                 self.on_access_reply(now_us, op, result, effects)
             }
+            LockMessage::SetNxReply { value, ok, .. } => {
+                self.on_set_nx_reply(now_us, from, value, ok, effects)
+            }
             _ => {}
         }
     }
@@ -368,6 +504,12 @@ impl Worker {
             self.finish(effects);
             return;
         };
+        if self.backend != Backend::Service {
+            // Fire and forget: the key expires anyway if a delete is lost.
+            self.send_delete(lease, effects);
+            self.finish(effects);
+            return;
+        }
         self.phase = Phase::Releasing;
         self.belief = None;
         let request = self.fresh_id();
@@ -395,6 +537,14 @@ impl Worker {
     fn on_op_timeout(&mut self, now_us: u64, effects: &mut Effects) {
         self.unknown_outcomes += 1;
         match self.phase {
+            Phase::Acquiring if self.backend != Backend::Service => {
+                // Unknown outcome where no answer came: ours may be set there.
+                let (value, granted, answered) =
+                    (self.request, self.granted.clone(), self.answered.clone());
+                let maybe_ours = |server: usize| granted[server] || !answered[server];
+                self.send_delete_where(value, maybe_ours, effects);
+                self.finish(effects);
+            }
             Phase::Acquiring => {
                 self.leader_guess = (self.leader_guess + 1) % self.servers;
                 if !self.options.idempotency_key {
@@ -460,7 +610,8 @@ impl Protocol for Worker {
 
     /// A worker keeps nothing but its id counter (so it never reuses a request id) and its tallies.
     fn crash(&mut self) {
-        let fresh = Worker::new(self.id, self.servers, self.store, self.options);
+        let fresh =
+            Worker::new(self.id, self.servers, self.store, self.options).with_backend(self.backend);
         *self = Worker {
             next_id: self.next_id,
             jobs_done: self.jobs_done,

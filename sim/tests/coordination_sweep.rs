@@ -1,7 +1,7 @@
 //! Seed sweeps of the coordination worlds under random faults. A safe configuration must stay quiet on
 //! every seed; an unsafe one must be caught on some, or the sweep proves nothing.
 
-use quorumlab_sim::lockservice::chaos::{lock_chaos_scenario, LockChaosOptions};
+use quorumlab_sim::lockservice::chaos::{lock_chaos_scenario, LockChaosOptions, LockKind};
 use quorumlab_sim::runner::run_scenario;
 
 /// Seeds per safe sweep (the issue asks for at least 300). About 12 s in a debug build.
@@ -58,4 +58,32 @@ fn lock_service_without_fencing_is_caught_on_some_seeds() {
         failing > 0,
         "no seed of 60 broke mutual exclusion without fencing"
     );
+}
+
+/// Redis-style locks are claimed safe only in their own terms: with honest server clocks and servers
+/// that keep their keys, no two clients believe at once that they hold the lock, and (with
+/// compare-and-delete) nobody ends another's hold. Clients may still be paused, crashed, cut off.
+#[test]
+fn redis_and_redlock_beliefs_stay_exclusive_with_honest_servers() {
+    use quorumlab_sim::checker::{EXCLUSIVE_BELIEF, RELEASE_BY_OWNER, SINGLE_LEASE_HOLDER};
+    for kind in [LockKind::Redis, LockKind::Redlock] {
+        let options = LockChaosOptions {
+            kind,
+            servers: 5,
+            server_time_faults: false,
+            ..LockChaosOptions::default()
+        };
+        for seed in 1..=SEEDS {
+            let scenario = lock_chaos_scenario(seed, &options);
+            let report = run_scenario(&scenario).expect("runs");
+            for invariant in [EXCLUSIVE_BELIEF, RELEASE_BY_OWNER, SINGLE_LEASE_HOLDER] {
+                assert!(
+                    !report.world.violation_counts.contains_key(invariant),
+                    "{kind:?} seed {seed}: {:?}\n{}",
+                    report.world.violations,
+                    quorumlab_sim::scenario::to_toml_string(&scenario)
+                );
+            }
+        }
+    }
 }

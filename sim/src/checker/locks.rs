@@ -10,6 +10,10 @@
 //! - **Single Lease Holder**: the service grants a key only when no lease holds it, in the order of its
 //!   replicated state (each change is counted once, by revision).
 //! - **Release By Owner**: a hold ends by its owner's release or by lease expiry, never by a stranger.
+//! - **Exclusive Belief** (Redis and Redlock clients, which have no fencing token to fall back on): at no
+//!   moment do two clients both believe, within the validity time they computed, that they hold the lock.
+//!   A belief's end is placed at true time "acquired + validity", so a client paused past its validity
+//!   does not count; what counts is a server granting a key that another client still validly holds.
 
 use super::Violations;
 use crate::ids::NodeId;
@@ -23,6 +27,7 @@ pub const TOKEN_MONOTONICITY: &str = "Token Monotonicity";
 pub const NO_LOST_UPDATES: &str = "No Lost Updates";
 pub const SINGLE_LEASE_HOLDER: &str = "Single Lease Holder";
 pub const RELEASE_BY_OWNER: &str = "Release By Owner";
+pub const EXCLUSIVE_BELIEF: &str = "Exclusive Belief";
 
 /// Records kept per list for the report (the counts go on).
 pub const MAX_LOCK_RECORDS: usize = 10_000;
@@ -69,6 +74,10 @@ pub struct LockChecker {
     pub duplicates: u64,
     /// Names used in violation details (`A`, `store`); node ids when empty.
     labels: Vec<String>,
+    /// False when tokens are unique hold values, not increasing fencing tokens (Redis, Redlock).
+    tokens_are_fencing: Option<bool>,
+    /// Clients that believe they hold the lock: hold and end of validity (true microseconds).
+    believers: BTreeMap<NodeId, (u64, u64)>,
 }
 
 fn push_capped<T>(list: &mut Vec<T>, item: T) {
@@ -90,6 +99,11 @@ impl LockChecker {
             .unwrap_or_else(|| node.to_string())
     }
 
+    /// Tokens are unique per hold but not increasing: skip Token Monotonicity.
+    pub fn tokens_not_fencing(&mut self) {
+        self.tokens_are_fencing = Some(false);
+    }
+
     pub fn watch_resource(&mut self, initial_count: u64) {
         self.initial_count = Some(initial_count);
         self.baseline = initial_count;
@@ -104,6 +118,37 @@ impl LockChecker {
         found: &mut Vec<TraceEvent>,
     ) {
         match *fact {
+            Fact::LockBelief {
+                hold,
+                valid_for_local_us,
+            } => {
+                let now_us = now.as_micros();
+                self.believers.retain(|_, (_, until_us)| *until_us > now_us);
+                let others: Vec<NodeId> = self
+                    .believers
+                    .keys()
+                    .copied()
+                    .filter(|other| *other != node)
+                    .collect();
+                for other in others {
+                    let detail = format!(
+                        "{} believes it holds the lock while {} still does, within its validity",
+                        self.name(node),
+                        self.name(other)
+                    );
+                    found.push(violations.report(EXCLUSIVE_BELIEF, now, vec![node, other], detail));
+                }
+                let until_us = now_us.saturating_add(valid_for_local_us);
+                self.believers.insert(node, (hold, until_us));
+            }
+            Fact::LockBeliefEnded { hold }
+                if self
+                    .believers
+                    .get(&node)
+                    .is_some_and(|(held, _)| *held == hold) =>
+            {
+                self.believers.remove(&node);
+            }
             Fact::LockRequested { .. } => {
                 let minute = (now.as_ms() / 60_000) as usize;
                 if minute < MAX_LOCK_RECORDS {
@@ -170,8 +215,10 @@ impl LockChecker {
                     self.releases += 1;
                 }
                 if !expired && by != owner {
-                    let detail =
-                        format!("{by} released key {key}, held by {owner} with token {token}");
+                    let (stranger, holder) = (self.name(by), self.name(owner));
+                    let detail = format!(
+                        "{stranger} released key {key}, held by {holder} with token {token}"
+                    );
                     found.push(violations.report(RELEASE_BY_OWNER, now, vec![by, owner], detail));
                 }
             }
@@ -217,7 +264,7 @@ impl LockChecker {
     ) {
         let AccessRecord { client, token, .. } = *access;
         let name = self.name(client);
-        if token < self.highest_accepted {
+        if token < self.highest_accepted && self.tokens_are_fencing != Some(false) {
             let detail = format!(
                 "the store accepted token {token} from {name} after accepting token {}",
                 self.highest_accepted

@@ -11,8 +11,8 @@ mod raft;
 
 pub use liveness::Liveness;
 pub use locks::{
-    LockChecker, MUTUAL_EXCLUSION, NO_LOST_UPDATES, RELEASE_BY_OWNER, SINGLE_LEASE_HOLDER,
-    TOKEN_MONOTONICITY,
+    LockChecker, EXCLUSIVE_BELIEF, MUTUAL_EXCLUSION, NO_LOST_UPDATES, RELEASE_BY_OWNER,
+    SINGLE_LEASE_HOLDER, TOKEN_MONOTONICITY,
 };
 pub use raft::{
     RaftChecker, ELECTION_SAFETY, LEADER_APPEND_ONLY, LEADER_COMPLETENESS, LOG_MATCHING,
@@ -98,6 +98,11 @@ impl Checkers {
     /// Names for violation details in coordination worlds (`A`, `store`), indexed by node.
     pub fn set_labels(&mut self, labels: Vec<String>) {
         self.locks.set_labels(labels);
+    }
+
+    /// Tokens are unique hold values, not fencing tokens (Redis, Redlock): no Token Monotonicity.
+    pub fn tokens_not_fencing(&mut self) {
+        self.locks.tokens_not_fencing();
     }
 
     /// Starts the lost-update count of a protected resource at `initial_count`.

@@ -14,10 +14,22 @@ use crate::scenario::{Scenario, Step};
 
 const SCHEDULE_SALT: u64 = 0x10c5_5e7c_1ce0_0001;
 
+/// Which lock the chaos world runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LockKind {
+    Service,
+    Redis,
+    Redlock,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LockChaosOptions {
+    pub kind: LockKind,
     pub servers: usize,
     pub fencing: bool,
+    /// Clock jumps and drift on the lock servers, and crashes of Redis-style servers (which forget
+    /// their keys). Redis and Redlock are only claimed safe without them.
+    pub server_time_faults: bool,
     pub fault_window_ms: u64,
     pub quiet_ms: u64,
 }
@@ -25,8 +37,10 @@ pub struct LockChaosOptions {
 impl Default for LockChaosOptions {
     fn default() -> Self {
         LockChaosOptions {
+            kind: LockKind::Service,
             servers: 3,
             fencing: true,
+            server_time_faults: true,
             fault_window_ms: 4_000,
             quiet_ms: 2_500,
         }
@@ -38,7 +52,12 @@ pub fn lock_chaos_scenario(seed: u64, options: &LockChaosOptions) -> Scenario {
     let mut rng = Rng::new(seed ^ SCHEDULE_SALT);
     let duration_ms = options.fault_window_ms + options.quiet_ms;
     let title = format!("Lock-service chaos seed {seed}");
-    let mut scenario = Scenario::new(&title, options.servers, duration_ms);
+    // A single Redis lock has one server, whatever `servers` says.
+    let servers = match options.kind {
+        LockKind::Redis => 1,
+        _ => options.servers,
+    };
+    let mut scenario = Scenario::new(&title, servers, duration_ms);
     scenario.seed = seed;
     let ttl_ms = rng.range_inclusive(300, 1_500);
     let locks = LockServiceOptions {
@@ -52,9 +71,21 @@ pub fn lock_chaos_scenario(seed: u64, options: &LockChaosOptions) -> Scenario {
         work_ms: rng.range_inclusive(0, 300),
         op_timeout_ms: rng.range_inclusive(100, 500),
         initial_count: 1_000_000,
+        ..LockServiceOptions::default()
     };
-    let coordination = Coordination::LockService(locks);
-    let layout = Layout::new(options.servers, &coordination);
+    let coordination = match options.kind {
+        LockKind::Service => Coordination::LockService(locks),
+        LockKind::Redis => Coordination::RedisLock(LockServiceOptions {
+            fencing: false,
+            ..locks
+        }),
+        LockKind::Redlock => Coordination::Redlock(LockServiceOptions {
+            fencing: false,
+            drift_allowance_ms: ttl_ms / 100 + 2,
+            ..locks
+        }),
+    };
+    let layout = Layout::new(servers, &coordination);
     scenario.raft.coordination = Some(coordination);
     scenario.raft.pre_vote = rng.chance_ppm(PPM_ONE / 2);
     scenario.raft.check_quorum = rng.chance_ppm(PPM_ONE / 2);
@@ -65,7 +96,7 @@ pub fn lock_chaos_scenario(seed: u64, options: &LockChaosOptions) -> Scenario {
     }
     let mut at_ms = rng.range_inclusive(100, 600);
     while at_ms < options.fault_window_ms {
-        let action = random_fault(&mut rng, &layout);
+        let action = random_fault(&mut rng, &layout, options);
         scenario.steps.push(Step { at_ms, action });
         at_ms += rng.range_inclusive(50, 600);
     }
@@ -88,7 +119,31 @@ pub fn lock_chaos_scenario(seed: u64, options: &LockChaosOptions) -> Scenario {
     scenario
 }
 
-fn random_fault(rng: &mut Rng, layout: &Layout) -> Action {
+fn random_fault(rng: &mut Rng, layout: &Layout, options: &LockChaosOptions) -> Action {
+    loop {
+        let action = any_fault(rng, layout);
+        if options.server_time_faults || options.kind == LockKind::Service {
+            return action;
+        }
+        // Redis-style servers keep time and keys only as well as their process does.
+        let hits_server = |target: &NodeTarget| match target {
+            NodeTarget::Node(node) => node.index() < layout.servers,
+            NodeTarget::Leader => true,
+        };
+        let forbidden = match &action {
+            Action::ClockJump { target, .. } | Action::ClockDrift { target, .. } => {
+                hits_server(target)
+            }
+            Action::Crash { target } => hits_server(target),
+            _ => false,
+        };
+        if !forbidden {
+            return action;
+        }
+    }
+}
+
+fn any_fault(rng: &mut Rng, layout: &Layout) -> Action {
     let total = layout.total() as u64;
     let node = |rng: &mut Rng| NodeTarget::Node(NodeId(rng.range_inclusive(0, total - 1) as u16));
     let server = |rng: &mut Rng| {

@@ -90,6 +90,28 @@ pub enum LockMessage {
         op: u64,
         result: Result<u64, ResourceError>,
     },
+    /// Redis `SET key value NX PX px_ms`: set only if absent, expire after `px_ms` (server clock).
+    SetNx {
+        key: u32,
+        value: u64,
+        px_ms: u64,
+    },
+    SetNxReply {
+        key: u32,
+        value: u64,
+        ok: bool,
+    },
+    /// Delete `key`; with `checked`, only if it still holds `value` (compare-and-delete).
+    Del {
+        key: u32,
+        value: u64,
+        checked: bool,
+    },
+    DelReply {
+        key: u32,
+        value: u64,
+        deleted: bool,
+    },
 }
 
 impl LockMessage {
@@ -115,6 +137,13 @@ impl LockMessage {
             LockMessage::Access { .. } => "Write",
             LockMessage::AccessReply { result: Ok(_), .. } => "Access ok",
             LockMessage::AccessReply { .. } => "Stale token",
+            LockMessage::SetNx { .. } => "SET NX",
+            LockMessage::SetNxReply { ok: true, .. } => "OK",
+            LockMessage::SetNxReply { .. } => "nil",
+            LockMessage::Del { checked: true, .. } => "DEL if mine",
+            LockMessage::Del { .. } => "DEL",
+            LockMessage::DelReply { deleted: true, .. } => "Deleted",
+            LockMessage::DelReply { .. } => "Not deleted",
         }
     }
 

@@ -34,14 +34,23 @@ pub fn to_toml_string(scenario: &Scenario) -> String {
 
 /// Writes the `[locks]` table of a lock-service scenario, every key explicit.
 fn write_coordination(out: &mut String, scenario: &Scenario) {
-    let Some(Coordination::LockService(options)) = &scenario.raft.coordination else {
+    let Some(coordination) = &scenario.raft.coordination else {
         return;
     };
+    let options = coordination.lock_options();
     let _ = writeln!(out, "\n[locks]");
     let _ = writeln!(out, "workers = {}", options.workers);
     let _ = writeln!(out, "lease_ttl_ms = {}", options.lease_ttl_ms);
-    let _ = writeln!(out, "renew_ms = {}", options.renew_ms);
-    let _ = writeln!(out, "fencing = {}", options.fencing);
+    if let Coordination::LockService(_) = coordination {
+        let _ = writeln!(out, "renew_ms = {}", options.renew_ms);
+        let _ = writeln!(out, "fencing = {}", options.fencing);
+    }
+    if let Coordination::RedisLock(_) = coordination {
+        let _ = writeln!(out, "unchecked_release = {}", options.unchecked_release);
+    }
+    if let Coordination::Redlock(_) = coordination {
+        let _ = writeln!(out, "drift_allowance_ms = {}", options.drift_allowance_ms);
+    }
     let _ = writeln!(
         out,
         "check_lease_before_write = {}",

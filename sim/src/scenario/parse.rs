@@ -32,6 +32,8 @@ const LOCK_KEYS: &[&str] = &[
     "work_ms",
     "op_timeout_ms",
     "initial_count",
+    "unchecked_release",
+    "drift_allowance_ms",
 ];
 
 const TIMING_KEYS: &[&str] = &[
@@ -96,16 +98,24 @@ fn read_scenario(top: &TableReader<'_>) -> Result<Scenario> {
     };
     let locks_field = top.optional("locks");
     raft.coordination = match (coordination_name, locks_field) {
-        (Some(_), Some(field)) => Some(read_locks(&TableReader::table(
-            field, "locks.", "[locks]",
-        )?)?),
-        (Some(_), None) => Some(Coordination::LockService(LockServiceOptions::default())),
+        (Some(name), Some(field)) => Some(read_locks(
+            &TableReader::table(field, "locks.", "[locks]")?,
+            name,
+        )?),
+        (Some(name), None) => Some(coordination_named(name, lock_defaults(name))),
         (None, Some(field)) => {
             let protocol = "lock-service";
             return Err(field.error(ScenarioErrorKind::NeedsProtocol { protocol }));
         }
         (None, None) => None,
     };
+    if let (Some(Coordination::RedisLock(_)), true) = (&raft.coordination, node_count != 1) {
+        let field = top.required("nodes")?;
+        return Err(field.error(ScenarioErrorKind::OutOfRange {
+            value: node_count.to_string(),
+            expected: "1 (a single Redis server)".into(),
+        }));
+    }
     let names = match &raft.coordination {
         Some(coordination) => {
             let layout = Layout::new(node_count, coordination);
@@ -161,9 +171,44 @@ fn read_protocol(field: Field<'_>) -> Result<(ScenarioProtocol, Option<&'static 
     Ok((protocol, None))
 }
 
-fn read_locks(table: &TableReader<'_>) -> Result<Coordination> {
+/// Defaults per lock protocol: Redis-style locks have no fencing tokens, so their store cannot fence.
+fn lock_defaults(protocol: &str) -> LockServiceOptions {
+    LockServiceOptions {
+        fencing: protocol == "lock-service",
+        ..LockServiceOptions::default()
+    }
+}
+
+fn coordination_named(protocol: &str, options: LockServiceOptions) -> Coordination {
+    match protocol {
+        "redis-lock" => Coordination::RedisLock(options),
+        "redlock" => Coordination::Redlock(options),
+        _ => Coordination::LockService(options),
+    }
+}
+
+/// A `[locks]` key that only one lock protocol understands.
+fn only_for(
+    table: &TableReader<'_>,
+    key: &'static str,
+    protocol: &'static str,
+    name: &str,
+) -> Result<()> {
+    match table.optional(key) {
+        Some(field) if name != protocol => {
+            Err(field.error(ScenarioErrorKind::NeedsProtocol { protocol }))
+        }
+        _ => Ok(()),
+    }
+}
+
+fn read_locks(table: &TableReader<'_>, protocol: &str) -> Result<Coordination> {
     table.check_keys(LOCK_KEYS)?;
-    let mut options = LockServiceOptions::default();
+    only_for(table, "fencing", "lock-service", protocol)?;
+    only_for(table, "renew_ms", "lock-service", protocol)?;
+    only_for(table, "unchecked_release", "redis-lock", protocol)?;
+    only_for(table, "drift_allowance_ms", "redlock", protocol)?;
+    let mut options = lock_defaults(protocol);
     if let Some(field) = table.optional("workers") {
         options.workers = field.unsigned_in(1, MAX_WORKERS as u64)? as usize;
     }
@@ -192,7 +237,11 @@ fn read_locks(table: &TableReader<'_>) -> Result<Coordination> {
         &mut options.check_lease_before_write,
     )?;
     read_flag(table, "idempotency_key", &mut options.idempotency_key)?;
-    Ok(Coordination::LockService(options))
+    read_flag(table, "unchecked_release", &mut options.unchecked_release)?;
+    if let Some(field) = table.optional("drift_allowance_ms") {
+        options.drift_allowance_ms = field.unsigned_in(0, MAX_TIMING_MS)?;
+    }
+    Ok(coordination_named(protocol, options))
 }
 
 fn read_timing(table: &TableReader<'_>) -> Result<(Timing, RaftOptions)> {

@@ -18,7 +18,7 @@ use crate::action::Action;
 use crate::actor::{Actor, Message};
 use crate::checker::Checkers;
 use crate::clock::LocalClock;
-use crate::config::{RaftOptions, Timing};
+use crate::config::{Coordination, RaftOptions, Timing};
 use crate::ids::{NodeId, MAX_NODES};
 use crate::network::{MessageId, Network};
 use crate::protocol::{ClientCommand, Effects, Input, Protocol, RequestId, TimerKey};
@@ -253,6 +253,13 @@ impl World {
                 .map(|index| world.node_label(NodeId(index as u16)))
                 .collect();
             world.checkers.set_labels(labels);
+        }
+        let kv_locks = matches!(
+            world.config.raft.coordination,
+            Some(Coordination::RedisLock(_) | Coordination::Redlock(_))
+        );
+        if kv_locks {
+            world.checkers.tokens_not_fencing();
         }
         for index in 0..count {
             world.dispatch(NodeId(index as u16), Input::Start);

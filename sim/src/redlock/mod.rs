@@ -1,0 +1,171 @@
+//! Redis-style locks: one key-value server with expiring keys, used alone ("single Redis lock") or as
+//! one of N independent servers (Redlock).
+//!
+//! **Single instance.** A client takes the lock with `SET key value NX PX ttl`: the write succeeds only if
+//! the key is absent (or its time to live has run out on the *server's* clock), and the key disappears by
+//! itself after `ttl`. `value` is a string unique to this acquisition, so the client can release with a
+//! compare-and-delete ("delete the key only if it still holds my value", a small Lua script in real Redis).
+//! The careless variant deletes without checking: a client whose key already expired, and was taken by
+//! someone else in the meantime, deletes *that* client's lock, and a third client can walk in while the
+//! second still works. Nothing here is a fencing token: the value is unique, not increasing, so a
+//! resource cannot tell an old holder from a new one.
+//!
+//! **Redlock** (the Redis documentation's multi-instance algorithm) runs the same `SET NX PX` on N
+//! independent servers (no replication between them). A client that gets a majority within its time
+//! budget holds the lock for a *validity time* = TTL − time spent acquiring − a drift allowance; if it
+//! fails it deletes its value everywhere. The argument for safety assumes that time passes at about the
+//! same rate on all servers and clients and that processes do not pause for long. A clock that jumps
+//! forward on one server expires a key early there; a second client then gets a majority that shares
+//! that one server with the first, and both believe, within their validity time, that they hold the lock
+//! (Kleppmann, "How to do distributed locking", 2016). The checker *Exclusive Belief* catches that moment.
+//!
+//! Expiry is lazy, as in Redis: a key past its deadline is treated as absent by the next command that
+//! touches it. The server is volatile: a crash forgets every key (Redis without persistence), which is
+//! one more way for Redlock to grant twice.
+
+use crate::actor::Message;
+use crate::ids::NodeId;
+use crate::lockservice::LockMessage;
+use crate::protocol::{
+    ActorSummary, ClientError, ClientOutcome, Effects, Fact, Input, Protocol, RoleLabel,
+};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// One key: who set it, with which value, until when on the server's clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct KvEntry {
+    pub value: u64,
+    pub owner: NodeId,
+    pub expires_at_local_us: u64,
+}
+
+#[derive(Clone, Debug)]
+pub struct KvLockServer {
+    pub entries: BTreeMap<u32, KvEntry>,
+    /// Bumped by every set and every delete; only meaningful (and only reported) for a single instance.
+    pub revision: u64,
+    /// Report grants and releases as facts (a single instance is the whole lock service).
+    report_facts: bool,
+}
+
+impl KvLockServer {
+    pub fn new(report_facts: bool) -> KvLockServer {
+        KvLockServer {
+            entries: BTreeMap::new(),
+            revision: 0,
+            report_facts,
+        }
+    }
+
+    /// The live entry for `key` at local time `now_us`; an expired one is removed first (lazy expiry).
+    fn live(&mut self, key: u32, now_us: u64, effects: &mut Effects) -> Option<KvEntry> {
+        let entry = self.entries.get(&key).copied()?;
+        if entry.expires_at_local_us > now_us {
+            return Some(entry);
+        }
+        self.entries.remove(&key);
+        self.end(key, entry, entry.owner, true, effects);
+        None
+    }
+
+    fn end(&mut self, key: u32, entry: KvEntry, by: NodeId, expired: bool, effects: &mut Effects) {
+        self.revision += 1;
+        if self.report_facts {
+            effects.observe(Fact::LockReleased {
+                key,
+                lease: entry.value,
+                owner: entry.owner,
+                by,
+                token: entry.value,
+                expired,
+                revision: self.revision,
+            });
+        }
+    }
+
+    fn on_message(
+        &mut self,
+        now_us: u64,
+        from: NodeId,
+        message: &LockMessage,
+        effects: &mut Effects,
+    ) {
+        let reply = match *message {
+            LockMessage::SetNx { key, value, px_ms } => {
+                let ok = self.live(key, now_us, effects).is_none();
+                if ok {
+                    let entry = KvEntry {
+                        value,
+                        owner: from,
+                        expires_at_local_us: now_us.saturating_add(px_ms * 1_000),
+                    };
+                    self.entries.insert(key, entry);
+                    self.revision += 1;
+                    if self.report_facts {
+                        effects.observe(Fact::LockGranted {
+                            key,
+                            lease: value,
+                            owner: from,
+                            token: value,
+                            revision: self.revision,
+                        });
+                    }
+                }
+                LockMessage::SetNxReply { key, value, ok }
+            }
+            LockMessage::Del {
+                key,
+                value,
+                checked,
+            } => {
+                let live = self.live(key, now_us, effects);
+                let deleted = match live {
+                    Some(entry) if !checked || entry.value == value => {
+                        self.entries.remove(&key);
+                        self.end(key, entry, from, false, effects);
+                        true
+                    }
+                    _ => false,
+                };
+                LockMessage::DelReply {
+                    key,
+                    value,
+                    deleted,
+                }
+            }
+            _ => return,
+        };
+        effects.send(from, Message::Lock(reply));
+    }
+}
+
+impl Protocol for KvLockServer {
+    fn handle(&mut self, local_now_us: u64, input: Input<'_>, effects: &mut Effects) {
+        match input {
+            Input::Message {
+                from,
+                message: Message::Lock(message),
+            } => self.on_message(local_now_us, from, message, effects),
+            Input::Client { request_id, .. } => {
+                let error = ClientError::NotLeader { leader_hint: None };
+                effects.reply(request_id, ClientOutcome::Rejected(error));
+            }
+            _ => {}
+        }
+    }
+
+    /// No persistence: a restarted server has no keys.
+    fn crash(&mut self) {
+        self.entries.clear();
+    }
+
+    fn summary(&self) -> ActorSummary {
+        ActorSummary {
+            role: RoleLabel::Follower,
+            term: 0,
+            commit_index: 0,
+            log_len: 0,
+        }
+    }
+}
