@@ -130,3 +130,43 @@ async fn a_link_pasted_into_an_open_tab_opens_without_a_reload() {
     drop(handle);
     web_io::replace_fragment("").expect("address reset");
 }
+
+fn click(host: &web_sys::Element, testid: &str) {
+    host.query_selector(&format!("[data-testid={testid}]"))
+        .expect("query")
+        .unwrap_or_else(|| panic!("{testid} rendered"))
+        .unchecked_into::<web_sys::HtmlElement>()
+        .click();
+}
+
+#[wasm_bindgen_test]
+async fn export_reports_the_file_and_a_bad_import_changes_nothing() {
+    web_io::replace_fragment("").expect("address reset");
+    let (host, handle) = mount();
+    click(&host, "export-toml");
+    TimeoutFuture::new(50).await;
+    let notice = text_of(&host, "notice");
+    assert!(
+        notice.starts_with("Exported five-node-raft-cluster.toml"),
+        "{notice}"
+    );
+
+    let textarea = host
+        .query_selector("[data-testid=import-text]")
+        .expect("query")
+        .expect("import box");
+    web_sys::js_sys::Reflect::set(&textarea, &"value".into(), &"nodes = 0\n".into())
+        .expect("value set");
+    textarea
+        .dispatch_event(&web_sys::Event::new("input").expect("event"))
+        .expect("input dispatched");
+    click(&host, "import-button");
+    TimeoutFuture::new(50).await;
+    let error = text_of(&host, "import-error");
+    assert!(
+        error.starts_with("Not imported: pasted scenario:1:"),
+        "{error}"
+    );
+    assert!(text_of(&host, "scenario-title").contains("Five-node Raft cluster"));
+    drop(handle);
+}
