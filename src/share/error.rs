@@ -89,6 +89,10 @@ pub enum ShareError {
         after_events: u64,
         events_by_then: u64,
     },
+    /// Replaying the run would keep the page busy far too long (a rough estimate, see `replay`).
+    TooLongToReplay {
+        estimated_events: u64,
+    },
     /// The engine refused the settings.
     Refused {
         reason: String,
@@ -182,6 +186,12 @@ impl fmt::Display for ShareError {
                 formatter,
                 "recorded action {action} at {at} expects {after_events} events before it, \
                  but this run has only {events_by_then} by then"
+            ),
+            TooLongToReplay { estimated_events } => write!(
+                formatter,
+                "replaying this run would take about {} million events, more than a browser tab \
+                 should run before showing anything",
+                estimated_events / 1_000_000
             ),
             Refused { reason } => {
                 write!(formatter, "the simulation refused the settings: {reason}")

@@ -32,6 +32,10 @@ fn shortened(text: &str, max_bytes: usize) -> String {
 /// A session replayed to the run's position. Refuses a log that does not fit the run before replaying
 /// it, so a tampered link cannot make the replay spin through events it never had.
 pub fn open(run: SharedRun) -> Result<Session, ShareError> {
+    let estimated_events = estimated_replay_events(&run);
+    if estimated_events > MAX_REPLAY_EVENTS {
+        return Err(ShareError::TooLongToReplay { estimated_events });
+    }
     let world =
         World::new(world_config(&run.scenario)).map_err(|reason| ShareError::Refused { reason })?;
     check_log_fits(world, &run.actions)?;
@@ -39,6 +43,25 @@ pub fn open(run: SharedRun) -> Result<Session, ShareError> {
         .map_err(|reason| ShareError::Refused { reason })?;
     session.seek(run.position);
     Ok(session)
+}
+
+/// Most events a link may ask the browser to replay before showing anything: about ten seconds of
+/// work natively (the engine does roughly a million events a second), more in a browser. An hour of
+/// 51 nodes at default timing estimates about 7 million; a link with 1 ms heartbeats would not stop.
+pub const MAX_REPLAY_EVENTS: u64 = 10_000_000;
+
+/// A rough upper estimate of the events replaying `run` processes: every heartbeat interval the leader
+/// sends one message to each follower and gets one answer. Timing values are validated, so the
+/// arithmetic cannot overflow (saturating regardless).
+pub fn estimated_replay_events(run: &SharedRun) -> u64 {
+    let furthest = run
+        .actions
+        .last()
+        .map_or(run.position, |last| last.at.max(run.position));
+    let heartbeat_us = run.scenario.timing.heartbeat_ms.max(1) * 1_000;
+    let heartbeats = furthest.as_micros() / heartbeat_us + 1;
+    let followers = run.scenario.node_count.saturating_sub(1).max(1) as u64;
+    heartbeats.saturating_mul(followers).saturating_mul(2)
 }
 
 /// Each recorded action says it came after `after_events` events, at time `at`. In an honest log those

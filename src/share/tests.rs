@@ -360,3 +360,22 @@ fn a_long_imported_title_is_shortened_for_the_link() {
     assert_eq!(run.scenario.title, "é".repeat(100));
     assert!(encode_fragment(&run).is_ok());
 }
+
+#[test]
+fn a_run_too_heavy_to_replay_is_refused_before_replaying() {
+    let mut run = capture(&Session::new(Scenario::new("heavy", 51, 3_600_000)).unwrap());
+    run.position = MAX_SHARED_TIME;
+    let default_timing = super::replay::estimated_replay_events(&run);
+    assert!(
+        default_timing < super::replay::MAX_REPLAY_EVENTS,
+        "{default_timing}"
+    );
+    run.scenario.timing.heartbeat_ms = 1;
+    run.scenario.timing.election_timeout_ms = (5, 10);
+    let Err(error) = open(run) else {
+        panic!("an hour of 51 nodes with 1 ms heartbeats was replayed");
+    };
+    assert!(
+        matches!(error, ShareError::TooLongToReplay { estimated_events } if estimated_events > 300_000_000)
+    );
+}
