@@ -16,7 +16,7 @@ import {
 
 const press = (page, key) => page.keyboard.press(key);
 
-test('keyboard shortcuts: space, →, K, I, H, R, W, 1–9, Esc, F, ?', async () => {
+test('keyboard shortcuts: space, →, K, P, I, H, R, W, 1–9, Esc, F, ?', async () => {
   const app = await openApp();
   const { page } = app;
   try {
@@ -79,6 +79,13 @@ test('keyboard shortcuts: space, →, K, I, H, R, W, 1–9, Esc, F, ?', async ()
       (await readNodes(page)).every((node) => node.status === 'up'),
       'every node is up after R',
     );
+
+    // P pauses the leader; R resumes it.
+    const toPause = await waitForLeader(page);
+    await press(page, 'p');
+    assert.equal((await readNode(page, toPause.id)).status, 'paused', 'P paused the leader');
+    await press(page, 'r');
+    assert.equal((await readNode(page, toPause.id)).status, 'up', 'R resumed it');
 
     // 1–9 select a node, Esc clears the selection.
     await press(page, '3');
