@@ -38,6 +38,9 @@ pub struct Timeline {
     snapshots: Vec<Snapshot>,
     snapshot_every_ms: u64,
     max_snapshots: usize,
+    /// The furthest time this timeline's current future has been run to (kept across backward seeks, so
+    /// the UI can scrub back to where playback stopped).
+    furthest: SimTime,
 }
 
 impl Timeline {
@@ -57,6 +60,7 @@ impl Timeline {
             snapshots: vec![first],
             snapshot_every_ms,
             max_snapshots,
+            furthest: SimTime::ZERO,
         }
     }
 
@@ -95,7 +99,7 @@ impl Timeline {
         &self.actions
     }
 
-    /// The latest time reached on this timeline's recorded history (snapshots or actions).
+    /// The latest time reached on this timeline's current future (run to, snapshotted or acted at).
     pub fn horizon(&self) -> SimTime {
         let snapshot = self
             .snapshots
@@ -105,18 +109,20 @@ impl Timeline {
             .actions
             .last()
             .map_or(SimTime::ZERO, |action| action.at);
-        snapshot.max(action).max(self.current.now())
+        snapshot
+            .max(action)
+            .max(self.furthest)
+            .max(self.current.now())
     }
 
     pub fn snapshot_count(&self) -> usize {
         self.snapshots.len()
     }
 
-    /// Applies an action now. If a recorded future exists beyond this point it is discarded first.
+    /// Applies an action now. Whatever was recorded beyond this point (actions, snapshots, the furthest
+    /// time reached) belongs to the old future and is discarded first.
     pub fn apply(&mut self, action: &Action) -> ActionOutcome {
-        if self.actions_applied < self.actions.len() {
-            self.discard_future();
-        }
+        self.discard_future();
         let recorded = RecordedAction {
             at: self.current.now(),
             after_events: self.current.events_processed(),
@@ -139,7 +145,9 @@ impl Timeline {
             self.current.apply(&action);
             self.actions_applied += 1;
         }
-        self.current.step()
+        let stepped = self.current.step();
+        self.furthest = self.furthest.max(self.current.now());
+        stepped
     }
 
     /// Runs forward to `until`, replaying recorded actions on the way and taking snapshots.
@@ -155,6 +163,7 @@ impl Timeline {
             self.actions_applied += 1;
         }
         self.run_events_until(until, None);
+        self.furthest = self.furthest.max(self.current.now());
     }
 
     /// Moves to time `t` (backwards or forwards), exactly as if the run had gone straight there.
@@ -181,6 +190,7 @@ impl Timeline {
     fn discard_future(&mut self) {
         self.actions.truncate(self.actions_applied);
         let now = self.current.now();
+        self.furthest = now;
         let kept = self.actions_applied;
         self.snapshots
             .retain(|snapshot| snapshot.world.now() <= now && snapshot.actions_applied <= kept);
