@@ -1,8 +1,9 @@
 //! Turns the pixel geometry from `crate::series` into plotters calls on a canvas. Only rectangles and
-//! one path: no chart builder, no text, so plotters adds little to the download.
+//! one path, straight on plotters' canvas backend (no chart builder, drawing area or text), so plotters
+//! adds little to the download.
 
 use crate::series::{Bar, LeaderChart, LeaderFill, OutcomeKind};
-use plotters::prelude::*;
+use plotters::prelude::{Color, DrawingBackend, RGBColor, ShapeStyle};
 use plotters_canvas::CanvasBackend;
 use quorumlab_sim::ids::NodeId;
 use web_sys::HtmlCanvasElement;
@@ -47,64 +48,51 @@ fn outcome_rgb(kind: OutcomeKind) -> RGBColor {
     }
 }
 
-fn corners<T>(bar: &Bar<T>) -> [(i32, i32); 2] {
-    [
-        (bar.x0.round() as i32, bar.y0.round() as i32),
-        // At least one pixel wide, so a short gap still shows.
-        (
-            (bar.x1.round() as i32).max(bar.x0.round() as i32 + 1),
-            bar.y1.round() as i32,
-        ),
-    ]
+/// A filled rectangle, at least one pixel wide so a short gap still shows.
+fn fill_bar<T>(backend: &mut CanvasBackend, bar: &Bar<T>, style: &ShapeStyle) {
+    let left = bar.x0.round() as i32;
+    let right = (bar.x1.round() as i32).max(left + 1);
+    let top_left = (left, bar.y0.round() as i32);
+    let _ = backend.draw_rect(top_left, (right, bar.y1.round() as i32), style, true);
+}
+
+/// Clears the canvas to the chart background with a baseline along the bottom.
+fn clear(backend: &mut CanvasBackend) {
+    let (width, height) = backend.get_size();
+    let (width, height) = (width as i32, height as i32);
+    let _ = backend.draw_rect((0, 0), (width, height), &BACKGROUND.filled(), true);
+    let _ = backend.draw_line((0, height - 1), (width, height - 1), &GRID.filled());
 }
 
 /// Draws the leader chart. Drawing errors (a canvas without a 2D context) leave the canvas blank.
 pub fn draw_leader_chart(canvas: &HtmlCanvasElement, chart: &LeaderChart, pixel_ratio: f64) {
-    let Some(backend) = CanvasBackend::with_canvas_object(canvas.clone()) else {
+    let Some(mut backend) = CanvasBackend::with_canvas_object(canvas.clone()) else {
         return;
     };
-    let root = backend.into_drawing_area();
-    let _ = root.fill(&BACKGROUND);
-    let (width, height) = root.dim_in_pixel();
-    let _ = root.draw(&PathElement::new(
-        vec![(0, height as i32 - 1), (width as i32, height as i32 - 1)],
-        GRID,
-    ));
+    clear(&mut backend);
     for bar in &chart.bars {
         let style = match bar.what {
             LeaderFill::Leader(node) => node_color(node).1.filled(),
             LeaderFill::NoLeader => NO_LEADER.mix(0.28).filled(),
             LeaderFill::Unobserved => UNOBSERVED.mix(0.35).filled(),
         };
-        let _ = root.draw(&Rectangle::new(corners(bar), style));
+        fill_bar(&mut backend, bar, &style);
     }
-    let points: Vec<(i32, i32)> = chart
+    let points = chart
         .term_line
         .iter()
-        .map(|(x, y)| (x.round() as i32, y.round() as i32))
-        .collect();
+        .map(|(x, y)| (x.round() as i32, y.round() as i32));
     let stroke = (2.0 * pixel_ratio).round().max(1.0) as u32;
-    let _ = root.draw(&PathElement::new(points, TERM_LINE.stroke_width(stroke)));
-    let _ = root.present();
+    let _ = backend.draw_path(points, &TERM_LINE.stroke_width(stroke));
 }
 
 /// Draws the stacked outcome bars.
 pub fn draw_outcome_chart(canvas: &HtmlCanvasElement, bars: &[Bar<OutcomeKind>]) {
-    let Some(backend) = CanvasBackend::with_canvas_object(canvas.clone()) else {
+    let Some(mut backend) = CanvasBackend::with_canvas_object(canvas.clone()) else {
         return;
     };
-    let root = backend.into_drawing_area();
-    let _ = root.fill(&BACKGROUND);
-    let (width, height) = root.dim_in_pixel();
-    let _ = root.draw(&PathElement::new(
-        vec![(0, height as i32 - 1), (width as i32, height as i32 - 1)],
-        GRID,
-    ));
+    clear(&mut backend);
     for bar in bars {
-        let _ = root.draw(&Rectangle::new(
-            corners(bar),
-            outcome_rgb(bar.what).filled(),
-        ));
+        fill_bar(&mut backend, bar, &outcome_rgb(bar.what).filled());
     }
-    let _ = root.present();
 }

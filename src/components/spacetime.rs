@@ -92,6 +92,20 @@ pub fn SpaceTime() -> impl IntoView {
             })
         })
     });
+    // A hovered dot that arrives (and disappears) never reports the pointer leaving: once the message is
+    // in neither view, forget it so the diagram does not stay dimmed.
+    Effect::new(move |_| {
+        let Some(id) = state.hovered_message.get() else {
+            return;
+        };
+        let shown = arrows.with(|arrows| arrows.iter().any(|arrow| arrow.id == id))
+            || state
+                .view
+                .with_untracked(|view| view.messages.iter().any(|message| message.id == id));
+        if !shown {
+            state.hovered_message.set(None);
+        }
+    });
     let slide = move || {
         let scale = scale.get();
         format!("translate({:.2} 0)", PLOT_RIGHT_PX - scale.x(now_us.get()))
@@ -170,7 +184,13 @@ pub fn SpaceTime() -> impl IntoView {
                 </defs>
                 <LaneLabels lanes=lanes />
                 <g clip-path="url(#spacetime-clip)">
-                    <g transform=slide>
+                    <g transform=slide
+                        on:mouseover=move |event| {
+                            if let Some(id) = message_id_at(&event) {
+                                state.hovered_message.set(Some(id));
+                            }
+                        }
+                        on:mouseout=move |_| state.hovered_message.set(None)>
                         <For each=move || ticks.get() key=move |tick| (*tick, scale.get()) let:tick>
                             <Tick tick=tick scale=scale.get_untracked() height=height />
                         </For>
@@ -191,50 +211,41 @@ pub fn SpaceTime() -> impl IntoView {
 #[component]
 fn LaneLabels(lanes: Memo<Lanes>) -> impl IntoView {
     let state = expect_context::<AppState>();
-    let rows = move || {
-        lanes.with(|lanes| {
-            let mut rows: Vec<(usize, Option<NodeId>, usize)> = lanes
-                .nodes
-                .iter()
-                .enumerate()
-                .map(|(lane, node)| (lane, Some(*node), 0))
-                .collect();
-            if lanes.others > 0 {
-                rows.push((lanes.nodes.len(), None, lanes.others));
-            }
-            rows
+    let lane_class = move |node: Option<NodeId>| {
+        let Some(node) = node else {
+            return "st-lane others";
+        };
+        state.view.with(|view| match view.nodes.get(node.index()) {
+            Some(shown) if shown.status == NodeStatus::Crashed => "st-lane crashed",
+            Some(shown) if shown.status == NodeStatus::Paused => "st-lane paused",
+            Some(shown) if shown.role == RoleLabel::Leader => "st-lane leader",
+            _ => "st-lane",
         })
     };
-    view! {
-        <For each=rows key=|row| *row let:row>
-            {
-                let (lane, node, others) = row;
-                let class = move || {
-                    let Some(node) = node else { return "st-lane others".to_string() };
-                    state.view.with(|view| {
-                        let Some(shown) = view.nodes.get(node.index()) else { return "st-lane".to_string() };
-                        let role = if shown.role == RoleLabel::Leader { " leader" } else { "" };
-                        let status = match shown.status {
-                            NodeStatus::Up => "",
-                            NodeStatus::Crashed => " crashed",
-                            NodeStatus::Paused => " paused",
-                        };
-                        format!("st-lane{role}{status}")
-                    })
-                };
-                let label = match node {
-                    Some(node) => node.to_string(),
-                    None => format!("{others} others"),
-                };
-                let y = lane_y(lane);
-                view! {
-                    <g class=class>
-                        <line class="st-lane-line" x1=LABEL_PX x2=PLOT_RIGHT_PX y1=y y2=y></line>
-                        <text class="st-lane-label" x=LABEL_PX - 8.0 y=y + 5.0>{label}</text>
-                    </g>
-                }
-            }
-        </For>
+    move || {
+        lanes.with(|lanes| {
+            let others = (lanes.others > 0).then_some(None);
+            lanes
+                .nodes
+                .iter()
+                .map(|node| Some(*node))
+                .chain(others)
+                .enumerate()
+                .map(|(lane, node)| {
+                    let label = match node {
+                        Some(node) => node.to_string(),
+                        None => format!("{} others", lanes.others),
+                    };
+                    let y = lane_y(lane);
+                    view! {
+                        <g class=move || lane_class(node)>
+                            <line class="st-lane-line" x1=LABEL_PX x2=PLOT_RIGHT_PX y1=y y2=y></line>
+                            <text class="st-lane-label" x=LABEL_PX - 8.0 y=y + 5.0>{label}</text>
+                        </g>
+                    }
+                })
+                .collect_view()
+        })
     }
 }
 
@@ -249,37 +260,63 @@ fn Tick(tick: u64, scale: Scale, height: Memo<f64>) -> impl IntoView {
     }
 }
 
+/// The SVG path data of one arrow: its line, and the mark at its end with that mark's class.
+fn arrow_paths(arrow: &PlacedArrow, scale: Scale) -> (String, String, &'static str) {
+    let (x0, y0) = (scale.x(arrow.sent_us), lane_y(arrow.from_lane));
+    let (x1, y1) = (scale.x(arrow.deliver_us), lane_y(arrow.to_lane));
+    match arrow.end {
+        ArrowEnd::Arrives => (
+            format!("M{x0:.1} {y0:.1}L{x1:.1} {y1:.1}"),
+            // A dot where it arrives.
+            format!(
+                "M{:.1} {y1:.1}a3.5 3.5 0 1 0 7 0a3.5 3.5 0 1 0 -7 0",
+                x1 - 3.5
+            ),
+            "st-end",
+        ),
+        ArrowEnd::Dropped => {
+            let x = x0 + (x1 - x0) * DROP_AT_SHARE;
+            let y = y0 + (y1 - y0) * DROP_AT_SHARE;
+            (
+                format!("M{x0:.1} {y0:.1}L{x:.1} {y:.1}"),
+                // A ✕ where it was lost.
+                format!("M{:.1} {:.1}l10 10m0 -10l-10 10", x - 5.0, y - 5.0),
+                "st-drop",
+            )
+        }
+        ArrowEnd::Queued { handled_us } => {
+            // A ring where it reached the paused node, then a wait along its lane; an unhandled one
+            // runs on past "now" and is clipped there.
+            let wait_x = handled_us.map_or(x1 + PLOT_PX * 4.0, |at_us| scale.x(at_us));
+            (
+                format!("M{x0:.1} {y0:.1}L{x1:.1} {y1:.1}"),
+                format!(
+                    "M{:.1} {y1:.1}a4.5 4.5 0 1 0 9 0a4.5 4.5 0 1 0 -9 0M{x1:.1} {y1:.1}H{wait_x:.1}",
+                    x1 - 4.5
+                ),
+                "st-queued",
+            )
+        }
+    }
+}
+
+/// The message id of the arrow (or message dot) under the pointer, if any.
+fn message_id_at(event: &leptos::ev::MouseEvent) -> Option<u64> {
+    event_target::<web_sys::Element>(event)
+        .closest("[data-message-id]")
+        .ok()
+        .flatten()?
+        .get_attribute("data-message-id")?
+        .parse()
+        .ok()
+}
+
 #[component]
 fn ArrowMark(arrow: PlacedArrow, scale: Scale) -> impl IntoView {
     let state = expect_context::<AppState>();
     let id = arrow.id;
-    let (x0, y0) = (scale.x(arrow.sent_us), lane_y(arrow.from_lane));
-    let (x1, y1) = (scale.x(arrow.deliver_us), lane_y(arrow.to_lane));
+    let (line, end, end_class) = arrow_paths(&arrow, scale);
     let (kind_class, _) = message_style(arrow.kind);
-    let (end_x, end_y) = match arrow.end {
-        ArrowEnd::Dropped => (
-            x0 + (x1 - x0) * DROP_AT_SHARE,
-            y0 + (y1 - y0) * DROP_AT_SHARE,
-        ),
-        _ => (x1, y1),
-    };
-    let end_mark = match arrow.end {
-        ArrowEnd::Arrives => {
-            view! { <circle class="st-end" cx=x1 cy=y1 r="3.5"></circle> }.into_any()
-        }
-        ArrowEnd::Dropped => {
-            view! { <text class="st-drop" x=end_x y=end_y + 6.0>"✕"</text> }.into_any()
-        }
-        ArrowEnd::Queued { handled_us } => {
-            // Waiting on the receiver's lane; an unhandled one runs on past "now" and is clipped there.
-            let wait_x = handled_us.map_or(x1 + PLOT_PX * 4.0, |at_us| scale.x(at_us));
-            view! {
-                <line class="st-wait" x1=x1 y1=y1 x2=wait_x y2=y1></line>
-                <circle class="st-queued" cx=x1 cy=y1 r="4.5"></circle>
-            }
-            .into_any()
-        }
-    };
     let dropped = if arrow.end == ArrowEnd::Dropped {
         " dropped"
     } else {
@@ -293,12 +330,10 @@ fn ArrowMark(arrow: PlacedArrow, scale: Scale) -> impl IntoView {
         )
     };
     view! {
-        <g class=class data-kind=arrow.kind data-message-id=id.to_string()
-            on:mouseenter=move |_| state.hovered_message.set(Some(id))
-            on:mouseleave=move |_| state.hovered_message.set(None)>
-            <line class="st-hit" x1=x0 y1=y0 x2=end_x y2=end_y></line>
-            <line class="st-line" x1=x0 y1=y0 x2=end_x y2=end_y></line>
-            {end_mark}
+        <g class=class data-kind=arrow.kind data-message-id=id.to_string()>
+            <path class="st-hit" d=line.clone()></path>
+            <path class="st-line" d=line></path>
+            <path class=end_class d=end></path>
         </g>
     }
 }
