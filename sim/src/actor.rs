@@ -9,6 +9,7 @@ use crate::protocol::{ActorSummary, Effects, Input, Protocol};
 use crate::raft::{RaftMessage, RaftNode};
 use crate::redlock::KvLockServer;
 use crate::resource::Resource;
+use crate::scheduler::SchedulerInstance;
 use crate::worker::Worker;
 
 // `Raft` stays unboxed: it is the common case and existing code builds it directly.
@@ -24,6 +25,8 @@ pub enum Actor {
     Resource(Box<Resource>),
     /// A Redis-style key-value lock server (single instance or one Redlock server).
     KvServer(Box<KvLockServer>),
+    /// An instance of the invoice scheduler.
+    Scheduler(Box<SchedulerInstance>),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -67,7 +70,9 @@ impl Actor {
         match self {
             Actor::Raft(node) => Some(node),
             Actor::LockServer(server) => Some(&server.raft),
-            Actor::Worker(_) | Actor::Resource(_) | Actor::KvServer(_) => None,
+            Actor::Worker(_) | Actor::Resource(_) | Actor::KvServer(_) | Actor::Scheduler(_) => {
+                None
+            }
         }
     }
 
@@ -81,6 +86,13 @@ impl Actor {
     pub fn as_worker(&self) -> Option<&Worker> {
         match self {
             Actor::Worker(worker) => Some(worker),
+            _ => None,
+        }
+    }
+
+    pub fn as_scheduler(&self) -> Option<&SchedulerInstance> {
+        match self {
+            Actor::Scheduler(instance) => Some(instance),
             _ => None,
         }
     }
@@ -108,6 +120,7 @@ impl Protocol for Actor {
             Actor::Worker(worker) => worker.handle(local_now_us, input, effects),
             Actor::Resource(resource) => resource.handle(local_now_us, input, effects),
             Actor::KvServer(server) => server.handle(local_now_us, input, effects),
+            Actor::Scheduler(instance) => instance.handle(local_now_us, input, effects),
         }
     }
 
@@ -118,6 +131,7 @@ impl Protocol for Actor {
             Actor::Worker(worker) => worker.crash(),
             Actor::Resource(resource) => resource.crash(),
             Actor::KvServer(server) => server.crash(),
+            Actor::Scheduler(instance) => instance.crash(),
         }
     }
 
@@ -128,6 +142,7 @@ impl Protocol for Actor {
             Actor::Worker(worker) => worker.summary(),
             Actor::Resource(resource) => resource.summary(),
             Actor::KvServer(server) => server.summary(),
+            Actor::Scheduler(instance) => instance.summary(),
         }
     }
 }

@@ -58,6 +58,70 @@ pub enum Coordination {
     RedisLock(LockServiceOptions),
     /// Redlock: `nodes` independent Redis-style servers, majority acquisition, workers and the `store`.
     Redlock(LockServiceOptions),
+    /// The invoice scheduler: instances `A`, `B`, `C`, ... each simulated minute decide whether to
+    /// generate that minute's invoices, coordinating through the lock service on `n1..nN` (or not at
+    /// all), and write them to the invoice store `store`. The lock options give `workers` (instances),
+    /// `lease_ttl_ms`, `renew_ms` and `op_timeout_ms`.
+    Scheduler(LockServiceOptions, SchedulerOptions),
+}
+
+/// How the scheduler instances avoid generating a minute's invoices twice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SchedulerMode {
+    /// Every instance generates every minute: duplicates.
+    None,
+    /// Every run takes the lock, checks whether the minute is done, generates if not, releases.
+    LockEveryRun,
+    /// One instance holds a long-lived lease (leadership) and generates alone.
+    LeaderElection,
+    /// Leader election, and the invoice store fences writes with the leader's token.
+    LeaderFencing,
+}
+
+impl SchedulerMode {
+    pub const NAMES: &'static [&'static str] = &[
+        "none",
+        "lock-every-run",
+        "leader-election",
+        "leader-fencing",
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            SchedulerMode::None => "none",
+            SchedulerMode::LockEveryRun => "lock-every-run",
+            SchedulerMode::LeaderElection => "leader-election",
+            SchedulerMode::LeaderFencing => "leader-fencing",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<SchedulerMode> {
+        [
+            SchedulerMode::None,
+            SchedulerMode::LockEveryRun,
+            SchedulerMode::LeaderElection,
+            SchedulerMode::LeaderFencing,
+        ]
+        .into_iter()
+        .find(|mode| mode.name() == name)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SchedulerOptions {
+    pub mode: SchedulerMode,
+    /// Length of one scheduler "minute" on each instance's clock (60 000 = a real minute).
+    pub minute_ms: u64,
+}
+
+impl Default for SchedulerOptions {
+    fn default() -> Self {
+        SchedulerOptions {
+            mode: SchedulerMode::LeaderFencing,
+            minute_ms: 60_000,
+        }
+    }
 }
 
 impl Coordination {
@@ -67,6 +131,7 @@ impl Coordination {
             Coordination::LockService(_) => "lock-service",
             Coordination::RedisLock(_) => "redis-lock",
             Coordination::Redlock(_) => "redlock",
+            Coordination::Scheduler(..) => "scheduler",
         }
     }
 
@@ -75,7 +140,8 @@ impl Coordination {
         match self {
             Coordination::LockService(options)
             | Coordination::RedisLock(options)
-            | Coordination::Redlock(options) => options,
+            | Coordination::Redlock(options)
+            | Coordination::Scheduler(options, _) => options,
         }
     }
 }

@@ -7,12 +7,13 @@
 //! servers only.
 
 use crate::actor::Actor;
-use crate::config::{Coordination, LockServiceOptions};
+use crate::config::{Coordination, LockServiceOptions, SchedulerMode};
 use crate::ids::{NodeId, MAX_NODES};
 use crate::lockservice::LockServer;
 use crate::raft::{RaftNode, RaftTiming};
 use crate::redlock::KvLockServer;
 use crate::resource::Resource;
+use crate::scheduler::SchedulerInstance;
 use crate::worker::{Backend, Worker};
 use crate::world::WorldConfig;
 
@@ -140,6 +141,7 @@ pub fn build_actors(
             unchecked_release: options.unchecked_release,
         },
         Coordination::Redlock(_) => Backend::Redlock,
+        Coordination::Scheduler(..) => Backend::Service,
     };
     if matches!(backend, Backend::Redis { .. }) && layout.servers != 1 {
         return Err(format!(
@@ -164,17 +166,25 @@ pub fn build_actors(
         actors.push(actor);
     }
     for index in 0..layout.workers {
-        let worker = Worker::new(
-            layout.worker(index),
-            layout.servers,
-            layout.store(),
-            *options,
-        )
-        .with_backend(backend);
-        actors.push(Actor::Worker(Box::new(worker)));
+        let (id, store) = (layout.worker(index), layout.store());
+        let actor = match coordination {
+            Coordination::Scheduler(locks, scheduler) => {
+                let instance =
+                    SchedulerInstance::new(id, layout.servers, store, *locks, *scheduler);
+                Actor::Scheduler(Box::new(instance))
+            }
+            _ => {
+                let worker = Worker::new(id, layout.servers, store, *options).with_backend(backend);
+                Actor::Worker(Box::new(worker))
+            }
+        };
+        actors.push(actor);
     }
     // Redis-style locks have no fencing tokens: their store cannot fence.
-    let fencing = options.fencing && backend == Backend::Service;
+    let fencing = match coordination {
+        Coordination::Scheduler(_, scheduler) => scheduler.mode == SchedulerMode::LeaderFencing,
+        _ => options.fencing && backend == Backend::Service,
+    };
     let resource = Resource::new(fencing, options.initial_count);
     actors.push(Actor::Resource(Box::new(resource)));
     Ok(actors)

@@ -18,6 +18,7 @@ pub mod resource;
 pub mod rng;
 pub mod runner;
 pub mod scenario;
+pub mod scheduler;
 pub mod sweep;
 pub mod time;
 pub mod trace;

@@ -128,6 +128,20 @@ pub enum Fact {
     LockBeliefEnded {
         hold: u64,
     },
+    /// The invoice store recorded (or, fenced, refused) invoices for `minute` from `client`.
+    InvoiceWritten {
+        client: NodeId,
+        minute: u64,
+        token: u64,
+        /// Invoices for this minute already existed: a duplicate.
+        duplicate: bool,
+        /// Refused: token below the highest seen.
+        refused: bool,
+    },
+    /// A scheduler instance now believes it is the leader (`leads`) or stopped believing it.
+    SchedulerLeader {
+        leads: bool,
+    },
     /// A lock client asked for a lock (counted for the contention report).
     LockRequested {
         key: u32,

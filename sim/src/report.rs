@@ -30,9 +30,30 @@ pub struct Report {
     /// Worlds with a protected resource: its accepted and rejected accesses.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resource: Option<ResourceReport>,
+    /// Scheduler worlds: what the invoice store saw.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub invoices: Option<InvoicesReport>,
     /// Lock requests per simulated minute (index 0 is the first minute).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub contention: Option<Vec<u64>>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InvoicesReport {
+    pub mode: String,
+    /// Minutes invoiced (each counted once).
+    pub generated: u64,
+    /// Extra invoice runs for a minute already invoiced.
+    pub duplicates: u64,
+    /// Runs the store refused (fencing: a stale leader's token).
+    pub refused: u64,
+    /// Whole minutes (before the last one, which may still be in flight) with no invoices.
+    pub missed_minutes: Vec<u64>,
+    /// Lock requests the instances sent (the price of coordinating every run).
+    pub lock_round_trips: u64,
+    /// Leader modes, each leadership change: ms from the old holder's last accepted invoice (before the
+    /// change) to the new holder's grant.
+    pub failover_gaps_ms: Vec<u64>,
 }
 
 /// A grant or an expiry: the client's name, its fencing token, when.

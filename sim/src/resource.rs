@@ -48,6 +48,10 @@ pub struct Resource {
     pub duplicates: u64,
     /// Last idempotency key applied per client.
     applied: BTreeMap<NodeId, u64>,
+    /// Invoice store: who generated each minute's invoices (more than one entry = duplicates).
+    pub invoices: BTreeMap<u64, Vec<NodeId>>,
+    /// Invoice store: last run applied per client (a duplicated message is not a second run).
+    last_run: BTreeMap<NodeId, u64>,
 }
 
 impl Resource {
@@ -61,6 +65,52 @@ impl Resource {
             rejected: 0,
             duplicates: 0,
             applied: BTreeMap::new(),
+            invoices: BTreeMap::new(),
+            last_run: BTreeMap::new(),
+        }
+    }
+
+    /// Invoice store: fencing first, then the optional "only if absent" check, then the write.
+    fn invoice(
+        &mut self,
+        client: NodeId,
+        minute: u64,
+        token: u64,
+        (if_absent, run): (bool, u64),
+        effects: &mut Effects,
+    ) -> LockMessage {
+        if self.last_run.get(&client) == Some(&run) {
+            return LockMessage::InvoiceReply {
+                minute,
+                written: false,
+                refused: false,
+            };
+        }
+        self.last_run.insert(client, run);
+        let refused = self.fencing && token < self.highest_seen;
+        let existing = self.invoices.get(&minute).map_or(0, Vec::len);
+        let already_done = if_absent && existing > 0;
+        let written = !(refused || already_done);
+        if !refused {
+            self.highest_seen = self.highest_seen.max(token);
+        }
+        if written {
+            self.invoices.entry(minute).or_default().push(client);
+            effects.persist("invoices");
+        }
+        if written || refused {
+            effects.observe(Fact::InvoiceWritten {
+                client,
+                minute,
+                token,
+                duplicate: written && existing > 0,
+                refused,
+            });
+        }
+        LockMessage::InvoiceReply {
+            minute,
+            written,
+            refused,
         }
     }
 
@@ -139,6 +189,19 @@ impl Protocol for Resource {
                     intent: *intent,
                 });
                 let reply = LockMessage::AccessReply { op: *op, result };
+                effects.send(from, Message::Lock(reply));
+            }
+            Input::Message {
+                from,
+                message:
+                    Message::Lock(LockMessage::Invoice {
+                        minute,
+                        token,
+                        if_absent,
+                        run,
+                    }),
+            } => {
+                let reply = self.invoice(from, *minute, *token, (*if_absent, *run), effects);
                 effects.send(from, Message::Lock(reply));
             }
             Input::Client { request_id, .. } => {

@@ -1,10 +1,12 @@
 //! The coordination part of a frame: names of the actors, each worker's belief, the lock service's truth
 //! on its leader's clock, and the resource's ledger.
 
+use crate::config::{Coordination, SchedulerMode};
 use crate::ids::NodeId;
 use crate::lockservice::{Hold, Lease};
 use crate::redlock::KvEntry;
 use crate::resource::LedgerEntry;
+use crate::scheduler::LockState;
 use crate::worker::{Belief, Phase};
 use crate::world::World;
 use serde::Serialize;
@@ -24,7 +26,33 @@ pub struct CoordinationView {
     pub resource: Option<ResourceView>,
     /// Redis-style servers (one for a single Redis lock, N for Redlock): their clocks and keys.
     pub kv_servers: Vec<KvServerView>,
+    /// The invoice scheduler: instances and the per-minute strip.
+    pub scheduler: Option<SchedulerView>,
 }
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SchedulerView {
+    pub mode: SchedulerMode,
+    pub minute_ms: u64,
+    pub instances: Vec<InstanceView>,
+    /// The newest `MAX_VIEW_MINUTES` invoiced minutes and who generated each (two or more = duplicates).
+    pub minutes: Vec<(u64, Vec<NodeId>)>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct InstanceView {
+    pub id: NodeId,
+    pub lock: LockState,
+    pub token: u64,
+    /// Leader modes: it holds the lease and its lease has not run out on its clock.
+    pub believes_it_leads: bool,
+    pub lease_until_local_us: u64,
+    pub local_clock_us: i64,
+    pub runs: u64,
+}
+
+/// Minutes shown in the scheduler strip.
+pub const MAX_VIEW_MINUTES: usize = 120;
 
 /// One Redis-style server: its own clock and the keys it holds (expiry on that clock).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -172,7 +200,46 @@ impl World {
                 })
             })
             .collect();
+        let scheduler = match &self.config().raft.coordination {
+            Some(Coordination::Scheduler(_, options)) => {
+                let instances = (0..layout.workers)
+                    .filter_map(|index| {
+                        let node = layout.worker(index);
+                        let slot = &self.nodes()[node.index()];
+                        let instance = slot.actor.as_scheduler()?;
+                        let local_us = slot.clock.local_us(now);
+                        Some(InstanceView {
+                            id: node,
+                            lock: instance.lock,
+                            token: instance.token,
+                            believes_it_leads: instance.believes_it_leads(local_us),
+                            lease_until_local_us: instance.lease_until_local_us,
+                            local_clock_us: slot.clock.local_signed_us(now),
+                            runs: instance.runs,
+                        })
+                    })
+                    .collect();
+                let store = self.nodes()[layout.store().index()].actor.as_resource();
+                let minutes = store.map_or_else(Vec::new, |store| {
+                    let skip = store.invoices.len().saturating_sub(MAX_VIEW_MINUTES);
+                    store
+                        .invoices
+                        .iter()
+                        .skip(skip)
+                        .map(|(minute, by)| (*minute, by.clone()))
+                        .collect()
+                });
+                Some(SchedulerView {
+                    mode: options.mode,
+                    minute_ms: options.minute_ms,
+                    instances,
+                    minutes,
+                })
+            }
+            _ => None,
+        };
         Some(CoordinationView {
+            scheduler,
             protocol,
             labels,
             workers,

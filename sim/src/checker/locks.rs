@@ -10,6 +10,7 @@
 //! - **Single Lease Holder**: the service grants a key only when no lease holds it, in the order of its
 //!   replicated state (each change is counted once, by revision).
 //! - **Release By Owner**: a hold ends by its owner's release or by lease expiry, never by a stranger.
+//! - **No Duplicate Invoice**: the invoice store never records a minute's invoices twice.
 //! - **Exclusive Belief** (Redis and Redlock clients, which have no fencing token to fall back on): at no
 //!   moment do two clients both believe, within the validity time they computed, that they hold the lock.
 //!   A belief's end is placed at true time "acquired + validity", so a client paused past its validity
@@ -28,6 +29,18 @@ pub const NO_LOST_UPDATES: &str = "No Lost Updates";
 pub const SINGLE_LEASE_HOLDER: &str = "Single Lease Holder";
 pub const RELEASE_BY_OWNER: &str = "Release By Owner";
 pub const EXCLUSIVE_BELIEF: &str = "Exclusive Belief";
+pub const NO_DUPLICATE_INVOICE: &str = "No Duplicate Invoice";
+
+/// One write at the invoice store.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InvoiceRecord {
+    pub client: NodeId,
+    pub minute: u64,
+    pub token: u64,
+    pub at_ms: u64,
+    pub duplicate: bool,
+    pub refused: bool,
+}
 
 /// Records kept per list for the report (the counts go on).
 pub const MAX_LOCK_RECORDS: usize = 10_000;
@@ -78,6 +91,8 @@ pub struct LockChecker {
     tokens_are_fencing: Option<bool>,
     /// Clients that believe they hold the lock: hold and end of validity (true microseconds).
     believers: BTreeMap<NodeId, (u64, u64)>,
+    /// Every write at the invoice store.
+    pub invoices: Vec<InvoiceRecord>,
 }
 
 fn push_capped<T>(list: &mut Vec<T>, item: T) {
@@ -148,6 +163,30 @@ impl LockChecker {
                     .is_some_and(|(held, _)| *held == hold) =>
             {
                 self.believers.remove(&node);
+            }
+            Fact::InvoiceWritten {
+                client,
+                minute,
+                token,
+                duplicate,
+                refused,
+            } => {
+                let record = InvoiceRecord {
+                    client,
+                    minute,
+                    token,
+                    at_ms: now.as_ms(),
+                    duplicate,
+                    refused,
+                };
+                push_capped(&mut self.invoices, record);
+                if duplicate {
+                    let detail = format!(
+                        "{} generated the invoices of minute {minute} again",
+                        self.name(client)
+                    );
+                    found.push(violations.report(NO_DUPLICATE_INVOICE, now, vec![client], detail));
+                }
             }
             Fact::LockRequested { .. } => {
                 let minute = (now.as_ms() / 60_000) as usize;

@@ -6,7 +6,7 @@
 //! the resource); with fencing off, some seeds must (pauses and clock faults on workers defeat leases).
 
 use crate::action::{Action, NodeTarget, PPM_ONE};
-use crate::config::{Coordination, LockServiceOptions};
+use crate::config::{Coordination, LockServiceOptions, SchedulerMode, SchedulerOptions};
 use crate::coordination::Layout;
 use crate::ids::NodeId;
 use crate::rng::Rng;
@@ -20,6 +20,9 @@ pub enum LockKind {
     Service,
     Redis,
     Redlock,
+    /// The invoice scheduler in `leader-fencing` mode (minutes of 500 ms). Instance clocks stay honest:
+    /// an instance whose clock is behind re-runs minutes, which no lock can prevent.
+    Scheduler,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,6 +87,16 @@ pub fn lock_chaos_scenario(seed: u64, options: &LockChaosOptions) -> Scenario {
             drift_allowance_ms: ttl_ms / 100 + 2,
             ..locks
         }),
+        LockKind::Scheduler => Coordination::Scheduler(
+            LockServiceOptions {
+                workers: 3,
+                ..locks
+            },
+            SchedulerOptions {
+                mode: SchedulerMode::LeaderFencing,
+                minute_ms: 500,
+            },
+        ),
     };
     let layout = Layout::new(servers, &coordination);
     scenario.raft.coordination = Some(coordination);
@@ -122,6 +135,18 @@ pub fn lock_chaos_scenario(seed: u64, options: &LockChaosOptions) -> Scenario {
 fn random_fault(rng: &mut Rng, layout: &Layout, options: &LockChaosOptions) -> Action {
     loop {
         let action = any_fault(rng, layout);
+        if options.kind == LockKind::Scheduler {
+            let instance_clock = match &action {
+                Action::ClockJump { target, .. } | Action::ClockDrift { target, .. } => {
+                    !matches!(target, NodeTarget::Node(node) if node.index() < layout.servers)
+                }
+                _ => false,
+            };
+            if !instance_clock {
+                return action;
+            }
+            continue;
+        }
         if options.server_time_faults || options.kind == LockKind::Service {
             return action;
         }

@@ -90,6 +90,21 @@ pub enum LockMessage {
         op: u64,
         result: Result<u64, ResourceError>,
     },
+    /// Scheduler to invoice store: generate the invoices of `minute`. With `if_absent` the store skips a
+    /// minute that already has invoices (check and write in one step).
+    Invoice {
+        minute: u64,
+        token: u64,
+        if_absent: bool,
+        /// Identifies this run (idempotency key): a repeated message of the same run is applied once.
+        run: u64,
+    },
+    InvoiceReply {
+        minute: u64,
+        /// Written now (false: already there, or refused by fencing).
+        written: bool,
+        refused: bool,
+    },
     /// Redis `SET key value NX PX px_ms`: set only if absent, expire after `px_ms` (server clock).
     SetNx {
         key: u32,
@@ -137,6 +152,10 @@ impl LockMessage {
             LockMessage::Access { .. } => "Write",
             LockMessage::AccessReply { result: Ok(_), .. } => "Access ok",
             LockMessage::AccessReply { .. } => "Stale token",
+            LockMessage::Invoice { .. } => "Invoice",
+            LockMessage::InvoiceReply { refused: true, .. } => "Stale token",
+            LockMessage::InvoiceReply { written: true, .. } => "Invoiced",
+            LockMessage::InvoiceReply { .. } => "Already done",
             LockMessage::SetNx { .. } => "SET NX",
             LockMessage::SetNxReply { ok: true, .. } => "OK",
             LockMessage::SetNxReply { .. } => "nil",

@@ -41,6 +41,9 @@ fn write_coordination(out: &mut String, scenario: &Scenario) {
     let _ = writeln!(out, "\n[locks]");
     let _ = writeln!(out, "workers = {}", options.workers);
     let _ = writeln!(out, "lease_ttl_ms = {}", options.lease_ttl_ms);
+    if let Coordination::Scheduler(..) = coordination {
+        let _ = writeln!(out, "renew_ms = {}", options.renew_ms);
+    }
     if let Coordination::LockService(_) = coordination {
         let _ = writeln!(out, "renew_ms = {}", options.renew_ms);
         let _ = writeln!(out, "fencing = {}", options.fencing);
@@ -61,6 +64,11 @@ fn write_coordination(out: &mut String, scenario: &Scenario) {
     let _ = writeln!(out, "work_ms = {}", options.work_ms);
     let _ = writeln!(out, "op_timeout_ms = {}", options.op_timeout_ms);
     let _ = writeln!(out, "initial_count = {}", options.initial_count);
+    if let Coordination::Scheduler(_, scheduler) = coordination {
+        let _ = writeln!(out, "\n[scheduler]");
+        let _ = writeln!(out, "mode = {}", quoted(scheduler.mode.name()));
+        let _ = writeln!(out, "minute_ms = {}", scheduler.minute_ms);
+    }
 }
 
 /// Node names past the servers are written as the actors' names (`"A"`, `"store"`), not `"n4"`.

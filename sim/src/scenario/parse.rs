@@ -5,7 +5,9 @@ use super::fields::{Field, NodeNames, Place, Result, Source, TableReader};
 use super::limits::*;
 use super::steps::parse_steps;
 use super::{Scenario, ScenarioError, ScenarioProtocol};
-use crate::config::{Coordination, LockServiceOptions, RaftOptions, Timing};
+use crate::config::{
+    Coordination, LockServiceOptions, RaftOptions, SchedulerMode, SchedulerOptions, Timing,
+};
 use crate::coordination::{Layout, MAX_WORKERS};
 use crate::ids::MAX_NODES;
 use toml::de::DeTable;
@@ -18,8 +20,11 @@ const TOP_LEVEL_KEYS: &[&str] = &[
     "duration_ms",
     "timing",
     "locks",
+    "scheduler",
     "step",
 ];
+
+const SCHEDULER_KEYS: &[&str] = &["mode", "minute_ms"];
 
 const LOCK_KEYS: &[&str] = &[
     "workers",
@@ -109,6 +114,19 @@ fn read_scenario(top: &TableReader<'_>) -> Result<Scenario> {
         }
         (None, None) => None,
     };
+    let scheduler_field = top.optional("scheduler");
+    if let Some(Coordination::Scheduler(locks, _)) = raft.coordination {
+        let scheduler = match scheduler_field {
+            Some(field) => {
+                read_scheduler(&TableReader::table(field, "scheduler.", "[scheduler]")?)?
+            }
+            None => SchedulerOptions::default(),
+        };
+        raft.coordination = Some(Coordination::Scheduler(locks, scheduler));
+    } else if let Some(field) = scheduler_field {
+        let protocol = "scheduler";
+        return Err(field.error(ScenarioErrorKind::NeedsProtocol { protocol }));
+    }
     if let (Some(Coordination::RedisLock(_)), true) = (&raft.coordination, node_count != 1) {
         let field = top.required("nodes")?;
         return Err(field.error(ScenarioErrorKind::OutOfRange {
@@ -175,14 +193,39 @@ fn read_protocol(field: Field<'_>) -> Result<(ScenarioProtocol, Option<&'static 
 fn lock_defaults(protocol: &str) -> LockServiceOptions {
     LockServiceOptions {
         fencing: protocol == "lock-service",
+        workers: if protocol == "scheduler" { 3 } else { 2 },
         ..LockServiceOptions::default()
     }
+}
+
+fn read_scheduler(table: &TableReader<'_>) -> Result<SchedulerOptions> {
+    table.check_keys(SCHEDULER_KEYS)?;
+    let mut options = SchedulerOptions::default();
+    if let Some(field) = table.optional("mode") {
+        let name = field.string()?;
+        options.mode = SchedulerMode::from_name(name).ok_or_else(|| {
+            let expected = SchedulerMode::NAMES
+                .iter()
+                .map(|name| format!("`{name}`"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            field.error(ScenarioErrorKind::OutOfRange {
+                value: format!("`{name}`"),
+                expected: format!("one of {expected}"),
+            })
+        })?;
+    }
+    if let Some(field) = table.optional("minute_ms") {
+        options.minute_ms = field.unsigned_in(1, MAX_TIMING_MS)?;
+    }
+    Ok(options)
 }
 
 fn coordination_named(protocol: &str, options: LockServiceOptions) -> Coordination {
     match protocol {
         "redis-lock" => Coordination::RedisLock(options),
         "redlock" => Coordination::Redlock(options),
+        "scheduler" => Coordination::Scheduler(options, SchedulerOptions::default()),
         _ => Coordination::LockService(options),
     }
 }
@@ -205,7 +248,9 @@ fn only_for(
 fn read_locks(table: &TableReader<'_>, protocol: &str) -> Result<Coordination> {
     table.check_keys(LOCK_KEYS)?;
     only_for(table, "fencing", "lock-service", protocol)?;
-    only_for(table, "renew_ms", "lock-service", protocol)?;
+    if protocol != "scheduler" {
+        only_for(table, "renew_ms", "lock-service", protocol)?;
+    }
     only_for(table, "unchecked_release", "redis-lock", protocol)?;
     only_for(table, "drift_allowance_ms", "redlock", protocol)?;
     let mut options = lock_defaults(protocol);

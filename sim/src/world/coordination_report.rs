@@ -1,8 +1,12 @@
 //! The coordination parts of the report: names, lock grants and expiries, the resource's ledger.
 
 use super::World;
+use crate::config::{Coordination, SchedulerMode};
 use crate::protocol::AccessOutcome;
-use crate::report::{AccessReport, LockRecord, LocksReport, Report, ResourceReport};
+use crate::report::{
+    AccessReport, InvoicesReport, LockRecord, LocksReport, Report, ResourceReport,
+};
+use std::collections::BTreeSet;
 
 impl Report {
     pub(super) fn with_coordination(mut self, world: &World) -> Report {
@@ -58,6 +62,65 @@ impl Report {
                 duplicates: locks.duplicates,
             });
         }
+        self.invoices = invoices_report(world, layout);
         self
     }
+}
+
+fn invoices_report(world: &World, layout: crate::coordination::Layout) -> Option<InvoicesReport> {
+    let Some(Coordination::Scheduler(_, scheduler)) = &world.config().raft.coordination else {
+        return None;
+    };
+    let locks = world.checkers().locks();
+    let mut minutes = BTreeSet::new();
+    let (mut duplicates, mut refused) = (0, 0);
+    for record in &locks.invoices {
+        if record.refused {
+            refused += 1;
+        } else if record.duplicate {
+            duplicates += 1;
+        } else {
+            minutes.insert(record.minute);
+        }
+    }
+    let last_minute = world.now().as_ms() / scheduler.minute_ms;
+    let missed_minutes = (1..last_minute)
+        .filter(|minute| !minutes.contains(minute))
+        .collect();
+    let lock_round_trips = (0..layout.workers)
+        .filter_map(|index| {
+            world.nodes()[layout.worker(index).index()]
+                .actor
+                .as_scheduler()
+        })
+        .map(|instance| instance.lock_round_trips)
+        .sum();
+    let mut failover_gaps_ms = Vec::new();
+    for pair in locks.grants.windows(2) {
+        let (old, new) = (pair[0], pair[1]);
+        let last_invoice = locks
+            .invoices
+            .iter()
+            .filter(|record| record.token == old.token && !record.refused)
+            .filter(|record| record.at_ms <= new.at_ms)
+            .map(|record| record.at_ms)
+            .max()
+            .unwrap_or(old.at_ms);
+        let leader_mode = matches!(
+            scheduler.mode,
+            SchedulerMode::LeaderElection | SchedulerMode::LeaderFencing
+        );
+        if leader_mode && new.client != old.client {
+            failover_gaps_ms.push(new.at_ms.saturating_sub(last_invoice));
+        }
+    }
+    Some(InvoicesReport {
+        mode: scheduler.mode.name().to_string(),
+        generated: minutes.len() as u64,
+        duplicates,
+        refused,
+        missed_minutes,
+        lock_round_trips,
+        failover_gaps_ms,
+    })
 }

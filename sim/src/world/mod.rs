@@ -404,6 +404,7 @@ impl World {
             labels: BTreeMap::new(),
             locks: None,
             resource: None,
+            invoices: None,
             contention: None,
         }
         .with_coordination(self)
