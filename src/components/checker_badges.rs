@@ -42,7 +42,7 @@ pub fn CheckerBadges() -> impl IntoView {
             .with(|view| (view.violation_count, view.now_us == 0))
     });
     let badges = Memo::new(move |_| {
-        violation_count.track();
+        let _violations_changed = violation_count.get();
         state.with_session(|session| {
             let checkers = session.world().checkers();
             INVARIANTS

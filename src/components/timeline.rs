@@ -26,8 +26,8 @@ pub fn Timeline() -> impl IntoView {
     let leader_count =
         Memo::new(move |_| state.view.with(|view| (view.leader, view.violation_count)));
     let marks = Memo::new(move |_| {
-        state.history_revision.track();
-        leader_count.track();
+        let _history_changed = state.history_revision.get();
+        let _leader_changed = leader_count.get();
         state.with_session(|session| {
             let mut marks: Vec<Mark> = session
                 .actions()
