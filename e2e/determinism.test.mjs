@@ -15,10 +15,9 @@ import { assertNoProblems, isPlaying, setSpeedPosition, simTimeMs, waitUntil } f
 const SEED = 7;
 const NODES = 5;
 /**
- * [at_ms, TOML action, quick-fault button label] — taken in the app by scrubbing to at_ms first. Each
- * instant sits just after a 250 ms snapshot boundary and playback runs at 4×, so the overshoot before
- * scrubbing back never reaches the next snapshot: acting in the past after playing past a snapshot hits a
- * timeline bug (see the todo test at the end), which is not what this test is about.
+ * [at_ms, TOML action, quick-fault button label] — taken in the app by scrubbing to at_ms first. Playback
+ * runs at 4× and each instant sits just after a 250 ms snapshot boundary, so the overshoot before scrubbing
+ * back stays short of the next snapshot; the case where it does not is the regression test at the end.
  */
 const ACTIONS = [
   [760, 'do = "request"\ncount = 1\ntarget = "leader"', 'Send a write to the leader'],
@@ -142,12 +141,12 @@ test('example scenarios imported into the app end with the native trace hash', a
   }
 });
 
-// Found by the test above (reported to the engine owner): `Timeline::apply` discards the recorded future
-// only when recorded *actions* lie ahead, so snapshots taken while playing on survive an action taken in
-// the past, and a later scrub restores one of them — a state from the discarded future. Here: play to
-// past 1.3 s, scrub back to 800 ms, write, then scrub to 1.2 s: the app then disagrees with the native run
-// of the same actions (and with its own share link, which replays from scratch).
-test('acting in the past after playing on: the new future still matches the native run', { todo: 'sim/src/history.rs Timeline::apply keeps snapshots of the discarded future' }, async () => {
+// Regression test for a bug this file found (fixed in 4d72470): `Timeline::apply` discarded the recorded
+// future only when recorded *actions* lay ahead, so snapshots taken while playing on survived an action
+// taken in the past and a later scrub restored a state from the discarded future. Here: play to past
+// 1.4 s, scrub back to 800 ms, write, then scrub to 1.2 s: the app must agree with the native run of the
+// same actions (and so with its own share link, which replays from scratch).
+test('acting in the past after playing on: the new future still matches the native run', async () => {
   const app = await openApp();
   const { page } = app;
   try {

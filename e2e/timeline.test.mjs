@@ -36,13 +36,12 @@ test('timeline: scrub back before a crash, forward to the same future, and branc
     const electedBy = await simTimeMs(page);
     await waitUntil(async () => (await simTimeMs(page)) > electedBy + 600, { what: 'the new leader to settle in' });
     await page.click('[data-testid=play-toggle]');
-    // The scrubber reaches only as far as the last snapshot (every 250 ms) or action: see the todo below.
     const endMs = Math.floor((await simTimeMs(page)) / 250) * 250;
     await scrubTo(page, endMs);
     const endNodes = await readNodes(page);
     assert.equal(currentLeader(endNodes).id, second.id);
     assert.equal(await marks(page, 'fault'), 1, 'one fault mark');
-    assert.ok((await marks(page, 'leader')) >= 1, 'a mark for the first leader');
+    assert.ok((await marks(page, 'leader')) >= 2, 'a mark per elected leader');
 
     // Back to before the crash: the first leader is up and leading again.
     await scrubTo(page, crashAtMs - 5);
@@ -74,9 +73,9 @@ test('timeline: scrub back before a crash, forward to the same future, and branc
   }
 });
 
-// Known gap (reported to the UI owner): the timeline's marks are recomputed when an action is recorded,
-// not when a leader is elected, so a new leader's mark appears only at the next user action.
-test('timeline: a newly elected leader gets its mark without waiting for another action', { todo: 'timeline marks refresh only on user actions' }, async () => {
+// Regression test (fixed in c8bfe63): the marks were recomputed when an action was recorded, not when a
+// leader was elected, so a new leader's mark appeared only at the next user action.
+test('timeline: a newly elected leader gets its mark without waiting for another action', async () => {
   const app = await openApp();
   const { page } = app;
   try {
@@ -95,9 +94,9 @@ test('timeline: a newly elected leader gets its mark without waiting for another
   }
 });
 
-// Known gap (reported to the engine owner): `Timeline::horizon` is the last snapshot or action, not the
-// furthest time reached, so after scrubbing back the scrubber cannot return to where playback stopped.
-test('timeline: after scrubbing back, the scrubber reaches the moment playback stopped', { todo: 'Timeline::horizon forgets the furthest time reached' }, async () => {
+// Regression test (fixed in 4d72470): the horizon was the last snapshot or action, not the furthest time
+// reached, so after scrubbing back the scrubber could not return to where playback stopped.
+test('timeline: after scrubbing back, the scrubber reaches the moment playback stopped', async () => {
   const app = await openApp();
   const { page } = app;
   try {
