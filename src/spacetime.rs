@@ -17,7 +17,7 @@ use std::collections::VecDeque;
 /// Most arrows remembered (the newest); older ones have long left any window the diagram shows.
 pub const MAX_KEPT_ARROWS: usize = 4_096;
 /// Most arrows handed to the diagram per frame (the newest), so a frame stays cheap at 51 nodes.
-pub const MAX_DRAWN_ARROWS: usize = 300;
+pub const MAX_DRAWN_ARROWS: usize = 160;
 /// A rebuild (after a seek back, a restart or a long jump) reads at most this many of the newest records.
 pub const REBUILD_RECORDS: u64 = 20_000;
 /// Clusters up to this size get one lane per node; bigger ones get focus lanes plus an "others" lane.

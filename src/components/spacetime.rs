@@ -34,6 +34,8 @@ const REBASE_US: u64 = 30_000_000;
 const WINDOWS_US: [u64; 4] = [250_000, 500_000, 1_000_000, 2_000_000];
 const DEFAULT_WINDOW_US: u64 = 500_000;
 const TICKS_PER_WINDOW: u64 = 5;
+/// Wall-clock time between two updates of the diagram (25 per second).
+const MIN_REDRAW_MS: f64 = 40.0;
 
 /// How absolute time maps to x inside the sliding group.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -69,7 +71,19 @@ pub fn SpaceTime() -> impl IntoView {
             choose_lanes(view.nodes.len(), view.leader, selected, &candidates)
         })
     });
-    let now_us = Memo::new(move |_| state.view.with(|view| view.now_us));
+    // The diagram follows the cluster at most every `MIN_REDRAW_MS` of wall time: each update repaints
+    // the whole SVG, and 25 updates a second still look smooth for arrows that move a few pixels.
+    let now_us = RwSignal::new(state.view.with_untracked(|view| view.now_us));
+    let last_update_ms = StoredValue::new(f64::NEG_INFINITY);
+    Effect::new(move |_| {
+        let now = state.view.with(|view| view.now_us);
+        let wall_ms = window().performance().map_or(0.0, |clock| clock.now());
+        let moved_back = now < now_us.get_untracked();
+        if moved_back || wall_ms - last_update_ms.get_value() >= MIN_REDRAW_MS {
+            last_update_ms.set_value(wall_ms);
+            now_us.set(now);
+        }
+    });
     let scale = Memo::new(move |_| Scale {
         window_us: window_us.get(),
         origin_us: now_us.get() / REBASE_US * REBASE_US,
