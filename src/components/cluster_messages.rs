@@ -27,8 +27,33 @@ pub fn message_style(kind: &str) -> (&'static str, &'static str) {
     }
 }
 
+/// Style classes drawn by the bulk renderer, in drawing order (dropped messages last, on top).
+const BULK_CLASSES: [&str; 8] = [
+    "msg-heartbeat",
+    "msg-append",
+    "msg-append-ok",
+    "msg-append-reject",
+    "msg-vote-request",
+    "msg-vote-granted",
+    "msg-vote-denied",
+    "msg-other",
+];
+
 #[component]
 pub fn ClusterMessages(geometry: Memo<StageGeometry>) -> impl IntoView {
+    let compact = Memo::new(move |_| geometry.with(|geometry| geometry.compact));
+    view! {
+        {move || if compact.get() {
+            view! { <BulkMessages geometry=geometry /> }.into_any()
+        } else {
+            view! { <MessageDots geometry=geometry /> }.into_any()
+        }}
+    }
+}
+
+/// One element per message: labels, ✕ marks and hover linking with the space-time diagram.
+#[component]
+fn MessageDots(geometry: Memo<StageGeometry>) -> impl IntoView {
     let state = expect_context::<AppState>();
     let messages = Memo::new(move |_| state.view.with(|view| view.messages.clone()));
     view! {
@@ -38,6 +63,58 @@ pub fn ClusterMessages(geometry: Memo<StageGeometry>) -> impl IntoView {
             </For>
         </g>
     }
+}
+
+/// Every message of one kind as a single path of round dots (`M x y h0` segments): in a large cluster
+/// hundreds of messages fly at once, and one attribute per kind per frame is far cheaper than hundreds
+/// of elements coming and going. No labels or hover here; dropped messages are red dots.
+#[component]
+fn BulkMessages(geometry: Memo<StageGeometry>) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let path_for = move |class: &'static str| {
+        move || {
+            geometry.with(|geometry| {
+                state
+                    .view
+                    .with(|view| bulk_path(&view.messages, class, view.now_us, geometry))
+            })
+        }
+    };
+    view! {
+        <g class="messages bulk">
+            {BULK_CLASSES.iter().map(|class| view! { <path class=format!("bulk {class}") d=path_for(class)></path> }).collect_view()}
+            <path class="bulk msg-dropped" d=path_for("dropped")></path>
+        </g>
+    }
+}
+
+/// The `d` attribute drawing every message of `class` (or every dropped message for "dropped").
+pub fn bulk_path(
+    messages: &[MessageView],
+    class: &str,
+    now_us: u64,
+    geometry: &StageGeometry,
+) -> String {
+    let mut path = String::new();
+    for message in messages {
+        let wanted = if class == "dropped" {
+            message.dropped
+        } else {
+            !message.dropped && message_style(message.kind).0 == class
+        };
+        if !wanted {
+            continue;
+        }
+        let point = message_position(
+            geometry.position(message.from),
+            geometry.position(message.to),
+            message.sent_at_us,
+            message.deliver_at_us,
+            now_us,
+        );
+        path.push_str(&format!("M{:.1} {:.1}h0", point.x, point.y));
+    }
+    path
 }
 
 #[component]
@@ -89,5 +166,56 @@ fn MessageDot(message: MessageView, geometry: Memo<StageGeometry>) -> impl IntoV
                 <text class="message-caption" y="-14">{caption}</text>
             </Show>
         </g>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layout::Point;
+    use quorumlab_sim::ids::NodeId;
+
+    fn geometry() -> StageGeometry {
+        StageGeometry {
+            positions: vec![Point { x: 0.0, y: 0.0 }, Point { x: 100.0, y: 0.0 }],
+            node_radius: 10.0,
+            ring_radius: 350.0,
+            timer_gap: 4.0,
+            compact: true,
+        }
+    }
+
+    fn message(id: u64, kind: &'static str, dropped: bool) -> MessageView {
+        MessageView {
+            id,
+            from: NodeId(0),
+            to: NodeId(1),
+            kind,
+            term: 1,
+            entry_count: 0,
+            sent_at_us: 0,
+            deliver_at_us: 1_000,
+            dropped,
+        }
+    }
+
+    #[test]
+    fn bulk_paths_draw_each_message_once_under_its_kind_or_as_dropped() {
+        let messages = vec![
+            message(1, "Heartbeat", false),
+            message(2, "Heartbeat", true),
+            message(3, "RequestVote", false),
+        ];
+        let heartbeats = bulk_path(&messages, "msg-heartbeat", 500, &geometry());
+        assert_eq!(heartbeats, "M50.0 0.0h0");
+        assert_eq!(
+            bulk_path(&messages, "dropped", 250, &geometry()),
+            "M25.0 0.0h0"
+        );
+        assert_eq!(
+            bulk_path(&messages, "msg-vote-request", 1_000, &geometry()),
+            "M100.0 0.0h0"
+        );
+        assert_eq!(bulk_path(&messages, "msg-append", 500, &geometry()), "");
     }
 }
