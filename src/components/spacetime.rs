@@ -75,6 +75,7 @@ pub fn SpaceTime() -> impl IntoView {
     // the whole SVG, and 25 updates a second still look smooth for arrows that move a few pixels.
     let now_us = RwSignal::new(state.view.with_untracked(|view| view.now_us));
     let last_update_ms = StoredValue::new(f64::NEG_INFINITY);
+    let catch_up_pending = StoredValue::new(false);
     Effect::new(move |_| {
         let now = state.view.with(|view| view.now_us);
         let wall_ms = window().performance().map_or(0.0, |clock| clock.now());
@@ -82,6 +83,18 @@ pub fn SpaceTime() -> impl IntoView {
         if moved_back || wall_ms - last_update_ms.get_value() >= MIN_REDRAW_MS {
             last_update_ms.set_value(wall_ms);
             now_us.set(now);
+        } else if !catch_up_pending.get_value() {
+            // A skipped update may be the last one (a pause, a single step): catch up shortly after.
+            catch_up_pending.set_value(true);
+            set_timeout(
+                move || {
+                    _ = catch_up_pending.try_set_value(false);
+                    if let Some(latest) = state.view.try_with_untracked(|view| view.now_us) {
+                        _ = now_us.try_set(latest);
+                    }
+                },
+                std::time::Duration::from_millis(MIN_REDRAW_MS as u64),
+            );
         }
     });
     let scale = Memo::new(move |_| Scale {
