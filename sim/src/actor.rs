@@ -11,6 +11,7 @@ use crate::redlock::KvLockServer;
 use crate::resource::Resource;
 use crate::scheduler::SchedulerInstance;
 use crate::worker::Worker;
+use crate::zookeeper::ZkCandidate;
 
 // `Raft` stays unboxed: it is the common case and existing code builds it directly.
 #[allow(clippy::large_enum_variant)]
@@ -27,6 +28,8 @@ pub enum Actor {
     KvServer(Box<KvLockServer>),
     /// An instance of the invoice scheduler.
     Scheduler(Box<SchedulerInstance>),
+    /// A candidate of the ZooKeeper-style election recipes.
+    Candidate(Box<ZkCandidate>),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -70,9 +73,11 @@ impl Actor {
         match self {
             Actor::Raft(node) => Some(node),
             Actor::LockServer(server) => Some(&server.raft),
-            Actor::Worker(_) | Actor::Resource(_) | Actor::KvServer(_) | Actor::Scheduler(_) => {
-                None
-            }
+            Actor::Worker(_)
+            | Actor::Resource(_)
+            | Actor::KvServer(_)
+            | Actor::Scheduler(_)
+            | Actor::Candidate(_) => None,
         }
     }
 
@@ -93,6 +98,13 @@ impl Actor {
     pub fn as_scheduler(&self) -> Option<&SchedulerInstance> {
         match self {
             Actor::Scheduler(instance) => Some(instance),
+            _ => None,
+        }
+    }
+
+    pub fn as_candidate(&self) -> Option<&ZkCandidate> {
+        match self {
+            Actor::Candidate(candidate) => Some(candidate),
             _ => None,
         }
     }
@@ -121,6 +133,7 @@ impl Protocol for Actor {
             Actor::Resource(resource) => resource.handle(local_now_us, input, effects),
             Actor::KvServer(server) => server.handle(local_now_us, input, effects),
             Actor::Scheduler(instance) => instance.handle(local_now_us, input, effects),
+            Actor::Candidate(candidate) => candidate.handle(local_now_us, input, effects),
         }
     }
 
@@ -132,6 +145,7 @@ impl Protocol for Actor {
             Actor::Resource(resource) => resource.crash(),
             Actor::KvServer(server) => server.crash(),
             Actor::Scheduler(instance) => instance.crash(),
+            Actor::Candidate(candidate) => candidate.crash(),
         }
     }
 
@@ -143,6 +157,7 @@ impl Protocol for Actor {
             Actor::Resource(resource) => resource.summary(),
             Actor::KvServer(server) => server.summary(),
             Actor::Scheduler(instance) => instance.summary(),
+            Actor::Candidate(candidate) => candidate.summary(),
         }
     }
 }

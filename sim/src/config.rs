@@ -63,6 +63,19 @@ pub enum Coordination {
     /// all), and write them to the invoice store `store`. The lock options give `workers` (instances),
     /// `lease_ttl_ms`, `renew_ms` and `op_timeout_ms`.
     Scheduler(LockServiceOptions, SchedulerOptions),
+    /// ZooKeeper-style leader election on the coordination service `n1..nN`: candidates `A`, `B`, ...
+    /// (`workers`), sessions with timeout `lease_ttl_ms` pinged every `renew_ms`. No store.
+    Zookeeper(LockServiceOptions, ZkRecipe),
+}
+
+/// Which election recipe the candidates follow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ZkRecipe {
+    /// Everyone races for `/election/leader` and watches it.
+    Herd,
+    /// Ephemeral sequential znodes; each watches its predecessor.
+    Sequential,
 }
 
 /// How the scheduler instances avoid generating a minute's invoices twice.
@@ -132,6 +145,7 @@ impl Coordination {
             Coordination::RedisLock(_) => "redis-lock",
             Coordination::Redlock(_) => "redlock",
             Coordination::Scheduler(..) => "scheduler",
+            Coordination::Zookeeper(..) => "zookeeper",
         }
     }
 
@@ -141,7 +155,8 @@ impl Coordination {
             Coordination::LockService(options)
             | Coordination::RedisLock(options)
             | Coordination::Redlock(options)
-            | Coordination::Scheduler(options, _) => options,
+            | Coordination::Scheduler(options, _)
+            | Coordination::Zookeeper(options, _) => options,
         }
     }
 }

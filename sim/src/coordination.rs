@@ -16,6 +16,7 @@ use crate::resource::Resource;
 use crate::scheduler::SchedulerInstance;
 use crate::worker::{Backend, Worker};
 use crate::world::WorldConfig;
+use crate::zookeeper::ZkCandidate;
 
 /// Most lock clients a world may have (they are named `A`..`Z`).
 pub const MAX_WORKERS: usize = 26;
@@ -25,6 +26,8 @@ pub const MAX_WORKERS: usize = 26;
 pub struct Layout {
     pub servers: usize,
     pub workers: usize,
+    /// Whether the world has the resource `store` (the election recipes have none).
+    pub has_store: bool,
 }
 
 impl Layout {
@@ -33,6 +36,7 @@ impl Layout {
         Layout {
             servers,
             workers: coordination.lock_options().workers,
+            has_store: !matches!(coordination, Coordination::Zookeeper(..)),
         }
     }
 
@@ -43,7 +47,7 @@ impl Layout {
     }
 
     pub fn total(&self) -> usize {
-        self.servers + self.workers + 1
+        self.servers + self.workers + usize::from(self.has_store)
     }
 
     pub fn worker(&self, index: usize) -> NodeId {
@@ -51,6 +55,7 @@ impl Layout {
         NodeId((self.servers + index) as u16)
     }
 
+    /// The resource's node. With no store this is one past the last node: look it up with `get`.
     pub fn store(&self) -> NodeId {
         NodeId((self.servers + self.workers) as u16)
     }
@@ -141,7 +146,7 @@ pub fn build_actors(
             unchecked_release: options.unchecked_release,
         },
         Coordination::Redlock(_) => Backend::Redlock,
-        Coordination::Scheduler(..) => Backend::Service,
+        Coordination::Scheduler(..) | Coordination::Zookeeper(..) => Backend::Service,
     };
     if matches!(backend, Backend::Redis { .. }) && layout.servers != 1 {
         return Err(format!(
@@ -168,6 +173,10 @@ pub fn build_actors(
     for index in 0..layout.workers {
         let (id, store) = (layout.worker(index), layout.store());
         let actor = match coordination {
+            Coordination::Zookeeper(locks, recipe) => {
+                let candidate = ZkCandidate::new(id, layout.servers, *locks, *recipe);
+                Actor::Candidate(Box::new(candidate))
+            }
             Coordination::Scheduler(locks, scheduler) => {
                 let instance =
                     SchedulerInstance::new(id, layout.servers, store, *locks, *scheduler);
@@ -185,7 +194,9 @@ pub fn build_actors(
         Coordination::Scheduler(_, scheduler) => scheduler.mode == SchedulerMode::LeaderFencing,
         _ => options.fencing && backend == Backend::Service,
     };
-    let resource = Resource::new(fencing, options.initial_count);
-    actors.push(Actor::Resource(Box::new(resource)));
+    if layout.has_store {
+        let resource = Resource::new(fencing, options.initial_count);
+        actors.push(Actor::Resource(Box::new(resource)));
+    }
     Ok(actors)
 }

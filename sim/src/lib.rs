@@ -24,6 +24,7 @@ pub mod time;
 pub mod trace;
 pub mod worker;
 pub mod world;
+pub mod zookeeper;
 
 pub use report::{LeaderRecord, NodeFinal, Report, RequestCounts, ViolationRecord};
 pub use world::{ActionOutcome, ProtocolKind, World, WorldConfig};

@@ -142,6 +142,10 @@ pub enum Fact {
     SchedulerLeader {
         leads: bool,
     },
+    /// A ZooKeeper-style watch fired: the leader notified `watcher` that a znode went away.
+    WatchNotified {
+        watcher: NodeId,
+    },
     /// A lock client asked for a lock (counted for the contention report).
     LockRequested {
         key: u32,

@@ -33,6 +33,9 @@ pub struct Report {
     /// Scheduler worlds: what the invoice store saw.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub invoices: Option<InvoicesReport>,
+    /// ZooKeeper-style elections: watch notifications the service sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notifications: Option<u64>,
     /// Lock requests per simulated minute (index 0 is the first minute).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub contention: Option<Vec<u64>>,

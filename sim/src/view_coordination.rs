@@ -3,12 +3,13 @@
 
 use crate::config::{Coordination, SchedulerMode};
 use crate::ids::NodeId;
-use crate::lockservice::{Hold, Lease};
+use crate::lockservice::{Hold, Lease, ZNode, ZPath};
 use crate::redlock::KvEntry;
 use crate::resource::LedgerEntry;
 use crate::scheduler::LockState;
 use crate::worker::{Belief, Phase};
 use crate::world::World;
+use crate::zookeeper::CandidatePhase;
 use serde::Serialize;
 
 /// Newest ledger entries shown.
@@ -28,6 +29,20 @@ pub struct CoordinationView {
     pub kv_servers: Vec<KvServerView>,
     /// The invoice scheduler: instances and the per-minute strip.
     pub scheduler: Option<SchedulerView>,
+    /// ZooKeeper-style election candidates (the znode tree and watches are in `service`).
+    pub candidates: Vec<CandidateView>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CandidateView {
+    pub id: NodeId,
+    pub phase: CandidatePhase,
+    pub session: Option<u64>,
+    pub znode: Option<ZPath>,
+    pub watching: Option<ZPath>,
+    pub session_until_local_us: u64,
+    pub local_clock_us: i64,
+    pub notifications: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -84,6 +99,10 @@ pub struct ServiceView {
     pub leases: Vec<LeaseView>,
     /// Per key: holder and queue.
     pub locks: Vec<LockView>,
+    /// ZooKeeper-style znodes (each ephemeral, owned by a session lease).
+    pub znodes: Vec<ZNode>,
+    /// One-shot watches the leader holds: znode and watchers.
+    pub watches: Vec<(ZPath, Vec<NodeId>)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -161,6 +180,12 @@ impl World {
                 })
                 .collect();
             Some(ServiceView {
+                znodes: server.table.znodes.values().copied().collect(),
+                watches: server
+                    .watches
+                    .iter()
+                    .map(|(path, watchers)| (*path, watchers.iter().copied().collect()))
+                    .collect(),
                 leader,
                 leader_clock_us: slot.clock.local_us(now),
                 revision: server.table.revision,
@@ -169,9 +194,10 @@ impl World {
             })
         });
         let store = layout.store();
-        let resource = self.nodes()[store.index()]
-            .actor
-            .as_resource()
+        let resource = self
+            .nodes()
+            .get(store.index())
+            .and_then(|slot| slot.actor.as_resource())
             .map(|resource| {
                 let skip = resource.ledger.len().saturating_sub(MAX_VIEW_LEDGER);
                 ResourceView {
@@ -219,7 +245,10 @@ impl World {
                         })
                     })
                     .collect();
-                let store = self.nodes()[layout.store().index()].actor.as_resource();
+                let store = self
+                    .nodes()
+                    .get(layout.store().index())
+                    .and_then(|slot| slot.actor.as_resource());
                 let minutes = store.map_or_else(Vec::new, |store| {
                     let skip = store.invoices.len().saturating_sub(MAX_VIEW_MINUTES);
                     store
@@ -238,7 +267,25 @@ impl World {
             }
             _ => None,
         };
+        let candidates = (0..layout.workers)
+            .filter_map(|index| {
+                let node = layout.worker(index);
+                let slot = &self.nodes()[node.index()];
+                let candidate = slot.actor.as_candidate()?;
+                Some(CandidateView {
+                    id: node,
+                    phase: candidate.phase,
+                    session: candidate.session,
+                    znode: candidate.znode,
+                    watching: candidate.watching,
+                    session_until_local_us: candidate.session_until_local_us,
+                    local_clock_us: slot.clock.local_signed_us(now),
+                    notifications: candidate.notifications,
+                })
+            })
+            .collect();
         Some(CoordinationView {
+            candidates,
             scheduler,
             protocol,
             labels,

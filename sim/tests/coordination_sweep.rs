@@ -127,3 +127,40 @@ fn scheduler_with_fencing_never_duplicates_across_seeds() {
     }
     assert!(refused > 0, "no stale leader ever reached the store");
 }
+
+/// Both election recipes under faults (no clock faults: sessions assume honest clocks): never two
+/// candidates leading within their sessions, and a leader again after the heal.
+#[test]
+fn zookeeper_recipes_elect_one_leader_across_seeds() {
+    use quorumlab_sim::config::ZkRecipe;
+    for recipe in [ZkRecipe::Herd, ZkRecipe::Sequential] {
+        let options = LockChaosOptions {
+            kind: LockKind::Zookeeper(recipe),
+            quiet_ms: 3_000,
+            ..LockChaosOptions::default()
+        };
+        for seed in 1..=SEEDS {
+            let scenario = lock_chaos_scenario(seed, &options);
+            let mut run = quorumlab_sim::runner::ScenarioRun::new(scenario.clone()).unwrap();
+            run.run_to_end();
+            let report = run.report();
+            assert!(
+                report.world.violations.is_empty(),
+                "{recipe:?} seed {seed}: {:?}\n{}",
+                report.world.violations,
+                quorumlab_sim::scenario::to_toml_string(&scenario)
+            );
+            let candidates = run.world().view().coordination.unwrap().candidates;
+            let leading = candidates
+                .iter()
+                .filter(|candidate| {
+                    candidate.phase == quorumlab_sim::zookeeper::CandidatePhase::Leading
+                })
+                .count();
+            assert_eq!(
+                leading, 1,
+                "{recipe:?} seed {seed}: {leading} leaders after the heal"
+            );
+        }
+    }
+}

@@ -93,6 +93,8 @@ pub struct LockChecker {
     believers: BTreeMap<NodeId, (u64, u64)>,
     /// Every write at the invoice store.
     pub invoices: Vec<InvoiceRecord>,
+    /// ZooKeeper-style watch notifications sent.
+    pub notifications: u64,
 }
 
 fn push_capped<T>(list: &mut Vec<T>, item: T) {
@@ -188,6 +190,7 @@ impl LockChecker {
                     found.push(violations.report(NO_DUPLICATE_INVOICE, now, vec![client], detail));
                 }
             }
+            Fact::WatchNotified { .. } => self.notifications += 1,
             Fact::LockRequested { .. } => {
                 let minute = (now.as_ms() / 60_000) as usize;
                 if minute < MAX_LOCK_RECORDS {

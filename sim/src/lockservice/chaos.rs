@@ -23,6 +23,9 @@ pub enum LockKind {
     /// The invoice scheduler in `leader-fencing` mode (minutes of 500 ms). Instance clocks stay honest:
     /// an instance whose clock is behind re-runs minutes, which no lock can prevent.
     Scheduler,
+    /// ZooKeeper-style election with five candidates. No clock faults anywhere: session timeouts, like
+    /// leases, assume clocks that tick at the same rate.
+    Zookeeper(crate::config::ZkRecipe),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -87,6 +90,13 @@ pub fn lock_chaos_scenario(seed: u64, options: &LockChaosOptions) -> Scenario {
             drift_allowance_ms: ttl_ms / 100 + 2,
             ..locks
         }),
+        LockKind::Zookeeper(recipe) => Coordination::Zookeeper(
+            LockServiceOptions {
+                workers: 5,
+                ..locks
+            },
+            recipe,
+        ),
         LockKind::Scheduler => Coordination::Scheduler(
             LockServiceOptions {
                 workers: 3,
@@ -135,6 +145,12 @@ pub fn lock_chaos_scenario(seed: u64, options: &LockChaosOptions) -> Scenario {
 fn random_fault(rng: &mut Rng, layout: &Layout, options: &LockChaosOptions) -> Action {
     loop {
         let action = any_fault(rng, layout);
+        if let LockKind::Zookeeper(_) = options.kind {
+            if !matches!(action, Action::ClockJump { .. } | Action::ClockDrift { .. }) {
+                return action;
+            }
+            continue;
+        }
         if options.kind == LockKind::Scheduler {
             let instance_clock = match &action {
                 Action::ClockJump { target, .. } | Action::ClockDrift { target, .. } => {

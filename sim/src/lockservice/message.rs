@@ -105,6 +105,51 @@ pub enum LockMessage {
         written: bool,
         refused: bool,
     },
+    /// ZooKeeper-style: open a session with a timeout (kept alive with `KeepAlive`).
+    OpenSession {
+        ttl_ms: u64,
+        request: u64,
+    },
+    SessionOpened {
+        request: u64,
+        session: u64,
+    },
+    /// Create an ephemeral znode for the session.
+    Create {
+        session: u64,
+        path: super::CreatePath,
+        request: u64,
+    },
+    /// `path: None`: not created (it exists, or the session is gone).
+    CreateReply {
+        request: u64,
+        path: Option<super::ZPath>,
+    },
+    /// `exists` with a watch: the server answers and, if the znode exists, notifies once when it goes.
+    WatchExists {
+        path: super::ZPath,
+        request: u64,
+    },
+    WatchExistsReply {
+        request: u64,
+        path: super::ZPath,
+        exists: bool,
+        /// The session owning the znode, if it exists (ZooKeeper's `ephemeralOwner`).
+        owner_session: Option<u64>,
+    },
+    /// `getChildren /election`: the sequence numbers of the candidates.
+    Children {
+        request: u64,
+    },
+    /// `(sequence, owning session)` of every candidate znode.
+    ChildrenReply {
+        request: u64,
+        sequences: Vec<(u64, u64)>,
+    },
+    /// A one-shot watch fired: `path` was deleted.
+    WatchEvent {
+        path: super::ZPath,
+    },
     /// Redis `SET key value NX PX px_ms`: set only if absent, expire after `px_ms` (server clock).
     SetNx {
         key: u32,
@@ -156,6 +201,16 @@ impl LockMessage {
             LockMessage::InvoiceReply { refused: true, .. } => "Stale token",
             LockMessage::InvoiceReply { written: true, .. } => "Invoiced",
             LockMessage::InvoiceReply { .. } => "Already done",
+            LockMessage::OpenSession { .. } => "Open session",
+            LockMessage::SessionOpened { .. } => "Session",
+            LockMessage::Create { .. } => "Create",
+            LockMessage::CreateReply { path: Some(_), .. } => "Created",
+            LockMessage::CreateReply { .. } => "Node exists",
+            LockMessage::WatchExists { .. } => "Exists + watch",
+            LockMessage::WatchExistsReply { .. } => "Exists",
+            LockMessage::Children { .. } => "Get children",
+            LockMessage::ChildrenReply { .. } => "Children",
+            LockMessage::WatchEvent { .. } => "Watch fired",
             LockMessage::SetNx { .. } => "SET NX",
             LockMessage::SetNxReply { ok: true, .. } => "OK",
             LockMessage::SetNxReply { .. } => "nil",

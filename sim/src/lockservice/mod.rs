@@ -34,7 +34,9 @@ pub mod message;
 pub mod table;
 
 pub use message::{AccessKind, AcquireResult, LockMessage, ResourceError};
-pub use table::{Hold, KeyState, Lease, LockOp, LockTable, TableEvent};
+pub use table::{
+    CreatePath, Hold, KeyState, Lease, LockOp, LockTable, TableEvent, ZNode, ZPath, SESSION_KEY,
+};
 
 use crate::actor::Message;
 use crate::ids::NodeId;
@@ -60,6 +62,9 @@ pub struct LockServer {
     was_leader: bool,
     /// Leader only: who asked for the entry at each log index, answered when it is applied.
     pending: BTreeMap<u64, (NodeId, u64)>,
+    /// Leader only: one-shot watches on znodes (lost with leadership, as watches are lost with the
+    /// server a ZooKeeper client was connected to; clients set them again).
+    pub watches: BTreeMap<ZPath, BTreeSet<NodeId>>,
     events: Vec<TableEvent>,
 }
 
@@ -73,6 +78,7 @@ impl LockServer {
             expiring: BTreeSet::new(),
             was_leader: false,
             pending: BTreeMap::new(),
+            watches: BTreeMap::new(),
             events: Vec::new(),
         }
     }
@@ -136,6 +142,59 @@ impl LockServer {
                 lease,
                 sent_at_local_us,
             } => self.on_keep_alive(now_us, from, lease, sent_at_local_us, effects),
+            LockMessage::OpenSession { ttl_ms, request } => {
+                let op = LockOp::OpenSession {
+                    owner: from,
+                    ttl_ms,
+                };
+                self.propose(now_us, from, request, op, effects);
+            }
+            LockMessage::Create {
+                session,
+                path,
+                request,
+            } => {
+                let op = LockOp::Create {
+                    lease: session,
+                    path,
+                };
+                self.propose(now_us, from, request, op, effects);
+            }
+            LockMessage::WatchExists { path, request } => {
+                if !self.raft.is_leader() || !self.raft.lease_holds(now_us) {
+                    self.not_leader(effects, from, request);
+                    return;
+                }
+                let owner_session = self.table.znodes.get(&path).map(|node| node.session);
+                let exists = owner_session.is_some();
+                if exists {
+                    self.watches.entry(path).or_default().insert(from);
+                }
+                let reply = LockMessage::WatchExistsReply {
+                    request,
+                    path,
+                    exists,
+                    owner_session,
+                };
+                self.reply(effects, from, reply);
+            }
+            LockMessage::Children { request } => {
+                if !self.raft.is_leader() || !self.raft.lease_holds(now_us) {
+                    self.not_leader(effects, from, request);
+                    return;
+                }
+                let sequences = self
+                    .table
+                    .znodes
+                    .values()
+                    .filter_map(|node| match node.path {
+                        ZPath::Candidate(sequence) => Some((sequence, node.session)),
+                        ZPath::Leader => None,
+                    })
+                    .collect();
+                let reply = LockMessage::ChildrenReply { request, sequences };
+                self.reply(effects, from, reply);
+            }
             _ => {}
         }
     }
@@ -227,6 +286,7 @@ impl LockServer {
             self.deadlines.clear();
             self.expiring.clear();
             self.pending.clear();
+            self.watches.clear();
         }
         self.was_leader = leads;
         while self.applied_index < self.raft.volatile.applied_index {
@@ -350,6 +410,30 @@ impl LockServer {
                 self.answer_release(index, asker, true, effects);
             }
             TableEvent::NotOwner { .. } => self.answer_release(index, asker, false, effects),
+            TableEvent::SessionOpened { lease } => {
+                if let Some((client, request)) = asker.filter(|_| leads) {
+                    self.pending.remove(&index);
+                    let reply = LockMessage::SessionOpened {
+                        request,
+                        session: lease,
+                    };
+                    self.reply(effects, client, reply);
+                }
+            }
+            TableEvent::Created { path } => {
+                if let Some((client, request)) = asker.filter(|_| leads) {
+                    self.pending.remove(&index);
+                    self.reply(effects, client, LockMessage::CreateReply { request, path });
+                }
+            }
+            TableEvent::Deleted { node } => {
+                let watchers = self.watches.remove(&node.path).unwrap_or_default();
+                for watcher in watchers.into_iter().filter(|_| leads) {
+                    effects.observe(Fact::WatchNotified { watcher });
+                    let event = LockMessage::WatchEvent { path: node.path };
+                    self.reply(effects, watcher, event);
+                }
+            }
         }
     }
 

@@ -22,6 +22,39 @@ pub enum LockOp {
     Release { key: u32, lease: u64, by: NodeId },
     /// The leader saw the lease's time to live run out on its own clock.
     Expire { lease: u64 },
+    /// ZooKeeper-style: open a session (a lease that waits in no queue) for `owner`.
+    OpenSession { owner: NodeId, ttl_ms: u64 },
+    /// ZooKeeper-style: create an ephemeral znode owned by session `lease`.
+    Create { lease: u64, path: CreatePath },
+    /// ZooKeeper-style: close the session (its ephemeral znodes go with it).
+    CloseSession { lease: u64 },
+}
+
+/// The lock key of sessions: a session lease waits in no queue and holds no lock.
+pub const SESSION_KEY: u32 = u32::MAX;
+
+/// Where a znode is created.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CreatePath {
+    /// `/election/leader` (fails if it exists).
+    Leader,
+    /// `/election/n_` with a sequence number appended by the service.
+    Sequential,
+}
+
+/// A znode of the election recipes: `/election/leader` or `/election/n_<seq>`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum ZPath {
+    Leader,
+    Candidate(u64),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct ZNode {
+    pub path: ZPath,
+    /// The session it belongs to (ephemeral: it goes when the session goes).
+    pub session: u64,
+    pub owner: NodeId,
 }
 
 impl LockOp {
@@ -41,6 +74,9 @@ impl LockOp {
             ],
             LockOp::Release { key, lease, by } => [2, key as u64, lease, by.0 as u64],
             LockOp::Expire { lease } => [3, lease, 0, 0],
+            LockOp::OpenSession { owner, ttl_ms } => [4, owner.0 as u64, ttl_ms, 0],
+            LockOp::Create { lease, path } => [5, lease, path as u64, 0],
+            LockOp::CloseSession { lease } => [6, lease, 0, 0],
         };
         let mut hash = crate::trace::Fnv::new();
         for word in words {
@@ -101,6 +137,17 @@ pub enum TableEvent {
         key: u32,
         by: NodeId,
     },
+    SessionOpened {
+        lease: u64,
+    },
+    /// A znode was created (`created`), or not because it exists or the session is gone.
+    Created {
+        path: Option<ZPath>,
+    },
+    /// A znode went away with its session.
+    Deleted {
+        node: ZNode,
+    },
 }
 
 /// Invariant: every `holder` and every waiter names a lease in `leases`, and a lease appears at most
@@ -113,6 +160,10 @@ pub struct LockTable {
     pub revision: u64,
     /// Latest idempotent acquire per owner: (request, lease).
     last_request: BTreeMap<NodeId, (u64, u64)>,
+    /// ZooKeeper-style znodes, ephemeral, each owned by a session lease.
+    pub znodes: BTreeMap<ZPath, ZNode>,
+    /// Sequence numbers handed to `/election/n_` znodes.
+    pub next_sequence: u64,
 }
 
 impl LockTable {
@@ -127,7 +178,57 @@ impl LockTable {
                 idempotent,
             } => self.acquire(index, key, owner, ttl_ms, (request, idempotent), events),
             LockOp::Release { key, lease, by } => self.release(key, lease, by, events),
-            LockOp::Expire { lease } => self.expire(lease, events),
+            LockOp::Expire { lease } | LockOp::CloseSession { lease } => self.expire(lease, events),
+            LockOp::OpenSession { owner, ttl_ms } => {
+                let lease = Lease {
+                    id: index,
+                    owner,
+                    key: SESSION_KEY,
+                    ttl_ms,
+                };
+                self.leases.insert(index, lease);
+                events.push(TableEvent::SessionOpened { lease: index });
+            }
+            LockOp::Create { lease, path } => self.create(lease, path, events),
+        }
+    }
+
+    fn create(&mut self, lease: u64, path: CreatePath, events: &mut Vec<TableEvent>) {
+        let Some(session) = self.leases.get(&lease).copied() else {
+            events.push(TableEvent::Created { path: None });
+            return;
+        };
+        let path = match path {
+            CreatePath::Leader if self.znodes.contains_key(&ZPath::Leader) => {
+                events.push(TableEvent::Created { path: None });
+                return;
+            }
+            CreatePath::Leader => ZPath::Leader,
+            CreatePath::Sequential => {
+                self.next_sequence += 1;
+                ZPath::Candidate(self.next_sequence)
+            }
+        };
+        let node = ZNode {
+            path,
+            session: lease,
+            owner: session.owner,
+        };
+        self.znodes.insert(path, node);
+        events.push(TableEvent::Created { path: Some(path) });
+    }
+
+    /// Removes a session's ephemeral znodes.
+    fn drop_znodes(&mut self, lease: u64, events: &mut Vec<TableEvent>) {
+        let gone: Vec<ZNode> = self
+            .znodes
+            .values()
+            .filter(|node| node.session == lease)
+            .copied()
+            .collect();
+        for node in gone {
+            self.znodes.remove(&node.path);
+            events.push(TableEvent::Deleted { node });
         }
     }
 
@@ -220,6 +321,11 @@ impl LockTable {
         let Some(known) = self.leases.get(&lease).copied() else {
             return;
         };
+        if known.key == SESSION_KEY {
+            self.leases.remove(&lease);
+            self.drop_znodes(lease, events);
+            return;
+        }
         let state = self.keys.entry(known.key).or_default();
         match state.holder {
             Some(hold) if hold.lease == lease => {

@@ -3,7 +3,7 @@
 
 use super::Scenario;
 use crate::action::{Action, NodeTarget, RequestKind, PPM_ONE};
-use crate::config::Coordination;
+use crate::config::{Coordination, ZkRecipe};
 use crate::coordination::Layout;
 use crate::ids::NodeId;
 use std::fmt::Write;
@@ -41,7 +41,7 @@ fn write_coordination(out: &mut String, scenario: &Scenario) {
     let _ = writeln!(out, "\n[locks]");
     let _ = writeln!(out, "workers = {}", options.workers);
     let _ = writeln!(out, "lease_ttl_ms = {}", options.lease_ttl_ms);
-    if let Coordination::Scheduler(..) = coordination {
+    if let Coordination::Scheduler(..) | Coordination::Zookeeper(..) = coordination {
         let _ = writeln!(out, "renew_ms = {}", options.renew_ms);
     }
     if let Coordination::LockService(_) = coordination {
@@ -64,6 +64,13 @@ fn write_coordination(out: &mut String, scenario: &Scenario) {
     let _ = writeln!(out, "work_ms = {}", options.work_ms);
     let _ = writeln!(out, "op_timeout_ms = {}", options.op_timeout_ms);
     let _ = writeln!(out, "initial_count = {}", options.initial_count);
+    if let Coordination::Zookeeper(_, recipe) = coordination {
+        let recipe = match recipe {
+            ZkRecipe::Herd => "herd",
+            ZkRecipe::Sequential => "sequential",
+        };
+        let _ = writeln!(out, "\n[zookeeper]\nrecipe = {}", quoted(recipe));
+    }
     if let Coordination::Scheduler(_, scheduler) = coordination {
         let _ = writeln!(out, "\n[scheduler]");
         let _ = writeln!(out, "mode = {}", quoted(scheduler.mode.name()));

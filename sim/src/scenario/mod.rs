@@ -57,7 +57,13 @@ impl ScenarioProtocol {
 
 /// Protocols that run a coordination workload beside Raft servers. In a [`Scenario`] they are
 /// `ScenarioProtocol::Raft` with `raft.coordination` set (see [`crate::config::Coordination`]).
-pub const COORDINATION_PROTOCOLS: &[&str] = &["lock-service", "redis-lock", "redlock", "scheduler"];
+pub const COORDINATION_PROTOCOLS: &[&str] = &[
+    "lock-service",
+    "redis-lock",
+    "redlock",
+    "scheduler",
+    "zookeeper",
+];
 
 /// One scripted action and the simulated time at which it is applied.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

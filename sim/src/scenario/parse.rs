@@ -7,6 +7,7 @@ use super::steps::parse_steps;
 use super::{Scenario, ScenarioError, ScenarioProtocol};
 use crate::config::{
     Coordination, LockServiceOptions, RaftOptions, SchedulerMode, SchedulerOptions, Timing,
+    ZkRecipe,
 };
 use crate::coordination::{Layout, MAX_WORKERS};
 use crate::ids::MAX_NODES;
@@ -21,6 +22,7 @@ const TOP_LEVEL_KEYS: &[&str] = &[
     "timing",
     "locks",
     "scheduler",
+    "zookeeper",
     "step",
 ];
 
@@ -127,6 +129,17 @@ fn read_scenario(top: &TableReader<'_>) -> Result<Scenario> {
         let protocol = "scheduler";
         return Err(field.error(ScenarioErrorKind::NeedsProtocol { protocol }));
     }
+    let zookeeper_field = top.optional("zookeeper");
+    if let Some(Coordination::Zookeeper(locks, _)) = raft.coordination {
+        let recipe = match zookeeper_field {
+            Some(field) => read_recipe(&TableReader::table(field, "zookeeper.", "[zookeeper]")?)?,
+            None => ZkRecipe::Sequential,
+        };
+        raft.coordination = Some(Coordination::Zookeeper(locks, recipe));
+    } else if let Some(field) = zookeeper_field {
+        let protocol = "zookeeper";
+        return Err(field.error(ScenarioErrorKind::NeedsProtocol { protocol }));
+    }
     if let (Some(Coordination::RedisLock(_)), true) = (&raft.coordination, node_count != 1) {
         let field = top.required("nodes")?;
         return Err(field.error(ScenarioErrorKind::OutOfRange {
@@ -193,8 +206,27 @@ fn read_protocol(field: Field<'_>) -> Result<(ScenarioProtocol, Option<&'static 
 fn lock_defaults(protocol: &str) -> LockServiceOptions {
     LockServiceOptions {
         fencing: protocol == "lock-service",
-        workers: if protocol == "scheduler" { 3 } else { 2 },
+        workers: match protocol {
+            "scheduler" => 3,
+            "zookeeper" => 5,
+            _ => 2,
+        },
         ..LockServiceOptions::default()
+    }
+}
+
+fn read_recipe(table: &TableReader<'_>) -> Result<ZkRecipe> {
+    table.check_keys(&["recipe"])?;
+    let Some(field) = table.optional("recipe") else {
+        return Ok(ZkRecipe::Sequential);
+    };
+    match field.string()? {
+        "herd" => Ok(ZkRecipe::Herd),
+        "sequential" => Ok(ZkRecipe::Sequential),
+        other => Err(field.error(ScenarioErrorKind::OutOfRange {
+            value: format!("`{other}`"),
+            expected: "`herd` or `sequential`".into(),
+        })),
     }
 }
 
@@ -226,6 +258,7 @@ fn coordination_named(protocol: &str, options: LockServiceOptions) -> Coordinati
         "redis-lock" => Coordination::RedisLock(options),
         "redlock" => Coordination::Redlock(options),
         "scheduler" => Coordination::Scheduler(options, SchedulerOptions::default()),
+        "zookeeper" => Coordination::Zookeeper(options, ZkRecipe::Sequential),
         _ => Coordination::LockService(options),
     }
 }
@@ -248,7 +281,7 @@ fn only_for(
 fn read_locks(table: &TableReader<'_>, protocol: &str) -> Result<Coordination> {
     table.check_keys(LOCK_KEYS)?;
     only_for(table, "fencing", "lock-service", protocol)?;
-    if protocol != "scheduler" {
+    if !matches!(protocol, "scheduler" | "zookeeper") {
         only_for(table, "renew_ms", "lock-service", protocol)?;
     }
     only_for(table, "unchecked_release", "redis-lock", protocol)?;

@@ -30,7 +30,10 @@ impl Report {
             released: locks.releases,
         });
         self.contention = Some(locks.requests_per_minute.clone());
-        let resource = world.nodes()[layout.store().index()].actor.as_resource();
+        let resource = world
+            .nodes()
+            .get(layout.store().index())
+            .and_then(|slot| slot.actor.as_resource());
         if let Some(resource) = resource {
             let mut accepted = Vec::new();
             let mut rejected = Vec::new();
@@ -63,6 +66,9 @@ impl Report {
             });
         }
         self.invoices = invoices_report(world, layout);
+        if let Some(Coordination::Zookeeper(..)) = &world.config().raft.coordination {
+            self.notifications = Some(locks.notifications);
+        }
         self
     }
 }

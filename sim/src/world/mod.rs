@@ -405,6 +405,7 @@ impl World {
             locks: None,
             resource: None,
             invoices: None,
+            notifications: None,
             contention: None,
         }
         .with_coordination(self)

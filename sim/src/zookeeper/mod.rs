@@ -1,0 +1,391 @@
+//! ZooKeeper-style leader election, two recipes, on the replicated coordination service of
+//! [`crate::lockservice`] (sessions are its leases, znodes live in its replicated table).
+//!
+//! A client opens a *session* with a timeout and keeps it alive with pings; if the pings stop (crash,
+//! pause, partition) the service's leader expires the session on its own clock, and every *ephemeral*
+//! znode the session created goes with it. A *watch* is a one-shot notification: "tell me when this znode
+//! goes away".
+//!
+//! **Herd recipe.** Every candidate tries to create `/election/leader`. One succeeds and leads; every
+//! other candidate sets a watch on that znode. When the leader's session ends, the znode is deleted and
+//! *every* waiting candidate is notified at once, and all of them race to create the znode again: with
+//! N candidates, each change of leader costs N − 1 notifications and N − 1 create attempts (the herd
+//! effect).
+//!
+//! **Sequential recipe** (the one the ZooKeeper documentation recommends). Each candidate creates an
+//! ephemeral *sequential* znode `/election/n_<seq>`. The candidate with the lowest sequence number
+//! leads; every other one watches only the znode just before its own. When a candidate's session ends,
+//! exactly one other candidate is notified, and the order of succession is the order of arrival.
+//!
+//! Watches live in the memory of the service's leader, as a ZooKeeper watch lives on the server the
+//! client is connected to; a waiting candidate sets its watch again with every session ping, so a change
+//! of service leader does not strand it.
+//!
+//! A leader here *believes* it leads for as long as its session holds on its own clock (the last ping the
+//! service answered plus the session timeout), and reports that belief (`LockBelief`) so the checker
+//! *Exclusive Belief* can confirm that the recipe never gives two candidates the role at once.
+
+use crate::actor::Message;
+use crate::config::{LockServiceOptions, ZkRecipe};
+use crate::ids::NodeId;
+use crate::lockservice::{CreatePath, LockMessage, ZPath};
+use crate::protocol::{
+    ActorSummary, ClientError, ClientOutcome, Effects, Fact, Input, Protocol, RoleLabel,
+    TimerDelay, TimerKey,
+};
+use serde::Serialize;
+
+const OP_TIMER: TimerKey = 1;
+const PING_TIMER: TimerKey = 2;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CandidatePhase {
+    OpeningSession,
+    Creating,
+    /// Asked who else is a candidate (sequential recipe).
+    Listing,
+    /// Setting a watch.
+    Watching,
+    /// Waiting for a watch to fire.
+    Waiting,
+    Leading,
+}
+
+#[derive(Clone, Debug)]
+pub struct ZkCandidate {
+    pub id: NodeId,
+    pub servers: usize,
+    pub options: LockServiceOptions,
+    pub recipe: ZkRecipe,
+    pub phase: CandidatePhase,
+    pub session: Option<u64>,
+    /// Sequential recipe: this candidate's znode.
+    pub znode: Option<ZPath>,
+    /// The znode it watches, if any.
+    pub watching: Option<ZPath>,
+    pub session_until_local_us: u64,
+    leader_guess: usize,
+    request: u64,
+    sent_local_us: u64,
+    pub notifications: u64,
+    pub times_led: u64,
+}
+
+impl ZkCandidate {
+    pub fn new(id: NodeId, servers: usize, options: LockServiceOptions, recipe: ZkRecipe) -> Self {
+        ZkCandidate {
+            id,
+            servers,
+            options,
+            recipe,
+            phase: CandidatePhase::OpeningSession,
+            session: None,
+            znode: None,
+            watching: None,
+            session_until_local_us: 0,
+            leader_guess: 0,
+            request: 0,
+            sent_local_us: 0,
+            notifications: 0,
+            times_led: 0,
+        }
+    }
+
+    fn server(&self) -> NodeId {
+        NodeId((self.leader_guess % self.servers) as u16)
+    }
+
+    /// Sends `message` (built with a fresh request id) to the server believed to lead.
+    fn ask(&mut self, now_us: u64, effects: &mut Effects, message: impl Fn(u64) -> LockMessage) {
+        self.request += 1;
+        self.sent_local_us = now_us;
+        effects.send(self.server(), Message::Lock(message(self.request)));
+        let local_us = self.options.op_timeout_ms * 1_000;
+        effects.set_timer(
+            OP_TIMER,
+            TimerDelay::Exactly { local_us },
+            "operation timeout",
+        );
+    }
+
+    /// Re-sends what the current phase is waiting for.
+    fn retry(&mut self, now_us: u64, effects: &mut Effects) {
+        let ttl_ms = self.options.lease_ttl_ms;
+        let Some(session) = self.session else {
+            self.phase = CandidatePhase::OpeningSession;
+            self.ask(now_us, effects, |request| LockMessage::OpenSession {
+                ttl_ms,
+                request,
+            });
+            return;
+        };
+        match self.phase {
+            CandidatePhase::OpeningSession | CandidatePhase::Creating => {
+                self.create(now_us, session, effects)
+            }
+            CandidatePhase::Listing => self.list(now_us, effects),
+            CandidatePhase::Watching => match self.watching {
+                Some(path) => self.watch(now_us, path, effects),
+                None => self.create(now_us, session, effects),
+            },
+            CandidatePhase::Waiting | CandidatePhase::Leading => {}
+        }
+    }
+
+    fn create(&mut self, now_us: u64, session: u64, effects: &mut Effects) {
+        // Sequential: create one znode per session, then only list and watch.
+        if let (ZkRecipe::Sequential, Some(_)) = (self.recipe, self.znode) {
+            self.list(now_us, effects);
+            return;
+        }
+        self.phase = CandidatePhase::Creating;
+        let path = match self.recipe {
+            ZkRecipe::Herd => CreatePath::Leader,
+            ZkRecipe::Sequential => CreatePath::Sequential,
+        };
+        self.ask(now_us, effects, |request| LockMessage::Create {
+            session,
+            path,
+            request,
+        });
+    }
+
+    fn list(&mut self, now_us: u64, effects: &mut Effects) {
+        self.phase = CandidatePhase::Listing;
+        self.ask(now_us, effects, |request| LockMessage::Children { request });
+    }
+
+    fn watch(&mut self, now_us: u64, path: ZPath, effects: &mut Effects) {
+        self.phase = CandidatePhase::Watching;
+        self.watching = Some(path);
+        self.ask(now_us, effects, |request| LockMessage::WatchExists {
+            path,
+            request,
+        });
+    }
+
+    fn lead(&mut self, now_us: u64, effects: &mut Effects) {
+        self.phase = CandidatePhase::Leading;
+        self.watching = None;
+        self.times_led += 1;
+        effects.cancel_timer(OP_TIMER);
+        let hold = (self.id.0 as u64) << 32 | self.session.unwrap_or(0);
+        effects.observe(Fact::LockBelief {
+            hold,
+            valid_for_local_us: self.session_until_local_us.saturating_sub(now_us),
+        });
+    }
+
+    /// The session is gone (expired, or the service says so): start over with a new one.
+    fn lose_session(&mut self, now_us: u64, effects: &mut Effects) {
+        if self.phase == CandidatePhase::Leading {
+            let hold = (self.id.0 as u64) << 32 | self.session.unwrap_or(0);
+            effects.observe(Fact::LockBeliefEnded { hold });
+        }
+        self.session = None;
+        self.znode = None;
+        self.watching = None;
+        effects.cancel_timer(PING_TIMER);
+        self.retry(now_us, effects);
+    }
+
+    fn ping_timer(&self, effects: &mut Effects) {
+        let local_us = self.options.renew_ms * 1_000;
+        effects.set_timer(PING_TIMER, TimerDelay::Exactly { local_us }, "session ping");
+    }
+
+    fn on_message(
+        &mut self,
+        now_us: u64,
+        from: NodeId,
+        message: &LockMessage,
+        effects: &mut Effects,
+    ) {
+        match message {
+            LockMessage::NotLeader {
+                request,
+                leader_hint,
+            } => {
+                self.leader_guess = match leader_hint {
+                    Some(hint) if hint.index() < self.servers => hint.index(),
+                    _ => (from.index() + 1) % self.servers,
+                };
+                if *request == self.request {
+                    self.retry(now_us, effects);
+                }
+            }
+            LockMessage::SessionOpened { request, session } if *request == self.request => {
+                self.leader_guess = from.index();
+                self.session = Some(*session);
+                self.session_until_local_us =
+                    self.sent_local_us + self.options.lease_ttl_ms * 1_000;
+                self.ping_timer(effects);
+                self.create(now_us, *session, effects);
+            }
+            LockMessage::CreateReply { request, path } if *request == self.request => {
+                match (self.recipe, path) {
+                    (ZkRecipe::Herd, Some(_)) => self.lead(now_us, effects),
+                    (ZkRecipe::Herd, None) => self.watch(now_us, ZPath::Leader, effects),
+                    (ZkRecipe::Sequential, Some(path)) => {
+                        self.znode = Some(*path);
+                        self.list(now_us, effects);
+                    }
+                    (ZkRecipe::Sequential, None) => self.lose_session(now_us, effects),
+                }
+            }
+            LockMessage::ChildrenReply { request, sequences } if *request == self.request => {
+                // Ours is the lowest znode of our session: a create whose answer was lost and was
+                // retried leaves a second one, which must not make us wait for ourselves.
+                let session = self.session;
+                let ours = sequences
+                    .iter()
+                    .filter(|(_, owner)| Some(*owner) == session)
+                    .map(|(sequence, _)| *sequence)
+                    .min();
+                let Some(mine) = ours else {
+                    // Our znode is gone: so is our session.
+                    self.lose_session(now_us, effects);
+                    return;
+                };
+                self.znode = Some(ZPath::Candidate(mine));
+                let others = sequences
+                    .iter()
+                    .filter(|(_, owner)| Some(*owner) != session);
+                match others
+                    .map(|(sequence, _)| *sequence)
+                    .filter(|sequence| *sequence < mine)
+                    .max()
+                {
+                    None => self.lead(now_us, effects),
+                    Some(before) => self.watch(now_us, ZPath::Candidate(before), effects),
+                }
+            }
+            LockMessage::WatchExistsReply {
+                request: 0,
+                exists: false,
+                path,
+                ..
+            } if self.phase == CandidatePhase::Waiting && self.watching == Some(*path) => {
+                // Re-armed too late: it went while the watch was lost. Act as if notified.
+                self.watching = None;
+                if let Some(session) = self.session {
+                    self.create(now_us, session, effects);
+                }
+            }
+            LockMessage::WatchExistsReply {
+                request,
+                exists,
+                owner_session,
+                ..
+            } if *request == self.request => {
+                effects.cancel_timer(OP_TIMER);
+                if *exists && *owner_session == self.session && self.recipe == ZkRecipe::Herd {
+                    // The leader znode is ours: our create went through but its answer was lost.
+                    self.lead(now_us, effects);
+                } else if *exists {
+                    self.phase = CandidatePhase::Waiting;
+                } else if let Some(session) = self.session {
+                    // Gone before we could watch it: act as if notified.
+                    self.create(now_us, session, effects);
+                }
+            }
+            LockMessage::WatchEvent { path } => {
+                self.notifications += 1;
+                if self.watching == Some(*path) && self.phase == CandidatePhase::Waiting {
+                    self.watching = None;
+                    if let Some(session) = self.session {
+                        self.create(now_us, session, effects);
+                    }
+                }
+            }
+            LockMessage::KeepAliveReply {
+                lease,
+                alive,
+                echo_sent_at_local_us,
+                ..
+            } if Some(*lease) == self.session => {
+                if !alive {
+                    self.lose_session(now_us, effects);
+                    return;
+                }
+                let until = echo_sent_at_local_us + self.options.lease_ttl_ms * 1_000;
+                self.session_until_local_us = self.session_until_local_us.max(until);
+                if self.phase == CandidatePhase::Leading {
+                    let hold = (self.id.0 as u64) << 32 | *lease;
+                    effects.observe(Fact::LockBelief {
+                        hold,
+                        valid_for_local_us: self.session_until_local_us.saturating_sub(now_us),
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn on_ping(&mut self, now_us: u64, effects: &mut Effects) {
+        let Some(lease) = self.session else {
+            return;
+        };
+        if now_us >= self.session_until_local_us {
+            // Our own clock says the session ran out: whatever the service thinks, stop leading.
+            self.lose_session(now_us, effects);
+            return;
+        }
+        let ping = LockMessage::KeepAlive {
+            lease,
+            sent_at_local_us: now_us,
+        };
+        effects.send(self.server(), Message::Lock(ping));
+        self.ping_timer(effects);
+        // Watches live on the service's leader and are lost when leadership moves: set it again (the
+        // server keeps one watch per watcher, so this never doubles a notification).
+        if let (CandidatePhase::Waiting, Some(path)) = (self.phase, self.watching) {
+            let rearm = LockMessage::WatchExists { path, request: 0 };
+            effects.send(self.server(), Message::Lock(rearm));
+        }
+    }
+}
+
+impl Protocol for ZkCandidate {
+    fn handle(&mut self, local_now_us: u64, input: Input<'_>, effects: &mut Effects) {
+        match input {
+            Input::Start | Input::Recover => self.retry(local_now_us, effects),
+            Input::Message {
+                from,
+                message: Message::Lock(message),
+            } => self.on_message(local_now_us, from, message, effects),
+            Input::Message { .. } => {}
+            Input::Timer { key: OP_TIMER } => {
+                self.leader_guess = (self.leader_guess + 1) % self.servers;
+                self.retry(local_now_us, effects);
+            }
+            Input::Timer { key: PING_TIMER } => self.on_ping(local_now_us, effects),
+            Input::Timer { .. } => {}
+            Input::Client { request_id, .. } => {
+                let error = ClientError::NotLeader { leader_hint: None };
+                effects.reply(request_id, ClientOutcome::Rejected(error));
+            }
+        }
+    }
+
+    /// A crashed client loses its session handle; the service expires the session later.
+    fn crash(&mut self) {
+        let fresh = ZkCandidate::new(self.id, self.servers, self.options, self.recipe);
+        *self = ZkCandidate {
+            request: self.request,
+            notifications: self.notifications,
+            times_led: self.times_led,
+            ..fresh
+        };
+    }
+
+    fn summary(&self) -> ActorSummary {
+        ActorSummary {
+            role: RoleLabel::Follower,
+            term: 0,
+            commit_index: 0,
+            log_len: 0,
+        }
+    }
+}
