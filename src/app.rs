@@ -39,7 +39,7 @@ pub fn App() -> impl IntoView {
                 <h1 class="brand">"Quorum Lab"</h1>
                 <p class="tagline">"Break a cluster on purpose. Watch what coordination really costs."</p>
                 <span class="spacer"></span>
-                <span class="scenario-title" data-testid="scenario-title">{move || state.scenario.with(|scenario| format!("{} · seed {}", scenario.title, scenario.seed))}</span>
+                <span class="scenario-title" data-testid="scenario-title">{move || state.scenario.with(|scenario| format!("{} · {} nodes · seed {}", scenario.title, scenario.node_count, scenario.seed))}</span>
                 <RunFingerprint />
                 <ShareButton />
                 <button on:click=move |_| state.presenter.update(|on| *on = !*on) aria-pressed=move || state.presenter.get().to_string()

@@ -99,7 +99,7 @@ fn parse_in(field: &str, text: &str, min: u64, max: u64) -> Result<u64, String> 
         .parse()
         .map_err(|_| format!("{field}: `{}` is not a whole number", text.trim()))?;
     if value < min || value > max {
-        return Err(format!("{field}: {value} is outside {min}..={max}"));
+        return Err(format!("{field}: {value} must be between {min} and {max}"));
     }
     Ok(value)
 }
@@ -169,7 +169,7 @@ mod tests {
         form.node_count = "52".to_string();
         assert_eq!(
             form.to_scenario(&base()).unwrap_err(),
-            "cluster size: 52 is outside 1..=51"
+            "cluster size: 52 must be between 1 and 51"
         );
         form.node_count = "five".to_string();
         assert!(form

@@ -171,7 +171,7 @@ impl AppState {
 
 /// What the page shows when it opens: five nodes, default timing, left alone to elect a leader.
 pub fn default_scenario() -> Scenario {
-    let mut scenario = Scenario::new("Five-node Raft cluster", 5, 600_000);
+    let mut scenario = Scenario::new("Raft playground", 5, 600_000);
     scenario.seed = 1;
     scenario
 }

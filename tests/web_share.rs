@@ -82,7 +82,7 @@ fn a_damaged_link_says_why_and_shows_the_default_run() {
         notice.starts_with("This link could not be opened: the link is damaged"),
         "{notice}"
     );
-    assert!(text_of(&host, "scenario-title").contains("Five-node Raft cluster"));
+    assert!(text_of(&host, "scenario-title").contains("Raft playground"));
     drop(handle);
     web_io::replace_fragment("").expect("address reset");
 }
@@ -167,6 +167,6 @@ async fn export_reports_the_file_and_a_bad_import_changes_nothing() {
         error.starts_with("Not imported: pasted scenario:1:"),
         "{error}"
     );
-    assert!(text_of(&host, "scenario-title").contains("Five-node Raft cluster"));
+    assert!(text_of(&host, "scenario-title").contains("Raft playground"));
     drop(handle);
 }

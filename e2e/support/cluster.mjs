@@ -91,9 +91,9 @@ export async function setSpeedPosition(page, position = TOP_SPEED_POSITION) {
 /** `len 7 · commit 5` from a node's log strip. */
 export async function readLog(page, id) {
   const text = await page.textContent(`[data-testid=log-${id}] .strip-meta`);
-  const match = /len (\d+) · commit (\d+)/.exec(text ?? '');
+  const match = /commit (\d+)\/(\d+)/.exec(text ?? '');
   assert.ok(match, `log strip of ${id} shows length and commit index: ${JSON.stringify(text)}`);
-  return { len: Number(match[1]), commit: Number(match[2]) };
+  return { commit: Number(match[1]), len: Number(match[2]) };
 }
 
 /** Client request rows, newest first: { what, outcome, kind } with kind pending|committed|failed|unknown. */

@@ -76,10 +76,13 @@ impl NodeFace {
         let offset_shown = self.clock_offset_us.abs() >= 1_000;
         match (offset_shown, self.clock_drift_ppm != 0) {
             (false, false) => None,
-            (true, false) => Some(format!("⏱ {}", format::clock_offset(self.clock_offset_us))),
-            (false, true) => Some(format!("⏱ {}", format::drift(self.clock_drift_ppm))),
+            (true, false) => Some(format!(
+                "clock {}",
+                format::clock_offset(self.clock_offset_us)
+            )),
+            (false, true) => Some(format!("clock {}", format::drift(self.clock_drift_ppm))),
             (true, true) => Some(format!(
-                "⏱ {} {}",
+                "clock {} {}",
                 format::clock_offset(self.clock_offset_us),
                 format::drift(self.clock_drift_ppm)
             )),
@@ -189,6 +192,12 @@ pub fn ClusterNode(node: NodeId, geometry: Memo<StageGeometry>) -> impl IntoView
                 stroke-dashoffset=ring_offset
             ></circle>
             <circle class="node-body" r=radius></circle>
+            <Show when=move || face.with(|face| face.as_ref().is_some_and(|face| face.status == NodeStatus::Crashed))>
+                <g class="crash-mark">
+                    <line x1=move || -radius() y1=move || -radius() x2=radius y2=radius></line>
+                    <line x1=radius y1=move || -radius() x2=move || -radius() y2=radius></line>
+                </g>
+            </Show>
             <text class="node-icon" y=move || if compact() { -ring_radius() - 11.0 } else { -radius() * 0.28 }>{read(|face| face.role_icon().to_string())}</text>
             <text class="node-id" y=move || if compact() { 1.0 } else { radius() * 0.42 }>{node.to_string()}</text>
             <Show when=move || !compact()>
@@ -198,12 +207,6 @@ pub fn ClusterNode(node: NodeId, geometry: Memo<StageGeometry>) -> impl IntoView
                 <text class="node-clock" y=move || -radius() - 20.0>
                     {read(|face| face.clock_badge().unwrap_or_default())}
                 </text>
-            </Show>
-            <Show when=move || face.with(|face| face.as_ref().is_some_and(|face| face.status == NodeStatus::Crashed))>
-                <g class="crash-mark">
-                    <line x1=move || -radius() y1=move || -radius() x2=radius y2=radius></line>
-                    <line x1=radius y1=move || -radius() x2=move || -radius() y2=radius></line>
-                </g>
             </Show>
             <Show when=move || face.with(|face| face.as_ref().is_some_and(|face| face.status == NodeStatus::Paused))>
                 <g class="pause-mark" transform=move || format!("translate({:.1} {:.1}) scale({})", radius() * 0.7, -radius() * 0.7, if compact() { 0.55 } else { 1.0 })>

@@ -68,8 +68,13 @@ fn fact_values(node: &NodeView, now_us: u64) -> Vec<String> {
             .map_or("unknown".to_string(), |leader| leader.to_string()),
         format!("{} / {}", node.commit_index, node.applied_index),
         format!(
-            "{} entries; newest terms [{}]",
+            "{} {}; newest terms [{}]",
             node.log_len,
+            if node.log_len == 1 {
+                "entry"
+            } else {
+                "entries"
+            },
             newest_terms.join(" ")
         ),
         indexes(&node.next_index),

@@ -8,7 +8,7 @@ use quorumlab_sim::ids::NodeId;
 use quorumlab_sim::view::NodeView;
 
 /// Newest entries drawn per strip.
-const SHOWN_ENTRIES: usize = 24;
+const SHOWN_ENTRIES: usize = 12;
 /// Above this many nodes only the leader's and the selected node's strips are shown.
 const ALL_STRIPS_UP_TO_NODES: usize = 9;
 
@@ -84,7 +84,7 @@ pub fn LogStrips() -> impl IntoView {
                             }
                         }).collect_view()}
                     </span>
-                    <span class="strip-meta">{format!("len {} · commit {}", strip.log_len, strip.commit_index)}</span>
+                    <span class="strip-meta">{format!("commit {}/{}", strip.commit_index, strip.log_len)}</span>
                 </div>
             </For>
         </section>
