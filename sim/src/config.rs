@@ -66,6 +66,27 @@ pub enum Coordination {
     /// ZooKeeper-style leader election on the coordination service `n1..nN`: candidates `A`, `B`, ...
     /// (`workers`), sessions with timeout `lease_ttl_ms` pinged every `renew_ms`. No store.
     Zookeeper(LockServiceOptions, ZkRecipe),
+    /// Avoiding coordination: workers process jobs keyed by account, read-modify-writing the account's
+    /// balance at `store`, either each owning a partition of the accounts (no lock) or all under one
+    /// global lock from the lock service on `n1..nN`.
+    WorkQueue(LockServiceOptions, QueueOptions),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QueueOptions {
+    /// Workers own disjoint partitions of the accounts and take no lock; otherwise one global lock.
+    pub partitioned: bool,
+    /// Accounts the jobs are keyed by (1 to 10 000).
+    pub accounts: u32,
+}
+
+impl Default for QueueOptions {
+    fn default() -> Self {
+        QueueOptions {
+            partitioned: true,
+            accounts: 64,
+        }
+    }
 }
 
 /// Which election recipe the candidates follow.
@@ -146,6 +167,7 @@ impl Coordination {
             Coordination::Redlock(_) => "redlock",
             Coordination::Scheduler(..) => "scheduler",
             Coordination::Zookeeper(..) => "zookeeper",
+            Coordination::WorkQueue(..) => "work-queue",
         }
     }
 
@@ -156,7 +178,8 @@ impl Coordination {
             | Coordination::RedisLock(options)
             | Coordination::Redlock(options)
             | Coordination::Scheduler(options, _)
-            | Coordination::Zookeeper(options, _) => options,
+            | Coordination::Zookeeper(options, _)
+            | Coordination::WorkQueue(options, _) => options,
         }
     }
 }

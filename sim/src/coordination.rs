@@ -146,7 +146,9 @@ pub fn build_actors(
             unchecked_release: options.unchecked_release,
         },
         Coordination::Redlock(_) => Backend::Redlock,
-        Coordination::Scheduler(..) | Coordination::Zookeeper(..) => Backend::Service,
+        Coordination::Scheduler(..) | Coordination::Zookeeper(..) | Coordination::WorkQueue(..) => {
+            Backend::Service
+        }
     };
     if matches!(backend, Backend::Redis { .. }) && layout.servers != 1 {
         return Err(format!(
@@ -181,6 +183,10 @@ pub fn build_actors(
                 let instance =
                     SchedulerInstance::new(id, layout.servers, store, *locks, *scheduler);
                 Actor::Scheduler(Box::new(instance))
+            }
+            Coordination::WorkQueue(_, queue) => {
+                let worker = Worker::new(id, layout.servers, store, *options).with_queue(*queue);
+                Actor::Worker(Box::new(worker))
             }
             _ => {
                 let worker = Worker::new(id, layout.servers, store, *options).with_backend(backend);

@@ -161,6 +161,8 @@ pub enum Fact {
         highest_seen: u64,
         /// The job this access belongs to (the same across retries), for the lost-update checker.
         intent: u64,
+        /// The record accessed (0: the inventory count; the work queue's accounts from 1).
+        account: u32,
     },
 }
 

@@ -33,12 +33,27 @@ pub struct Report {
     /// Scheduler worlds: what the invoice store saw.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub invoices: Option<InvoicesReport>,
+    /// Work-queue runs: jobs done and jobs per simulated second.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub throughput: Option<ThroughputReport>,
     /// ZooKeeper-style elections: watch notifications the service sent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notifications: Option<u64>,
     /// Lock requests per simulated minute (index 0 is the first minute).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub contention: Option<Vec<u64>>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ThroughputReport {
+    /// `"partitioned"` or `"global-lock"`.
+    pub mode: String,
+    /// Distinct jobs whose write the store accepted.
+    pub jobs: u64,
+    /// `jobs` per simulated second, rounded down (whole numbers only: no floats in reports).
+    pub jobs_per_second: u64,
+    /// Jobs per simulated second times 1000, for comparisons finer than whole jobs.
+    pub jobs_per_1000_seconds: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

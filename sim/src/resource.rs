@@ -52,6 +52,8 @@ pub struct Resource {
     pub invoices: BTreeMap<u64, Vec<NodeId>>,
     /// Invoice store: last run applied per client (a duplicated message is not a second run).
     last_run: BTreeMap<NodeId, u64>,
+    /// Work queue: balance per account other than 0 (account 0 is `value`).
+    pub accounts: BTreeMap<u32, u64>,
 }
 
 impl Resource {
@@ -67,6 +69,7 @@ impl Resource {
             applied: BTreeMap::new(),
             invoices: BTreeMap::new(),
             last_run: BTreeMap::new(),
+            accounts: BTreeMap::new(),
         }
     }
 
@@ -114,6 +117,23 @@ impl Resource {
         }
     }
 
+    /// The value of `account` (0 is the inventory count).
+    pub fn balance(&self, account: u32) -> u64 {
+        match account {
+            0 => self.value,
+            _ => self.accounts.get(&account).copied().unwrap_or(0),
+        }
+    }
+
+    fn set_balance(&mut self, account: u32, value: u64) {
+        match account {
+            0 => self.value = value,
+            _ => {
+                self.accounts.insert(account, value);
+            }
+        }
+    }
+
     /// One access: fencing first, then the idempotency key, then the read or write itself.
     pub fn access(
         &mut self,
@@ -122,6 +142,7 @@ impl Resource {
         token: u64,
         op: u64,
         idempotent: bool,
+        account: u32,
     ) -> (AccessOutcome, Result<u64, ResourceError>) {
         if self.fencing && token < self.highest_seen {
             self.rejected += 1;
@@ -134,16 +155,16 @@ impl Resource {
         self.highest_seen = self.highest_seen.max(token);
         let AccessKind::Write { value } = kind else {
             self.accepted += 1;
-            return (AccessOutcome::Accepted, Ok(self.value));
+            return (AccessOutcome::Accepted, Ok(self.balance(account)));
         };
         if idempotent && self.applied.get(&client) == Some(&op) {
             self.duplicates += 1;
-            return (AccessOutcome::Duplicate, Ok(self.value));
+            return (AccessOutcome::Duplicate, Ok(self.balance(account)));
         }
         self.applied.insert(client, op);
-        self.value = value;
+        self.set_balance(account, value);
         self.accepted += 1;
-        (AccessOutcome::Accepted, Ok(self.value))
+        (AccessOutcome::Accepted, Ok(value))
     }
 }
 
@@ -159,9 +180,11 @@ impl Protocol for Resource {
                         op,
                         idempotent,
                         intent,
+                        account,
                     }),
             } => {
-                let (outcome, result) = self.access(from, *kind, *token, *op, *idempotent);
+                let (outcome, result) =
+                    self.access(from, *kind, *token, *op, *idempotent, *account);
                 let write = match kind {
                     AccessKind::Write { value } => Some(*value),
                     AccessKind::Read => None,
@@ -175,7 +198,7 @@ impl Protocol for Resource {
                     write,
                     outcome,
                     highest_seen: self.highest_seen,
-                    value: self.value,
+                    value: self.balance(*account),
                     local_us: local_now_us,
                 });
                 effects.persist("resource");
@@ -184,9 +207,10 @@ impl Protocol for Resource {
                     token: *token,
                     write: write.is_some(),
                     outcome,
-                    value: self.value,
+                    value: self.balance(*account),
                     highest_seen: self.highest_seen,
                     intent: *intent,
+                    account: *account,
                 });
                 let reply = LockMessage::AccessReply { op: *op, result };
                 effects.send(from, Message::Lock(reply));

@@ -28,6 +28,10 @@ use crate::protocol::{
 };
 use serde::Serialize;
 
+fn queue_workers(workers: usize) -> u64 {
+    workers.max(1) as u64
+}
+
 /// The one lock key the workers contend for (the inventory record).
 pub const LOCK_KEY: u32 = 0;
 const JOB_TIMER: TimerKey = 0;
@@ -101,6 +105,10 @@ pub struct Worker {
     pub fenced_off: u64,
     pub lock_requests: u64,
     pub unknown_outcomes: u64,
+    /// Work queue: partitions and accounts (`None`: the inventory lesson, one record).
+    pub queue: Option<crate::config::QueueOptions>,
+    /// Work queue: the account of the job in progress (0 for the inventory).
+    pub account: u32,
     /// Redis/Redlock: which servers answered the current `SET NX` and which granted it.
     answered: Vec<bool>,
     granted: Vec<bool>,
@@ -133,7 +141,41 @@ impl Worker {
             unknown_outcomes: 0,
             answered: vec![false; servers],
             granted: vec![false; servers],
+            queue: None,
+            account: 0,
         }
+    }
+
+    /// The same worker processing the work queue's jobs.
+    pub fn with_queue(mut self, queue: crate::config::QueueOptions) -> Worker {
+        self.queue = Some(queue);
+        self
+    }
+
+    /// Work queue: the account of job number `job` of worker `index` of `workers`. Partitioned, a
+    /// worker draws only from the accounts it owns (`account % workers == index`, accounts 1..=N);
+    /// under the global lock, from all of them.
+    pub fn account_of(
+        queue: &crate::config::QueueOptions,
+        index: u64,
+        workers: u64,
+        job: u64,
+    ) -> u32 {
+        let mut mixed = job.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ index.rotate_left(17);
+        mixed ^= mixed >> 29;
+        let accounts = queue.accounts as u64;
+        if queue.partitioned {
+            let owned = accounts.div_ceil(workers).max(1);
+            let slot = mixed % owned;
+            let account = (slot * workers + index) % accounts;
+            account as u32 + 1
+        } else {
+            (mixed % accounts) as u32 + 1
+        }
+    }
+
+    fn worker_index(&self) -> u64 {
+        (self.id.index() - self.servers) as u64
     }
 
     /// The same worker taking a Redis-style lock instead of the lock service's.
@@ -285,6 +327,25 @@ impl Worker {
         self.phase = Phase::Acquiring;
         self.request = self.fresh_id();
         self.job = (self.id.0 as u64) << 40 | self.fresh_id();
+        if let Some(queue) = self.queue {
+            let workers = queue_workers(self.options.workers);
+            self.account = Worker::account_of(&queue, self.worker_index(), workers, self.job);
+            if queue.partitioned {
+                // The account is ours alone: no lock, no token.
+                self.lease = None;
+                self.lease_until_local_us = u64::MAX;
+                self.belief = Some(Belief {
+                    lease: 0,
+                    token: 0,
+                    lease_until_local_us: u64::MAX,
+                });
+                self.phase = Phase::Reading;
+                self.attempts = 0;
+                self.op = self.fresh_id();
+                self.send_access(AccessKind::Read, effects);
+                return;
+            }
+        }
         self.send_acquire(now_us, effects);
     }
 
@@ -334,6 +395,14 @@ impl Worker {
         );
     }
 
+    /// The inventory counts down; a work-queue job adds one to its account's balance.
+    fn new_value(&self) -> u64 {
+        match self.queue {
+            Some(_) => self.read_value + 1,
+            None => self.read_value.saturating_sub(1),
+        }
+    }
+
     fn lease_holds(&self, now_us: u64) -> bool {
         now_us < self.lease_until_local_us
     }
@@ -365,6 +434,7 @@ impl Worker {
             op: self.op,
             idempotent: self.options.idempotency_key,
             intent: self.job,
+            account: self.account,
         };
         effects.send(self.store, Message::Lock(access));
         self.op_timer(effects);
@@ -530,7 +600,7 @@ impl Worker {
         self.phase = Phase::Writing;
         self.attempts = 0;
         self.op = self.fresh_id();
-        let value = self.read_value.saturating_sub(1);
+        let value = self.new_value();
         self.send_access(AccessKind::Write { value }, effects);
     }
 
@@ -559,7 +629,7 @@ impl Worker {
                 let kind = match self.phase {
                     Phase::Reading => AccessKind::Read,
                     _ => AccessKind::Write {
-                        value: self.read_value.saturating_sub(1),
+                        value: self.new_value(),
                     },
                 };
                 self.send_access(kind, effects);

@@ -95,6 +95,8 @@ pub struct LockChecker {
     pub invoices: Vec<InvoiceRecord>,
     /// ZooKeeper-style watch notifications sent.
     pub notifications: u64,
+    /// Work queue, per account: baseline and the distinct jobs written to it.
+    accounts: BTreeMap<u32, (u64, BTreeSet<u64>)>,
 }
 
 fn push_capped<T>(list: &mut Vec<T>, item: T) {
@@ -272,6 +274,7 @@ impl LockChecker {
                 value,
                 highest_seen,
                 intent,
+                account,
             } => {
                 let record = AccessRecord {
                     client,
@@ -288,7 +291,7 @@ impl LockChecker {
                     AccessOutcome::Duplicate => self.duplicates += 1,
                     AccessOutcome::Accepted => {
                         self.accepted += 1;
-                        self.check_access(now, &record, intent, violations, found);
+                        self.check_access(now, &record, (intent, account), violations, found);
                     }
                 }
             }
@@ -300,7 +303,7 @@ impl LockChecker {
         &mut self,
         now: SimTime,
         access: &AccessRecord,
-        intent: u64,
+        (intent, account): (u64, u32),
         violations: &mut Violations,
         found: &mut Vec<TraceEvent>,
     ) {
@@ -330,6 +333,10 @@ impl LockChecker {
         if !access.write || self.initial_count.is_none() {
             return;
         }
+        if account != 0 {
+            self.check_account(now, access, (intent, account), violations, found);
+            return;
+        }
         self.intents.insert(intent);
         let jobs = self.intents.len() as u64;
         let expected = self.baseline.saturating_sub(jobs);
@@ -342,5 +349,38 @@ impl LockChecker {
             // Count from here on, so one lost update is reported once.
             self.baseline = access.value + jobs;
         }
+    }
+
+    /// Work queue: each job adds one to its account, so a balance equals the jobs written to it.
+    fn check_account(
+        &mut self,
+        now: SimTime,
+        access: &AccessRecord,
+        (intent, account): (u64, u32),
+        violations: &mut Violations,
+        found: &mut Vec<TraceEvent>,
+    ) {
+        let name = self.name(access.client);
+        let state = self.accounts.entry(account).or_default();
+        state.1.insert(intent);
+        let expected = state.0 + state.1.len() as u64;
+        if access.value != expected {
+            let detail = format!(
+                "after {name}'s write account {account} holds {}, but {} jobs were applied to it",
+                access.value,
+                state.1.len()
+            );
+            found.push(violations.report(NO_LOST_UPDATES, now, vec![access.client], detail));
+            // Re-baseline so one lost update is reported once.
+            state.0 = access.value.saturating_sub(state.1.len() as u64);
+        }
+    }
+
+    /// Work queue: distinct jobs whose write the store accepted.
+    pub fn jobs_written(&self) -> u64 {
+        self.accounts
+            .values()
+            .map(|(_, jobs)| jobs.len() as u64)
+            .sum()
     }
 }

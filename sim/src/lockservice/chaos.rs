@@ -26,6 +26,10 @@ pub enum LockKind {
     /// ZooKeeper-style election with five candidates. No clock faults anywhere: session timeouts, like
     /// leases, assume clocks that tick at the same rate.
     Zookeeper(crate::config::ZkRecipe),
+    /// The work queue: partitioned by account without a lock, or under one global lock (fenced).
+    WorkQueue {
+        partitioned: bool,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -96,6 +100,17 @@ pub fn lock_chaos_scenario(seed: u64, options: &LockChaosOptions) -> Scenario {
                 ..locks
             },
             recipe,
+        ),
+        LockKind::WorkQueue { partitioned } => Coordination::WorkQueue(
+            LockServiceOptions {
+                workers: 4,
+                fencing: true,
+                ..locks
+            },
+            crate::config::QueueOptions {
+                partitioned,
+                accounts: 32,
+            },
         ),
         LockKind::Scheduler => Coordination::Scheduler(
             LockServiceOptions {

@@ -85,6 +85,8 @@ pub enum LockMessage {
         op: u64,
         idempotent: bool,
         intent: u64,
+        /// The record accessed: 0 is the inventory count; the work queue uses one per account.
+        account: u32,
     },
     AccessReply {
         op: u64,

@@ -44,7 +44,7 @@ fn write_coordination(out: &mut String, scenario: &Scenario) {
     if let Coordination::Scheduler(..) | Coordination::Zookeeper(..) = coordination {
         let _ = writeln!(out, "renew_ms = {}", options.renew_ms);
     }
-    if let Coordination::LockService(_) = coordination {
+    if let Coordination::LockService(_) | Coordination::WorkQueue(..) = coordination {
         let _ = writeln!(out, "renew_ms = {}", options.renew_ms);
         let _ = writeln!(out, "fencing = {}", options.fencing);
     }
@@ -64,6 +64,11 @@ fn write_coordination(out: &mut String, scenario: &Scenario) {
     let _ = writeln!(out, "work_ms = {}", options.work_ms);
     let _ = writeln!(out, "op_timeout_ms = {}", options.op_timeout_ms);
     let _ = writeln!(out, "initial_count = {}", options.initial_count);
+    if let Coordination::WorkQueue(_, queue) = coordination {
+        let _ = writeln!(out, "\n[queue]");
+        let _ = writeln!(out, "partitioned = {}", queue.partitioned);
+        let _ = writeln!(out, "accounts = {}", queue.accounts);
+    }
     if let Coordination::Zookeeper(_, recipe) = coordination {
         let recipe = match recipe {
             ZkRecipe::Herd => "herd",

@@ -63,6 +63,7 @@ pub const COORDINATION_PROTOCOLS: &[&str] = &[
     "redlock",
     "scheduler",
     "zookeeper",
+    "work-queue",
 ];
 
 /// One scripted action and the simulated time at which it is applied.

@@ -6,8 +6,8 @@ use super::limits::*;
 use super::steps::parse_steps;
 use super::{Scenario, ScenarioError, ScenarioProtocol};
 use crate::config::{
-    Coordination, LockServiceOptions, RaftOptions, SchedulerMode, SchedulerOptions, Timing,
-    ZkRecipe,
+    Coordination, LockServiceOptions, QueueOptions, RaftOptions, SchedulerMode, SchedulerOptions,
+    Timing, ZkRecipe,
 };
 use crate::coordination::{Layout, MAX_WORKERS};
 use crate::ids::MAX_NODES;
@@ -23,6 +23,7 @@ const TOP_LEVEL_KEYS: &[&str] = &[
     "locks",
     "scheduler",
     "zookeeper",
+    "queue",
     "step",
 ];
 
@@ -129,6 +130,17 @@ fn read_scenario(top: &TableReader<'_>) -> Result<Scenario> {
         let protocol = "scheduler";
         return Err(field.error(ScenarioErrorKind::NeedsProtocol { protocol }));
     }
+    let queue_field = top.optional("queue");
+    if let Some(Coordination::WorkQueue(locks, _)) = raft.coordination {
+        let queue = match queue_field {
+            Some(field) => read_queue(&TableReader::table(field, "queue.", "[queue]")?)?,
+            None => QueueOptions::default(),
+        };
+        raft.coordination = Some(Coordination::WorkQueue(locks, queue));
+    } else if let Some(field) = queue_field {
+        let protocol = "work-queue";
+        return Err(field.error(ScenarioErrorKind::NeedsProtocol { protocol }));
+    }
     let zookeeper_field = top.optional("zookeeper");
     if let Some(Coordination::Zookeeper(locks, _)) = raft.coordination {
         let recipe = match zookeeper_field {
@@ -205,14 +217,25 @@ fn read_protocol(field: Field<'_>) -> Result<(ScenarioProtocol, Option<&'static 
 /// Defaults per lock protocol: Redis-style locks have no fencing tokens, so their store cannot fence.
 fn lock_defaults(protocol: &str) -> LockServiceOptions {
     LockServiceOptions {
-        fencing: protocol == "lock-service",
+        fencing: matches!(protocol, "lock-service" | "work-queue"),
         workers: match protocol {
             "scheduler" => 3,
             "zookeeper" => 5,
+            "work-queue" => 4,
             _ => 2,
         },
         ..LockServiceOptions::default()
     }
+}
+
+fn read_queue(table: &TableReader<'_>) -> Result<QueueOptions> {
+    table.check_keys(&["partitioned", "accounts"])?;
+    let mut options = QueueOptions::default();
+    read_flag(table, "partitioned", &mut options.partitioned)?;
+    if let Some(field) = table.optional("accounts") {
+        options.accounts = field.unsigned_in(1, 10_000)? as u32;
+    }
+    Ok(options)
 }
 
 fn read_recipe(table: &TableReader<'_>) -> Result<ZkRecipe> {
@@ -259,6 +282,7 @@ fn coordination_named(protocol: &str, options: LockServiceOptions) -> Coordinati
         "redlock" => Coordination::Redlock(options),
         "scheduler" => Coordination::Scheduler(options, SchedulerOptions::default()),
         "zookeeper" => Coordination::Zookeeper(options, ZkRecipe::Sequential),
+        "work-queue" => Coordination::WorkQueue(options, QueueOptions::default()),
         _ => Coordination::LockService(options),
     }
 }
@@ -280,8 +304,10 @@ fn only_for(
 
 fn read_locks(table: &TableReader<'_>, protocol: &str) -> Result<Coordination> {
     table.check_keys(LOCK_KEYS)?;
-    only_for(table, "fencing", "lock-service", protocol)?;
-    if !matches!(protocol, "scheduler" | "zookeeper") {
+    if protocol != "work-queue" {
+        only_for(table, "fencing", "lock-service", protocol)?;
+    }
+    if !matches!(protocol, "scheduler" | "zookeeper" | "work-queue") {
         only_for(table, "renew_ms", "lock-service", protocol)?;
     }
     only_for(table, "unchecked_release", "redis-lock", protocol)?;

@@ -4,7 +4,7 @@ use super::World;
 use crate::config::{Coordination, SchedulerMode};
 use crate::protocol::AccessOutcome;
 use crate::report::{
-    AccessReport, InvoicesReport, LockRecord, LocksReport, Report, ResourceReport,
+    AccessReport, InvoicesReport, LockRecord, LocksReport, Report, ResourceReport, ThroughputReport,
 };
 use std::collections::BTreeSet;
 
@@ -68,6 +68,21 @@ impl Report {
         self.invoices = invoices_report(world, layout);
         if let Some(Coordination::Zookeeper(..)) = &world.config().raft.coordination {
             self.notifications = Some(locks.notifications);
+        }
+        if let Some(Coordination::WorkQueue(_, queue)) = &world.config().raft.coordination {
+            let jobs = locks.jobs_written();
+            let elapsed_ms = world.now().as_ms().max(1);
+            self.throughput = Some(ThroughputReport {
+                mode: if queue.partitioned {
+                    "partitioned"
+                } else {
+                    "global-lock"
+                }
+                .to_string(),
+                jobs,
+                jobs_per_second: jobs * 1_000 / elapsed_ms,
+                jobs_per_1000_seconds: jobs * 1_000_000 / elapsed_ms,
+            });
         }
         self
     }

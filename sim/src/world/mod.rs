@@ -405,6 +405,7 @@ impl World {
             locks: None,
             resource: None,
             invoices: None,
+            throughput: None,
             notifications: None,
             contention: None,
         }
