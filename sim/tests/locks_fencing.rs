@@ -416,3 +416,87 @@ fn the_view_shows_beliefs_truth_and_ledger() {
         .iter()
         .any(|entry| entry.outcome == quorumlab_sim::protocol::AccessOutcome::StaleToken));
 }
+
+/// Locks are granted in request order: each release hands the key to the oldest waiter.
+#[test]
+fn locks_are_granted_in_request_order() {
+    let mut table = LockTable::default();
+    let mut events = Vec::new();
+    let owners = [NodeId(3), NodeId(4), NodeId(5)];
+    for (index, owner) in owners.iter().enumerate() {
+        let op = LockOp::Acquire {
+            key: 0,
+            owner: *owner,
+            ttl_ms: 1_000,
+            request: 1,
+            idempotent: true,
+        };
+        table.apply(index as u64 + 1, op, &mut events);
+    }
+    let mut granted = Vec::new();
+    for lease in 1..=3u64 {
+        events.clear();
+        let holder = table.keys[&0].holder.expect("someone holds");
+        assert_eq!(holder.lease, lease);
+        granted.push((holder.owner, holder.token));
+        let release = LockOp::Release {
+            key: 0,
+            lease,
+            by: holder.owner,
+        };
+        table.apply(10 + lease, release, &mut events);
+    }
+    assert_eq!(
+        granted.iter().map(|(owner, _)| *owner).collect::<Vec<_>>(),
+        owners
+    );
+    assert!(granted.windows(2).all(|pair| pair[0].1 < pair[1].1));
+}
+
+/// Expiry is decided on the service leader's clock: a leader whose clock jumps forward expires a
+/// crashed holder's lease at once, long before its TTL has passed in true time.
+#[test]
+fn lease_expiry_follows_the_leaders_clock() {
+    let options = LockServiceOptions {
+        lease_ttl_ms: 5_000,
+        work_ms: 300,
+        ..LockServiceOptions::default()
+    };
+    let mut run = ScenarioRun::new(lock_scenario(options, 2, 6_000)).unwrap();
+    let a = NodeId(3);
+    let mut crashed_at = None;
+    for ms in (200..3_000).step_by(5) {
+        run.advance_to(SimTime::from_ms(ms));
+        let holds = run.world().nodes()[a.index()]
+            .actor
+            .as_worker()
+            .unwrap()
+            .belief
+            .is_some();
+        if holds {
+            let world = run.world_mut();
+            world.apply(&Action::Crash {
+                target: NodeTarget::Node(a),
+            });
+            world.apply(&Action::ClockJump {
+                target: NodeTarget::Leader,
+                by_ms: 10_000,
+            });
+            crashed_at = Some(ms);
+            break;
+        }
+    }
+    let crashed_at = crashed_at.expect("A got the lock");
+    run.run_to_end();
+    let locks = run.report().world.locks.unwrap();
+    let expiry = locks
+        .expired
+        .iter()
+        .find(|record| record.client == "A")
+        .expect("A's lease expired");
+    assert!(
+        expiry.at_ms < crashed_at + 1_000,
+        "expired at {} ms, crash at {crashed_at} ms, TTL 5000 ms",
+        expiry.at_ms
+    );
+}
