@@ -3,6 +3,7 @@
 use super::cluster_links::{ClusterLinks, LinkMenu, LinkMenuTarget};
 use super::cluster_messages::ClusterMessages;
 use super::cluster_node::ClusterNode;
+use crate::format;
 use crate::layout::{
     circle_positions, node_radius, ring_radius, timer_ring_gap, Point, COMPACT_ABOVE_NODES,
 };
@@ -95,6 +96,37 @@ pub fn ClusterStage() -> impl IntoView {
             </For>
         </svg>
         <LinkMenu />
+        <QuorumOverlay />
         </div>
+    }
+}
+
+/// While the cluster is partitioned, each side's quorum verdict sits on the stage itself.
+#[component]
+fn QuorumOverlay() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let badges = Memo::new(move |_| {
+        state.view.with(|view| {
+            let total = view.nodes.len();
+            view.partition_groups
+                .iter()
+                .map(|group| {
+                    let (text, can_commit) = format::quorum_badge(group.len(), total);
+                    (
+                        format!("{{{}}} {text}", format::node_list(group)),
+                        can_commit,
+                    )
+                })
+                .collect::<Vec<_>>()
+        })
+    });
+    view! {
+        <Show when=move || badges.with(|badges| !badges.is_empty())>
+            <ul class="quorum-overlay" aria-label="Quorum per partition group" data-testid="quorum-overlay">
+                {move || badges.get().into_iter().map(|(text, can_commit)| {
+                    view! { <li class=if can_commit { "quorum ok" } else { "quorum no" }>{text}</li> }
+                }).collect_view()}
+            </ul>
+        </Show>
     }
 }

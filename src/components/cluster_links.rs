@@ -106,7 +106,13 @@ fn LinkView(line: LinkLine, geometry: Memo<StageGeometry>) -> impl IntoView {
         LinkState::Both => format!("Link {} to {} is cut both ways", line.low, line.high),
     };
     view! {
-        <g class=class on:click=toggle aria-label=label data-testid=format!("link-{}-{}", line.low, line.high)>
+        <g class=class on:click=toggle tabindex="0" role="button"
+            on:keydown=move |event| {
+                if event.key() == "Enter" || event.key() == " " {
+                    event.prevent_default();
+                    menu.set(Some((line.low, line.high)));
+                }
+            } aria-label=label data-testid=format!("link-{}-{}", line.low, line.high)>
             <line class="link-hit" x1=move || ends().0.x y1=move || ends().0.y x2=move || ends().1.x y2=move || ends().1.y></line>
             <line class="link-line" marker-end=marker x1=move || ends().0.x y1=move || ends().0.y x2=move || ends().1.x y2=move || ends().1.y></line>
         </g>

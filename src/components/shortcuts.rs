@@ -87,7 +87,13 @@ pub fn handle_key(state: &AppState, key: &str) -> bool {
 /// Installs the window-wide key listener for the lifetime of the app.
 pub fn install(state: AppState) {
     let handle = window_event_listener(ev::keydown, move |event| {
-        if event.ctrl_key() || event.meta_key() || event.alt_key() || typing_in_a_field(&event) {
+        // A focused node or link already handled its own Enter/Space.
+        if event.default_prevented()
+            || event.ctrl_key()
+            || event.meta_key()
+            || event.alt_key()
+            || typing_in_a_field(&event)
+        {
             return;
         }
         // Space on a focused button would click it as well as toggle playback.
