@@ -1,7 +1,7 @@
 //! Redis-style locks: a single instance with compare-and-delete (or a careless DEL), and Redlock.
 //!
-//! "It generates no fencing tokens, and its safety depends on bounded network delay, bounded process
-//! pauses, and bounded clock drift" — each test below takes one of those bounds away.
+//! Redlock hands out no fencing tokens, so it is only safe while messages arrive quickly, processes never
+//! stall for long and clocks stay close to true time. Each test below breaks one of those assumptions.
 
 use quorumlab_sim::action::{Action, NodeTarget};
 use quorumlab_sim::checker::{
