@@ -1,7 +1,9 @@
 //! The lock service on Raft, its workers and the fenced resource, scenario by scenario.
 //!
-//! "The storage server remembers that it has already processed a write with a higher token number, and so
-//! it rejects the request with the lower token." (Kleppmann, "How to do distributed locking", 2016.)
+//! The fencing argument (Kleppmann, "How to do distributed locking", 2016), in short: the lock service
+//! numbers every grant, the holder sends its number with each write, and the storage refuses any number
+//! lower than one it has already accepted, so a holder that lost the lock without knowing it cannot
+//! write.
 
 use quorumlab_sim::action::{Action, NodeTarget};
 use quorumlab_sim::checker::{

@@ -1,8 +1,8 @@
 //! ZooKeeper-style leader election: the herd recipe against ephemeral-sequential znodes.
 //!
-//! "A simple way of doing leader election with ZooKeeper is to use the SEQUENCE|EPHEMERAL flags when
-//! creating znodes that represent 'proposals' of clients ... each client watches only the next znode
-//! before its own, which avoids the herd effect." (ZooKeeper recipes, paraphrased.)
+//! The ZooKeeper recipes page recommends sequential ephemeral znodes for elections: the lowest number
+//! leads, and each candidate keeps an eye on the one just ahead of it instead of on the leader, so a
+//! leader's departure wakes one candidate rather than all of them.
 
 use quorumlab_sim::action::{Action, NodeTarget};
 use quorumlab_sim::checker::EXCLUSIVE_BELIEF;
