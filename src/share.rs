@@ -2,17 +2,28 @@
 //! they were looking at — packed into the URL fragment, so opening the link elsewhere replays the same
 //! run to the same state, bit for bit.
 //!
-//! Format (version 1): `#/run/v1/<payload>`, where the payload is base64url without padding of
+//! Format (version 2): `#/run/v2/<payload>`, where the payload is base64url without padding of
 //!
 //! ```text
 //! title (length + UTF-8) · protocol · nodes · seed · duration_ms
 //! · election_timeout min, max · heartbeat · network_delay min, max · drop ppm · duplicate ppm
 //! · client_timeout · option bits (1 pre_vote, 2 check_quorum, 4 lease_reads)
+//! · coordination: 0 none, or 1 lock-service, 2 redis-lock, 3 redlock, 4 scheduler, 5 zookeeper,
+//!   6 work-queue, then workers · lease_ttl_ms · renew_ms · think_ms · work_ms · op_timeout_ms
+//!   · initial_count · drift_allowance_ms · lock bits (1 fencing, 2 check_lease_before_write,
+//!   4 idempotency_key, 8 unchecked_release), then for scheduler: mode (0 none, 1 lock-every-run,
+//!   2 leader-election, 3 leader-fencing) · minute_ms; zookeeper: recipe (0 herd, 1 sequential);
+//!   work-queue: partitioned (0/1) · accounts
 //! · steps: count, then per step: at_ms minus the previous step's at_ms, action
 //! · recorded actions: count, then per action: at µs minus the previous one's, after_events minus the
 //!   previous one's, action
 //! · position µs (the instant shown) · FNV-1a 32-bit checksum of everything before it (4 bytes, LE)
 //! ```
+//!
+//! Version 1 (`#/run/v1/…`, links made before coordination protocols existed) is the same without the
+//! coordination block; it is still read, as a plain Raft run. Only v2 is written. Node numbers in steps
+//! and actions count every actor: in a coordination world the workers `A`, `B`, ... and the `store`
+//! follow the servers.
 //!
 //! Every number is an unsigned LEB128 varint (signed ones zigzagged first); there are no floats, so a
 //! link decodes the same on every platform. Times are stored as differences, which keeps them small and
@@ -38,7 +49,7 @@ use quorumlab_sim::time::SimTime;
 
 /// What every share fragment starts with; the version follows.
 pub const LINK_PREFIX: &str = "#/run/";
-pub const CURRENT_VERSION: &str = "v1";
+pub const CURRENT_VERSION: &str = "v2";
 /// Longest payload accepted, in characters (about 190 KB of data; browsers take far longer URLs).
 pub const MAX_PAYLOAD_CHARS: usize = 262_144;
 
@@ -52,7 +63,7 @@ pub struct SharedRun {
     pub position: SimTime,
 }
 
-/// The fragment (`#/run/v1/…`) for `run`, or why it cannot be shared.
+/// The fragment (`#/run/v2/…`) for `run`, or why it cannot be shared.
 pub fn encode_fragment(run: &SharedRun) -> Result<String, ShareError> {
     validate::run(run)?;
     let payload = wire::base64url_encode(&codec::encode(run));
@@ -70,11 +81,11 @@ pub fn decode_fragment(fragment: &str) -> Result<SharedRun, ShareError> {
         .strip_prefix(LINK_PREFIX)
         .ok_or(ShareError::NotAShareLink)?;
     let (version, payload) = rest.split_once('/').unwrap_or((rest, ""));
-    if version != CURRENT_VERSION {
+    let Some(version) = codec::Version::from_name(version) else {
         return Err(ShareError::UnsupportedVersion {
             found: version.chars().take(16).collect(),
         });
-    }
+    };
     if payload.len() > MAX_PAYLOAD_CHARS {
         return Err(ShareError::TooLong {
             length: payload.len(),
@@ -82,7 +93,7 @@ pub fn decode_fragment(fragment: &str) -> Result<SharedRun, ShareError> {
         });
     }
     let bytes = wire::base64url_decode(payload)?;
-    let run = codec::decode(&bytes)?;
+    let run = codec::decode(&bytes, version)?;
     validate::run(&run)?;
     Ok(run)
 }

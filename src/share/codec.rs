@@ -6,7 +6,11 @@ use super::validate::{MAX_SHARED_ACTIONS, MAX_TITLE_BYTES};
 use super::wire::{Reader, Writer};
 use super::{ShareError, SharedRun};
 use quorumlab_sim::action::{Action, NodeTarget, RequestKind};
-use quorumlab_sim::config::{RaftOptions, Timing};
+use quorumlab_sim::config::{
+    Coordination, LockServiceOptions, QueueOptions, RaftOptions, SchedulerMode, SchedulerOptions,
+    Timing, ZkRecipe,
+};
+use quorumlab_sim::coordination::{Layout, MAX_WORKERS};
 use quorumlab_sim::history::RecordedAction;
 use quorumlab_sim::ids::{NodeId, MAX_NODES};
 use quorumlab_sim::scenario::{Scenario, ScenarioProtocol, Step, MAX_STEPS};
@@ -17,6 +21,49 @@ const OPTION_PRE_VOTE: u64 = 1;
 const OPTION_CHECK_QUORUM: u64 = 2;
 const OPTION_LEASE_READS: u64 = 4;
 const ALL_OPTIONS: u64 = OPTION_PRE_VOTE | OPTION_CHECK_QUORUM | OPTION_LEASE_READS;
+
+/// Which layout a payload has: v1 (no coordination block) or v2 (a coordination block after the Raft
+/// options). Both are read; only v2 is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Version {
+    V1,
+    V2,
+}
+
+impl Version {
+    pub fn from_name(name: &str) -> Option<Version> {
+        match name {
+            "v1" => Some(Version::V1),
+            "v2" => Some(Version::V2),
+            _ => None,
+        }
+    }
+}
+
+/// Coordination workload codes (v2). Never renumber: links depend on it.
+const COORDINATION_NONE: u64 = 0;
+const LOCK_SERVICE: u64 = 1;
+const REDIS_LOCK: u64 = 2;
+const REDLOCK: u64 = 3;
+const SCHEDULER: u64 = 4;
+const ZOOKEEPER: u64 = 5;
+const WORK_QUEUE: u64 = 6;
+
+/// Lock option bits (v2).
+const LOCK_FENCING: u64 = 1;
+const LOCK_CHECK_LEASE: u64 = 2;
+const LOCK_IDEMPOTENCY_KEY: u64 = 4;
+const LOCK_UNCHECKED_RELEASE: u64 = 8;
+const ALL_LOCK_FLAGS: u64 =
+    LOCK_FENCING | LOCK_CHECK_LEASE | LOCK_IDEMPOTENCY_KEY | LOCK_UNCHECKED_RELEASE;
+
+/// Scheduler modes, in `SchedulerMode::NAMES` order.
+const SCHEDULER_MODES: [SchedulerMode; 4] = [
+    SchedulerMode::None,
+    SchedulerMode::LockEveryRun,
+    SchedulerMode::LeaderElection,
+    SchedulerMode::LeaderFencing,
+];
 
 /// Action codes, in the order the scenario format lists the actions. Never renumber: links depend on it.
 const CRASH: u64 = 0;
@@ -32,20 +79,36 @@ const CLOCK_JUMP: u64 = 9;
 const CLOCK_DRIFT: u64 = 10;
 const REQUEST: u64 = 11;
 
+/// The current (v2) body of `run`.
 pub fn encode(run: &SharedRun) -> Vec<u8> {
+    encode_as(run, Version::V2)
+}
+
+/// The body of `run` in `version`'s layout. A v1 body has no room for a coordination workload (it
+/// is left out); only tests write v1, to check that old links still open.
+pub fn encode_as(run: &SharedRun, version: Version) -> Vec<u8> {
     let mut writer = Writer::default();
     write_settings(&mut writer, &run.scenario);
+    if version == Version::V2 {
+        write_coordination(&mut writer, run.scenario.raft.coordination.as_ref());
+    }
     write_steps(&mut writer, &run.scenario.steps);
     write_actions(&mut writer, &run.actions);
     writer.unsigned(run.position.as_micros());
     writer.sealed()
 }
 
-pub fn decode(bytes: &[u8]) -> Result<SharedRun, ShareError> {
+pub fn decode(bytes: &[u8], version: Version) -> Result<SharedRun, ShareError> {
     let mut reader = Reader::unsealed(bytes)?;
     let mut scenario = read_settings(&mut reader)?;
-    scenario.steps = read_steps(&mut reader, scenario.node_count)?;
-    let actions = read_actions(&mut reader, scenario.node_count)?;
+    if version == Version::V2 {
+        scenario.raft.coordination = read_coordination(&mut reader)?;
+    }
+    // Actions may name every actor: in a coordination world the workers and the store follow the
+    // servers (validation then checks the total against the node limit).
+    let actor_count = actor_count(&scenario);
+    scenario.steps = read_steps(&mut reader, actor_count)?;
+    let actions = read_actions(&mut reader, actor_count)?;
     reader.place.clear();
     let position = SimTime(reader.unsigned("position")?);
     reader.finish()?;
@@ -137,6 +200,156 @@ fn read_options(reader: &mut Reader<'_>) -> Result<RaftOptions, ShareError> {
         check_quorum: bits & OPTION_CHECK_QUORUM != 0,
         lease_reads: bits & OPTION_LEASE_READS != 0,
         ..RaftOptions::default()
+    })
+}
+
+/// How many nodes actions of `scenario` may name: the servers, then any workers and the store.
+pub fn actor_count(scenario: &Scenario) -> usize {
+    match &scenario.raft.coordination {
+        Some(coordination) => Layout::new(scenario.node_count, coordination).total(),
+        None => scenario.node_count,
+    }
+}
+
+fn write_coordination(writer: &mut Writer, coordination: Option<&Coordination>) {
+    let Some(coordination) = coordination else {
+        writer.unsigned(COORDINATION_NONE);
+        return;
+    };
+    writer.unsigned(match coordination {
+        Coordination::LockService(_) => LOCK_SERVICE,
+        Coordination::RedisLock(_) => REDIS_LOCK,
+        Coordination::Redlock(_) => REDLOCK,
+        Coordination::Scheduler(..) => SCHEDULER,
+        Coordination::Zookeeper(..) => ZOOKEEPER,
+        Coordination::WorkQueue(..) => WORK_QUEUE,
+    });
+    write_lock_options(writer, coordination.lock_options());
+    match coordination {
+        Coordination::Scheduler(_, scheduler) => {
+            let mode = SCHEDULER_MODES
+                .iter()
+                .position(|&mode| mode == scheduler.mode)
+                .unwrap_or(0);
+            writer.unsigned(mode as u64);
+            writer.unsigned(scheduler.minute_ms);
+        }
+        Coordination::Zookeeper(_, recipe) => writer.unsigned(match recipe {
+            ZkRecipe::Herd => 0,
+            ZkRecipe::Sequential => 1,
+        }),
+        Coordination::WorkQueue(_, queue) => {
+            writer.flag(queue.partitioned);
+            writer.unsigned(u64::from(queue.accounts));
+        }
+        Coordination::LockService(_) | Coordination::RedisLock(_) | Coordination::Redlock(_) => {}
+    }
+}
+
+fn write_lock_options(writer: &mut Writer, options: &LockServiceOptions) {
+    writer.unsigned(options.workers as u64);
+    writer.unsigned(options.lease_ttl_ms);
+    writer.unsigned(options.renew_ms);
+    writer.unsigned(options.think_ms);
+    writer.unsigned(options.work_ms);
+    writer.unsigned(options.op_timeout_ms);
+    writer.unsigned(options.initial_count);
+    writer.unsigned(options.drift_allowance_ms);
+    let bit = |on: bool, value: u64| if on { value } else { 0 };
+    writer.unsigned(
+        bit(options.fencing, LOCK_FENCING)
+            | bit(options.check_lease_before_write, LOCK_CHECK_LEASE)
+            | bit(options.idempotency_key, LOCK_IDEMPOTENCY_KEY)
+            | bit(options.unchecked_release, LOCK_UNCHECKED_RELEASE),
+    );
+}
+
+fn read_coordination(reader: &mut Reader<'_>) -> Result<Option<Coordination>, ShareError> {
+    let code = reader.unsigned("protocol (coordination)")?;
+    if code == COORDINATION_NONE {
+        return Ok(None);
+    }
+    if code > WORK_QUEUE {
+        return Err(ShareError::UnknownCode {
+            field: "protocol (coordination)".into(),
+            code,
+        });
+    }
+    let locks = read_lock_options(reader)?;
+    let coordination = match code {
+        LOCK_SERVICE => Coordination::LockService(locks),
+        REDIS_LOCK => Coordination::RedisLock(locks),
+        REDLOCK => Coordination::Redlock(locks),
+        SCHEDULER => {
+            let mode_code = reader.unsigned("scheduler.mode")?;
+            let mode = usize::try_from(mode_code)
+                .ok()
+                .and_then(|index| SCHEDULER_MODES.get(index).copied())
+                .ok_or(ShareError::UnknownCode {
+                    field: "scheduler.mode".into(),
+                    code: mode_code,
+                })?;
+            let minute_ms = reader.unsigned("scheduler.minute_ms")?;
+            Coordination::Scheduler(locks, SchedulerOptions { mode, minute_ms })
+        }
+        ZOOKEEPER => {
+            let recipe = match reader.unsigned("zookeeper.recipe")? {
+                0 => ZkRecipe::Herd,
+                1 => ZkRecipe::Sequential,
+                code => {
+                    return Err(ShareError::UnknownCode {
+                        field: "zookeeper.recipe".into(),
+                        code,
+                    })
+                }
+            };
+            Coordination::Zookeeper(locks, recipe)
+        }
+        _ => {
+            let partitioned = reader.flag("queue.partitioned")?;
+            let accounts = reader.unsigned_at_most("queue.accounts", u64::from(u32::MAX))? as u32;
+            Coordination::WorkQueue(
+                locks,
+                QueueOptions {
+                    partitioned,
+                    accounts,
+                },
+            )
+        }
+    };
+    Ok(Some(coordination))
+}
+
+fn read_lock_options(reader: &mut Reader<'_>) -> Result<LockServiceOptions, ShareError> {
+    // Workers are capped here already: their number sets how many nodes actions may name.
+    let workers = reader.unsigned_at_most("locks.workers", MAX_WORKERS as u64)? as usize;
+    let lease_ttl_ms = reader.unsigned("locks.lease_ttl_ms")?;
+    let renew_ms = reader.unsigned("locks.renew_ms")?;
+    let think_ms = reader.unsigned("locks.think_ms")?;
+    let work_ms = reader.unsigned("locks.work_ms")?;
+    let op_timeout_ms = reader.unsigned("locks.op_timeout_ms")?;
+    let initial_count = reader.unsigned("locks.initial_count")?;
+    let drift_allowance_ms = reader.unsigned("locks.drift_allowance_ms")?;
+    let bits = reader.unsigned("locks options")?;
+    if bits & !ALL_LOCK_FLAGS != 0 {
+        return Err(ShareError::UnknownCode {
+            field: "locks options".into(),
+            code: bits,
+        });
+    }
+    Ok(LockServiceOptions {
+        workers,
+        lease_ttl_ms,
+        renew_ms,
+        fencing: bits & LOCK_FENCING != 0,
+        check_lease_before_write: bits & LOCK_CHECK_LEASE != 0,
+        idempotency_key: bits & LOCK_IDEMPOTENCY_KEY != 0,
+        think_ms,
+        work_ms,
+        op_timeout_ms,
+        initial_count,
+        unchecked_release: bits & LOCK_UNCHECKED_RELEASE != 0,
+        drift_allowance_ms,
     })
 }
 

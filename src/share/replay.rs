@@ -60,7 +60,10 @@ pub fn estimated_replay_events(run: &SharedRun) -> u64 {
         .map_or(run.position, |last| last.at.max(run.position));
     let heartbeat_us = run.scenario.timing.heartbeat_ms.max(1) * 1_000;
     let heartbeats = furthest.as_micros() / heartbeat_us + 1;
-    let followers = run.scenario.node_count.saturating_sub(1).max(1) as u64;
+    // Workers and the store of a coordination world exchange messages too: count every actor.
+    let followers = super::codec::actor_count(&run.scenario)
+        .saturating_sub(1)
+        .max(1) as u64;
     heartbeats.saturating_mul(followers).saturating_mul(2)
 }
 

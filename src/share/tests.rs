@@ -10,6 +10,7 @@ use quorumlab_sim::action::{Action, NodeTarget, RequestKind};
 use quorumlab_sim::ids::NodeId;
 use quorumlab_sim::scenario::Step;
 
+mod coordination;
 mod errors;
 
 pub(super) fn node(number: u16) -> NodeTarget {
@@ -108,12 +109,12 @@ pub(super) fn sample_run() -> SharedRun {
 pub(super) fn fragment_of_body(build: impl FnOnce(&mut Writer)) -> String {
     let mut writer = Writer::default();
     build(&mut writer);
-    format!("{LINK_PREFIX}v1/{}", base64url_encode(&writer.sealed()))
+    format!("{LINK_PREFIX}v2/{}", base64url_encode(&writer.sealed()))
 }
 
 /// Encodes without validating, as a hand-made malicious link would be.
 pub(super) fn unchecked_fragment(run: &SharedRun) -> String {
-    format!("{LINK_PREFIX}v1/{}", base64url_encode(&codec::encode(run)))
+    format!("{LINK_PREFIX}v2/{}", base64url_encode(&codec::encode(run)))
 }
 
 pub(super) fn decode_error(fragment: &str) -> ShareError {
@@ -124,7 +125,7 @@ pub(super) fn decode_error(fragment: &str) -> ShareError {
 fn a_run_survives_encoding_and_decoding() {
     let run = sample_run();
     let fragment = encode_fragment(&run).unwrap();
-    assert!(fragment.starts_with("#/run/v1/"));
+    assert!(fragment.starts_with("#/run/v2/"));
     assert!(fragment[9..]
         .bytes()
         .all(|byte| byte.is_ascii_alphanumeric() || byte == b'-' || byte == b'_'));
@@ -198,11 +199,11 @@ fn damaged(original: &[u8], random: &mut Random) -> Vec<u8> {
 fn damaged_links_are_refused_without_panicking() {
     let mut random = Random(0x5eed);
     let fragment = encode_fragment(&sample_run()).unwrap();
-    let payload = fragment.strip_prefix("#/run/v1/").unwrap();
+    let payload = fragment.strip_prefix("#/run/v2/").unwrap();
     let mut accepted = 0;
     for _ in 0..2_000 {
         let text = String::from_utf8_lossy(&damaged(payload.as_bytes(), &mut random)).into_owned();
-        if decode_fragment(&format!("#/run/v1/{text}")).is_ok() {
+        if decode_fragment(&format!("#/run/v2/{text}")).is_ok() {
             accepted += 1;
         }
     }

@@ -2,8 +2,11 @@
 //! the scenario format's own limits (`quorumlab_sim::scenario`), so a link can never carry a run a
 //! scenario file could not — plus a cap on the recorded actions and on how far the run has gone.
 
+use super::codec::actor_count;
 use super::{ShareError, SharedRun};
 use quorumlab_sim::action::{Action, NodeTarget, PPM_ONE};
+use quorumlab_sim::config::{Coordination, LockServiceOptions};
+use quorumlab_sim::coordination::{Layout, MAX_WORKERS};
 use quorumlab_sim::history::RecordedAction;
 use quorumlab_sim::ids::{NodeId, MAX_NODES};
 use quorumlab_sim::scenario::{
@@ -19,9 +22,14 @@ pub const MAX_TITLE_BYTES: usize = 200;
 /// Furthest simulated instant a link may point at or record an action at: the longest scenario.
 pub const MAX_SHARED_TIME: SimTime = SimTime(MAX_DURATION_MS * 1_000);
 
+/// Largest `initial_count` a scenario file accepts (`[locks]`).
+pub const MAX_INITIAL_COUNT: u64 = 1_000_000_000;
+/// Most accounts a work queue may have (`[queue] accounts`).
+pub const MAX_ACCOUNTS: u64 = 10_000;
+
 pub fn run(run: &SharedRun) -> Result<(), ShareError> {
     scenario(&run.scenario)?;
-    recorded_actions(&run.actions, run.scenario.node_count)?;
+    recorded_actions(&run.actions, actor_count(&run.scenario))?;
     at_most_time("position", run.position)
 }
 
@@ -41,7 +49,123 @@ fn scenario(scenario: &Scenario) -> Result<(), ShareError> {
             setting: "unsafe_commit_previous_term",
         });
     }
-    steps(&scenario.steps, scenario.node_count, scenario.duration_ms)
+    if let Some(coordination) = &scenario.raft.coordination {
+        self::coordination(scenario.node_count, coordination)?;
+    }
+    steps(&scenario.steps, actor_count(scenario), scenario.duration_ms)
+}
+
+/// A coordination workload, against the limits of the scenario keys that set it (`[locks]`,
+/// `[scheduler]`, `[zookeeper]`, `[queue]` in `sim/SCENARIOS.md`). A key a scenario file may not set
+/// for this protocol must hold the value such a file gets.
+fn coordination(servers: usize, coordination: &Coordination) -> Result<(), ShareError> {
+    let protocol = coordination.protocol_name();
+    let locks = coordination.lock_options();
+    lock_options(locks)?;
+    if matches!(coordination, Coordination::RedisLock(_)) && servers != 1 {
+        return Err(ShareError::OutOfRange {
+            field: "nodes".into(),
+            value: servers.to_string(),
+            expected: "1 (a single Redis server)".into(),
+        });
+    }
+    let layout = Layout::new(servers, coordination);
+    if layout.total() > MAX_NODES {
+        let others = layout.total() - servers;
+        return Err(ShareError::OutOfRange {
+            field: "nodes".into(),
+            value: servers.to_string(),
+            expected: format!(
+                "at most {} servers beside {others} other actors",
+                MAX_NODES - others
+            ),
+        });
+    }
+    let defaults = LockServiceOptions::default();
+    let fencing_settable = matches!(
+        coordination,
+        Coordination::LockService(_) | Coordination::WorkQueue(..)
+    );
+    if !fencing_settable {
+        fixed("locks.fencing", protocol, locks.fencing, false)?;
+    }
+    if matches!(
+        coordination,
+        Coordination::RedisLock(_) | Coordination::Redlock(_)
+    ) {
+        fixed(
+            "locks.renew_ms",
+            protocol,
+            locks.renew_ms,
+            defaults.renew_ms,
+        )?;
+    }
+    if !matches!(coordination, Coordination::RedisLock(_)) {
+        fixed(
+            "locks.unchecked_release",
+            protocol,
+            locks.unchecked_release,
+            false,
+        )?;
+    }
+    if !matches!(coordination, Coordination::Redlock(_)) {
+        fixed(
+            "locks.drift_allowance_ms",
+            protocol,
+            locks.drift_allowance_ms,
+            defaults.drift_allowance_ms,
+        )?;
+    }
+    match coordination {
+        Coordination::Scheduler(_, scheduler) => {
+            in_range("scheduler.minute_ms", scheduler.minute_ms, 1, MAX_TIMING_MS)
+        }
+        Coordination::WorkQueue(_, queue) => {
+            in_range("queue.accounts", queue.accounts.into(), 1, MAX_ACCOUNTS)
+        }
+        _ => Ok(()),
+    }
+}
+
+fn lock_options(locks: &LockServiceOptions) -> Result<(), ShareError> {
+    in_range("locks.workers", locks.workers as u64, 1, MAX_WORKERS as u64)?;
+    in_range("locks.lease_ttl_ms", locks.lease_ttl_ms, 1, MAX_TIMING_MS)?;
+    in_range("locks.renew_ms", locks.renew_ms, 1, MAX_TIMING_MS)?;
+    in_range("locks.op_timeout_ms", locks.op_timeout_ms, 1, MAX_TIMING_MS)?;
+    in_range("locks.think_ms", locks.think_ms, 0, MAX_TIMING_MS)?;
+    in_range("locks.work_ms", locks.work_ms, 0, MAX_TIMING_MS)?;
+    in_range(
+        "locks.initial_count",
+        locks.initial_count,
+        0,
+        MAX_INITIAL_COUNT,
+    )?;
+    in_range(
+        "locks.drift_allowance_ms",
+        locks.drift_allowance_ms,
+        0,
+        MAX_TIMING_MS,
+    )
+}
+
+/// A setting `protocol` does not let a scenario file change.
+fn fixed<T: PartialEq + ToString>(
+    field: &str,
+    protocol: &str,
+    value: T,
+    expected: T,
+) -> Result<(), ShareError> {
+    if value != expected {
+        return Err(ShareError::OutOfRange {
+            field: field.into(),
+            value: value.to_string(),
+            expected: format!(
+                "{} (protocol \"{protocol}\" does not set it)",
+                expected.to_string()
+            ),
+        });
+    }
+    Ok(())
 }
 
 fn timing(scenario: &Scenario) -> Result<(), ShareError> {

@@ -1,0 +1,378 @@
+//! Coordination runs (lock service, Redis lock, Redlock, scheduler, ZooKeeper recipe, work queue) in
+//! links: every example survives encode → decode → replay with the same trace hash, v1 links still
+//! open, each coordination setting is checked against the scenario format's limits, and damage to a
+//! coordination link is an error or a valid run, never a panic.
+
+use super::*;
+use quorumlab_sim::config::{
+    Coordination, LockServiceOptions, QueueOptions, SchedulerMode, SchedulerOptions,
+};
+use quorumlab_sim::coordination::Layout;
+use quorumlab_sim::scenario::parse_scenario;
+
+/// Every example scenario with a coordination workload, parsed.
+fn coordination_examples() -> Vec<(String, Scenario)> {
+    let folder = concat!(env!("CARGO_MANIFEST_DIR"), "/sim/coordination-scenarios");
+    let mut names: Vec<_> = std::fs::read_dir(folder)
+        .expect("the coordination examples folder")
+        .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+        .filter(|name| name.ends_with(".toml"))
+        .collect();
+    names.sort();
+    names
+        .into_iter()
+        .map(|name| {
+            let text = std::fs::read_to_string(format!("{folder}/{name}")).unwrap();
+            let scenario = parse_scenario(&text, &name).unwrap();
+            (name, scenario)
+        })
+        .collect()
+}
+
+/// A session on `scenario` with learner actions on a worker and a server, then a seek back, so the
+/// link carries a recorded future too.
+fn played(scenario: Scenario) -> Session {
+    let layout = Layout::new(
+        scenario.node_count,
+        scenario.raft.coordination.as_ref().unwrap(),
+    );
+    let end = SimTime::from_ms(scenario.duration_ms.min(4_000));
+    let mut session = Session::new(scenario).unwrap();
+    session.advance_to(SimTime(end.0 / 4));
+    session.apply(&Action::Pause {
+        target: NodeTarget::Node(layout.worker(0)),
+        duration_ms: Some(700),
+    });
+    session.advance_to(SimTime(end.0 / 2));
+    session.apply(&Action::ClockJump {
+        target: NodeTarget::Node(NodeId(0)),
+        by_ms: 250,
+    });
+    session.advance_to(end);
+    session.seek(SimTime(end.0 * 3 / 4));
+    session
+}
+
+#[test]
+fn every_coordination_example_replays_from_its_link_to_the_same_trace_hash() {
+    let examples = coordination_examples();
+    assert_eq!(examples.len(), 12, "one per coordination example");
+    for (name, scenario) in examples {
+        let mut original = played(scenario.clone());
+        let run = capture(&original);
+        let fragment = encode_fragment(&run).unwrap();
+        assert!(fragment.starts_with("#/run/v2/"), "{name}");
+        let decoded = decode_fragment(&fragment).unwrap();
+        assert_eq!(decoded, run, "{name}: the link loses nothing");
+        assert_eq!(
+            decoded.scenario.raft.coordination, scenario.raft.coordination,
+            "{name}"
+        );
+        let mut opened = open(decoded).unwrap();
+        assert_eq!(opened.now(), original.now(), "{name}");
+        assert_eq!(
+            opened.world().trace_hash(),
+            original.world().trace_hash(),
+            "{name}"
+        );
+        assert_eq!(opened.view(), original.view(), "{name}");
+        let end = SimTime::from_ms(scenario.duration_ms);
+        for session in [&mut original, &mut opened] {
+            session.advance_to(end);
+        }
+        assert_eq!(
+            opened.world().trace_hash(),
+            original.world().trace_hash(),
+            "{name}: both continue identically to the end"
+        );
+    }
+}
+
+#[test]
+fn a_coordination_link_opens_as_its_protocol_not_as_raft() {
+    let (_, scenario) = coordination_examples()
+        .into_iter()
+        .find(|(name, _)| name == "no-fencing-pause.toml")
+        .unwrap();
+    let run = capture(&Session::new(scenario).unwrap());
+    let decoded = decode_fragment(&encode_fragment(&run).unwrap()).unwrap();
+    assert_eq!(decoded.scenario.protocol_name(), "lock-service");
+    assert!(
+        !decoded
+            .scenario
+            .raft
+            .coordination
+            .unwrap()
+            .lock_options()
+            .fencing
+    );
+}
+
+#[test]
+fn version_1_links_still_open_as_raft_runs() {
+    let run = sample_run();
+    let body = codec::encode_as(&run, codec::Version::V1);
+    let v1 = format!("{LINK_PREFIX}v1/{}", base64url_encode(&body));
+    assert_eq!(decode_fragment(&v1).unwrap(), run);
+    // A v1 body is one byte (the "no coordination" code) shorter than the v2 one.
+    assert_eq!(codec::encode(&run).len(), body.len() + 1);
+    // The same bytes read as v2 are misaligned and refused, never misread.
+    let as_v2 = format!("{LINK_PREFIX}v2/{}", base64url_encode(&body));
+    assert!(decode_fragment(&as_v2).is_err());
+}
+
+/// A lock-service run whose coordination settings `edit` changes, then checked.
+fn lock_run_error(edit: impl FnOnce(&mut Scenario)) -> ShareError {
+    let (_, mut scenario) = coordination_examples()
+        .into_iter()
+        .find(|(name, _)| name == "fencing-pause.toml")
+        .unwrap();
+    edit(&mut scenario);
+    let run = SharedRun {
+        scenario,
+        actions: Vec::new(),
+        position: SimTime::ZERO,
+    };
+    let error = encode_fragment(&run).expect_err("refused before encoding");
+    assert_eq!(decode_error(&unchecked_fragment(&run)), error, "and after");
+    error
+}
+
+fn locks(scenario: &mut Scenario) -> &mut LockServiceOptions {
+    match scenario.raft.coordination.as_mut().unwrap() {
+        Coordination::LockService(options)
+        | Coordination::RedisLock(options)
+        | Coordination::Redlock(options)
+        | Coordination::Scheduler(options, _)
+        | Coordination::Zookeeper(options, _)
+        | Coordination::WorkQueue(options, _) => options,
+    }
+}
+
+#[test]
+fn every_coordination_setting_is_checked_against_the_scenario_limits() {
+    let error = lock_run_error(|scenario| locks(scenario).workers = 0);
+    assert_eq!(error.to_string(), "locks.workers is 0; expected 1..=26");
+    let error = lock_run_error(|scenario| locks(scenario).lease_ttl_ms = 0);
+    assert_eq!(
+        error.to_string(),
+        "locks.lease_ttl_ms is 0; expected 1..=600000"
+    );
+    let error = lock_run_error(|scenario| locks(scenario).renew_ms = 600_001);
+    assert_eq!(
+        error.to_string(),
+        "locks.renew_ms is 600001; expected 1..=600000"
+    );
+    let error = lock_run_error(|scenario| locks(scenario).op_timeout_ms = 0);
+    assert!(error.to_string().starts_with("locks.op_timeout_ms is 0"));
+    let error = lock_run_error(|scenario| locks(scenario).think_ms = u64::MAX);
+    assert!(error.to_string().starts_with("locks.think_ms is"));
+    let error = lock_run_error(|scenario| locks(scenario).work_ms = 600_001);
+    assert!(error.to_string().starts_with("locks.work_ms is 600001"));
+    let error = lock_run_error(|scenario| locks(scenario).initial_count = 1_000_000_001);
+    assert_eq!(
+        error.to_string(),
+        "locks.initial_count is 1000000001; expected 0..=1000000000"
+    );
+    let error = lock_run_error(|scenario| locks(scenario).unchecked_release = true);
+    assert_eq!(
+        error.to_string(),
+        "locks.unchecked_release is true; expected false (protocol \"lock-service\" does not set it)"
+    );
+    let error = lock_run_error(|scenario| locks(scenario).drift_allowance_ms = 5);
+    assert!(error
+        .to_string()
+        .starts_with("locks.drift_allowance_ms is 5"));
+    let error = lock_run_error(|scenario| {
+        let options = *locks(scenario);
+        scenario.raft.coordination = Some(Coordination::RedisLock(LockServiceOptions {
+            fencing: false,
+            ..options
+        }));
+    });
+    assert_eq!(
+        error.to_string(),
+        "nodes is 3; expected 1 (a single Redis server)"
+    );
+    let error = lock_run_error(|scenario| {
+        let options = *locks(scenario);
+        scenario.raft.coordination = Some(Coordination::Redlock(options));
+    });
+    assert!(error.to_string().starts_with("locks.fencing is true"));
+    let error = lock_run_error(|scenario| {
+        scenario.node_count = 40;
+        locks(scenario).workers = 20;
+    });
+    assert_eq!(
+        error.to_string(),
+        "nodes is 40; expected at most 30 servers beside 21 other actors"
+    );
+    let error = lock_run_error(|scenario| {
+        let options = *locks(scenario);
+        let scheduler = SchedulerOptions {
+            mode: SchedulerMode::LeaderFencing,
+            minute_ms: 0,
+        };
+        scenario.raft.coordination = Some(Coordination::Scheduler(
+            LockServiceOptions {
+                fencing: false,
+                ..options
+            },
+            scheduler,
+        ));
+    });
+    assert_eq!(
+        error.to_string(),
+        "scheduler.minute_ms is 0; expected 1..=600000"
+    );
+    let error = lock_run_error(|scenario| {
+        let options = *locks(scenario);
+        let queue = QueueOptions {
+            partitioned: false,
+            accounts: 10_001,
+        };
+        scenario.raft.coordination = Some(Coordination::WorkQueue(options, queue));
+    });
+    assert_eq!(
+        error.to_string(),
+        "queue.accounts is 10001; expected 1..=10000"
+    );
+}
+
+#[test]
+fn actions_may_name_workers_and_the_store_but_nothing_past_them() {
+    let (_, scenario) = coordination_examples()
+        .into_iter()
+        .find(|(name, _)| name == "fencing-pause.toml")
+        .unwrap();
+    // 3 servers, workers A and B, the store: nodes 1..=6.
+    let layout = Layout::new(3, scenario.raft.coordination.as_ref().unwrap());
+    assert_eq!(layout.total(), 6);
+    let mut run = SharedRun {
+        scenario,
+        actions: vec![RecordedAction {
+            at: SimTime::from_ms(10),
+            after_events: 0,
+            action: Action::Crash {
+                target: NodeTarget::Node(layout.store()),
+            },
+        }],
+        position: SimTime::from_ms(10),
+    };
+    assert_eq!(
+        decode_fragment(&encode_fragment(&run).unwrap()).unwrap(),
+        run
+    );
+    run.actions[0].action = Action::Crash { target: node(7) };
+    assert!(matches!(
+        decode_error(&unchecked_fragment(&run)),
+        ShareError::NodeOutOfRange {
+            node: 7,
+            node_count: 6,
+            ..
+        }
+    ));
+}
+
+#[test]
+fn unknown_coordination_codes_are_named() {
+    let mut run = sample_run();
+    run.scenario.node_count = 3;
+    run.scenario.steps.clear();
+    run.actions.clear();
+    let mut body = codec::encode(&run);
+    // Drop the "no coordination" code, the empty step and action lists, the position and checksum.
+    body.truncate(body.len() - 4 - 3 - 2 - 1);
+    let with = |rest: &[u64]| {
+        let body = body.clone();
+        let rest = rest.to_vec();
+        fragment_of_body(move |writer| {
+            writer.raw(&body);
+            for value in rest {
+                writer.unsigned(value);
+            }
+        })
+    };
+    assert_eq!(
+        decode_error(&with(&[9])),
+        ShareError::UnknownCode {
+            field: "protocol (coordination)".into(),
+            code: 9
+        }
+    );
+    let locks = [2, 1_000, 300, 100, 50, 300, 1_000, 12];
+    let mut scheduler = vec![4];
+    scheduler.extend(locks);
+    scheduler.extend([0, 4]);
+    assert_eq!(
+        decode_error(&with(&scheduler)),
+        ShareError::UnknownCode {
+            field: "scheduler.mode".into(),
+            code: 4
+        }
+    );
+    let mut bad_bits = vec![1];
+    bad_bits.extend(locks);
+    bad_bits.push(16);
+    assert_eq!(
+        decode_error(&with(&bad_bits)),
+        ShareError::UnknownCode {
+            field: "locks options".into(),
+            code: 16
+        }
+    );
+    let mut zookeeper = vec![5];
+    zookeeper.extend(locks);
+    zookeeper.extend([0, 2]);
+    assert_eq!(
+        decode_error(&with(&zookeeper)),
+        ShareError::UnknownCode {
+            field: "zookeeper.recipe".into(),
+            code: 2
+        }
+    );
+    let mut too_many = vec![1, 27];
+    too_many.extend(&locks[1..]);
+    assert!(matches!(
+        decode_error(&with(&too_many)),
+        ShareError::OutOfRange { ref field, .. } if field == "locks.workers"
+    ));
+}
+
+/// Damage behind a recomputed checksum, on coordination links: an error or a valid run that
+/// re-encodes to the same link and opens without panicking.
+#[test]
+fn damaged_coordination_links_never_panic() {
+    let mut random = super::Random(0xc00d);
+    let (mut refused, mut opened) = (0, 0);
+    for (_, scenario) in coordination_examples() {
+        let mut run = capture(&played(scenario));
+        run.position = SimTime::from_ms(1_500);
+        let mut body = codec::encode(&run);
+        body.truncate(body.len() - 4);
+        for _ in 0..200 {
+            let mutated = super::damaged(&body, &mut random);
+            let fragment = fragment_of_body(|writer| writer.raw(&mutated));
+            match decode_fragment(&fragment) {
+                Err(error) => {
+                    assert!(!error.to_string().is_empty());
+                    refused += 1;
+                }
+                Ok(decoded) => {
+                    assert_eq!(encode_fragment(&decoded).unwrap(), fragment);
+                    let short = decoded.position <= SimTime::from_ms(3_000)
+                        && decoded
+                            .actions
+                            .last()
+                            .is_none_or(|last| last.at <= SimTime::from_ms(3_000));
+                    if short && decoded.scenario.timing.heartbeat_ms >= 10 {
+                        let _ = open(decoded);
+                        opened += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(refused > 1_000, "only {refused} refused");
+    assert!(opened > 10, "only {opened} opened");
+}
