@@ -147,7 +147,7 @@ async fn export_reports_the_file_and_a_bad_import_changes_nothing() {
     TimeoutFuture::new(50).await;
     let notice = text_of(&host, "notice");
     assert!(
-        notice.starts_with("Exported five-node-raft-cluster.toml"),
+        notice.starts_with("Exported raft-playground.toml"),
         "{notice}"
     );
 
