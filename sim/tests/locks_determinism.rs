@@ -10,10 +10,14 @@ use quorumlab_sim::time::SimTime;
 use quorumlab_sim::World;
 
 fn examples() -> Vec<(String, Scenario)> {
-    let directory = concat!(env!("CARGO_MANIFEST_DIR"), "/coordination-scenarios");
+    let directory = concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios");
     let mut files: Vec<_> = std::fs::read_dir(directory)
         .expect("folder")
         .map(|entry| entry.expect("entry").path())
+        .filter(|path| {
+            path.extension()
+                .is_some_and(|extension| extension == "toml")
+        })
         .collect();
     files.sort();
     files
@@ -24,6 +28,7 @@ fn examples() -> Vec<(String, Scenario)> {
             let scenario = parse_scenario(&text, &name).unwrap_or_else(|error| panic!("{error}"));
             (name, scenario)
         })
+        .filter(|(_, scenario)| scenario.raft.coordination.is_some())
         .collect()
 }
 

@@ -20,7 +20,7 @@ use quorumlab_sim::time::SimTime;
 
 fn load(name: &str) -> Scenario {
     let path = format!(
-        "{}/coordination-scenarios/{name}",
+        "{}/scenarios/{name}",
         env!("CARGO_MANIFEST_DIR")
     );
     let text = std::fs::read_to_string(&path).expect("scenario file");

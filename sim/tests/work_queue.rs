@@ -8,7 +8,7 @@ use quorumlab_sim::scenario::{parse_scenario, to_toml_string, Scenario};
 
 fn load(name: &str) -> Scenario {
     let path = format!(
-        "{}/coordination-scenarios/{name}",
+        "{}/scenarios/{name}",
         env!("CARGO_MANIFEST_DIR")
     );
     let text = std::fs::read_to_string(&path).expect("scenario file");

@@ -17,7 +17,7 @@ pub const REGENERATE: &str = "QUORUMLAB_BLESS=1 cargo test -p quorumlab --test n
 
 /// Every example scenario (`sim/scenarios/*.toml`), by file name. The native test fails if a file is
 /// added to that folder without being listed here.
-pub const SCENARIOS: [(&str, &str); 9] = [
+pub const SCENARIOS: [(&str, &str); 21] = [
     (
         "clock-drift.toml",
         include_str!("../../sim/scenarios/clock-drift.toml"),
@@ -25,6 +25,10 @@ pub const SCENARIOS: [(&str, &str); 9] = [
     (
         "every-action.toml",
         include_str!("../../sim/scenarios/every-action.toml"),
+    ),
+    (
+        "fencing-pause.toml",
+        include_str!("../../sim/scenarios/fencing-pause.toml"),
     ),
     (
         "leader-crash.toml",
@@ -39,6 +43,10 @@ pub const SCENARIOS: [(&str, &str); 9] = [
         include_str!("../../sim/scenarios/lossy-network.toml"),
     ),
     (
+        "no-fencing-pause.toml",
+        include_str!("../../sim/scenarios/no-fencing-pause.toml"),
+    ),
+    (
         "partition-minority.toml",
         include_str!("../../sim/scenarios/partition-minority.toml"),
     ),
@@ -51,8 +59,48 @@ pub const SCENARIOS: [(&str, &str); 9] = [
         include_str!("../../sim/scenarios/prevote-rejoin.toml"),
     ),
     (
+        "queue-global-lock.toml",
+        include_str!("../../sim/scenarios/queue-global-lock.toml"),
+    ),
+    (
+        "queue-partitioned.toml",
+        include_str!("../../sim/scenarios/queue-partitioned.toml"),
+    ),
+    (
+        "redis-unsafe-release.toml",
+        include_str!("../../sim/scenarios/redis-unsafe-release.toml"),
+    ),
+    (
+        "redlock-clock-jump.toml",
+        include_str!("../../sim/scenarios/redlock-clock-jump.toml"),
+    ),
+    (
+        "scheduler-leader-election.toml",
+        include_str!("../../sim/scenarios/scheduler-leader-election.toml"),
+    ),
+    (
+        "scheduler-leader-fencing.toml",
+        include_str!("../../sim/scenarios/scheduler-leader-fencing.toml"),
+    ),
+    (
+        "scheduler-lock-every-run.toml",
+        include_str!("../../sim/scenarios/scheduler-lock-every-run.toml"),
+    ),
+    (
+        "scheduler-none.toml",
+        include_str!("../../sim/scenarios/scheduler-none.toml"),
+    ),
+    (
         "split-vote.toml",
         include_str!("../../sim/scenarios/split-vote.toml"),
+    ),
+    (
+        "zk-herd.toml",
+        include_str!("../../sim/scenarios/zk-herd.toml"),
+    ),
+    (
+        "zk-sequential.toml",
+        include_str!("../../sim/scenarios/zk-sequential.toml"),
     ),
 ];
 

@@ -8,24 +8,14 @@ use quorumlab_sim::config::{
     Coordination, LockServiceOptions, QueueOptions, SchedulerMode, SchedulerOptions,
 };
 use quorumlab_sim::coordination::Layout;
-use quorumlab_sim::scenario::parse_scenario;
+use quorumlab_sim::scenario::{parse_scenario, EXAMPLES};
 
-/// Every example scenario with a coordination workload, parsed.
+/// Every compiled-in example scenario with a coordination workload, parsed.
 fn coordination_examples() -> Vec<(String, Scenario)> {
-    let folder = concat!(env!("CARGO_MANIFEST_DIR"), "/sim/coordination-scenarios");
-    let mut names: Vec<_> = std::fs::read_dir(folder)
-        .expect("the coordination examples folder")
-        .map(|entry| entry.unwrap().file_name().into_string().unwrap())
-        .filter(|name| name.ends_with(".toml"))
-        .collect();
-    names.sort();
-    names
-        .into_iter()
-        .map(|name| {
-            let text = std::fs::read_to_string(format!("{folder}/{name}")).unwrap();
-            let scenario = parse_scenario(&text, &name).unwrap();
-            (name, scenario)
-        })
+    EXAMPLES
+        .iter()
+        .map(|(name, text)| (name.to_string(), parse_scenario(text, name).unwrap()))
+        .filter(|(_, scenario)| scenario.raft.coordination.is_some())
         .collect()
 }
 
