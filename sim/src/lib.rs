@@ -8,6 +8,7 @@ pub mod clock;
 pub mod config;
 pub mod coordination;
 pub mod ids;
+pub mod lesson;
 pub mod lockservice;
 pub mod network;
 pub mod protocol;

@@ -12,13 +12,13 @@
 //! [`to_toml_string`] writes a scenario back out in the same format; parsing that text gives back an
 //! equal [`Scenario`]. This is how a chaos sweep turns a failing seed into a file anyone can re-run.
 
-mod errors;
+pub(crate) mod errors;
 mod examples;
 mod export;
-mod fields;
+pub(crate) mod fields;
 mod limits;
 mod parse;
-mod steps;
+pub(crate) mod steps;
 
 pub use errors::{ScenarioError, ScenarioErrorKind};
 pub use examples::EXAMPLES;

@@ -135,6 +135,37 @@ fn parse_step(
     })
 }
 
+/// One action written as a table (`do` plus that action's arguments) outside a scenario's `[[step]]`
+/// list; `extra_keys` are also allowed (lesson solutions add `after_ms`). Used by `crate::lesson`.
+pub(crate) fn parse_action(
+    table: &TableReader<'_>,
+    names: &NodeNames,
+    extra_keys: &[&'static str],
+) -> Result<Action> {
+    let do_field = table.required("do")?;
+    let name = do_field.string()?;
+    let arguments = argument_keys(name).ok_or_else(|| {
+        do_field.error(ScenarioErrorKind::UnknownAction {
+            action: name.to_string(),
+        })
+    })?;
+    let allowed: Vec<&'static str> = extra_keys
+        .iter()
+        .chain(["do"].iter())
+        .chain(arguments)
+        .copied()
+        .collect();
+    table.check_keys(&allowed)?;
+    let arguments = ActionArguments {
+        table: TableReader {
+            needed_by: format!("action `{name}`"),
+            ..table.clone()
+        },
+        names,
+    };
+    arguments.action(name)
+}
+
 /// The keys of one step, read as the arguments of its action.
 struct ActionArguments<'a> {
     table: TableReader<'a>,

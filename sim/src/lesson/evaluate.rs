@@ -1,0 +1,388 @@
+//! Evaluating a checkpoint on a live world, with the little it must remember between calls.
+//!
+//! Some conditions are about *change*: "the leader changed" needs the leader at the moment the step
+//! began, "no leader for 500 ms" needs the moment leadership was last seen, "the store rejected a stale
+//! token" needs the rejection count when the step began. A [`CheckpointEvaluator`] is created when a step
+//! starts, remembers that baseline, and is then asked again and again (the app asks every frame, the
+//! runner every few simulated milliseconds). Once satisfied it stays satisfied: the step has ticked.
+//!
+//! Every answer carries a sentence saying why, so the app can show "not yet: n3 still leads in term 2"
+//! rather than a bare red cross.
+
+use super::checkpoint::Checkpoint;
+use crate::action::NodeTarget;
+use crate::checker::locks::NO_DUPLICATE_INVOICE;
+use crate::ids::NodeId;
+use crate::protocol::{Protocol, RoleLabel};
+use crate::time::SimTime;
+use crate::world::{NodeStatus, World};
+
+/// The answer to "is this checkpoint met now?", with the reason in plain words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    pub satisfied: bool,
+    pub explanation: String,
+}
+
+impl Verdict {
+    fn yes(explanation: String) -> Verdict {
+        Verdict {
+            satisfied: true,
+            explanation,
+        }
+    }
+
+    fn not_yet(explanation: String) -> Verdict {
+        Verdict {
+            satisfied: false,
+            explanation,
+        }
+    }
+}
+
+/// One checkpoint being watched from the start of its step.
+#[derive(Clone, Debug)]
+pub struct CheckpointEvaluator {
+    checkpoint: Checkpoint,
+    /// The leader (node, term) when the step began, or the first one seen after that.
+    start_leader: Option<(NodeId, u64)>,
+    /// When the cluster was last seen without a leader after having one (or since the step began).
+    leaderless_since: Option<SimTime>,
+    rejected_at_start: u64,
+    /// Set once the checkpoint has been met; later calls return it unchanged.
+    met: Option<Verdict>,
+}
+
+impl CheckpointEvaluator {
+    /// Starts watching `checkpoint` on `world` as it is now.
+    pub fn begin(checkpoint: Checkpoint, world: &World) -> CheckpointEvaluator {
+        let start_leader = leader_and_term(world);
+        CheckpointEvaluator {
+            checkpoint,
+            start_leader,
+            leaderless_since: start_leader.is_none().then_some(world.now()),
+            rejected_at_start: rejected_count(world),
+            met: None,
+        }
+    }
+
+    pub fn checkpoint(&self) -> &Checkpoint {
+        &self.checkpoint
+    }
+
+    /// Evaluates the checkpoint now, updating what it remembers.
+    pub fn check(&mut self, world: &World) -> Verdict {
+        if let Some(verdict) = &self.met {
+            return verdict.clone();
+        }
+        let verdict = self.evaluate(world);
+        if verdict.satisfied {
+            self.met = Some(verdict.clone());
+        }
+        verdict
+    }
+
+    fn evaluate(&mut self, world: &World) -> Verdict {
+        let leader = leader_and_term(world);
+        if self.start_leader.is_none() {
+            self.start_leader = leader;
+        }
+        match leader {
+            Some(_) => self.leaderless_since = None,
+            None => {
+                self.leaderless_since.get_or_insert(world.now());
+            }
+        }
+        match &self.checkpoint {
+            Checkpoint::LeaderChanged => self.leader_changed(world, leader),
+            Checkpoint::TermAtLeast(term) => term_at_least(world, *term),
+            Checkpoint::NoLeaderForMs(ms) => self.no_leader_for(world, *ms),
+            Checkpoint::MinorityCannotCommit => minority_cannot_commit(world),
+            Checkpoint::NodeCrashed(target) => {
+                self.node_status(world, *target, NodeStatus::Crashed)
+            }
+            Checkpoint::NodePaused(Some(target)) => {
+                self.node_status(world, *target, NodeStatus::Paused)
+            }
+            Checkpoint::NodePaused(None) => any_paused(world),
+            Checkpoint::Partitioned => partitioned(world),
+            Checkpoint::LeaderSteppedDown => self.leader_stepped_down(world),
+            Checkpoint::CommitIndexAtLeast(index) => commit_index_at_least(world, *index),
+            Checkpoint::ResourceRejectedStaleToken => self.stale_token_rejected(world),
+            Checkpoint::TwoClientsBelieveTheyHoldLock => two_believers(world),
+            Checkpoint::DuplicateInvoice => duplicate_invoice(world),
+        }
+    }
+
+    fn leader_changed(&self, world: &World, leader: Option<(NodeId, u64)>) -> Verdict {
+        match (self.start_leader, leader) {
+            (None, _) => Verdict::not_yet("no leader has been seen yet".into()),
+            (Some(_), None) => Verdict::not_yet("there is no leader at the moment".into()),
+            (Some((old, old_term)), Some((new, term))) if term > old_term => Verdict::yes(format!(
+                "{} leads in term {term}; {} led in term {old_term}",
+                world.node_label(new),
+                world.node_label(old)
+            )),
+            (Some(_), Some((same, term))) => Verdict::not_yet(format!(
+                "{} still leads in term {term}",
+                world.node_label(same)
+            )),
+        }
+    }
+
+    fn no_leader_for(&self, world: &World, wanted_ms: u64) -> Verdict {
+        match self.leaderless_since {
+            None => Verdict::not_yet("a leader is in charge right now".into()),
+            Some(since) => {
+                let leaderless_ms = world.now().saturating_since(since) / 1_000;
+                if leaderless_ms >= wanted_ms {
+                    Verdict::yes(format!("no leader for {leaderless_ms} ms"))
+                } else {
+                    Verdict::not_yet(format!(
+                        "no leader for {leaderless_ms} ms so far (waiting for {wanted_ms} ms)"
+                    ))
+                }
+            }
+        }
+    }
+
+    fn resolve(&self, target: NodeTarget) -> Option<NodeId> {
+        match target {
+            NodeTarget::Node(node) => Some(node),
+            NodeTarget::Leader => self.start_leader.map(|(node, _)| node),
+        }
+    }
+
+    fn node_status(&self, world: &World, target: NodeTarget, wanted: NodeStatus) -> Verdict {
+        let Some(node) = self.resolve(target) else {
+            return Verdict::not_yet("there was no leader when this step began".into());
+        };
+        let status = world.nodes()[node.index()].status;
+        let label = world.node_label(node);
+        if status == wanted {
+            Verdict::yes(format!("{label} is {}", status.as_str()))
+        } else {
+            Verdict::not_yet(format!("{label} is {}", status.as_str()))
+        }
+    }
+
+    fn leader_stepped_down(&self, world: &World) -> Verdict {
+        let Some((node, term)) = self.start_leader else {
+            return Verdict::not_yet("there was no leader when this step began".into());
+        };
+        let label = world.node_label(node);
+        let slot = &world.nodes()[node.index()];
+        let summary = slot.actor.summary();
+        match (slot.status, summary.role) {
+            (NodeStatus::Up, RoleLabel::Leader) => Verdict::not_yet(format!(
+                "{label} still believes it leads (its term: {})",
+                summary.term
+            )),
+            (NodeStatus::Up, _) => Verdict::yes(format!(
+                "{label}, leader of term {term}, is now a follower in term {}",
+                summary.term
+            )),
+            (status, _) => Verdict::not_yet(format!(
+                "{label} is {}: it cannot step down until it runs again",
+                status.as_str()
+            )),
+        }
+    }
+
+    fn stale_token_rejected(&self, world: &World) -> Verdict {
+        let Some(resource) = world.coordination_view().and_then(|view| view.resource) else {
+            return Verdict::not_yet("this world has no protected resource".into());
+        };
+        let new_rejections = resource.rejected.saturating_sub(self.rejected_at_start);
+        if new_rejections > 0 {
+            Verdict::yes(format!(
+                "the store refused {new_rejections} access(es) with a stale token (highest token seen: {})",
+                resource.highest_seen
+            ))
+        } else if !resource.fencing {
+            Verdict::not_yet("the store does not check tokens (fencing is off)".into())
+        } else {
+            Verdict::not_yet(format!(
+                "the store has refused nothing yet (highest token seen: {})",
+                resource.highest_seen
+            ))
+        }
+    }
+}
+
+/// The up node that believes it leads with the highest term, and that term.
+fn leader_and_term(world: &World) -> Option<(NodeId, u64)> {
+    let leader = world.current_leader()?;
+    Some((leader, world.nodes()[leader.index()].actor.summary().term))
+}
+
+/// Servers only: in a coordination world the workers and the store have no terms or logs.
+fn server_count(world: &World) -> usize {
+    world
+        .layout()
+        .map_or(world.node_count(), |layout| layout.servers)
+}
+
+fn servers(world: &World) -> impl Iterator<Item = NodeId> {
+    (0..server_count(world)).map(|index| NodeId(index as u16))
+}
+
+fn term_at_least(world: &World, wanted: u64) -> Verdict {
+    let highest = servers(world)
+        .map(|node| world.nodes()[node.index()].actor.summary().term)
+        .max()
+        .unwrap_or(0);
+    let text = format!("the highest term any node has reached is {highest}");
+    if highest >= wanted {
+        Verdict::yes(text)
+    } else {
+        Verdict::not_yet(format!("{text} (waiting for {wanted})"))
+    }
+}
+
+fn commit_index_at_least(world: &World, wanted: u64) -> Verdict {
+    let highest = servers(world)
+        .map(|node| world.nodes()[node.index()].actor.summary().commit_index)
+        .max()
+        .unwrap_or(0);
+    let text = format!("the highest commit index is {highest}");
+    if highest >= wanted {
+        Verdict::yes(text)
+    } else {
+        Verdict::not_yet(format!("{text} (waiting for {wanted})"))
+    }
+}
+
+fn minority_cannot_commit(world: &World) -> Verdict {
+    let count = server_count(world);
+    let majority = count / 2 + 1;
+    let up: Vec<NodeId> = servers(world)
+        .filter(|node| world.nodes()[node.index()].status == NodeStatus::Up)
+        .collect();
+    let network = world.network();
+    let reaches = |from: NodeId| {
+        up.iter()
+            .filter(|to| {
+                **to == from || (network.link_up(from, **to) && network.link_up(**to, from))
+            })
+            .count()
+    };
+    let (cut_off, majority_side): (Vec<NodeId>, Vec<NodeId>) =
+        up.iter().partition(|node| reaches(**node) < majority);
+    if cut_off.is_empty() {
+        return Verdict::not_yet("every up server can reach a majority".into());
+    }
+    if majority_side.is_empty() {
+        return Verdict::not_yet(format!(
+            "no group of up servers reaches a majority ({majority} of {count})"
+        ));
+    }
+    let commit = |nodes: &[NodeId]| {
+        nodes
+            .iter()
+            .map(|node| world.nodes()[node.index()].actor.summary().commit_index)
+            .max()
+            .unwrap_or(0)
+    };
+    let labels = cut_off
+        .iter()
+        .map(|node| world.node_label(*node))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let (minority_commit, majority_commit) = (commit(&cut_off), commit(&majority_side));
+    if majority_commit > minority_commit {
+        Verdict::yes(format!(
+            "{labels} cannot reach a majority and stay at commit index {minority_commit}, \
+             while the majority side has committed up to {majority_commit}"
+        ))
+    } else {
+        Verdict::not_yet(format!(
+            "{labels} are cut off from a majority; send writes so the majority side commits past \
+             index {minority_commit}"
+        ))
+    }
+}
+
+fn any_paused(world: &World) -> Verdict {
+    let paused: Vec<String> = (0..world.node_count())
+        .map(|index| NodeId(index as u16))
+        .filter(|node| world.nodes()[node.index()].status == NodeStatus::Paused)
+        .map(|node| world.node_label(node))
+        .collect();
+    if paused.is_empty() {
+        Verdict::not_yet("no node is paused".into())
+    } else {
+        Verdict::yes(format!("paused: {}", paused.join(", ")))
+    }
+}
+
+fn partitioned(world: &World) -> Verdict {
+    let cuts = world.network().cuts().len();
+    if cuts > 0 {
+        Verdict::yes(format!("{cuts} one-way link(s) are cut"))
+    } else {
+        Verdict::not_yet("every link is up".into())
+    }
+}
+
+fn rejected_count(world: &World) -> u64 {
+    world
+        .coordination_view()
+        .and_then(|view| view.resource)
+        .map_or(0, |resource| resource.rejected)
+}
+
+fn two_believers(world: &World) -> Verdict {
+    let Some(view) = world.coordination_view() else {
+        return Verdict::not_yet("this world has no lock clients".into());
+    };
+    let mut believers: Vec<String> = view
+        .workers
+        .iter()
+        .filter_map(|worker| {
+            let belief = worker.belief.as_ref()?;
+            Some(format!(
+                "{} (token {})",
+                world.node_label(worker.id),
+                belief.token
+            ))
+        })
+        .collect();
+    believers.extend(
+        view.scheduler
+            .iter()
+            .flat_map(|scheduler| &scheduler.instances)
+            .filter(|instance| instance.believes_it_leads)
+            .map(|instance| {
+                format!(
+                    "{} (token {})",
+                    world.node_label(instance.id),
+                    instance.token
+                )
+            }),
+    );
+    match believers.len() {
+        0 => Verdict::not_yet("no client believes it holds the lock".into()),
+        1 => Verdict::not_yet(format!("only {} believes it holds the lock", believers[0])),
+        _ => Verdict::yes(format!(
+            "{} each believe they hold the lock",
+            believers.join(" and ")
+        )),
+    }
+}
+
+fn duplicate_invoice(world: &World) -> Verdict {
+    let duplicates = world
+        .checkers()
+        .violation_counts()
+        .get(NO_DUPLICATE_INVOICE)
+        .copied()
+        .unwrap_or(0);
+    if duplicates > 0 {
+        Verdict::yes(format!(
+            "the invoice store recorded a minute twice ({duplicates} time(s))"
+        ))
+    } else {
+        Verdict::not_yet("no minute has been invoiced twice".into())
+    }
+}

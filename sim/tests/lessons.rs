@@ -1,0 +1,164 @@
+//! Every lesson is a test. Running each step's scripted solution ("show me") must meet every checkpoint,
+//! in order, within the step's deadline; and on the untouched scenario, run over the same stretch of
+//! simulated time, no checkpoint may be met. The second half is what makes the first mean something: a
+//! checkpoint that any calm cluster satisfies would tick whatever the learner did.
+
+use quorumlab_sim::lesson::{
+    parse_lesson, parse_lessons, Checkpoint, LessonErrorKind, LessonRun, LESSONS, SCENARIO_FILES,
+};
+use quorumlab_sim::time::SimTime;
+
+/// When each step began and when it ended (met, or gave up) in the solved run.
+struct StepWindow {
+    began: SimTime,
+    deadline: SimTime,
+}
+
+fn solve(lesson: &quorumlab_sim::lesson::Lesson) -> Vec<StepWindow> {
+    let mut run = LessonRun::new(lesson).expect("the lesson's scenario builds a world");
+    let mut windows = Vec::new();
+    for (index, step) in lesson.steps.iter().enumerate() {
+        let began = run.begin(index);
+        let verdict = run.apply_solution(index);
+        assert!(
+            verdict.satisfied,
+            "{} step {}: `{}` not met within {} ms of the step's start: {}",
+            lesson.id,
+            index + 1,
+            step.checkpoint_text,
+            step.deadline_ms(),
+            verdict.explanation
+        );
+        windows.push(StepWindow {
+            began,
+            deadline: began.plus_ms(step.deadline_ms()),
+        });
+    }
+    windows
+}
+
+#[test]
+fn every_lesson_parses_and_has_steps_with_predictions() {
+    let lessons = parse_lessons().unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(lessons.len(), LESSONS.len());
+    let mut ids: Vec<&str> = lessons.iter().map(|lesson| lesson.id.as_str()).collect();
+    ids.dedup();
+    assert_eq!(ids.len(), lessons.len(), "lesson ids are unique");
+    for lesson in &lessons {
+        assert!(!lesson.steps.is_empty(), "{} has steps", lesson.id);
+        assert!(!lesson.outcomes.is_empty(), "{} lists outcomes", lesson.id);
+        assert!(
+            lesson.steps.iter().any(|step| !step.predict.is_empty()),
+            "{} asks at least one predict-then-reveal question",
+            lesson.id
+        );
+        for heading in [
+            "## Terms",
+            "## Mental model",
+            "## Edge cases",
+            "## Common mistakes",
+            "## Mastery checklist",
+        ] {
+            assert!(
+                lesson.body.contains(heading),
+                "{} has a `{heading}` section",
+                lesson.id
+            );
+        }
+    }
+}
+
+#[test]
+fn every_scripted_solution_meets_every_checkpoint_in_order() {
+    for lesson in parse_lessons().unwrap() {
+        solve(&lesson);
+    }
+}
+
+#[test]
+fn no_checkpoint_is_met_by_the_untouched_scenario() {
+    for lesson in parse_lessons().unwrap() {
+        let windows = solve(&lesson);
+        let mut untouched = LessonRun::new(&lesson).unwrap();
+        for (index, window) in windows.iter().enumerate() {
+            untouched.advance_to(window.began);
+            untouched.begin(index);
+            let verdict = untouched.watch(index, window.deadline);
+            assert!(
+                !verdict.satisfied,
+                "{} step {}: `{}` is met without doing anything: {}",
+                lesson.id,
+                index + 1,
+                lesson.steps[index].checkpoint_text,
+                verdict.explanation
+            );
+        }
+    }
+}
+
+#[test]
+fn every_compiled_scenario_file_exists_on_disk_unchanged() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+    for (path, text) in SCENARIO_FILES.iter().chain(LESSONS) {
+        let on_disk = std::fs::read_to_string(format!("{root}/{path}")).unwrap();
+        assert_eq!(&on_disk, text, "{path}");
+    }
+    let listed = std::fs::read_dir(format!("{root}/lessons"))
+        .unwrap()
+        .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+        .filter(|name| name.ends_with(".md"))
+        .count();
+    assert_eq!(listed, LESSONS.len(), "every lessons/*.md is in LESSONS");
+}
+
+const MINIMAL: &str = "+++\nid = \"demo\"\ntitle = \"Demo\"\norder = 1\noutcomes = [\"one\"]\nscenario = \"lessons/scenarios/calm-five.toml\"\n\n[[step]]\ninstruction = \"Crash it.\"\ncheckpoint = \"leader_changed\"\nsolution = [{ after_ms = 5, do = \"crash\", target = \"leader\" }]\n+++\nBody.\n";
+
+#[test]
+fn a_minimal_lesson_parses_with_its_body_and_solution() {
+    let lesson = parse_lesson(MINIMAL, "demo.md").unwrap();
+    assert_eq!(lesson.id, "demo");
+    assert_eq!(lesson.body, "Body.\n");
+    assert_eq!(lesson.steps[0].checkpoint, Checkpoint::LeaderChanged);
+    assert_eq!(lesson.steps[0].solution[0].after_ms, 5);
+}
+
+#[test]
+fn mistakes_are_reported_with_file_line_column_step_and_key() {
+    let error = |from: &str, to: &str| {
+        let text = MINIMAL.replace(from, to);
+        parse_lesson(&text, "demo.md").unwrap_err().to_string()
+    };
+    assert_eq!(
+        error(
+            "checkpoint = \"leader_changed\"",
+            "checkpoint = \"term_at_least(x)\""
+        ),
+        "demo.md:10:29: step 1 key `checkpoint`: checkpoint `term_at_least(x)` at character 15: \
+         `x` is not a whole number 0 or more"
+    );
+    assert_eq!(
+        error("do = \"crash\"", "do = \"crsh\""),
+        "demo.md:11:34: step 1 key `solution.do`: unknown action `crsh`; expected one of `crash`, \
+         `restart`, `pause`, `resume`, `partition`, `isolate`, `cut`, `heal`, `drop_rate`, \
+         `clock_jump`, `clock_drift`, `request`"
+    );
+    assert_eq!(
+        error("target = \"leader\"", "target = \"n9\""),
+        "demo.md:11:52: step 1 key `solution.target`: node `n9` is out of range (this cluster has n1..n5)"
+    );
+    assert_eq!(
+        error("order = 1", "ordr = 1"),
+        "demo.md:4:1: key `ordr`: unknown key; expected one of `id`, `title`, `order`, `outcomes`, \
+         `scenario`, `start_ms`, `step`"
+    );
+    assert!(error("calm-five.toml", "nowhere.toml")
+        .starts_with("demo.md:6:12: key `scenario`: no scenario `lessons/scenarios/nowhere.toml`"));
+    assert!(error("+++\nid", "id").contains("demo.md:1:1: a lesson starts with a `+++` line"));
+    let no_correct = MINIMAL.replace(
+        "+++\nBody",
+        "[[step.predict]]\nquestion = \"Q?\"\noptions = [{ text = \"a\", explanation = \"b\" }]\n+++\nBody",
+    );
+    let parsed = parse_lesson(&no_correct, "demo.md").unwrap_err();
+    assert_eq!(*parsed.kind, LessonErrorKind::NoCorrectOption);
+    assert_eq!((parsed.line, parsed.step), (14, Some(1)));
+}
