@@ -53,9 +53,11 @@ fn every_lesson_parses_and_has_steps_with_predictions() {
             lesson.id
         );
         for heading in [
+            "## The idea in plain words",
             "## Terms",
             "## Mental model",
-            "## Edge cases",
+            "## Steps",
+            "## Edge cases to try",
             "## Common mistakes",
             "## Mastery checklist",
         ] {
