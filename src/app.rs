@@ -9,11 +9,14 @@ use crate::components::inspector::Inspector;
 use crate::components::log_strips::LogStrips;
 use crate::components::partition_panel::PartitionPanel;
 use crate::components::playback::PlaybackBar;
+use crate::components::protocol_picker::ProtocolPicker;
+use crate::components::resource_ledger::ResourceLedger;
 use crate::components::settings_panel::SettingsPanel;
 use crate::components::share_button::{self, RunFingerprint, ShareButton};
 use crate::components::shortcuts::{self, ShortcutSheet};
 use crate::components::spacetime::SpaceTime;
 use crate::components::timeline::Timeline;
+use crate::components::worker_lanes::WorkerLanes;
 use crate::frame_loop;
 use crate::state::{default_scenario, AppState};
 use leptos::prelude::*;
@@ -39,6 +42,7 @@ pub fn App() -> impl IntoView {
                 <h1 class="brand">"Quorum Lab"</h1>
                 <p class="tagline">"Break a cluster on purpose. Watch what coordination really costs."</p>
                 <span class="spacer"></span>
+                <ProtocolPicker />
                 <span class="scenario-title" data-testid="scenario-title">{move || state.scenario.with(|scenario| format!("{} · {} nodes · seed {}", scenario.title, scenario.node_count, scenario.seed))}</span>
                 <RunFingerprint />
                 <ShareButton />
@@ -50,6 +54,7 @@ pub fn App() -> impl IntoView {
             <main class="workspace">
                 <section class="stage-column" aria-label="Cluster">
                     <div class="cluster-panel"><ClusterStage /></div>
+                    <WorkerLanes />
                     <Timeline />
                     <PlaybackBar />
                     <SpaceTime />
@@ -57,6 +62,7 @@ pub fn App() -> impl IntoView {
                 </section>
                 <aside class="side-column" aria-label="Controls and details">
                     <CheckerBadges />
+                    <ResourceLedger />
                     <Inspector />
                     <ClientPanel />
                     <PartitionPanel />

@@ -1,27 +1,27 @@
 //! One badge per invariant, always visible: green while it holds, red with a one-line explanation and
-//! a "show me" link that jumps to the first violating moment.
+//! a "show me" link that jumps to the first violating moment. Which invariants show depends on the
+//! protocol: Raft's where a Raft group exists, the lock, lease and invoice invariants in coordination
+//! worlds, and any invariant that was violated, relevant or not.
 
+use super::coordination::{promise, relevant_invariants};
 use crate::state::AppState;
 use leptos::prelude::*;
-use quorumlab_sim::checker::LINEARIZABLE_READS;
-use quorumlab_sim::checker::{
-    ELECTION_SAFETY, LEADER_APPEND_ONLY, LEADER_COMPLETENESS, LOG_MATCHING, STATE_MACHINE_SAFETY,
-};
 
-/// What each invariant promises, in a phrase a learner can hold on to.
-const INVARIANTS: [(&str, &str); 6] = [
-    (ELECTION_SAFETY, "at most one leader per term"),
-    (LEADER_APPEND_ONLY, "a leader never rewrites its own log"),
-    (LOG_MATCHING, "same index and term means same history"),
-    (
-        LEADER_COMPLETENESS,
-        "committed entries survive into every later leader",
-    ),
-    (
-        STATE_MACHINE_SAFETY,
-        "no two nodes apply different commands at one index",
-    ),
-    (LINEARIZABLE_READS, "a read never returns stale data"),
+/// Every invariant a badge can name (a violated one shows even where it is not expected).
+const KNOWN: [&str; 13] = [
+    quorumlab_sim::checker::ELECTION_SAFETY,
+    quorumlab_sim::checker::LEADER_APPEND_ONLY,
+    quorumlab_sim::checker::LOG_MATCHING,
+    quorumlab_sim::checker::LEADER_COMPLETENESS,
+    quorumlab_sim::checker::STATE_MACHINE_SAFETY,
+    quorumlab_sim::checker::LINEARIZABLE_READS,
+    quorumlab_sim::checker::MUTUAL_EXCLUSION,
+    quorumlab_sim::checker::TOKEN_MONOTONICITY,
+    quorumlab_sim::checker::NO_LOST_UPDATES,
+    quorumlab_sim::checker::SINGLE_LEASE_HOLDER,
+    quorumlab_sim::checker::RELEASE_BY_OWNER,
+    quorumlab_sim::checker::EXCLUSIVE_BELIEF,
+    quorumlab_sim::checker::NO_DUPLICATE_INVOICE,
 ];
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -43,21 +43,30 @@ pub fn CheckerBadges() -> impl IntoView {
     });
     let badges = Memo::new(move |_| {
         let _violations_changed = violation_count.get();
+        let protocol = state.scenario.with(|scenario| scenario.protocol_name());
         state.with_session(|session| {
             let checkers = session.world().checkers();
-            INVARIANTS
-                .iter()
-                .map(|(name, promise)| {
+            let mut names = relevant_invariants(protocol);
+            for name in checkers.violation_counts().keys() {
+                if !names.contains(&name.as_str()) {
+                    if let Some(known) = KNOWN.iter().find(|known| **known == name.as_str()) {
+                        names.push(known);
+                    }
+                }
+            }
+            names
+                .into_iter()
+                .map(|name| {
                     let first = checkers
                         .violations()
                         .iter()
-                        .find(|violation| violation.invariant == *name);
+                        .find(|violation| violation.invariant == name);
                     BadgeState {
                         name,
-                        promise,
+                        promise: promise(name),
                         first_violation: first
                             .map(|violation| (violation.at_ms * 1_000, violation.detail.clone())),
-                        count: checkers.violation_counts().get(*name).copied().unwrap_or(0),
+                        count: checkers.violation_counts().get(name).copied().unwrap_or(0),
                     }
                 })
                 .collect::<Vec<_>>()

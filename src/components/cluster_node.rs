@@ -1,13 +1,16 @@
 //! One node on the ring: role by colour and by icon, term, status glyphs, clock badge, and the
-//! election-timeout ring that drains and visibly refills on every heartbeat.
+//! election-timeout ring that drains and visibly refills on every heartbeat. In a coordination world a
+//! node shows its name (`A`, `store`) and a shape for its kind: circle for a server, rounded square for
+//! a worker, hexagon for the resource.
 
 use super::cluster::StageGeometry;
+use super::coordination::{runs_raft, NodeKind};
 use crate::format;
 use crate::state::AppState;
 use leptos::prelude::*;
 use quorumlab_sim::ids::NodeId;
 use quorumlab_sim::protocol::RoleLabel;
-use quorumlab_sim::view::NodeView;
+use quorumlab_sim::view::{ClusterView, NodeView};
 use quorumlab_sim::world::NodeStatus;
 
 /// Palette for partition groups (halo behind each member).
@@ -25,11 +28,27 @@ struct NodeFace {
     group: Option<usize>,
     votes: usize,
     lease_holds: Option<bool>,
+    /// The node's name (`n1`, `A`, `store`) and what kind of actor it is.
+    label: String,
+    kind: NodeKind,
+    /// Servers without Raft (Redis-style) have no term to show.
+    raft: bool,
 }
 
 impl NodeFace {
-    fn from_view(node: &NodeView, groups: &[Vec<NodeId>]) -> NodeFace {
+    fn from_view(node: &NodeView, view: &ClusterView) -> NodeFace {
+        let groups = &view.partition_groups;
+        let coordination = view.coordination.as_ref();
+        let label = coordination
+            .and_then(|coordination| coordination.labels.get(node.id.index()).cloned())
+            .unwrap_or_else(|| node.id.to_string());
+        let kind = NodeKind::of_label(&label);
+        let raft = kind == NodeKind::Server
+            && coordination.is_none_or(|coordination| runs_raft(coordination.protocol));
         NodeFace {
+            label,
+            kind,
+            raft,
             status: node.status,
             role: node.role,
             term: node.term,
@@ -52,6 +71,9 @@ impl NodeFace {
     }
 
     fn role_icon(&self) -> &'static str {
+        if !self.raft {
+            return "";
+        }
         match self.role {
             RoleLabel::Leader => "★",
             RoleLabel::Candidate | RoleLabel::PreCandidate => "?",
@@ -60,6 +82,12 @@ impl NodeFace {
     }
 
     fn caption(&self) -> String {
+        if !self.raft {
+            return match self.kind {
+                NodeKind::Server => "lock server".to_string(),
+                kind => kind.word().to_string(),
+            };
+        }
         let base = format!("{} · term {}", self.role_word(), self.term);
         match (self.role, self.lease_holds) {
             (RoleLabel::Candidate | RoleLabel::PreCandidate, _) => {
@@ -95,8 +123,27 @@ impl NodeFace {
             NodeStatus::Crashed => ", crashed".to_string(),
             NodeStatus::Paused => format!(", paused with {} inputs waiting", self.queued_inputs),
         };
+        if !self.raft {
+            let name = if self.label == node.to_string() {
+                self.label.clone()
+            } else {
+                format!("{} ({node})", self.label)
+            };
+            return format!("{name}: {}{status}", self.kind.word());
+        }
         format!("{node}: {} in term {}{status}", self.role_word(), self.term)
     }
+}
+
+/// A flat-topped hexagon of circumradius `radius`, as SVG points.
+fn hexagon(radius: f64) -> String {
+    (0..6)
+        .map(|corner| {
+            let angle = std::f64::consts::FRAC_PI_3 * corner as f64;
+            format!("{:.1},{:.1}", radius * angle.cos(), radius * angle.sin())
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Fraction of the election timeout still to run, from the node's timer as true-time instants.
@@ -117,7 +164,7 @@ pub fn ClusterNode(node: NodeId, geometry: Memo<StageGeometry>) -> impl IntoView
         state.view.with(|view| {
             view.nodes
                 .get(node.index())
-                .map(|node_view| NodeFace::from_view(node_view, &view.partition_groups))
+                .map(|node_view| NodeFace::from_view(node_view, view))
         })
     });
     let compact = move || geometry.with(|geometry| geometry.compact);
@@ -191,7 +238,16 @@ pub fn ClusterNode(node: NodeId, geometry: Memo<StageGeometry>) -> impl IntoView
                 stroke-dasharray=dash
                 stroke-dashoffset=ring_offset
             ></circle>
-            <circle class="node-body" r=radius></circle>
+            {move || match face.with(|face| face.as_ref().map_or(NodeKind::Server, |face| face.kind)) {
+                NodeKind::Server => view! { <circle class="node-body" r=radius></circle> }.into_any(),
+                NodeKind::Worker => view! {
+                    <rect class="node-body kind-worker" x=move || -radius() * 0.9 y=move || -radius() * 0.9
+                        width=move || radius() * 1.8 height=move || radius() * 1.8 rx=move || radius() * 0.35></rect>
+                }.into_any(),
+                NodeKind::Resource => view! {
+                    <polygon class="node-body kind-resource" points=move || hexagon(radius())></polygon>
+                }.into_any(),
+            }}
             <Show when=move || face.with(|face| face.as_ref().is_some_and(|face| face.status == NodeStatus::Crashed))>
                 <g class="crash-mark">
                     <line x1=move || -radius() y1=move || -radius() x2=radius y2=radius></line>
@@ -199,7 +255,7 @@ pub fn ClusterNode(node: NodeId, geometry: Memo<StageGeometry>) -> impl IntoView
                 </g>
             </Show>
             <text class="node-icon" y=move || if compact() { -ring_radius() - 11.0 } else { -radius() * 0.28 }>{read(|face| face.role_icon().to_string())}</text>
-            <text class="node-id" y=move || if compact() { 1.0 } else { radius() * 0.42 }>{node.to_string()}</text>
+            <text class="node-id" y=move || if compact() { 1.0 } else { radius() * 0.42 }>{read(|face| face.label.clone())}</text>
             <Show when=move || !compact()>
                 <text class="node-caption" y=move || radius() + 34.0>
                     {read(NodeFace::caption)}

@@ -1,0 +1,288 @@
+//! Pure helpers for the coordination views (worker lanes, resource ledger, badges, ring names): what kind
+//! of actor a node is, which invariants a protocol can break, and the sentences a learner reads. No
+//! signals here, so everything is tested natively.
+
+use crate::format;
+use quorumlab_sim::checker::{
+    ELECTION_SAFETY, EXCLUSIVE_BELIEF, LEADER_APPEND_ONLY, LEADER_COMPLETENESS, LINEARIZABLE_READS,
+    LOG_MATCHING, MUTUAL_EXCLUSION, NO_DUPLICATE_INVOICE, NO_LOST_UPDATES, RELEASE_BY_OWNER,
+    SINGLE_LEASE_HOLDER, STATE_MACHINE_SAFETY, TOKEN_MONOTONICITY,
+};
+use quorumlab_sim::protocol::AccessOutcome;
+use quorumlab_sim::resource::LedgerEntry;
+use quorumlab_sim::view_coordination::{CoordinationView, WorkerView};
+
+/// What a node on the ring is, drawn with its own shape (never told apart by colour alone).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NodeKind {
+    /// A Raft node, a lock-service server or a Redis-style server: a circle.
+    Server,
+    /// A lock client, scheduler instance or election candidate (`A`, `B`, ...): a rounded square.
+    Worker,
+    /// The protected resource (`store`): a hexagon.
+    Resource,
+}
+
+impl NodeKind {
+    /// From the engine's naming: servers keep `n1..`, workers are capital letters, the resource `store`.
+    pub fn of_label(label: &str) -> NodeKind {
+        if label == "store" {
+            NodeKind::Resource
+        } else if label.starts_with(|first: char| first.is_ascii_uppercase()) {
+            NodeKind::Worker
+        } else {
+            NodeKind::Server
+        }
+    }
+
+    pub fn word(self) -> &'static str {
+        match self {
+            NodeKind::Server => "server",
+            NodeKind::Worker => "worker",
+            NodeKind::Resource => "resource",
+        }
+    }
+}
+
+/// Whether the protocol's servers run Raft (everything but the Redis-style locks).
+pub fn runs_raft(protocol: &str) -> bool {
+    !matches!(protocol, "redis-lock" | "redlock")
+}
+
+/// The invariants a protocol can break, Raft's first where a Raft group exists. `protocol` is the
+/// scenario protocol name (`raft`, `lock-service`, ...).
+pub fn relevant_invariants(protocol: &str) -> Vec<&'static str> {
+    const RAFT_CORE: [&str; 5] = [
+        ELECTION_SAFETY,
+        LEADER_APPEND_ONLY,
+        LOG_MATCHING,
+        LEADER_COMPLETENESS,
+        STATE_MACHINE_SAFETY,
+    ];
+    let mut names: Vec<&'static str> = Vec::new();
+    if runs_raft(protocol) {
+        names.extend(RAFT_CORE);
+    }
+    let coordination: &[&str] = match protocol {
+        "raft" => &[LINEARIZABLE_READS],
+        "lock-service" => &[
+            MUTUAL_EXCLUSION,
+            TOKEN_MONOTONICITY,
+            NO_LOST_UPDATES,
+            SINGLE_LEASE_HOLDER,
+            RELEASE_BY_OWNER,
+        ],
+        "redis-lock" | "redlock" => &[
+            MUTUAL_EXCLUSION,
+            NO_LOST_UPDATES,
+            RELEASE_BY_OWNER,
+            EXCLUSIVE_BELIEF,
+        ],
+        "scheduler" => &[SINGLE_LEASE_HOLDER, RELEASE_BY_OWNER, NO_DUPLICATE_INVOICE],
+        "zookeeper" => &[SINGLE_LEASE_HOLDER, RELEASE_BY_OWNER],
+        "work-queue" => &[MUTUAL_EXCLUSION, NO_LOST_UPDATES, SINGLE_LEASE_HOLDER],
+        _ => &[],
+    };
+    names.extend(coordination);
+    names
+}
+
+/// What each invariant promises, in a phrase a learner can hold on to.
+pub fn promise(invariant: &str) -> &'static str {
+    match invariant {
+        ELECTION_SAFETY => "at most one leader per term",
+        LEADER_APPEND_ONLY => "a leader never rewrites its own log",
+        LOG_MATCHING => "same index and term means same history",
+        LEADER_COMPLETENESS => "committed entries survive into every later leader",
+        STATE_MACHINE_SAFETY => "no two nodes apply different commands at one index",
+        LINEARIZABLE_READS => "a read never returns stale data",
+        MUTUAL_EXCLUSION => "the store sees one holder at a time",
+        TOKEN_MONOTONICITY => "the store never accepts a lower token after a higher one",
+        NO_LOST_UPDATES => "every job's write survives",
+        SINGLE_LEASE_HOLDER => "the service grants a key to one lease at a time",
+        RELEASE_BY_OWNER => "only the holder (or expiry) ends a hold",
+        EXCLUSIVE_BELIEF => "no two clients believe they hold the lock at once",
+        NO_DUPLICATE_INVOICE => "each minute is invoiced once",
+        _ => "",
+    }
+}
+
+/// The name a node goes by: its coordination label when there is one, else `n1..`.
+pub fn label_of(coordination: Option<&CoordinationView>, index: usize) -> Option<&str> {
+    coordination.and_then(|view| view.labels.get(index).map(String::as_str))
+}
+
+/// Time left on a lease, as a fraction of its length, clamped to 0..=1.
+pub fn lease_fraction(until_us: u64, now_us: i64, ttl_us: u64) -> f64 {
+    let left_us = until_us as i64 - now_us;
+    if ttl_us == 0 || left_us <= 0 {
+        return 0.0;
+    }
+    (left_us as f64 / ttl_us as f64).clamp(0.0, 1.0)
+}
+
+/// A worker's belief in its own words, on its own clock.
+pub fn belief_sentence(worker: &WorkerView, paused: bool) -> String {
+    let local_us = worker.local_clock_us;
+    match worker.belief {
+        Some(belief) => {
+            let expired = (belief.lease_until_local_us as i64) <= local_us;
+            let holds = format!(
+                "holds lock, token {}, lease until {} on its clock",
+                belief.token,
+                format::sim_time(belief.lease_until_local_us)
+            );
+            match (paused, expired) {
+                (true, _) => format!("paused — still believes it {holds}"),
+                (false, true) => format!("thinks it {holds} (already past, by its clock)"),
+                (false, false) => holds,
+            }
+        }
+        None if paused => "paused — holds nothing".to_string(),
+        None => phase_word(worker).to_string(),
+    }
+}
+
+fn phase_word(worker: &WorkerView) -> &'static str {
+    use quorumlab_sim::worker::Phase;
+    match worker.phase {
+        Phase::Idle => "idle",
+        Phase::Acquiring => "asking for the lock",
+        Phase::Waiting => "waiting in the queue",
+        Phase::Reading => "reading",
+        Phase::Modifying => "modifying",
+        Phase::Writing => "writing",
+        Phase::Releasing => "releasing",
+    }
+}
+
+/// One resource access: accepted (with its token), a duplicate, or refused with the comparison that
+/// refused it (`stale: 33 < 34`).
+pub fn ledger_sentence(entry: &LedgerEntry, client: &str) -> String {
+    let what = match entry.write {
+        Some(value) => format!("write {value}"),
+        None => "read".to_string(),
+    };
+    match entry.outcome {
+        AccessOutcome::Accepted => format!("{client} {what} · token {} · accepted", entry.token),
+        AccessOutcome::Duplicate => {
+            format!(
+                "{client} {what} · token {} · duplicate, not applied again",
+                entry.token
+            )
+        }
+        AccessOutcome::StaleToken => format!(
+            "{client} {what} · rejected, stale: {} < {}",
+            entry.token, entry.highest_seen
+        ),
+    }
+}
+
+pub fn outcome_class(outcome: AccessOutcome) -> &'static str {
+    match outcome {
+        AccessOutcome::Accepted => "accepted",
+        AccessOutcome::Duplicate => "duplicate",
+        AccessOutcome::StaleToken => "rejected",
+    }
+}
+
+/// Workers that, right now and by their own clocks, believe they hold the lock.
+pub fn believed_holders(coordination: &CoordinationView) -> Vec<&str> {
+    coordination
+        .workers
+        .iter()
+        .filter(|worker| {
+            worker
+                .belief
+                .is_some_and(|belief| belief.lease_until_local_us as i64 > worker.local_clock_us)
+        })
+        .filter_map(|worker| {
+            coordination
+                .labels
+                .get(worker.id.index())
+                .map(String::as_str)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quorumlab_sim::ids::NodeId;
+    use quorumlab_sim::worker::{Belief, Phase};
+
+    fn worker(belief: Option<Belief>, local_clock_us: i64) -> WorkerView {
+        WorkerView {
+            id: NodeId(3),
+            phase: Phase::Writing,
+            belief,
+            local_clock_us,
+            jobs_done: 0,
+            jobs_abandoned: 0,
+            fenced_off: 0,
+        }
+    }
+
+    #[test]
+    fn kinds_follow_the_engine_names() {
+        assert_eq!(NodeKind::of_label("n1"), NodeKind::Server);
+        assert_eq!(NodeKind::of_label("A"), NodeKind::Worker);
+        assert_eq!(NodeKind::of_label("store"), NodeKind::Resource);
+    }
+
+    #[test]
+    fn raft_invariants_only_where_a_raft_group_exists() {
+        assert!(relevant_invariants("raft").contains(&ELECTION_SAFETY));
+        assert!(!relevant_invariants("raft").contains(&MUTUAL_EXCLUSION));
+        assert!(relevant_invariants("lock-service").contains(&ELECTION_SAFETY));
+        assert!(relevant_invariants("lock-service").contains(&TOKEN_MONOTONICITY));
+        assert!(!relevant_invariants("redlock").contains(&ELECTION_SAFETY));
+        assert!(relevant_invariants("redlock").contains(&EXCLUSIVE_BELIEF));
+        assert!(relevant_invariants("scheduler").contains(&NO_DUPLICATE_INVOICE));
+        for protocol in ["raft", "lock-service", "redlock", "scheduler", "zookeeper"] {
+            for name in relevant_invariants(protocol) {
+                assert!(!promise(name).is_empty(), "{name} has a promise");
+            }
+        }
+    }
+
+    #[test]
+    fn a_stale_write_names_both_tokens() {
+        let entry = LedgerEntry {
+            client: NodeId(3),
+            token: 33,
+            write: Some(7),
+            outcome: AccessOutcome::StaleToken,
+            highest_seen: 34,
+            value: 8,
+            local_us: 0,
+        };
+        assert_eq!(
+            ledger_sentence(&entry, "A"),
+            "A write 7 · rejected, stale: 33 < 34"
+        );
+    }
+
+    #[test]
+    fn belief_reads_like_the_worker_thinks() {
+        let belief = Belief {
+            lease: 1,
+            token: 34,
+            lease_until_local_us: 1_240_000,
+        };
+        assert_eq!(
+            belief_sentence(&worker(Some(belief), 1_000_000), false),
+            "holds lock, token 34, lease until 1.240 s on its clock"
+        );
+        assert!(belief_sentence(&worker(Some(belief), 1_000_000), true)
+            .starts_with("paused — still believes it holds lock, token 34"));
+        assert_eq!(belief_sentence(&worker(None, 0), false), "writing");
+    }
+
+    #[test]
+    fn lease_fraction_counts_down_and_clamps() {
+        assert_eq!(lease_fraction(1_000_000, 500_000, 1_000_000), 0.5);
+        assert_eq!(lease_fraction(1_000_000, 2_000_000, 1_000_000), 0.0);
+        assert_eq!(lease_fraction(5_000_000, 0, 1_000_000), 1.0);
+    }
+}

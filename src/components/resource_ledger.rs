@@ -1,0 +1,108 @@
+//! The protected resource's ledger, newest first: every access accepted (with its token) or refused by
+//! fencing ("stale: 33 < 34"). A new refusal flashes once: rows are keyed by their position in the whole
+//! run, so only a new row is created and animated.
+
+use super::coordination::{ledger_sentence, outcome_class};
+use crate::format;
+use crate::state::AppState;
+use leptos::prelude::*;
+use quorumlab_sim::resource::LedgerEntry;
+
+/// Rows drawn (the view carries more; the newest matter).
+const MAX_ROWS: usize = 24;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct LedgerSummary {
+    label: String,
+    fencing: bool,
+    value: u64,
+    highest_seen: u64,
+    accepted: u64,
+    rejected: u64,
+    /// Newest first: (ordinal in the whole run, entry, client name).
+    rows: Vec<(u64, LedgerEntry, String)>,
+}
+
+#[component]
+pub fn ResourceLedger() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let summary = Memo::new(move |_| {
+        state.view.with(|view| {
+            let coordination = view.coordination.as_ref()?;
+            let resource = coordination.resource.as_ref()?;
+            let total = resource.accepted + resource.rejected + resource.duplicates;
+            let first = total.saturating_sub(resource.ledger.len() as u64);
+            let name = |index: usize| {
+                coordination
+                    .labels
+                    .get(index)
+                    .cloned()
+                    .unwrap_or_else(|| format!("n{}", index + 1))
+            };
+            let rows = resource
+                .ledger
+                .iter()
+                .enumerate()
+                .rev()
+                .take(MAX_ROWS)
+                .map(|(position, entry)| {
+                    (first + position as u64, *entry, name(entry.client.index()))
+                })
+                .collect();
+            Some(LedgerSummary {
+                label: name(resource.id.index()),
+                fencing: resource.fencing,
+                value: resource.value,
+                highest_seen: resource.highest_seen,
+                accepted: resource.accepted,
+                rejected: resource.rejected,
+                rows,
+            })
+        })
+    });
+    let read = move |pick: fn(&LedgerSummary) -> String| {
+        move || summary.with(|summary| summary.as_ref().map(pick).unwrap_or_default())
+    };
+    view! {
+        <Show when=move || summary.with(Option::is_some)>
+            <section class="card resource-ledger" aria-label="Resource ledger" data-testid="resource-ledger">
+                <h2>
+                    {read(|summary| format!("⬢ {} ledger", summary.label))}
+                    <span class="muted">{read(|summary| if summary.fencing { " · fencing on".to_string() } else { " · fencing off".to_string() })}</span>
+                </h2>
+                <p class="ledger-totals">
+                    {read(|summary| format!(
+                        "value {} · highest token seen {} · {} accepted · {} rejected",
+                        summary.value, summary.highest_seen, summary.accepted, summary.rejected
+                    ))}
+                </p>
+                <ol class="ledger-rows" aria-live="polite">
+                    <For
+                        each=move || summary.with(|summary| summary.as_ref().map(|summary| summary.rows.clone()).unwrap_or_default())
+                        key=|(ordinal, _, _)| *ordinal
+                        let:row
+                    >
+                        <LedgerRow entry=row.1 client=row.2 />
+                    </For>
+                </ol>
+            </section>
+        </Show>
+    }
+}
+
+#[component]
+fn LedgerRow(entry: LedgerEntry, client: String) -> impl IntoView {
+    let class = format!("ledger-row {}", outcome_class(entry.outcome));
+    let mark = match entry.outcome {
+        quorumlab_sim::protocol::AccessOutcome::StaleToken => "✗",
+        quorumlab_sim::protocol::AccessOutcome::Duplicate => "=",
+        quorumlab_sim::protocol::AccessOutcome::Accepted => "✓",
+    };
+    view! {
+        <li class=class>
+            <span class="ledger-mark" aria-hidden="true">{mark}</span>
+            <span class="ledger-text">{ledger_sentence(&entry, &client)}</span>
+            <span class="ledger-time muted">{format::sim_time(entry.local_us)}</span>
+        </li>
+    }
+}
