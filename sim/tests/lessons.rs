@@ -164,3 +164,98 @@ fn mistakes_are_reported_with_file_line_column_step_and_key() {
     assert_eq!(*parsed.kind, LessonErrorKind::NoCorrectOption);
     assert_eq!((parsed.line, parsed.step), (14, Some(1)));
 }
+
+/// Runs example scenario `file` to its end, checking `checkpoint` every 5 ms from time 0. Returns when
+/// it was first met and why, or the last explanation when it never was.
+fn first_met(file: &str, checkpoint: Checkpoint) -> Result<(u64, String), String> {
+    use quorumlab_sim::lesson::CheckpointEvaluator;
+    use quorumlab_sim::runner::ScenarioRun;
+    use quorumlab_sim::scenario::{parse_scenario, EXAMPLES};
+    let (_, text) = EXAMPLES.iter().find(|(name, _)| *name == file).unwrap();
+    let mut run = ScenarioRun::new(parse_scenario(text, file).unwrap()).unwrap();
+    let mut evaluator = CheckpointEvaluator::begin(checkpoint, run.world());
+    loop {
+        let verdict = evaluator.check(run.world());
+        if verdict.satisfied {
+            return Ok((run.world().now().as_ms(), verdict.explanation));
+        }
+        if run.is_finished() {
+            return Err(verdict.explanation);
+        }
+        let next = run.world().now().plus_ms(5);
+        run.advance_to(next);
+    }
+}
+
+#[test]
+fn checkpoints_are_met_by_the_scenarios_that_show_them_and_only_those() {
+    use quorumlab_sim::action::NodeTarget;
+    use quorumlab_sim::ids::NodeId;
+    let met = |file, checkpoint| {
+        first_met(file, checkpoint).unwrap_or_else(|why| panic!("{file}: {why}"))
+    };
+    let unmet = |file, checkpoint| first_met(file, checkpoint).expect_err(file);
+
+    // leader-crash.toml crashes the leader at 1200 ms; `leader` means the first leader seen.
+    let (at_ms, why) = met(
+        "leader-crash.toml",
+        Checkpoint::NodeCrashed(NodeTarget::Leader),
+    );
+    assert_eq!(at_ms, 1200, "{why}");
+    assert!(why.ends_with("is crashed"), "{why}");
+    assert!(met("leader-crash.toml", Checkpoint::LeaderChanged).0 > 1200);
+    assert!(met("leader-crash.toml", Checkpoint::CommitIndexAtLeast(5)).0 > 1000);
+    let why = unmet("leader-crash.toml", Checkpoint::CommitIndexAtLeast(1_000));
+    assert!(why.contains("waiting for 1000"), "{why}");
+    assert!(unmet("leader-crash.toml", Checkpoint::Partitioned).contains("every link is up"));
+
+    // partition-minority.toml splits n1 n2 | n3 n4 n5 at 1500 ms.
+    assert_eq!(
+        met("partition-minority.toml", Checkpoint::Partitioned).0,
+        1500
+    );
+    let (at_ms, why) = met("partition-minority.toml", Checkpoint::MinorityCannotCommit);
+    // The majority side elects a new leader, whose first entry commits there and nowhere else.
+    assert!(at_ms > 1500, "{at_ms}: {why}");
+    assert!(why.starts_with("n1, n2 cannot reach a majority"), "{why}");
+    assert!(unmet("leader-crash.toml", Checkpoint::MinorityCannotCommit)
+        .contains("can reach a majority"));
+
+    // paused-leader.toml pauses the leader at 1000 ms for 1500 ms.
+    assert_eq!(
+        met("paused-leader.toml", Checkpoint::NodePaused(None)).0,
+        1000
+    );
+    assert!(met("paused-leader.toml", Checkpoint::LeaderSteppedDown).0 >= 2500);
+    let nobody_paused = Checkpoint::NodePaused(Some(NodeTarget::Node(NodeId(0))));
+    assert!(unmet("leader-crash.toml", nobody_paused).contains("n1 is up"));
+    assert!(met("split-vote.toml", Checkpoint::TermAtLeast(2)).0 > 0);
+    assert!(unmet("lossy-network.toml", Checkpoint::NoLeaderForMs(2_000)).contains("leader"));
+
+    // Locks and invoices: the unsafe configurations show the problem, the safe ones refuse it.
+    let (_, why) = met(
+        "no-fencing-pause.toml",
+        Checkpoint::TwoClientsBelieveTheyHoldLock,
+    );
+    assert!(
+        why.contains("A (token") && why.contains("B (token"),
+        "{why}"
+    );
+    let why = unmet(
+        "no-fencing-pause.toml",
+        Checkpoint::ResourceRejectedStaleToken,
+    );
+    assert!(why.contains("fencing is off"), "{why}");
+    assert!(met("fencing-pause.toml", Checkpoint::ResourceRejectedStaleToken).0 > 950);
+    assert!(met("scheduler-none.toml", Checkpoint::DuplicateInvoice).0 > 0);
+    let why = unmet(
+        "scheduler-lock-every-run.toml",
+        Checkpoint::DuplicateInvoice,
+    );
+    assert_eq!(why, "no minute has been invoiced twice");
+    assert!(unmet(
+        "leader-crash.toml",
+        Checkpoint::TwoClientsBelieveTheyHoldLock
+    )
+    .contains("no lock clients"));
+}

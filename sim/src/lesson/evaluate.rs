@@ -49,6 +49,9 @@ pub struct CheckpointEvaluator {
     /// When the cluster was last seen without a leader after having one (or since the step began).
     leaderless_since: Option<SimTime>,
     rejected_at_start: u64,
+    /// The highest commit index of any server when a server was first seen cut off from a majority
+    /// (cleared when every server can reach a majority again).
+    commit_when_cut_off: Option<u64>,
     /// Set once the checkpoint has been met; later calls return it unchanged.
     met: Option<Verdict>,
 }
@@ -62,6 +65,7 @@ impl CheckpointEvaluator {
             start_leader,
             leaderless_since: start_leader.is_none().then_some(world.now()),
             rejected_at_start: rejected_count(world),
+            commit_when_cut_off: None,
             met: None,
         }
     }
@@ -97,7 +101,7 @@ impl CheckpointEvaluator {
             Checkpoint::LeaderChanged => self.leader_changed(world, leader),
             Checkpoint::TermAtLeast(term) => term_at_least(world, *term),
             Checkpoint::NoLeaderForMs(ms) => self.no_leader_for(world, *ms),
-            Checkpoint::MinorityCannotCommit => minority_cannot_commit(world),
+            Checkpoint::MinorityCannotCommit => self.minority_cannot_commit(world),
             Checkpoint::NodeCrashed(target) => {
                 self.node_status(world, *target, NodeStatus::Crashed)
             }
@@ -189,6 +193,62 @@ impl CheckpointEvaluator {
         }
     }
 
+    /// Met when some up server cannot reach a majority and the majority side has committed past the
+    /// highest index any server had when the split was first seen: new writes went through on one side
+    /// only. (Comparing the two sides directly would also count a follower that was merely one
+    /// heartbeat behind when the split came.)
+    fn minority_cannot_commit(&mut self, world: &World) -> Verdict {
+        let count = server_count(world);
+        let majority = count / 2 + 1;
+        let up: Vec<NodeId> = servers(world)
+            .filter(|node| world.nodes()[node.index()].status == NodeStatus::Up)
+            .collect();
+        let network = world.network();
+        let reaches = |from: NodeId| {
+            up.iter()
+                .filter(|to| {
+                    **to == from || (network.link_up(from, **to) && network.link_up(**to, from))
+                })
+                .count()
+        };
+        let (cut_off, majority_side): (Vec<NodeId>, Vec<NodeId>) =
+            up.iter().partition(|node| reaches(**node) < majority);
+        let commit = |nodes: &[NodeId]| {
+            nodes
+                .iter()
+                .map(|node| world.nodes()[node.index()].actor.summary().commit_index)
+                .max()
+                .unwrap_or(0)
+        };
+        if cut_off.is_empty() {
+            self.commit_when_cut_off = None;
+            return Verdict::not_yet("every up server can reach a majority".into());
+        }
+        let baseline = *self.commit_when_cut_off.get_or_insert_with(|| commit(&up));
+        if majority_side.is_empty() {
+            return Verdict::not_yet(format!(
+                "no group of up servers reaches a majority ({majority} of {count})"
+            ));
+        }
+        let labels = cut_off
+            .iter()
+            .map(|node| world.node_label(*node))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let (minority_commit, majority_commit) = (commit(&cut_off), commit(&majority_side));
+        if majority_commit > baseline && minority_commit <= baseline {
+            Verdict::yes(format!(
+                "{labels} cannot reach a majority and stay at commit index {minority_commit}, \
+                 while the majority side has committed up to {majority_commit}"
+            ))
+        } else {
+            Verdict::not_yet(format!(
+                "{labels} are cut off from a majority; send writes so the majority side commits \
+                 past index {baseline}"
+            ))
+        }
+    }
+
     fn stale_token_rejected(&self, world: &World) -> Verdict {
         let Some(resource) = world.coordination_view().and_then(|view| view.resource) else {
             return Verdict::not_yet("this world has no protected resource".into());
@@ -250,56 +310,6 @@ fn commit_index_at_least(world: &World, wanted: u64) -> Verdict {
         Verdict::yes(text)
     } else {
         Verdict::not_yet(format!("{text} (waiting for {wanted})"))
-    }
-}
-
-fn minority_cannot_commit(world: &World) -> Verdict {
-    let count = server_count(world);
-    let majority = count / 2 + 1;
-    let up: Vec<NodeId> = servers(world)
-        .filter(|node| world.nodes()[node.index()].status == NodeStatus::Up)
-        .collect();
-    let network = world.network();
-    let reaches = |from: NodeId| {
-        up.iter()
-            .filter(|to| {
-                **to == from || (network.link_up(from, **to) && network.link_up(**to, from))
-            })
-            .count()
-    };
-    let (cut_off, majority_side): (Vec<NodeId>, Vec<NodeId>) =
-        up.iter().partition(|node| reaches(**node) < majority);
-    if cut_off.is_empty() {
-        return Verdict::not_yet("every up server can reach a majority".into());
-    }
-    if majority_side.is_empty() {
-        return Verdict::not_yet(format!(
-            "no group of up servers reaches a majority ({majority} of {count})"
-        ));
-    }
-    let commit = |nodes: &[NodeId]| {
-        nodes
-            .iter()
-            .map(|node| world.nodes()[node.index()].actor.summary().commit_index)
-            .max()
-            .unwrap_or(0)
-    };
-    let labels = cut_off
-        .iter()
-        .map(|node| world.node_label(*node))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let (minority_commit, majority_commit) = (commit(&cut_off), commit(&majority_side));
-    if majority_commit > minority_commit {
-        Verdict::yes(format!(
-            "{labels} cannot reach a majority and stay at commit index {minority_commit}, \
-             while the majority side has committed up to {majority_commit}"
-        ))
-    } else {
-        Verdict::not_yet(format!(
-            "{labels} are cut off from a majority; send writes so the majority side commits past \
-             index {minority_commit}"
-        ))
     }
 }
 
