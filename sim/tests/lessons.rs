@@ -42,6 +42,7 @@ fn every_lesson_parses_and_has_steps_with_predictions() {
     let lessons = parse_lessons().unwrap_or_else(|error| panic!("{error}"));
     assert_eq!(lessons.len(), LESSONS.len());
     let mut ids: Vec<&str> = lessons.iter().map(|lesson| lesson.id.as_str()).collect();
+    ids.sort_unstable();
     ids.dedup();
     assert_eq!(ids.len(), lessons.len(), "lesson ids are unique");
     for lesson in &lessons {
@@ -125,6 +126,16 @@ fn a_minimal_lesson_parses_with_its_body_and_solution() {
 }
 
 #[test]
+fn a_lesson_may_name_an_engine_example_scenario() {
+    let text = MINIMAL.replace(
+        "lessons/scenarios/calm-five.toml",
+        "sim/scenarios/leader-crash.toml",
+    );
+    let lesson = parse_lesson(&text, "demo.md").unwrap();
+    assert_eq!(lesson.scenario.title, "Leader crash and re-election");
+}
+
+#[test]
 fn mistakes_are_reported_with_file_line_column_step_and_key() {
     let error = |from: &str, to: &str| {
         let text = MINIMAL.replace(from, to);
@@ -160,6 +171,10 @@ fn mistakes_are_reported_with_file_line_column_step_and_key() {
         "+++\nBody",
         "[[step.predict]]\nquestion = \"Q?\"\noptions = [{ text = \"a\", explanation = \"b\" }]\n+++\nBody",
     );
+    assert!(error("id = \"demo\"", "id = \"Demo Lesson\"")
+        .starts_with("demo.md:2:6: key `id`: `Demo Lesson` is not a lesson id"));
+    assert!(error("after_ms = 5", "after_ms = 5, at_ms = 5")
+        .contains("key `solution.at_ms`: unknown key; expected one of `after_ms`, `do`, `target`"));
     let parsed = parse_lesson(&no_correct, "demo.md").unwrap_err();
     assert_eq!(*parsed.kind, LessonErrorKind::NoCorrectOption);
     assert_eq!((parsed.line, parsed.step), (14, Some(1)));
