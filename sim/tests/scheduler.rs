@@ -9,10 +9,7 @@ use quorumlab_sim::runner::{run_scenario, RunReport};
 use quorumlab_sim::scenario::{parse_scenario, to_toml_string, Scenario, ScenarioErrorKind, Step};
 
 fn load(name: &str) -> Scenario {
-    let path = format!(
-        "{}/scenarios/{name}",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let path = format!("{}/scenarios/{name}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).expect("scenario file");
     parse_scenario(&text, name).unwrap_or_else(|error| panic!("{error}"))
 }

@@ -14,10 +14,7 @@ use quorumlab_sim::time::SimTime;
 use quorumlab_sim::zookeeper::CandidatePhase;
 
 fn load(name: &str) -> Scenario {
-    let path = format!(
-        "{}/scenarios/{name}",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let path = format!("{}/scenarios/{name}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).expect("scenario file");
     parse_scenario(&text, name).unwrap_or_else(|error| panic!("{error}"))
 }
