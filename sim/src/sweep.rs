@@ -5,9 +5,13 @@
 //! node leads in the highest term any up node has reached). A seed that fails either is a failing seed; its
 //! scenario can be printed with [`chaos_scenario`] + [`crate::scenario::to_toml_string`] and re-run alone.
 
+use crate::action::{Action, NodeTarget};
 use crate::chaos::{chaos_scenario, ChaosOptions};
+use crate::config::{Coordination, ZkRecipe};
+use crate::lockservice::chaos::{lock_chaos_scenario, LockChaosOptions, LockKind};
 use crate::runner::ScenarioRun;
-use crate::scenario::Scenario;
+use crate::scenario::{parse_scenario, to_toml_string, Scenario};
+use crate::zookeeper::CandidatePhase;
 use std::collections::BTreeMap;
 
 /// Name under which a liveness failure is tallied next to the checkers' invariants.
@@ -125,4 +129,133 @@ pub fn sweep(
         summary.add(&outcome);
     }
     Ok(summary)
+}
+
+/// Name under which a coordination world that did no work after the heal is tallied.
+pub const PROGRESS_AFTER_HEAL: &str = "Progress after heal";
+
+/// The coordination protocols a sweep can run, with the chaos settings each is claimed safe under:
+/// the lock service with fencing; a single Redis lock and Redlock with honest server clocks and servers
+/// that keep their keys (their stores cannot fence, so a paused client may still break mutual
+/// exclusion: that is what the sweep shows); the scheduler in `leader-fencing` mode; the ZooKeeper
+/// recipe (sequential); the work queue partitioned by account. `None` for any other name.
+pub fn lock_chaos_options(protocol: &str, chaos: bool) -> Option<LockChaosOptions> {
+    let defaults = LockChaosOptions::default();
+    let options = match protocol {
+        "lock-service" => defaults,
+        "redis-lock" => LockChaosOptions {
+            kind: LockKind::Redis,
+            servers: 1,
+            server_time_faults: false,
+            ..defaults
+        },
+        "redlock" => LockChaosOptions {
+            kind: LockKind::Redlock,
+            servers: 5,
+            server_time_faults: false,
+            ..defaults
+        },
+        "scheduler" => LockChaosOptions {
+            kind: LockKind::Scheduler,
+            quiet_ms: 4_000,
+            ..defaults
+        },
+        "zookeeper" => LockChaosOptions {
+            kind: LockKind::Zookeeper(ZkRecipe::Sequential),
+            quiet_ms: 3_000,
+            ..defaults
+        },
+        "work-queue" => LockChaosOptions {
+            kind: LockKind::WorkQueue { partitioned: true },
+            ..defaults
+        },
+        _ => return None,
+    };
+    // Without chaos the fault window is empty: the workload alone, a baseline.
+    Some(if chaos {
+        options
+    } else {
+        LockChaosOptions {
+            fault_window_ms: 0,
+            ..options
+        }
+    })
+}
+
+/// The coordination chaos scenario for one seed, exactly as a scenario file carries it: written out
+/// and read back, so settings a file cannot hold for this protocol (the generator draws a keep-alive
+/// interval even for Redis-style locks, which send none) take the value a file gives them, and steps a
+/// file cannot hold (a node cut from itself, which does nothing) are left out. A sweep
+/// runs this scenario, and `--emit-scenario` prints it: the printed file reruns the very same run.
+pub fn lock_sweep_scenario(seed: u64, options: &LockChaosOptions) -> Result<Scenario, String> {
+    let mut scenario = lock_chaos_scenario(seed, options);
+    // The generator may cut a node from itself: that cuts nothing, and a file cannot say it.
+    scenario.steps.retain(|step| {
+        !matches!(
+            step.action,
+            Action::Cut {
+                from: NodeTarget::Node(from),
+                to: NodeTarget::Node(to),
+                ..
+            } if from == to
+        )
+    });
+    let text = to_toml_string(&scenario);
+    parse_scenario(&text, &format!("chaos seed {seed}")).map_err(|error| error.to_string())
+}
+
+/// Runs the coordination chaos scenario for one seed and judges it: safety (no checker violation at
+/// any time) and progress after the heal (see [`judge_lock_scenario`]).
+pub fn run_lock_seed(seed: u64, options: &LockChaosOptions) -> Result<SeedOutcome, String> {
+    judge_lock_scenario(lock_sweep_scenario(seed, options)?, options.fault_window_ms)
+}
+
+/// Judges a coordination run as a sweep does. Besides the checkers' violations, a seed fails with
+/// [`PROGRESS_AFTER_HEAL`] when, after `heal_ms`, the world did none of its work: no write accepted
+/// by the store (lock service, work queue), no minute invoiced after the heal's minute (scheduler), or
+/// not exactly one candidate leading at the end (ZooKeeper recipe). Redis-style locks are judged on
+/// safety alone.
+pub fn judge_lock_scenario(scenario: Scenario, heal_ms: u64) -> Result<SeedOutcome, String> {
+    let seed = scenario.seed;
+    let coordination = scenario.raft.coordination.clone();
+    let mut run = ScenarioRun::new(scenario)?;
+    run.run_to_end();
+    let report = run.world().report();
+    let mut violations = report.violation_counts.clone();
+    violations.retain(|_, count| *count > 0);
+    let progressed = match &coordination {
+        Some(Coordination::LockService(_)) | Some(Coordination::WorkQueue(..)) => {
+            report.resource.as_ref().is_some_and(|resource| {
+                resource
+                    .accepted
+                    .iter()
+                    .any(|access| access.write.is_some() && access.at_ms > heal_ms)
+            })
+        }
+        Some(Coordination::Scheduler(_, scheduler)) => {
+            let minute_ms = scheduler.minute_ms.max(1);
+            let (heal_minute, last_minute) = (heal_ms / minute_ms, report.end_ms / minute_ms);
+            report.invoices.as_ref().is_some_and(|invoices| {
+                (heal_minute + 1..last_minute)
+                    .any(|minute| !invoices.missed_minutes.contains(&minute))
+            })
+        }
+        Some(Coordination::Zookeeper(..)) => run.world().view().coordination.is_some_and(|view| {
+            view.candidates
+                .iter()
+                .filter(|candidate| candidate.phase == CandidatePhase::Leading)
+                .count()
+                == 1
+        }),
+        _ => true,
+    };
+    if !progressed {
+        violations.insert(PROGRESS_AFTER_HEAL.to_string(), 1);
+    }
+    Ok(SeedOutcome {
+        seed,
+        violations,
+        events_processed: report.events_processed,
+        trace_hash: report.trace_hash,
+    })
 }

@@ -3,17 +3,16 @@
 //! as a single-threaded sweep. (Threads live here in the binary, not in the library, which also runs
 //! on wasm32.)
 
-use quorumlab_sim::chaos::ChaosOptions;
-use quorumlab_sim::sweep::{run_seed, SeedOutcome, SweepSummary};
+use quorumlab_sim::sweep::{SeedOutcome, SweepSummary};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
-/// Runs `seed_count` seeds from `first_seed` on `jobs` threads, reporting each failing seed on stderr
-/// as it is found.
+/// Runs `seed_count` seeds from `first_seed` on `jobs` threads (`run_seed` runs and judges one),
+/// reporting each failing seed on stderr as it is found.
 pub fn sweep_on_threads(
     first_seed: u64,
     seed_count: u64,
-    options: &ChaosOptions,
+    run_seed: impl Fn(u64) -> Result<SeedOutcome, String> + Sync,
     jobs: usize,
 ) -> Result<SweepSummary, String> {
     let next_offset = AtomicU64::new(0);
@@ -25,7 +24,7 @@ pub fn sweep_on_threads(
                 if offset >= seed_count {
                     return;
                 }
-                let outcome = run_seed(first_seed.wrapping_add(offset), options);
+                let outcome = run_seed(first_seed.wrapping_add(offset));
                 if let Ok(outcome) = &outcome {
                     if outcome.failed() {
                         eprintln!("seed {} failed: {:?}", outcome.seed, outcome.violations);
