@@ -49,6 +49,11 @@ fn every_lesson_parses_and_has_steps_with_predictions() {
         assert!(!lesson.steps.is_empty(), "{} has steps", lesson.id);
         assert!(!lesson.outcomes.is_empty(), "{} lists outcomes", lesson.id);
         assert!(
+            !lesson.interview.is_empty(),
+            "{} asks an interview question",
+            lesson.id
+        );
+        assert!(
             lesson.steps.iter().any(|step| !step.predict.is_empty()),
             "{} asks at least one predict-then-reveal question",
             lesson.id
@@ -162,7 +167,7 @@ fn mistakes_are_reported_with_file_line_column_step_and_key() {
     assert_eq!(
         error("order = 1", "ordr = 1"),
         "demo.md:4:1: key `ordr`: unknown key; expected one of `id`, `title`, `order`, `outcomes`, \
-         `scenario`, `start_ms`, `step`"
+         `scenario`, `start_ms`, `step`, `interview`"
     );
     assert!(error("calm-five.toml", "nowhere.toml")
         .starts_with("demo.md:6:12: key `scenario`: no scenario `lessons/scenarios/nowhere.toml`"));

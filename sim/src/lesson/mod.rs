@@ -20,6 +20,10 @@
 //! [[step.predict]]
 //! question = "What happens next?"
 //! options = [{ text = "...", correct = true, explanation = "..." }, ...]
+//!
+//! [[interview]]                                  # optional: open questions, model answer behind a reveal
+//! question = "Why are election timeouts random?"
+//! answer = "..."
 //! +++
 //! ## The idea in plain words
 //! ...
@@ -96,6 +100,8 @@ pub struct Lesson {
     /// Simulated time run before the first step begins.
     pub start_ms: u64,
     pub steps: Vec<LessonStep>,
+    /// Interview-style questions whose model answers the app keeps behind a reveal.
+    pub interview: Vec<InterviewQuestion>,
     /// The markdown after the front matter.
     pub body: String,
 }
@@ -143,6 +149,13 @@ pub struct PredictOption {
     pub correct: bool,
     /// Shown after the learner picks this option, right or wrong.
     pub explanation: String,
+}
+
+/// An open question with a model answer (markdown), shown after the learner has tried it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InterviewQuestion {
+    pub question: String,
+    pub answer: String,
 }
 
 /// Every compiled-in lesson, parsed, in course order.

@@ -6,7 +6,10 @@
 
 use super::checkpoint::parse_checkpoint;
 use super::errors::{LessonError, LessonErrorKind};
-use super::{Lesson, LessonStep, PredictOption, Prediction, SolutionAction, SCENARIO_FILES};
+use super::{
+    InterviewQuestion, Lesson, LessonStep, PredictOption, Prediction, SolutionAction,
+    SCENARIO_FILES,
+};
 use crate::coordination::Layout;
 use crate::scenario::errors::line_and_column;
 use crate::scenario::fields::{Field, NodeNames, Place, Source, TableReader};
@@ -15,7 +18,14 @@ use crate::scenario::{parse_scenario, Scenario, ScenarioErrorKind, EXAMPLES, MAX
 use toml::de::{DeTable, DeValue};
 
 const TOP_LEVEL_KEYS: &[&str] = &[
-    "id", "title", "order", "outcomes", "scenario", "start_ms", "step",
+    "id",
+    "title",
+    "order",
+    "outcomes",
+    "scenario",
+    "start_ms",
+    "step",
+    "interview",
 ];
 const STEP_KEYS: &[&str] = &[
     "instruction",
@@ -113,6 +123,10 @@ pub fn parse_lesson(text: &str, file: &str) -> Result<Lesson> {
             .collect::<Result<Vec<_>>>()?,
         None => Vec::new(),
     };
+    let interview = match top.optional("interview") {
+        Some(field) => read_interview(field)?,
+        None => Vec::new(),
+    };
     Ok(Lesson {
         id,
         title,
@@ -122,6 +136,7 @@ pub fn parse_lesson(text: &str, file: &str) -> Result<Lesson> {
         scenario,
         start_ms,
         steps,
+        interview,
         body: body.to_string(),
     })
 }
@@ -329,4 +344,27 @@ fn read_prediction(table: &TableReader<'_>) -> Result<Prediction> {
         ));
     }
     Ok(Prediction { question, options })
+}
+
+fn read_interview(field: Field<'_>) -> Result<Vec<InterviewQuestion>> {
+    let place = Place {
+        key_prefix: "interview.",
+        ..field.place
+    };
+    let mut questions = Vec::new();
+    for entry in field.array()? {
+        let table = table_of(
+            Field {
+                place,
+                ..field.element(entry)
+            },
+            "every interview question",
+        )?;
+        table.check_keys(&["question", "answer"])?;
+        questions.push(InterviewQuestion {
+            question: table.required("question")?.string()?.to_string(),
+            answer: table.required("answer")?.string()?.to_string(),
+        });
+    }
+    Ok(questions)
 }
