@@ -366,3 +366,48 @@ fn damaged_coordination_links_never_panic() {
     assert!(refused > 1_000, "only {refused} refused");
     assert!(opened > 10, "only {opened} opened");
 }
+
+/// The replay estimate covers what a coordination run really does (so every example opens), and a
+/// link whose workers would spin (1 ms keep-alives, no think or work time, 26 workers, an hour) is
+/// refused before replaying.
+#[test]
+fn the_replay_estimate_counts_the_workers_and_refuses_a_spinning_workload() {
+    for (name, scenario) in coordination_examples() {
+        let end = SimTime::from_ms(scenario.duration_ms);
+        let mut session = Session::new(scenario).unwrap();
+        session.advance_to(end);
+        let run = capture(&session);
+        let estimate = super::super::replay::estimated_replay_events(&run);
+        let actual = session.world().events_processed();
+        assert!(
+            estimate >= actual,
+            "{name}: estimated {estimate}, ran {actual}"
+        );
+        assert!(estimate < super::super::replay::MAX_REPLAY_EVENTS, "{name}");
+        assert!(open(run).is_ok(), "{name}");
+    }
+    let (_, mut scenario) = coordination_examples()
+        .into_iter()
+        .find(|(name, _)| name == "fencing-pause.toml")
+        .unwrap();
+    scenario.duration_ms = 3_600_000;
+    scenario.steps.clear();
+    let options = locks(&mut scenario);
+    options.workers = 26;
+    options.renew_ms = 1;
+    options.think_ms = 0;
+    options.work_ms = 0;
+    let run = SharedRun {
+        scenario,
+        actions: Vec::new(),
+        position: MAX_SHARED_TIME,
+    };
+    let fragment = encode_fragment(&run).unwrap();
+    let Err(error) = open(decode_fragment(&fragment).unwrap()) else {
+        panic!("an hour of 26 workers sending keep-alives every millisecond was replayed");
+    };
+    assert!(
+        matches!(error, ShareError::TooLongToReplay { .. }),
+        "{error}"
+    );
+}
