@@ -11,6 +11,7 @@ use crate::components::partition_panel::PartitionPanel;
 use crate::components::playback::PlaybackBar;
 use crate::components::protocol_picker::ProtocolPicker;
 use crate::components::resource_ledger::ResourceLedger;
+use crate::components::scheduler_strip::SchedulerStrip;
 use crate::components::settings_panel::SettingsPanel;
 use crate::components::share_button::{self, RunFingerprint, ShareButton};
 use crate::components::shortcuts::{self, ShortcutSheet};
@@ -55,6 +56,7 @@ pub fn App() -> impl IntoView {
                 <section class="stage-column" aria-label="Cluster">
                     <div class="cluster-panel"><ClusterStage /></div>
                     <WorkerLanes />
+                    <SchedulerStrip />
                     <Timeline />
                     <PlaybackBar />
                     <SpaceTime />

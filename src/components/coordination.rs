@@ -121,17 +121,22 @@ pub fn lease_fraction(until_us: u64, now_us: i64, ttl_us: u64) -> f64 {
     (left_us as f64 / ttl_us as f64).clamp(0.0, 1.0)
 }
 
-/// A worker's belief in its own words, on its own clock.
-pub fn belief_sentence(worker: &WorkerView, paused: bool) -> String {
+/// A worker's belief in its own words, on its own clock. `tokens` is false for Redis-style locks, whose
+/// hold values are random, not fencing tokens, and not worth reading.
+pub fn belief_sentence(worker: &WorkerView, paused: bool, tokens: bool) -> String {
     let local_us = worker.local_clock_us;
     match worker.belief {
         Some(belief) => {
             let expired = (belief.lease_until_local_us as i64) <= local_us;
-            let holds = format!(
-                "holds lock, token {}, lease until {} on its clock",
-                belief.token,
-                format::sim_time(belief.lease_until_local_us)
-            );
+            let until = format::sim_time(belief.lease_until_local_us);
+            let holds = if tokens {
+                format!(
+                    "holds lock, token {}, lease until {until} on its clock",
+                    belief.token
+                )
+            } else {
+                format!("holds lock, valid until {until} on its clock")
+            };
             match (paused, expired) {
                 (true, _) => format!("paused — still believes it {holds}"),
                 (false, true) => format!("thinks it {holds} (already past, by its clock)"),
@@ -157,12 +162,15 @@ fn phase_word(worker: &WorkerView) -> &'static str {
 }
 
 /// One resource access: accepted (with its token), a duplicate, or refused with the comparison that
-/// refused it (`stale: 33 < 34`).
-pub fn ledger_sentence(entry: &LedgerEntry, client: &str) -> String {
+/// refused it (`stale: 33 < 34`). Without `tokens` (Redis-style locks) the token is not shown.
+pub fn ledger_sentence(entry: &LedgerEntry, client: &str, tokens: bool) -> String {
     let what = match entry.write {
         Some(value) => format!("write {value}"),
         None => "read".to_string(),
     };
+    if !tokens && entry.outcome == AccessOutcome::Accepted {
+        return format!("{client} {what} · accepted");
+    }
     match entry.outcome {
         AccessOutcome::Accepted => format!("{client} {what} · token {} · accepted", entry.token),
         AccessOutcome::Duplicate => {
@@ -183,6 +191,20 @@ pub fn outcome_class(outcome: AccessOutcome) -> &'static str {
         AccessOutcome::Accepted => "accepted",
         AccessOutcome::Duplicate => "duplicate",
         AccessOutcome::StaleToken => "rejected",
+    }
+}
+
+/// The banner's sentence when two or more clients believe they hold the lock at once.
+pub fn double_holder_sentence(holders: &[String]) -> String {
+    match holders {
+        [] | [_] => String::new(),
+        [first, second] => {
+            format!("{first} and {second} both believe they hold the lock right now")
+        }
+        [rest @ .., last] => format!(
+            "{} and {last} all believe they hold the lock right now",
+            rest.join(", ")
+        ),
     }
 }
 
@@ -258,7 +280,7 @@ mod tests {
             local_us: 0,
         };
         assert_eq!(
-            ledger_sentence(&entry, "A"),
+            ledger_sentence(&entry, "A", true),
             "A write 7 · rejected, stale: 33 < 34"
         );
     }
@@ -271,12 +293,32 @@ mod tests {
             lease_until_local_us: 1_240_000,
         };
         assert_eq!(
-            belief_sentence(&worker(Some(belief), 1_000_000), false),
+            belief_sentence(&worker(Some(belief), 1_000_000), false, true),
             "holds lock, token 34, lease until 1.240 s on its clock"
         );
-        assert!(belief_sentence(&worker(Some(belief), 1_000_000), true)
-            .starts_with("paused — still believes it holds lock, token 34"));
-        assert_eq!(belief_sentence(&worker(None, 0), false), "writing");
+        assert!(
+            belief_sentence(&worker(Some(belief), 1_000_000), true, true)
+                .starts_with("paused — still believes it holds lock, token 34")
+        );
+        assert_eq!(belief_sentence(&worker(None, 0), false, true), "writing");
+        assert_eq!(
+            belief_sentence(&worker(Some(belief), 1_000_000), false, false),
+            "holds lock, valid until 1.240 s on its clock"
+        );
+    }
+
+    #[test]
+    fn the_banner_names_every_believer() {
+        let names = |list: &[&str]| list.iter().map(|name| name.to_string()).collect::<Vec<_>>();
+        assert_eq!(double_holder_sentence(&names(&["A"])), "");
+        assert_eq!(
+            double_holder_sentence(&names(&["A", "B"])),
+            "A and B both believe they hold the lock right now"
+        );
+        assert_eq!(
+            double_holder_sentence(&names(&["A", "B", "C"])),
+            "A, B and C all believe they hold the lock right now"
+        );
     }
 
     #[test]

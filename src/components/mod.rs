@@ -16,6 +16,7 @@ pub mod partition_panel;
 pub mod playback;
 pub mod protocol_picker;
 pub mod resource_ledger;
+pub mod scheduler_strip;
 pub mod settings_panel;
 pub mod share_button;
 pub mod shortcuts;

@@ -2,7 +2,7 @@
 //! fencing ("stale: 33 < 34"). A new refusal flashes once: rows are keyed by their position in the whole
 //! run, so only a new row is created and animated.
 
-use super::coordination::{ledger_sentence, outcome_class};
+use super::coordination::{ledger_sentence, outcome_class, runs_raft};
 use crate::format;
 use crate::state::AppState;
 use leptos::prelude::*;
@@ -15,12 +15,14 @@ const MAX_ROWS: usize = 24;
 struct LedgerSummary {
     label: String,
     fencing: bool,
+    /// Whether tokens mean anything (not for Redis-style locks).
+    tokens: bool,
     value: u64,
     highest_seen: u64,
     accepted: u64,
     rejected: u64,
-    /// Newest first: (ordinal in the whole run, entry, client name).
-    rows: Vec<(u64, LedgerEntry, String)>,
+    /// Newest first: (ordinal in the whole run, entry, client name, tokens shown).
+    rows: Vec<(u64, LedgerEntry, String, bool)>,
 }
 
 #[component]
@@ -29,6 +31,10 @@ pub fn ResourceLedger() -> impl IntoView {
     let summary = Memo::new(move |_| {
         state.view.with(|view| {
             let coordination = view.coordination.as_ref()?;
+            // The invoice store has its own strip; its ledger of accesses stays empty.
+            if coordination.scheduler.is_some() {
+                return None;
+            }
             let resource = coordination.resource.as_ref()?;
             let total = resource.accepted + resource.rejected + resource.duplicates;
             let first = total.saturating_sub(resource.ledger.len() as u64);
@@ -39,6 +45,7 @@ pub fn ResourceLedger() -> impl IntoView {
                     .cloned()
                     .unwrap_or_else(|| format!("n{}", index + 1))
             };
+            let tokens = runs_raft(coordination.protocol);
             let rows = resource
                 .ledger
                 .iter()
@@ -46,12 +53,18 @@ pub fn ResourceLedger() -> impl IntoView {
                 .rev()
                 .take(MAX_ROWS)
                 .map(|(position, entry)| {
-                    (first + position as u64, *entry, name(entry.client.index()))
+                    (
+                        first + position as u64,
+                        *entry,
+                        name(entry.client.index()),
+                        tokens,
+                    )
                 })
                 .collect();
             Some(LedgerSummary {
                 label: name(resource.id.index()),
                 fencing: resource.fencing,
+                tokens,
                 value: resource.value,
                 highest_seen: resource.highest_seen,
                 accepted: resource.accepted,
@@ -72,17 +85,19 @@ pub fn ResourceLedger() -> impl IntoView {
                 </h2>
                 <p class="ledger-totals">
                     {read(|summary| format!(
-                        "value {} · highest token seen {} · {} accepted · {} rejected",
-                        summary.value, summary.highest_seen, summary.accepted, summary.rejected
+                        "value {}{} · {} accepted · {} rejected",
+                        summary.value,
+                        if summary.tokens { format!(" · highest token seen {}", summary.highest_seen) } else { String::new() },
+                        summary.accepted, summary.rejected
                     ))}
                 </p>
                 <ol class="ledger-rows" aria-live="polite">
                     <For
                         each=move || summary.with(|summary| summary.as_ref().map(|summary| summary.rows.clone()).unwrap_or_default())
-                        key=|(ordinal, _, _)| *ordinal
+                        key=|(ordinal, _, _, _)| *ordinal
                         let:row
                     >
-                        <LedgerRow entry=row.1 client=row.2 />
+                        <LedgerRow entry=row.1 client=row.2 tokens=row.3 />
                     </For>
                 </ol>
             </section>
@@ -91,7 +106,7 @@ pub fn ResourceLedger() -> impl IntoView {
 }
 
 #[component]
-fn LedgerRow(entry: LedgerEntry, client: String) -> impl IntoView {
+fn LedgerRow(entry: LedgerEntry, client: String, tokens: bool) -> impl IntoView {
     let class = format!("ledger-row {}", outcome_class(entry.outcome));
     let mark = match entry.outcome {
         quorumlab_sim::protocol::AccessOutcome::StaleToken => "✗",
@@ -101,7 +116,7 @@ fn LedgerRow(entry: LedgerEntry, client: String) -> impl IntoView {
     view! {
         <li class=class>
             <span class="ledger-mark" aria-hidden="true">{mark}</span>
-            <span class="ledger-text">{ledger_sentence(&entry, &client)}</span>
+            <span class="ledger-text">{ledger_sentence(&entry, &client, tokens)}</span>
             <span class="ledger-time muted">{format::sim_time(entry.local_us)}</span>
         </li>
     }

@@ -3,7 +3,9 @@
 //! times; when a pause or a clock jump pulls them apart, a worker believes a lock it no longer holds.
 //! A banner shows when two clients both believe they hold the lock at once (Redlock's failure).
 
-use super::coordination::{belief_sentence, believed_holders, lease_fraction};
+use super::coordination::{
+    belief_sentence, believed_holders, double_holder_sentence, lease_fraction, runs_raft,
+};
 use crate::format;
 use crate::state::AppState;
 use leptos::prelude::*;
@@ -115,10 +117,11 @@ fn lanes(view: &ClusterView, ttl_us: u64) -> Vec<Lane> {
                 .get(worker.id.index())
                 .is_some_and(|node| node.status == NodeStatus::Paused);
             let (truth, service_left) = truth(coordination, worker, ttl_us);
+            let tokens = runs_raft(coordination.protocol);
             Lane {
                 name: name(coordination, worker.id.index()),
                 paused,
-                belief: belief_sentence(worker, paused),
+                belief: belief_sentence(worker, paused, tokens),
                 truth,
                 local_left: worker.belief.map_or(0.0, |belief| {
                     lease_fraction(belief.lease_until_local_us, worker.local_clock_us, ttl_us)
@@ -167,8 +170,7 @@ pub fn WorkerLanes() -> impl IntoView {
                 <h2>"Workers " <span class="muted">"belief (own clock) · truth (service clock)"</span></h2>
                 <Show when=move || double.with(|holders| holders.len() >= 2)>
                     <p class="double-holder" role="alert" data-testid="double-holder-banner">
-                        "⚠ " {move || double.with(|holders| holders.join(" and "))}
-                        " all believe they hold the lock right now"
+                        "⚠ " {move || double.with(|holders| double_holder_sentence(holders))}
                     </p>
                 </Show>
                 <ul class="lanes">
