@@ -279,3 +279,34 @@ fn checkpoints_are_met_by_the_scenarios_that_show_them_and_only_those() {
     )
     .contains("no lock clients"));
 }
+
+#[test]
+fn a_met_checkpoint_stays_met_after_the_condition_passes() {
+    use quorumlab_sim::lesson::CheckpointEvaluator;
+    use quorumlab_sim::runner::ScenarioRun;
+    use quorumlab_sim::scenario::{parse_scenario, EXAMPLES};
+    let (_, text) = EXAMPLES
+        .iter()
+        .find(|(name, _)| *name == "partition-minority.toml")
+        .unwrap();
+    let mut run =
+        ScenarioRun::new(parse_scenario(text, "partition-minority.toml").unwrap()).unwrap();
+    let mut partitioned = CheckpointEvaluator::begin(Checkpoint::Partitioned, run.world());
+    let mut fresh_after_heal = None;
+    for ms in (0..=5_000).step_by(100) {
+        run.advance_to(SimTime::from_ms(ms));
+        partitioned.check(run.world());
+        if ms == 4_500 {
+            fresh_after_heal = Some(CheckpointEvaluator::begin(
+                Checkpoint::Partitioned,
+                run.world(),
+            ));
+        }
+    }
+    // The heal at 4000 ms restored every link, yet the step that saw the split stays ticked...
+    assert!(partitioned.check(run.world()).satisfied);
+    // ...while an evaluator that starts after the heal sees no cut link.
+    let verdict = fresh_after_heal.unwrap().check(run.world());
+    assert_eq!(verdict.explanation, "every link is up");
+    assert!(!verdict.satisfied);
+}
