@@ -102,3 +102,30 @@ test('Redlock after a clock jump: a banner shows two clients both believing they
     await app.close();
   }
 });
+
+// ZooKeeper's recipe advice, in our words: if every candidate watches the leader znode, each change
+// wakes them all (the herd); if each watches only the candidate just before it (ephemeral-sequential
+// znodes), a change wakes one. Same crashes in both files: A, then the next leader.
+for (const [example, notifications] of [['zk-herd.toml', 7], ['zk-sequential.toml', 2]]) {
+  test(`ZooKeeper ${example}: ${notifications} watch notifications after two leader crashes`, async () => {
+    const app = await openApp();
+    const { page } = app;
+    try {
+      await pick(page, example);
+      await page.locator('[data-testid=znode-tree]').waitFor();
+      await waitUntil(
+        async () => (await page.textContent('[data-testid=notification-count]')).startsWith(`${notifications} watch notifications`),
+        { timeout: 20_000, what: `${notifications} notifications` },
+      );
+      // The run goes on past the crashes; the count must not grow.
+      await page.waitForTimeout(500);
+      assert.match(await page.textContent('[data-testid=notification-count]'), new RegExp(`^${notifications} watch`));
+      assert.ok((await page.locator('[data-testid=znode-tree] ul.znodes li').count()) >= 1, 'the live znodes are listed');
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await app.screenshot(`coordination-${example.replace('.toml', '')}`);
+      assertNoProblems(app);
+    } finally {
+      await app.close();
+    }
+  });
+}

@@ -18,6 +18,7 @@ use crate::components::shortcuts::{self, ShortcutSheet};
 use crate::components::spacetime::SpaceTime;
 use crate::components::timeline::Timeline;
 use crate::components::worker_lanes::WorkerLanes;
+use crate::components::znode_tree::ZnodeTree;
 use crate::frame_loop;
 use crate::state::{default_scenario, AppState};
 use leptos::prelude::*;
@@ -57,6 +58,7 @@ pub fn App() -> impl IntoView {
                     <div class="cluster-panel"><ClusterStage /></div>
                     <WorkerLanes />
                     <SchedulerStrip />
+                    <ZnodeTree />
                     <Timeline />
                     <PlaybackBar />
                     <SpaceTime />

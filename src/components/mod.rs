@@ -23,3 +23,4 @@ pub mod shortcuts;
 pub mod spacetime;
 pub mod timeline;
 pub mod worker_lanes;
+pub mod znode_tree;
