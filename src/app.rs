@@ -6,6 +6,7 @@ use crate::components::client_panel::ClientPanel;
 use crate::components::cluster::ClusterStage;
 use crate::components::import_export::ImportExport;
 use crate::components::inspector::Inspector;
+use crate::components::kv_servers::KvServers;
 use crate::components::log_strips::LogStrips;
 use crate::components::partition_panel::PartitionPanel;
 use crate::components::playback::PlaybackBar;
@@ -57,6 +58,7 @@ pub fn App() -> impl IntoView {
                 <section class="stage-column" aria-label="Cluster">
                     <div class="cluster-panel"><ClusterStage /></div>
                     <WorkerLanes />
+                    <KvServers />
                     <SchedulerStrip />
                     <ZnodeTree />
                     <Timeline />

@@ -11,6 +11,7 @@ pub mod cluster_node;
 pub mod coordination;
 pub mod import_export;
 pub mod inspector;
+pub mod kv_servers;
 pub mod log_strips;
 pub mod partition_panel;
 pub mod playback;
