@@ -186,8 +186,8 @@ mod tests {
         assert_eq!(session.now(), SimTime(10_000));
     }
 
-    #[test]
-    fn scripted_steps_fire_once_and_are_recorded() {
+    /// Three nodes with one scripted step: crash the leader at 400 ms.
+    fn crash_leader_at_400_ms() -> Scenario {
         let mut script = scenario(3);
         script.steps.push(Step {
             at_ms: 400,
@@ -195,7 +195,12 @@ mod tests {
                 target: NodeTarget::Leader,
             },
         });
-        let mut session = Session::new(script).unwrap();
+        script
+    }
+
+    #[test]
+    fn scripted_steps_fire_once_and_are_recorded() {
+        let mut session = Session::new(crash_leader_at_400_ms()).unwrap();
         session.advance_to(SimTime::from_ms(1_000));
         assert_eq!(session.actions().len(), 1);
         assert_eq!(session.actions()[0].at, SimTime::from_ms(400));
@@ -222,14 +227,7 @@ mod tests {
 
     #[test]
     fn playing_forward_after_seeking_back_replays_a_scripted_step_once() {
-        let mut script = scenario(3);
-        script.steps.push(Step {
-            at_ms: 400,
-            action: Action::Crash {
-                target: NodeTarget::Leader,
-            },
-        });
-        let mut session = Session::new(script).unwrap();
+        let mut session = Session::new(crash_leader_at_400_ms()).unwrap();
         session.advance_to(SimTime::from_ms(1_000));
         let hash_at_end = session.world().trace_hash();
         session.seek(SimTime::from_ms(200));
