@@ -1,27 +1,15 @@
 //! The selected node, in full: what it believes (role, term, vote, log, indexes, timers, clock) and the
 //! faults you can inflict on it.
 
+use super::coordination::{belief_sentence, label_of, runs_raft, NodeKind};
 use crate::format;
 use crate::state::AppState;
 use leptos::prelude::*;
 use quorumlab_sim::action::{Action, NodeTarget, RequestKind};
 use quorumlab_sim::ids::NodeId;
-use quorumlab_sim::view::NodeView;
+use quorumlab_sim::view::{ClusterView, NodeView};
+use quorumlab_sim::view_coordination::CoordinationView;
 use quorumlab_sim::world::NodeStatus;
-
-const FACT_LABELS: [&str; 11] = [
-    "role",
-    "term",
-    "voted for",
-    "believes leader",
-    "commit / applied",
-    "log",
-    "nextIndex",
-    "matchIndex",
-    "clock",
-    "timers",
-    "queued inputs",
-];
 
 fn indexes(values: &Option<Vec<u64>>) -> String {
     match values {
@@ -49,8 +37,8 @@ fn timers(node: &NodeView, now_us: u64) -> String {
         .join(", ")
 }
 
-/// The values for `FACT_LABELS`, in order.
-fn fact_values(node: &NodeView, now_us: u64) -> Vec<String> {
+/// What a Raft server believes.
+fn raft_facts(node: &NodeView, now_us: u64) -> Vec<(&'static str, String)> {
     let newest_terms: Vec<String> = node
         .log_terms
         .iter()
@@ -59,36 +47,121 @@ fn fact_values(node: &NodeView, now_us: u64) -> Vec<String> {
         .rev()
         .map(u64::to_string)
         .collect();
+    let log = format!(
+        "{} {}; newest terms [{}]",
+        node.log_len,
+        if node.log_len == 1 {
+            "entry"
+        } else {
+            "entries"
+        },
+        newest_terms.join(" ")
+    );
     vec![
-        format!("{:?}", node.role).to_lowercase(),
-        node.term.to_string(),
-        node.voted_for
-            .map_or("nobody".to_string(), |vote| vote.to_string()),
-        node.leader_hint
-            .map_or("unknown".to_string(), |leader| leader.to_string()),
-        format!("{} / {}", node.commit_index, node.applied_index),
-        format!(
-            "{} {}; newest terms [{}]",
-            node.log_len,
-            if node.log_len == 1 {
-                "entry"
-            } else {
-                "entries"
-            },
-            newest_terms.join(" ")
+        ("role", format!("{:?}", node.role).to_lowercase()),
+        ("term", node.term.to_string()),
+        (
+            "voted for",
+            node.voted_for
+                .map_or("nobody".to_string(), |vote| vote.to_string()),
         ),
-        indexes(&node.next_index),
-        indexes(&node.match_index),
-        format!(
-            "{} (true {}), offset {}, drift {}",
-            format::sim_time(node.local_clock_us.max(0) as u64),
-            format::sim_time(node.true_clock_us),
-            format::clock_offset(node.clock_offset_us),
-            format::drift(node.clock_drift_ppm)
+        (
+            "believes leader",
+            node.leader_hint
+                .map_or("unknown".to_string(), |leader| leader.to_string()),
         ),
-        timers(node, now_us),
-        node.queued_inputs.to_string(),
+        (
+            "commit / applied",
+            format!("{} / {}", node.commit_index, node.applied_index),
+        ),
+        ("log", log),
+        ("nextIndex", indexes(&node.next_index)),
+        ("matchIndex", indexes(&node.match_index)),
+        ("clock", clock_fact(node)),
+        ("timers", timers(node, now_us)),
+        ("queued inputs", node.queued_inputs.to_string()),
     ]
+}
+
+fn clock_fact(node: &NodeView) -> String {
+    format!(
+        "{} (true {}), offset {}, drift {}",
+        format::sim_time(node.local_clock_us.max(0) as u64),
+        format::sim_time(node.true_clock_us),
+        format::clock_offset(node.clock_offset_us),
+        format::drift(node.clock_drift_ppm)
+    )
+}
+
+/// What a worker, the protected resource or a Redis-style server knows: no Raft fields for them.
+fn actor_facts(
+    coordination: &CoordinationView,
+    node: &NodeView,
+    label: &str,
+    kind: NodeKind,
+) -> Vec<(&'static str, String)> {
+    let mut facts = vec![
+        ("name", label.to_string()),
+        ("kind", kind.word().to_string()),
+    ];
+    if let Some(worker) = coordination
+        .workers
+        .iter()
+        .find(|worker| worker.id == node.id)
+    {
+        let paused = node.status == NodeStatus::Paused;
+        let tokens = runs_raft(coordination.protocol);
+        facts.push(("believes", belief_sentence(worker, paused, tokens)));
+        facts.push((
+            "jobs",
+            format!(
+                "{} done, {} abandoned, {} fenced off",
+                worker.jobs_done, worker.jobs_abandoned, worker.fenced_off
+            ),
+        ));
+    }
+    if let Some(resource) = coordination
+        .resource
+        .as_ref()
+        .filter(|resource| resource.id == node.id)
+    {
+        facts.push((
+            "fencing",
+            if resource.fencing { "on" } else { "off" }.to_string(),
+        ));
+        facts.push(("value", resource.value.to_string()));
+        facts.push((
+            "accesses",
+            format!(
+                "{} accepted, {} rejected; highest token seen {}",
+                resource.accepted, resource.rejected, resource.highest_seen
+            ),
+        ));
+    }
+    if let Some(server) = coordination
+        .kv_servers
+        .iter()
+        .find(|server| server.id == node.id)
+    {
+        facts.push(("keys held", server.keys.len().to_string()));
+    }
+    facts.push(("clock", clock_fact(node)));
+    facts.push(("queued inputs", node.queued_inputs.to_string()));
+    facts
+}
+
+/// The facts to show for one node, whichever kind of actor it is.
+fn fact_values(view: &ClusterView, node: &NodeView) -> Vec<(&'static str, String)> {
+    let Some(coordination) = view.coordination.as_ref() else {
+        return raft_facts(node, view.now_us);
+    };
+    let label = label_of(Some(coordination), node.id.index()).unwrap_or_default();
+    let kind = NodeKind::of_label(label);
+    if kind == NodeKind::Server && runs_raft(coordination.protocol) {
+        raft_facts(node, view.now_us)
+    } else {
+        actor_facts(coordination, node, label, kind)
+    }
 }
 
 #[component]
@@ -112,7 +185,7 @@ fn NodeFacts(node: NodeId) -> impl IntoView {
         state.view.with(|view| {
             view.nodes
                 .get(node.index())
-                .map(|node_view| (node_view.status, fact_values(node_view, view.now_us)))
+                .map(|node_view| (node_view.status, fact_values(view, node_view)))
         })
     });
     let status = move || {
@@ -122,23 +195,25 @@ fn NodeFacts(node: NodeId) -> impl IntoView {
                 .map_or("gone", |(status, _)| status.as_str())
         })
     };
-    let rows = FACT_LABELS
-        .iter()
-        .enumerate()
-        .map(|(index, label)| {
-            let value = move || {
-                values.with(|values| {
-                    values
-                        .as_ref()
-                        .map(|(_, values)| values[index].clone())
-                        .unwrap_or_default()
-                })
-            };
-            view! { <div class="fact"><dt>{*label}</dt><dd>{value}</dd></div> }
+    let name = move || {
+        state.view.with(|view| {
+            label_of(view.coordination.as_ref(), node.index())
+                .map_or_else(|| node.to_string(), str::to_string)
         })
-        .collect_view();
+    };
+    let rows = move || {
+        values.with(|values| {
+            values
+                .as_ref()
+                .map(|(_, facts)| facts.clone())
+                .unwrap_or_default()
+                .into_iter()
+                .map(|(label, value)| view! { <div class="fact"><dt>{label}</dt><dd>{value}</dd></div> })
+                .collect_view()
+        })
+    };
     view! {
-        <h3 class="inspector-title">{move || format!("{node} — {}", status())}</h3>
+        <h3 class="inspector-title">{move || format!("{} — {}", name(), status())}</h3>
         <dl class="facts">{rows}</dl>
     }
 }
@@ -200,5 +275,48 @@ fn NodeActions(node: NodeId) -> impl IntoView {
             <button on:click=act(Action::ClockDrift { target, ppm: -100_000 })>"Drift −10%"</button>
             <button on:click=act(Action::ClockDrift { target, ppm: 0 })>"No drift"</button>
         </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quorumlab_sim::runner::ScenarioRun;
+    use quorumlab_sim::scenario::{parse_scenario, EXAMPLES};
+    use quorumlab_sim::time::SimTime;
+
+    fn view_of(example: &str, at_ms: u64) -> ClusterView {
+        let (file, text) = EXAMPLES
+            .iter()
+            .find(|(file, _)| file.contains(example))
+            .expect("example exists");
+        let mut run = ScenarioRun::new(parse_scenario(text, file).expect("parses")).expect("world");
+        run.advance_to(SimTime::from_ms(at_ms));
+        run.world().view()
+    }
+
+    fn labels(facts: &[(&'static str, String)]) -> Vec<&'static str> {
+        facts.iter().map(|(label, _)| *label).collect()
+    }
+
+    #[test]
+    fn raft_servers_show_raft_facts() {
+        let view = view_of("leader-crash", 1_000);
+        let facts = fact_values(&view, &view.nodes[0]);
+        assert!(labels(&facts).contains(&"term") && labels(&facts).contains(&"matchIndex"));
+    }
+
+    #[test]
+    fn workers_and_the_store_show_what_they_know_not_raft_fields() {
+        let view = view_of("fencing-pause", 2_000);
+        let coordination = view.coordination.as_ref().expect("a coordination world");
+        let worker = coordination.workers[0].id;
+        let worker_facts = fact_values(&view, &view.nodes[worker.index()]);
+        assert!(labels(&worker_facts).contains(&"believes"));
+        assert!(!labels(&worker_facts).contains(&"term"));
+        let store = coordination.resource.as_ref().expect("a store").id;
+        let store_facts = fact_values(&view, &view.nodes[store.index()]);
+        assert_eq!(store_facts[0], ("name", "store".to_string()));
+        assert!(labels(&store_facts).contains(&"accesses"));
     }
 }
