@@ -77,16 +77,8 @@ impl fmt::Display for LessonErrorKind {
 
 impl fmt::Display for LessonError {
     fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(formatter, "{}:{}:{}: ", self.file, self.line, self.column)?;
-        if let Some(step) = self.step {
-            write!(formatter, "step {step} ")?;
-        }
-        if let Some(key) = &self.key {
-            write!(formatter, "key `{key}`")?;
-        }
-        if self.step.is_some() || self.key.is_some() {
-            write!(formatter, ": ")?;
-        }
+        let place = (self.file.as_str(), self.line, self.column);
+        crate::scenario::errors::write_place(formatter, place, self.step, self.key.as_deref())?;
         write!(formatter, "{}", self.kind)
     }
 }

@@ -164,18 +164,30 @@ impl fmt::Display for ScenarioErrorKind {
     }
 }
 
+/// Where an error is, as every file error in Quorum Lab starts: `file:line:column: step N key `k`: `.
+pub(crate) fn write_place(
+    formatter: &mut fmt::Formatter<'_>,
+    (file, line, column): (&str, u32, u32),
+    step: Option<usize>,
+    key: Option<&str>,
+) -> fmt::Result {
+    write!(formatter, "{file}:{line}:{column}: ")?;
+    if let Some(step) = step {
+        write!(formatter, "step {step} ")?;
+    }
+    if let Some(key) = key {
+        write!(formatter, "key `{key}`")?;
+    }
+    if step.is_some() || key.is_some() {
+        write!(formatter, ": ")?;
+    }
+    Ok(())
+}
+
 impl fmt::Display for ScenarioError {
     fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(formatter, "{}:{}:{}: ", self.file, self.line, self.column)?;
-        if let Some(step) = self.step {
-            write!(formatter, "step {step} ")?;
-        }
-        if let Some(key) = &self.key {
-            write!(formatter, "key `{key}`")?;
-        }
-        if self.step.is_some() || self.key.is_some() {
-            write!(formatter, ": ")?;
-        }
+        let place = (self.file.as_str(), self.line, self.column);
+        write_place(formatter, place, self.step, self.key.as_deref())?;
         write!(formatter, "{}", self.kind)
     }
 }
