@@ -301,6 +301,16 @@ pub struct ActorSummary {
     pub log_len: u64,
 }
 
+impl ActorSummary {
+    /// What an actor without a replicated log reports: never a leader, no term, nothing committed.
+    pub const WITHOUT_LOG: ActorSummary = ActorSummary {
+        role: RoleLabel::Follower,
+        term: 0,
+        commit_index: 0,
+        log_len: 0,
+    };
+}
+
 /// One protocol's node. The world calls `handle` for every input and applies the pushed effects.
 pub trait Protocol {
     fn handle(&mut self, local_now_us: u64, input: Input<'_>, effects: &mut Effects);

@@ -16,7 +16,6 @@ use crate::ids::NodeId;
 use crate::lockservice::{AccessKind, LockMessage, ResourceError};
 use crate::protocol::{
     AccessOutcome, ActorSummary, ClientError, ClientOutcome, Effects, Fact, Input, Protocol,
-    RoleLabel,
 };
 use serde::Serialize;
 use std::collections::{BTreeMap, VecDeque};
@@ -240,11 +239,6 @@ impl Protocol for Resource {
     fn crash(&mut self) {}
 
     fn summary(&self) -> ActorSummary {
-        ActorSummary {
-            role: RoleLabel::Follower,
-            term: 0,
-            commit_index: 0,
-            log_len: 0,
-        }
+        ActorSummary::WITHOUT_LOG
     }
 }

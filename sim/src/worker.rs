@@ -23,8 +23,7 @@ use crate::config::LockServiceOptions;
 use crate::ids::NodeId;
 use crate::lockservice::{AccessKind, AcquireResult, LockMessage, ResourceError};
 use crate::protocol::{
-    ActorSummary, ClientError, ClientOutcome, Effects, Fact, Input, Protocol, RoleLabel,
-    TimerDelay, TimerKey,
+    ActorSummary, ClientError, ClientOutcome, Effects, Fact, Input, Protocol, TimerDelay, TimerKey,
 };
 use serde::Serialize;
 
@@ -694,11 +693,6 @@ impl Protocol for Worker {
     }
 
     fn summary(&self) -> ActorSummary {
-        ActorSummary {
-            role: RoleLabel::Follower,
-            term: 0,
-            commit_index: 0,
-            log_len: 0,
-        }
+        ActorSummary::WITHOUT_LOG
     }
 }

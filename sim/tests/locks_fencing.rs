@@ -14,24 +14,12 @@ use quorumlab_sim::config::{Coordination, LockServiceOptions};
 use quorumlab_sim::ids::NodeId;
 use quorumlab_sim::lockservice::{LockOp, LockTable, TableEvent};
 use quorumlab_sim::protocol::Fact;
-use quorumlab_sim::runner::{run_scenario, RunReport, ScenarioRun};
+use quorumlab_sim::runner::{run_scenario, ScenarioRun};
 use quorumlab_sim::scenario::{parse_scenario, to_toml_string, Scenario, ScenarioErrorKind};
 use quorumlab_sim::time::SimTime;
 
-fn load(name: &str) -> Scenario {
-    let path = format!("{}/scenarios/{name}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).expect("scenario file");
-    parse_scenario(&text, name).unwrap_or_else(|error| panic!("{error}"))
-}
-
-fn count(report: &RunReport, invariant: &str) -> u64 {
-    report
-        .world
-        .violation_counts
-        .get(invariant)
-        .copied()
-        .unwrap_or(0)
-}
+mod common;
+use common::{count, load};
 
 fn lock_scenario(options: LockServiceOptions, seed: u64, duration_ms: u64) -> Scenario {
     let mut scenario = Scenario::new("locks", 3, duration_ms);

@@ -6,13 +6,10 @@ use quorumlab_sim::checker::NO_DUPLICATE_INVOICE;
 use quorumlab_sim::config::{Coordination, SchedulerMode};
 use quorumlab_sim::ids::NodeId;
 use quorumlab_sim::runner::{run_scenario, RunReport};
-use quorumlab_sim::scenario::{parse_scenario, to_toml_string, Scenario, ScenarioErrorKind, Step};
+use quorumlab_sim::scenario::{parse_scenario, to_toml_string, ScenarioErrorKind, Step};
 
-fn load(name: &str) -> Scenario {
-    let path = format!("{}/scenarios/{name}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).expect("scenario file");
-    parse_scenario(&text, name).unwrap_or_else(|error| panic!("{error}"))
-}
+mod common;
+use common::load;
 
 fn run(name: &str) -> RunReport {
     run_scenario(&load(name)).unwrap()

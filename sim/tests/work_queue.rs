@@ -4,13 +4,10 @@
 use quorumlab_sim::checker::NO_LOST_UPDATES;
 use quorumlab_sim::config::Coordination;
 use quorumlab_sim::runner::{run_scenario, ScenarioRun};
-use quorumlab_sim::scenario::{parse_scenario, to_toml_string, Scenario};
+use quorumlab_sim::scenario::{parse_scenario, to_toml_string};
 
-fn load(name: &str) -> Scenario {
-    let path = format!("{}/scenarios/{name}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).expect("scenario file");
-    parse_scenario(&text, name).unwrap_or_else(|error| panic!("{error}"))
-}
+mod common;
+use common::load;
 
 /// Owning partitions needs no lock and does several times the work of the global lock, correctly.
 #[test]

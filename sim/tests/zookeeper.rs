@@ -9,15 +9,12 @@ use quorumlab_sim::checker::EXCLUSIVE_BELIEF;
 use quorumlab_sim::ids::NodeId;
 use quorumlab_sim::lockservice::ZPath;
 use quorumlab_sim::runner::{run_scenario, ScenarioRun};
-use quorumlab_sim::scenario::{parse_scenario, to_toml_string, Scenario, Step};
+use quorumlab_sim::scenario::{parse_scenario, to_toml_string, Step};
 use quorumlab_sim::time::SimTime;
 use quorumlab_sim::zookeeper::CandidatePhase;
 
-fn load(name: &str) -> Scenario {
-    let path = format!("{}/scenarios/{name}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).expect("scenario file");
-    parse_scenario(&text, name).unwrap_or_else(|error| panic!("{error}"))
-}
+mod common;
+use common::load;
 
 fn leaders(run: &ScenarioRun) -> Vec<NodeId> {
     let nodes = run.world().nodes().iter().enumerate();

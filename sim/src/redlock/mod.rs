@@ -26,9 +26,7 @@
 use crate::actor::Message;
 use crate::ids::NodeId;
 use crate::lockservice::LockMessage;
-use crate::protocol::{
-    ActorSummary, ClientError, ClientOutcome, Effects, Fact, Input, Protocol, RoleLabel,
-};
+use crate::protocol::{ActorSummary, ClientError, ClientOutcome, Effects, Fact, Input, Protocol};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -161,11 +159,6 @@ impl Protocol for KvLockServer {
     }
 
     fn summary(&self) -> ActorSummary {
-        ActorSummary {
-            role: RoleLabel::Follower,
-            term: 0,
-            commit_index: 0,
-            log_len: 0,
-        }
+        ActorSummary::WITHOUT_LOG
     }
 }

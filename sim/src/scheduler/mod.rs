@@ -29,8 +29,7 @@ use crate::config::{LockServiceOptions, SchedulerMode, SchedulerOptions};
 use crate::ids::NodeId;
 use crate::lockservice::{AcquireResult, LockMessage};
 use crate::protocol::{
-    ActorSummary, ClientError, ClientOutcome, Effects, Fact, Input, Protocol, RoleLabel,
-    TimerDelay, TimerKey,
+    ActorSummary, ClientError, ClientOutcome, Effects, Fact, Input, Protocol, TimerDelay, TimerKey,
 };
 use serde::Serialize;
 
@@ -420,11 +419,6 @@ impl Protocol for SchedulerInstance {
     }
 
     fn summary(&self) -> ActorSummary {
-        ActorSummary {
-            role: RoleLabel::Follower,
-            term: 0,
-            commit_index: 0,
-            log_len: 0,
-        }
+        ActorSummary::WITHOUT_LOG
     }
 }

@@ -30,8 +30,7 @@ use crate::config::{LockServiceOptions, ZkRecipe};
 use crate::ids::NodeId;
 use crate::lockservice::{CreatePath, LockMessage, ZPath};
 use crate::protocol::{
-    ActorSummary, ClientError, ClientOutcome, Effects, Fact, Input, Protocol, RoleLabel,
-    TimerDelay, TimerKey,
+    ActorSummary, ClientError, ClientOutcome, Effects, Fact, Input, Protocol, TimerDelay, TimerKey,
 };
 use serde::Serialize;
 
@@ -381,11 +380,6 @@ impl Protocol for ZkCandidate {
     }
 
     fn summary(&self) -> ActorSummary {
-        ActorSummary {
-            role: RoleLabel::Follower,
-            term: 0,
-            commit_index: 0,
-            log_len: 0,
-        }
+        ActorSummary::WITHOUT_LOG
     }
 }
