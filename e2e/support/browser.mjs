@@ -42,7 +42,8 @@ async function mountApp(page, url, problems) {
 }
 
 export async function openApp({ width = 1440, height = 900, path = '/' } = {}) {
-  const server = await serveDist(join(REPO_ROOT, 'dist'));
+  // QUORUMLAB_DIST lets parallel work test its own build (`trunk build --release --dist DIR`).
+  const server = await serveDist(process.env.QUORUMLAB_DIST ?? join(REPO_ROOT, 'dist'));
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: CHROMIUM_ARGS,
