@@ -5,7 +5,6 @@
 //! node leads in the highest term any up node has reached). A seed that fails either is a failing seed; its
 //! scenario can be printed with [`chaos_scenario`] + [`crate::scenario::to_toml_string`] and re-run alone.
 
-use crate::action::{Action, NodeTarget};
 use crate::chaos::{chaos_scenario, ChaosOptions};
 use crate::config::{Coordination, ZkRecipe};
 use crate::lockservice::chaos::{lock_chaos_scenario, LockChaosOptions, LockKind};
@@ -184,22 +183,10 @@ pub fn lock_chaos_options(protocol: &str, chaos: bool) -> Option<LockChaosOption
 
 /// The coordination chaos scenario for one seed, exactly as a scenario file carries it: written out
 /// and read back, so settings a file cannot hold for this protocol (the generator draws a keep-alive
-/// interval even for Redis-style locks, which send none) take the value a file gives them, and steps a
-/// file cannot hold (a node cut from itself, which does nothing) are left out. A sweep
+/// interval even for Redis-style locks, which send none) take the value a file gives them. A sweep
 /// runs this scenario, and `--emit-scenario` prints it: the printed file reruns the very same run.
 pub fn lock_sweep_scenario(seed: u64, options: &LockChaosOptions) -> Result<Scenario, String> {
-    let mut scenario = lock_chaos_scenario(seed, options);
-    // The generator may cut a node from itself: that cuts nothing, and a file cannot say it.
-    scenario.steps.retain(|step| {
-        !matches!(
-            step.action,
-            Action::Cut {
-                from: NodeTarget::Node(from),
-                to: NodeTarget::Node(to),
-                ..
-            } if from == to
-        )
-    });
+    let scenario = lock_chaos_scenario(seed, options);
     let text = to_toml_string(&scenario);
     parse_scenario(&text, &format!("chaos seed {seed}")).map_err(|error| error.to_string())
 }

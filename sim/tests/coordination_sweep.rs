@@ -196,3 +196,33 @@ fn work_queue_loses_no_update_across_seeds() {
         }
     }
 }
+
+/// The generator only draws steps a scenario file can say: every chaos scenario of every coordination
+/// world, written out, reads back (a node cut from itself, for one, would be refused).
+#[test]
+fn every_chaos_scenario_can_be_written_as_a_file() {
+    use quorumlab_sim::config::ZkRecipe;
+    use quorumlab_sim::scenario::{parse_scenario, to_toml_string};
+    let kinds = [
+        LockKind::Service,
+        LockKind::Redis,
+        LockKind::Redlock,
+        LockKind::Scheduler,
+        LockKind::Zookeeper(ZkRecipe::Herd),
+        LockKind::Zookeeper(ZkRecipe::Sequential),
+        LockKind::WorkQueue { partitioned: true },
+        LockKind::WorkQueue { partitioned: false },
+    ];
+    for kind in kinds {
+        let options = LockChaosOptions {
+            kind,
+            ..LockChaosOptions::default()
+        };
+        for seed in 1..=SEEDS {
+            let text = to_toml_string(&lock_chaos_scenario(seed, &options));
+            if let Err(error) = parse_scenario(&text, "chaos") {
+                panic!("{kind:?} seed {seed}: {error}\n{text}");
+            }
+        }
+    }
+}

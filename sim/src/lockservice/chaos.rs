@@ -220,11 +220,7 @@ fn any_fault(rng: &mut Rng, layout: &Layout) -> Action {
         5 => Action::Isolate {
             target: server(rng),
         },
-        6 => Action::Cut {
-            from: node(rng),
-            to: node(rng),
-            both: rng.chance_ppm(PPM_ONE / 2),
-        },
+        6 => cut(rng, total),
         7 => Action::Heal,
         8 => Action::DropRate {
             ppm: rng.range_inclusive(0, 200_000) as u32,
@@ -250,5 +246,24 @@ fn any_fault(rng: &mut Rng, layout: &Layout) -> Action {
                 groups: vec![members, rest],
             }
         }
+    }
+}
+
+/// A one-way or two-way cut between two different nodes: the second end is drawn from the other
+/// `total - 1` nodes, so a node is never cut from itself (that would cut nothing, and a scenario file
+/// cannot say it).
+fn cut(rng: &mut Rng, total: u64) -> Action {
+    if total < 2 {
+        return Action::Heal;
+    }
+    let from = rng.range_inclusive(0, total - 1);
+    let mut to = rng.range_inclusive(0, total - 2);
+    if to >= from {
+        to += 1;
+    }
+    Action::Cut {
+        from: NodeTarget::Node(NodeId(from as u16)),
+        to: NodeTarget::Node(NodeId(to as u16)),
+        both: rng.chance_ppm(PPM_ONE / 2),
     }
 }
