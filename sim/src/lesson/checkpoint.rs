@@ -24,6 +24,8 @@ pub const CHECKPOINT_NAMES: &[&str] = &[
     "resource_rejected_stale_token",
     "two_clients_believe_they_hold_lock",
     "duplicate_invoice",
+    "stale_read",
+    "lock_released_by_wrong_owner",
 ];
 
 /// A condition on the live simulation. `NodeTarget::Leader` in a checkpoint means the node that led
@@ -54,6 +56,12 @@ pub enum Checkpoint {
     TwoClientsBelieveTheyHoldLock,
     /// The invoice store recorded some minute twice.
     DuplicateInvoice,
+    /// A client read answered with state older than a write acknowledged before the read began
+    /// (a Linearizable Reads violation) since the step began.
+    StaleRead,
+    /// A lock client deleted a key another client held (a Release By Owner violation) since the step
+    /// began.
+    LockReleasedByWrongOwner,
 }
 
 /// Why a checkpoint string does not parse; `at` is the 1-based character where the problem starts.
@@ -123,6 +131,8 @@ pub(crate) fn parse_checkpoint(
             no_argument(Checkpoint::TwoClientsBelieveTheyHoldLock)
         }
         "duplicate_invoice" => no_argument(Checkpoint::DuplicateInvoice),
+        "stale_read" => no_argument(Checkpoint::StaleRead),
+        "lock_released_by_wrong_owner" => no_argument(Checkpoint::LockReleasedByWrongOwner),
         "term_at_least" => Ok(Checkpoint::TermAtLeast(number(text, needs("a number")?)?)),
         "no_leader_for_ms" => Ok(Checkpoint::NoLeaderForMs(number(text, needs("a number")?)?)),
         "commit_index_at_least" => Ok(Checkpoint::CommitIndexAtLeast(number(
@@ -242,6 +252,11 @@ mod tests {
                 Checkpoint::CommitIndexAtLeast(7),
             ),
             ("duplicate_invoice", Checkpoint::DuplicateInvoice),
+            ("stale_read", Checkpoint::StaleRead),
+            (
+                "lock_released_by_wrong_owner",
+                Checkpoint::LockReleasedByWrongOwner,
+            ),
         ];
         for (text, expected) in cases {
             assert_eq!(parse_checkpoint(text, &names()), Ok(expected), "{text}");

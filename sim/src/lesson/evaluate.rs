@@ -9,6 +9,8 @@
 //! Every answer carries a sentence saying why, so the app can show "not yet: n3 still leads in term 2"
 //! rather than a bare red cross.
 
+mod violations;
+
 use super::checkpoint::Checkpoint;
 use crate::action::NodeTarget;
 use crate::checker::locks::NO_DUPLICATE_INVOICE;
@@ -52,6 +54,8 @@ pub struct CheckpointEvaluator {
     /// The highest commit index of any server when a server was first seen cut off from a majority
     /// (cleared when every server can reach a majority again).
     commit_when_cut_off: Option<u64>,
+    /// Violations per invariant when the step began (for checkpoints about a new violation).
+    violations_at_start: violations::ViolationBaseline,
     /// Set once the checkpoint has been met; later calls return it unchanged.
     met: Option<Verdict>,
 }
@@ -66,6 +70,7 @@ impl CheckpointEvaluator {
             leaderless_since: start_leader.is_none().then_some(world.now()),
             rejected_at_start: rejected_count(world),
             commit_when_cut_off: None,
+            violations_at_start: violations::ViolationBaseline::of(world),
             met: None,
         }
     }
@@ -115,6 +120,10 @@ impl CheckpointEvaluator {
             Checkpoint::ResourceRejectedStaleToken => self.stale_token_rejected(world),
             Checkpoint::TwoClientsBelieveTheyHoldLock => two_believers(world),
             Checkpoint::DuplicateInvoice => duplicate_invoice(world),
+            Checkpoint::StaleRead => self.violations_at_start.stale_read(world),
+            Checkpoint::LockReleasedByWrongOwner => {
+                self.violations_at_start.released_by_wrong_owner(world)
+            }
         }
     }
 

@@ -1,0 +1,174 @@
+//! Checkpoints that tick when a checker reports a *new* violation of one invariant.
+//!
+//! Some lessons are about making an unsafe configuration fail on purpose: a lease read answered from a
+//! leader whose clock lies, a careless `DEL` that frees somebody else's lock. The checkers already spot
+//! those moments and count them per invariant, so the checkpoint only has to compare the count with the
+//! one it saw when the step began. Counting from the step's start (not from zero) matters: an earlier step
+//! may already have broken the same invariant, and that must not tick this one.
+
+use super::Verdict;
+use crate::checker::{LINEARIZABLE_READS, RELEASE_BY_OWNER};
+use crate::world::World;
+use std::collections::BTreeMap;
+
+/// Violations counted per invariant when a step began.
+#[derive(Clone, Debug, Default)]
+pub(super) struct ViolationBaseline {
+    counts: BTreeMap<String, u64>,
+}
+
+impl ViolationBaseline {
+    pub(super) fn of(world: &World) -> ViolationBaseline {
+        ViolationBaseline {
+            counts: world.checkers().violation_counts().clone(),
+        }
+    }
+
+    /// How many violations of `invariant` were reported after the baseline was taken.
+    fn new_since(&self, world: &World, invariant: &str) -> u64 {
+        let now = count_of(world.checkers().violation_counts(), invariant);
+        now.saturating_sub(count_of(&self.counts, invariant))
+    }
+
+    pub(super) fn stale_read(&self, world: &World) -> Verdict {
+        match self.new_since(world, LINEARIZABLE_READS) {
+            0 => Verdict::not_yet("every read so far reflected every acknowledged write".into()),
+            stale => Verdict::yes(format!(
+                "{stale} read(s) came back stale: {}",
+                latest_detail(world, LINEARIZABLE_READS)
+            )),
+        }
+    }
+
+    pub(super) fn released_by_wrong_owner(&self, world: &World) -> Verdict {
+        match self.new_since(world, RELEASE_BY_OWNER) {
+            0 => Verdict::not_yet(
+                "every lock so far was released by its own holder or expired".into(),
+            ),
+            wrong => Verdict::yes(format!(
+                "{wrong} lock(s) freed by a client that did not hold them: {}",
+                latest_detail(world, RELEASE_BY_OWNER)
+            )),
+        }
+    }
+}
+
+fn count_of(counts: &BTreeMap<String, u64>, invariant: &str) -> u64 {
+    counts.get(invariant).copied().unwrap_or(0)
+}
+
+/// The newest recorded detail of `invariant` (the list keeps the first hundred per invariant).
+fn latest_detail(world: &World, invariant: &str) -> String {
+    world
+        .checkers()
+        .violations()
+        .iter()
+        .rev()
+        .find(|record| record.invariant == invariant)
+        .map_or_else(|| invariant.to_string(), |record| record.detail.clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::CheckpointEvaluator;
+    use crate::lesson::Checkpoint;
+    use crate::runner::ScenarioRun;
+    use crate::scenario::parse_scenario;
+    use crate::time::SimTime;
+
+    /// Runs `text` to `until_ms`, checking `checkpoint` every 5 ms from `begin_ms`; returns the last
+    /// verdict's (satisfied, explanation).
+    fn watch(text: &str, checkpoint: Checkpoint, begin_ms: u64, until_ms: u64) -> (bool, String) {
+        let scenario = parse_scenario(text, "test.toml").expect("test scenario parses");
+        let mut run = ScenarioRun::new(scenario).expect("test scenario builds");
+        run.advance_to(SimTime::from_ms(begin_ms));
+        let mut evaluator = CheckpointEvaluator::begin(checkpoint, run.world());
+        let mut verdict = evaluator.check(run.world());
+        let mut ms = begin_ms;
+        while !verdict.satisfied && ms < until_ms {
+            ms += 5;
+            run.advance_to(SimTime::from_ms(ms));
+            verdict = evaluator.check(run.world());
+        }
+        (verdict.satisfied, verdict.explanation)
+    }
+
+    /// The leader (n4 with this seed) is cut off and its clock set back 1.5 s, so its lease outlives its
+    /// leadership; a write commits on the majority side, then the old leader is asked for reads.
+    const STALE_LEASE: &str = r#"
+title = "stale lease read"
+protocol = "raft"
+nodes = 5
+seed = 1
+duration_ms = 4000
+[timing]
+check_quorum = true
+pre_vote = true
+lease_reads = LEASE_READS
+[[step]]
+at_ms = 1000
+do = "isolate"
+target = "leader"
+[[step]]
+at_ms = 1000
+do = "clock_jump"
+target = "leader"
+by_ms = -1500
+[[step]]
+at_ms = 1600
+do = "request"
+count = 1
+[[step]]
+at_ms = 1900
+do = "request"
+count = 3
+kind = "get"
+target = "n4"
+"#;
+
+    #[test]
+    fn a_lease_read_from_a_deposed_leader_is_a_stale_read() {
+        let text = STALE_LEASE.replace("LEASE_READS", "true");
+        let (met, why) = watch(&text, Checkpoint::StaleRead, 0, 4000);
+        assert!(met, "{why}");
+        assert!(why.contains("read(s) came back stale: request"), "{why}");
+    }
+
+    #[test]
+    fn reads_through_the_log_are_never_stale() {
+        let text = STALE_LEASE.replace("LEASE_READS", "false");
+        let (met, why) = watch(&text, Checkpoint::StaleRead, 0, 4000);
+        assert!(!met, "{why}");
+        assert_eq!(why, "every read so far reflected every acknowledged write");
+    }
+
+    #[test]
+    fn a_stale_read_before_the_step_began_does_not_count() {
+        let text = STALE_LEASE.replace("LEASE_READS", "true");
+        let (met, _) = watch(&text, Checkpoint::StaleRead, 0, 4000);
+        assert!(met);
+        let (met_later, why) = watch(&text, Checkpoint::StaleRead, 3000, 4000);
+        assert!(!met_later, "{why}");
+    }
+
+    const REDIS: &str = include_str!("../../../scenarios/redis-unsafe-release.toml");
+
+    #[test]
+    fn a_careless_delete_frees_the_next_holders_lock() {
+        let (met, why) = watch(REDIS, Checkpoint::LockReleasedByWrongOwner, 0, 5000);
+        assert!(met, "{why}");
+        assert!(why.contains("B released key 0, held by"), "{why}");
+    }
+
+    #[test]
+    fn compare_and_delete_never_frees_someone_elses_lock() {
+        let safe = REDIS.replace("unchecked_release = true", "unchecked_release = false");
+        assert_ne!(safe, REDIS);
+        let (met, why) = watch(&safe, Checkpoint::LockReleasedByWrongOwner, 0, 5000);
+        assert!(!met, "{why}");
+        assert_eq!(
+            why,
+            "every lock so far was released by its own holder or expired"
+        );
+    }
+}
