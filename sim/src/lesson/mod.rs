@@ -61,6 +61,10 @@ pub const LESSONS: &[(&str, &str)] = &[
         include_str!("../../../lessons/03-leader-election.md"),
     ),
     (
+        "lessons/04-leases.md",
+        include_str!("../../../lessons/04-leases.md"),
+    ),
+    (
         "lessons/06-fencing-tokens.md",
         include_str!("../../../lessons/06-fencing-tokens.md"),
     ),
@@ -83,6 +87,10 @@ pub const SCENARIO_FILES: &[(&str, &str)] = &[
     (
         "lessons/scenarios/fencing-calm.toml",
         include_str!("../../../lessons/scenarios/fencing-calm.toml"),
+    ),
+    (
+        "lessons/scenarios/lease-five.toml",
+        include_str!("../../../lessons/scenarios/lease-five.toml"),
     ),
 ];
 
