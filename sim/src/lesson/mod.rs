@@ -57,6 +57,10 @@ use crate::scenario::Scenario;
 /// `(path from the repository root, markdown text)` of every lesson, compiled in.
 pub const LESSONS: &[(&str, &str)] = &[
     (
+        "lessons/01-exactly-once.md",
+        include_str!("../../../lessons/01-exactly-once.md"),
+    ),
+    (
         "lessons/03-leader-election.md",
         include_str!("../../../lessons/03-leader-election.md"),
     ),
@@ -76,6 +80,10 @@ pub const LESSONS: &[(&str, &str)] = &[
 
 /// `(path from the repository root, TOML text)` of every scenario a lesson may name.
 pub const SCENARIO_FILES: &[(&str, &str)] = &[
+    (
+        "lessons/scenarios/scheduler-lease-calm.toml",
+        include_str!("../../../lessons/scenarios/scheduler-lease-calm.toml"),
+    ),
     (
         "lessons/scenarios/calm-five.toml",
         include_str!("../../../lessons/scenarios/calm-five.toml"),
