@@ -24,6 +24,8 @@ pub const CHECKPOINT_NAMES: &[&str] = &[
     "resource_rejected_stale_token",
     "two_clients_believe_they_hold_lock",
     "duplicate_invoice",
+    "missed_invoice",
+    "node_caught_up",
     "stale_read",
     "lock_released_by_wrong_owner",
 ];
@@ -56,6 +58,11 @@ pub enum Checkpoint {
     TwoClientsBelieveTheyHoldLock,
     /// The invoice store recorded some minute twice.
     DuplicateInvoice,
+    /// A scheduler minute under way when the step began, or later, ended with no invoice.
+    MissedInvoice,
+    /// The named server was down, paused or cut off while entries it lacks were committed, and now
+    /// holds every committed entry again.
+    NodeCaughtUp(NodeTarget),
     /// A client read answered with state older than a write acknowledged before the read began
     /// (a Linearizable Reads violation) since the step began.
     StaleRead,
@@ -131,6 +138,12 @@ pub(crate) fn parse_checkpoint(
             no_argument(Checkpoint::TwoClientsBelieveTheyHoldLock)
         }
         "duplicate_invoice" => no_argument(Checkpoint::DuplicateInvoice),
+        "missed_invoice" => no_argument(Checkpoint::MissedInvoice),
+        "node_caught_up" => Ok(Checkpoint::NodeCaughtUp(node(
+            text,
+            needs("a node")?,
+            names,
+        )?)),
         "stale_read" => no_argument(Checkpoint::StaleRead),
         "lock_released_by_wrong_owner" => no_argument(Checkpoint::LockReleasedByWrongOwner),
         "term_at_least" => Ok(Checkpoint::TermAtLeast(number(text, needs("a number")?)?)),
@@ -252,6 +265,11 @@ mod tests {
                 Checkpoint::CommitIndexAtLeast(7),
             ),
             ("duplicate_invoice", Checkpoint::DuplicateInvoice),
+            ("missed_invoice", Checkpoint::MissedInvoice),
+            (
+                "node_caught_up(n3)",
+                Checkpoint::NodeCaughtUp(NodeTarget::Node(NodeId(2))),
+            ),
             ("stale_read", Checkpoint::StaleRead),
             (
                 "lock_released_by_wrong_owner",

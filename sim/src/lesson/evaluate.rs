@@ -9,6 +9,7 @@
 //! Every answer carries a sentence saying why, so the app can show "not yet: n3 still leads in term 2"
 //! rather than a bare red cross.
 
+mod progress;
 mod violations;
 
 use super::checkpoint::Checkpoint;
@@ -56,6 +57,8 @@ pub struct CheckpointEvaluator {
     commit_when_cut_off: Option<u64>,
     /// Violations per invariant when the step began (for checkpoints about a new violation).
     violations_at_start: violations::ViolationBaseline,
+    /// When the step began, and whether a watched server has fallen behind since.
+    progress: progress::ProgressWatch,
     /// Set once the checkpoint has been met; later calls return it unchanged.
     met: Option<Verdict>,
 }
@@ -71,6 +74,7 @@ impl CheckpointEvaluator {
             rejected_at_start: rejected_count(world),
             commit_when_cut_off: None,
             violations_at_start: violations::ViolationBaseline::of(world),
+            progress: progress::ProgressWatch::begin(world),
             met: None,
         }
     }
@@ -120,6 +124,11 @@ impl CheckpointEvaluator {
             Checkpoint::ResourceRejectedStaleToken => self.stale_token_rejected(world),
             Checkpoint::TwoClientsBelieveTheyHoldLock => two_believers(world),
             Checkpoint::DuplicateInvoice => duplicate_invoice(world),
+            Checkpoint::MissedInvoice => self.progress.missed_invoice(world),
+            Checkpoint::NodeCaughtUp(target) => match self.resolve(*target) {
+                Some(node) => self.progress.caught_up(world, node),
+                None => Verdict::not_yet("there was no leader when this step began".into()),
+            },
             Checkpoint::StaleRead => self.violations_at_start.stale_read(world),
             Checkpoint::LockReleasedByWrongOwner => {
                 self.violations_at_start.released_by_wrong_owner(world)
