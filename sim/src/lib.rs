@@ -23,6 +23,7 @@ pub mod scheduler;
 pub mod sweep;
 pub mod time;
 pub mod trace;
+pub mod trace_file;
 pub mod worker;
 pub mod world;
 pub mod zookeeper;

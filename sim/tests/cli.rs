@@ -307,3 +307,46 @@ fn check_validates_every_file_and_lists_every_mistake() {
         "{stderr}"
     );
 }
+
+/// A trace file written by the library, replayed by the binary: same fingerprint, exit 0; a file whose
+/// fingerprint is wrong exits 1; a broken file is bad input naming its line.
+#[test]
+fn replay_reproduces_a_trace_file_and_reports_divergence() {
+    use quorumlab_sim::action::{Action, NodeTarget};
+    use quorumlab_sim::history::RecordedAction;
+    use quorumlab_sim::runner::world_config;
+    use quorumlab_sim::time::SimTime;
+    use quorumlab_sim::trace_file::write_trace_file;
+    use quorumlab_sim::World;
+
+    let text = std::fs::read_to_string(example("leader-crash.toml")).unwrap();
+    let scenario = parse_scenario(&text, "leader-crash.toml").unwrap();
+    let mut world = World::new(world_config(&scenario)).unwrap();
+    world.run_until(SimTime(700_250));
+    let crash = Action::Crash {
+        target: NodeTarget::Leader,
+    };
+    let actions = vec![RecordedAction {
+        at: world.now(),
+        after_events: world.events_processed(),
+        action: crash.clone(),
+    }];
+    world.apply(&crash);
+    world.run_until(SimTime(1_500_000));
+    let file_text = write_trace_file(&scenario, &actions, &world);
+    let report = stdout_json(&quorumlab(&["replay", &temp_file("run.jsonl", &file_text)]));
+    assert_eq!(
+        report["trace_hash"],
+        format!("{:016x}", world.trace_hash()),
+        "the CLI computes the app's fingerprint"
+    );
+
+    let wrong_hash = file_text.replace(&format!("{:016x}", world.trace_hash()), "0000000000000000");
+    let diverged = quorumlab(&["replay", &temp_file("wrong.jsonl", &wrong_hash)]);
+    assert_eq!(diverged.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&diverged.stderr).contains("did not reproduce"));
+
+    let broken = file_text.replacen("\"do\":\"crash\"", "\"do\":\"smash\"", 1);
+    let output = quorumlab(&["replay", &temp_file("broken.jsonl", &broken)]);
+    assert_bad_input(&output, &["line 2", "`do`", "smash"]);
+}

@@ -12,13 +12,14 @@ use std::process::ExitCode;
 const USAGE: &str = "\
 usage:
   quorumlab run FILE [--seed N] [--duration-ms N] [--trace OUT.jsonl]
+  quorumlab replay TRACE.jsonl   (a trace file exported from the app; exit 1 if it does not reproduce)
   quorumlab check FILE...
   quorumlab sweep [--protocol raft] --seeds N [--nodes K] [--chaos | --profile P] [--first-seed S] [--jobs J]
   quorumlab sweep [--protocol raft] --emit-scenario SEED [--nodes K] [--chaos | --profile P]
       profiles: calm (no faults, the default), mixed (= --chaos), leader-churn
   quorumlab bench [--nodes N] [--seconds SIMULATED_SECONDS]
 
-exit codes: 0 done, 1 sweep found failing seeds, 2 bad input
+exit codes: 0 done, 1 sweep found failing seeds or a replay diverged, 2 bad input
 scenario format: sim/SCENARIOS.md";
 
 fn main() -> ExitCode {
@@ -27,6 +28,7 @@ fn main() -> ExitCode {
         Some("run") => cli::run::run_command(&args[1..]),
         Some("sweep") => cli::sweep::sweep_command(&args[1..]),
         Some("bench") => cli::bench::bench_command(&args[1..]),
+        Some("replay") => cli::replay::replay_command(&args[1..]),
         Some("check") => cli::check::check_command(&args[1..]),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");

@@ -32,6 +32,27 @@ pub fn to_toml_string(scenario: &Scenario) -> String {
     out
 }
 
+/// One action as `(key, TOML value)` pairs, `do` first, with the scenario's own node names (`"A"`,
+/// `"store"` in a coordination world). Every value is also valid JSON (strings, integers, exact
+/// decimals, booleans, arrays of strings), which is how trace files write actions (`crate::trace_file`).
+pub(crate) fn action_fields(scenario: &Scenario, action: &Action) -> Vec<(&'static str, String)> {
+    let (name, arguments) = action_parts(action);
+    let layout = scenario
+        .raft
+        .coordination
+        .as_ref()
+        .map(|coordination| Layout::new(scenario.node_count, coordination));
+    let mut fields = vec![("do", quoted(name))];
+    for (key, value) in arguments {
+        let value = match &layout {
+            Some(layout) => rename_nodes(value, layout),
+            None => value,
+        };
+        fields.push((key, value));
+    }
+    fields
+}
+
 /// Writes the `[locks]` table of a lock-service scenario, every key explicit.
 fn write_coordination(out: &mut String, scenario: &Scenario) {
     let Some(coordination) = &scenario.raft.coordination else {

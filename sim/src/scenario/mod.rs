@@ -14,7 +14,7 @@
 
 pub(crate) mod errors;
 mod examples;
-mod export;
+pub(crate) mod export;
 pub(crate) mod fields;
 mod limits;
 mod parse;

@@ -4,6 +4,7 @@ pub mod args;
 pub mod bench;
 pub mod check;
 pub mod parallel;
+pub mod replay;
 pub mod run;
 pub mod sweep;
 
