@@ -24,6 +24,11 @@ pub const CHECKPOINT_NAMES: &[&str] = &[
     "resource_rejected_stale_token",
     "two_clients_believe_they_hold_lock",
     "duplicate_invoice",
+    "jobs_done_while_paused",
+    "jobs_done_without_leader",
+    "duplicate_write_ignored",
+    "notifications_at_least",
+    "zk_leader_changed",
     "missed_invoice",
     "node_caught_up",
     "stale_read",
@@ -58,6 +63,18 @@ pub enum Checkpoint {
     TwoClientsBelieveTheyHoldLock,
     /// The invoice store recorded some minute twice.
     DuplicateInvoice,
+    /// Workers finished this many jobs, counted from the step's start, while some worker was paused.
+    JobsDoneWhilePaused(u64),
+    /// Workers finished this many jobs, counted from the step's start, while no server led.
+    JobsDoneWithoutLeader(u64),
+    /// Since the step began the store recognised a repeated write by its idempotency key and
+    /// acknowledged it without applying it again.
+    DuplicateWriteIgnored,
+    /// Election candidates received at least this many watch notifications since the step began.
+    NotificationsAtLeast(u64),
+    /// A ZooKeeper-style election is led by another candidate, or the same one in a new session, than
+    /// when the step began.
+    ZkLeaderChanged,
     /// A scheduler minute under way when the step began, or later, ended with no invoice.
     MissedInvoice,
     /// The named server was down, paused or cut off while entries it lacks were committed, and now
@@ -138,6 +155,20 @@ pub(crate) fn parse_checkpoint(
             no_argument(Checkpoint::TwoClientsBelieveTheyHoldLock)
         }
         "duplicate_invoice" => no_argument(Checkpoint::DuplicateInvoice),
+        "duplicate_write_ignored" => no_argument(Checkpoint::DuplicateWriteIgnored),
+        "zk_leader_changed" => no_argument(Checkpoint::ZkLeaderChanged),
+        "jobs_done_while_paused" => Ok(Checkpoint::JobsDoneWhilePaused(number(
+            text,
+            needs("a number")?,
+        )?)),
+        "jobs_done_without_leader" => Ok(Checkpoint::JobsDoneWithoutLeader(number(
+            text,
+            needs("a number")?,
+        )?)),
+        "notifications_at_least" => Ok(Checkpoint::NotificationsAtLeast(number(
+            text,
+            needs("a number")?,
+        )?)),
         "missed_invoice" => no_argument(Checkpoint::MissedInvoice),
         "node_caught_up" => Ok(Checkpoint::NodeCaughtUp(node(
             text,
@@ -265,6 +296,20 @@ mod tests {
                 Checkpoint::CommitIndexAtLeast(7),
             ),
             ("duplicate_invoice", Checkpoint::DuplicateInvoice),
+            (
+                "jobs_done_while_paused(20)",
+                Checkpoint::JobsDoneWhilePaused(20),
+            ),
+            (
+                "jobs_done_without_leader(5)",
+                Checkpoint::JobsDoneWithoutLeader(5),
+            ),
+            ("duplicate_write_ignored", Checkpoint::DuplicateWriteIgnored),
+            (
+                "notifications_at_least(4)",
+                Checkpoint::NotificationsAtLeast(4),
+            ),
+            ("zk_leader_changed", Checkpoint::ZkLeaderChanged),
             ("missed_invoice", Checkpoint::MissedInvoice),
             (
                 "node_caught_up(n3)",

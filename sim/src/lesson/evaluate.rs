@@ -9,6 +9,7 @@
 //! Every answer carries a sentence saying why, so the app can show "not yet: n3 still leads in term 2"
 //! rather than a bare red cross.
 
+mod coordination;
 mod progress;
 mod violations;
 
@@ -59,6 +60,8 @@ pub struct CheckpointEvaluator {
     violations_at_start: violations::ViolationBaseline,
     /// When the step began, and whether a watched server has fallen behind since.
     progress: progress::ProgressWatch,
+    /// Jobs, duplicates, notifications and the leading candidate, for the coordination checkpoints.
+    coordination: coordination::CoordinationBaseline,
     /// Set once the checkpoint has been met; later calls return it unchanged.
     met: Option<Verdict>,
 }
@@ -75,6 +78,7 @@ impl CheckpointEvaluator {
             commit_when_cut_off: None,
             violations_at_start: violations::ViolationBaseline::of(world),
             progress: progress::ProgressWatch::begin(world),
+            coordination: coordination::CoordinationBaseline::begin(world),
             met: None,
         }
     }
@@ -124,6 +128,17 @@ impl CheckpointEvaluator {
             Checkpoint::ResourceRejectedStaleToken => self.stale_token_rejected(world),
             Checkpoint::TwoClientsBelieveTheyHoldLock => two_believers(world),
             Checkpoint::DuplicateInvoice => duplicate_invoice(world),
+            Checkpoint::JobsDoneWhilePaused(jobs) => {
+                self.coordination.jobs_done_while_paused(world, *jobs)
+            }
+            Checkpoint::JobsDoneWithoutLeader(jobs) => {
+                self.coordination.jobs_done_without_leader(world, *jobs)
+            }
+            Checkpoint::DuplicateWriteIgnored => self.coordination.duplicate_write_ignored(world),
+            Checkpoint::NotificationsAtLeast(count) => {
+                self.coordination.notifications_at_least(world, *count)
+            }
+            Checkpoint::ZkLeaderChanged => self.coordination.zk_leader_changed(world),
             Checkpoint::MissedInvoice => self.progress.missed_invoice(world),
             Checkpoint::NodeCaughtUp(target) => match self.resolve(*target) {
                 Some(node) => self.progress.caught_up(world, node),
