@@ -76,6 +76,10 @@ pub const LESSONS: &[(&str, &str)] = &[
         "lessons/07-quorum-availability.md",
         include_str!("../../../lessons/07-quorum-availability.md"),
     ),
+    (
+        "lessons/08-avoiding-coordination.md",
+        include_str!("../../../lessons/08-avoiding-coordination.md"),
+    ),
 ];
 
 /// `(path from the repository root, TOML text)` of every scenario a lesson may name.
@@ -99,6 +103,10 @@ pub const SCENARIO_FILES: &[(&str, &str)] = &[
     (
         "lessons/scenarios/lease-five.toml",
         include_str!("../../../lessons/scenarios/lease-five.toml"),
+    ),
+    (
+        "lessons/scenarios/queue-calm.toml",
+        include_str!("../../../lessons/scenarios/queue-calm.toml"),
     ),
 ];
 
