@@ -80,6 +80,10 @@ pub const LESSONS: &[(&str, &str)] = &[
         "lessons/08-avoiding-coordination.md",
         include_str!("../../../lessons/08-avoiding-coordination.md"),
     ),
+    (
+        "lessons/09-zookeeper-election.md",
+        include_str!("../../../lessons/09-zookeeper-election.md"),
+    ),
 ];
 
 /// `(path from the repository root, TOML text)` of every scenario a lesson may name.
@@ -107,6 +111,10 @@ pub const SCENARIO_FILES: &[(&str, &str)] = &[
     (
         "lessons/scenarios/queue-calm.toml",
         include_str!("../../../lessons/scenarios/queue-calm.toml"),
+    ),
+    (
+        "lessons/scenarios/zk-herd-calm.toml",
+        include_str!("../../../lessons/scenarios/zk-herd-calm.toml"),
     ),
 ];
 
