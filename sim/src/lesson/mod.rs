@@ -84,6 +84,10 @@ pub const LESSONS: &[(&str, &str)] = &[
         "lessons/09-zookeeper-election.md",
         include_str!("../../../lessons/09-zookeeper-election.md"),
     ),
+    (
+        "lessons/10-guided-lab.md",
+        include_str!("../../../lessons/10-guided-lab.md"),
+    ),
 ];
 
 /// `(path from the repository root, TOML text)` of every scenario a lesson may name.
@@ -115,6 +119,10 @@ pub const SCENARIO_FILES: &[(&str, &str)] = &[
     (
         "lessons/scenarios/zk-herd-calm.toml",
         include_str!("../../../lessons/scenarios/zk-herd-calm.toml"),
+    ),
+    (
+        "lessons/scenarios/inventory-batch.toml",
+        include_str!("../../../lessons/scenarios/inventory-batch.toml"),
     ),
 ];
 
