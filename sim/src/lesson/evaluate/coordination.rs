@@ -59,7 +59,8 @@ impl CoordinationBaseline {
         let paused = paused_workers(world);
         self.tally_jobs(world, !paused.is_empty());
         let counted = self.jobs_counted;
-        if counted >= wanted {
+        // Zero jobs asked for still means "while a worker is paused": the pause itself must happen.
+        if counted >= wanted && (counted > 0 || !paused.is_empty()) {
             return Verdict::yes(format!(
                 "the other workers finished {counted} jobs while a worker was paused"
             ));
@@ -84,7 +85,7 @@ impl CoordinationBaseline {
         self.tally_jobs(world, leader.is_none());
         let counted = self.jobs_counted;
         match leader {
-            _ if counted >= wanted => Verdict::yes(format!(
+            _ if counted >= wanted && (counted > 0 || leader.is_none()) => Verdict::yes(format!(
                 "the workers finished {counted} jobs while no server led"
             )),
             Some(leader) => Verdict::not_yet(format!(
@@ -279,6 +280,11 @@ mod tests {
         assert!(verdict.satisfied, "{}", verdict.explanation);
         assert!(met_at.unwrap() > 1000, "{met_at:?}");
         // The calm queue finishes hundreds of jobs, none of them while anyone is paused.
+        assert!(
+            !watch(QUEUE, Checkpoint::JobsDoneWhilePaused(0), 500)
+                .0
+                .satisfied
+        );
         let (verdict, _) = watch(QUEUE, Checkpoint::JobsDoneWhilePaused(1), 500);
         assert!(!verdict.satisfied);
         assert_eq!(
@@ -304,6 +310,11 @@ mod tests {
         let (verdict, met_at) = watch(&quorum_lost, Checkpoint::JobsDoneWithoutLeader(50), 500);
         assert!(verdict.satisfied, "{}", verdict.explanation);
         assert!(met_at.unwrap() > 1000, "{met_at:?}");
+        assert!(
+            !watch(QUEUE, Checkpoint::JobsDoneWithoutLeader(0), 500)
+                .0
+                .satisfied
+        );
         let (verdict, _) = watch(QUEUE, Checkpoint::JobsDoneWithoutLeader(1), 500);
         assert!(
             verdict.explanation.contains("leads the service"),
