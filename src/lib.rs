@@ -8,6 +8,7 @@ pub mod components;
 pub mod format;
 pub mod frame_loop;
 pub mod layout;
+pub mod lesson;
 pub mod series;
 pub mod session;
 pub mod settings_form;

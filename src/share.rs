@@ -21,7 +21,10 @@
 //! ```
 //!
 //! Version 1 (`#/run/v1/…`, links made before coordination protocols existed) is the same without the
-//! coordination block; it is still read, as a plain Raft run. Only v2 is written. Node numbers in steps
+//! coordination block; it is still read, as a plain Raft run. Version 3 (`#/run/v3/…`) is v2 with a
+//! lesson block between the position and the checksum: 0 none, or 1 · lesson id (length + UTF-8) · the
+//! open step (0-based) · the µs it began; a link made inside a lesson reopens that lesson at that step.
+//! A plain run is still written as v2 (older builds open it), a run inside a lesson as v3. Node numbers in steps
 //! and actions count every actor: in a coordination world the workers `A`, `B`, ... and the `store`
 //! follow the servers.
 //!
@@ -37,6 +40,7 @@
 
 mod codec;
 mod error;
+mod lesson_block;
 pub mod replay;
 pub mod validate;
 mod wire;
@@ -49,6 +53,7 @@ use quorumlab_sim::time::SimTime;
 
 /// What every share fragment starts with; the version follows.
 pub const LINK_PREFIX: &str = "#/run/";
+/// The version a plain run is written in (a run inside a lesson is written as v3).
 pub const CURRENT_VERSION: &str = "v2";
 /// Longest payload accepted, in characters (about 190 KB of data; browsers take far longer URLs).
 pub const MAX_PAYLOAD_CHARS: usize = 262_144;
@@ -61,13 +66,30 @@ pub struct SharedRun {
     pub actions: Vec<RecordedAction>,
     /// The simulated instant the sharer was looking at.
     pub position: SimTime,
+    /// The lesson the sharer was in, if any (written as v3).
+    pub lesson: Option<SharedLesson>,
 }
 
-/// The fragment (`#/run/v2/…`) for `run`, or why it cannot be shared.
+/// Where a learner was in a lesson: which lesson, the open step, and when that step began (its
+/// checkpoint is judged from that moment).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SharedLesson {
+    pub id: String,
+    /// 0-based; equal to the step count when the lesson was complete.
+    pub step: usize,
+    pub step_began: SimTime,
+}
+
+/// The fragment (`#/run/v2/…`, or `#/run/v3/…` for a run inside a lesson) for `run`, or why it
+/// cannot be shared.
 pub fn encode_fragment(run: &SharedRun) -> Result<String, ShareError> {
     validate::run(run)?;
     let payload = wire::base64url_encode(&codec::encode(run));
-    Ok(format!("{LINK_PREFIX}{CURRENT_VERSION}/{payload}"))
+    let version = match codec::version_for(run) {
+        codec::Version::V3 => "v3",
+        _ => CURRENT_VERSION,
+    };
+    Ok(format!("{LINK_PREFIX}{version}/{payload}"))
 }
 
 /// Whether `fragment` (what `location.hash` holds) is meant as a share link at all.

@@ -4,6 +4,7 @@
 //! after each change the latest `ClusterView` is published to a signal that components read. Components
 //! never reach into the world directly.
 
+use crate::components::lesson_live::LessonContext;
 use crate::session::{Session, MAX_SPEED, MIN_SPEED};
 use leptos::prelude::*;
 use quorumlab_sim::action::{Action, NodeTarget};
@@ -37,6 +38,8 @@ pub struct AppState {
     pub horizon_us: RwSignal<u64>,
     /// The message under the pointer, in the cluster view or the space-time diagram (both highlight it).
     pub hovered_message: RwSignal<Option<u64>>,
+    /// The open lesson, its tracker and the learner's progress.
+    pub lesson: LessonContext,
 }
 
 impl AppState {
@@ -58,6 +61,7 @@ impl AppState {
             help_open: RwSignal::new(false),
             horizon_us: RwSignal::new(0),
             hovered_message: RwSignal::new(None),
+            lesson: LessonContext::new(),
         }
     }
 

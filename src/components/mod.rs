@@ -12,6 +12,7 @@ pub mod coordination;
 pub mod import_export;
 pub mod inspector;
 pub mod kv_servers;
+pub mod lesson_live;
 pub mod log_strips;
 pub mod partition_panel;
 pub mod playback;

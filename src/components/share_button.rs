@@ -1,6 +1,7 @@
 //! Sharing in the page: opening a run from the address when the app starts, the header's Share button,
 //! and the run's fingerprint (its trace hash), which two tabs showing the same run agree on.
 
+use crate::components::lesson_live;
 use crate::share::replay::{capture, open};
 use crate::share::{decode_fragment, encode_fragment, is_share_fragment};
 use crate::state::{AppState, Notice};
@@ -14,14 +15,23 @@ pub fn open_from_address(state: AppState) {
     if !is_share_fragment(&fragment) {
         return;
     }
-    let notice = match decode_fragment(&fragment).and_then(open) {
-        Ok(session) => {
-            let text = format!(
+    let opened = decode_fragment(&fragment).and_then(|run| {
+        let lesson = run.lesson.clone();
+        open(run).map(|session| (session, lesson))
+    });
+    let notice = match opened {
+        Ok((mut session, lesson)) => {
+            let mut text = format!(
                 "Opened a shared run: {} · seed {}, paused at {}",
                 session.scenario().title,
                 session.scenario().seed,
                 session.now()
             );
+            // A link made inside a lesson reopens that lesson at its step.
+            if let Some(unknown) = lesson_live::resume_shared(state, &mut session, lesson.as_ref())
+            {
+                text.push_str(&format!(" ({unknown})"));
+            }
             state.open_session(session, false);
             Notice {
                 text,
@@ -49,7 +59,13 @@ pub fn ShareButton() -> impl IntoView {
         // Pausing settles the instant (events already due at it run), so the link shows what you see.
         let now_us = state.with_session(|session| session.now().as_micros());
         state.seek_us(now_us);
-        match state.with_session(|session| encode_fragment(&capture(session))) {
+        let lesson = lesson_live::shared_lesson(state);
+        let fragment = state.with_session(|session| {
+            let mut run = capture(session);
+            run.lesson = lesson;
+            encode_fragment(&run)
+        });
+        match fragment {
             Ok(fragment) => publish_link(state, &fragment),
             Err(error) => state.notice.set(Some(Notice {
                 text: format!("This run cannot be shared: {error}"),

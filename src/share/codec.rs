@@ -22,12 +22,14 @@ const OPTION_CHECK_QUORUM: u64 = 2;
 const OPTION_LEASE_READS: u64 = 4;
 const ALL_OPTIONS: u64 = OPTION_PRE_VOTE | OPTION_CHECK_QUORUM | OPTION_LEASE_READS;
 
-/// Which layout a payload has: v1 (no coordination block) or v2 (a coordination block after the Raft
-/// options). Both are read; only v2 is written.
+/// Which layout a payload has: v1 (no coordination block), v2 (a coordination block after the Raft
+/// options) or v3 (v2 plus the lesson block after the position). All are read; v2 is written for a
+/// plain run, v3 for a run inside a lesson.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Version {
     V1,
     V2,
+    V3,
 }
 
 impl Version {
@@ -35,6 +37,7 @@ impl Version {
         match name {
             "v1" => Some(Version::V1),
             "v2" => Some(Version::V2),
+            "v3" => Some(Version::V3),
             _ => None,
         }
     }
@@ -79,29 +82,43 @@ const CLOCK_JUMP: u64 = 9;
 const CLOCK_DRIFT: u64 = 10;
 const REQUEST: u64 = 11;
 
-/// The current (v2) body of `run`.
+/// The version `run` is written in: v3 when it carries a lesson, v2 otherwise (so a plain link stays
+/// readable by builds that predate lessons).
+pub fn version_for(run: &SharedRun) -> Version {
+    if run.lesson.is_some() {
+        Version::V3
+    } else {
+        Version::V2
+    }
+}
+
+/// The current body of `run`, in [`version_for`]'s layout.
 pub fn encode(run: &SharedRun) -> Vec<u8> {
-    encode_as(run, Version::V2)
+    encode_as(run, version_for(run))
 }
 
 /// The body of `run` in `version`'s layout. A v1 body has no room for a coordination workload (it
-/// is left out); only tests write v1, to check that old links still open.
+/// is left out), and only a v3 body has the lesson block; only tests write v1, to check that old
+/// links still open.
 pub fn encode_as(run: &SharedRun, version: Version) -> Vec<u8> {
     let mut writer = Writer::default();
     write_settings(&mut writer, &run.scenario);
-    if version == Version::V2 {
+    if version != Version::V1 {
         write_coordination(&mut writer, run.scenario.raft.coordination.as_ref());
     }
     write_steps(&mut writer, &run.scenario.steps);
     write_actions(&mut writer, &run.actions);
     writer.unsigned(run.position.as_micros());
+    if version == Version::V3 {
+        super::lesson_block::write(&mut writer, run.lesson.as_ref());
+    }
     writer.sealed()
 }
 
 pub fn decode(bytes: &[u8], version: Version) -> Result<SharedRun, ShareError> {
     let mut reader = Reader::unsealed(bytes)?;
     let mut scenario = read_settings(&mut reader)?;
-    if version == Version::V2 {
+    if version != Version::V1 {
         scenario.raft.coordination = read_coordination(&mut reader)?;
     }
     // Actions may name every actor: in a coordination world the workers and the store follow the
@@ -111,11 +128,16 @@ pub fn decode(bytes: &[u8], version: Version) -> Result<SharedRun, ShareError> {
     let actions = read_actions(&mut reader, actor_count)?;
     reader.place.clear();
     let position = SimTime(reader.unsigned("position")?);
+    let lesson = match version {
+        Version::V3 => super::lesson_block::read(&mut reader)?,
+        Version::V1 | Version::V2 => None,
+    };
     reader.finish()?;
     Ok(SharedRun {
         scenario,
         actions,
         position,
+        lesson,
     })
 }
 

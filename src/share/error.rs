@@ -106,7 +106,7 @@ impl fmt::Display for ShareError {
             NotAShareLink => write!(formatter, "the address holds no #/run/ share link"),
             UnsupportedVersion { found } => write!(
                 formatter,
-                "link format `{found}` is not supported (this version of Quorum Lab reads v1 and v2)"
+                "link format `{found}` is not supported (this version of Quorum Lab reads v1, v2 and v3)"
             ),
             TooLong { length, max } => write!(
                 formatter,

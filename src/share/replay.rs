@@ -9,7 +9,7 @@ use quorumlab_sim::history::RecordedAction;
 use quorumlab_sim::runner::world_config;
 use quorumlab_sim::World;
 
-/// The run `session` shows now, as a link would carry it. An imported scenario's title may be longer
+/// The run `session` shows now, as a link would carry it (the page adds the lesson, if any). An imported scenario's title may be longer
 /// than a link carries; it is shortened (it names the run, it does not change it).
 pub fn capture(session: &Session) -> SharedRun {
     let mut scenario = session.scenario().clone();
@@ -18,6 +18,7 @@ pub fn capture(session: &Session) -> SharedRun {
         scenario,
         actions: session.actions().to_vec(),
         position: session.now(),
+        lesson: None,
     }
 }
 

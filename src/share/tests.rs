@@ -12,6 +12,7 @@ use quorumlab_sim::scenario::Step;
 
 mod coordination;
 mod errors;
+mod lessons;
 
 pub(super) fn node(number: u16) -> NodeTarget {
     NodeTarget::Node(NodeId(number - 1))
@@ -102,6 +103,7 @@ pub(super) fn sample_run() -> SharedRun {
         scenario,
         actions,
         position: SimTime(99_999),
+        lesson: None,
     }
 }
 

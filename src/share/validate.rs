@@ -30,7 +30,11 @@ pub const MAX_ACCOUNTS: u64 = 10_000;
 pub fn run(run: &SharedRun) -> Result<(), ShareError> {
     scenario(&run.scenario)?;
     recorded_actions(&run.actions, actor_count(&run.scenario))?;
-    at_most_time("position", run.position)
+    at_most_time("position", run.position)?;
+    match &run.lesson {
+        Some(lesson) => super::lesson_block::validate(lesson, run.position),
+        None => Ok(()),
+    }
 }
 
 fn scenario(scenario: &Scenario) -> Result<(), ShareError> {

@@ -122,6 +122,7 @@ fn lock_run_error(edit: impl FnOnce(&mut Scenario)) -> ShareError {
         scenario,
         actions: Vec::new(),
         position: SimTime::ZERO,
+        lesson: None,
     };
     let error = encode_fragment(&run).expect_err("refused before encoding");
     assert_eq!(decode_error(&unchecked_fragment(&run)), error, "and after");
@@ -248,6 +249,7 @@ fn actions_may_name_workers_and_the_store_but_nothing_past_them() {
             },
         }],
         position: SimTime::from_ms(10),
+        lesson: None,
     };
     assert_eq!(
         decode_fragment(&encode_fragment(&run).unwrap()).unwrap(),
@@ -401,6 +403,7 @@ fn the_replay_estimate_counts_the_workers_and_refuses_a_spinning_workload() {
         scenario,
         actions: Vec::new(),
         position: MAX_SHARED_TIME,
+        lesson: None,
     };
     let fragment = encode_fragment(&run).unwrap();
     let Err(error) = open(decode_fragment(&fragment).unwrap()) else {

@@ -16,10 +16,10 @@ fn only_run_fragments_are_share_links() {
 fn an_unknown_version_is_named() {
     let fragment = encode_fragment(&sample_run())
         .unwrap()
-        .replace("/v2/", "/v3/");
+        .replace("/v2/", "/v9/");
     assert_eq!(
         decode_error(&fragment),
-        ShareError::UnsupportedVersion { found: "v3".into() }
+        ShareError::UnsupportedVersion { found: "v9".into() }
     );
     assert_eq!(
         decode_error("#/run/"),

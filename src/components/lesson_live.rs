@@ -1,0 +1,351 @@
+//! The lesson in the page: which lesson is open, its tracker on the live session, the address, and the
+//! progress kept in localStorage. Components read the signals here; everything that changes a lesson
+//! goes through the functions below.
+//!
+//! Opening a lesson replaces the run the way the protocol picker or a share link does
+//! ([`AppState::open_session`]): a fresh session of the lesson's scenario, run for its `start_ms` (and,
+//! for a later step, with the earlier steps' solutions played into it). After every change to the view
+//! (each frame, action or seek) [`observe`] performs any "show me" action that has fallen due, through
+//! [`AppState::apply`] like a click, then lets the tracker look at the world. A run replaced by anything
+//! else (another protocol, new settings, a plain share link) closes the lesson.
+
+use crate::format;
+use crate::lesson::headless::{lesson_session, play_to_step, resume_at};
+use crate::lesson::markdown::{parse_blocks, Block};
+use crate::lesson::progress::{storage_key, Progress};
+use crate::lesson::route::{is_lesson_fragment, lesson_fragment, parse_route};
+use crate::lesson::tracker::LessonTracker;
+use crate::session::Session;
+use crate::share::SharedLesson;
+use crate::state::{AppState, Notice};
+use crate::web_io;
+use leptos::prelude::*;
+use quorumlab_sim::lesson::Lesson;
+use quorumlab_sim::scenario::Scenario;
+
+/// The lesson signals, one set per app (a field of [`AppState`]).
+#[derive(Clone, Copy)]
+pub struct LessonContext {
+    /// Parsed on first use: most visits never open a lesson.
+    course: StoredValue<Option<Result<Vec<Lesson>, String>>, LocalStorage>,
+    tracker: StoredValue<Option<LessonTracker>, LocalStorage>,
+    /// The scenario of the lesson's run: a run of anything else closes the lesson.
+    run_scenario: StoredValue<Option<Scenario>, LocalStorage>,
+    /// Bumped whenever what the panel shows of the tracker changes (a tick, a new step, "show me").
+    pub revision: RwSignal<u64>,
+    /// The open step's latest "not yet: ..." sentence.
+    pub verdict: RwSignal<String>,
+    pub list_open: RwSignal<bool>,
+    /// Index in the course of the open lesson.
+    pub active: RwSignal<Option<usize>>,
+    /// Bumped after every write to localStorage, so progress shown elsewhere re-reads it.
+    pub progress_revision: RwSignal<u64>,
+    /// What "show me" did, newest last, so an audience can see it.
+    pub show_me_log: RwSignal<Vec<String>>,
+}
+
+impl LessonContext {
+    pub fn new() -> LessonContext {
+        LessonContext {
+            course: StoredValue::new_local(None),
+            tracker: StoredValue::new_local(None),
+            run_scenario: StoredValue::new_local(None),
+            revision: RwSignal::new(0),
+            verdict: RwSignal::new(String::new()),
+            list_open: RwSignal::new(false),
+            active: RwSignal::new(None),
+            progress_revision: RwSignal::new(0),
+            show_me_log: RwSignal::new(Vec::new()),
+        }
+    }
+
+    /// Reads the course (parsing it the first time).
+    pub fn with_course<T>(&self, read: impl FnOnce(&[Lesson]) -> T) -> Result<T, String> {
+        if self.course.with_value(Option::is_none) {
+            self.course.set_value(Some(crate::lesson::course()));
+        }
+        self.course.with_value(|course| match course {
+            Some(Ok(lessons)) => Ok(read(lessons)),
+            Some(Err(error)) => Err(error.clone()),
+            None => Err("the lessons were not loaded".into()),
+        })
+    }
+
+    /// Reads the open lesson's tracker, if a lesson is open.
+    pub fn with_tracker<T>(&self, read: impl FnOnce(&LessonTracker) -> T) -> Option<T> {
+        self.tracker
+            .try_with_value(|tracker| tracker.as_ref().map(read))
+            .flatten()
+    }
+
+    fn bump(&self) {
+        self.revision.update(|revision| *revision += 1);
+    }
+}
+
+impl Default for LessonContext {
+    fn default() -> Self {
+        LessonContext::new()
+    }
+}
+
+/// How many mastery-checklist items a lesson's text has.
+pub fn mastery_item_count(lesson: &Lesson) -> usize {
+    parse_blocks(&lesson.body)
+        .iter()
+        .map(|block| match block {
+            Block::Checklist(items) => items.len(),
+            _ => 0,
+        })
+        .sum()
+}
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok().flatten()
+}
+
+/// The stored progress of `lesson` (empty when storage is missing, refused or unreadable).
+pub fn load_progress(lesson: &Lesson) -> Progress {
+    let text = storage()
+        .and_then(|storage| storage.get_item(&storage_key(&lesson.id)).ok().flatten())
+        .unwrap_or_default();
+    Progress::from_storage(&text).clamped(lesson.steps.len(), mastery_item_count(lesson))
+}
+
+/// Changes and stores `lesson`'s progress; a refused write (private mode, full storage) is ignored:
+/// progress is a convenience, never a reason to interrupt the lesson.
+pub fn update_progress(
+    lessons: LessonContext,
+    lesson: &Lesson,
+    change: impl FnOnce(&mut Progress),
+) {
+    let mut progress = load_progress(lesson);
+    change(&mut progress);
+    if let Some(storage) = storage() {
+        let _ = storage.set_item(&storage_key(&lesson.id), &progress.to_storage());
+    }
+    lessons.progress_revision.update(|revision| *revision += 1);
+}
+
+fn notice(state: AppState, text: String, is_error: bool) {
+    state.notice.set(Some(Notice { text, is_error }));
+}
+
+/// Opens lesson `index` of the course at `step` (0-based): a fresh run of its scenario, earlier steps
+/// played by their solutions. On failure nothing changes and the notice says why.
+pub fn open_lesson(state: AppState, index: usize, step: usize) {
+    let lessons = state.lesson;
+    let Ok(Some(lesson)) = lessons.with_course(|course| course.get(index).cloned()) else {
+        return;
+    };
+    let opened = lesson_session(&lesson).and_then(|mut session| {
+        let tracker = play_to_step(&mut session, &lesson, step)?;
+        Ok((session, tracker))
+    });
+    match opened {
+        Ok((session, tracker)) => {
+            lessons.tracker.set_value(Some(tracker));
+            lessons
+                .run_scenario
+                .set_value(Some(session.scenario().clone()));
+            lessons.active.set(Some(index));
+            lessons.list_open.set(false);
+            lessons.show_me_log.set(Vec::new());
+            lessons.verdict.set(String::new());
+            state.open_session(session, true);
+            lessons.bump();
+            web_io::replace_fragment(&lesson_fragment(&lesson.id, step + 1));
+            let text = format!(
+                "Lesson {}: {} — step {} of {}",
+                lesson.order,
+                lesson.title,
+                step + 1,
+                lesson.steps.len()
+            );
+            notice(state, text, false);
+        }
+        Err(reason) => notice(
+            state,
+            format!("The lesson could not be opened: {reason}"),
+            true,
+        ),
+    }
+}
+
+/// Leaves the lesson; the run goes on as it is.
+pub fn close_lesson(state: AppState) {
+    state.lesson.tracker.set_value(None);
+    state.lesson.run_scenario.set_value(None);
+    state.lesson.active.set(None);
+    state.lesson.bump();
+}
+
+/// Queues the open step's scripted solution and plays the run so it happens.
+pub fn show_me(state: AppState) {
+    let queued = state
+        .lesson
+        .tracker
+        .try_update_value(|tracker| tracker.as_mut().map_or(0, LessonTracker::show_me))
+        .unwrap_or(0);
+    if queued > 0 {
+        state.playing.set(true);
+        state.lesson.bump();
+        observe(state);
+    }
+}
+
+/// Performs due "show me" actions, then checks the open step against the world.
+pub fn observe(state: AppState) {
+    let lessons = state.lesson;
+    if lessons.tracker.with_value(Option::is_none) {
+        return;
+    }
+    let now = state.with_session(|session| session.now());
+    let due = lessons
+        .tracker
+        .try_update_value(|tracker| tracker.as_mut().map(|tracker| tracker.take_due(now)))
+        .flatten()
+        .unwrap_or_default();
+    for scheduled in due {
+        let line = format!(
+            "Show me: {} at {}",
+            format::describe_action(&scheduled.action),
+            format::sim_time(now.as_micros())
+        );
+        state.apply(scheduled.action);
+        lessons.show_me_log.update(|log| log.push(line));
+    }
+    let observed = state.with_session(|session| {
+        lessons
+            .tracker
+            .try_update_value(|tracker| {
+                tracker.as_mut().map(|tracker| {
+                    let observation = tracker.observe(session.world());
+                    (observation, tracker.last_verdict().to_string())
+                })
+            })
+            .flatten()
+    });
+    let Some((observation, verdict)) = observed else {
+        return;
+    };
+    if lessons.verdict.with_untracked(|shown| *shown != verdict) {
+        lessons.verdict.set(verdict);
+    }
+    if observation.rewound {
+        lessons.bump();
+    }
+    if observation.ticked.is_some() {
+        after_tick(state);
+    }
+}
+
+fn after_tick(state: AppState) {
+    let lessons = state.lesson;
+    let Some((lesson, done, current)) = lessons.with_tracker(|tracker| {
+        (
+            tracker.lesson().clone(),
+            tracker.steps_done(),
+            tracker.current_step(),
+        )
+    }) else {
+        return;
+    };
+    update_progress(lessons, &lesson, |progress| progress.record_steps(done));
+    let shown_step = (current + 1).min(lesson.steps.len());
+    web_io::replace_fragment(&lesson_fragment(&lesson.id, shown_step));
+    lessons.bump();
+}
+
+/// Opens the lesson the address names (`#/lesson/<id>[/step/<n>]`), or says why it cannot; anything
+/// else in the address is left to others.
+pub fn open_from_address(state: AppState) {
+    let fragment = web_io::location_hash();
+    if !is_lesson_fragment(&fragment) {
+        return;
+    }
+    let resolved = parse_route(&fragment).and_then(|route| {
+        state
+            .lesson
+            .with_course(|course| route.resolve(course))
+            .and_then(|resolved| resolved)
+    });
+    match resolved {
+        Ok((index, step)) => open_lesson(state, index, step),
+        Err(reason) => notice(
+            state,
+            format!("This lesson address could not be opened: {reason}."),
+            true,
+        ),
+    }
+}
+
+/// The open lesson as a share link carries it.
+pub fn shared_lesson(state: AppState) -> Option<SharedLesson> {
+    state.lesson.with_tracker(|tracker| SharedLesson {
+        id: tracker.lesson().id.clone(),
+        step: tracker.current_step(),
+        step_began: tracker.step_began(),
+    })
+}
+
+/// Before a share link's replayed `session` is shown: reopens the lesson the link was made in (or
+/// closes any lesson when it was made outside one). Returns a sentence for the notice when the link
+/// names a lesson this version does not have.
+pub fn resume_shared(
+    state: AppState,
+    session: &mut Session,
+    shared: Option<&SharedLesson>,
+) -> Option<String> {
+    let lessons = state.lesson;
+    let Some(shared) = shared else {
+        close_lesson(state);
+        return None;
+    };
+    let found = lessons
+        .with_course(|course| {
+            course
+                .iter()
+                .position(|lesson| lesson.id == shared.id)
+                .map(|index| (index, course[index].clone()))
+        })
+        .ok()
+        .flatten();
+    let Some((index, lesson)) = found else {
+        close_lesson(state);
+        return Some(format!(
+            "it was made in lesson `{}`, which this version does not have",
+            shared.id
+        ));
+    };
+    let tracker = resume_at(session, &lesson, shared.step, shared.step_began);
+    lessons.tracker.set_value(Some(tracker));
+    lessons
+        .run_scenario
+        .set_value(Some(session.scenario().clone()));
+    lessons.active.set(Some(index));
+    lessons.show_me_log.set(Vec::new());
+    lessons.bump();
+    None
+}
+
+/// Keeps the lesson in step with the run: observes after every view change, closes the lesson when
+/// another run replaces its own, and follows lesson addresses typed into an open tab.
+pub fn install(state: AppState) {
+    Effect::new(move |_| {
+        state.view.with(|_| ());
+        observe(state);
+    });
+    Effect::new(move |_| {
+        let scenario = state.scenario.get();
+        let replaced = state
+            .lesson
+            .run_scenario
+            .with_value(|own| own.as_ref().is_some_and(|own| *own != scenario));
+        if replaced {
+            close_lesson(state);
+        }
+    });
+    let listener = window_event_listener(leptos::ev::hashchange, move |_| open_from_address(state));
+    on_cleanup(move || listener.remove());
+}

@@ -1,0 +1,207 @@
+//! Playing a lesson's earlier steps straight into a session, the way `quorumlab_sim::lesson::LessonRun`
+//! does headless: a deep link to step 3 must find the world as step 3 expects it. The actions go through
+//! [`Session::apply`], so they are in the action log, on the timeline and in any share link made later,
+//! exactly as if the learner had pressed "show me" on each step.
+
+use super::tracker::LessonTracker;
+use crate::session::Session;
+use quorumlab_sim::lesson::{Lesson, CHECK_EVERY_MS};
+use quorumlab_sim::time::SimTime;
+
+/// A fresh session of the lesson's scenario, run for the lesson's `start_ms`.
+pub fn lesson_session(lesson: &Lesson) -> Result<Session, String> {
+    let mut session = Session::new(lesson.scenario.clone())?;
+    session.advance_to(SimTime::from_ms(lesson.start_ms));
+    Ok(session)
+}
+
+/// Plays steps `0..step` of `lesson` on `session` with their scripted solutions, each checkpoint
+/// watched every [`CHECK_EVERY_MS`] until met; returns a tracker at `step`. Fails, naming the step, if
+/// a checkpoint is not met by its deadline (the lesson tests make sure that never happens).
+pub fn play_to_step(
+    session: &mut Session,
+    lesson: &Lesson,
+    step: usize,
+) -> Result<LessonTracker, String> {
+    let mut tracker = LessonTracker::start(lesson.clone(), session.world());
+    let mut texts = Vec::new();
+    for (index, scripted_step) in lesson.steps.iter().enumerate().take(step) {
+        let began = tracker.step_began();
+        for scripted in &scripted_step.solution {
+            session.advance_to(began.plus_ms(scripted.after_ms));
+            session.apply(&scripted.action);
+        }
+        let deadline = began.plus_ms(scripted_step.deadline_ms());
+        loop {
+            if tracker.observe(session.world()).ticked == Some(index) {
+                texts.push(tracker.done(index).unwrap_or_default().to_string());
+                break;
+            }
+            if session.now() >= deadline {
+                return Err(format!(
+                    "step {} did not complete by itself: {}",
+                    index + 1,
+                    tracker.last_verdict()
+                ));
+            }
+            session.advance_to(session.now().plus_ms(CHECK_EVERY_MS).min(deadline));
+        }
+    }
+    tracker.set_done_texts(texts);
+    Ok(tracker)
+}
+
+/// A tracker at `step` whose watch began at `began` (a run reopened from a share link): the session is
+/// moved to `began` so the step's checkpoint takes its baseline there, then back to where it was.
+pub fn resume_at(
+    session: &mut Session,
+    lesson: &Lesson,
+    step: usize,
+    began: SimTime,
+) -> LessonTracker {
+    let position = session.now();
+    session.seek(began.min(position));
+    let tracker = LessonTracker::at_step(lesson.clone(), step, session.world());
+    session.seek(position);
+    tracker
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lesson::course;
+
+    /// Drives a tracker the way the page does (small frames, taking due "show me" actions on the way)
+    /// until the open step ticks or `until`.
+    fn play_like_the_page(session: &mut Session, tracker: &mut LessonTracker, until: SimTime) {
+        let step = tracker.current_step();
+        while session.now() < until && tracker.current_step() == step {
+            for scheduled in tracker.take_due(session.now()) {
+                session.apply(&scheduled.action);
+            }
+            let next = session.now().plus_micros(1_600);
+            session.advance_to(
+                tracker
+                    .next_due()
+                    .map_or(next, |due| due.min(next).max(session.now())),
+            );
+            tracker.observe(session.world());
+        }
+    }
+
+    #[test]
+    fn show_me_on_every_step_completes_every_lesson() {
+        for lesson in course().unwrap() {
+            let mut session = lesson_session(&lesson).unwrap();
+            let mut tracker = LessonTracker::start(lesson.clone(), session.world());
+            for step in 0..lesson.steps.len() {
+                assert_eq!(tracker.current_step(), step, "{}", lesson.id);
+                assert!(tracker.show_me() > 0 || lesson.steps[step].solution.is_empty());
+                let deadline = tracker
+                    .step_began()
+                    .plus_ms(lesson.steps[step].deadline_ms());
+                play_like_the_page(&mut session, &mut tracker, deadline);
+                assert!(
+                    tracker.done(step).is_some(),
+                    "{} step {}: {}",
+                    lesson.id,
+                    step + 1,
+                    tracker.last_verdict()
+                );
+            }
+            assert!(tracker.is_complete());
+            assert_eq!(tracker.steps_done(), lesson.steps.len());
+        }
+    }
+
+    #[test]
+    fn without_show_me_no_step_ticks() {
+        for lesson in course().unwrap() {
+            let mut session = lesson_session(&lesson).unwrap();
+            let mut tracker = LessonTracker::start(lesson.clone(), session.world());
+            let deadline = tracker.step_began().plus_ms(lesson.steps[0].deadline_ms());
+            play_like_the_page(&mut session, &mut tracker, deadline);
+            assert_eq!(tracker.steps_done(), 0, "{}", lesson.id);
+            assert!(!tracker.last_verdict().is_empty());
+        }
+    }
+
+    #[test]
+    fn a_deep_link_plays_the_earlier_steps_into_the_action_log() {
+        for lesson in course()
+            .unwrap()
+            .into_iter()
+            .filter(|lesson| lesson.steps.len() >= 2)
+        {
+            let mut session = lesson_session(&lesson).unwrap();
+            let tracker = play_to_step(&mut session, &lesson, 1).unwrap();
+            assert_eq!(tracker.current_step(), 1);
+            assert_eq!(
+                session.actions().len(),
+                lesson.steps[0].solution.len(),
+                "{}",
+                lesson.id
+            );
+            assert!(tracker
+                .done(0)
+                .is_some_and(|text| text != super::super::tracker::DONE_EARLIER));
+            assert!(tracker.done(1).is_none());
+        }
+    }
+
+    #[test]
+    fn moving_back_in_time_keeps_ticks_and_drops_queued_actions() {
+        let lesson = course()
+            .unwrap()
+            .into_iter()
+            .find(|lesson| lesson.steps.len() >= 2)
+            .unwrap();
+        let mut session = lesson_session(&lesson).unwrap();
+        let mut tracker = play_to_step(&mut session, &lesson, 1).unwrap();
+        let began = tracker.step_began();
+        tracker.show_me();
+        session.advance_to(began.plus_ms(1));
+        tracker.observe(session.world());
+        session.seek(SimTime::from_ms(lesson.start_ms));
+        let observation = tracker.observe(session.world());
+        assert!(observation.rewound);
+        assert!(tracker.pending().is_empty());
+        assert_eq!(tracker.current_step(), 1, "the done step stays done");
+        assert_eq!(tracker.step_began(), SimTime::from_ms(lesson.start_ms));
+    }
+
+    #[test]
+    fn show_me_actions_wait_for_their_moment_and_late_ones_fire_at_once() {
+        let lesson = course().unwrap().into_iter().next().unwrap();
+        let session = lesson_session(&lesson).unwrap();
+        let mut tracker = LessonTracker::start(lesson.clone(), session.world());
+        let queued = tracker.show_me();
+        assert_eq!(queued, lesson.steps[0].solution.len());
+        assert_eq!(tracker.show_me(), 0, "a second press queues nothing more");
+        let first_at = tracker
+            .step_began()
+            .plus_ms(lesson.steps[0].solution[0].after_ms);
+        if first_at > tracker.step_began() {
+            assert!(tracker.take_due(tracker.step_began()).is_empty());
+        }
+        let late = tracker.take_due(SimTime::from_ms(lesson.start_ms + 1_000_000));
+        assert_eq!(late.len(), queued);
+        assert!(tracker.pending().is_empty());
+    }
+
+    #[test]
+    fn a_resumed_tracker_watches_from_its_recorded_beginning() {
+        let lesson = course()
+            .unwrap()
+            .into_iter()
+            .find(|lesson| lesson.steps.len() >= 2)
+            .unwrap();
+        let mut session = lesson_session(&lesson).unwrap();
+        let began = session.now();
+        session.advance_to(began.plus_ms(200));
+        let tracker = resume_at(&mut session, &lesson, 1, began);
+        assert_eq!(tracker.step_began(), began);
+        assert_eq!(session.now(), began.plus_ms(200));
+        assert_eq!(tracker.done(0), Some(super::super::tracker::DONE_EARLIER));
+    }
+}

@@ -1,0 +1,44 @@
+//! The app's side of the lessons: everything about a guided lab that is plain Rust and tested natively.
+//!
+//! The engine parses the lesson files and judges checkpoints (`quorumlab_sim::lesson`); this module turns
+//! that into something a page can drive. [`markdown`] reads the small markdown subset the lessons are
+//! written in into blocks the components build DOM nodes from (lesson text never reaches `innerHTML`).
+//! [`route`] reads and writes the `#/lesson/<id>/step/<n>` addresses. [`progress`] is what the browser
+//! remembers per lesson (steps done, mastery ticks) as a short, forgiving text. [`tracker`] follows a
+//! lesson on the live session: it watches the current step's checkpoint, ticks it and opens the next,
+//! and holds the "show me" actions until the simulation reaches their moment. [`headless`] plays earlier
+//! steps' solutions straight into a session, for deep links to a later step.
+//!
+//! Time travel: steps begin at simulated moments, so scrubbing back could put the world before the step
+//! the learner is on. Ticks are sticky (a step once done stays done, as in the progress store); when time
+//! moves backwards, the step in progress starts watching afresh from the moment moved to, and any "show
+//! me" actions not yet performed are dropped (those already performed stay in the recorded future and
+//! replay as the run plays forward).
+
+pub mod headless;
+pub mod markdown;
+pub mod progress;
+pub mod route;
+pub mod tracker;
+
+use quorumlab_sim::lesson::{parse_lessons, Lesson};
+
+/// Every compiled-in lesson in course order, or the parse error as text (a broken lesson file is a
+/// bug the native tests catch; the app shows the message instead of a list).
+pub fn course() -> Result<Vec<Lesson>, String> {
+    parse_lessons().map_err(|error| error.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_course_is_in_order_and_not_empty() {
+        let lessons = course().unwrap();
+        assert!(!lessons.is_empty());
+        assert!(lessons
+            .windows(2)
+            .all(|pair| pair[0].order <= pair[1].order));
+    }
+}

@@ -1,0 +1,209 @@
+//! Following a lesson on the live run: which step is open, whether its checkpoint is met yet, and the
+//! "show me" actions waiting for their moment.
+//!
+//! The page calls [`LessonTracker::observe`] after every change to the world (each animation frame,
+//! each action, each seek). The open step's [`CheckpointEvaluator`] looks at the world; once it is
+//! satisfied the step ticks with the evaluator's sentence as its "what happened" line, and the next step
+//! begins at that simulated moment. "Show me" ([`LessonTracker::show_me`]) does not act by itself: it
+//! schedules the step's scripted actions at `after_ms` past the step's beginning, and the page takes them
+//! with [`LessonTracker::take_due`] as the simulation reaches each moment (at once, for a moment already
+//! passed) and performs them through the normal action path, so they are logged and shared like clicks.
+//!
+//! Moving back in time is noticed by the clock going backwards; see the module above for what then
+//! happens (ticks are sticky, the open step restarts its watch, queued actions are dropped).
+
+use quorumlab_sim::action::Action;
+use quorumlab_sim::lesson::{CheckpointEvaluator, Lesson};
+use quorumlab_sim::time::SimTime;
+use quorumlab_sim::World;
+
+/// A "show me" action and the simulated moment it is due.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScheduledAction {
+    /// The step (0-based) whose solution this is; it still fires if that step ticks first, as in a
+    /// headless run, which performs a whole solution before judging it.
+    pub step: usize,
+    pub at: SimTime,
+    pub action: Action,
+}
+
+/// What one observation changed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Observation {
+    /// The step (0-based) whose checkpoint was just met.
+    pub ticked: Option<usize>,
+    /// The clock had gone backwards since the last observation.
+    pub rewound: bool,
+}
+
+/// What the earlier steps show when the learner did not watch them happen here.
+pub const DONE_EARLIER: &str = "done before this point";
+
+#[derive(Clone, Debug)]
+pub struct LessonTracker {
+    lesson: Lesson,
+    /// The open step (0-based); equal to the step count once the lesson is complete.
+    current: usize,
+    step_began: SimTime,
+    evaluator: Option<CheckpointEvaluator>,
+    /// Per step: the "what happened" sentence once it is done.
+    done: Vec<Option<String>>,
+    /// The open step's latest verdict ("not yet: ...").
+    last_verdict: String,
+    last_seen: SimTime,
+    queue: Vec<ScheduledAction>,
+}
+
+impl LessonTracker {
+    /// Opens `lesson` at its first step on `world` as it is now.
+    pub fn start(lesson: Lesson, world: &World) -> LessonTracker {
+        LessonTracker::at_step(lesson, 0, world)
+    }
+
+    /// Opens `lesson` at `step` (0-based, at most the step count) on `world` as it is now; the earlier
+    /// steps count as done.
+    pub fn at_step(lesson: Lesson, step: usize, world: &World) -> LessonTracker {
+        let step = step.min(lesson.steps.len());
+        let mut done = vec![None; lesson.steps.len()];
+        for entry in done.iter_mut().take(step) {
+            *entry = Some(DONE_EARLIER.to_string());
+        }
+        let mut tracker = LessonTracker {
+            lesson,
+            current: step,
+            step_began: world.now(),
+            evaluator: None,
+            done,
+            last_verdict: String::new(),
+            last_seen: world.now(),
+            queue: Vec::new(),
+        };
+        tracker.begin_current(world);
+        tracker
+    }
+
+    fn begin_current(&mut self, world: &World) {
+        self.step_began = world.now();
+        self.evaluator = self
+            .lesson
+            .steps
+            .get(self.current)
+            .map(|step| CheckpointEvaluator::begin(step.checkpoint.clone(), world));
+        self.last_verdict.clear();
+    }
+
+    pub fn lesson(&self) -> &Lesson {
+        &self.lesson
+    }
+
+    /// The open step (0-based); equals the step count once complete.
+    pub fn current_step(&self) -> usize {
+        self.current
+    }
+
+    pub fn is_complete(&self) -> bool {
+        self.current >= self.lesson.steps.len()
+    }
+
+    /// When the open step began (simulated time).
+    pub fn step_began(&self) -> SimTime {
+        self.step_began
+    }
+
+    /// What happened in `step`, once it is done.
+    pub fn done(&self, step: usize) -> Option<&str> {
+        self.done.get(step).and_then(|entry| entry.as_deref())
+    }
+
+    /// Steps done so far.
+    pub fn steps_done(&self) -> usize {
+        self.done.iter().take_while(|entry| entry.is_some()).count()
+    }
+
+    /// The open step's latest verdict, in words (empty before the first observation).
+    pub fn last_verdict(&self) -> &str {
+        &self.last_verdict
+    }
+
+    /// "Show me" actions not yet performed.
+    pub fn pending(&self) -> &[ScheduledAction] {
+        &self.queue
+    }
+
+    /// Records the earlier steps' "what happened" lines (from a headless run).
+    pub fn set_done_texts(&mut self, texts: Vec<String>) {
+        for (entry, text) in self.done.iter_mut().zip(texts) {
+            if entry.is_some() {
+                *entry = Some(text);
+            }
+        }
+    }
+
+    /// Looks at `world`: notices a rewind, and ticks the open step if its checkpoint is now met.
+    pub fn observe(&mut self, world: &World) -> Observation {
+        let now = world.now();
+        let rewound = now < self.last_seen;
+        self.last_seen = now;
+        if rewound {
+            self.queue.clear();
+            self.begin_current(world);
+        }
+        let Some(evaluator) = self.evaluator.as_mut() else {
+            return Observation {
+                ticked: None,
+                rewound,
+            };
+        };
+        let verdict = evaluator.check(world);
+        if !verdict.satisfied {
+            self.last_verdict = verdict.explanation;
+            return Observation {
+                ticked: None,
+                rewound,
+            };
+        }
+        let ticked = self.current;
+        self.done[ticked] = Some(verdict.explanation);
+        self.current += 1;
+        self.begin_current(world);
+        Observation {
+            ticked: Some(ticked),
+            rewound,
+        }
+    }
+
+    /// Schedules the open step's scripted solution, each action `after_ms` after the step began.
+    /// Returns how many actions were queued (none if the lesson is complete or they already are).
+    pub fn show_me(&mut self) -> usize {
+        let Some(step) = self.lesson.steps.get(self.current) else {
+            return 0;
+        };
+        if self.queue.iter().any(|queued| queued.step == self.current) {
+            return 0;
+        }
+        let before = self.queue.len();
+        self.queue.extend(step.solution.iter().map(|scripted| ScheduledAction {
+            step: self.current,
+            at: self.step_began.plus_ms(scripted.after_ms),
+            action: scripted.action.clone(),
+        }));
+        // Stable: actions due at the same moment keep their order in the script.
+        self.queue.sort_by_key(|queued| queued.at);
+        self.queue.len() - before
+    }
+
+    /// Takes the queued actions due by `now`, earliest first.
+    pub fn take_due(&mut self, now: SimTime) -> Vec<ScheduledAction> {
+        let due = self
+            .queue
+            .iter()
+            .take_while(|scheduled| scheduled.at <= now)
+            .count();
+        self.queue.drain(..due).collect()
+    }
+
+    /// The earliest queued action's moment, if any.
+    pub fn next_due(&self) -> Option<SimTime> {
+        self.queue.first().map(|scheduled| scheduled.at)
+    }
+}

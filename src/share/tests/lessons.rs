@@ -1,0 +1,125 @@
+//! Links made inside a lesson (v3): they carry the lesson and step, reopen the same world, and leave
+//! plain links exactly as they were.
+
+use super::*;
+use crate::lesson::course;
+use crate::lesson::headless::{lesson_session, play_to_step, resume_at};
+
+fn in_fencing_step_two(mut run: SharedRun) -> SharedRun {
+    run.lesson = Some(SharedLesson {
+        id: "fencing-tokens".into(),
+        step: 1,
+        step_began: SimTime(50_000),
+    });
+    run
+}
+
+#[test]
+fn a_run_in_a_lesson_is_written_as_v3_and_read_back_whole() {
+    let run = in_fencing_step_two(sample_run());
+    let fragment = encode_fragment(&run).unwrap();
+    assert!(fragment.starts_with("#/run/v3/"), "{fragment}");
+    assert_eq!(decode_fragment(&fragment), Ok(run));
+}
+
+#[test]
+fn plain_runs_are_still_v2_and_old_links_read_as_no_lesson() {
+    let plain = sample_run();
+    let fragment = encode_fragment(&plain).unwrap();
+    assert!(fragment.starts_with("#/run/v2/"));
+    assert_eq!(decode_fragment(&fragment), Ok(plain.clone()));
+    let v1 = format!(
+        "{LINK_PREFIX}v1/{}",
+        base64url_encode(&codec::encode_as(&plain, codec::Version::V1))
+    );
+    assert_eq!(decode_fragment(&v1).unwrap().lesson, None);
+}
+
+#[test]
+fn the_lesson_block_only_adds_bytes_after_the_v2_body() {
+    let plain = sample_run();
+    let v2 = codec::encode_as(&plain, codec::Version::V2);
+    let v3 = codec::encode_as(&in_fencing_step_two(plain), codec::Version::V3);
+    // Both end with a 4-byte checksum; everything before the position's end is shared.
+    assert!(v3.len() > v2.len());
+    assert_eq!(v2[..v2.len() - 4], v3[..v2.len() - 4]);
+}
+
+#[test]
+fn a_v3_body_with_an_empty_lesson_block_reads_as_no_lesson() {
+    let plain = sample_run();
+    let fragment = format!(
+        "{LINK_PREFIX}v3/{}",
+        base64url_encode(&codec::encode_as(&plain, codec::Version::V3))
+    );
+    assert_eq!(decode_fragment(&fragment), Ok(plain));
+}
+
+#[test]
+fn a_v2_body_labelled_v3_is_refused_not_misread() {
+    let fragment = encode_fragment(&sample_run())
+        .unwrap()
+        .replace("/v2/", "/v3/");
+    assert!(matches!(
+        decode_error(&fragment),
+        ShareError::Truncated { .. }
+    ));
+}
+
+#[test]
+fn bad_lesson_fields_are_refused_by_name_when_writing_and_reading() {
+    let cases: [(fn(&mut SharedLesson), &str); 4] = [
+        (|lesson| lesson.id = "Bad Id".into(), "lesson id"),
+        (|lesson| lesson.id.clear(), "lesson id"),
+        (|lesson| lesson.step = 65, "lesson step"),
+        (
+            |lesson| lesson.step_began = SimTime(100_000),
+            "lesson step began",
+        ),
+    ];
+    for (change, field) in cases {
+        let mut run = in_fencing_step_two(sample_run());
+        change(run.lesson.as_mut().unwrap());
+        match encode_fragment(&run).unwrap_err() {
+            ShareError::OutOfRange { field: named, .. } => assert_eq!(named, field),
+            other => panic!("expected {field} out of range, got {other:?}"),
+        }
+        let refused = decode_error(&format!(
+            "{LINK_PREFIX}v3/{}",
+            base64url_encode(&codec::encode(&run))
+        ));
+        assert!(refused.to_string().contains(field), "{refused}");
+    }
+}
+
+#[test]
+fn a_link_made_mid_lesson_reopens_the_same_world_and_step() {
+    let lesson = course()
+        .unwrap()
+        .into_iter()
+        .find(|lesson| lesson.steps.len() >= 2)
+        .unwrap();
+    let mut session = lesson_session(&lesson).unwrap();
+    let tracker = play_to_step(&mut session, &lesson, 1).unwrap();
+    session.advance_to(session.now().plus_ms(150));
+    let mut run = capture(&session);
+    run.lesson = Some(SharedLesson {
+        id: lesson.id.clone(),
+        step: tracker.current_step(),
+        step_began: tracker.step_began(),
+    });
+    let decoded = decode_fragment(&encode_fragment(&run).unwrap()).unwrap();
+    assert_eq!(decoded.lesson, run.lesson);
+    let shared = decoded.lesson.clone().unwrap();
+    let mut reopened = open(decoded).unwrap();
+    assert_eq!(reopened.world().trace_hash(), session.world().trace_hash());
+    let resumed = resume_at(&mut reopened, &lesson, shared.step, shared.step_began);
+    assert_eq!(resumed.current_step(), 1);
+    assert_eq!(resumed.step_began(), tracker.step_began());
+    assert_eq!(
+        reopened.now(),
+        session.now(),
+        "resuming leaves the run where it was"
+    );
+    assert_eq!(reopened.world().trace_hash(), session.world().trace_hash());
+}
