@@ -33,6 +33,7 @@ pub const CHECKPOINT_NAMES: &[&str] = &[
     "node_caught_up",
     "stale_read",
     "lock_released_by_wrong_owner",
+    "lost_update",
 ];
 
 /// A condition on the live simulation. `NodeTarget::Leader` in a checkpoint means the node that led
@@ -86,6 +87,9 @@ pub enum Checkpoint {
     /// A lock client deleted a key another client held (a Release By Owner violation) since the step
     /// began.
     LockReleasedByWrongOwner,
+    /// The protected store's count stopped matching the jobs written to it (a No Lost Updates
+    /// violation) since the step began.
+    LostUpdate,
 }
 
 /// Why a checkpoint string does not parse; `at` is the 1-based character where the problem starts.
@@ -177,6 +181,7 @@ pub(crate) fn parse_checkpoint(
         )?)),
         "stale_read" => no_argument(Checkpoint::StaleRead),
         "lock_released_by_wrong_owner" => no_argument(Checkpoint::LockReleasedByWrongOwner),
+        "lost_update" => no_argument(Checkpoint::LostUpdate),
         "term_at_least" => Ok(Checkpoint::TermAtLeast(number(text, needs("a number")?)?)),
         "no_leader_for_ms" => Ok(Checkpoint::NoLeaderForMs(number(text, needs("a number")?)?)),
         "commit_index_at_least" => Ok(Checkpoint::CommitIndexAtLeast(number(
@@ -320,6 +325,7 @@ mod tests {
                 "lock_released_by_wrong_owner",
                 Checkpoint::LockReleasedByWrongOwner,
             ),
+            ("lost_update", Checkpoint::LostUpdate),
         ];
         for (text, expected) in cases {
             assert_eq!(parse_checkpoint(text, &names()), Ok(expected), "{text}");

@@ -148,6 +148,7 @@ impl CheckpointEvaluator {
             Checkpoint::LockReleasedByWrongOwner => {
                 self.violations_at_start.released_by_wrong_owner(world)
             }
+            Checkpoint::LostUpdate => self.violations_at_start.lost_update(world),
         }
     }
 

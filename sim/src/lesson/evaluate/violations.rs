@@ -1,13 +1,14 @@
 //! Checkpoints that tick when a checker reports a *new* violation of one invariant.
 //!
 //! Some lessons are about making an unsafe configuration fail on purpose: a lease read answered from a
-//! leader whose clock lies, a careless `DEL` that frees somebody else's lock. The checkers already spot
-//! those moments and count them per invariant, so the checkpoint only has to compare the count with the
-//! one it saw when the step began. Counting from the step's start (not from zero) matters: an earlier step
-//! may already have broken the same invariant, and that must not tick this one.
+//! leader whose clock lies, a careless `DEL` that frees somebody else's lock, a late write that a store
+//! without fencing accepts, losing an update. The checkers already spot those moments and count them
+//! per invariant, so the checkpoint only has to compare the count with the one it saw when the step
+//! began. Counting from the step's start (not from zero) matters: an earlier step may already have
+//! broken the same invariant, and that must not tick this one.
 
 use super::Verdict;
-use crate::checker::{LINEARIZABLE_READS, RELEASE_BY_OWNER};
+use crate::checker::{LINEARIZABLE_READS, NO_LOST_UPDATES, RELEASE_BY_OWNER};
 use crate::world::World;
 use std::collections::BTreeMap;
 
@@ -48,6 +49,16 @@ impl ViolationBaseline {
             wrong => Verdict::yes(format!(
                 "{wrong} lock(s) freed by a client that did not hold them: {}",
                 latest_detail(world, RELEASE_BY_OWNER)
+            )),
+        }
+    }
+
+    pub(super) fn lost_update(&self, world: &World) -> Verdict {
+        match self.new_since(world, NO_LOST_UPDATES) {
+            0 => Verdict::not_yet("the store's count still matches every job written to it".into()),
+            lost => Verdict::yes(format!(
+                "the store lost an update {lost} time(s): {}",
+                latest_detail(world, NO_LOST_UPDATES)
             )),
         }
     }
@@ -149,6 +160,30 @@ target = "n4"
         assert!(met);
         let (met_later, why) = watch(&text, Checkpoint::StaleRead, 3000, 4000);
         assert!(!met_later, "{why}");
+    }
+
+    const NO_FENCING: &str = include_str!("../../../scenarios/no-fencing-pause.toml");
+
+    #[test]
+    fn a_stale_write_accepted_without_fencing_loses_an_update() {
+        let (met, why) = watch(NO_FENCING, Checkpoint::LostUpdate, 0, 6000);
+        assert!(met, "{why}");
+        assert!(
+            why.contains("the store lost an update 1 time(s): after A's write"),
+            "{why}"
+        );
+    }
+
+    #[test]
+    fn a_fenced_store_loses_no_update() {
+        let fenced = NO_FENCING.replace("fencing = false", "fencing = true");
+        assert_ne!(fenced, NO_FENCING);
+        let (met, why) = watch(&fenced, Checkpoint::LostUpdate, 0, 6000);
+        assert!(!met, "{why}");
+        assert_eq!(
+            why,
+            "the store's count still matches every job written to it"
+        );
     }
 
     const REDIS: &str = include_str!("../../../scenarios/redis-unsafe-release.toml");
