@@ -69,6 +69,10 @@ pub const LESSONS: &[(&str, &str)] = &[
         include_str!("../../../lessons/04-leases.md"),
     ),
     (
+        "lessons/05-distributed-locks.md",
+        include_str!("../../../lessons/05-distributed-locks.md"),
+    ),
+    (
         "lessons/06-fencing-tokens.md",
         include_str!("../../../lessons/06-fencing-tokens.md"),
     ),
@@ -111,6 +115,10 @@ pub const SCENARIO_FILES: &[(&str, &str)] = &[
     (
         "lessons/scenarios/lease-five.toml",
         include_str!("../../../lessons/scenarios/lease-five.toml"),
+    ),
+    (
+        "lessons/scenarios/redis-lock-calm.toml",
+        include_str!("../../../lessons/scenarios/redis-lock-calm.toml"),
     ),
     (
         "lessons/scenarios/queue-calm.toml",
