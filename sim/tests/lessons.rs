@@ -104,6 +104,31 @@ fn no_checkpoint_is_met_by_the_untouched_scenario() {
     }
 }
 
+/// The untouched scenario is not the only way a step can tick by itself: what the earlier steps set in
+/// motion may still be going on when a step begins (a chain of overlapping lock holders, a leader still
+/// being elected). Such a step would tick in the app the moment it began, so from exactly where the
+/// solved run leaves off, doing nothing for the step's whole time must not meet its checkpoint.
+#[test]
+fn no_step_is_met_by_what_the_earlier_steps_left_behind() {
+    for lesson in parse_lessons().unwrap() {
+        let mut run = LessonRun::new(&lesson).unwrap();
+        for (index, step) in lesson.steps.iter().enumerate() {
+            let began = run.begin(index);
+            let mut idle = run.clone();
+            let verdict = idle.watch(index, began.plus_ms(step.deadline_ms()));
+            assert!(
+                !verdict.satisfied,
+                "{} step {}: `{}` is met without the step's own actions: {}",
+                lesson.id,
+                index + 1,
+                step.checkpoint_text,
+                verdict.explanation
+            );
+            run.apply_solution(index);
+        }
+    }
+}
+
 #[test]
 fn every_compiled_scenario_file_exists_on_disk_unchanged() {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
