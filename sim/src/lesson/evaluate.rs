@@ -70,6 +70,7 @@ impl CheckpointEvaluator {
     /// Starts watching `checkpoint` on `world` as it is now.
     pub fn begin(checkpoint: Checkpoint, world: &World) -> CheckpointEvaluator {
         let start_leader = leader_and_term(world);
+        let progress = progress::ProgressWatch::begin(&checkpoint, world, start_leader);
         CheckpointEvaluator {
             checkpoint,
             start_leader,
@@ -77,7 +78,7 @@ impl CheckpointEvaluator {
             rejected_at_start: rejected_count(world),
             commit_when_cut_off: None,
             violations_at_start: violations::ViolationBaseline::of(world),
-            progress: progress::ProgressWatch::begin(world),
+            progress,
             coordination: coordination::CoordinationBaseline::begin(world),
             met: None,
         }

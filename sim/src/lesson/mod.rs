@@ -61,6 +61,10 @@ pub const LESSONS: &[(&str, &str)] = &[
         include_str!("../../../lessons/01-exactly-once.md"),
     ),
     (
+        "lessons/02-consensus-and-quorums.md",
+        include_str!("../../../lessons/02-consensus-and-quorums.md"),
+    ),
+    (
         "lessons/03-leader-election.md",
         include_str!("../../../lessons/03-leader-election.md"),
     ),
@@ -96,6 +100,10 @@ pub const LESSONS: &[(&str, &str)] = &[
 
 /// `(path from the repository root, TOML text)` of every scenario a lesson may name.
 pub const SCENARIO_FILES: &[(&str, &str)] = &[
+    (
+        "lessons/scenarios/log-five.toml",
+        include_str!("../../../lessons/scenarios/log-five.toml"),
+    ),
     (
         "lessons/scenarios/scheduler-lease-calm.toml",
         include_str!("../../../lessons/scenarios/scheduler-lease-calm.toml"),

@@ -4,12 +4,15 @@
 //! Both are judged from the step's start. A minute counts once it has *ended* with no accepted invoice,
 //! as the run report's `missed_minutes` counts it, but only minutes still under way when the step began:
 //! gaps left by an earlier step must not tick this one. A server "caught up" only after it was first seen
-//! *behind*: down, paused or cut off while the others committed entries it lacks. Without that first half,
-//! every calm follower would count as caught up at every moment, and the step would tick for nothing.
+//! *behind*: down, paused or cut off from a majority while the others committed entries it lacks.
+//! Without that first half, every calm follower would count as caught up at every moment, and the step
+//! would tick for nothing.
 
 use super::{servers, Verdict};
+use crate::action::NodeTarget;
 use crate::config::Coordination;
 use crate::ids::NodeId;
+use crate::lesson::Checkpoint;
 use crate::protocol::Protocol;
 use crate::time::SimTime;
 use crate::world::{NodeStatus, World};
@@ -24,11 +27,26 @@ pub(super) struct ProgressWatch {
 }
 
 impl ProgressWatch {
-    pub(super) fn begin(world: &World) -> ProgressWatch {
-        ProgressWatch {
+    /// Starts watching; for `node_caught_up` it looks at the node at once, because the step may begin
+    /// with it already behind and a scripted run first checks only after its actions.
+    pub(super) fn begin(
+        checkpoint: &Checkpoint,
+        world: &World,
+        start_leader: Option<(NodeId, u64)>,
+    ) -> ProgressWatch {
+        let mut watch = ProgressWatch {
             began: world.now(),
             seen_behind: false,
+        };
+        let watched = match checkpoint {
+            Checkpoint::NodeCaughtUp(NodeTarget::Node(node)) => Some(*node),
+            Checkpoint::NodeCaughtUp(NodeTarget::Leader) => start_leader.map(|(node, _)| node),
+            _ => None,
+        };
+        if let Some(node) = watched {
+            watch.caught_up(world, node);
         }
+        watch
     }
 
     /// Met when a scheduler minute that was under way when the step began, or started later, has ended
@@ -69,8 +87,8 @@ impl ProgressWatch {
         }
     }
 
-    /// Met when `node` is up, can reach every server, and holds every committed entry, after having been
-    /// seen away while behind.
+    /// Met when `node` is up, can reach a majority of the servers, and holds every committed entry, after
+    /// having been seen away while behind.
     pub(super) fn caught_up(&mut self, world: &World, node: NodeId) -> Verdict {
         let label = world.node_label(node);
         let status = world.nodes()[node.index()].status;
@@ -79,10 +97,15 @@ impl ProgressWatch {
             .map(|server| world.nodes()[server.index()].actor.summary().commit_index)
             .max()
             .unwrap_or(0);
-        let cut_off = servers(world).any(|other| {
-            other != node
-                && !(world.network().link_up(node, other) && world.network().link_up(other, node))
-        });
+        // Cut off means unable to reach a majority both ways: a link to some other absent node being
+        // down does not keep this one from the leader's entries.
+        let network = world.network();
+        let reachable = servers(world)
+            .filter(|other| {
+                *other == node || (network.link_up(node, *other) && network.link_up(*other, node))
+            })
+            .count();
+        let cut_off = reachable <= super::server_count(world) / 2;
         let away = status != NodeStatus::Up || cut_off;
         if away && own.commit_index < highest {
             self.seen_behind = true;
@@ -101,7 +124,7 @@ impl ProgressWatch {
         }
         if cut_off {
             return Verdict::not_yet(format!(
-                "{label} is cut off at commit index {} while the others are at {highest}",
+                "{label} is cut off from a majority at commit index {} while the others are at {highest}",
                 own.commit_index
             ));
         }
@@ -261,10 +284,31 @@ BACK
         assert_eq!(met_at, None);
         assert_eq!(
             why,
-            "n5 is cut off at commit index 4 while the others are at 7"
+            "n5 is cut off from a majority at commit index 4 while the others are at 7"
         );
         let (met_at, why) = watch(&text, n5(), 2_500, 9_000);
         assert!(met_at.is_some_and(|ms| ms > 6_000), "{why}");
+    }
+
+    #[test]
+    fn a_restarted_follower_counts_while_another_stays_isolated() {
+        // n3 stays cut off throughout; n5 can still reach the majority, so it is back in step.
+        let text = CLUSTER
+            .replace(
+                "AWAY",
+                "[[step]]\nat_ms = 3000\ndo = \"crash\"\ntarget = \"n5\"\n\
+                 [[step]]\nat_ms = 3000\ndo = \"isolate\"\ntarget = \"n3\"",
+            )
+            .replace(
+                "BACK",
+                "[[step]]\nat_ms = 5000\ndo = \"restart\"\ntarget = \"n5\"",
+            );
+        let (met_at, why) = watch(&text, n5(), 2_500, 9_000);
+        assert!(met_at.is_some_and(|ms| ms > 5_000), "{why}");
+        let n3 = Checkpoint::NodeCaughtUp(NodeTarget::Node(NodeId(2)));
+        let (met_at, why) = watch(&text, n3, 2_500, 9_000);
+        assert_eq!(met_at, None);
+        assert!(why.starts_with("n3 is cut off from a majority"), "{why}");
     }
 
     #[test]
