@@ -384,6 +384,43 @@ fn lock_scenario_keys_are_validated() {
     );
     let store = format!("{base}[[step]]\nat_ms = 5\ndo = \"pause\"\ntarget = \"store\"\n");
     assert!(parse_scenario(&store, "t.toml").is_ok());
+    // A server number past the servers names the actors the world does have.
+    let past = format!("{base}[[step]]\nat_ms = 5\ndo = \"crash\"\ntarget = \"n4\"\n");
+    assert_eq!(
+        error(&past).kind.to_string(),
+        "node `n4` is out of range (this world has n1..n3, A, B, store or `leader`)"
+    );
+}
+
+/// An action that cannot run says so with the actor's own name, as the learner sees it on the ring.
+#[test]
+fn skipped_actions_name_workers_and_the_store() {
+    use quorumlab_sim::world::ActionOutcome;
+    let mut run = ScenarioRun::new(load("fencing-pause.toml")).unwrap();
+    let world = run.world_mut();
+    let worker = NodeTarget::Node(NodeId(3));
+    let store = NodeTarget::Node(NodeId(5));
+    let reason = |outcome: ActionOutcome| match outcome {
+        ActionOutcome::Skipped { reason } => reason,
+        ActionOutcome::Applied => panic!("the action ran"),
+    };
+    assert_eq!(
+        world.apply(&Action::Crash { target: worker }),
+        ActionOutcome::Applied
+    );
+    assert_eq!(
+        reason(world.apply(&Action::Crash { target: worker })),
+        "A is already crashed"
+    );
+    assert_eq!(
+        reason(world.apply(&Action::Resume { target: store })),
+        "store is not paused"
+    );
+    let beyond = NodeTarget::Node(NodeId(6));
+    assert_eq!(
+        reason(world.apply(&Action::Restart { target: beyond })),
+        "n7 is not in this world (n1, n2, n3, A, B, store)"
+    );
 }
 
 #[test]

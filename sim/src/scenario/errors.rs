@@ -54,6 +54,12 @@ pub enum ScenarioErrorKind {
         node: String,
         node_count: usize,
     },
+    /// A server number past the last server of a coordination world, whose other actors have names.
+    NodeOutOfWorld {
+        node: String,
+        /// The accepted names, e.g. "n1..n3, A, B, store".
+        expected: Box<str>,
+    },
     /// A node name that is neither a server nor one of the other actors of a coordination world.
     UnknownNodeName {
         text: String,
@@ -140,6 +146,10 @@ impl fmt::Display for ScenarioErrorKind {
             NeedsProtocol { protocol } => {
                 write!(formatter, "only allowed with protocol = \"{protocol}\"")
             }
+            NodeOutOfWorld { node, expected } => write!(
+                formatter,
+                "node `{node}` is out of range (this world has {expected})"
+            ),
             NodeOutOfRange { node, node_count } => write!(
                 formatter,
                 "node `{node}` is out of range (this cluster has n1..n{node_count})"

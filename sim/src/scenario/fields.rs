@@ -224,6 +224,12 @@ impl<'a> Field<'a> {
             Some(number) if (1..=node_count).contains(&number) => {
                 Ok(NodeTarget::Node(NodeId((number - 1) as u16)))
             }
+            Some(_) if !names.extra.is_empty() => {
+                Err(self.error(ScenarioErrorKind::NodeOutOfWorld {
+                    node: text.into(),
+                    expected: names.describe(leader_allowed).into(),
+                }))
+            }
             Some(_) => Err(self.error(ScenarioErrorKind::NodeOutOfRange {
                 node: text.into(),
                 node_count,

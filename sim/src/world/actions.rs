@@ -31,10 +31,7 @@ impl World {
     fn resolve(&self, target: NodeTarget) -> Result<NodeId, String> {
         match target {
             NodeTarget::Node(node) if node.index() < self.nodes.len() => Ok(node),
-            NodeTarget::Node(node) => Err(format!(
-                "{node} is not in this {}-node cluster",
-                self.nodes.len()
-            )),
+            NodeTarget::Node(node) => Err(self.not_in_world(node)),
             NodeTarget::Leader => self
                 .current_leader()
                 .ok_or_else(|| "no up node believes it leads".to_string()),
@@ -99,10 +96,23 @@ impl World {
         }
     }
 
+    /// Names the actors a coordination world has, so the message speaks the learner's language.
+    fn not_in_world(&self, node: NodeId) -> String {
+        match self.layout() {
+            Some(layout) => {
+                let names: Vec<String> = (0..layout.total())
+                    .map(|index| self.node_label(NodeId(index as u16)))
+                    .collect();
+                format!("{node} is not in this world ({})", names.join(", "))
+            }
+            None => format!("{node} is not in this {}-node cluster", self.nodes.len()),
+        }
+    }
+
     fn partition(&mut self, groups: &[Vec<NodeId>]) -> Result<(), String> {
         let count = self.nodes.len();
         if let Some(node) = groups.iter().flatten().find(|node| node.index() >= count) {
-            return Err(format!("{node} is not in this {count}-node cluster"));
+            return Err(self.not_in_world(*node));
         }
         self.network.partition(groups);
         Ok(())
@@ -111,7 +121,7 @@ impl World {
     fn crash(&mut self, node: NodeId) -> Result<(), String> {
         let slot = &mut self.nodes[node.index()];
         if slot.status == NodeStatus::Crashed {
-            return Err(format!("{node} is already crashed"));
+            return Err(format!("{} is already crashed", self.node_label(node)));
         }
         slot.status = NodeStatus::Crashed;
         slot.actor.crash();
@@ -124,7 +134,7 @@ impl World {
 
     fn restart(&mut self, node: NodeId) -> Result<(), String> {
         if self.nodes[node.index()].status != NodeStatus::Crashed {
-            return Err(format!("{node} is not crashed"));
+            return Err(format!("{} is not crashed", self.node_label(node)));
         }
         self.nodes[node.index()].status = NodeStatus::Up;
         self.dispatch(node, Input::Recover);
@@ -134,7 +144,8 @@ impl World {
     fn pause(&mut self, node: NodeId, duration_ms: Option<u64>) -> Result<(), String> {
         let slot = &mut self.nodes[node.index()];
         if slot.status != NodeStatus::Up {
-            return Err(format!("{node} is {}, not up", slot.status.as_str()));
+            let status = slot.status.as_str();
+            return Err(format!("{} is {status}, not up", self.node_label(node)));
         }
         slot.status = NodeStatus::Paused;
         slot.pause_generation += 1;
@@ -155,7 +166,7 @@ impl World {
 
     fn resume(&mut self, node: NodeId) -> Result<(), String> {
         if self.nodes[node.index()].status != NodeStatus::Paused {
-            return Err(format!("{node} is not paused"));
+            return Err(format!("{} is not paused", self.node_label(node)));
         }
         self.resume_node(node);
         Ok(())
