@@ -1,11 +1,13 @@
 //! Client requests: send writes or reads to the leader or to a chosen node, and see how each ended as
-//! the client sees it — committed, rejected with a hint, or unknown after a timeout.
+//! the client sees it — committed, rejected with a hint, or unknown after a timeout. In a coordination
+//! world the panel first says who really drives the load (the workers' own loops); where the servers
+//! run Raft it still offers extra log writes to them, and for Redis-style locks it offers nothing.
 
+use super::actor_names::{self, ClientPath};
 use crate::format;
 use crate::state::AppState;
 use leptos::prelude::*;
 use quorumlab_sim::action::{Action, NodeTarget, RequestKind};
-use quorumlab_sim::ids::NodeId;
 
 const SHOWN_REQUESTS: usize = 8;
 
@@ -13,16 +15,30 @@ const SHOWN_REQUESTS: usize = 8;
 pub fn ClientPanel() -> impl IntoView {
     let state = expect_context::<AppState>();
     let target_choice = RwSignal::new("leader".to_string());
-    let node_count = Memo::new(move |_| state.view.with(|view| view.nodes.len()));
+    let path = Memo::new(move |_| {
+        state
+            .view
+            .with(|view| actor_names::client_path(view.coordination.as_ref()))
+    });
+    let load_sentence = Memo::new(move |_| {
+        state
+            .view
+            .with(|view| actor_names::load_sentence(view.coordination.as_ref()))
+    });
+    let options = Memo::new(move |_| {
+        state
+            .view
+            .with(|view| actor_names::target_options(view.coordination.as_ref(), view.nodes.len()))
+    });
     let target = move || {
         let choice = target_choice.get_untracked();
         if choice == "leader" {
-            Some(NodeTarget::Leader)
-        } else {
-            NodeId::parse(&choice, node_count.get_untracked())
-                .ok()
-                .map(NodeTarget::Node)
+            return Some(NodeTarget::Leader);
         }
+        // Only the values the menu offers (servers) parse; anything else asks for a choice.
+        options
+            .with_untracked(|options| actor_names::parse_target(&choice, options))
+            .map(NodeTarget::Node)
     };
     let send = move |kind: RequestKind| {
         move |_| match target() {
@@ -44,9 +60,9 @@ pub fn ClientPanel() -> impl IntoView {
                 .rev()
                 .take(SHOWN_REQUESTS)
                 .map(|record| {
-                    let place = record
-                        .node
-                        .map_or("leader".to_string(), |node| node.to_string());
+                    let place = record.node.map_or("leader".to_string(), |node| {
+                        actor_names::node_name(view.coordination.as_ref(), node)
+                    });
                     let what = match record.command {
                         Some(quorumlab_sim::protocol::ClientCommand::Put { key, value }) => {
                             format!("put k{key}={value}")
@@ -74,17 +90,26 @@ pub fn ClientPanel() -> impl IntoView {
     view! {
         <section class="card client-panel" aria-label="Client requests" data-testid="client-panel">
             <h2>"Client"</h2>
-            <div class="row">
-                <label>"Send to "
-                    <select aria-label="Request target" on:change=move |event| target_choice.set(event_target_value(&event))>
-                        <option value="leader" selected>"the leader"</option>
-                        {move || (1..=node_count.get()).map(|number| view! { <option value=format!("n{number}")>{format!("n{number}")}</option> }).collect_view()}
-                    </select>
-                </label>
-                <button class="primary" data-testid="send-write" on:click=send(RequestKind::Put)>"Write"</button>
-                <button on:click=send(RequestKind::Get)>"Read"</button>
-                <span class="muted">{counts}</span>
-            </div>
+            <Show when=move || !load_sentence.with(String::is_empty)>
+                <p class="hint" data-testid="client-load-note">{move || load_sentence.get()}</p>
+            </Show>
+            <Show when=move || path.get() != ClientPath::None>
+                <div class="row">
+                    <label>{move || if path.get() == ClientPath::Raft { "Send to " } else { "Extra write to " }}
+                        <select aria-label="Request target" data-testid="request-target" on:change=move |event| target_choice.set(event_target_value(&event))>
+                            {move || options.get().into_iter().map(|(value, text)| {
+                                let selected = value == "leader";
+                                view! { <option value=value selected=selected>{text}</option> }
+                            }).collect_view()}
+                        </select>
+                    </label>
+                    <button class="primary" data-testid="send-write" on:click=send(RequestKind::Put)>"Write"</button>
+                    <Show when=move || path.get() == ClientPath::Raft>
+                        <button on:click=send(RequestKind::Get)>"Read"</button>
+                    </Show>
+                    <span class="muted">{counts}</span>
+                </div>
+            </Show>
             <ul class="requests" data-testid="request-list">
                 <For each=move || recent.get() key=|row| (row.0, row.2.clone()) let:row>
                     <li class=format!("request outcome-{}", row.3)><span class="request-what">{row.1}</span><span class="request-outcome">{row.2}</span></li>

@@ -1,5 +1,6 @@
 //! The app's components, one per file. Each reads the shared `AppState` from context.
 
+pub mod actor_names;
 pub mod charts;
 mod charts_draw;
 pub mod checker_badges;

@@ -1,6 +1,8 @@
-//! Partitions: put each node in a group, apply, and see which side still has a quorum.
+//! Partitions: put each node in a group, apply, and see which side still has a quorum. In a
+//! coordination world the chips carry the actors' names (`n1`, `A`, `store`) and a side's verdict
+//! counts the servers it holds, since workers and the store vote in nothing.
 
-use crate::format;
+use super::actor_names;
 use crate::state::AppState;
 use leptos::prelude::*;
 use quorumlab_sim::action::Action;
@@ -23,19 +25,38 @@ pub fn groups_from_choices(choices: &[usize]) -> Vec<Vec<NodeId>> {
         .collect()
 }
 
+/// The panel's instruction: groups are lettered A..C, which a coordination world also uses for its
+/// workers, so there the sentence says "group" every time.
+fn hint(has_named_actors: bool) -> &'static str {
+    if has_named_actors {
+        "Click a chip to move it between group A, group B and group C, then apply. Only the servers (n1, n2, …) count toward a majority."
+    } else {
+        "Click a node's chip to move it between groups A, B and C, then apply."
+    }
+}
+
 #[component]
 pub fn PartitionPanel() -> impl IntoView {
     let state = expect_context::<AppState>();
     let node_count = Memo::new(move |_| state.view.with(|view| view.nodes.len()));
+    let names = Memo::new(move |_| {
+        state.view.with(|view| {
+            (0..view.nodes.len())
+                .map(|index| {
+                    actor_names::node_name(view.coordination.as_ref(), NodeId(index as u16))
+                })
+                .collect::<Vec<_>>()
+        })
+    });
+    let named_actors = move || state.view.with(|view| view.coordination.is_some());
     let choices = RwSignal::new(Vec::<usize>::new());
     Effect::new(move |_| {
-        let count = node_count.get();
-        // Default split: the first two nodes against the rest, the classic minority/majority demo.
-        choices.set(
-            (0..count)
-                .map(|index| usize::from(index >= 2.min(count / 2)))
-                .collect(),
-        );
+        // Re-split when the world's actors change (a new scenario or protocol), not every frame.
+        let _ = names.get();
+        let defaults = state.view.with_untracked(|view| {
+            actor_names::default_groups(view.coordination.as_ref(), view.nodes.len())
+        });
+        choices.set(defaults);
     });
     let cycle = move |index: usize| {
         choices.update(|choices| {
@@ -52,11 +73,13 @@ pub fn PartitionPanel() -> impl IntoView {
     let badges = move || {
         state.view.with(|view| {
             let total = view.nodes.len();
+            let coordination = view.coordination.as_ref();
             view.partition_groups
                 .iter()
                 .map(|group| {
-                    let (text, ok) = format::quorum_badge(group.len(), total);
-                    view! { <li class=if ok { "quorum ok" } else { "quorum no" }>{format!("{{{}}}: {text}", format::node_list(group))}</li> }
+                    let (text, ok) = actor_names::group_verdict(coordination, group, total);
+                    let members = actor_names::name_list(coordination, group);
+                    view! { <li class=if ok { "quorum ok" } else { "quorum no" }>{format!("{{{members}}}: {text}")}</li> }
                 })
                 .collect_view()
         })
@@ -64,12 +87,14 @@ pub fn PartitionPanel() -> impl IntoView {
     view! {
         <section class="card partition-panel" aria-label="Partition" data-testid="partition-panel">
             <h2>"Partition"</h2>
-            <p class="hint">"Click a node's chip to move it between groups A, B and C, then apply."</p>
-            <div class="chips">
+            <p class="hint">{move || hint(named_actors())}</p>
+            <div class="chips" data-testid="partition-chips">
                 {move || (0..node_count.get()).map(|index| {
-                    let label = move || format!("n{} · {}", index + 1, GROUP_NAMES[choices.with(|choices| choices.get(index).copied().unwrap_or(0))]);
-                    let class = move || format!("chip group-{}", choices.with(|choices| choices.get(index).copied().unwrap_or(0)));
-                    view! { <button class=class on:click=move |_| cycle(index) aria-label=move || format!("{}: click to change group", label())>{label}</button> }
+                    let group = move || choices.with(|choices| choices.get(index).copied().unwrap_or(0));
+                    let name = move || names.with(|names| names.get(index).cloned().unwrap_or_default());
+                    let label = move || actor_names::chip_text(&name(), GROUP_NAMES[group()], named_actors());
+                    let class = move || format!("chip group-{}", group());
+                    view! { <button class=class data-testid=move || format!("partition-chip-{}", name()) on:click=move |_| cycle(index) aria-label=move || format!("{}: click to change group", label())>{label}</button> }
                 }).collect_view()}
             </div>
             <div class="row">
