@@ -1,9 +1,11 @@
 //! The cluster stage: one SVG with links, messages in flight and nodes on a ring.
 
+use super::actor_names;
+use super::cluster_lease::ClusterLeaseRings;
 use super::cluster_links::{ClusterLinks, LinkMenu, LinkMenuTarget};
 use super::cluster_messages::ClusterMessages;
 use super::cluster_node::ClusterNode;
-use crate::format;
+use super::cluster_watches::ClusterWatches;
 use crate::layout::{
     circle_positions, node_radius, ring_radius, timer_ring_gap, Point, COMPACT_ABOVE_NODES,
 };
@@ -87,13 +89,18 @@ pub fn ClusterStage() -> impl IntoView {
                 <marker id="arrow-cut" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
                     <path d="M 0 0 L 10 5 L 0 10 z" class="arrow-cut"></path>
                 </marker>
+                <marker id="arrow-watch" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="8" markerHeight="8" orient="auto-start-reverse">
+                    <path d="M 0 0 L 10 5 L 0 10 z" class="arrow-watch"></path>
+                </marker>
             </defs>
             <circle class="cluster-ring" cx=STAGE_WIDTH / 2.0 cy=STAGE_HEIGHT / 2.0 r=move || geometry.with(|geometry| geometry.ring_radius)></circle>
             <ClusterLinks geometry=geometry />
+            <ClusterWatches geometry=geometry />
             <ClusterMessages geometry=geometry />
             <For each=node_ids key=|node| *node let:node>
                 <ClusterNode node=node geometry=geometry />
             </For>
+            <ClusterLeaseRings geometry=geometry />
         </svg>
         <LinkMenu />
         <QuorumOverlay />
@@ -108,14 +115,13 @@ fn QuorumOverlay() -> impl IntoView {
     let badges = Memo::new(move |_| {
         state.view.with(|view| {
             let total = view.nodes.len();
+            let coordination = view.coordination.as_ref();
             view.partition_groups
                 .iter()
                 .map(|group| {
-                    let (text, can_commit) = format::quorum_badge(group.len(), total);
-                    (
-                        format!("{{{}}} {text}", format::node_list(group)),
-                        can_commit,
-                    )
+                    let (text, can_commit) = actor_names::group_verdict(coordination, group, total);
+                    let members = actor_names::name_list(coordination, group);
+                    (format!("{{{members}}} {text}"), can_commit)
                 })
                 .collect::<Vec<_>>()
         })
