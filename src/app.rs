@@ -11,6 +11,7 @@ use crate::components::log_strips::LogStrips;
 use crate::components::partition_panel::PartitionPanel;
 use crate::components::playback::PlaybackBar;
 use crate::components::protocol_picker::ProtocolPicker;
+use crate::components::queue_compare::QueueCompare;
 use crate::components::resource_ledger::ResourceLedger;
 use crate::components::scheduler_strip::SchedulerStrip;
 use crate::components::settings_panel::SettingsPanel;
@@ -69,6 +70,7 @@ pub fn App() -> impl IntoView {
                 <aside class="side-column" aria-label="Controls and details">
                     <CheckerBadges />
                     <ResourceLedger />
+                    <QueueCompare />
                     <Inspector />
                     <ClientPanel />
                     <PartitionPanel />

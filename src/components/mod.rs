@@ -20,6 +20,7 @@ pub mod log_strips;
 pub mod partition_panel;
 pub mod playback;
 pub mod protocol_picker;
+pub mod queue_compare;
 pub mod resource_ledger;
 pub mod scheduler_strip;
 pub mod settings_panel;
