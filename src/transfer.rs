@@ -1,10 +1,11 @@
 //! Scenario files and traces in and out of the app: pure helpers behind the export/import panel.
+//! Trace files (JSON lines that replay a run exactly) are in [`trace`].
 //!
 //! Export writes the scenario format the headless runner reads, with the learner's own actions turned
 //! into `[[step]]` entries. That format counts time in whole milliseconds, so each action lands on the
 //! millisecond it happened in (rounded down) and runs after every event due by then, not between two
-//! events as it may have: a file re-runs the same story, often the same trace, but only a share link is
-//! exact.
+//! events as it may have: a file re-runs the same story, often the same trace, but only a share link or
+//! a trace file is exact.
 
 use crate::share::validate;
 use crate::share::SharedRun;
@@ -13,8 +14,9 @@ use quorumlab_sim::scenario::{
     parse_scenario, to_toml_string, Scenario, ScenarioError, Step, MAX_DURATION_MS, MAX_STEPS,
 };
 use quorumlab_sim::time::SimTime;
-use quorumlab_sim::World;
 use std::fmt;
+
+pub mod trace;
 
 /// Largest scenario file accepted for import.
 pub const MAX_IMPORT_BYTES: usize = 1_000_000;
@@ -94,15 +96,6 @@ pub fn scenario_file_text(export: &ScenarioExport) -> String {
          # re-runs the scenario at that precision; a share link replays the run exactly.\n\n{}",
         to_toml_string(&export.scenario)
     )
-}
-
-/// The trace as JSON lines, one record per line (the newest records, if the trace reached its cap).
-pub fn trace_jsonl(world: &World) -> String {
-    let mut bytes = Vec::new();
-    if world.write_trace_jsonl(&mut bytes).is_err() {
-        return String::new();
-    }
-    String::from_utf8(bytes).unwrap_or_default()
 }
 
 /// A file name from a title: lower-case words joined by dashes, e.g. `five-node-raft-cluster`.

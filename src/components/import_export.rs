@@ -1,11 +1,12 @@
-//! Scenario files and traces: export the run as a scenario file (TOML) or its trace (JSON lines), and
-//! import a scenario file, chosen or pasted. An import that does not parse changes nothing and shows
-//! exactly where it is wrong.
+//! Scenario files and traces: export the run as a scenario file (TOML) or as a trace file (JSON lines
+//! that replay it exactly), and import either, chosen or pasted — a trace file is recognised by its
+//! first character. An import that fails any check changes nothing and shows exactly what is wrong.
 
 use crate::share::replay::capture;
 use crate::state::{AppState, Notice};
+use crate::transfer::trace::{import_trace, looks_like_trace_file, trace_file_text};
 use crate::transfer::{
-    file_stem, import_scenario, scenario_file_text, scenario_with_recorded_steps, trace_jsonl,
+    file_stem, import_scenario, scenario_file_text, scenario_with_recorded_steps,
 };
 use crate::web_io;
 use leptos::prelude::*;
@@ -16,19 +17,14 @@ pub fn ImportExport() -> impl IntoView {
     let state = expect_context::<AppState>();
     let pasted = RwSignal::new(String::new());
     let error = RwSignal::new(None::<String>);
-    let import = move |file_name: &str, text: &str| match import_scenario(text, file_name) {
-        Ok(scenario) => {
-            error.set(None);
-            let title = scenario.title.clone();
-            state.restart(scenario);
-            state.notice.set(Some(Notice {
-                text: format!("Imported {file_name}: {title}"),
-                is_error: false,
-            }));
+    let import = move |file_name: &str, text: &str| {
+        if looks_like_trace_file(text) {
+            open_trace(state, error, file_name, text);
+            return;
         }
-        Err(problem) => error.set(Some(format!("Not imported: {problem}"))),
+        import_scenario_text(state, error, file_name, text);
     };
-    let import_pasted = move |_| import("pasted scenario", &pasted.get_untracked());
+    let import_pasted = move |_| import("pasted text", &pasted.get_untracked());
     let import_file = move |event: leptos::ev::Event| {
         let Some(input) = event
             .target()
@@ -44,16 +40,16 @@ pub fn ImportExport() -> impl IntoView {
         input.set_value("");
     };
     view! {
-        <section class="card import-export" aria-label="Scenario files" data-testid="import-export">
-            <h2>"Scenario files"</h2>
+        <section class="card import-export" aria-label="Scenario and trace files" data-testid="import-export">
+            <h2>"Scenario and trace files"</h2>
             <div class="row">
                 <button on:click=move |_| export_scenario(state) data-testid="export-toml">"Export scenario (TOML)"</button>
-                <button on:click=move |_| export_trace(state) data-testid="export-trace">"Export trace (JSONL)"</button>
+                <button on:click=move |_| export_trace(state) data-testid="export-trace">"Export trace (JSON lines)"</button>
             </div>
-            <p class="hint">"A scenario file holds your actions as steps at whole milliseconds, so it re-runs the scenario at that precision; a share link replays this run exactly."</p>
+            <p class="hint">"A scenario file holds your actions as steps at whole milliseconds, so it re-runs the scenario at that precision. A trace file (or a share link) replays this run exactly and also lists what happened."</p>
             <label class="field">
-                <span>"Import a scenario file"</span>
-                <input type="file" accept=".toml,text/plain" data-testid="import-file" on:change=import_file />
+                <span>"Import a scenario or trace file"</span>
+                <input type="file" accept=".toml,.jsonl,text/plain,application/x-ndjson" data-testid="import-file" on:change=import_file />
             </label>
             <label class="field">
                 <span>"…or paste one"</span>
@@ -63,8 +59,49 @@ pub fn ImportExport() -> impl IntoView {
             <Show when=move || error.with(Option::is_some)>
                 <p class="error" role="alert" data-testid="import-error">{move || error.get().unwrap_or_default()}</p>
             </Show>
-            <button class="primary" on:click=import_pasted data-testid="import-button">"Import pasted scenario"</button>
+            <button class="primary" on:click=import_pasted data-testid="import-button">"Import pasted text"</button>
         </section>
+    }
+}
+
+fn import_scenario_text(
+    state: AppState,
+    error: RwSignal<Option<String>>,
+    file_name: &str,
+    text: &str,
+) {
+    match import_scenario(text, file_name) {
+        Ok(scenario) => {
+            error.set(None);
+            let title = scenario.title.clone();
+            state.restart(scenario);
+            state.notice.set(Some(Notice {
+                text: format!("Imported {file_name}: {title}"),
+                is_error: false,
+            }));
+        }
+        Err(problem) => error.set(Some(format!("Not imported: {problem}"))),
+    }
+}
+
+/// Replaces the run only when the whole file checked out and replayed to its recorded fingerprint.
+fn open_trace(state: AppState, error: RwSignal<Option<String>>, file_name: &str, text: &str) {
+    match import_trace(text) {
+        Ok(session) => {
+            error.set(None);
+            let text = format!(
+                "Opened trace {file_name}: {} · seed {}, paused at {}",
+                session.scenario().title,
+                session.scenario().seed,
+                session.now()
+            );
+            state.open_session(session, false);
+            state.notice.set(Some(Notice {
+                text,
+                is_error: false,
+            }));
+        }
+        Err(problem) => error.set(Some(format!("Not imported: {problem}"))),
     }
 }
 
@@ -94,16 +131,16 @@ fn export_scenario(state: AppState) {
 }
 
 fn export_trace(state: AppState) {
-    let (title, text) = state.with_session(|session| {
-        (
-            session.scenario().title.clone(),
-            trace_jsonl(session.world()),
-        )
-    });
+    // Settle the instant first (events already due at it run), as sharing does: the file then records
+    // the fingerprint that replaying it to this instant reproduces.
+    let now_us = state.with_session(|session| session.now().as_micros());
+    state.seek_us(now_us);
+    let (title, text) =
+        state.with_session(|session| (session.scenario().title.clone(), trace_file_text(session)));
     let file_name = format!("{}-trace.jsonl", file_stem(&title));
     let notice = match web_io::download_text(&file_name, "application/x-ndjson", &text) {
         Ok(()) => Notice {
-            text: format!("Exported {file_name} ({} records)", text.lines().count()),
+            text: format!("Exported {file_name} ({} lines)", text.lines().count()),
             is_error: false,
         },
         Err(problem) => Notice {

@@ -138,17 +138,6 @@ fn malformed_or_huge_files_are_refused() {
 }
 
 #[test]
-fn the_trace_is_one_json_object_per_line() {
-    let session = session_with_actions();
-    let text = trace_jsonl(session.world());
-    let lines: Vec<&str> = text.lines().collect();
-    assert!(lines.len() > 10);
-    assert!(lines
-        .iter()
-        .all(|line| line.starts_with('{') && line.ends_with('}')));
-}
-
-#[test]
 fn file_names_come_from_titles() {
     assert_eq!(
         file_stem("Five-node Raft cluster"),

@@ -1,0 +1,87 @@
+use super::*;
+use quorumlab_sim::action::{Action, NodeTarget};
+use quorumlab_sim::ids::NodeId;
+use quorumlab_sim::scenario::{parse_scenario, Scenario, EXAMPLES};
+use quorumlab_sim::time::SimTime;
+
+/// A run with user actions, one mid-millisecond, then time travel back (leaving a recorded future).
+fn session_with_history() -> Session {
+    let mut session = Session::new(Scenario::new("Trace export", 5, 10_000)).unwrap();
+    session.advance_to(SimTime(800_600));
+    session.apply(&Action::Crash {
+        target: NodeTarget::Leader,
+    });
+    session.advance_to(SimTime::from_ms(1_400));
+    session.apply(&Action::ClockJump {
+        target: NodeTarget::Node(NodeId(2)),
+        by_ms: 250,
+    });
+    session.advance_to(SimTime::from_ms(2_500));
+    session.seek(SimTime::from_ms(2_000));
+    session
+}
+
+#[test]
+fn an_exported_trace_imports_to_the_same_run() {
+    let session = session_with_history();
+    let text = trace_file_text(&session);
+    assert!(looks_like_trace_file(&text));
+    let imported = import_trace(&text).unwrap();
+    assert_eq!(imported.world().trace_hash(), session.world().trace_hash());
+    assert_eq!(imported.now(), session.now());
+    assert_eq!(imported.actions(), session.actions());
+    assert_eq!(imported.scenario(), session.scenario());
+}
+
+#[test]
+fn a_coordination_run_round_trips() {
+    let (_, text) = EXAMPLES
+        .iter()
+        .find(|(name, _)| *name == "fencing-pause.toml")
+        .unwrap();
+    let mut session = Session::new(parse_scenario(text, "example").unwrap()).unwrap();
+    session.advance_to(SimTime::from_ms(1_500));
+    let exported = trace_file_text(&session);
+    let imported = import_trace(&exported).unwrap();
+    assert_eq!(imported.world().trace_hash(), session.world().trace_hash());
+}
+
+#[test]
+fn an_edited_action_is_caught_by_the_fingerprint() {
+    let text = trace_file_text(&session_with_history());
+    let edited = text.replacen("\"by_ms\":250", "\"by_ms\":-250", 1);
+    assert_ne!(edited, text);
+    match import_trace(&edited).err() {
+        Some(TraceImportError::Diverged { .. }) => {}
+        other => panic!("expected a divergence, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_format_error_names_the_line() {
+    let text = trace_file_text(&session_with_history());
+    let broken = text.replacen("\"target\":\"leader\"", "\"target\":\"n7\"", 1);
+    let error = import_trace(&broken).err().expect("refused");
+    assert!(matches!(error, TraceImportError::Invalid(_)), "{error:?}");
+    assert!(error.to_string().starts_with("line 2, `target`"), "{error}");
+}
+
+#[test]
+fn link_limits_apply_to_trace_files() {
+    let text = trace_file_text(&session_with_history());
+    // A heartbeat of 1 ms for an hour: the format allows it, but replaying it would take too long.
+    let heavy = text
+        .replacen("heartbeat_ms = 50", "heartbeat_ms = 1", 1)
+        .replacen("\"position_us\":2000000", "\"position_us\":3600000000", 1);
+    assert_ne!(heavy, text, "the edits must apply");
+    match import_trace(&heavy).err() {
+        Some(TraceImportError::Limits(ShareError::TooLongToReplay { .. })) => {}
+        other => panic!("expected the replay limit, got {other:?}"),
+    }
+}
+
+#[test]
+fn scenario_text_is_not_mistaken_for_a_trace() {
+    assert!(!looks_like_trace_file("protocol = \"raft\"\nnodes = 3\n"));
+    assert!(looks_like_trace_file("  \n{\"kind\":\"header\"}"));
+}
