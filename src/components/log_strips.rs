@@ -1,6 +1,8 @@
 //! Each node's log as a strip of boxes coloured by term, with the commit index marked, so a follower
-//! that is behind looks behind.
+//! that is behind looks behind. Nodes go by the names the ring gives them (`A`, `store` in a
+//! coordination world).
 
+use super::coordination::node_name;
 use crate::format;
 use crate::state::AppState;
 use leptos::prelude::*;
@@ -15,6 +17,7 @@ const ALL_STRIPS_UP_TO_NODES: usize = 9;
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct Strip {
     node: NodeId,
+    name: String,
     /// (index, term) of the shown entries, oldest first.
     entries: Vec<(u64, u64)>,
     commit_index: u64,
@@ -22,7 +25,7 @@ struct Strip {
     is_leader: bool,
 }
 
-fn strip_for(node: &NodeView, is_leader: bool, newest_index_overall: u64) -> Strip {
+fn strip_for(node: &NodeView, name: String, is_leader: bool, newest_index_overall: u64) -> Strip {
     let first_shown = newest_index_overall
         .saturating_sub(SHOWN_ENTRIES as u64 - 1)
         .max(1);
@@ -35,6 +38,7 @@ fn strip_for(node: &NodeView, is_leader: bool, newest_index_overall: u64) -> Str
         .collect();
     Strip {
         node: node.id,
+        name,
         entries,
         commit_index: node.commit_index,
         log_len: node.log_len,
@@ -61,7 +65,10 @@ pub fn LogStrips() -> impl IntoView {
                         || Some(node.id) == view.leader
                         || Some(node.id) == selected
                 })
-                .map(|node| strip_for(node, Some(node.id) == view.leader, newest))
+                .map(|node| {
+                    let name = node_name(view.coordination.as_ref(), node.id);
+                    strip_for(node, name, Some(node.id) == view.leader, newest)
+                })
                 .collect::<Vec<_>>()
         })
     });
@@ -70,7 +77,7 @@ pub fn LogStrips() -> impl IntoView {
             <h2>"Logs"<span class="muted">" — boxes coloured by term, ▌marks the commit index"</span></h2>
             <For each=move || strips.get() key=|strip| strip.clone() let:strip>
                 <div class="strip" data-testid=format!("log-{}", strip.node)>
-                    <span class="strip-node">{format!("{}{}", strip.node, if strip.is_leader { " ★" } else { "" })}</span>
+                    <span class="strip-node">{format!("{}{}", strip.name, if strip.is_leader { " ★" } else { "" })}</span>
                     <span class="strip-boxes">
                         {strip.entries.iter().map(|(index, term)| {
                             let committed = *index <= strip.commit_index;

@@ -11,6 +11,7 @@
 //! one "others" lane for the rest; messages between two hidden nodes are left out.
 
 use super::cluster_messages::message_style;
+use super::coordination::node_name;
 use crate::format;
 use crate::spacetime::{
     choose_lanes, visible_arrows, ArrowEnd, Lanes, MessageLog, PlacedArrow, RunKey, DROP_AT_SHARE,
@@ -169,11 +170,16 @@ pub fn SpaceTime() -> impl IntoView {
                     handled_us: Some(at_us),
                 } => format!("handled late, at {}", format::sim_time(at_us)),
             };
+            let (from, to) = state.view.with_untracked(|view| {
+                let coordination = view.coordination.as_ref();
+                (
+                    node_name(coordination, arrow.from),
+                    node_name(coordination, arrow.to),
+                )
+            });
             Some(format!(
-                "{} {} → {} · sent {} · {fate}",
+                "{} {from} → {to} · sent {} · {fate}",
                 arrow.kind,
-                arrow.from,
-                arrow.to,
                 format::sim_time(arrow.sent_us)
             ))
         })
@@ -249,6 +255,15 @@ fn LaneLabels(lanes: Memo<Lanes>) -> impl IntoView {
             _ => "st-lane",
         })
     };
+    // Coordination worlds name their actors (`A`, `store`); a memo, so a new frame with the same names
+    // does not redraw the labels.
+    let labels = Memo::new(move |_| {
+        state.view.with(|view| {
+            view.coordination
+                .as_ref()
+                .map(|coordination| coordination.labels.clone())
+        })
+    });
     move || {
         lanes.with(|lanes| {
             let others = (lanes.others > 0).then_some(None);
@@ -260,7 +275,13 @@ fn LaneLabels(lanes: Memo<Lanes>) -> impl IntoView {
                 .enumerate()
                 .map(|(lane, node)| {
                     let label = match node {
-                        Some(node) => node.to_string(),
+                        Some(node) => labels.with(|labels| match labels {
+                            Some(labels) => labels
+                                .get(node.index())
+                                .cloned()
+                                .unwrap_or_else(|| node.to_string()),
+                            None => node.to_string(),
+                        }),
                         None => format!("{} others", lanes.others),
                     };
                     let y = lane_y(lane);
