@@ -9,6 +9,7 @@ pub mod config;
 pub mod coordination;
 pub mod ids;
 pub mod lesson;
+pub mod lock_client;
 pub mod lockservice;
 pub mod network;
 pub mod protocol;

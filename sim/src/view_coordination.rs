@@ -239,7 +239,7 @@ impl World {
                             lock: instance.lock,
                             token: instance.token,
                             believes_it_leads: instance.believes_it_leads(local_us),
-                            lease_until_local_us: instance.lease_until_local_us,
+                            lease_until_local_us: instance.client.lease_until_local_us,
                             local_clock_us: slot.clock.local_signed_us(now),
                             runs: instance.runs,
                         })

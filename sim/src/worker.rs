@@ -21,7 +21,8 @@
 use crate::actor::Message;
 use crate::config::LockServiceOptions;
 use crate::ids::NodeId;
-use crate::lockservice::{AccessKind, AcquireResult, LockMessage, ResourceError};
+use crate::lock_client::{LockClient, LockReply};
+use crate::lockservice::{AccessKind, LockMessage, ResourceError};
 use crate::protocol::{
     ActorSummary, ClientError, ClientOutcome, Effects, Fact, Input, Protocol, TimerDelay, TimerKey,
 };
@@ -84,14 +85,9 @@ pub struct Worker {
     pub store: NodeId,
     pub options: LockServiceOptions,
     pub phase: Phase,
-    /// The lease the worker knows about (waiting or holding).
-    pub lease: Option<u64>,
-    pub lease_until_local_us: u64,
+    /// Leader guess, current acquire attempt (kept on retries with an idempotency key) and lease.
+    pub client: LockClient,
     pub belief: Option<Belief>,
-    pub leader_guess: usize,
-    /// Identifies the current acquire attempt (kept on retries with an idempotency key).
-    request: u64,
-    acquire_sent_local_us: u64,
     /// Next id for a request or an access; durable so a restarted worker never reuses one.
     next_id: u64,
     /// The job (intent) in progress and the access message id.
@@ -122,12 +118,8 @@ impl Worker {
             store,
             options,
             phase: Phase::Idle,
-            lease: None,
-            lease_until_local_us: 0,
+            client: LockClient::new(servers, options.lease_ttl_ms),
             belief: None,
-            leader_guess: 0,
-            request: 0,
-            acquire_sent_local_us: 0,
             next_id: 0,
             job: 0,
             op: 0,
@@ -188,14 +180,6 @@ impl Worker {
         self.next_id
     }
 
-    fn server(&self) -> NodeId {
-        NodeId((self.leader_guess % self.servers) as u16)
-    }
-
-    fn send_service(&self, effects: &mut Effects, message: LockMessage) {
-        effects.send(self.server(), Message::Lock(message));
-    }
-
     fn op_timer(&self, effects: &mut Effects) {
         let local_us = self.options.op_timeout_ms * 1_000;
         effects.set_timer(
@@ -215,7 +199,7 @@ impl Worker {
     }
 
     fn send_acquire(&mut self, now_us: u64, effects: &mut Effects) {
-        self.acquire_sent_local_us = now_us;
+        self.client.acquire_sent_local_us = now_us;
         self.lock_requests += 1;
         effects.observe(Fact::LockRequested { key: LOCK_KEY });
         if self.backend != Backend::Service {
@@ -225,16 +209,16 @@ impl Worker {
         let message = LockMessage::Acquire {
             key: LOCK_KEY,
             ttl_ms: self.options.lease_ttl_ms,
-            request: self.request,
+            request: self.client.request,
             idempotent: self.options.idempotency_key,
         };
-        self.send_service(effects, message);
+        self.client.send(effects, message);
         self.op_timer(effects);
     }
 
     /// Redis/Redlock: `SET NX PX` to every server (one for a single instance), with a fresh value.
     fn send_set_nx(&mut self, effects: &mut Effects) {
-        self.request = (self.id.0 as u64) << 32 | self.fresh_id();
+        self.client.request = (self.id.0 as u64) << 32 | self.fresh_id();
         self.answered
             .iter_mut()
             .for_each(|answered| *answered = false);
@@ -242,7 +226,7 @@ impl Worker {
         for server in 0..self.servers {
             let message = LockMessage::SetNx {
                 key: LOCK_KEY,
-                value: self.request,
+                value: self.client.request,
                 px_ms: self.options.lease_ttl_ms,
             };
             effects.send(NodeId(server as u16), Message::Lock(message));
@@ -286,7 +270,10 @@ impl Worker {
         ok: bool,
         effects: &mut Effects,
     ) {
-        if self.phase != Phase::Acquiring || value != self.request || from.index() >= self.servers {
+        if self.phase != Phase::Acquiring
+            || value != self.client.request
+            || from.index() >= self.servers
+        {
             return;
         }
         self.answered[from.index()] = true;
@@ -295,7 +282,7 @@ impl Worker {
         let answered = self.answered.iter().filter(|answered| **answered).count();
         let majority = self.servers / 2 + 1;
         if granted >= majority {
-            let elapsed_us = now_us.saturating_sub(self.acquire_sent_local_us);
+            let elapsed_us = now_us.saturating_sub(self.client.acquire_sent_local_us);
             let drift_us = match self.backend {
                 Backend::Redlock => self.options.drift_allowance_ms * 1_000,
                 _ => 0,
@@ -304,7 +291,7 @@ impl Worker {
                 .saturating_sub(elapsed_us)
                 .saturating_sub(drift_us);
             if validity_us > 0 {
-                self.lease_until_local_us = now_us + validity_us;
+                self.client.lease_until_local_us = now_us + validity_us;
                 effects.observe(Fact::LockBelief {
                     hold: value,
                     valid_for_local_us: validity_us,
@@ -324,15 +311,15 @@ impl Worker {
 
     fn start_job(&mut self, now_us: u64, effects: &mut Effects) {
         self.phase = Phase::Acquiring;
-        self.request = self.fresh_id();
+        self.client.request = self.fresh_id();
         self.job = (self.id.0 as u64) << 40 | self.fresh_id();
         if let Some(queue) = self.queue {
             let workers = queue_workers(self.options.workers);
             self.account = Worker::account_of(&queue, self.worker_index(), workers, self.job);
             if queue.partitioned {
                 // The account is ours alone: no lock, no token.
-                self.lease = None;
-                self.lease_until_local_us = u64::MAX;
+                self.client.lease = None;
+                self.client.lease_until_local_us = u64::MAX;
                 self.belief = Some(Belief {
                     lease: 0,
                     token: 0,
@@ -356,7 +343,7 @@ impl Worker {
             effects.observe(Fact::LockBeliefEnded { hold: belief.lease });
         }
         self.phase = Phase::Idle;
-        self.lease = None;
+        self.client.lease = None;
         self.belief = None;
         effects.cancel_timer(OP_TIMER);
         effects.cancel_timer(RENEW_TIMER);
@@ -367,20 +354,20 @@ impl Worker {
     fn abandon(&mut self, effects: &mut Effects) {
         self.jobs_abandoned += 1;
         if self.backend != Backend::Service {
-            if let Some(value) = self.lease {
+            if let Some(value) = self.client.lease {
                 self.send_delete(value, effects);
             }
             self.finish(effects);
             return;
         }
-        if let Some(lease) = self.lease {
+        if let Some(lease) = self.client.lease {
             let request = self.fresh_id();
             let release = LockMessage::Release {
                 key: LOCK_KEY,
                 lease,
                 request,
             };
-            self.send_service(effects, release);
+            self.client.send(effects, release);
         }
         self.finish(effects);
     }
@@ -403,15 +390,15 @@ impl Worker {
     }
 
     fn lease_holds(&self, now_us: u64) -> bool {
-        now_us < self.lease_until_local_us
+        now_us < self.client.lease_until_local_us
     }
 
     fn on_acquired(&mut self, lease: u64, token: u64, effects: &mut Effects) {
-        self.lease = Some(lease);
+        self.client.lease = Some(lease);
         self.belief = Some(Belief {
             lease,
             token,
-            lease_until_local_us: self.lease_until_local_us,
+            lease_until_local_us: self.client.lease_until_local_us,
         });
         if self.backend == Backend::Service {
             self.renew_timer(effects);
@@ -446,76 +433,12 @@ impl Worker {
         message: &LockMessage,
         effects: &mut Effects,
     ) {
+        let acquiring = self.phase == Phase::Acquiring;
+        if let Some(reply) = self.client.on_reply(from, message, acquiring) {
+            self.on_lock_reply(now_us, reply, effects);
+            return;
+        }
         match *message {
-            LockMessage::NotLeader {
-                request,
-                leader_hint,
-            } => {
-                self.leader_guess = match leader_hint {
-                    Some(hint) if hint.index() < self.servers => hint.index(),
-                    _ => (from.index() + 1) % self.servers,
-                };
-                if self.phase == Phase::Acquiring && request == self.request {
-                    // Refused outright: the request was not applied, so the same id is safe to resend.
-                    self.send_acquire(now_us, effects);
-                }
-            }
-            LockMessage::AcquireReply { request, result } => {
-                if self.phase != Phase::Acquiring || request != self.request {
-                    return;
-                }
-                self.leader_guess = from.index();
-                self.lease_until_local_us = self
-                    .acquire_sent_local_us
-                    .saturating_add(self.options.lease_ttl_ms * 1_000);
-                match result {
-                    AcquireResult::Granted { lease, token } => {
-                        self.on_acquired(lease, token, effects)
-                    }
-                    AcquireResult::Queued { lease } => {
-                        self.phase = Phase::Waiting;
-                        self.lease = Some(lease);
-                        effects.cancel_timer(OP_TIMER);
-                        self.renew_timer(effects);
-                    }
-                }
-            }
-            LockMessage::Granted { lease, token, .. } => {
-                if self.phase == Phase::Waiting && self.lease == Some(lease) {
-                    self.on_acquired(lease, token, effects);
-                } else if self.lease != Some(lease) {
-                    // A lease from an earlier attempt whose answer never arrived: give it back.
-                    let request = self.fresh_id();
-                    let release = LockMessage::Release {
-                        key: LOCK_KEY,
-                        lease,
-                        request,
-                    };
-                    self.send_service(effects, release);
-                }
-            }
-            LockMessage::KeepAliveReply {
-                lease,
-                alive,
-                token,
-                echo_sent_at_local_us,
-            } => {
-                if self.lease != Some(lease) {
-                    return;
-                }
-                if !alive {
-                    self.abandon(effects);
-                    return;
-                }
-                let until = echo_sent_at_local_us.saturating_add(self.options.lease_ttl_ms * 1_000);
-                self.lease_until_local_us = self.lease_until_local_us.max(until);
-                if let Some(belief) = self.belief.as_mut() {
-                    belief.lease_until_local_us = self.lease_until_local_us;
-                }
-                if let (Phase::Waiting, Some(token)) = (self.phase, token) {
-                    self.on_acquired(lease, token, effects);
-                }
-            }
             LockMessage::ReleaseReply { .. } if self.phase == Phase::Releasing => {
                 self.finish(effects);
             }
@@ -526,6 +449,54 @@ impl Worker {
                 self.on_set_nx_reply(now_us, from, value, ok, effects)
             }
             _ => {}
+        }
+    }
+
+    /// What the lock service's answer means for the job loop.
+    fn on_lock_reply(&mut self, now_us: u64, reply: LockReply, effects: &mut Effects) {
+        match reply {
+            LockReply::Ignored => {}
+            // Refused outright: the request was not applied, so the same id is safe to resend.
+            LockReply::Resend => self.send_acquire(now_us, effects),
+            LockReply::Acquired { .. } | LockReply::Queued { .. } => {
+                self.client.lease_until_local_us = self
+                    .client
+                    .acquire_sent_local_us
+                    .saturating_add(self.options.lease_ttl_ms * 1_000);
+                match reply {
+                    LockReply::Acquired { lease, token } => self.on_acquired(lease, token, effects),
+                    LockReply::Queued { lease } => {
+                        self.phase = Phase::Waiting;
+                        self.client.lease = Some(lease);
+                        effects.cancel_timer(OP_TIMER);
+                        self.renew_timer(effects);
+                    }
+                    _ => {}
+                }
+            }
+            LockReply::Granted { lease, token } => {
+                if self.phase == Phase::Waiting && self.client.lease == Some(lease) {
+                    self.on_acquired(lease, token, effects);
+                } else if self.client.lease != Some(lease) {
+                    // A lease from an earlier attempt whose answer never arrived: give it back.
+                    let request = self.fresh_id();
+                    let release = LockMessage::Release {
+                        key: LOCK_KEY,
+                        lease,
+                        request,
+                    };
+                    self.client.send(effects, release);
+                }
+            }
+            LockReply::Expired => self.abandon(effects),
+            LockReply::Renewed { lease, token } => {
+                if let Some(belief) = self.belief.as_mut() {
+                    belief.lease_until_local_us = self.client.lease_until_local_us;
+                }
+                if let (Phase::Waiting, Some(token)) = (self.phase, token) {
+                    self.on_acquired(lease, token, effects);
+                }
+            }
         }
     }
 
@@ -545,7 +516,7 @@ impl Worker {
             Err(ResourceError::StaleToken { .. }) => {
                 // Fenced off: someone with a newer token has been there. The lock is gone.
                 self.fenced_off += 1;
-                self.lease = None;
+                self.client.lease = None;
                 self.abandon(effects);
                 return;
             }
@@ -569,7 +540,7 @@ impl Worker {
     }
 
     fn release(&mut self, _now_us: u64, effects: &mut Effects) {
-        let Some(lease) = self.lease else {
+        let Some(lease) = self.client.lease else {
             self.finish(effects);
             return;
         };
@@ -587,7 +558,7 @@ impl Worker {
             lease,
             request,
         };
-        self.send_service(effects, release);
+        self.client.send(effects, release);
         self.op_timer(effects);
     }
 
@@ -608,16 +579,19 @@ impl Worker {
         match self.phase {
             Phase::Acquiring if self.backend != Backend::Service => {
                 // Unknown outcome where no answer came: ours may be set there.
-                let (value, granted, answered) =
-                    (self.request, self.granted.clone(), self.answered.clone());
+                let (value, granted, answered) = (
+                    self.client.request,
+                    self.granted.clone(),
+                    self.answered.clone(),
+                );
                 let maybe_ours = |server: usize| granted[server] || !answered[server];
                 self.send_delete_where(value, maybe_ours, effects);
                 self.finish(effects);
             }
             Phase::Acquiring => {
-                self.leader_guess = (self.leader_guess + 1) % self.servers;
+                self.client.try_next_server();
                 if !self.options.idempotency_key {
-                    self.request = self.fresh_id();
+                    self.client.request = self.fresh_id();
                 }
                 self.send_acquire(now_us, effects);
             }
@@ -640,15 +614,9 @@ impl Worker {
     }
 
     fn on_renew(&mut self, now_us: u64, effects: &mut Effects) {
-        let Some(lease) = self.lease else {
-            return;
-        };
-        let keep_alive = LockMessage::KeepAlive {
-            lease,
-            sent_at_local_us: now_us,
-        };
-        self.send_service(effects, keep_alive);
-        self.renew_timer(effects);
+        if self.client.send_keep_alive(now_us, effects) {
+            self.renew_timer(effects);
+        }
     }
 }
 

@@ -27,7 +27,8 @@
 use crate::actor::Message;
 use crate::config::{LockServiceOptions, SchedulerMode, SchedulerOptions};
 use crate::ids::NodeId;
-use crate::lockservice::{AcquireResult, LockMessage};
+use crate::lock_client::{LockClient, LockReply};
+use crate::lockservice::LockMessage;
 use crate::protocol::{
     ActorSummary, ClientError, ClientOutcome, Effects, Fact, Input, Protocol, TimerDelay, TimerKey,
 };
@@ -58,12 +59,9 @@ pub struct SchedulerInstance {
     pub locks: LockServiceOptions,
     pub options: SchedulerOptions,
     pub lock: LockState,
-    pub lease: Option<u64>,
+    /// Leader guess, current acquire attempt, lease and how long it lasts on this instance's clock.
+    pub client: LockClient,
     pub token: u64,
-    pub lease_until_local_us: u64,
-    leader_guess: usize,
-    request: u64,
-    acquire_sent_local_us: u64,
     next_id: u64,
     /// Lock every run: the minute waiting for the lock. Leader modes: the minute being generated.
     pending_minute: Option<u64>,
@@ -87,12 +85,8 @@ impl SchedulerInstance {
             locks,
             options,
             lock: LockState::None,
-            lease: None,
+            client: LockClient::new(servers, locks.lease_ttl_ms),
             token: 0,
-            lease_until_local_us: 0,
-            leader_guess: 0,
-            request: 0,
-            acquire_sent_local_us: 0,
             next_id: 0,
             pending_minute: None,
             runs: 0,
@@ -102,7 +96,7 @@ impl SchedulerInstance {
 
     /// Believes it leads (leader modes): holds the lease and its lease has not run out on its clock.
     pub fn believes_it_leads(&self, now_us: u64) -> bool {
-        self.lock == LockState::Held && now_us < self.lease_until_local_us
+        self.lock == LockState::Held && now_us < self.client.lease_until_local_us
     }
 
     fn leader_mode(&self) -> bool {
@@ -110,14 +104,6 @@ impl SchedulerInstance {
             self.options.mode,
             SchedulerMode::LeaderElection | SchedulerMode::LeaderFencing
         )
-    }
-
-    fn server(&self) -> NodeId {
-        NodeId((self.leader_guess % self.servers) as u16)
-    }
-
-    fn send_service(&self, effects: &mut Effects, message: LockMessage) {
-        effects.send(self.server(), Message::Lock(message));
     }
 
     fn set(&self, effects: &mut Effects, key: TimerKey, ms: u64, label: &'static str) {
@@ -144,22 +130,22 @@ impl SchedulerInstance {
 
     fn acquire(&mut self, now_us: u64, effects: &mut Effects) {
         self.next_id += 1;
-        self.request = self.next_id;
+        self.client.request = self.next_id;
         self.lock = LockState::Acquiring;
         self.send_acquire(now_us, effects);
     }
 
     fn send_acquire(&mut self, now_us: u64, effects: &mut Effects) {
-        self.acquire_sent_local_us = now_us;
+        self.client.acquire_sent_local_us = now_us;
         self.lock_round_trips += 1;
         effects.observe(Fact::LockRequested { key: SCHEDULER_KEY });
         let message = LockMessage::Acquire {
             key: SCHEDULER_KEY,
             ttl_ms: self.locks.lease_ttl_ms,
-            request: self.request,
+            request: self.client.request,
             idempotent: true,
         };
-        self.send_service(effects, message);
+        self.client.send(effects, message);
         self.set(
             effects,
             OP_TIMER,
@@ -171,7 +157,7 @@ impl SchedulerInstance {
     fn lose_lock(&mut self, now_us: u64, effects: &mut Effects) {
         let led = self.leader_mode() && self.lock == LockState::Held;
         self.lock = LockState::None;
-        self.lease = None;
+        self.client.lease = None;
         effects.cancel_timer(RENEW_TIMER);
         effects.cancel_timer(OP_TIMER);
         if led {
@@ -219,9 +205,10 @@ impl SchedulerInstance {
 
     fn on_granted(&mut self, now_us: u64, lease: u64, token: u64, effects: &mut Effects) {
         self.lock = LockState::Held;
-        self.lease = Some(lease);
+        self.client.lease = Some(lease);
         self.token = token;
-        self.lease_until_local_us = self
+        self.client.lease_until_local_us = self
+            .client
             .acquire_sent_local_us
             .saturating_add(self.locks.lease_ttl_ms * 1_000);
         effects.cancel_timer(OP_TIMER);
@@ -238,7 +225,7 @@ impl SchedulerInstance {
     }
 
     fn release(&mut self, effects: &mut Effects) {
-        let Some(lease) = self.lease else {
+        let Some(lease) = self.client.lease else {
             self.lock = LockState::None;
             return;
         };
@@ -249,7 +236,7 @@ impl SchedulerInstance {
             lease,
             request: self.next_id,
         };
-        self.send_service(effects, release);
+        self.client.send(effects, release);
         effects.cancel_timer(RENEW_TIMER);
         self.set(
             effects,
@@ -266,60 +253,12 @@ impl SchedulerInstance {
         message: &LockMessage,
         effects: &mut Effects,
     ) {
+        let acquiring = self.lock == LockState::Acquiring;
+        if let Some(reply) = self.client.on_reply(from, message, acquiring) {
+            self.on_lock_reply(now_us, reply, effects);
+            return;
+        }
         match *message {
-            LockMessage::NotLeader {
-                request,
-                leader_hint,
-            } => {
-                self.leader_guess = match leader_hint {
-                    Some(hint) if hint.index() < self.servers => hint.index(),
-                    _ => (from.index() + 1) % self.servers,
-                };
-                if self.lock == LockState::Acquiring && request == self.request {
-                    self.send_acquire(now_us, effects);
-                }
-            }
-            LockMessage::AcquireReply { request, result } => {
-                if self.lock != LockState::Acquiring || request != self.request {
-                    return;
-                }
-                self.leader_guess = from.index();
-                match result {
-                    AcquireResult::Granted { lease, token } => {
-                        self.on_granted(now_us, lease, token, effects)
-                    }
-                    AcquireResult::Queued { lease } => {
-                        self.lock = LockState::Waiting;
-                        self.lease = Some(lease);
-                        effects.cancel_timer(OP_TIMER);
-                        self.set(effects, RENEW_TIMER, self.locks.renew_ms, "lease renewal");
-                    }
-                }
-            }
-            LockMessage::Granted { lease, token, .. }
-                if self.lock == LockState::Waiting && self.lease == Some(lease) =>
-            {
-                self.on_granted(now_us, lease, token, effects);
-            }
-            LockMessage::KeepAliveReply {
-                lease,
-                alive,
-                token,
-                echo_sent_at_local_us,
-            } => {
-                if self.lease != Some(lease) {
-                    return;
-                }
-                if !alive {
-                    self.lose_lock(now_us, effects);
-                    return;
-                }
-                let until = echo_sent_at_local_us.saturating_add(self.locks.lease_ttl_ms * 1_000);
-                self.lease_until_local_us = self.lease_until_local_us.max(until);
-                if let (LockState::Waiting, Some(token)) = (self.lock, token) {
-                    self.on_granted(now_us, lease, token, effects);
-                }
-            }
             LockMessage::InvoiceReply { .. } => {
                 if self.options.mode == SchedulerMode::LockEveryRun && self.lock == LockState::Held
                 {
@@ -334,22 +273,48 @@ impl SchedulerInstance {
             }
             LockMessage::ReleaseReply { .. } if self.lock == LockState::Releasing => {
                 self.lock = LockState::None;
-                self.lease = None;
+                self.client.lease = None;
                 effects.cancel_timer(OP_TIMER);
             }
             _ => {}
         }
     }
 
+    /// What the lock service's answer means for this instance: leading, or waiting to.
+    fn on_lock_reply(&mut self, now_us: u64, reply: LockReply, effects: &mut Effects) {
+        match reply {
+            LockReply::Ignored => {}
+            LockReply::Resend => self.send_acquire(now_us, effects),
+            LockReply::Acquired { lease, token } => self.on_granted(now_us, lease, token, effects),
+            LockReply::Queued { lease } => {
+                self.lock = LockState::Waiting;
+                self.client.lease = Some(lease);
+                effects.cancel_timer(OP_TIMER);
+                self.set(effects, RENEW_TIMER, self.locks.renew_ms, "lease renewal");
+            }
+            LockReply::Granted { lease, token } => {
+                if self.lock == LockState::Waiting && self.client.lease == Some(lease) {
+                    self.on_granted(now_us, lease, token, effects);
+                }
+            }
+            LockReply::Expired => self.lose_lock(now_us, effects),
+            LockReply::Renewed { lease, token } => {
+                if let (LockState::Waiting, Some(token)) = (self.lock, token) {
+                    self.on_granted(now_us, lease, token, effects);
+                }
+            }
+        }
+    }
+
     fn on_op_timeout(&mut self, now_us: u64, effects: &mut Effects) {
         match self.lock {
             LockState::Acquiring => {
-                self.leader_guess = (self.leader_guess + 1) % self.servers;
+                self.client.try_next_server();
                 self.send_acquire(now_us, effects);
             }
             LockState::Releasing => {
                 self.lock = LockState::None;
-                self.lease = None;
+                self.client.lease = None;
             }
             LockState::Held if self.options.mode == SchedulerMode::LockEveryRun => {
                 self.release(effects)
@@ -359,15 +324,9 @@ impl SchedulerInstance {
     }
 
     fn on_renew(&mut self, now_us: u64, effects: &mut Effects) {
-        let Some(lease) = self.lease else {
-            return;
-        };
-        let keep_alive = LockMessage::KeepAlive {
-            lease,
-            sent_at_local_us: now_us,
-        };
-        self.send_service(effects, keep_alive);
-        self.set(effects, RENEW_TIMER, self.locks.renew_ms, "lease renewal");
+        if self.client.send_keep_alive(now_us, effects) {
+            self.set(effects, RENEW_TIMER, self.locks.renew_ms, "lease renewal");
+        }
     }
 }
 
