@@ -7,6 +7,9 @@ use crate::components::cluster::ClusterStage;
 use crate::components::import_export::ImportExport;
 use crate::components::inspector::Inspector;
 use crate::components::kv_servers::KvServers;
+use crate::components::lesson_list::LessonList;
+use crate::components::lesson_live;
+use crate::components::lesson_panel::LessonPanel;
 use crate::components::log_strips::LogStrips;
 use crate::components::partition_panel::PartitionPanel;
 use crate::components::playback::PlaybackBar;
@@ -30,6 +33,8 @@ pub fn App() -> impl IntoView {
     let state = AppState::new(default_scenario());
     provide_context(state);
     share_button::open_from_address(state);
+    lesson_live::open_from_address(state);
+    lesson_live::install(state);
     frame_loop::start(state);
     shortcuts::install(state);
 
@@ -46,6 +51,8 @@ pub fn App() -> impl IntoView {
                 <h1 class="brand">"Quorum Lab"</h1>
                 <p class="tagline">"Break a cluster on purpose. Watch what coordination really costs."</p>
                 <span class="spacer"></span>
+                <button on:click=move |_| state.lesson.list_open.set(true) data-testid="lessons-button"
+                    aria-label="Lessons (L)">"Lessons (L)"</button>
                 <ProtocolPicker />
                 <span class="scenario-title" data-testid="scenario-title">{move || state.scenario.with(|scenario| format!("{} · {} nodes · seed {}", scenario.title, scenario.node_count, scenario.seed))}</span>
                 <RunFingerprint />
@@ -55,7 +62,8 @@ pub fn App() -> impl IntoView {
                 <button on:click=move |_| state.help_open.set(true) aria-label="Keyboard shortcuts (?)">"?"</button>
             </header>
             <NoticeBar />
-            <main class="workspace">
+            <main class=move || if state.lesson.active.with(Option::is_some) { "workspace with-lesson" } else { "workspace" }>
+                <LessonPanel />
                 <section class="stage-column" aria-label="Cluster">
                     <div class="cluster-panel"><ClusterStage /></div>
                     <WorkerLanes />
@@ -80,6 +88,7 @@ pub fn App() -> impl IntoView {
                 </aside>
             </main>
             <ShortcutSheet />
+            <LessonList />
         </div>
     }
 }

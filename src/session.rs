@@ -83,16 +83,24 @@ impl Session {
 
     /// Advances by one animation frame of `wall_ms` at `speed`. Returns true if time moved.
     pub fn advance_frame(&mut self, wall_ms: f64, speed: f64) -> bool {
+        match self.frame_target(wall_ms, speed) {
+            Some(target) => {
+                self.advance_to(target);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Where one animation frame of `wall_ms` at `speed` takes the clock (None: not a whole µs yet),
+    /// for callers that advance in pieces, such as a lesson stopping at its checkpoints.
+    pub fn frame_target(&mut self, wall_ms: f64, speed: f64) -> Option<SimTime> {
         let wall_ms = wall_ms.clamp(0.0, MAX_FRAME_WALL_MS);
         let speed = speed.clamp(MIN_SPEED, MAX_SPEED);
         self.carry_us += wall_ms * speed * SIMULATED_US_PER_WALL_MS_AT_1X;
         let whole_us = self.carry_us.floor();
         self.carry_us -= whole_us;
-        if whole_us < 1.0 {
-            return false;
-        }
-        self.advance_to(self.now().plus_micros(whole_us as u64));
-        true
+        (whole_us >= 1.0).then(|| self.now().plus_micros(whole_us as u64))
     }
 
     /// Runs to `until`, applying the scenario's scripted steps that fall due on the way.

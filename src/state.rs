@@ -70,6 +70,14 @@ impl AppState {
         self.session.with_value(read)
     }
 
+    /// Changes the session through `change`, then republishes the view (for a driver such as an open
+    /// lesson's; actions that should reach the timeline's marks also bump `history_revision`).
+    pub fn update_session<T>(&self, change: impl FnOnce(&mut Session) -> T) -> Option<T> {
+        let result = self.session.try_update_value(change);
+        self.publish();
+        result
+    }
+
     fn publish(&self) {
         let (view, horizon) = self
             .session
@@ -88,6 +96,10 @@ impl AppState {
             return true;
         }
         let speed = self.speed.get_untracked();
+        // An open lesson advances the run itself, stopping at its checks and "show me" moments.
+        if crate::components::lesson_live::drive_frame(*self, wall_ms, speed) {
+            return true;
+        }
         let moved = self
             .session
             .try_update_value(|session| session.advance_frame(wall_ms, speed))

@@ -4,12 +4,15 @@
 //!
 //! Opening a lesson replaces the run the way the protocol picker or a share link does
 //! ([`AppState::open_session`]): a fresh session of the lesson's scenario, run for its `start_ms` (and,
-//! for a later step, with the earlier steps' solutions played into it). After every change to the view
-//! (each frame, action or seek) [`observe`] performs any "show me" action that has fallen due, through
-//! [`AppState::apply`] like a click, then lets the tracker look at the world. A run replaced by anything
-//! else (another protocol, new settings, a plain share link) closes the lesson.
+//! for a later step, with the earlier steps' solutions played into it). While it plays, each animation
+//! frame goes through [`drive_frame`], which performs due "show me" actions through the session's
+//! normal action path (logged, marked on the timeline, carried by share links) and checks the open step
+//! at the same moments a headless run does. When paused, [`observe`] checks after each click or seek.
+//! A run replaced by anything else (another protocol, new settings, a plain share link) closes the
+//! lesson.
 
 use crate::format;
+use crate::lesson::drive::{self, drive_to, Driven};
 use crate::lesson::headless::{lesson_session, play_to_step, resume_at};
 use crate::lesson::markdown::{parse_blocks, Block};
 use crate::lesson::progress::{storage_key, Progress};
@@ -180,58 +183,113 @@ pub fn close_lesson(state: AppState) {
     state.lesson.bump();
 }
 
-/// Queues the open step's scripted solution and plays the run so it happens.
+/// "Show me" (see `lesson::drive::show_me`), then plays the run so it happens.
 pub fn show_me(state: AppState) {
-    let queued = state
-        .lesson
-        .tracker
-        .try_update_value(|tracker| tracker.as_mut().map_or(0, LessonTracker::show_me))
-        .unwrap_or(0);
-    if queued > 0 {
+    let lessons = state.lesson;
+    let shown = state
+        .update_session(|session| {
+            lessons
+                .tracker
+                .try_update_value(|tracker| {
+                    tracker
+                        .as_mut()
+                        .map(|tracker| drive::show_me(session, tracker))
+                })
+                .flatten()
+        })
+        .flatten();
+    let Some(shown) = shown else {
+        return;
+    };
+    if let Some(began) = shown.rewound_to {
+        lessons.show_me_log.update(|log| {
+            log.push(format!(
+                "Show me: back to {}, where this step began",
+                format::sim_time(began.as_micros())
+            ))
+        });
+    }
+    if shown.queued > 0 {
         state.playing.set(true);
-        state.lesson.bump();
-        observe(state);
+    }
+    lessons.bump();
+}
+
+/// Advances one animation frame while a lesson is open (see `lesson::drive`). Returns false when no
+/// lesson is open, so the ordinary frame runs instead.
+pub fn drive_frame(state: AppState, wall_ms: f64, speed: f64) -> bool {
+    let lessons = state.lesson;
+    if lessons.tracker.try_with_value(Option::is_some) != Some(true) {
+        return false;
+    }
+    let driven = state
+        .update_session(|session| {
+            let target = session.frame_target(wall_ms, speed)?;
+            lessons
+                .tracker
+                .try_update_value(|tracker| {
+                    tracker
+                        .as_mut()
+                        .map(|tracker| drive_to(session, tracker, target))
+                })
+                .flatten()
+        })
+        .flatten();
+    if let Some(driven) = driven {
+        after_driving(state, driven);
+    }
+    true
+}
+
+fn after_driving(state: AppState, driven: Driven) {
+    let lessons = state.lesson;
+    if !driven.performed.is_empty() {
+        state.history_revision.update(|revision| *revision += 1);
+        lessons.show_me_log.update(|log| {
+            log.extend(driven.performed.iter().map(|scheduled| {
+                format!(
+                    "Show me: {} at {}",
+                    format::describe_action(&scheduled.action),
+                    format::sim_time(scheduled.at.as_micros())
+                )
+            }))
+        });
+        lessons.bump();
+    }
+    publish_verdict(lessons);
+    if driven.ticked {
+        after_tick(state);
     }
 }
 
-/// Performs due "show me" actions, then checks the open step against the world.
+fn publish_verdict(lessons: LessonContext) {
+    let verdict = lessons
+        .with_tracker(|tracker| tracker.last_verdict().to_string())
+        .unwrap_or_default();
+    if lessons.verdict.with_untracked(|shown| *shown != verdict) {
+        lessons.verdict.set(verdict);
+    }
+}
+
+/// Looks at the world outside the frame loop (after a click, a seek, or while paused): notices a move
+/// back in time and ticks a step the learner completed by acting. While playing, the frame driver
+/// does this at its own stops.
 pub fn observe(state: AppState) {
     let lessons = state.lesson;
-    if lessons.tracker.with_value(Option::is_none) {
-        return;
-    }
-    let now = state.with_session(|session| session.now());
-    let due = lessons
-        .tracker
-        .try_update_value(|tracker| tracker.as_mut().map(|tracker| tracker.take_due(now)))
-        .flatten()
-        .unwrap_or_default();
-    for scheduled in due {
-        let line = format!(
-            "Show me: {} at {}",
-            format::describe_action(&scheduled.action),
-            format::sim_time(now.as_micros())
-        );
-        state.apply(scheduled.action);
-        lessons.show_me_log.update(|log| log.push(line));
-    }
     let observed = state.with_session(|session| {
         lessons
             .tracker
             .try_update_value(|tracker| {
-                tracker.as_mut().map(|tracker| {
-                    let observation = tracker.observe(session.world());
-                    (observation, tracker.last_verdict().to_string())
-                })
+                tracker
+                    .as_mut()
+                    .map(|tracker| tracker.observe(session.world()))
             })
             .flatten()
     });
-    let Some((observation, verdict)) = observed else {
+    let Some(observation) = observed else {
         return;
     };
-    if lessons.verdict.with_untracked(|shown| *shown != verdict) {
-        lessons.verdict.set(verdict);
-    }
+    publish_verdict(lessons);
     if observation.rewound {
         lessons.bump();
     }
@@ -334,7 +392,9 @@ pub fn resume_shared(
 pub fn install(state: AppState) {
     Effect::new(move |_| {
         state.view.with(|_| ());
-        observe(state);
+        if !state.playing.get_untracked() {
+            observe(state);
+        }
     });
     Effect::new(move |_| {
         let scenario = state.scenario.get();

@@ -8,7 +8,7 @@ use quorumlab_sim::ids::NodeId;
 use quorumlab_sim::world::NodeStatus;
 use wasm_bindgen::JsCast;
 
-pub const SHORTCUTS: [(&str, &str); 12] = [
+pub const SHORTCUTS: [(&str, &str); 13] = [
     ("Space", "play / pause"),
     ("→", "step to the next event"),
     ("K", "crash the leader"),
@@ -20,6 +20,7 @@ pub const SHORTCUTS: [(&str, &str); 12] = [
     ("1–9", "select node n1–n9"),
     ("Esc", "clear the selection / close this sheet"),
     ("F", "presenter mode on / off"),
+    ("L", "the lesson list"),
     ("?", "show this sheet"),
 ];
 
@@ -68,9 +69,11 @@ pub fn handle_key(state: &AppState, key: &str) -> bool {
             kind: quorumlab_sim::action::RequestKind::Put,
         }),
         "f" | "F" => state.presenter.update(|presenter| *presenter = !*presenter),
+        "l" | "L" => state.lesson.list_open.update(|open| *open = !*open),
         "?" => state.help_open.update(|open| *open = !*open),
         "Escape" => {
             state.help_open.set(false);
+            state.lesson.list_open.set(false);
             state.selected.set(None);
         }
         digit if digit.len() == 1 && ("1"..="9").contains(&digit) => {

@@ -6,8 +6,9 @@
 //! [`route`] reads and writes the `#/lesson/<id>/step/<n>` addresses. [`progress`] is what the browser
 //! remembers per lesson (steps done, mastery ticks) as a short, forgiving text. [`tracker`] follows a
 //! lesson on the live session: it watches the current step's checkpoint, ticks it and opens the next,
-//! and holds the "show me" actions until the simulation reaches their moment. [`headless`] plays earlier
-//! steps' solutions straight into a session, for deep links to a later step.
+//! and holds the "show me" actions until the simulation reaches their moment; [`drive`] runs the session
+//! forward stopping at exactly those moments. [`headless`] plays earlier steps' solutions straight into
+//! a session, for deep links to a later step.
 //!
 //! Time travel: steps begin at simulated moments, so scrubbing back could put the world before the step
 //! the learner is on. Ticks are sticky (a step once done stays done, as in the progress store); when time
@@ -15,6 +16,7 @@
 //! me" actions not yet performed are dropped (those already performed stay in the recorded future and
 //! replay as the run plays forward).
 
+pub mod drive;
 pub mod headless;
 pub mod markdown;
 pub mod progress;

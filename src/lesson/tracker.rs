@@ -13,7 +13,7 @@
 //! happens (ticks are sticky, the open step restarts its watch, queued actions are dropped).
 
 use quorumlab_sim::action::Action;
-use quorumlab_sim::lesson::{CheckpointEvaluator, Lesson};
+use quorumlab_sim::lesson::{CheckpointEvaluator, Lesson, CHECK_EVERY_MS};
 use quorumlab_sim::time::SimTime;
 use quorumlab_sim::World;
 
@@ -51,7 +51,12 @@ pub struct LessonTracker {
     /// The open step's latest verdict ("not yet: ...").
     last_verdict: String,
     last_seen: SimTime,
+    /// Checks fall every [`CHECK_EVERY_MS`] from here: the step's beginning, then the moment its last
+    /// "show me" action was performed — the same moments a headless `LessonRun` checks at.
+    grid_anchor: SimTime,
     queue: Vec<ScheduledAction>,
+    /// The step whose "show me" was already pressed (pressing again must not repeat its actions).
+    shown_step: Option<usize>,
 }
 
 impl LessonTracker {
@@ -76,7 +81,9 @@ impl LessonTracker {
             done,
             last_verdict: String::new(),
             last_seen: world.now(),
+            grid_anchor: world.now(),
             queue: Vec::new(),
+            shown_step: None,
         };
         tracker.begin_current(world);
         tracker
@@ -84,6 +91,7 @@ impl LessonTracker {
 
     fn begin_current(&mut self, world: &World) {
         self.step_began = world.now();
+        self.grid_anchor = world.now();
         self.evaluator = self
             .lesson
             .steps
@@ -146,9 +154,12 @@ impl LessonTracker {
         self.last_seen = now;
         if rewound {
             self.queue.clear();
+            self.shown_step = None;
             self.begin_current(world);
         }
-        let Some(evaluator) = self.evaluator.as_mut() else {
+        // Like a headless run, a step being shown is judged once its whole script has been performed.
+        let showing = self.queue.iter().any(|queued| queued.step == self.current);
+        let Some(evaluator) = self.evaluator.as_mut().filter(|_| !showing) else {
             return Observation {
                 ticked: None,
                 rewound,
@@ -172,34 +183,57 @@ impl LessonTracker {
         }
     }
 
-    /// Schedules the open step's scripted solution, each action `after_ms` after the step began.
-    /// Returns how many actions were queued (none if the lesson is complete or they already are).
-    pub fn show_me(&mut self) -> usize {
+    /// Schedules the open step's scripted solution, each action `after_ms` after the step began. On
+    /// `world` at the very moment the step began, the checkpoint's watch starts afresh there, exactly
+    /// as in a headless run.
+    /// Returns how many actions were queued (none if the lesson is complete or this step's solution
+    /// was already scheduled since the step began or time last moved back).
+    pub fn show_me(&mut self, world: &World) -> usize {
         let Some(step) = self.lesson.steps.get(self.current) else {
             return 0;
         };
-        if self.queue.iter().any(|queued| queued.step == self.current) {
+        if world.now() == self.step_began {
+            self.evaluator = Some(CheckpointEvaluator::begin(step.checkpoint.clone(), world));
+        }
+        if self.shown_step == Some(self.current) {
             return 0;
         }
+        self.shown_step = Some(self.current);
         let before = self.queue.len();
-        self.queue.extend(step.solution.iter().map(|scripted| ScheduledAction {
-            step: self.current,
-            at: self.step_began.plus_ms(scripted.after_ms),
-            action: scripted.action.clone(),
-        }));
+        self.queue
+            .extend(step.solution.iter().map(|scripted| ScheduledAction {
+                step: self.current,
+                at: self.step_began.plus_ms(scripted.after_ms),
+                action: scripted.action.clone(),
+            }));
         // Stable: actions due at the same moment keep their order in the script.
         self.queue.sort_by_key(|queued| queued.at);
         self.queue.len() - before
     }
 
-    /// Takes the queued actions due by `now`, earliest first.
+    /// Takes the queued actions due by `now`, earliest first (the caller performs them now).
     pub fn take_due(&mut self, now: SimTime) -> Vec<ScheduledAction> {
         let due = self
             .queue
             .iter()
             .take_while(|scheduled| scheduled.at <= now)
             .count();
-        self.queue.drain(..due).collect()
+        let taken: Vec<ScheduledAction> = self.queue.drain(..due).collect();
+        if taken.iter().any(|scheduled| scheduled.step == self.current) {
+            self.grid_anchor = now;
+        }
+        taken
+    }
+
+    /// The next moment after `now` the run should stop at: the next check or the next queued action
+    /// (`now` itself when an action is already due).
+    pub fn next_stop(&self, now: SimTime) -> SimTime {
+        let every_us = CHECK_EVERY_MS * 1_000;
+        let since_us = now.as_micros().saturating_sub(self.grid_anchor.as_micros());
+        let next_check =
+            SimTime(self.grid_anchor.as_micros() + (since_us / every_us + 1) * every_us);
+        self.next_due()
+            .map_or(next_check, |due| due.max(now).min(next_check))
     }
 
     /// The earliest queued action's moment, if any.

@@ -1,0 +1,191 @@
+// Lessons in the app: the list, the panel beside the cluster, steps the simulation ticks, "show me",
+// deep links, sharing from inside a lesson, and mastery ticks that outlive a reload.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openApp } from './support/browser.mjs';
+import { assertNoProblems, setSpeedPosition, waitUntil } from './support/cluster.mjs';
+
+const step = (page, number) => page.locator(`[data-testid=lesson-step-${number}]`);
+const stepState = (page, number) => step(page, number).getAttribute('data-state');
+
+async function waitForStepState(page, number, wanted, timeout = 30_000) {
+  await waitUntil(async () => (await stepState(page, number)) === wanted, {
+    timeout,
+    what: `step ${number} to be ${wanted}`,
+  });
+}
+
+async function openFromList(page, id) {
+  await page.click('[data-testid=lessons-button]');
+  await page.locator(`[data-testid=lesson-item][data-lesson-id="${id}"] [data-testid=open-lesson]`).click();
+  await page.waitForSelector(`[data-testid=lesson-panel][data-lesson-id="${id}"]`);
+}
+
+/** Clicks the ring node whose caption is `name` (A, B, store, n1, ...). */
+async function selectActor(page, name) {
+  await page
+    .locator('[data-testid=cluster-view] g[data-testid^="node-"]', {
+      has: page.locator('text.node-id', { hasText: new RegExp(`^${name}$`) }),
+    })
+    .click();
+}
+
+test('lesson 6 walked as a learner: pause A while it holds the lock, then resume it; each step ticks', async () => {
+  const app = await openApp();
+  const { page } = app;
+  try {
+    await page.keyboard.press('L');
+    await page.waitForSelector('[data-testid=lesson-list]');
+    const listed = await page.$$eval('[data-testid=lesson-item]', (items) => items.map((item) => item.getAttribute('data-lesson-id')));
+    assert.ok(listed.includes('fencing-tokens'), `lesson 6 is listed: ${listed}`);
+    await page.screenshot({ path: 'e2e/screenshots/lessons-list.png' });
+    await page.keyboard.press('Escape');
+    await openFromList(page, 'fencing-tokens');
+    assert.equal(new URL(page.url()).hash, '#/lesson/fencing-tokens');
+    assert.equal(await stepState(page, 1), 'open');
+    assert.equal(await stepState(page, 2), 'locked');
+
+    // Predict first: a wrong pick says so and explains; the instruction stays visible.
+    const question = step(page, 1).locator('[data-testid=predict]').first();
+    await question.locator('[data-testid=predict-option]').first().click();
+    assert.match(await question.locator('[data-testid=predict-feedback]').textContent(), /Not quite/);
+    await question.locator('[data-testid=predict-option]').nth(1).click();
+    assert.match(await question.locator('[data-testid=predict-feedback]').textContent(), /Right/);
+
+    // The real controls: select worker A, wait until it holds the lock, pause it there.
+    await selectActor(page, 'A');
+    await waitUntil(
+      async () => /^▢ A.*holds lock, token \d+/.test((await page.locator('[data-testid=lane-A]').textContent()) ?? ''),
+      { timeout: 20_000, what: 'A to hold the lock' },
+    );
+    await page.locator('[data-testid=inspector] button', { hasText: /^Pause$/ }).click();
+    assert.match(await page.locator('[data-testid=lane-A]').textContent(), /paused — still believes it holds lock/);
+    await setSpeedPosition(page);
+    await waitForStepState(page, 1, 'done');
+    assert.match(await step(page, 1).locator('[data-testid=step-result]').textContent(), /each believe they hold the lock/);
+    assert.equal(await stepState(page, 2), 'open');
+    assert.equal(new URL(page.url()).hash, '#/lesson/fencing-tokens/step/2', 'the address follows the learner');
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await app.screenshot('lessons-fencing-step1-done');
+
+    await page.locator('[data-testid=inspector] button', { hasText: /^Resume$/ }).click();
+    await waitForStepState(page, 2, 'done');
+    assert.match(await step(page, 2).locator('[data-testid=step-result]').textContent(), /refused \d+ access/);
+    await page.waitForSelector('[data-testid=lesson-complete]');
+    assert.match(await page.textContent('[data-testid=lesson-progress]'), /complete/);
+    assert.equal(await page.locator('[data-testid=show-me-log]').count(), 0, 'show me was never used');
+    await app.screenshot('lessons-fencing-complete');
+    assertNoProblems(app);
+  } finally {
+    await app.close();
+  }
+});
+
+test('every lesson in the list completes with "show me" on each step', async () => {
+  const app = await openApp();
+  const { page } = app;
+  try {
+    await page.click('[data-testid=lessons-button]');
+    const ids = await page.$$eval('[data-testid=lesson-item]', (items) => items.map((item) => item.getAttribute('data-lesson-id')));
+    assert.ok(ids.length >= 3, `the list shows the course: ${ids}`);
+    await page.keyboard.press('Escape');
+    for (const id of ids) {
+      await openFromList(page, id);
+      await setSpeedPosition(page);
+      const steps = await page.locator('[data-testid^=lesson-step-]').count();
+      for (let number = 1; number <= steps; number += 1) {
+        await waitForStepState(page, number, 'open', 10_000);
+        await step(page, number).locator('[data-testid=show-me]').click();
+        await waitForStepState(page, number, 'done', 60_000).catch(async (error) => {
+          const verdict = await step(page, number).locator('[data-testid=step-verdict]').textContent().catch(() => '');
+          throw new Error(`${id} step ${number}: ${error.message} (${verdict})`);
+        });
+      }
+      await page.waitForSelector('[data-testid=lesson-complete]');
+      assert.ok((await page.locator('[data-testid=show-me-log] li').count()) >= 1, `${id}: show me says what it did`);
+      await page.click('[data-testid=lessons-button]');
+      const progress = await page.textContent(`[data-testid=lesson-item][data-lesson-id="${id}"] [data-testid=lesson-item-progress]`);
+      assert.match(progress, new RegExp(`✓ ${steps} of ${steps} steps`), `${id} progress is stored`);
+      await page.keyboard.press('Escape');
+    }
+    assertNoProblems(app);
+  } finally {
+    await app.close();
+  }
+});
+
+test('a deep link opens step 2 with step 1 played; a share link from there reopens the same lesson, step and world', async () => {
+  const app = await openApp({ path: '/#/lesson/fencing-tokens/step/2' });
+  const { page } = app;
+  try {
+    await page.waitForSelector('[data-testid=lesson-panel][data-lesson-id="fencing-tokens"]');
+    assert.equal(await stepState(page, 1), 'done');
+    assert.equal(await stepState(page, 2), 'open');
+    assert.match(await page.locator('[data-testid=lane-A]').textContent(), /paused/, 'step 1 left A paused');
+    await page.click('[data-testid=share-button]');
+    const fragment = await waitUntil(async () => new URL(page.url()).hash.match(/^#\/run\/v3\/.+/)?.[0], {
+      what: 'a v3 share link in the address',
+    });
+    const hash = await page.getAttribute('[data-testid=trace-hash]', 'data-trace-hash');
+    assertNoProblems(app);
+
+    const reopened = await openApp({ path: `/${fragment}` });
+    try {
+      await reopened.page.waitForSelector('[data-testid=lesson-panel][data-lesson-id="fencing-tokens"]');
+      assert.equal(await stepState(reopened.page, 1), 'done');
+      assert.equal(await stepState(reopened.page, 2), 'open');
+      assert.equal(await reopened.page.getAttribute('[data-testid=trace-hash]', 'data-trace-hash'), hash);
+      assertNoProblems(reopened);
+    } finally {
+      await reopened.close();
+    }
+  } finally {
+    await app.close();
+  }
+});
+
+test('a lesson address that does not exist says so and changes nothing', async () => {
+  for (const [path, reason] of [
+    ['/#/lesson/no-such-lesson', /no lesson `no-such-lesson`/],
+    ['/#/lesson/fencing-tokens/step/9', /has 2 steps, so there is no step 9/],
+  ]) {
+    const app = await openApp({ path });
+    try {
+      const notice = await app.page.textContent('[data-testid=notice]');
+      assert.match(notice, /This lesson address could not be opened/);
+      assert.match(notice, reason);
+      assert.equal(await app.page.locator('[data-testid=lesson-panel]').count(), 0);
+      assert.match(await app.page.textContent('[data-testid=scenario-title]'), /Raft playground/);
+      assertNoProblems(app);
+    } finally {
+      await app.close();
+    }
+  }
+});
+
+test('mastery ticks survive a reload, and the projector-sized presenter view keeps the lesson beside the cluster', async () => {
+  const app = await openApp({ width: 1280, height: 720, path: '/#/lesson/fencing-tokens' });
+  const { page } = app;
+  try {
+    await page.waitForSelector('[data-testid=lesson-panel]');
+    const items = page.locator('[data-testid=mastery-item]');
+    assert.ok((await items.count()) >= 3);
+    await items.nth(0).check();
+    await items.nth(2).check();
+    await page.reload();
+    await page.waitForSelector('[data-testid=lesson-panel]');
+    const ticked = await page.$$eval('[data-testid=mastery-item]', (boxes) => boxes.map((box) => box.checked));
+    assert.deepEqual(ticked.slice(0, 3), [true, false, true]);
+    await page.keyboard.press('F');
+    await page.locator('[data-testid=lesson-step-1]').scrollIntoViewIfNeeded();
+    await app.screenshot('lessons-presenter-1280x720');
+    await page.click('[data-testid=lessons-button]');
+    assert.match(
+      await page.textContent('[data-testid=lesson-item][data-lesson-id="fencing-tokens"] [data-testid=lesson-item-progress]'),
+      /2 of \d+ mastery items ticked/,
+    );
+    assertNoProblems(app);
+  } finally {
+    await app.close();
+  }
+});

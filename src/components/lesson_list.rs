@@ -1,0 +1,84 @@
+//! The course list: every lesson in course order with its outcomes and the progress this browser has
+//! kept (steps done of the total, mastery items ticked). Opened from the header's Lessons button or
+//! with `L`; each lesson can be started, or continued at the first step not yet done.
+
+use crate::components::lesson_live::{self, load_progress, mastery_item_count};
+use crate::state::AppState;
+use leptos::prelude::*;
+use quorumlab_sim::lesson::Lesson;
+
+#[component]
+pub fn LessonList() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let lessons = state.lesson;
+    view! {
+        <Show when=move || lessons.list_open.get()>
+            <div class="sheet-backdrop" on:click=move |_| lessons.list_open.set(false)>
+                <div class="sheet lesson-list" role="dialog" aria-modal="true" aria-label="Lessons" data-testid="lesson-list"
+                    on:click=|event| event.stop_propagation()>
+                    <div class="lesson-head">
+                        <h2>"Lessons"</h2>
+                        <button class="link" aria-label="Close the lesson list" on:click=move |_| lessons.list_open.set(false)>"Close ✕"</button>
+                    </div>
+                    {move || match lessons.with_course(|course| course.to_vec()) {
+                        Ok(course) => view! {
+                            <ol class="lesson-entries">
+                                {course.into_iter().enumerate().map(|(index, lesson)| view! { <LessonEntry index=index lesson=lesson /> }).collect_view()}
+                            </ol>
+                        }.into_any(),
+                        Err(error) => view! { <p class="error">{format!("The lessons could not be read: {error}")}</p> }.into_any(),
+                    }}
+                </div>
+            </div>
+        </Show>
+    }
+}
+
+#[component]
+fn LessonEntry(index: usize, lesson: Lesson) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let lessons = state.lesson;
+    let steps = lesson.steps.len();
+    let items = mastery_item_count(&lesson);
+    let stored = StoredValue::new_local(lesson.clone());
+    let progress = move || {
+        lessons.progress_revision.track();
+        stored.with_value(load_progress)
+    };
+    let summary = move || {
+        let progress = progress();
+        let mark = if progress.steps_done >= steps {
+            "✓ "
+        } else {
+            ""
+        };
+        format!(
+            "{mark}{} of {steps} steps · {} of {items} mastery items ticked",
+            progress.steps_done,
+            progress.mastery.len()
+        )
+    };
+    let resume_step = move || {
+        let done = progress().steps_done;
+        (done > 0 && done < steps).then_some(done)
+    };
+    view! {
+        <li class="lesson-entry" data-testid="lesson-item" data-lesson-id=lesson.id.clone()>
+            <h3>{format!("{}. {}", lesson.order, lesson.title)}</h3>
+            <ul class="lesson-outcome-list">
+                {lesson.outcomes.iter().map(|outcome| view! { <li>{outcome.clone()}</li> }).collect_view()}
+            </ul>
+            <p class="muted" data-testid="lesson-item-progress">{summary}</p>
+            <div class="row">
+                <button class="primary" data-testid="open-lesson" on:click=move |_| lesson_live::open_lesson(state, index, 0)
+                    aria-label=format!("Start lesson {}: {}", lesson.order, lesson.title)>"Start"</button>
+                {move || resume_step().map(|step| view! {
+                    <button data-testid="continue-lesson" on:click=move |_| lesson_live::open_lesson(state, index, step)>
+                        {format!("Continue at step {}", step + 1)}
+                    </button>
+                })}
+            </div>
+        </li>
+    }
+    .into_any()
+}

@@ -1,0 +1,206 @@
+//! The open lesson beside the cluster: title and outcomes, the lesson's text, its steps (done, open,
+//! locked), the interview questions with their model answers behind a reveal, and the mastery
+//! checklist, whose ticks are kept in localStorage. The cluster and every control stay usable: the
+//! learner makes the faults happen, and the steps tick as the simulation sees them.
+//!
+//! The text is split at its "Steps" heading so the interactive steps sit where the lesson talks about
+//! them; a lesson without that heading gets its steps after the text.
+
+use crate::components::lesson_live::{self, load_progress, update_progress, LessonContext};
+use crate::components::lesson_markdown::{blocks_view, ChecklistItem};
+use crate::components::lesson_step::StepCard;
+use crate::lesson::markdown::{parse_blocks, plain_text, Block};
+use crate::state::AppState;
+use leptos::prelude::*;
+use quorumlab_sim::lesson::Lesson;
+
+/// The body's blocks before the "Steps" section, that section (heading and text), and the rest.
+fn split_at_steps(blocks: Vec<Block>) -> (Vec<Block>, Vec<Block>, Vec<Block>) {
+    let is_steps = |block: &Block| matches!(block, Block::Heading { text, .. } if plain_text(text).trim().eq_ignore_ascii_case("steps"));
+    let Some(start) = blocks.iter().position(is_steps) else {
+        return (blocks, Vec::new(), Vec::new());
+    };
+    let level = match &blocks[start] {
+        Block::Heading { level, .. } => *level,
+        _ => 2,
+    };
+    let end = blocks[start + 1..]
+        .iter()
+        .position(|block| matches!(block, Block::Heading { level: next, .. } if *next <= level))
+        .map_or(blocks.len(), |offset| start + 1 + offset);
+    let mut before = blocks;
+    let rest = before.split_off(end);
+    let steps = before.split_off(start);
+    (before, steps, rest)
+}
+
+#[component]
+pub fn LessonPanel() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let lessons = state.lesson;
+    move || {
+        let index = lessons.active.get()?;
+        let lesson = lessons
+            .with_course(|course| course.get(index).cloned())
+            .ok()
+            .flatten()?;
+        Some(view! { <OpenLesson lesson=lesson /> })
+    }
+}
+
+#[component]
+fn OpenLesson(lesson: Lesson) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let lessons = state.lesson;
+    let step_count = lesson.steps.len();
+    let (before, steps_section, after) = split_at_steps(parse_blocks(&lesson.body));
+    let stored = StoredValue::new_local(lesson.clone());
+    let mastery_item = move |item: usize, label: AnyView| -> AnyView {
+        let ticked = move || {
+            lessons.progress_revision.track();
+            stored.with_value(|lesson| load_progress(lesson).mastery.contains(&item))
+        };
+        view! {
+            <label class="mastery-item">
+                <input type="checkbox" data-testid="mastery-item" prop:checked=ticked
+                    on:change=move |_| stored.with_value(|lesson| update_progress(lessons, lesson, |progress| progress.toggle_mastery(item))) />
+                <span>{label}</span>
+            </label>
+        }
+        .into_any()
+    };
+    let mut items = 0;
+    let before_view = blocks_view(&before, &mut items, Some(&mastery_item as ChecklistItem));
+    let steps_heading = if steps_section.is_empty() {
+        view! { <h3>"Steps"</h3> }.into_any()
+    } else {
+        blocks_view(
+            &steps_section,
+            &mut items,
+            Some(&mastery_item as ChecklistItem),
+        )
+    };
+    let after_view = blocks_view(&after, &mut items, Some(&mastery_item as ChecklistItem));
+    let steps = lesson
+        .steps
+        .iter()
+        .enumerate()
+        .map(|(index, step)| view! { <StepCard index=index step=step.clone() /> })
+        .collect_view();
+    let interview = lesson
+        .interview
+        .iter()
+        .map(|question| {
+            let mut no_items = 0;
+            let answer = blocks_view(&parse_blocks(&question.answer), &mut no_items, None);
+            view! {
+                <div class="interview-question" data-testid="interview-question">
+                    <p><strong>{question.question.clone()}</strong></p>
+                    <details>
+                        <summary>"Show the model answer"</summary>
+                        <div class="interview-answer">{answer}</div>
+                    </details>
+                </div>
+            }
+        })
+        .collect_view();
+    let kicker = move || {
+        lessons.revision.track();
+        let current = lessons
+            .with_tracker(|tracker| tracker.current_step())
+            .unwrap_or(0);
+        if current >= step_count {
+            format!("Lesson {} · complete", lesson.order)
+        } else {
+            format!(
+                "Lesson {} · step {} of {step_count}",
+                lesson.order,
+                current + 1
+            )
+        }
+    };
+    let complete = move || {
+        lessons.revision.track();
+        lessons
+            .with_tracker(|tracker| tracker.is_complete())
+            .unwrap_or(false)
+    };
+    view! {
+        <aside class="lesson-panel card" aria-label="Lesson" data-testid="lesson-panel"
+            data-lesson-id=lesson.id.clone()>
+            <div class="lesson-head">
+                <p class="lesson-kicker" data-testid="lesson-progress">{kicker}</p>
+                <button class="link" data-testid="close-lesson" aria-label="Close the lesson"
+                    on:click=move |_| lesson_live::close_lesson(state)>"Close ✕"</button>
+            </div>
+            <h2 class="lesson-title">{lesson.title.clone()}</h2>
+            <details class="lesson-outcomes">
+                <summary>"What you will be able to do"</summary>
+                <ul>{lesson.outcomes.iter().map(|outcome| view! { <li>{outcome.clone()}</li> }).collect_view()}</ul>
+            </details>
+            <Show when=complete>
+                <p class="lesson-complete" data-testid="lesson-complete" role="status">
+                    "✓ Lesson complete: every step was seen by the simulation. Try the edge cases, then tick the mastery checklist."
+                </p>
+            </Show>
+            <div class="lesson-text">{before_view}</div>
+            <section class="lesson-steps" aria-label="Steps">
+                {steps_heading}
+                <ol class="lesson-step-list">{steps}</ol>
+                <ShowMeLog />
+            </section>
+            <div class="lesson-text">{after_view}</div>
+            <section class="lesson-interview" aria-label="Interview questions">
+                <h3>"Interview questions"</h3>
+                {interview}
+            </section>
+        </aside>
+    }
+    .into_any()
+}
+
+/// What "show me" did, so an audience watching an instructor can follow it.
+#[component]
+fn ShowMeLog() -> impl IntoView {
+    let lessons: LessonContext = expect_context::<AppState>().lesson;
+    view! {
+        <Show when=move || lessons.show_me_log.with(|log| !log.is_empty())>
+            <div class="show-me-log" aria-live="polite" data-testid="show-me-log">
+                <p class="muted">"Show me did:"</p>
+                <ul>{move || lessons.show_me_log.get().into_iter().rev().take(6).map(|line| view! { <li>{line}</li> }).collect_view()}</ul>
+            </div>
+        </Show>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lesson::course;
+
+    #[test]
+    fn every_lesson_splits_with_its_steps_section_in_the_middle() {
+        for lesson in course().unwrap() {
+            let blocks = parse_blocks(&lesson.body);
+            let total = blocks.len();
+            let (before, steps, after) = split_at_steps(blocks);
+            assert_eq!(before.len() + steps.len() + after.len(), total);
+            assert!(!steps.is_empty(), "{} has a Steps section", lesson.id);
+            assert!(matches!(&steps[0], Block::Heading { .. }));
+            assert!(
+                after
+                    .iter()
+                    .any(|block| matches!(block, Block::Checklist(_))),
+                "{}",
+                lesson.id
+            );
+        }
+    }
+
+    #[test]
+    fn without_a_steps_heading_everything_comes_first() {
+        let (before, steps, after) = split_at_steps(parse_blocks("## Intro\n\ntext"));
+        assert_eq!(before.len(), 2);
+        assert!(steps.is_empty() && after.is_empty());
+    }
+}

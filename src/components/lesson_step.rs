@@ -1,0 +1,175 @@
+//! One step of the open lesson: its instruction, its predict-then-reveal questions, and where it stands
+//! (done with what happened, open with the latest "not yet", or locked until the steps before it are
+//! done). The open step has the "show me" button.
+//!
+//! A prediction is asked before the step is revealed as done: picking an option reveals that option's
+//! explanation and whether it was right, and the learner may pick again. The instruction stays visible
+//! throughout, so the question never blocks the lab.
+
+use crate::components::lesson_live::{self, LessonContext};
+use crate::components::lesson_markdown::{blocks_view, inlines_view};
+use crate::lesson::markdown::{parse_blocks, parse_inlines};
+use crate::state::AppState;
+use leptos::prelude::*;
+use quorumlab_sim::lesson::{LessonStep, Prediction};
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum StepState {
+    Done,
+    Open,
+    Locked,
+}
+
+impl StepState {
+    fn name(self) -> &'static str {
+        match self {
+            StepState::Done => "done",
+            StepState::Open => "open",
+            StepState::Locked => "locked",
+        }
+    }
+
+    /// A mark that does not rely on colour.
+    fn mark(self) -> &'static str {
+        match self {
+            StepState::Done => "✓",
+            StepState::Open => "▶",
+            StepState::Locked => "🔒",
+        }
+    }
+}
+
+fn step_state(lessons: LessonContext, index: usize) -> StepState {
+    lessons.revision.track();
+    let current = lessons
+        .with_tracker(|tracker| tracker.current_step())
+        .unwrap_or(0);
+    match index.cmp(&current) {
+        std::cmp::Ordering::Less => StepState::Done,
+        std::cmp::Ordering::Equal => StepState::Open,
+        std::cmp::Ordering::Greater => StepState::Locked,
+    }
+}
+
+#[component]
+pub fn StepCard(index: usize, step: LessonStep) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let lessons = state.lesson;
+    let status = Memo::new(move |_| step_state(lessons, index));
+    let number = index + 1;
+    let instruction = {
+        let mut items = 0;
+        blocks_view(&parse_blocks(&step.instruction), &mut items, None)
+    };
+    let predictions = step
+        .predict
+        .iter()
+        .enumerate()
+        .map(|(question, prediction)| {
+            view! { <PredictQuestion step=index question=question prediction=prediction.clone() /> }
+        })
+        .collect_view();
+    let what_happened = move || {
+        lessons.revision.track();
+        lessons
+            .with_tracker(|tracker| tracker.done(index).map(str::to_string))
+            .flatten()
+            .unwrap_or_default()
+    };
+    let label = move || format!("Step {number}, {}", status.get().name());
+    // The body is built once and hidden while locked, so answers already picked survive the tick.
+    view! {
+        <li class=move || format!("lesson-step {}", status.get().name()) data-testid=format!("lesson-step-{number}")
+            data-state=move || status.get().name() aria-label=label>
+            <div class="lesson-step-head">
+                <span class="lesson-step-mark" aria-hidden="true">{move || status.get().mark()}</span>
+                <span>{format!("Step {number}")}</span>
+                <span class="muted">{move || match status.get() { StepState::Done => "done", StepState::Open => "your turn", StepState::Locked => "locked" }}</span>
+            </div>
+            <p class="muted" hidden=move || status.get() != StepState::Locked>
+                {format!("Finish step {} to unlock this one.", number.saturating_sub(1))}
+            </p>
+            <div class="lesson-step-body" hidden=move || status.get() == StepState::Locked>
+                <div class="lesson-instruction">{instruction}</div>
+                <p class="lesson-step-result" data-testid="step-result" hidden=move || status.get() != StepState::Done>
+                    <strong>"✓ What happened: "</strong>{what_happened}
+                </p>
+                <Show when=move || status.get() == StepState::Open>
+                    <OpenStepControls />
+                </Show>
+                {predictions}
+            </div>
+        </li>
+    }
+    .into_any()
+}
+
+/// The open step's live verdict and its "show me" button.
+#[component]
+fn OpenStepControls() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let lessons = state.lesson;
+    let pending = move || {
+        lessons.revision.track();
+        lessons
+            .with_tracker(|tracker| tracker.pending().len())
+            .unwrap_or(0)
+    };
+    view! {
+        <p class="lesson-verdict" aria-live="polite" data-testid="step-verdict">
+            {move || {
+                let verdict = lessons.verdict.get();
+                if verdict.is_empty() { String::new() } else { format!("Not yet: {verdict}") }
+            }}
+        </p>
+        <div class="row">
+            <button class="primary" data-testid="show-me" on:click=move |_| lesson_live::show_me(state)
+                title="Perform this step's actions for you, through the same controls (they appear in the timeline)">
+                "Show me"
+            </button>
+            <span class="muted">{move || match pending() { 0 => String::new(), count => format!("{count} action(s) waiting for their moment") }}</span>
+        </div>
+    }
+}
+
+/// A multiple-choice question; picking an option reveals its explanation and whether it was right.
+#[component]
+fn PredictQuestion(step: usize, question: usize, prediction: Prediction) -> impl IntoView {
+    let picked = RwSignal::new(None::<usize>);
+    let options = prediction.options.clone();
+    let feedback = move || {
+        picked.get().and_then(|index| options.get(index).cloned()).map(|option| {
+            let verdict = if option.correct { "✓ Right. " } else { "✗ Not quite. " };
+            view! {
+                <p class=if option.correct { "predict-feedback right" } else { "predict-feedback wrong" }
+                    data-testid="predict-feedback" aria-live="polite">
+                    <strong>{verdict}</strong>{inlines_view(&parse_inlines(&option.explanation))}
+                </p>
+            }
+        })
+    };
+    let buttons = prediction
+        .options
+        .iter()
+        .enumerate()
+        .map(|(index, option)| {
+            view! {
+                <li>
+                    <button class="predict-option" aria-pressed=move || (picked.get() == Some(index)).to_string()
+                        data-testid="predict-option" on:click=move |_| picked.set(Some(index))>
+                        {inlines_view(&parse_inlines(&option.text))}
+                    </button>
+                </li>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="predict" role="group" aria-label=format!("Prediction {} for step {}", question + 1, step + 1)
+            data-testid="predict">
+            <p class="predict-question"><strong>"Predict: "</strong>{inlines_view(&parse_inlines(&prediction.question))}</p>
+            <ul class="predict-options">{buttons}</ul>
+            {feedback}
+        </div>
+    }
+    .into_any()
+}

@@ -1,0 +1,177 @@
+//! Running the live session forward while a lesson is open. Instead of leaping a whole animation frame,
+//! the run stops at every moment the lesson cares about — each check (every `CHECK_EVERY_MS` from the
+//! step's beginning or its last "show me" action) and each queued action — so "show me" performs its
+//! script at exactly the moments a headless `LessonRun` does and is judged at the same instants. A
+//! lesson shown step by step in the page therefore reproduces the run its tests check, event for event.
+
+use super::tracker::{LessonTracker, ScheduledAction};
+use crate::session::Session;
+use quorumlab_sim::time::SimTime;
+
+/// What one stretch of driving did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Driven {
+    /// "Show me" actions performed, in order, with the moment each was due.
+    pub performed: Vec<ScheduledAction>,
+    /// Whether some step ticked.
+    pub ticked: bool,
+}
+
+/// What pressing "show me" did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ShowMe {
+    /// The run went back to where the step began (the learner had not acted since).
+    pub rewound_to: Option<SimTime>,
+    /// How many actions were queued.
+    pub queued: usize,
+}
+
+/// "Show me" on the open step. If the learner has not acted since the step began, the run first goes
+/// back to that moment (nothing recorded is lost), so the script runs at exactly the moments a headless
+/// run uses; otherwise its actions are performed at their moments, or at once if those have passed.
+pub fn show_me(session: &mut Session, tracker: &mut LessonTracker) -> ShowMe {
+    let began = tracker.step_began();
+    let acted_since = session
+        .actions()
+        .iter()
+        .any(|recorded| recorded.at >= began);
+    let mut rewound_to = None;
+    if session.now() > began && !acted_since {
+        session.seek(began);
+        tracker.observe(session.world());
+        rewound_to = Some(began);
+    }
+    ShowMe {
+        rewound_to,
+        queued: tracker.show_me(session.world()),
+    }
+}
+
+/// Runs `session` to `target`, performing due "show me" actions and checking the open step at each stop.
+pub fn drive_to(session: &mut Session, tracker: &mut LessonTracker, target: SimTime) -> Driven {
+    let mut driven = Driven::default();
+    loop {
+        let stop = tracker.next_stop(session.now());
+        if stop > target {
+            // The frame ends between two checks: run to its end without judging there.
+            session.advance_to(target);
+            return driven;
+        }
+        if stop > session.now() {
+            session.advance_to(stop);
+        }
+        for scheduled in tracker.take_due(session.now()) {
+            session.apply(&scheduled.action);
+            driven.performed.push(scheduled);
+        }
+        driven.ticked |= tracker.observe(session.world()).ticked.is_some();
+        if session.now() >= target {
+            return driven;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lesson::course;
+    use crate::lesson::headless::lesson_session;
+    use quorumlab_sim::lesson::LessonRun;
+
+    /// "Show me" pressed the moment each step opens, driven in frames of `frame_us`.
+    fn shown_in_frames(
+        lesson: &quorumlab_sim::lesson::Lesson,
+        frame_us: u64,
+    ) -> (Session, LessonTracker) {
+        let mut session = lesson_session(lesson).unwrap();
+        let mut tracker = LessonTracker::start(lesson.clone(), session.world());
+        let mut shown = None;
+        let end = session.now().plus_ms(120_000);
+        while !tracker.is_complete() && session.now() < end {
+            if shown != Some(tracker.current_step()) {
+                shown = Some(tracker.current_step());
+                show_me(&mut session, &mut tracker);
+            }
+            let target = session.now().plus_micros(frame_us);
+            drive_to(&mut session, &mut tracker, target);
+        }
+        (session, tracker)
+    }
+
+    #[test]
+    fn show_me_on_every_step_completes_every_lesson_at_any_speed() {
+        // Frames of 1.6 ms and 33 ms of simulated time: 1× and 20× playback at 60 frames a second.
+        for lesson in course().unwrap() {
+            for frame_us in [1_600, 33_333] {
+                let (session, tracker) = shown_in_frames(&lesson, frame_us);
+                assert!(
+                    tracker.is_complete(),
+                    "{} at {frame_us} µs frames, step {}: {}",
+                    lesson.id,
+                    tracker.current_step() + 1,
+                    tracker.last_verdict()
+                );
+                let scripted: usize = lesson.steps.iter().map(|step| step.solution.len()).sum();
+                assert_eq!(
+                    session.actions().len(),
+                    scripted,
+                    "{}: every scripted action is in the log once",
+                    lesson.id
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn show_me_at_the_start_of_a_step_matches_the_headless_run() {
+        // The first step begins at the same moment in both; its script and checks fall on the same
+        // instants, so the step ticks at the same moment on the same world.
+        for lesson in course().unwrap() {
+            let mut headless = LessonRun::new(&lesson).unwrap();
+            assert!(headless.apply_solution(0).satisfied, "{}", lesson.id);
+            let mut session = lesson_session(&lesson).unwrap();
+            let mut tracker = LessonTracker::start(lesson.clone(), session.world());
+            show_me(&mut session, &mut tracker);
+            while tracker.current_step() == 0 && session.now() < headless.now().plus_ms(1) {
+                let stop = tracker.next_stop(session.now());
+                drive_to(&mut session, &mut tracker, stop);
+            }
+            assert_eq!(tracker.current_step(), 1, "{}", lesson.id);
+            assert_eq!(
+                session.now(),
+                headless.now(),
+                "{} ticks at the same moment",
+                lesson.id
+            );
+            assert_eq!(
+                session.world().trace_hash(),
+                headless.world().trace_hash(),
+                "{}",
+                lesson.id
+            );
+        }
+    }
+
+    #[test]
+    fn stops_fall_on_the_check_grid_and_at_due_actions() {
+        let lesson = course().unwrap().into_iter().next().unwrap();
+        let session = lesson_session(&lesson).unwrap();
+        let mut tracker = LessonTracker::start(lesson.clone(), session.world());
+        let began = tracker.step_began();
+        assert_eq!(tracker.next_stop(began), began.plus_ms(5));
+        assert_eq!(
+            tracker.next_stop(began.plus_micros(7_100)),
+            began.plus_ms(10)
+        );
+        tracker.show_me(session.world());
+        let first_due = tracker.next_due().unwrap();
+        if first_due < began.plus_ms(5) {
+            assert_eq!(tracker.next_stop(began), first_due);
+        }
+        assert_eq!(
+            tracker.next_stop(first_due.plus_ms(1_000)),
+            first_due.plus_ms(1_000),
+            "late actions are due at once"
+        );
+    }
+}
