@@ -423,6 +423,24 @@ fn skipped_actions_name_workers_and_the_store() {
     );
 }
 
+/// Redis-style servers elect nobody, so an action aimed at "the leader" says so instead of blaming
+/// the servers for being down.
+#[test]
+fn the_leader_of_a_redis_world_is_nobody() {
+    use quorumlab_sim::world::ActionOutcome;
+    let mut run = ScenarioRun::new(load("redlock-clock-jump.toml")).unwrap();
+    let outcome = run.world_mut().apply(&Action::Crash {
+        target: NodeTarget::Leader,
+    });
+    let ActionOutcome::Skipped { reason } = outcome else {
+        panic!("a crash of nobody ran");
+    };
+    assert!(
+        reason.starts_with("Redis-style lock servers elect no leader"),
+        "{reason}"
+    );
+}
+
 #[test]
 fn the_view_shows_beliefs_truth_and_ledger() {
     let mut run = ScenarioRun::new(load("fencing-pause.toml")).unwrap();

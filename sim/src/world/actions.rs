@@ -32,9 +32,7 @@ impl World {
         match target {
             NodeTarget::Node(node) if node.index() < self.nodes.len() => Ok(node),
             NodeTarget::Node(node) => Err(self.not_in_world(node)),
-            NodeTarget::Leader => self
-                .current_leader()
-                .ok_or_else(|| "no up node believes it leads".to_string()),
+            NodeTarget::Leader => self.current_leader().ok_or_else(|| self.no_leader()),
         }
     }
 
@@ -93,6 +91,18 @@ impl World {
                 }
                 node.map(|_| ())
             }
+        }
+    }
+
+    /// Why "the leader" names nobody: Redis-style servers never elect one.
+    fn no_leader(&self) -> String {
+        use crate::config::Coordination;
+        match self.config.raft.coordination {
+            Some(Coordination::RedisLock(_) | Coordination::Redlock(_)) => {
+                "Redis-style lock servers elect no leader: pick a server or client by name"
+                    .to_string()
+            }
+            _ => "no up node believes it leads".to_string(),
         }
     }
 
