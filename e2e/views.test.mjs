@@ -123,7 +123,6 @@ async function presenterLook(page) {
           '[data-testid=spacetime]',
           '[data-testid=import-export]',
           '[data-testid=log-strips]',
-          '.tagline',
         ].map((selector) => [selector, shown(selector)]),
       ),
     };
@@ -147,7 +146,7 @@ test('presenter mode: large type, the cluster and its controls only, higher cont
     for (const kept of ['[data-testid=cluster-view]', '[data-testid=play-toggle]', '[data-testid=scrubber]', '[data-testid=checker-badges]']) {
       assert.equal(presenter.shown[kept], true, `${kept} stays`);
     }
-    for (const gone of ['[data-testid=spacetime]', '[data-testid=import-export]', '[data-testid=log-strips]', '.tagline']) {
+    for (const gone of ['[data-testid=spacetime]', '[data-testid=import-export]', '[data-testid=log-strips]']) {
       assert.equal(normal.shown[gone], true, `${gone} is shown normally`);
       assert.equal(presenter.shown[gone], false, `${gone} is hidden in presenter mode`);
     }
@@ -195,6 +194,22 @@ for (const width of [1440, 1280]) {
     }
   });
 }
+
+test('on a wide screen the tagline shows whole, still on one line', async () => {
+  const app = await openApp({ width: 1800, height: 800 });
+  try {
+    const layout = await headerLayout(app.page);
+    assert.equal(layout.rows, 1);
+    const tagline = await app.page.$eval('.tagline', (element) => ({
+      shown: element.getClientRects().length > 0,
+      cut: element.scrollWidth > element.clientWidth,
+    }));
+    assert.deepEqual(tagline, { shown: true, cut: false });
+    assertNoProblems(app);
+  } finally {
+    await app.close();
+  }
+});
 
 test('below 1280 px the header wraps onto more lines without spilling sideways', async () => {
   const app = await openApp({ width: 1000, height: 800 });

@@ -74,12 +74,20 @@ pub fn download_text(file_name: &str, mime_type: &str, text: &str) -> Result<(),
 /// Reads the first file chosen in a file input as text; `done` gets the text or why it failed.
 pub fn read_chosen_file(
     input: &web_sys::HtmlInputElement,
+    max_bytes: usize,
     done: impl FnOnce(Result<(String, String), String>) + 'static,
 ) {
     let Some(file) = input.files().and_then(|files| files.get(0)) else {
         return done(Err("no file was chosen".into()));
     };
     let name = file.name();
+    // Refused before reading: a huge file would otherwise be held in memory just to be turned down.
+    if file.size() > max_bytes as f64 {
+        return done(Err(format!(
+            "{name} is {} bytes; files may be at most {max_bytes} bytes",
+            file.size()
+        )));
+    }
     let Some(promise) = call_method(&file, "text", &[]) else {
         return done(Err(format!("{name} could not be read")));
     };

@@ -6,10 +6,11 @@ use crate::share::replay::capture;
 use crate::state::{AppState, Notice};
 use crate::transfer::trace::{import_trace, looks_like_trace_file, trace_file_text};
 use crate::transfer::{
-    file_stem, import_scenario, scenario_file_text, scenario_with_recorded_steps,
+    file_stem, import_scenario, scenario_file_text, scenario_with_recorded_steps, MAX_IMPORT_BYTES,
 };
 use crate::web_io;
 use leptos::prelude::*;
+use quorumlab_sim::trace_file::MAX_TRACE_FILE_BYTES;
 use wasm_bindgen::JsCast;
 
 #[component]
@@ -32,7 +33,8 @@ pub fn ImportExport() -> impl IntoView {
         else {
             return;
         };
-        web_io::read_chosen_file(&input, move |outcome| match outcome {
+        let max_bytes = MAX_TRACE_FILE_BYTES.max(MAX_IMPORT_BYTES);
+        web_io::read_chosen_file(&input, max_bytes, move |outcome| match outcome {
             Ok((name, text)) => import(&name, &text),
             Err(problem) => error.set(Some(format!("Not imported: {problem}"))),
         });
