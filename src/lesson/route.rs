@@ -62,9 +62,9 @@ pub fn parse_route(fragment: &str) -> Result<LessonRoute, String> {
             }
         },
         _ => {
-            return Err(format!(
-                "after the lesson id the address may only hold `/step/<number>`"
-            ))
+            return Err(
+                "after the lesson id the address may only hold `/step/<number>`".to_string(),
+            )
         }
     };
     Ok(LessonRoute {

@@ -68,7 +68,8 @@ fn a_v2_body_labelled_v3_is_refused_not_misread() {
 
 #[test]
 fn bad_lesson_fields_are_refused_by_name_when_writing_and_reading() {
-    let cases: [(fn(&mut SharedLesson), &str); 4] = [
+    type Change = fn(&mut SharedLesson);
+    let cases: [(Change, &str); 4] = [
         (|lesson| lesson.id = "Bad Id".into(), "lesson id"),
         (|lesson| lesson.id.clear(), "lesson id"),
         (|lesson| lesson.step = 65, "lesson step"),
