@@ -8,7 +8,6 @@ use quorumlab_sim::checker::{
     LOG_MATCHING, MUTUAL_EXCLUSION, NO_DUPLICATE_INVOICE, NO_LOST_UPDATES, RELEASE_BY_OWNER,
     SINGLE_LEASE_HOLDER, STATE_MACHINE_SAFETY, TOKEN_MONOTONICITY,
 };
-use quorumlab_sim::ids::NodeId;
 use quorumlab_sim::protocol::AccessOutcome;
 use quorumlab_sim::resource::LedgerEntry;
 use quorumlab_sim::view_coordination::{CoordinationView, WorkerView};
@@ -111,11 +110,6 @@ pub fn promise(invariant: &str) -> &'static str {
 /// The name a node goes by: its coordination label when there is one, else `n1..`.
 pub fn label_of(coordination: Option<&CoordinationView>, index: usize) -> Option<&str> {
     coordination.and_then(|view| view.labels.get(index).map(String::as_str))
-}
-
-/// [`label_of`] as text to show, falling back to `n1..` for a plain Raft cluster.
-pub fn node_name(coordination: Option<&CoordinationView>, node: NodeId) -> String {
-    label_of(coordination, node.index()).map_or_else(|| node.to_string(), str::to_string)
 }
 
 /// Time left on a lease, as a fraction of its length, clamped to 0..=1.

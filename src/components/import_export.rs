@@ -25,7 +25,15 @@ pub fn ImportExport() -> impl IntoView {
         }
         import_scenario_text(state, error, file_name, text);
     };
-    let import_pasted = move |_| import("pasted text", &pasted.get_untracked());
+    let import_pasted = move |_| {
+        let text = pasted.get_untracked();
+        let name = if looks_like_trace_file(&text) {
+            "pasted trace"
+        } else {
+            "pasted scenario"
+        };
+        import(name, &text);
+    };
     let import_file = move |event: leptos::ev::Event| {
         let Some(input) = event
             .target()

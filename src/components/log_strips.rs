@@ -2,7 +2,7 @@
 //! that is behind looks behind. Nodes go by the names the ring gives them (`A`, `store` in a
 //! coordination world).
 
-use super::coordination::node_name;
+use super::actor_names::node_name;
 use crate::format;
 use crate::state::AppState;
 use leptos::prelude::*;

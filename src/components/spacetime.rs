@@ -10,8 +10,8 @@
 //! Clusters of more than nine nodes show focus lanes (leader, selected node, candidates, lowest ids) and
 //! one "others" lane for the rest; messages between two hidden nodes are left out.
 
+use super::actor_names::node_name;
 use super::cluster_messages::message_style;
-use super::coordination::node_name;
 use crate::format;
 use crate::spacetime::{
     choose_lanes, visible_arrows, ArrowEnd, Lanes, MessageLog, PlacedArrow, RunKey, DROP_AT_SHARE,
