@@ -30,6 +30,9 @@ test('Redlock: chips name servers, clients and the store; no client box, and the
     // No leader to send to: the panel explains who makes the load instead of offering a menu.
     assert.equal(await page.locator('[data-testid=client-panel] select').count(), 0);
     assert.match(await page.textContent('[data-testid=client-load-note]'), /A, B make the load/);
+    // Nor are there leader-aimed quick faults: the bar says why instead.
+    assert.equal(await page.locator('button[aria-label="Crash the leader (K)"]').count(), 0);
+    assert.match(await page.textContent('[data-testid=no-leader-note]'), /elect no leader/);
     await page.click('[data-testid=apply-partition]');
     const badges = await page.locator('[data-testid=quorum-badges] li').allTextContents();
     assert.equal(badges.length, 2);
@@ -48,6 +51,7 @@ test('Lock service: extra writes go to the service leader or a server; each work
   const { page } = app;
   try {
     await pick(page, 'fencing-pause.toml', { fast: false });
+    assert.equal(await page.locator('button[aria-label="Crash the leader (K)"]').count(), 1, 'the service has a leader to crash');
     const options = await page.locator('[data-testid=request-target] option').allTextContents();
     assert.deepEqual(options, ['the service leader', 'n1', 'n2', 'n3']);
     assert.match(await page.textContent('[data-testid=client-load-note]'), /workers A, B make the load/);
@@ -62,6 +66,11 @@ test('Lock service: extra writes go to the service leader or a server; each work
     );
     assert.match(label, /^A's lease: \d+% left on its own clock, \d+% on the service's$/);
     assert.equal(await page.locator('[data-testid=lease-ring-B] circle.lease-arc').count(), 2, 'two arcs: own clock and service');
+    // The arcs are drawn by their dash length: a stylesheet dash pattern would draw a full ring instead.
+    const dashes = await page.$$eval('[data-testid=lease-ring-A] circle.lease-arc', (arcs) =>
+      arcs.map((arc) => ({ computed: getComputedStyle(arc).strokeDasharray, drawn: arc.getAttribute('stroke-dasharray') })),
+    );
+    for (const { computed, drawn } of dashes) assert.equal(parseFloat(computed), Number(drawn), `dash ${computed} is the arc's ${drawn}`);
     await page.evaluate(() => window.scrollTo(0, 0));
     await app.screenshot('coordination-lease-ring');
     assertNoProblems(app);

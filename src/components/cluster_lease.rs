@@ -1,7 +1,7 @@
 //! The lease drawn as a ring around each lock client on the cluster ring. Two arcs count down together:
-//! the solid one in the client's own time (what it believes is left), the dashed one in the service's
+//! the thick inner one in the client's own time (what it believes is left), the thin outer one in the service's
 //! time (what the lock service's leader, or the Redis-style servers, will actually honour). A pause or a
-//! clock fault pulls them apart: the solid arc still shows time left while the dashed one is empty,
+//! clock fault pulls them apart: the inner arc still shows time left while the outer one is empty,
 //! which is exactly the moment a client writes with a lock it no longer holds.
 
 use super::cluster::StageGeometry;
@@ -121,7 +121,7 @@ pub fn lease_rings(coordination: &CoordinationView, ttl_us: u64) -> Vec<LeaseRin
         .collect()
 }
 
-/// How the two arcs read to a screen reader (and in the tooltip): never colour or dash alone.
+/// How the two arcs read to a screen reader (and in the tooltip): never colour or thickness alone.
 pub fn ring_sentence(ring: &LeaseRing) -> String {
     format!(
         "{}'s lease: {:.0}% left on its own clock, {:.0}% on the service's",
