@@ -103,15 +103,28 @@ pub fn node_list(nodes: &[NodeId]) -> String {
         .join(", ")
 }
 
-fn target(target: &NodeTarget) -> String {
+fn target_named(target: &NodeTarget, name: &dyn Fn(NodeId) -> String) -> String {
     match target {
-        NodeTarget::Node(node) => node.to_string(),
+        NodeTarget::Node(node) => name(*node),
         NodeTarget::Leader => "the leader".to_string(),
     }
 }
 
 /// An action as a short sentence, for the timeline and the history.
 pub fn describe_action(action: &Action) -> String {
+    describe_action_named(action, &|node| node.to_string())
+}
+
+/// [`describe_action`] with each node called by `name` (a coordination world's `A`, `store`).
+pub fn describe_action_named(action: &Action, name: &dyn Fn(NodeId) -> String) -> String {
+    let target = |who: &NodeTarget| target_named(who, name);
+    let node_list = |nodes: &[NodeId]| {
+        nodes
+            .iter()
+            .map(|node| name(*node))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     match action {
         Action::Crash { target: who } => format!("crash {}", target(who)),
         Action::Restart { target: who } => format!("restart {}", target(who)),
@@ -166,6 +179,24 @@ pub fn describe_action(action: &Action) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn actions_use_the_names_given() {
+        let name = |node: NodeId| ["n1", "A", "store"][node.index()].to_string();
+        let cut = Action::Cut {
+            from: NodeTarget::Node(NodeId(1)),
+            to: NodeTarget::Node(NodeId(2)),
+            both: false,
+        };
+        assert_eq!(describe_action_named(&cut, &name), "cut A → store");
+        let partition = Action::Partition {
+            groups: vec![vec![NodeId(0), NodeId(1)], vec![NodeId(2)]],
+        };
+        assert_eq!(
+            describe_action_named(&partition, &name),
+            "partition {n1, A} | {store}"
+        );
+    }
 
     #[test]
     fn actions_read_as_sentences() {

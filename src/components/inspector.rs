@@ -229,6 +229,13 @@ fn NodeActions(node: NodeId) -> impl IntoView {
         })
     });
     let target = NodeTarget::Node(node);
+    let faults_label = move || {
+        state.view.with(|view| {
+            let name = label_of(view.coordination.as_ref(), node.index())
+                .map_or_else(|| node.to_string(), str::to_string);
+            format!("Faults for {name}")
+        })
+    };
     let pause_ms = RwSignal::new(String::new());
     let act = move |action: Action| move |_| state.apply(action.clone());
     let pause = move |_| {
@@ -252,7 +259,7 @@ fn NodeActions(node: NodeId) -> impl IntoView {
         });
     };
     view! {
-        <div class="action-grid" role="group" aria-label=format!("Faults for {node}")>
+        <div class="action-grid" role="group" aria-label=faults_label>
             {move || match status.get() {
                 NodeStatus::Crashed => view! { <button class="primary" on:click=act(Action::Restart { target })>"Restart"</button> }.into_any(),
                 _ => view! { <button class="danger" on:click=act(Action::Crash { target })>"Crash"</button> }.into_any(),

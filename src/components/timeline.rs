@@ -29,13 +29,14 @@ pub fn Timeline() -> impl IntoView {
         let _history_changed = state.history_revision.get();
         let _leader_changed = leader_count.get();
         state.with_session(|session| {
+            let name = |node| session.world().node_label(node);
             let mut marks: Vec<Mark> = session
                 .actions()
                 .iter()
                 .map(|recorded| Mark {
                     at_us: recorded.at.as_micros(),
                     kind: "fault",
-                    label: format::describe_action(&recorded.action),
+                    label: format::describe_action_named(&recorded.action, &name),
                 })
                 .collect();
             let checkers = session.world().checkers();
