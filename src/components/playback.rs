@@ -48,6 +48,13 @@ pub fn PlaybackBar() -> impl IntoView {
             state.set_speed(speed_from_slider(position));
         }
     };
+    // Redis-style servers elect nobody: leader-aimed buttons would only ever say "nothing happened".
+    let has_leader = move || {
+        state.view.with(|view| {
+            super::actor_names::client_path(view.coordination.as_ref())
+                != super::actor_names::ClientPath::None
+        })
+    };
     view! {
         <div class="playback" role="toolbar" aria-label="Playback">
             <button class="primary wide" data-testid="play-toggle" on:click=move |_| state.toggle_playing()
@@ -66,15 +73,21 @@ pub fn PlaybackBar() -> impl IntoView {
         </div>
         <div class="quick-faults" role="toolbar" aria-label="Quick faults aimed at the current leader">
             <span class="muted">"Quick faults:"</span>
-            <button class="danger" on:click=move |_| state.apply_to_leader(|target| Action::Crash { target })
-                aria-label="Crash the leader (K)">"Crash leader"</button>
-            <button on:click=move |_| state.apply_to_leader(|target| Action::Pause { target, duration_ms: None })
-                aria-label="Pause the leader (P)">"Pause leader"</button>
-            <button on:click=move |_| state.apply_to_leader(|target| Action::Isolate { target })
-                aria-label="Isolate the leader (I)">"Isolate leader"</button>
+            <Show when=has_leader fallback=|| view! {
+                <span class="muted" data-testid="no-leader-note">"these servers elect no leader; pick a node on the ring to break it"</span>
+            }>
+                <button class="danger" on:click=move |_| state.apply_to_leader(|target| Action::Crash { target })
+                    aria-label="Crash the leader (K)">"Crash leader"</button>
+                <button on:click=move |_| state.apply_to_leader(|target| Action::Pause { target, duration_ms: None })
+                    aria-label="Pause the leader (P)">"Pause leader"</button>
+                <button on:click=move |_| state.apply_to_leader(|target| Action::Isolate { target })
+                    aria-label="Isolate the leader (I)">"Isolate leader"</button>
+            </Show>
             <button on:click=move |_| state.apply(Action::Heal) aria-label="Heal every link (H)">"Heal all"</button>
-            <button on:click=move |_| state.apply(Action::Request { count: 1, target: NodeTarget::Leader, kind: RequestKind::Put })
-                aria-label="Send a write to the leader">"Write to leader"</button>
+            <Show when=has_leader>
+                <button on:click=move |_| state.apply(Action::Request { count: 1, target: NodeTarget::Leader, kind: RequestKind::Put })
+                    aria-label="Send a write to the leader">"Write to leader"</button>
+            </Show>
         </div>
     }
 }
