@@ -38,7 +38,10 @@ test('lesson 6 walked as a learner: pause A while it holds the lock, then resume
     await page.waitForSelector('[data-testid=lesson-list]');
     const listed = await page.$$eval('[data-testid=lesson-item]', (items) => items.map((item) => item.getAttribute('data-lesson-id')));
     assert.ok(listed.includes('fencing-tokens'), `lesson 6 is listed: ${listed}`);
-    await page.screenshot({ path: 'e2e/screenshots/lessons-list.png' });
+    await app.screenshot('lessons-list');
+    await waitUntil(async () => (await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))) === 'open-lesson', {
+      what: 'the first Start button to have the keyboard focus',
+    });
     await page.keyboard.press('Escape');
     await openFromList(page, 'fencing-tokens');
     assert.equal(new URL(page.url()).hash, '#/lesson/fencing-tokens');

@@ -11,6 +11,12 @@ use quorumlab_sim::lesson::Lesson;
 pub fn LessonList() -> impl IntoView {
     let state = expect_context::<AppState>();
     let lessons = state.lesson;
+    // Keyboard users land in the list: focus its first Start button once it is drawn.
+    Effect::new(move |_| {
+        if lessons.list_open.get() {
+            request_animation_frame(focus_first_lesson);
+        }
+    });
     view! {
         <Show when=move || lessons.list_open.get()>
             <div class="sheet-backdrop" on:click=move |_| lessons.list_open.set(false)>
@@ -31,6 +37,22 @@ pub fn LessonList() -> impl IntoView {
                 </div>
             </div>
         </Show>
+    }
+}
+
+fn focus_first_lesson() {
+    use wasm_bindgen::JsCast;
+    let button = web_sys::window()
+        .and_then(|window| window.document())
+        .and_then(|document| {
+            document
+                .query_selector("[data-testid=lesson-list] [data-testid=open-lesson]")
+                .ok()
+                .flatten()
+        })
+        .and_then(|element| element.dyn_into::<web_sys::HtmlElement>().ok());
+    if let Some(button) = button {
+        let _ = button.focus();
     }
 }
 

@@ -177,6 +177,10 @@ pub fn open_lesson(state: AppState, index: usize, step: usize) {
 
 /// Leaves the lesson; the run goes on as it is.
 pub fn close_lesson(state: AppState) {
+    // The address no longer names what is on screen.
+    if is_lesson_fragment(&web_io::location_hash()) {
+        web_io::replace_fragment("");
+    }
     state.lesson.tracker.set_value(None);
     state.lesson.run_scenario.set_value(None);
     state.lesson.active.set(None);
@@ -246,12 +250,13 @@ fn after_driving(state: AppState, driven: Driven) {
     if !driven.performed.is_empty() {
         state.history_revision.update(|revision| *revision += 1);
         lessons.show_me_log.update(|log| {
-            log.extend(driven.performed.iter().map(|scheduled| {
-                format!(
-                    "Show me: {} at {}",
-                    format::describe_action(&scheduled.action),
-                    format::sim_time(scheduled.at.as_micros())
-                )
+            log.extend(driven.performed.iter().map(|(scheduled, skipped)| {
+                let action = format::describe_action(&scheduled.action);
+                let at = format::sim_time(scheduled.at.as_micros());
+                match skipped {
+                    None => format!("Show me: {action} at {at}"),
+                    Some(reason) => format!("Show me: {action} at {at} did nothing: {reason}"),
+                }
             }))
         });
         lessons.bump();

@@ -7,12 +7,14 @@
 use super::tracker::{LessonTracker, ScheduledAction};
 use crate::session::Session;
 use quorumlab_sim::time::SimTime;
+use quorumlab_sim::ActionOutcome;
 
 /// What one stretch of driving did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Driven {
-    /// "Show me" actions performed, in order, with the moment each was due.
-    pub performed: Vec<ScheduledAction>,
+    /// "Show me" actions performed, in order, with the moment each was due and, if the world refused
+    /// one (a node already crashed, say), why.
+    pub performed: Vec<(ScheduledAction, Option<String>)>,
     /// Whether some step ticked.
     pub ticked: bool,
 }
@@ -61,8 +63,11 @@ pub fn drive_to(session: &mut Session, tracker: &mut LessonTracker, target: SimT
             session.advance_to(stop);
         }
         for scheduled in tracker.take_due(session.now()) {
-            session.apply(&scheduled.action);
-            driven.performed.push(scheduled);
+            let skipped = match session.apply(&scheduled.action) {
+                ActionOutcome::Applied => None,
+                ActionOutcome::Skipped { reason } => Some(reason),
+            };
+            driven.performed.push((scheduled, skipped));
         }
         driven.ticked |= tracker.observe(session.world()).ticked.is_some();
         if session.now() >= target {
