@@ -21,11 +21,20 @@ pub struct Notice {
     pub is_error: bool,
 }
 
+/// How often, in wall time, text panels follow a playing simulation (see `AppState::panel_view`).
+const PANEL_REFRESH_MS: f64 = 100.0;
+
 #[derive(Clone, Copy)]
 pub struct AppState {
     session: StoredValue<Session, LocalStorage>,
     /// The latest snapshot of the cluster; rebuilt after every frame or action that changed something.
     pub view: RwSignal<ClusterView>,
+    /// The same snapshot for panels of text and tables (inspector, logs, lanes): while playing it follows
+    /// `view` at most every `PANEL_REFRESH_MS` of wall time, because re-rendering them sixty times a
+    /// second costs main-thread time nobody can read; after an action, a step or a seek it follows at once.
+    pub panel_view: RwSignal<ClusterView>,
+    /// Wall time since `panel_view` was last refreshed during playback.
+    panel_age_ms: StoredValue<f64>,
     /// Bumped whenever the recorded actions change (marks on the timeline, share links).
     pub history_revision: RwSignal<u64>,
     pub scenario: RwSignal<Scenario>,
@@ -35,6 +44,7 @@ pub struct AppState {
     pub notice: RwSignal<Option<Notice>>,
     pub presenter: RwSignal<bool>,
     pub help_open: RwSignal<bool>,
+    /// The furthest simulated time recorded (the timeline's end); refreshed with `panel_view`.
     pub horizon_us: RwSignal<u64>,
     /// The message under the pointer, in the cluster view or the space-time diagram (both highlight it).
     pub hovered_message: RwSignal<Option<u64>>,
@@ -50,6 +60,8 @@ impl AppState {
         let view = session.view();
         AppState {
             session: StoredValue::new_local(session),
+            panel_view: RwSignal::new(view.clone()),
+            panel_age_ms: StoredValue::new(0.0),
             view: RwSignal::new(view),
             history_revision: RwSignal::new(0),
             scenario: RwSignal::new(scenario),
@@ -79,11 +91,19 @@ impl AppState {
     }
 
     fn publish(&self) {
+        self.publish_with_panels(true);
+    }
+
+    fn publish_with_panels(&self, refresh_panels: bool) {
         let (view, horizon) = self
             .session
             .with_value(|session| (session.view(), session.horizon().as_micros()));
+        if refresh_panels {
+            self.panel_age_ms.set_value(0.0);
+            self.panel_view.set(view.clone());
+            self.horizon_us.set(horizon);
+        }
         self.view.set(view);
-        self.horizon_us.set(horizon);
     }
 
     /// Called once per animation frame with the wall-clock time since the previous frame. Returns
@@ -93,6 +113,10 @@ impl AppState {
             return false;
         };
         if !playing {
+            // Paused with panels a few frames behind: bring them level once, so what is read matches.
+            if self.panel_age_ms.get_value() > 0.0 {
+                self.publish();
+            }
             return true;
         }
         let speed = self.speed.get_untracked();
@@ -105,7 +129,9 @@ impl AppState {
             .try_update_value(|session| session.advance_frame(wall_ms, speed))
             .unwrap_or(false);
         if moved {
-            self.publish();
+            let panel_age_ms = self.panel_age_ms.get_value() + wall_ms;
+            self.panel_age_ms.set_value(panel_age_ms);
+            self.publish_with_panels(panel_age_ms >= PANEL_REFRESH_MS);
         }
         true
     }

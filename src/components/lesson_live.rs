@@ -220,10 +220,15 @@ pub fn show_me(state: AppState) {
 }
 
 /// Advances one animation frame while a lesson is open (see `lesson::drive`). Returns false when no
-/// lesson is open, so the ordinary frame runs instead.
+/// lesson is open (or it is complete with nothing queued), so the ordinary frame runs instead.
 pub fn drive_frame(state: AppState, wall_ms: f64, speed: f64) -> bool {
     let lessons = state.lesson;
-    if lessons.tracker.try_with_value(Option::is_some) != Some(true) {
+    let has_work = lessons.tracker.try_with_value(|tracker| {
+        tracker
+            .as_ref()
+            .is_some_and(|tracker| !tracker.is_complete() || !tracker.pending().is_empty())
+    });
+    if has_work != Some(true) {
         return false;
     }
     let driven = state
