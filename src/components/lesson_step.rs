@@ -34,7 +34,7 @@ impl StepState {
         match self {
             StepState::Done => "✓",
             StepState::Open => "▶",
-            StepState::Locked => "🔒",
+            StepState::Locked => "○",
         }
     }
 }
