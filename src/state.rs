@@ -158,6 +158,10 @@ impl AppState {
 
     pub fn toggle_playing(&self) {
         self.playing.update(|playing| *playing = !*playing);
+        if !self.playing.get_untracked() {
+            // The panels may be a few frames behind; a paused picture is read closely, so level them now.
+            self.publish();
+        }
     }
 
     pub fn step_once(&self) {

@@ -54,7 +54,7 @@ pub fn ClientPanel() -> impl IntoView {
         }
     };
     let recent = Memo::new(move |_| {
-        state.view.with(|view| {
+        state.panel_view.with(|view| {
             view.recent_requests
                 .iter()
                 .rev()

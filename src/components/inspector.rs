@@ -182,7 +182,7 @@ pub fn Inspector() -> impl IntoView {
 fn NodeFacts(node: NodeId) -> impl IntoView {
     let state = expect_context::<AppState>();
     let values = Memo::new(move |_| {
-        state.view.with(|view| {
+        state.panel_view.with(|view| {
             view.nodes
                 .get(node.index())
                 .map(|node_view| (node_view.status, fact_values(view, node_view)))
@@ -196,7 +196,7 @@ fn NodeFacts(node: NodeId) -> impl IntoView {
         })
     };
     let name = move || {
-        state.view.with(|view| {
+        state.panel_view.with(|view| {
             label_of(view.coordination.as_ref(), node.index())
                 .map_or_else(|| node.to_string(), str::to_string)
         })
@@ -222,7 +222,7 @@ fn NodeFacts(node: NodeId) -> impl IntoView {
 fn NodeActions(node: NodeId) -> impl IntoView {
     let state = expect_context::<AppState>();
     let status = Memo::new(move |_| {
-        state.view.with(|view| {
+        state.panel_view.with(|view| {
             view.nodes
                 .get(node.index())
                 .map_or(NodeStatus::Up, |node_view| node_view.status)
@@ -230,7 +230,7 @@ fn NodeActions(node: NodeId) -> impl IntoView {
     });
     let target = NodeTarget::Node(node);
     let faults_label = move || {
-        state.view.with(|view| {
+        state.panel_view.with(|view| {
             let name = label_of(view.coordination.as_ref(), node.index())
                 .map_or_else(|| node.to_string(), str::to_string);
             format!("Faults for {name}")

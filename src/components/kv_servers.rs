@@ -11,7 +11,7 @@ pub fn KvServers() -> impl IntoView {
     let state = expect_context::<AppState>();
     // Per server: name, its clock, and what it holds.
     let rows = Memo::new(move |_| {
-        state.view.with(|view| {
+        state.panel_view.with(|view| {
             let Some(coordination) = view.coordination.as_ref() else {
                 return Vec::new();
             };

@@ -51,7 +51,7 @@ pub fn LogStrips() -> impl IntoView {
     let state = expect_context::<AppState>();
     let strips = Memo::new(move |_| {
         let selected = state.selected.get();
-        state.view.with(|view| {
+        state.panel_view.with(|view| {
             let newest = view
                 .nodes
                 .iter()

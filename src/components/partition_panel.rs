@@ -38,9 +38,9 @@ fn hint(has_named_actors: bool) -> &'static str {
 #[component]
 pub fn PartitionPanel() -> impl IntoView {
     let state = expect_context::<AppState>();
-    let node_count = Memo::new(move |_| state.view.with(|view| view.nodes.len()));
+    let node_count = Memo::new(move |_| state.panel_view.with(|view| view.nodes.len()));
     let names = Memo::new(move |_| {
-        state.view.with(|view| {
+        state.panel_view.with(|view| {
             (0..view.nodes.len())
                 .map(|index| {
                     actor_names::node_name(view.coordination.as_ref(), NodeId(index as u16))
@@ -48,7 +48,7 @@ pub fn PartitionPanel() -> impl IntoView {
                 .collect::<Vec<_>>()
         })
     });
-    let named_actors = move || state.view.with(|view| view.coordination.is_some());
+    let named_actors = move || state.panel_view.with(|view| view.coordination.is_some());
     let choices = RwSignal::new(Vec::<usize>::new());
     Effect::new(move |_| {
         // Re-split when the world's actors change (a new scenario or protocol), not every frame.
@@ -71,7 +71,7 @@ pub fn PartitionPanel() -> impl IntoView {
         })
     };
     let badges = move || {
-        state.view.with(|view| {
+        state.panel_view.with(|view| {
             let total = view.nodes.len();
             let coordination = view.coordination.as_ref();
             view.partition_groups

@@ -29,7 +29,7 @@ pub fn speed_label(speed: f64) -> String {
 #[component]
 pub fn PlaybackBar() -> impl IntoView {
     let state = expect_context::<AppState>();
-    let now = move || format::sim_time(state.view.with(|view| view.now_us));
+    let now = move || format::sim_time(state.panel_view.with(|view| view.now_us));
     let play_label = move || {
         if state.playing.get() {
             "❚❚ Pause"
@@ -38,7 +38,7 @@ pub fn PlaybackBar() -> impl IntoView {
         }
     };
     let leader = move || {
-        state.view.with(|view| match view.leader {
+        state.panel_view.with(|view| match view.leader {
             Some(leader) => format!("leader: {leader}"),
             None => "no leader".to_string(),
         })
@@ -50,7 +50,7 @@ pub fn PlaybackBar() -> impl IntoView {
     };
     // Redis-style servers elect nobody: leader-aimed buttons would only ever say "nothing happened".
     let has_leader = move || {
-        state.view.with(|view| {
+        state.panel_view.with(|view| {
             super::actor_names::client_path(view.coordination.as_ref())
                 != super::actor_names::ClientPath::None
         })

@@ -127,7 +127,7 @@ pub fn QueueCompare() -> impl IntoView {
         })
     });
     let live = Memo::new(move |_| {
-        state.view.with(|view| {
+        state.panel_view.with(|view| {
             let workers = view.coordination.as_ref().map(|coordination| coordination.workers.as_slice()).unwrap_or_default();
             let jobs: u64 = workers.iter().map(|worker| worker.jobs_done).sum();
             let waiting = workers

@@ -29,7 +29,7 @@ struct LedgerSummary {
 pub fn ResourceLedger() -> impl IntoView {
     let state = expect_context::<AppState>();
     let summary = Memo::new(move |_| {
-        state.view.with(|view| {
+        state.panel_view.with(|view| {
             let coordination = view.coordination.as_ref()?;
             // The invoice store has its own strip; its ledger of accesses stays empty.
             if coordination.scheduler.is_some() {

@@ -61,7 +61,7 @@ fn strip(view: &quorumlab_sim::view::ClusterView) -> Option<Strip> {
 #[component]
 pub fn SchedulerStrip() -> impl IntoView {
     let state = expect_context::<AppState>();
-    let data = Memo::new(move |_| state.view.with(strip));
+    let data = Memo::new(move |_| state.panel_view.with(strip));
     view! {
         <Show when=move || data.with(Option::is_some)>
             <section class="card scheduler-strip" aria-label="Invoices per minute" data-testid="scheduler-strip">

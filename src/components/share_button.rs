@@ -105,7 +105,7 @@ fn publish_link(state: AppState, fragment: &str) {
 pub fn RunFingerprint() -> impl IntoView {
     let state = expect_context::<AppState>();
     let hash = move || {
-        state.view.track();
+        state.panel_view.track();
         format!(
             "{:016x}",
             state.with_session(|session| session.world().trace_hash())

@@ -20,11 +20,14 @@ pub fn Timeline() -> impl IntoView {
         state
             .horizon_us
             .get()
-            .max(state.view.with(|view| view.now_us))
+            .max(state.panel_view.with(|view| view.now_us))
             .max(1)
     };
-    let leader_count =
-        Memo::new(move |_| state.view.with(|view| (view.leader, view.violation_count)));
+    let leader_count = Memo::new(move |_| {
+        state
+            .panel_view
+            .with(|view| (view.leader, view.violation_count))
+    });
     let marks = Memo::new(move |_| {
         let _history_changed = state.history_revision.get();
         let _leader_changed = leader_count.get();
@@ -80,7 +83,7 @@ pub fn Timeline() -> impl IntoView {
                 aria-label="Timeline: drag to travel back in time"
                 data-testid="scrubber"
                 prop:max=move || horizon_us().to_string()
-                prop:value=move || state.view.with(|view| view.now_us).to_string()
+                prop:value=move || state.panel_view.with(|view| view.now_us).to_string()
                 on:input=on_input
             />
             <div class="timeline-legend">

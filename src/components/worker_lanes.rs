@@ -148,10 +148,10 @@ pub fn WorkerLanes() -> impl IntoView {
     });
     let lanes = Memo::new(move |_| {
         let ttl_us = ttl_us.get();
-        state.view.with(|view| lanes(view, ttl_us))
+        state.panel_view.with(|view| lanes(view, ttl_us))
     });
     let double = Memo::new(move |_| {
-        state.view.with(|view| {
+        state.panel_view.with(|view| {
             view.coordination
                 .as_ref()
                 .map(|coordination| {

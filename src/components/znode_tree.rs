@@ -103,7 +103,7 @@ fn tree(coordination: &CoordinationView, crashed: impl Fn(usize) -> bool) -> Opt
 pub fn ZnodeTree() -> impl IntoView {
     let state = expect_context::<AppState>();
     let data = Memo::new(move |_| {
-        state.view.with(|view| {
+        state.panel_view.with(|view| {
             let crashed = |index: usize| {
                 view.nodes
                     .get(index)
