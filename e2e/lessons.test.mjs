@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openApp } from './support/browser.mjs';
-import { assertNoProblems, setSpeedPosition, waitUntil } from './support/cluster.mjs';
+import { assertNoProblems, setSpeedPosition, simTimeMs, waitUntil } from './support/cluster.mjs';
 
 const step = (page, number) => page.locator(`[data-testid=lesson-step-${number}]`);
 const stepState = (page, number) => step(page, number).getAttribute('data-state');
@@ -142,6 +142,34 @@ test('a deep link opens step 2 with step 1 played; a share link from there reope
     } finally {
       await reopened.close();
     }
+  } finally {
+    await app.close();
+  }
+});
+
+test('scrubbing back keeps done steps done; replaying forward and acting still ticks the open step', async () => {
+  const app = await openApp({ path: '/#/lesson/fencing-tokens/step/2' });
+  const { page } = app;
+  try {
+    await page.waitForSelector('[data-testid=lesson-panel]');
+    await page.keyboard.press(' ');
+    const endMs = await simTimeMs(page);
+    await page.locator('[data-testid=scrubber]').fill('500000');
+    await waitUntil(async () => (await simTimeMs(page)) === 500, { what: 'the clock at 500 ms' });
+    assert.equal(await stepState(page, 1), 'done', 'a done step stays done before its moment');
+    assert.equal(await stepState(page, 2), 'open');
+    assert.doesNotMatch(await page.locator('[data-testid=lane-A]').textContent(), /paused/);
+    // Forward again: the recorded pause of A replays, and resuming A is the learner's own move.
+    await page.locator('[data-testid=scrubber]').fill(String(endMs * 1_000));
+    await waitUntil(async () => /paused/.test(await page.locator('[data-testid=lane-A]').textContent()), {
+      what: 'the replayed pause of A',
+    });
+    await selectActor(page, 'A');
+    await page.locator('[data-testid=inspector] button', { hasText: /^Resume$/ }).click();
+    await page.keyboard.press(' ');
+    await setSpeedPosition(page);
+    await waitForStepState(page, 2, 'done');
+    assertNoProblems(app);
   } finally {
     await app.close();
   }
