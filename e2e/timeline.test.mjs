@@ -28,8 +28,9 @@ test('timeline: scrub back before a crash, forward to the same future, and branc
   try {
     await setSpeedPosition(page);
     const first = await waitForLeader(page);
-    const crashAtMs = (await simTimeMs(page)) + 1;
+    // Read the clock once paused: while playing, the clock text refreshes ten times a second.
     await page.click('[data-testid=play-toggle]');
+    const crashAtMs = (await simTimeMs(page)) + 1;
     await page.click('button[aria-label="Crash the leader (K)"]');
     await page.click('[data-testid=play-toggle]');
     const second = await waitForLeader(page, { aboveTerm: first.term });
