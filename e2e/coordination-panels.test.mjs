@@ -98,6 +98,8 @@ for (const [example, sameTarget] of [['zk-herd.toml', true], ['zk-sequential.tom
       );
       const owners = new Set(arrows.map((arrow) => arrow.owner));
       assert.equal(owners.size === 1, sameTarget, `owners: ${JSON.stringify(arrows)}`);
+      const captions = await page.$$eval('[data-testid=cluster-view] text.node-caption', (texts) => texts.map((text) => text.textContent));
+      assert.equal(captions.filter((caption) => caption === 'candidate').length, 5, `the lettered actors are candidates: ${captions}`);
       assert.ok(arrows.every((arrow) => /^[A-Z]$/.test(arrow.watcher) && /^[A-Z]$/.test(arrow.owner)));
       assert.ok(arrows.every((arrow) => arrow.watcher !== arrow.owner));
       await page.evaluate(() => window.scrollTo(0, 0));

@@ -31,6 +31,8 @@ struct NodeFace {
     /// The node's name (`n1`, `A`, `store`) and what kind of actor it is.
     label: String,
     kind: NodeKind,
+    /// What this world calls the kind (`candidate` in the ZooKeeper recipe, `instance` in the scheduler).
+    kind_word: &'static str,
     /// Servers without Raft (Redis-style) have no term to show.
     raft: bool,
 }
@@ -46,6 +48,8 @@ impl NodeFace {
         let raft = kind == NodeKind::Server
             && coordination.is_none_or(|coordination| runs_raft(coordination.protocol));
         NodeFace {
+            kind_word: kind
+                .word_in(coordination.map_or("raft", |coordination| coordination.protocol)),
             label,
             kind,
             raft,
@@ -85,7 +89,7 @@ impl NodeFace {
         if !self.raft {
             return match self.kind {
                 NodeKind::Server => "lock server".to_string(),
-                kind => kind.word().to_string(),
+                _ => self.kind_word.to_string(),
             };
         }
         let base = format!("{} · term {}", self.role_word(), self.term);
@@ -129,7 +133,7 @@ impl NodeFace {
             } else {
                 format!("{} ({node})", self.label)
             };
-            return format!("{name}: {}{status}", self.kind.word());
+            return format!("{name}: {}{status}", self.kind_word);
         }
         format!("{node}: {} in term {}{status}", self.role_word(), self.term)
     }

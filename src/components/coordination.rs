@@ -42,6 +42,16 @@ impl NodeKind {
             NodeKind::Resource => "resource",
         }
     }
+
+    /// The word a learner reads for this kind in `protocol`'s world: the lettered actors are scheduler
+    /// instances in the invoice scheduler and candidates in the ZooKeeper recipe, workers elsewhere.
+    pub fn word_in(self, protocol: &str) -> &'static str {
+        match (self, protocol) {
+            (NodeKind::Worker, "scheduler") => "instance",
+            (NodeKind::Worker, "zookeeper") => "candidate",
+            (kind, _) => kind.word(),
+        }
+    }
 }
 
 /// Whether the protocol's servers run Raft (everything but the Redis-style locks).
@@ -250,6 +260,10 @@ mod tests {
         assert_eq!(NodeKind::of_label("n1"), NodeKind::Server);
         assert_eq!(NodeKind::of_label("A"), NodeKind::Worker);
         assert_eq!(NodeKind::of_label("store"), NodeKind::Resource);
+        assert_eq!(NodeKind::Worker.word_in("zookeeper"), "candidate");
+        assert_eq!(NodeKind::Worker.word_in("scheduler"), "instance");
+        assert_eq!(NodeKind::Worker.word_in("lock-service"), "worker");
+        assert_eq!(NodeKind::Resource.word_in("zookeeper"), "resource");
     }
 
     #[test]

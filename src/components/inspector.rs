@@ -102,7 +102,7 @@ fn actor_facts(
 ) -> Vec<(&'static str, String)> {
     let mut facts = vec![
         ("name", label.to_string()),
-        ("kind", kind.word().to_string()),
+        ("kind", kind.word_in(coordination.protocol).to_string()),
     ];
     if let Some(worker) = coordination
         .workers
