@@ -37,11 +37,11 @@ pub fn PlaybackBar() -> impl IntoView {
             "▶ Play"
         }
     };
-    let leader = move || {
-        state.panel_view.with(|view| match view.leader {
-            Some(leader) => format!("leader: {leader}"),
-            None => "no leader".to_string(),
-        })
+    // Who leads follows every frame, like the ring beside it (a memo: the text changes only with the leader).
+    let leader_now = Memo::new(move |_| state.view.with(|view| view.leader));
+    let leader = move || match leader_now.get() {
+        Some(leader) => format!("leader: {leader}"),
+        None => "no leader".to_string(),
     };
     let on_speed = move |event| {
         if let Ok(position) = event_target_value(&event).parse::<f64>() {
