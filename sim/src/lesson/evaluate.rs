@@ -11,6 +11,8 @@
 
 mod coordination;
 mod progress;
+#[cfg(test)]
+mod test_support;
 mod violations;
 
 use super::checkpoint::Checkpoint;

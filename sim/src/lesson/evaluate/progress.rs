@@ -143,34 +143,20 @@ impl ProgressWatch {
 
 #[cfg(test)]
 mod tests {
-    use super::super::CheckpointEvaluator;
+    use super::super::test_support::watch_until_met;
     use crate::action::NodeTarget;
     use crate::ids::NodeId;
     use crate::lesson::Checkpoint;
-    use crate::runner::ScenarioRun;
-    use crate::scenario::parse_scenario;
-    use crate::time::SimTime;
 
-    /// Runs `text` to `until_ms`, checking `checkpoint` every 5 ms from `begin_ms`; returns when it was
-    /// met (or `None`) and the last explanation.
+    /// When `checkpoint` was met (or `None`) and the last explanation.
     fn watch(
         text: &str,
         checkpoint: Checkpoint,
         begin_ms: u64,
         until_ms: u64,
     ) -> (Option<u64>, String) {
-        let scenario = parse_scenario(text, "test.toml").expect("test scenario parses");
-        let mut run = ScenarioRun::new(scenario).expect("test scenario builds");
-        run.advance_to(SimTime::from_ms(begin_ms));
-        let mut evaluator = CheckpointEvaluator::begin(checkpoint, run.world());
-        let mut verdict = evaluator.check(run.world());
-        let mut ms = begin_ms;
-        while !verdict.satisfied && ms < until_ms {
-            ms += 5;
-            run.advance_to(SimTime::from_ms(ms));
-            verdict = evaluator.check(run.world());
-        }
-        (verdict.satisfied.then_some(ms), verdict.explanation)
+        let (met_at, verdict) = watch_until_met(text, checkpoint, begin_ms, until_ms);
+        (met_at, verdict.explanation)
     }
 
     /// Two scheduler instances behind one lease; B wins it first with this seed. `STEPS` is replaced.

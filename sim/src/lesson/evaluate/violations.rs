@@ -81,27 +81,13 @@ fn latest_detail(world: &World, invariant: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::CheckpointEvaluator;
+    use super::super::test_support::watch_until_met;
     use crate::lesson::Checkpoint;
-    use crate::runner::ScenarioRun;
-    use crate::scenario::parse_scenario;
-    use crate::time::SimTime;
 
-    /// Runs `text` to `until_ms`, checking `checkpoint` every 5 ms from `begin_ms`; returns the last
-    /// verdict's (satisfied, explanation).
+    /// Whether `checkpoint` was met and the last explanation.
     fn watch(text: &str, checkpoint: Checkpoint, begin_ms: u64, until_ms: u64) -> (bool, String) {
-        let scenario = parse_scenario(text, "test.toml").expect("test scenario parses");
-        let mut run = ScenarioRun::new(scenario).expect("test scenario builds");
-        run.advance_to(SimTime::from_ms(begin_ms));
-        let mut evaluator = CheckpointEvaluator::begin(checkpoint, run.world());
-        let mut verdict = evaluator.check(run.world());
-        let mut ms = begin_ms;
-        while !verdict.satisfied && ms < until_ms {
-            ms += 5;
-            run.advance_to(SimTime::from_ms(ms));
-            verdict = evaluator.check(run.world());
-        }
-        (verdict.satisfied, verdict.explanation)
+        let (met_at, verdict) = watch_until_met(text, checkpoint, begin_ms, until_ms);
+        (met_at.is_some(), verdict.explanation)
     }
 
     /// The leader (n4 with this seed) is cut off and its clock set back 1.5 s, so its lease outlives its
