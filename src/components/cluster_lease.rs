@@ -134,17 +134,7 @@ pub fn ring_sentence(ring: &LeaseRing) -> String {
 #[component]
 pub fn ClusterLeaseRings(geometry: Memo<StageGeometry>) -> impl IntoView {
     let state = expect_context::<AppState>();
-    let ttl_us = Memo::new(move |_| {
-        state.scenario.with(|scenario| {
-            scenario
-                .raft
-                .coordination
-                .as_ref()
-                .map_or(1_000_000, |coordination| {
-                    coordination.lock_options().lease_ttl_ms * 1_000
-                })
-        })
-    });
+    let ttl_us = Memo::new(move |_| state.scenario.with(super::coordination::lease_ttl_us));
     let rings = Memo::new(move |_| {
         let ttl_us = ttl_us.get();
         state.view.with(|view| {

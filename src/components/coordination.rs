@@ -54,6 +54,17 @@ impl NodeKind {
     }
 }
 
+/// The lease TTL the scenario's lock clients are granted, in µs (1 s where the world has none).
+pub fn lease_ttl_us(scenario: &quorumlab_sim::scenario::Scenario) -> u64 {
+    scenario
+        .raft
+        .coordination
+        .as_ref()
+        .map_or(1_000_000, |coordination| {
+            coordination.lock_options().lease_ttl_ms * 1_000
+        })
+}
+
 /// Whether the protocol's servers run Raft (everything but the Redis-style locks).
 pub fn runs_raft(protocol: &str) -> bool {
     !matches!(protocol, "redis-lock" | "redlock")

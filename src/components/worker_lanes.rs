@@ -135,17 +135,7 @@ fn lanes(view: &ClusterView, ttl_us: u64) -> Vec<Lane> {
 #[component]
 pub fn WorkerLanes() -> impl IntoView {
     let state = expect_context::<AppState>();
-    let ttl_us = Memo::new(move |_| {
-        state.scenario.with(|scenario| {
-            scenario
-                .raft
-                .coordination
-                .as_ref()
-                .map_or(1_000_000, |coordination| {
-                    coordination.lock_options().lease_ttl_ms * 1_000
-                })
-        })
-    });
+    let ttl_us = Memo::new(move |_| state.scenario.with(super::coordination::lease_ttl_us));
     let lanes = Memo::new(move |_| {
         let ttl_us = ttl_us.get();
         state.panel_view.with(|view| lanes(view, ttl_us))
