@@ -77,6 +77,18 @@ impl LockClient {
         effects.send(self.server(), Message::Lock(message));
     }
 
+    /// Gives `lease`'s hold on `key` back; `request` lets the reply be matched.
+    pub fn send_release(&self, effects: &mut Effects, key: u32, lease: u64, request: u64) {
+        self.send(
+            effects,
+            LockMessage::Release {
+                key,
+                lease,
+                request,
+            },
+        );
+    }
+
     /// No answer in time: try the next server.
     pub fn try_next_server(&mut self) {
         self.leader_guess = (self.leader_guess + 1) % self.servers;

@@ -362,12 +362,7 @@ impl Worker {
         }
         if let Some(lease) = self.client.lease {
             let request = self.fresh_id();
-            let release = LockMessage::Release {
-                key: LOCK_KEY,
-                lease,
-                request,
-            };
-            self.client.send(effects, release);
+            self.client.send_release(effects, LOCK_KEY, lease, request);
         }
         self.finish(effects);
     }
@@ -480,12 +475,7 @@ impl Worker {
                 } else if self.client.lease != Some(lease) {
                     // A lease from an earlier attempt whose answer never arrived: give it back.
                     let request = self.fresh_id();
-                    let release = LockMessage::Release {
-                        key: LOCK_KEY,
-                        lease,
-                        request,
-                    };
-                    self.client.send(effects, release);
+                    self.client.send_release(effects, LOCK_KEY, lease, request);
                 }
             }
             LockReply::Expired => self.abandon(effects),
@@ -553,12 +543,7 @@ impl Worker {
         self.phase = Phase::Releasing;
         self.belief = None;
         let request = self.fresh_id();
-        let release = LockMessage::Release {
-            key: LOCK_KEY,
-            lease,
-            request,
-        };
-        self.client.send(effects, release);
+        self.client.send_release(effects, LOCK_KEY, lease, request);
         self.op_timer(effects);
     }
 

@@ -231,12 +231,8 @@ impl SchedulerInstance {
         };
         self.lock = LockState::Releasing;
         self.next_id += 1;
-        let release = LockMessage::Release {
-            key: SCHEDULER_KEY,
-            lease,
-            request: self.next_id,
-        };
-        self.client.send(effects, release);
+        self.client
+            .send_release(effects, SCHEDULER_KEY, lease, self.next_id);
         effects.cancel_timer(RENEW_TIMER);
         self.set(
             effects,
