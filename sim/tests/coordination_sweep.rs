@@ -2,10 +2,24 @@
 //! every seed; an unsafe one must be caught on some, or the sweep proves nothing.
 
 use quorumlab_sim::lockservice::chaos::{lock_chaos_scenario, LockChaosOptions, LockKind};
-use quorumlab_sim::runner::run_scenario;
+use quorumlab_sim::runner::{run_scenario, RunReport};
 
 /// Seeds per safe sweep (the issue asks for at least 300). About 12 s in a debug build.
 const SEEDS: u64 = 300;
+
+/// Runs the chaos scenario for `seed` and requires that no invariant broke; `label` opens the message
+/// (which also prints the scenario, so a failure can be replayed with the CLI).
+fn run_without_violations(label: &str, seed: u64, options: &LockChaosOptions) -> RunReport {
+    let scenario = lock_chaos_scenario(seed, options);
+    let report = run_scenario(&scenario).expect("runs");
+    assert!(
+        report.world.violations.is_empty(),
+        "{label}seed {seed}: {:?}\n{}",
+        report.world.violations,
+        quorumlab_sim::scenario::to_toml_string(&scenario)
+    );
+    report
+}
 
 #[test]
 fn lock_service_with_fencing_is_safe_across_seeds() {
@@ -13,14 +27,7 @@ fn lock_service_with_fencing_is_safe_across_seeds() {
     let mut jobs_after_heal = 0;
     let mut stale_rejected = 0;
     for seed in 1..=SEEDS {
-        let scenario = lock_chaos_scenario(seed, &options);
-        let report = run_scenario(&scenario).expect("runs");
-        assert!(
-            report.world.violations.is_empty(),
-            "seed {seed}: {:?}\n{}",
-            report.world.violations,
-            quorumlab_sim::scenario::to_toml_string(&scenario)
-        );
+        let report = run_without_violations("", seed, &options);
         let resource = report.world.resource.as_ref().expect("resource report");
         let after_heal = resource
             .accepted
@@ -100,14 +107,7 @@ fn scheduler_with_fencing_never_duplicates_across_seeds() {
     };
     let mut refused = 0;
     for seed in 1..=SEEDS {
-        let scenario = lock_chaos_scenario(seed, &options);
-        let report = run_scenario(&scenario).expect("runs");
-        assert!(
-            report.world.violations.is_empty(),
-            "seed {seed}: {:?}\n{}",
-            report.world.violations,
-            quorumlab_sim::scenario::to_toml_string(&scenario)
-        );
+        let report = run_without_violations("", seed, &options);
         assert!(!report
             .world
             .violation_counts
@@ -176,14 +176,8 @@ fn work_queue_loses_no_update_across_seeds() {
             ..LockChaosOptions::default()
         };
         for seed in 1..=seeds {
-            let scenario = lock_chaos_scenario(seed, &options);
-            let report = run_scenario(&scenario).expect("runs");
-            assert!(
-                report.world.violations.is_empty(),
-                "partitioned {partitioned} seed {seed}: {:?}\n{}",
-                report.world.violations,
-                quorumlab_sim::scenario::to_toml_string(&scenario)
-            );
+            let report =
+                run_without_violations(&format!("partitioned {partitioned} "), seed, &options);
             let resource = report.world.resource.as_ref().unwrap();
             let after_heal = resource
                 .accepted
