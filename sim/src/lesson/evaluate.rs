@@ -293,7 +293,8 @@ impl CheckpointEvaluator {
         let new_rejections = resource.rejected.saturating_sub(self.rejected_at_start);
         if new_rejections > 0 {
             Verdict::yes(format!(
-                "the store refused {new_rejections} access(es) with a stale token (highest token seen: {})",
+                "the store refused {} with a stale token (highest token seen: {})",
+                counted(new_rejections, "access", "accesses"),
                 resource.highest_seen
             ))
         } else if !resource.fencing {
@@ -363,10 +364,19 @@ fn any_paused(world: &World) -> Verdict {
     }
 }
 
+/// `n` with the right noun form: `counted(1, "read", "reads")` is "1 read".
+pub(super) fn counted(n: impl Into<u64>, one: &str, many: &str) -> String {
+    let n = n.into();
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 fn partitioned(world: &World) -> Verdict {
     let cuts = world.network().cuts().len();
     if cuts > 0 {
-        Verdict::yes(format!("{cuts} one-way link(s) are cut"))
+        Verdict::yes(format!(
+            "{} cut",
+            counted(cuts as u64, "one-way link is", "one-way links are")
+        ))
     } else {
         Verdict::not_yet("every link is up".into())
     }
@@ -427,7 +437,8 @@ fn duplicate_invoice(world: &World) -> Verdict {
         .unwrap_or(0);
     if duplicates > 0 {
         Verdict::yes(format!(
-            "the invoice store recorded a minute twice ({duplicates} time(s))"
+            "the invoice store recorded a minute twice ({})",
+            counted(duplicates, "time", "times")
         ))
     } else {
         Verdict::not_yet("no minute has been invoiced twice".into())

@@ -8,7 +8,7 @@
 //! jobs all the time, from ticking the step. The other conditions are counters compared with their value
 //! when the step began, or (for the election) the candidate that led then.
 
-use super::Verdict;
+use super::{counted, Verdict};
 use crate::ids::NodeId;
 use crate::world::{NodeStatus, World};
 use crate::zookeeper::CandidatePhase;
@@ -105,8 +105,8 @@ impl CoordinationBaseline {
         let new_duplicates = resource.duplicates.saturating_sub(self.duplicates_at_start);
         if new_duplicates > 0 {
             Verdict::yes(format!(
-                "the store recognised {new_duplicates} repeated write(s) by their idempotency key \
-                 and applied none of them twice"
+                "the store recognised {} by their idempotency key and applied none of them twice",
+                counted(new_duplicates, "repeated write", "repeated writes")
             ))
         } else {
             Verdict::not_yet("no write has reached the store twice yet".into())
@@ -118,7 +118,10 @@ impl CoordinationBaseline {
             return Verdict::not_yet("this world has no election candidates".into());
         }
         let received = notifications_received(world).saturating_sub(self.notifications_at_start);
-        let text = format!("candidates received {received} watch notification(s) in this step");
+        let text = format!(
+            "candidates received {} in this step",
+            counted(received, "watch notification", "watch notifications")
+        );
         if received >= wanted {
             Verdict::yes(text)
         } else {
