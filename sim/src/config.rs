@@ -41,16 +41,15 @@ pub struct RaftOptions {
     #[doc(hidden)]
     #[serde(default)]
     pub unsafe_commit_previous_term: bool,
-    /// A coordination workload run beside the servers (lock clients, a protected resource, ...). `None`
-    /// is a plain Raft cluster. It lives here, next to the options of the servers it runs on, so that
-    /// every existing `Scenario` and `WorldConfig` keeps its shape.
-    #[serde(default)]
-    pub coordination: Option<Coordination>,
 }
 
-/// Which coordination lesson a world runs on top of its `n1..nN` servers.
+/// Which world a run builds, with that world's own options: the first choice of every scenario and
+/// every `WorldConfig`. Its [`ProtocolKind`] is the key into the registry (`crate::registry`), which
+/// knows each world's name, layout, invariants and capabilities.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Coordination {
+pub enum ProtocolConfig {
+    /// A plain Raft cluster `n1..nN` serving a key/value client.
+    Raft,
     /// An etcd-like lock service (the servers run Raft and a lock state machine), workers `A`, `B`, ...
     /// and the protected resource `store`.
     LockService(LockServiceOptions),
@@ -158,29 +157,59 @@ impl Default for SchedulerOptions {
     }
 }
 
-impl Coordination {
-    /// The scenario `protocol` name this workload is written as.
-    pub fn protocol_name(&self) -> &'static str {
+/// The registry's key: which world, without its options.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum ProtocolKind {
+    Raft,
+    LockService,
+    RedisLock,
+    Redlock,
+    Scheduler,
+    Zookeeper,
+    WorkQueue,
+}
+
+impl ProtocolConfig {
+    pub fn kind(&self) -> ProtocolKind {
         match self {
-            Coordination::LockService(_) => "lock-service",
-            Coordination::RedisLock(_) => "redis-lock",
-            Coordination::Redlock(_) => "redlock",
-            Coordination::Scheduler(..) => "scheduler",
-            Coordination::Zookeeper(..) => "zookeeper",
-            Coordination::WorkQueue(..) => "work-queue",
+            ProtocolConfig::Raft => ProtocolKind::Raft,
+            ProtocolConfig::LockService(_) => ProtocolKind::LockService,
+            ProtocolConfig::RedisLock(_) => ProtocolKind::RedisLock,
+            ProtocolConfig::Redlock(_) => ProtocolKind::Redlock,
+            ProtocolConfig::Scheduler(..) => ProtocolKind::Scheduler,
+            ProtocolConfig::Zookeeper(..) => ProtocolKind::Zookeeper,
+            ProtocolConfig::WorkQueue(..) => ProtocolKind::WorkQueue,
         }
     }
 
-    /// The lock options every lock lesson shares.
-    pub fn lock_options(&self) -> &LockServiceOptions {
+    /// The lock options every coordination world shares (`None` for plain Raft).
+    pub fn lock_options(&self) -> Option<&LockServiceOptions> {
         match self {
-            Coordination::LockService(options)
-            | Coordination::RedisLock(options)
-            | Coordination::Redlock(options)
-            | Coordination::Scheduler(options, _)
-            | Coordination::Zookeeper(options, _)
-            | Coordination::WorkQueue(options, _) => options,
+            ProtocolConfig::Raft => None,
+            ProtocolConfig::LockService(options)
+            | ProtocolConfig::RedisLock(options)
+            | ProtocolConfig::Redlock(options)
+            | ProtocolConfig::Scheduler(options, _)
+            | ProtocolConfig::Zookeeper(options, _)
+            | ProtocolConfig::WorkQueue(options, _) => Some(options),
         }
+    }
+
+    pub fn lock_options_mut(&mut self) -> Option<&mut LockServiceOptions> {
+        match self {
+            ProtocolConfig::Raft => None,
+            ProtocolConfig::LockService(options)
+            | ProtocolConfig::RedisLock(options)
+            | ProtocolConfig::Redlock(options)
+            | ProtocolConfig::Scheduler(options, _)
+            | ProtocolConfig::Zookeeper(options, _)
+            | ProtocolConfig::WorkQueue(options, _) => Some(options),
+        }
+    }
+
+    /// Whether the world runs actors beside its servers (every world but plain Raft).
+    pub fn is_coordination(&self) -> bool {
+        self.lock_options().is_some()
     }
 }
 

@@ -7,7 +7,7 @@
 //! servers only.
 
 use crate::actor::Actor;
-use crate::config::{Coordination, LockServiceOptions, SchedulerMode};
+use crate::config::{LockServiceOptions, ProtocolConfig, SchedulerMode};
 use crate::ids::{NodeId, MAX_NODES};
 use crate::lockservice::LockServer;
 use crate::raft::{RaftNode, RaftTiming};
@@ -32,16 +32,19 @@ pub struct Layout {
 
 impl Layout {
     /// The layout for `servers` servers running `coordination`.
-    pub fn new(servers: usize, coordination: &Coordination) -> Layout {
+    pub fn new(servers: usize, protocol: &ProtocolConfig) -> Layout {
         Layout {
             servers,
-            workers: coordination.lock_options().workers,
-            has_store: !matches!(coordination, Coordination::Zookeeper(..)),
+            workers: protocol.lock_options().map_or(0, |options| options.workers),
+            has_store: !matches!(
+                protocol,
+                ProtocolConfig::Raft | ProtocolConfig::Zookeeper(..)
+            ),
         }
     }
 
     /// The layout of a world whose `node_count` counts every actor.
-    pub fn of_world(node_count: usize, coordination: &Coordination) -> Layout {
+    pub fn of_world(node_count: usize, coordination: &ProtocolConfig) -> Layout {
         let extra = Layout::new(0, coordination).total();
         Layout::new(node_count.saturating_sub(extra), coordination)
     }
@@ -103,8 +106,11 @@ impl Layout {
 }
 
 /// Checks the options of a coordination workload (scenario files check them key by key first).
-pub fn validate_options(coordination: &Coordination) -> Result<(), String> {
-    validate_lock_options(coordination.lock_options())
+pub fn validate_options(protocol: &ProtocolConfig) -> Result<(), String> {
+    match protocol.lock_options() {
+        Some(options) => validate_lock_options(options),
+        None => Ok(()),
+    }
 }
 
 fn validate_lock_options(options: &LockServiceOptions) -> Result<(), String> {
@@ -132,23 +138,26 @@ fn validate_lock_options(options: &LockServiceOptions) -> Result<(), String> {
 /// The actors of a coordination world, in node order.
 pub fn build_actors(
     config: &WorldConfig,
-    coordination: &Coordination,
+    coordination: &ProtocolConfig,
 ) -> Result<Vec<Actor>, String> {
     let layout = Layout::of_world(config.node_count, coordination);
     layout.validate()?;
     validate_options(coordination)?;
-    let options = coordination.lock_options();
+    let Some(options) = coordination.lock_options() else {
+        return Err("a plain Raft cluster has no coordination actors".to_string());
+    };
     let timing = RaftTiming::from_timing(&config.timing);
     let mut actors = Vec::with_capacity(layout.total());
     let backend = match coordination {
-        Coordination::LockService(_) => Backend::Service,
-        Coordination::RedisLock(options) => Backend::Redis {
+        ProtocolConfig::LockService(_) => Backend::Service,
+        ProtocolConfig::RedisLock(options) => Backend::Redis {
             unchecked_release: options.unchecked_release,
         },
-        Coordination::Redlock(_) => Backend::Redlock,
-        Coordination::Scheduler(..) | Coordination::Zookeeper(..) | Coordination::WorkQueue(..) => {
-            Backend::Service
-        }
+        ProtocolConfig::Redlock(_) => Backend::Redlock,
+        ProtocolConfig::Raft
+        | ProtocolConfig::Scheduler(..)
+        | ProtocolConfig::Zookeeper(..)
+        | ProtocolConfig::WorkQueue(..) => Backend::Service,
     };
     if matches!(backend, Backend::Redis { .. }) && layout.servers != 1 {
         return Err(format!(
@@ -175,16 +184,16 @@ pub fn build_actors(
     for index in 0..layout.workers {
         let (id, store) = (layout.worker(index), layout.store());
         let actor = match coordination {
-            Coordination::Zookeeper(locks, recipe) => {
+            ProtocolConfig::Zookeeper(locks, recipe) => {
                 let candidate = ZkCandidate::new(id, layout.servers, *locks, *recipe);
                 Actor::Candidate(Box::new(candidate))
             }
-            Coordination::Scheduler(locks, scheduler) => {
+            ProtocolConfig::Scheduler(locks, scheduler) => {
                 let instance =
                     SchedulerInstance::new(id, layout.servers, store, *locks, *scheduler);
                 Actor::Scheduler(Box::new(instance))
             }
-            Coordination::WorkQueue(_, queue) => {
+            ProtocolConfig::WorkQueue(_, queue) => {
                 let worker = Worker::new(id, layout.servers, store, *options).with_queue(*queue);
                 Actor::Worker(Box::new(worker))
             }
@@ -197,7 +206,7 @@ pub fn build_actors(
     }
     // Redis-style locks have no fencing tokens: their store cannot fence.
     let fencing = match coordination {
-        Coordination::Scheduler(_, scheduler) => scheduler.mode == SchedulerMode::LeaderFencing,
+        ProtocolConfig::Scheduler(_, scheduler) => scheduler.mode == SchedulerMode::LeaderFencing,
         _ => options.fencing && backend == Backend::Service,
     };
     if layout.has_store {

@@ -6,11 +6,10 @@
 //! applied in file order. A step the world cannot apply (no leader to target, restarting an up node) is
 //! recorded in `skipped_steps`, never fatal: chaos schedules and lessons rely on that.
 
-use crate::coordination::Layout;
 use crate::report::Report;
-use crate::scenario::{Scenario, ScenarioProtocol, Step};
+use crate::scenario::{Scenario, Step};
 use crate::time::SimTime;
-use crate::world::{ActionOutcome, ProtocolKind, World, WorldConfig};
+use crate::world::{ActionOutcome, World, WorldConfig};
 use serde::{Deserialize, Serialize};
 
 /// A step the world declined, and why.
@@ -130,17 +129,9 @@ impl ScenarioRun {
 
 /// The world a scenario asks for.
 pub fn world_config(scenario: &Scenario) -> WorldConfig {
-    let protocol = match scenario.protocol {
-        ScenarioProtocol::Raft => ProtocolKind::Raft,
-    };
-    // A coordination world has more nodes than servers: workers and the resource join them.
-    let node_count = match &scenario.raft.coordination {
-        Some(coordination) => Layout::new(scenario.node_count, coordination).total(),
-        None => scenario.node_count,
-    };
     WorldConfig {
-        protocol,
-        node_count,
+        protocol: scenario.protocol.clone(),
+        node_count: scenario.actor_count(),
         seed: scenario.seed,
         timing: scenario.timing.clone(),
         raft: scenario.raft.clone(),

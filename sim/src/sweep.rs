@@ -6,7 +6,7 @@
 //! scenario can be printed with [`chaos_scenario`] + [`crate::scenario::to_toml_string`] and re-run alone.
 
 use crate::chaos::{chaos_scenario, ChaosOptions};
-use crate::config::{Coordination, ZkRecipe};
+use crate::config::{ProtocolConfig, ZkRecipe};
 use crate::lockservice::chaos::{lock_chaos_scenario, LockChaosOptions, LockKind};
 use crate::runner::ScenarioRun;
 use crate::scenario::{parse_scenario, to_toml_string, Scenario};
@@ -204,14 +204,14 @@ pub fn run_lock_seed(seed: u64, options: &LockChaosOptions) -> Result<SeedOutcom
 /// safety alone.
 pub fn judge_lock_scenario(scenario: Scenario, heal_ms: u64) -> Result<SeedOutcome, String> {
     let seed = scenario.seed;
-    let coordination = scenario.raft.coordination.clone();
+    let coordination = scenario.protocol.clone();
     let mut run = ScenarioRun::new(scenario)?;
     run.run_to_end();
     let report = run.world().report();
     let mut violations = report.violation_counts.clone();
     violations.retain(|_, count| *count > 0);
     let progressed = match &coordination {
-        Some(Coordination::LockService(_)) | Some(Coordination::WorkQueue(..)) => {
+        ProtocolConfig::LockService(_) | ProtocolConfig::WorkQueue(..) => {
             report.resource.as_ref().is_some_and(|resource| {
                 resource
                     .accepted
@@ -219,7 +219,7 @@ pub fn judge_lock_scenario(scenario: Scenario, heal_ms: u64) -> Result<SeedOutco
                     .any(|access| access.write.is_some() && access.at_ms > heal_ms)
             })
         }
-        Some(Coordination::Scheduler(_, scheduler)) => {
+        ProtocolConfig::Scheduler(_, scheduler) => {
             let minute_ms = scheduler.minute_ms.max(1);
             let (heal_minute, last_minute) = (heal_ms / minute_ms, report.end_ms / minute_ms);
             report.invoices.as_ref().is_some_and(|invoices| {
@@ -227,7 +227,7 @@ pub fn judge_lock_scenario(scenario: Scenario, heal_ms: u64) -> Result<SeedOutco
                     .any(|minute| !invoices.missed_minutes.contains(&minute))
             })
         }
-        Some(Coordination::Zookeeper(..)) => run.world().view().coordination.is_some_and(|view| {
+        ProtocolConfig::Zookeeper(..) => run.world().view().coordination.is_some_and(|view| {
             view.candidates
                 .iter()
                 .filter(|candidate| candidate.phase == CandidatePhase::Leading)

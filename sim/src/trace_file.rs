@@ -19,7 +19,6 @@
 //! them. Reading is strict: every line is checked in order and the first problem is reported with its
 //! line number and field; nothing is half-read.
 
-use crate::coordination::Layout;
 use crate::history::RecordedAction;
 use crate::runner::world_config;
 use crate::scenario::export::action_fields;
@@ -444,13 +443,7 @@ fn read_action(
 }
 
 fn node_names(scenario: &Scenario) -> NodeNames {
-    match &scenario.raft.coordination {
-        Some(coordination) => NodeNames {
-            servers: scenario.node_count,
-            extra: Layout::new(scenario.node_count, coordination).extra_names(),
-        },
-        None => NodeNames::servers_only(scenario.node_count),
-    }
+    NodeNames::of_scenario(scenario)
 }
 
 fn check_keys(

@@ -1,7 +1,7 @@
 //! The coordination part of a frame: names of the actors, each worker's belief, the lock service's truth
 //! on its leader's clock, and the resource's ledger.
 
-use crate::config::{Coordination, SchedulerMode};
+use crate::config::{ProtocolConfig, ProtocolKind, SchedulerMode};
 use crate::ids::NodeId;
 use crate::lockservice::{Hold, Lease, ZNode, ZPath};
 use crate::redlock::KvEntry;
@@ -17,7 +17,9 @@ pub const MAX_VIEW_LEDGER: usize = 64;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct CoordinationView {
-    /// The scenario protocol name, e.g. `lock-service`.
+    /// Which world this is: ask the registry (`kind.entry()`) what it can do and what it is called.
+    pub kind: ProtocolKind,
+    /// The scenario protocol name, e.g. `lock-service` (the registry's name for `kind`).
     pub protocol: &'static str,
     /// The name of every node, indexed by node: `n1`.., `A`.., `store`.
     pub labels: Vec<String>,
@@ -136,7 +138,8 @@ impl World {
     /// `None` for a plain Raft cluster.
     pub fn coordination_view(&self) -> Option<CoordinationView> {
         let layout = self.layout()?;
-        let protocol = self.config().raft.coordination.as_ref()?.protocol_name();
+        let kind = self.config().protocol.kind();
+        let protocol = kind.name();
         let now = self.now();
         let labels = (0..self.node_count())
             .map(|index| layout.label(NodeId(index as u16)))
@@ -226,8 +229,8 @@ impl World {
                 })
             })
             .collect();
-        let scheduler = match &self.config().raft.coordination {
-            Some(Coordination::Scheduler(_, options)) => {
+        let scheduler = match &self.config().protocol {
+            ProtocolConfig::Scheduler(_, options) => {
                 let instances = (0..layout.workers)
                     .filter_map(|index| {
                         let node = layout.worker(index);
@@ -287,6 +290,7 @@ impl World {
         Some(CoordinationView {
             candidates,
             scheduler,
+            kind,
             protocol,
             labels,
             workers,

@@ -5,8 +5,9 @@
 use quorumlab_sim::checker::{EXCLUSIVE_BELIEF, RELEASE_BY_OWNER, SINGLE_LEASE_HOLDER};
 use quorumlab_sim::config::ZkRecipe;
 use quorumlab_sim::lockservice::chaos::{lock_chaos_scenario, LockKind};
+use quorumlab_sim::registry;
 use quorumlab_sim::runner::run_scenario;
-use quorumlab_sim::scenario::{parse_scenario, COORDINATION_PROTOCOLS};
+use quorumlab_sim::scenario::parse_scenario;
 use quorumlab_sim::sweep::{lock_chaos_options, lock_sweep_scenario, run_lock_seed};
 use serde_json::Value;
 use std::process::{Command, Output};
@@ -51,7 +52,7 @@ fn argument_after<'a>(command: &'a str, flag: &str) -> &'a str {
 /// store cannot fence: a paused client may still write late, which the next test shows.
 #[test]
 fn every_coordination_protocol_sweeps_clean_in_its_safe_configuration() {
-    for protocol in COORDINATION_PROTOCOLS {
+    for protocol in registry::names().filter(|name| *name != "raft") {
         for chaos in [false, true] {
             let mut args = vec![
                 "sweep",
@@ -71,7 +72,7 @@ fn every_coordination_protocol_sweeps_clean_in_its_safe_configuration() {
             assert_eq!(report["seeds"], 4);
             assert_eq!(report["profile"], if chaos { "mixed" } else { "calm" });
             assert!(report["events_processed"].as_u64().unwrap() > 0);
-            if matches!(*protocol, "redis-lock" | "redlock") {
+            if matches!(protocol, "redis-lock" | "redlock") {
                 let violations = report["violations_per_invariant"].as_object().unwrap();
                 for invariant in [EXCLUSIVE_BELIEF, RELEASE_BY_OWNER, SINGLE_LEASE_HOLDER] {
                     assert!(!violations.contains_key(invariant), "{protocol}: {report}");

@@ -28,7 +28,7 @@ fn examples() -> Vec<(String, Scenario)> {
             let scenario = parse_scenario(&text, &name).unwrap_or_else(|error| panic!("{error}"));
             (name, scenario)
         })
-        .filter(|(_, scenario)| scenario.raft.coordination.is_some())
+        .filter(|(_, scenario)| scenario.protocol.is_coordination())
         .collect()
 }
 

@@ -10,7 +10,7 @@ use quorumlab_sim::checker::{
     LockChecker, Violations, MUTUAL_EXCLUSION, NO_LOST_UPDATES, RELEASE_BY_OWNER,
     SINGLE_LEASE_HOLDER, TOKEN_MONOTONICITY,
 };
-use quorumlab_sim::config::{Coordination, LockServiceOptions};
+use quorumlab_sim::config::{LockServiceOptions, ProtocolConfig};
 use quorumlab_sim::ids::NodeId;
 use quorumlab_sim::lockservice::{LockOp, LockTable, TableEvent};
 use quorumlab_sim::protocol::Fact;
@@ -24,7 +24,7 @@ use common::{count, load};
 fn lock_scenario(options: LockServiceOptions, seed: u64, duration_ms: u64) -> Scenario {
     let mut scenario = Scenario::new("locks", 3, duration_ms);
     scenario.seed = seed;
-    scenario.raft.coordination = Some(Coordination::LockService(options));
+    scenario.protocol = ProtocolConfig::LockService(options);
     scenario
 }
 

@@ -7,7 +7,7 @@ use quorumlab_sim::action::{Action, NodeTarget};
 use quorumlab_sim::checker::{
     EXCLUSIVE_BELIEF, MUTUAL_EXCLUSION, RELEASE_BY_OWNER, TOKEN_MONOTONICITY,
 };
-use quorumlab_sim::config::Coordination;
+use quorumlab_sim::config::ProtocolConfig;
 use quorumlab_sim::ids::NodeId;
 use quorumlab_sim::runner::{run_scenario, ScenarioRun};
 use quorumlab_sim::scenario::{parse_scenario, to_toml_string, Scenario, ScenarioErrorKind, Step};
@@ -16,14 +16,9 @@ use quorumlab_sim::time::SimTime;
 mod common;
 use common::{count, load};
 
-fn with_options(mut scenario: Scenario, edit: impl Fn(&mut Coordination)) -> Scenario {
-    edit(
-        scenario
-            .raft
-            .coordination
-            .as_mut()
-            .expect("a lock scenario"),
-    );
+fn with_options(mut scenario: Scenario, edit: impl Fn(&mut ProtocolConfig)) -> Scenario {
+    assert!(scenario.protocol.is_coordination(), "a lock scenario");
+    edit(&mut scenario.protocol);
     scenario
 }
 
@@ -142,7 +137,7 @@ fn redis_delete_without_check_releases_someone_elses_lock() {
 #[test]
 fn redis_compare_and_delete_refuses_the_late_release() {
     let scenario = with_options(load("redis-unsafe-release.toml"), |coordination| {
-        if let Coordination::RedisLock(options) = coordination {
+        if let ProtocolConfig::RedisLock(options) = coordination {
             options.unchecked_release = false;
         }
     });

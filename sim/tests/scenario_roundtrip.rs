@@ -2,7 +2,7 @@
 
 use proptest::prelude::*;
 use quorumlab_sim::action::{Action, NodeTarget, RequestKind, PPM_ONE};
-use quorumlab_sim::config::{RaftOptions, Timing};
+use quorumlab_sim::config::{ProtocolConfig, RaftOptions, Timing};
 use quorumlab_sim::ids::{NodeId, MAX_NODES};
 use quorumlab_sim::scenario::*;
 
@@ -136,7 +136,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
         )
             .prop_map(move |(title, seed, timing, raft, steps)| Scenario {
                 title,
-                protocol: ScenarioProtocol::Raft,
+                protocol: ProtocolConfig::Raft,
                 node_count,
                 seed,
                 duration_ms,

@@ -3,7 +3,7 @@
 
 use quorumlab_sim::action::{Action, NodeTarget};
 use quorumlab_sim::checker::NO_DUPLICATE_INVOICE;
-use quorumlab_sim::config::{Coordination, SchedulerMode};
+use quorumlab_sim::config::{ProtocolConfig, SchedulerMode};
 use quorumlab_sim::ids::NodeId;
 use quorumlab_sim::runner::{run_scenario, RunReport};
 use quorumlab_sim::scenario::{parse_scenario, to_toml_string, ScenarioErrorKind, Step};
@@ -163,7 +163,7 @@ fn scheduler_scenarios_round_trip_and_validate() {
     ] {
         let name = format!("scheduler-{mode}.toml");
         let scenario = load(&name);
-        let Some(Coordination::Scheduler(_, options)) = &scenario.raft.coordination else {
+        let ProtocolConfig::Scheduler(_, options) = &scenario.protocol else {
             panic!("{name} is a scheduler scenario");
         };
         assert_eq!(options.mode, SchedulerMode::from_name(mode).unwrap());

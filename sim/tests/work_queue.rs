@@ -2,7 +2,7 @@
 //! same workload under one global lock.
 
 use quorumlab_sim::checker::NO_LOST_UPDATES;
-use quorumlab_sim::config::Coordination;
+use quorumlab_sim::config::ProtocolConfig;
 use quorumlab_sim::runner::{run_scenario, ScenarioRun};
 use quorumlab_sim::scenario::{parse_scenario, to_toml_string};
 
@@ -61,7 +61,7 @@ fn each_account_balance_counts_its_jobs() {
 #[test]
 fn overlapping_partitions_without_a_lock_lose_updates() {
     let mut scenario = load("queue-partitioned.toml");
-    if let Some(Coordination::WorkQueue(_, queue)) = scenario.raft.coordination.as_mut() {
+    if let ProtocolConfig::WorkQueue(_, queue) = &mut scenario.protocol {
         queue.accounts = 1;
     }
     let report = run_scenario(&scenario).unwrap();

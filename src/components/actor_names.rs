@@ -171,6 +171,9 @@ mod tests {
 
     fn world(protocol: &'static str, labels: &[&str]) -> CoordinationView {
         CoordinationView {
+            kind: quorumlab_sim::registry::by_name(protocol)
+                .expect("a registry name")
+                .kind,
             protocol,
             labels: labels.iter().map(|label| label.to_string()).collect(),
             workers: Vec::new(),

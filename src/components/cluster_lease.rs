@@ -216,6 +216,7 @@ mod tests {
 
     fn world(belief_until_us: u64, deadline_us: Option<u64>, holding: bool) -> CoordinationView {
         CoordinationView {
+            kind: quorumlab_sim::ProtocolKind::LockService,
             protocol: "lock-service",
             labels: ["n1", "A", "store"].map(str::to_string).to_vec(),
             workers: vec![WorkerView {

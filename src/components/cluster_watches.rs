@@ -117,6 +117,7 @@ mod tests {
 
     fn election(znodes: Vec<ZNode>, watches: Vec<(ZPath, Vec<NodeId>)>) -> CoordinationView {
         CoordinationView {
+            kind: quorumlab_sim::ProtocolKind::Zookeeper,
             protocol: "zookeeper",
             labels: ["n1", "n2", "n3", "A", "B", "C"]
                 .map(str::to_string)

@@ -57,12 +57,9 @@ impl NodeKind {
 /// The lease TTL the scenario's lock clients are granted, in µs (1 s where the world has none).
 pub fn lease_ttl_us(scenario: &quorumlab_sim::scenario::Scenario) -> u64 {
     scenario
-        .raft
-        .coordination
-        .as_ref()
-        .map_or(1_000_000, |coordination| {
-            coordination.lock_options().lease_ttl_ms * 1_000
-        })
+        .protocol
+        .lock_options()
+        .map_or(1_000_000, |options| options.lease_ttl_ms * 1_000)
 }
 
 /// Whether the protocol's servers run Raft (everything but the Redis-style locks).

@@ -6,7 +6,7 @@
 
 use crate::state::AppState;
 use leptos::prelude::*;
-use quorumlab_sim::config::Coordination;
+use quorumlab_sim::config::ProtocolConfig;
 use quorumlab_sim::runner::{run_scenario, RunReport};
 use quorumlab_sim::scenario::Scenario;
 use quorumlab_sim::worker::Phase;
@@ -66,14 +66,14 @@ impl QueueNumbers {
 /// Both configurations of a work-queue scenario, partitioned first; `None` for any other protocol, or if
 /// either run fails to start (the scenario was already checked, so that would be a bug, not bad input).
 pub fn compare(scenario: &Scenario) -> Option<[QueueNumbers; 2]> {
-    let Some(Coordination::WorkQueue(locks, queue)) = scenario.raft.coordination.clone() else {
+    let ProtocolConfig::WorkQueue(locks, queue) = scenario.protocol.clone() else {
         return None;
     };
     let run = |partitioned: bool| {
         let mut variant = scenario.clone();
         let mut queue = queue;
         queue.partitioned = partitioned;
-        variant.raft.coordination = Some(Coordination::WorkQueue(locks, queue));
+        variant.protocol = ProtocolConfig::WorkQueue(locks, queue);
         run_scenario(&variant)
             .ok()
             .map(|report| QueueNumbers::from_report(partitioned, &report))
@@ -123,7 +123,7 @@ pub fn QueueCompare() -> impl IntoView {
     let numbers = Memo::new(move |_| state.scenario.with(compare));
     let this_partitioned = Memo::new(move |_| {
         state.scenario.with(|scenario| {
-            matches!(&scenario.raft.coordination, Some(Coordination::WorkQueue(_, queue)) if queue.partitioned)
+            matches!(&scenario.protocol, ProtocolConfig::WorkQueue(_, queue) if queue.partitioned)
         })
     });
     let live = Memo::new(move |_| {

@@ -7,13 +7,13 @@ use super::wire::{Reader, Writer};
 use super::{ShareError, SharedRun};
 use quorumlab_sim::action::{Action, NodeTarget, RequestKind};
 use quorumlab_sim::config::{
-    Coordination, LockServiceOptions, QueueOptions, RaftOptions, SchedulerMode, SchedulerOptions,
+    LockServiceOptions, ProtocolConfig, QueueOptions, RaftOptions, SchedulerMode, SchedulerOptions,
     Timing, ZkRecipe,
 };
-use quorumlab_sim::coordination::{Layout, MAX_WORKERS};
+use quorumlab_sim::coordination::MAX_WORKERS;
 use quorumlab_sim::history::RecordedAction;
 use quorumlab_sim::ids::{NodeId, MAX_NODES};
-use quorumlab_sim::scenario::{Scenario, ScenarioProtocol, Step, MAX_STEPS};
+use quorumlab_sim::scenario::{Scenario, Step, MAX_STEPS};
 use quorumlab_sim::time::SimTime;
 
 const PROTOCOL_RAFT: u64 = 0;
@@ -104,7 +104,8 @@ pub fn encode_as(run: &SharedRun, version: Version) -> Vec<u8> {
     let mut writer = Writer::default();
     write_settings(&mut writer, &run.scenario);
     if version != Version::V1 {
-        write_coordination(&mut writer, run.scenario.raft.coordination.as_ref());
+        let protocol = &run.scenario.protocol;
+        write_coordination(&mut writer, protocol.is_coordination().then_some(protocol));
     }
     write_steps(&mut writer, &run.scenario.steps);
     write_actions(&mut writer, &run.actions);
@@ -119,7 +120,9 @@ pub fn decode(bytes: &[u8], version: Version) -> Result<SharedRun, ShareError> {
     let mut reader = Reader::unsealed(bytes)?;
     let mut scenario = read_settings(&mut reader)?;
     if version != Version::V1 {
-        scenario.raft.coordination = read_coordination(&mut reader)?;
+        if let Some(protocol) = read_coordination(&mut reader)? {
+            scenario.protocol = protocol;
+        }
     }
     // Actions may name every actor: in a coordination world the workers and the store follow the
     // servers (validation then checks the total against the node limit).
@@ -144,9 +147,8 @@ pub fn decode(bytes: &[u8], version: Version) -> Result<SharedRun, ShareError> {
 fn write_settings(writer: &mut Writer, scenario: &Scenario) {
     let timing = &scenario.timing;
     writer.text(&scenario.title);
-    writer.unsigned(match scenario.protocol {
-        ScenarioProtocol::Raft => PROTOCOL_RAFT,
-    });
+    // Every world is written as Raft here: a coordination world adds its block after the settings.
+    writer.unsigned(PROTOCOL_RAFT);
     writer.unsigned(scenario.node_count as u64);
     writer.unsigned(scenario.seed);
     writer.unsigned(scenario.duration_ms);
@@ -171,7 +173,7 @@ fn option_bits(raft: &RaftOptions) -> u64 {
 fn read_settings(reader: &mut Reader<'_>) -> Result<Scenario, ShareError> {
     let title = reader.text("title", MAX_TITLE_BYTES)?;
     let protocol = match reader.unsigned("protocol")? {
-        PROTOCOL_RAFT => ScenarioProtocol::Raft,
+        PROTOCOL_RAFT => ProtocolConfig::Raft,
         code => {
             return Err(ShareError::UnknownCode {
                 field: "protocol".into(),
@@ -227,28 +229,30 @@ fn read_options(reader: &mut Reader<'_>) -> Result<RaftOptions, ShareError> {
 
 /// How many nodes actions of `scenario` may name: the servers, then any workers and the store.
 pub fn actor_count(scenario: &Scenario) -> usize {
-    match &scenario.raft.coordination {
-        Some(coordination) => Layout::new(scenario.node_count, coordination).total(),
+    match scenario.layout() {
+        Some(layout) => layout.total(),
         None => scenario.node_count,
     }
 }
 
-fn write_coordination(writer: &mut Writer, coordination: Option<&Coordination>) {
+fn write_coordination(writer: &mut Writer, coordination: Option<&ProtocolConfig>) {
     let Some(coordination) = coordination else {
         writer.unsigned(COORDINATION_NONE);
         return;
     };
     writer.unsigned(match coordination {
-        Coordination::LockService(_) => LOCK_SERVICE,
-        Coordination::RedisLock(_) => REDIS_LOCK,
-        Coordination::Redlock(_) => REDLOCK,
-        Coordination::Scheduler(..) => SCHEDULER,
-        Coordination::Zookeeper(..) => ZOOKEEPER,
-        Coordination::WorkQueue(..) => WORK_QUEUE,
+        ProtocolConfig::Raft | ProtocolConfig::LockService(_) => LOCK_SERVICE,
+        ProtocolConfig::RedisLock(_) => REDIS_LOCK,
+        ProtocolConfig::Redlock(_) => REDLOCK,
+        ProtocolConfig::Scheduler(..) => SCHEDULER,
+        ProtocolConfig::Zookeeper(..) => ZOOKEEPER,
+        ProtocolConfig::WorkQueue(..) => WORK_QUEUE,
     });
-    write_lock_options(writer, coordination.lock_options());
+    if let Some(options) = coordination.lock_options() {
+        write_lock_options(writer, options);
+    }
     match coordination {
-        Coordination::Scheduler(_, scheduler) => {
+        ProtocolConfig::Scheduler(_, scheduler) => {
             let mode = SCHEDULER_MODES
                 .iter()
                 .position(|&mode| mode == scheduler.mode)
@@ -256,15 +260,18 @@ fn write_coordination(writer: &mut Writer, coordination: Option<&Coordination>) 
             writer.unsigned(mode as u64);
             writer.unsigned(scheduler.minute_ms);
         }
-        Coordination::Zookeeper(_, recipe) => writer.unsigned(match recipe {
+        ProtocolConfig::Zookeeper(_, recipe) => writer.unsigned(match recipe {
             ZkRecipe::Herd => 0,
             ZkRecipe::Sequential => 1,
         }),
-        Coordination::WorkQueue(_, queue) => {
+        ProtocolConfig::WorkQueue(_, queue) => {
             writer.flag(queue.partitioned);
             writer.unsigned(u64::from(queue.accounts));
         }
-        Coordination::LockService(_) | Coordination::RedisLock(_) | Coordination::Redlock(_) => {}
+        ProtocolConfig::Raft
+        | ProtocolConfig::LockService(_)
+        | ProtocolConfig::RedisLock(_)
+        | ProtocolConfig::Redlock(_) => {}
     }
 }
 
@@ -286,7 +293,7 @@ fn write_lock_options(writer: &mut Writer, options: &LockServiceOptions) {
     );
 }
 
-fn read_coordination(reader: &mut Reader<'_>) -> Result<Option<Coordination>, ShareError> {
+fn read_coordination(reader: &mut Reader<'_>) -> Result<Option<ProtocolConfig>, ShareError> {
     let code = reader.unsigned("protocol (coordination)")?;
     if code == COORDINATION_NONE {
         return Ok(None);
@@ -299,9 +306,9 @@ fn read_coordination(reader: &mut Reader<'_>) -> Result<Option<Coordination>, Sh
     }
     let locks = read_lock_options(reader)?;
     let coordination = match code {
-        LOCK_SERVICE => Coordination::LockService(locks),
-        REDIS_LOCK => Coordination::RedisLock(locks),
-        REDLOCK => Coordination::Redlock(locks),
+        LOCK_SERVICE => ProtocolConfig::LockService(locks),
+        REDIS_LOCK => ProtocolConfig::RedisLock(locks),
+        REDLOCK => ProtocolConfig::Redlock(locks),
         SCHEDULER => {
             let mode_code = reader.unsigned("scheduler.mode")?;
             let mode = usize::try_from(mode_code)
@@ -312,7 +319,7 @@ fn read_coordination(reader: &mut Reader<'_>) -> Result<Option<Coordination>, Sh
                     code: mode_code,
                 })?;
             let minute_ms = reader.unsigned("scheduler.minute_ms")?;
-            Coordination::Scheduler(locks, SchedulerOptions { mode, minute_ms })
+            ProtocolConfig::Scheduler(locks, SchedulerOptions { mode, minute_ms })
         }
         ZOOKEEPER => {
             let recipe = match reader.unsigned("zookeeper.recipe")? {
@@ -325,12 +332,12 @@ fn read_coordination(reader: &mut Reader<'_>) -> Result<Option<Coordination>, Sh
                     })
                 }
             };
-            Coordination::Zookeeper(locks, recipe)
+            ProtocolConfig::Zookeeper(locks, recipe)
         }
         _ => {
             let partitioned = reader.flag("queue.partitioned")?;
             let accounts = reader.unsigned_at_most("queue.accounts", u64::from(u32::MAX))? as u32;
-            Coordination::WorkQueue(
+            ProtocolConfig::WorkQueue(
                 locks,
                 QueueOptions {
                     partitioned,

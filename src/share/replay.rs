@@ -4,7 +4,7 @@
 use super::validate::MAX_TITLE_BYTES;
 use super::{ShareError, SharedRun};
 use crate::session::Session;
-use quorumlab_sim::config::Coordination;
+use quorumlab_sim::config::ProtocolConfig;
 use quorumlab_sim::history::RecordedAction;
 use quorumlab_sim::runner::world_config;
 use quorumlab_sim::World;
@@ -77,10 +77,10 @@ pub fn estimated_replay_events(run: &SharedRun) -> u64 {
 /// scheduler, each instance's run every minute counts as a job. A link whose settings would make
 /// workers spin is refused before replaying, like one with 1 ms heartbeats.
 fn coordination_events(run: &SharedRun, millis: u64) -> u64 {
-    let Some(coordination) = &run.scenario.raft.coordination else {
+    let coordination = &run.scenario.protocol;
+    let Some(locks) = coordination.lock_options() else {
         return 0;
     };
-    let locks = coordination.lock_options();
     let servers = run.scenario.node_count as u64;
     // Doubled: the engine counts the timers and retries around each message too (measured on the
     // examples, which run at 0.08 to 0.76 of the whole estimate).
@@ -95,7 +95,7 @@ fn coordination_events(run: &SharedRun, millis: u64) -> u64 {
     let mut per_worker = (millis / locks.renew_ms.max(1))
         .saturating_mul(per_keep_alive)
         .saturating_add((millis / job_ms).saturating_mul(per_job));
-    if let Coordination::Scheduler(_, scheduler) = coordination {
+    if let ProtocolConfig::Scheduler(_, scheduler) = coordination {
         let runs = millis / scheduler.minute_ms.max(1);
         per_worker = per_worker.saturating_add(runs.saturating_mul(per_job));
     }

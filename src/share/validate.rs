@@ -5,7 +5,7 @@
 use super::codec::actor_count;
 use super::{ShareError, SharedRun};
 use quorumlab_sim::action::{Action, NodeTarget, PPM_ONE};
-use quorumlab_sim::config::{Coordination, LockServiceOptions};
+use quorumlab_sim::config::{LockServiceOptions, ProtocolConfig};
 use quorumlab_sim::coordination::{Layout, MAX_WORKERS};
 use quorumlab_sim::history::RecordedAction;
 use quorumlab_sim::ids::{NodeId, MAX_NODES};
@@ -53,8 +53,8 @@ fn scenario(scenario: &Scenario) -> Result<(), ShareError> {
             setting: "unsafe_commit_previous_term",
         });
     }
-    if let Some(coordination) = &scenario.raft.coordination {
-        self::coordination(scenario.node_count, coordination)?;
+    if scenario.protocol.is_coordination() {
+        self::coordination(scenario.node_count, &scenario.protocol)?;
     }
     steps(&scenario.steps, actor_count(scenario), scenario.duration_ms)
 }
@@ -62,11 +62,13 @@ fn scenario(scenario: &Scenario) -> Result<(), ShareError> {
 /// A coordination workload, against the limits of the scenario keys that set it (`[locks]`,
 /// `[scheduler]`, `[zookeeper]`, `[queue]` in `sim/SCENARIOS.md`). A key a scenario file may not set
 /// for this protocol must hold the value such a file gets.
-fn coordination(servers: usize, coordination: &Coordination) -> Result<(), ShareError> {
-    let protocol = coordination.protocol_name();
-    let locks = coordination.lock_options();
+fn coordination(servers: usize, coordination: &ProtocolConfig) -> Result<(), ShareError> {
+    let protocol = coordination.name();
+    let Some(locks) = coordination.lock_options() else {
+        return Ok(());
+    };
     lock_options(locks)?;
-    if matches!(coordination, Coordination::RedisLock(_)) && servers != 1 {
+    if matches!(coordination, ProtocolConfig::RedisLock(_)) && servers != 1 {
         return Err(ShareError::OutOfRange {
             field: "nodes".into(),
             value: servers.to_string(),
@@ -88,14 +90,14 @@ fn coordination(servers: usize, coordination: &Coordination) -> Result<(), Share
     let defaults = LockServiceOptions::default();
     let fencing_settable = matches!(
         coordination,
-        Coordination::LockService(_) | Coordination::WorkQueue(..)
+        ProtocolConfig::LockService(_) | ProtocolConfig::WorkQueue(..)
     );
     if !fencing_settable {
         fixed("locks.fencing", protocol, locks.fencing, false)?;
     }
     if matches!(
         coordination,
-        Coordination::RedisLock(_) | Coordination::Redlock(_)
+        ProtocolConfig::RedisLock(_) | ProtocolConfig::Redlock(_)
     ) {
         fixed(
             "locks.renew_ms",
@@ -104,7 +106,7 @@ fn coordination(servers: usize, coordination: &Coordination) -> Result<(), Share
             defaults.renew_ms,
         )?;
     }
-    if !matches!(coordination, Coordination::RedisLock(_)) {
+    if !matches!(coordination, ProtocolConfig::RedisLock(_)) {
         fixed(
             "locks.unchecked_release",
             protocol,
@@ -112,7 +114,7 @@ fn coordination(servers: usize, coordination: &Coordination) -> Result<(), Share
             false,
         )?;
     }
-    if !matches!(coordination, Coordination::Redlock(_)) {
+    if !matches!(coordination, ProtocolConfig::Redlock(_)) {
         fixed(
             "locks.drift_allowance_ms",
             protocol,
@@ -121,10 +123,10 @@ fn coordination(servers: usize, coordination: &Coordination) -> Result<(), Share
         )?;
     }
     match coordination {
-        Coordination::Scheduler(_, scheduler) => {
+        ProtocolConfig::Scheduler(_, scheduler) => {
             in_range("scheduler.minute_ms", scheduler.minute_ms, 1, MAX_TIMING_MS)
         }
-        Coordination::WorkQueue(_, queue) => {
+        ProtocolConfig::WorkQueue(_, queue) => {
             in_range("queue.accounts", queue.accounts.into(), 1, MAX_ACCOUNTS)
         }
         _ => Ok(()),

@@ -10,7 +10,6 @@ use super::{
     InterviewQuestion, Lesson, LessonStep, PredictOption, Prediction, SolutionAction,
     SCENARIO_FILES,
 };
-use crate::coordination::Layout;
 use crate::scenario::errors::line_and_column;
 use crate::scenario::fields::{Field, NodeNames, Place, Source, TableReader};
 use crate::scenario::steps::parse_action;
@@ -226,13 +225,7 @@ fn scenario_text(path: &str) -> Option<&'static str> {
 }
 
 fn node_names(scenario: &Scenario) -> NodeNames {
-    match &scenario.raft.coordination {
-        Some(coordination) => NodeNames {
-            servers: scenario.node_count,
-            extra: Layout::new(scenario.node_count, coordination).extra_names(),
-        },
-        None => NodeNames::servers_only(scenario.node_count),
-    }
+    NodeNames::of_scenario(scenario)
 }
 
 fn read_step(table: &TableReader<'_>, names: &NodeNames) -> Result<LessonStep> {

@@ -6,7 +6,7 @@
 //! the resource); with fencing off, some seeds must (pauses and clock faults on workers defeat leases).
 
 use crate::action::{Action, NodeTarget, PPM_ONE};
-use crate::config::{Coordination, LockServiceOptions, SchedulerMode, SchedulerOptions};
+use crate::config::{LockServiceOptions, ProtocolConfig, SchedulerMode, SchedulerOptions};
 use crate::coordination::Layout;
 use crate::ids::NodeId;
 use crate::rng::Rng;
@@ -84,24 +84,24 @@ pub fn lock_chaos_scenario(seed: u64, options: &LockChaosOptions) -> Scenario {
         ..LockServiceOptions::default()
     };
     let coordination = match options.kind {
-        LockKind::Service => Coordination::LockService(locks),
-        LockKind::Redis => Coordination::RedisLock(LockServiceOptions {
+        LockKind::Service => ProtocolConfig::LockService(locks),
+        LockKind::Redis => ProtocolConfig::RedisLock(LockServiceOptions {
             fencing: false,
             ..locks
         }),
-        LockKind::Redlock => Coordination::Redlock(LockServiceOptions {
+        LockKind::Redlock => ProtocolConfig::Redlock(LockServiceOptions {
             fencing: false,
             drift_allowance_ms: ttl_ms / 100 + 2,
             ..locks
         }),
-        LockKind::Zookeeper(recipe) => Coordination::Zookeeper(
+        LockKind::Zookeeper(recipe) => ProtocolConfig::Zookeeper(
             LockServiceOptions {
                 workers: 5,
                 ..locks
             },
             recipe,
         ),
-        LockKind::WorkQueue { partitioned } => Coordination::WorkQueue(
+        LockKind::WorkQueue { partitioned } => ProtocolConfig::WorkQueue(
             LockServiceOptions {
                 workers: 4,
                 fencing: true,
@@ -112,7 +112,7 @@ pub fn lock_chaos_scenario(seed: u64, options: &LockChaosOptions) -> Scenario {
                 accounts: 32,
             },
         ),
-        LockKind::Scheduler => Coordination::Scheduler(
+        LockKind::Scheduler => ProtocolConfig::Scheduler(
             LockServiceOptions {
                 workers: 3,
                 ..locks
@@ -124,7 +124,7 @@ pub fn lock_chaos_scenario(seed: u64, options: &LockChaosOptions) -> Scenario {
         ),
     };
     let layout = Layout::new(servers, &coordination);
-    scenario.raft.coordination = Some(coordination);
+    scenario.protocol = coordination;
     scenario.raft.pre_vote = rng.chance_ppm(PPM_ONE / 2);
     scenario.raft.check_quorum = rng.chance_ppm(PPM_ONE / 2);
     let delay_min_ms = rng.range_inclusive(1, 5);

@@ -30,6 +30,7 @@
 //! by re-applying the committed log. Files: `table.rs` (the pure state machine), `message.rs`.
 
 pub mod chaos;
+pub mod entry;
 pub mod message;
 pub mod table;
 

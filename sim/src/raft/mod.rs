@@ -36,6 +36,7 @@
 
 mod client;
 mod election;
+pub mod entry;
 pub mod log;
 pub mod message;
 pub mod quorum;

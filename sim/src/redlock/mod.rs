@@ -23,6 +23,8 @@
 //! touches it. The server is volatile: a crash forgets every key (Redis without persistence), which is
 //! one more way for Redlock to grant twice.
 
+pub mod entry;
+
 use crate::actor::Message;
 use crate::ids::NodeId;
 use crate::lockservice::LockMessage;

@@ -123,13 +123,7 @@ impl fmt::Display for ScenarioErrorKind {
             UnknownProtocol { protocol } => write!(
                 formatter,
                 "unknown protocol `{protocol}`; supported: {}",
-                quoted_list(
-                    &[
-                        crate::scenario::ScenarioProtocol::SUPPORTED,
-                        crate::scenario::COORDINATION_PROTOCOLS
-                    ]
-                    .concat()
-                )
+                quoted_list(&crate::registry::names().collect::<Vec<_>>())
             ),
             UnknownAction { action } => write!(
                 formatter,

@@ -3,7 +3,7 @@
 
 use super::Scenario;
 use crate::action::{Action, NodeTarget, RequestKind, PPM_ONE};
-use crate::config::{Coordination, ZkRecipe};
+use crate::config::{ProtocolConfig, ZkRecipe};
 use crate::coordination::Layout;
 use crate::ids::NodeId;
 use std::fmt::Write;
@@ -15,11 +15,7 @@ pub fn to_toml_string(scenario: &Scenario) -> String {
     write_header(&mut out, scenario);
     write_timing(&mut out, scenario);
     write_coordination(&mut out, scenario);
-    let layout = scenario
-        .raft
-        .coordination
-        .as_ref()
-        .map(|coordination| Layout::new(scenario.node_count, coordination));
+    let layout = scenario.layout();
     let mut steps = String::new();
     for step in &scenario.steps {
         let _ = write!(steps, "\n[[step]]\nat_ms = {}\n", step.at_ms);
@@ -37,11 +33,7 @@ pub fn to_toml_string(scenario: &Scenario) -> String {
 /// decimals, booleans, arrays of strings), which is how trace files write actions (`crate::trace_file`).
 pub(crate) fn action_fields(scenario: &Scenario, action: &Action) -> Vec<(&'static str, String)> {
     let (name, arguments) = action_parts(action);
-    let layout = scenario
-        .raft
-        .coordination
-        .as_ref()
-        .map(|coordination| Layout::new(scenario.node_count, coordination));
+    let layout = scenario.layout();
     let mut fields = vec![("do", quoted(name))];
     for (key, value) in arguments {
         let value = match &layout {
@@ -55,24 +47,24 @@ pub(crate) fn action_fields(scenario: &Scenario, action: &Action) -> Vec<(&'stat
 
 /// Writes the `[locks]` table of a lock-service scenario, every key explicit.
 fn write_coordination(out: &mut String, scenario: &Scenario) {
-    let Some(coordination) = &scenario.raft.coordination else {
+    let coordination = &scenario.protocol;
+    let Some(options) = coordination.lock_options() else {
         return;
     };
-    let options = coordination.lock_options();
     let _ = writeln!(out, "\n[locks]");
     let _ = writeln!(out, "workers = {}", options.workers);
     let _ = writeln!(out, "lease_ttl_ms = {}", options.lease_ttl_ms);
-    if let Coordination::Scheduler(..) | Coordination::Zookeeper(..) = coordination {
+    if let ProtocolConfig::Scheduler(..) | ProtocolConfig::Zookeeper(..) = coordination {
         let _ = writeln!(out, "renew_ms = {}", options.renew_ms);
     }
-    if let Coordination::LockService(_) | Coordination::WorkQueue(..) = coordination {
+    if let ProtocolConfig::LockService(_) | ProtocolConfig::WorkQueue(..) = coordination {
         let _ = writeln!(out, "renew_ms = {}", options.renew_ms);
         let _ = writeln!(out, "fencing = {}", options.fencing);
     }
-    if let Coordination::RedisLock(_) = coordination {
+    if let ProtocolConfig::RedisLock(_) = coordination {
         let _ = writeln!(out, "unchecked_release = {}", options.unchecked_release);
     }
-    if let Coordination::Redlock(_) = coordination {
+    if let ProtocolConfig::Redlock(_) = coordination {
         let _ = writeln!(out, "drift_allowance_ms = {}", options.drift_allowance_ms);
     }
     let _ = writeln!(
@@ -85,19 +77,19 @@ fn write_coordination(out: &mut String, scenario: &Scenario) {
     let _ = writeln!(out, "work_ms = {}", options.work_ms);
     let _ = writeln!(out, "op_timeout_ms = {}", options.op_timeout_ms);
     let _ = writeln!(out, "initial_count = {}", options.initial_count);
-    if let Coordination::WorkQueue(_, queue) = coordination {
+    if let ProtocolConfig::WorkQueue(_, queue) = coordination {
         let _ = writeln!(out, "\n[queue]");
         let _ = writeln!(out, "partitioned = {}", queue.partitioned);
         let _ = writeln!(out, "accounts = {}", queue.accounts);
     }
-    if let Coordination::Zookeeper(_, recipe) = coordination {
+    if let ProtocolConfig::Zookeeper(_, recipe) = coordination {
         let recipe = match recipe {
             ZkRecipe::Herd => "herd",
             ZkRecipe::Sequential => "sequential",
         };
         let _ = writeln!(out, "\n[zookeeper]\nrecipe = {}", quoted(recipe));
     }
-    if let Coordination::Scheduler(_, scheduler) = coordination {
+    if let ProtocolConfig::Scheduler(_, scheduler) = coordination {
         let _ = writeln!(out, "\n[scheduler]");
         let _ = writeln!(out, "mode = {}", quoted(scheduler.mode.name()));
         let _ = writeln!(out, "minute_ms = {}", scheduler.minute_ms);

@@ -264,6 +264,16 @@ impl NodeNames {
         }
     }
 
+    /// The names a scenario's steps may use: `n1..nN`, then its coordination actors' names.
+    pub fn of_scenario(scenario: &super::Scenario) -> NodeNames {
+        NodeNames {
+            servers: scenario.node_count,
+            extra: scenario
+                .layout()
+                .map_or_else(Vec::new, |layout| layout.extra_names()),
+        }
+    }
+
     pub fn total(&self) -> usize {
         self.servers + self.extra.len()
     }

@@ -28,43 +28,8 @@ pub use parse::parse_scenario;
 pub use steps::ACTION_NAMES;
 
 use crate::action::Action;
-use crate::config::{RaftOptions, Timing};
+use crate::config::{ProtocolConfig, RaftOptions, Timing};
 use serde::{Deserialize, Serialize};
-
-/// The protocols a scenario can ask for. Later lessons add more.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum ScenarioProtocol {
-    Raft,
-}
-
-impl ScenarioProtocol {
-    /// Every protocol the format accepts, in the spelling used in files.
-    pub const SUPPORTED: &'static [&'static str] = &["raft"];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            ScenarioProtocol::Raft => "raft",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<ScenarioProtocol> {
-        match name {
-            "raft" => Some(ScenarioProtocol::Raft),
-            _ => None,
-        }
-    }
-}
-
-/// Protocols that run a coordination workload beside Raft servers. In a [`Scenario`] they are
-/// `ScenarioProtocol::Raft` with `raft.coordination` set (see [`crate::config::Coordination`]).
-pub const COORDINATION_PROTOCOLS: &[&str] = &[
-    "lock-service",
-    "redis-lock",
-    "redlock",
-    "scheduler",
-    "zookeeper",
-    "work-queue",
-];
 
 /// One scripted action and the simulated time at which it is applied.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -80,8 +45,9 @@ pub struct Step {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Scenario {
     pub title: String,
-    pub protocol: ScenarioProtocol,
-    /// Cluster size, `1..=MAX_NODES`. Nodes are named `n1`..`nN`.
+    /// Which world, with its own options (`protocol = "…"` and its tables).
+    pub protocol: ProtocolConfig,
+    /// Servers, `1..=MAX_NODES`, named `n1`..`nN`; a coordination world's other actors come on top.
     pub node_count: usize,
     pub seed: u64,
     /// Simulated time the run lasts.
@@ -96,7 +62,7 @@ impl Scenario {
     pub fn new(title: &str, node_count: usize, duration_ms: u64) -> Scenario {
         Scenario {
             title: title.to_string(),
-            protocol: ScenarioProtocol::Raft,
+            protocol: ProtocolConfig::Raft,
             node_count,
             seed: DEFAULT_SEED,
             duration_ms,
@@ -106,12 +72,23 @@ impl Scenario {
         }
     }
 
-    /// The protocol name as written in files: `raft`, or the coordination workload's name.
+    /// The protocol name as written in files (`raft`, `lock-service`, ...), from the registry.
     pub fn protocol_name(&self) -> &'static str {
-        match &self.raft.coordination {
-            Some(coordination) => coordination.protocol_name(),
-            None => self.protocol.name(),
-        }
+        self.protocol.name()
+    }
+
+    /// Who is who among the actors, for a coordination world (`None` for plain Raft).
+    pub fn layout(&self) -> Option<crate::coordination::Layout> {
+        let protocol = &self.protocol;
+        protocol
+            .is_coordination()
+            .then(|| crate::coordination::Layout::new(self.node_count, protocol))
+    }
+
+    /// Every actor the world will hold: the servers, and a coordination world's workers and store.
+    pub fn actor_count(&self) -> usize {
+        self.layout()
+            .map_or(self.node_count, |layout| layout.total())
     }
 
     /// The time of the last step, if any.

@@ -4,10 +4,10 @@ use super::errors::ScenarioErrorKind;
 use super::fields::{Field, NodeNames, Place, Result, Source, TableReader};
 use super::limits::*;
 use super::steps::parse_steps;
-use super::{Scenario, ScenarioError, ScenarioProtocol};
+use super::{Scenario, ScenarioError};
 use crate::config::{
-    Coordination, LockServiceOptions, QueueOptions, RaftOptions, SchedulerMode, SchedulerOptions,
-    Timing, ZkRecipe,
+    LockServiceOptions, ProtocolConfig, ProtocolKind, QueueOptions, RaftOptions, SchedulerMode,
+    SchedulerOptions, Timing, ZkRecipe,
 };
 use crate::coordination::{Layout, MAX_WORKERS};
 use crate::ids::MAX_NODES;
@@ -91,7 +91,7 @@ fn read_scenario(top: &TableReader<'_>) -> Result<Scenario> {
         Some(field) => field.string()?.to_string(),
         None => DEFAULT_TITLE.to_string(),
     };
-    let (protocol, coordination_name) = read_protocol(top.required("protocol")?)?;
+    let kind = read_protocol(top.required("protocol")?)?;
     let node_count = top.required("nodes")?.unsigned_in(1, MAX_NODES as u64)? as usize;
     let seed = match top.optional("seed") {
         Some(field) => field.unsigned()?,
@@ -100,68 +100,21 @@ fn read_scenario(top: &TableReader<'_>) -> Result<Scenario> {
     let duration_ms = top
         .required("duration_ms")?
         .unsigned_in(1, MAX_DURATION_MS)?;
-    let (timing, mut raft) = match top.optional("timing") {
+    let (timing, raft) = match top.optional("timing") {
         Some(field) => read_timing(&TableReader::table(field, "timing.", "[timing]")?)?,
         None => (Timing::default(), RaftOptions::default()),
     };
-    let locks_field = top.optional("locks");
-    raft.coordination = match (coordination_name, locks_field) {
-        (Some(name), Some(field)) => Some(read_locks(
-            &TableReader::table(field, "locks.", "[locks]")?,
-            name,
-        )?),
-        (Some(name), None) => Some(coordination_named(name, lock_defaults(name))),
-        (None, Some(field)) => {
-            let protocol = "lock-service";
-            return Err(field.error(ScenarioErrorKind::NeedsProtocol { protocol }));
-        }
-        (None, None) => None,
-    };
-    let scheduler_field = top.optional("scheduler");
-    if let Some(Coordination::Scheduler(locks, _)) = raft.coordination {
-        let scheduler = match scheduler_field {
-            Some(field) => {
-                read_scheduler(&TableReader::table(field, "scheduler.", "[scheduler]")?)?
-            }
-            None => SchedulerOptions::default(),
-        };
-        raft.coordination = Some(Coordination::Scheduler(locks, scheduler));
-    } else if let Some(field) = scheduler_field {
-        let protocol = "scheduler";
-        return Err(field.error(ScenarioErrorKind::NeedsProtocol { protocol }));
-    }
-    let queue_field = top.optional("queue");
-    if let Some(Coordination::WorkQueue(locks, _)) = raft.coordination {
-        let queue = match queue_field {
-            Some(field) => read_queue(&TableReader::table(field, "queue.", "[queue]")?)?,
-            None => QueueOptions::default(),
-        };
-        raft.coordination = Some(Coordination::WorkQueue(locks, queue));
-    } else if let Some(field) = queue_field {
-        let protocol = "work-queue";
-        return Err(field.error(ScenarioErrorKind::NeedsProtocol { protocol }));
-    }
-    let zookeeper_field = top.optional("zookeeper");
-    if let Some(Coordination::Zookeeper(locks, _)) = raft.coordination {
-        let recipe = match zookeeper_field {
-            Some(field) => read_recipe(&TableReader::table(field, "zookeeper.", "[zookeeper]")?)?,
-            None => ZkRecipe::Sequential,
-        };
-        raft.coordination = Some(Coordination::Zookeeper(locks, recipe));
-    } else if let Some(field) = zookeeper_field {
-        let protocol = "zookeeper";
-        return Err(field.error(ScenarioErrorKind::NeedsProtocol { protocol }));
-    }
-    if let (Some(Coordination::RedisLock(_)), true) = (&raft.coordination, node_count != 1) {
+    let protocol = read_protocol_tables(top, kind)?;
+    if let (ProtocolConfig::RedisLock(_), true) = (&protocol, node_count != 1) {
         let field = top.required("nodes")?;
         return Err(field.error(ScenarioErrorKind::OutOfRange {
             value: node_count.to_string(),
             expected: "1 (a single Redis server)".into(),
         }));
     }
-    let names = match &raft.coordination {
-        Some(coordination) => {
-            let layout = Layout::new(node_count, coordination);
+    let names = match protocol.is_coordination() {
+        true => {
+            let layout = Layout::new(node_count, &protocol);
             if layout.total() > MAX_NODES {
                 let field = top.required("nodes")?;
                 let expected = format!(
@@ -179,7 +132,7 @@ fn read_scenario(top: &TableReader<'_>) -> Result<Scenario> {
                 extra: layout.extra_names(),
             }
         }
-        None => NodeNames::servers_only(node_count),
+        false => NodeNames::servers_only(node_count),
     };
     let steps = match top.optional("step") {
         Some(field) => parse_steps(field, &names, duration_ms)?,
@@ -197,31 +150,68 @@ fn read_scenario(top: &TableReader<'_>) -> Result<Scenario> {
     })
 }
 
-/// The protocol, and the coordination workload's name when the file names one.
-fn read_protocol(field: Field<'_>) -> Result<(ScenarioProtocol, Option<&'static str>)> {
+/// The world the file names, looked up in the registry.
+fn read_protocol(field: Field<'_>) -> Result<ProtocolKind> {
     let name = field.string()?;
-    if let Some(known) = super::COORDINATION_PROTOCOLS
-        .iter()
-        .find(|known| **known == name)
-    {
-        return Ok((ScenarioProtocol::Raft, Some(*known)));
-    }
-    let protocol = ScenarioProtocol::from_name(name).ok_or_else(|| {
+    let entry = crate::registry::by_name(name).ok_or_else(|| {
         field.error(ScenarioErrorKind::UnknownProtocol {
             protocol: name.to_string(),
         })
     })?;
-    Ok((protocol, None))
+    Ok(entry.kind)
+}
+
+/// The world's own tables (`[locks]`, `[scheduler]`, `[queue]`, `[zookeeper]`); a table another world
+/// owns is an error that names the world it belongs to.
+fn read_protocol_tables(top: &TableReader<'_>, kind: ProtocolKind) -> Result<ProtocolConfig> {
+    let protocol = match (kind, top.optional("locks")) {
+        (ProtocolKind::Raft, Some(field)) => {
+            let protocol = "lock-service";
+            return Err(field.error(ScenarioErrorKind::NeedsProtocol { protocol }));
+        }
+        (ProtocolKind::Raft, None) => ProtocolConfig::Raft,
+        (kind, Some(field)) => read_locks(&TableReader::table(field, "locks.", "[locks]")?, kind)?,
+        (kind, None) => protocol_with(kind, lock_defaults(kind)),
+    };
+    let protocol = match (protocol, top.optional("scheduler")) {
+        (ProtocolConfig::Scheduler(locks, _), Some(field)) => {
+            let table = TableReader::table(field, "scheduler.", "[scheduler]")?;
+            ProtocolConfig::Scheduler(locks, read_scheduler(&table)?)
+        }
+        (_, Some(field)) => return Err(needs(field, ProtocolKind::Scheduler)),
+        (protocol, None) => protocol,
+    };
+    let protocol = match (protocol, top.optional("queue")) {
+        (ProtocolConfig::WorkQueue(locks, _), Some(field)) => {
+            let table = TableReader::table(field, "queue.", "[queue]")?;
+            ProtocolConfig::WorkQueue(locks, read_queue(&table)?)
+        }
+        (_, Some(field)) => return Err(needs(field, ProtocolKind::WorkQueue)),
+        (protocol, None) => protocol,
+    };
+    match (protocol, top.optional("zookeeper")) {
+        (ProtocolConfig::Zookeeper(locks, _), Some(field)) => {
+            let table = TableReader::table(field, "zookeeper.", "[zookeeper]")?;
+            Ok(ProtocolConfig::Zookeeper(locks, read_recipe(&table)?))
+        }
+        (_, Some(field)) => Err(needs(field, ProtocolKind::Zookeeper)),
+        (protocol, None) => Ok(protocol),
+    }
+}
+
+fn needs(field: Field<'_>, kind: ProtocolKind) -> ScenarioError {
+    let protocol = kind.name();
+    field.error(ScenarioErrorKind::NeedsProtocol { protocol })
 }
 
 /// Defaults per lock protocol: Redis-style locks have no fencing tokens, so their store cannot fence.
-fn lock_defaults(protocol: &str) -> LockServiceOptions {
+fn lock_defaults(kind: ProtocolKind) -> LockServiceOptions {
     LockServiceOptions {
-        fencing: matches!(protocol, "lock-service" | "work-queue"),
-        workers: match protocol {
-            "scheduler" => 3,
-            "zookeeper" => 5,
-            "work-queue" => 4,
+        fencing: matches!(kind, ProtocolKind::LockService | ProtocolKind::WorkQueue),
+        workers: match kind {
+            ProtocolKind::Scheduler => 3,
+            ProtocolKind::Zookeeper => 5,
+            ProtocolKind::WorkQueue => 4,
             _ => 2,
         },
         ..LockServiceOptions::default()
@@ -276,14 +266,15 @@ fn read_scheduler(table: &TableReader<'_>) -> Result<SchedulerOptions> {
     Ok(options)
 }
 
-fn coordination_named(protocol: &str, options: LockServiceOptions) -> Coordination {
-    match protocol {
-        "redis-lock" => Coordination::RedisLock(options),
-        "redlock" => Coordination::Redlock(options),
-        "scheduler" => Coordination::Scheduler(options, SchedulerOptions::default()),
-        "zookeeper" => Coordination::Zookeeper(options, ZkRecipe::Sequential),
-        "work-queue" => Coordination::WorkQueue(options, QueueOptions::default()),
-        _ => Coordination::LockService(options),
+/// A coordination world of `kind` with these lock options and its other tables' defaults.
+fn protocol_with(kind: ProtocolKind, options: LockServiceOptions) -> ProtocolConfig {
+    match kind {
+        ProtocolKind::RedisLock => ProtocolConfig::RedisLock(options),
+        ProtocolKind::Redlock => ProtocolConfig::Redlock(options),
+        ProtocolKind::Scheduler => ProtocolConfig::Scheduler(options, SchedulerOptions::default()),
+        ProtocolKind::Zookeeper => ProtocolConfig::Zookeeper(options, ZkRecipe::Sequential),
+        ProtocolKind::WorkQueue => ProtocolConfig::WorkQueue(options, QueueOptions::default()),
+        ProtocolKind::Raft | ProtocolKind::LockService => ProtocolConfig::LockService(options),
     }
 }
 
@@ -302,8 +293,9 @@ fn only_for(
     }
 }
 
-fn read_locks(table: &TableReader<'_>, protocol: &str) -> Result<Coordination> {
+fn read_locks(table: &TableReader<'_>, kind: ProtocolKind) -> Result<ProtocolConfig> {
     table.check_keys(LOCK_KEYS)?;
+    let protocol = kind.name();
     if protocol != "work-queue" {
         only_for(table, "fencing", "lock-service", protocol)?;
     }
@@ -312,7 +304,7 @@ fn read_locks(table: &TableReader<'_>, protocol: &str) -> Result<Coordination> {
     }
     only_for(table, "unchecked_release", "redis-lock", protocol)?;
     only_for(table, "drift_allowance_ms", "redlock", protocol)?;
-    let mut options = lock_defaults(protocol);
+    let mut options = lock_defaults(kind);
     if let Some(field) = table.optional("workers") {
         options.workers = field.unsigned_in(1, MAX_WORKERS as u64)? as usize;
     }
@@ -345,7 +337,7 @@ fn read_locks(table: &TableReader<'_>, protocol: &str) -> Result<Coordination> {
     if let Some(field) = table.optional("drift_allowance_ms") {
         options.drift_allowance_ms = field.unsigned_in(0, MAX_TIMING_MS)?;
     }
-    Ok(coordination_named(protocol, options))
+    Ok(protocol_with(kind, options))
 }
 
 fn read_timing(table: &TableReader<'_>) -> Result<(Timing, RaftOptions)> {

@@ -24,6 +24,8 @@
 //! The store records who generated each minute; the checker *No Duplicate Invoice* fires when a minute is
 //! invoiced twice, and the report counts generated invoices, duplicates and missed minutes.
 
+pub mod entry;
+
 use crate::actor::Message;
 use crate::config::{LockServiceOptions, SchedulerMode, SchedulerOptions};
 use crate::ids::NodeId;

@@ -96,9 +96,9 @@ impl World {
 
     /// Why "the leader" names nobody: Redis-style servers never elect one.
     fn no_leader(&self) -> String {
-        use crate::config::Coordination;
-        match self.config.raft.coordination {
-            Some(Coordination::RedisLock(_) | Coordination::Redlock(_)) => {
+        match self.config.protocol {
+            crate::config::ProtocolConfig::RedisLock(_)
+            | crate::config::ProtocolConfig::Redlock(_) => {
                 "Redis-style lock servers elect no leader: pick a server or client by name"
                     .to_string()
             }

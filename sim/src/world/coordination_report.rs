@@ -1,7 +1,7 @@
 //! The coordination parts of the report: names, lock grants and expiries, the resource's ledger.
 
 use super::World;
-use crate::config::{Coordination, SchedulerMode};
+use crate::config::{ProtocolConfig, SchedulerMode};
 use crate::protocol::AccessOutcome;
 use crate::report::{
     AccessReport, InvoicesReport, LockRecord, LocksReport, Report, ResourceReport, ThroughputReport,
@@ -66,10 +66,10 @@ impl Report {
             });
         }
         self.invoices = invoices_report(world, layout);
-        if let Some(Coordination::Zookeeper(..)) = &world.config().raft.coordination {
+        if let ProtocolConfig::Zookeeper(..) = &world.config().protocol {
             self.notifications = Some(locks.notifications);
         }
-        if let Some(Coordination::WorkQueue(_, queue)) = &world.config().raft.coordination {
+        if let ProtocolConfig::WorkQueue(_, queue) = &world.config().protocol {
             let jobs = locks.jobs_written();
             let elapsed_ms = world.now().as_ms().max(1);
             self.throughput = Some(ThroughputReport {
@@ -89,7 +89,7 @@ impl Report {
 }
 
 fn invoices_report(world: &World, layout: crate::coordination::Layout) -> Option<InvoicesReport> {
-    let Some(Coordination::Scheduler(_, scheduler)) = &world.config().raft.coordination else {
+    let ProtocolConfig::Scheduler(_, scheduler) = &world.config().protocol else {
         return None;
     };
     let locks = world.checkers().locks();

@@ -18,7 +18,7 @@ use crate::action::Action;
 use crate::actor::{Actor, Message};
 use crate::checker::Checkers;
 use crate::clock::LocalClock;
-use crate::config::{Coordination, RaftOptions, Timing};
+use crate::config::{ProtocolConfig, RaftOptions, Timing};
 use crate::ids::{NodeId, MAX_NODES};
 use crate::network::{MessageId, Network};
 use crate::protocol::{ClientCommand, Effects, Input, Protocol, RequestId, TimerKey};
@@ -37,15 +37,10 @@ pub const MAX_BACKLOG: usize = 10_000;
 /// Longest timing value accepted (one hour), so microsecond arithmetic never overflows.
 pub const MAX_DURATION_MS: u64 = 3_600_000;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ProtocolKind {
-    Raft,
-}
-
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WorldConfig {
-    pub protocol: ProtocolKind,
+    pub protocol: ProtocolConfig,
+    /// Every actor of the world (servers first); a scenario's `nodes` counts the servers only.
     pub node_count: usize,
     pub seed: u64,
     pub timing: Timing,
@@ -55,7 +50,7 @@ pub struct WorldConfig {
 impl WorldConfig {
     pub fn raft(node_count: usize, seed: u64) -> WorldConfig {
         WorldConfig {
-            protocol: ProtocolKind::Raft,
+            protocol: ProtocolConfig::Raft,
             node_count,
             seed,
             timing: Timing::default(),
@@ -194,17 +189,14 @@ impl World {
     pub fn new(config: WorldConfig) -> Result<World, String> {
         config.validate()?;
         let count = config.node_count;
-        if let Some(coordination) = config.raft.coordination.clone() {
-            let actors = crate::coordination::build_actors(&config, &coordination)?;
-            return World::from_actors(config, actors);
-        }
-        let actors = match config.protocol {
-            ProtocolKind::Raft => {
+        let actors = match &config.protocol {
+            ProtocolConfig::Raft => {
                 let timing = RaftTiming::from_timing(&config.timing);
                 let node =
                     |index| RaftNode::new(NodeId(index as u16), count, config.raft.clone(), timing);
                 (0..count).map(|index| Actor::Raft(node(index))).collect()
             }
+            coordination => crate::coordination::build_actors(&config, coordination)?,
         };
         World::from_actors(config, actors)
     }
@@ -255,8 +247,8 @@ impl World {
             world.checkers.set_labels(labels);
         }
         let kv_locks = matches!(
-            world.config.raft.coordination,
-            Some(Coordination::RedisLock(_) | Coordination::Redlock(_))
+            world.config.protocol,
+            ProtocolConfig::RedisLock(_) | ProtocolConfig::Redlock(_)
         );
         if kv_locks {
             world.checkers.tokens_not_fencing();
@@ -414,11 +406,10 @@ impl World {
 
     /// The layout of a coordination world (`None` for a plain Raft cluster).
     pub fn layout(&self) -> Option<crate::coordination::Layout> {
-        let coordination = self.config.raft.coordination.as_ref()?;
-        Some(crate::coordination::Layout::of_world(
-            self.nodes.len(),
-            coordination,
-        ))
+        let protocol = &self.config.protocol;
+        protocol
+            .is_coordination()
+            .then(|| crate::coordination::Layout::of_world(self.nodes.len(), protocol))
     }
 
     /// The name a node goes by: `n1`.. for servers, `A`.. for workers, `store` for the resource.

@@ -5,7 +5,7 @@
 
 use super::*;
 use quorumlab_sim::config::{
-    Coordination, LockServiceOptions, QueueOptions, SchedulerMode, SchedulerOptions,
+    LockServiceOptions, ProtocolConfig, QueueOptions, SchedulerMode, SchedulerOptions,
 };
 use quorumlab_sim::coordination::Layout;
 use quorumlab_sim::scenario::{parse_scenario, EXAMPLES};
@@ -15,17 +15,14 @@ fn coordination_examples() -> Vec<(String, Scenario)> {
     EXAMPLES
         .iter()
         .map(|(name, text)| (name.to_string(), parse_scenario(text, name).unwrap()))
-        .filter(|(_, scenario)| scenario.raft.coordination.is_some())
+        .filter(|(_, scenario)| scenario.protocol.is_coordination())
         .collect()
 }
 
 /// A session on `scenario` with learner actions on a worker and a server, then a seek back, so the
 /// link carries a recorded future too.
 fn played(scenario: Scenario) -> Session {
-    let layout = Layout::new(
-        scenario.node_count,
-        scenario.raft.coordination.as_ref().unwrap(),
-    );
+    let layout = Layout::new(scenario.node_count, &scenario.protocol);
     let end = SimTime::from_ms(scenario.duration_ms.min(4_000));
     let mut session = Session::new(scenario).unwrap();
     session.advance_to(SimTime(end.0 / 4));
@@ -54,10 +51,7 @@ fn every_coordination_example_replays_from_its_link_to_the_same_trace_hash() {
         assert!(fragment.starts_with("#/run/v2/"), "{name}");
         let decoded = decode_fragment(&fragment).unwrap();
         assert_eq!(decoded, run, "{name}: the link loses nothing");
-        assert_eq!(
-            decoded.scenario.raft.coordination, scenario.raft.coordination,
-            "{name}"
-        );
+        assert_eq!(decoded.scenario.protocol, scenario.protocol, "{name}");
         let mut opened = open(decoded).unwrap();
         assert_eq!(opened.now(), original.now(), "{name}");
         assert_eq!(
@@ -87,15 +81,7 @@ fn a_coordination_link_opens_as_its_protocol_not_as_raft() {
     let run = capture(&Session::new(scenario).unwrap());
     let decoded = decode_fragment(&encode_fragment(&run).unwrap()).unwrap();
     assert_eq!(decoded.scenario.protocol_name(), "lock-service");
-    assert!(
-        !decoded
-            .scenario
-            .raft
-            .coordination
-            .unwrap()
-            .lock_options()
-            .fencing
-    );
+    assert!(!decoded.scenario.protocol.lock_options().unwrap().fencing);
 }
 
 #[test]
@@ -130,14 +116,10 @@ fn lock_run_error(edit: impl FnOnce(&mut Scenario)) -> ShareError {
 }
 
 fn locks(scenario: &mut Scenario) -> &mut LockServiceOptions {
-    match scenario.raft.coordination.as_mut().unwrap() {
-        Coordination::LockService(options)
-        | Coordination::RedisLock(options)
-        | Coordination::Redlock(options)
-        | Coordination::Scheduler(options, _)
-        | Coordination::Zookeeper(options, _)
-        | Coordination::WorkQueue(options, _) => options,
-    }
+    scenario
+        .protocol
+        .lock_options_mut()
+        .expect("a lock-service run")
 }
 
 #[test]
@@ -176,10 +158,10 @@ fn every_coordination_setting_is_checked_against_the_scenario_limits() {
         .starts_with("locks.drift_allowance_ms is 5"));
     let error = lock_run_error(|scenario| {
         let options = *locks(scenario);
-        scenario.raft.coordination = Some(Coordination::RedisLock(LockServiceOptions {
+        scenario.protocol = ProtocolConfig::RedisLock(LockServiceOptions {
             fencing: false,
             ..options
-        }));
+        });
     });
     assert_eq!(
         error.to_string(),
@@ -187,7 +169,7 @@ fn every_coordination_setting_is_checked_against_the_scenario_limits() {
     );
     let error = lock_run_error(|scenario| {
         let options = *locks(scenario);
-        scenario.raft.coordination = Some(Coordination::Redlock(options));
+        scenario.protocol = ProtocolConfig::Redlock(options);
     });
     assert!(error.to_string().starts_with("locks.fencing is true"));
     let error = lock_run_error(|scenario| {
@@ -204,13 +186,13 @@ fn every_coordination_setting_is_checked_against_the_scenario_limits() {
             mode: SchedulerMode::LeaderFencing,
             minute_ms: 0,
         };
-        scenario.raft.coordination = Some(Coordination::Scheduler(
+        scenario.protocol = ProtocolConfig::Scheduler(
             LockServiceOptions {
                 fencing: false,
                 ..options
             },
             scheduler,
-        ));
+        );
     });
     assert_eq!(
         error.to_string(),
@@ -222,7 +204,7 @@ fn every_coordination_setting_is_checked_against_the_scenario_limits() {
             partitioned: false,
             accounts: 10_001,
         };
-        scenario.raft.coordination = Some(Coordination::WorkQueue(options, queue));
+        scenario.protocol = ProtocolConfig::WorkQueue(options, queue);
     });
     assert_eq!(
         error.to_string(),
@@ -237,7 +219,7 @@ fn actions_may_name_workers_and_the_store_but_nothing_past_them() {
         .find(|(name, _)| name == "fencing-pause.toml")
         .unwrap();
     // 3 servers, workers A and B, the store: nodes 1..=6.
-    let layout = Layout::new(3, scenario.raft.coordination.as_ref().unwrap());
+    let layout = Layout::new(3, &scenario.protocol);
     assert_eq!(layout.total(), 6);
     let mut run = SharedRun {
         scenario,

@@ -11,10 +11,12 @@ use quorumlab_sim::chaos::{chaos_scenario, ChaosOptions, ChaosProfile};
 use quorumlab_sim::config::ZkRecipe;
 use quorumlab_sim::ids::MAX_NODES;
 use quorumlab_sim::lockservice::chaos::{LockChaosOptions, LockKind};
-use quorumlab_sim::scenario::{to_toml_string, ScenarioProtocol, COORDINATION_PROTOCOLS};
+use quorumlab_sim::registry;
+use quorumlab_sim::scenario::to_toml_string;
 use quorumlab_sim::sweep::{
     lock_chaos_options, lock_sweep_scenario, run_lock_seed, run_seed, SweepSummary,
 };
+use quorumlab_sim::ProtocolKind;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -111,7 +113,7 @@ fn sweep_or_emit(args: &[String]) -> Result<Outcome, String> {
         Target::Raft(options) => {
             let summary =
                 sweep_on_threads(first_seed, seed_count, |seed| run_seed(seed, options), jobs)?;
-            sweep_report(ScenarioProtocol::Raft, first_seed, options, summary)
+            sweep_report(ProtocolKind::Raft, first_seed, options, summary)
         }
         Target::Coordination { name, options } => {
             let run = |seed| run_lock_seed(seed, options);
@@ -133,18 +135,18 @@ fn sweep_or_emit(args: &[String]) -> Result<Outcome, String> {
 
 fn target(parsed: &ParsedArgs) -> Result<Target, String> {
     let name = parsed.text("protocol").unwrap_or("raft");
-    if let Some(name) = COORDINATION_PROTOCOLS.iter().find(|known| **known == name) {
-        return Ok(Target::Coordination {
-            name,
-            options: coordination_options(parsed, name)?,
-        });
-    }
-    if ScenarioProtocol::from_name(name).is_none() {
+    let Some(entry) = registry::by_name(name) else {
+        let supported: Vec<&str> = registry::names().collect();
         return Err(format!(
-            "--protocol: unknown protocol `{name}`; supported: {}, {}",
-            ScenarioProtocol::SUPPORTED.join(", "),
-            COORDINATION_PROTOCOLS.join(", ")
+            "--protocol: unknown protocol `{name}`; supported: {}",
+            supported.join(", ")
         ));
+    };
+    if entry.kind != ProtocolKind::Raft {
+        return Ok(Target::Coordination {
+            name: entry.name,
+            options: coordination_options(parsed, entry.name)?,
+        });
     }
     for (switch, protocols) in VARIANT_SWITCHES {
         if parsed.switch(switch) {
@@ -259,7 +261,7 @@ fn chaos_profile(parsed: &ParsedArgs) -> Result<ChaosProfile, String> {
 }
 
 fn sweep_report(
-    protocol: ScenarioProtocol,
+    protocol: ProtocolKind,
     first_seed: u64,
     options: &ChaosOptions,
     summary: SweepSummary,
@@ -341,7 +343,7 @@ fn coordination_reproduce(name: &str, seed: u64, options: &LockChaosOptions) -> 
 }
 
 /// The shell commands that write the failing seed's scenario to a file and run it.
-fn reproduce_command(protocol: ScenarioProtocol, seed: u64, options: &ChaosOptions) -> String {
+fn reproduce_command(protocol: ProtocolKind, seed: u64, options: &ChaosOptions) -> String {
     let profile = options.profile.name();
     let file = format!("sweep-seed-{seed}.toml");
     format!(

@@ -10,7 +10,7 @@
 
 use super::{servers, Verdict};
 use crate::action::NodeTarget;
-use crate::config::Coordination;
+use crate::config::ProtocolConfig;
 use crate::ids::NodeId;
 use crate::lesson::Checkpoint;
 use crate::protocol::Protocol;
@@ -52,7 +52,7 @@ impl ProgressWatch {
     /// Met when a scheduler minute that was under way when the step began, or started later, has ended
     /// with no accepted invoice.
     pub(super) fn missed_invoice(&self, world: &World) -> Verdict {
-        let Some(Coordination::Scheduler(_, options)) = &world.config().raft.coordination else {
+        let ProtocolConfig::Scheduler(_, options) = &world.config().protocol else {
             return Verdict::not_yet("this world has no invoice scheduler".into());
         };
         let minute_ms = options.minute_ms;

@@ -1,0 +1,47 @@
+//! The fenced lock service's registry entry.
+
+use crate::config::ProtocolKind;
+use crate::registry::invariants::*;
+use crate::registry::{Capabilities, ClientPath, ProtocolEntry, ServerQuorum, Vocabulary};
+
+/// Raft servers with a lock state machine, lock-holding workers and a store that fences.
+pub const LOCK_SERVICE: ProtocolEntry = ProtocolEntry {
+    kind: ProtocolKind::LockService,
+    name: "lock-service",
+    title: "Lock service",
+    summary:
+        "An etcd-like lock service on Raft: leases, fencing tokens and a store that checks them.",
+    capabilities: SERVICE_CAPABILITIES,
+    vocabulary: Vocabulary {
+        actor: "worker",
+        server: "server",
+        load:
+            "The workers {actors} make the load with their lock loops. Extra writes below only add \
+               entries to the service's log.",
+    },
+    invariants: &[
+        ELECTION_SAFETY_INFO,
+        LEADER_APPEND_ONLY_INFO,
+        LOG_MATCHING_INFO,
+        LEADER_COMPLETENESS_INFO,
+        STATE_MACHINE_SAFETY_INFO,
+        MUTUAL_EXCLUSION_INFO,
+        TOKEN_MONOTONICITY_INFO,
+        NO_LOST_UPDATES_INFO,
+        SINGLE_LEASE_HOLDER_INFO,
+        RELEASE_BY_OWNER_INFO,
+    ],
+};
+
+/// What every world built on the lock service can do (the scheduler, ZooKeeper and work-queue worlds
+/// start from this too).
+pub const SERVICE_CAPABILITIES: Capabilities = Capabilities {
+    runs_raft: true,
+    elects_leader: true,
+    client_path: ClientPath::ServiceLog,
+    has_store: true,
+    tokens_fence: true,
+    server_quorum: ServerQuorum::Majority {
+        able: "service can work",
+    },
+};

@@ -1,0 +1,35 @@
+//! Plain Raft's registry entry.
+
+use crate::config::ProtocolKind;
+use crate::registry::invariants::*;
+use crate::registry::{Capabilities, ClientPath, ProtocolEntry, ServerQuorum, Vocabulary};
+
+pub const RAFT: ProtocolEntry = ProtocolEntry {
+    kind: ProtocolKind::Raft,
+    name: "raft",
+    title: "Raft",
+    summary: "A Raft cluster electing a leader and replicating a key/value log.",
+    capabilities: Capabilities {
+        runs_raft: true,
+        elects_leader: true,
+        client_path: ClientPath::Raft,
+        has_store: false,
+        tokens_fence: false,
+        server_quorum: ServerQuorum::Majority {
+            able: "can elect and commit",
+        },
+    },
+    vocabulary: Vocabulary {
+        actor: "client",
+        server: "node",
+        load: "",
+    },
+    invariants: &[
+        ELECTION_SAFETY_INFO,
+        LEADER_APPEND_ONLY_INFO,
+        LOG_MATCHING_INFO,
+        LEADER_COMPLETENESS_INFO,
+        STATE_MACHINE_SAFETY_INFO,
+        LINEARIZABLE_READS_INFO,
+    ],
+};

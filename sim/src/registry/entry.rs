@@ -1,0 +1,77 @@
+//! What a registry entry says about one world: the plain data the scenario format, the app and the
+//! tooling read instead of matching protocol names. Entries are `const`s declared in each protocol's
+//! own folder (`raft/entry.rs`, `lockservice/entry.rs`, ...); [`super::ENTRIES`] lists them.
+
+use crate::config::ProtocolKind;
+
+/// An invariant a world can break: its name (as the checkers report it) and what it promises, in a
+/// phrase a learner can hold on to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InvariantInfo {
+    pub name: &'static str,
+    pub promise: &'static str,
+}
+
+/// Where the client box's raw requests go in this world.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClientPath {
+    /// A plain Raft cluster: reads and writes to the leader (or a chosen node).
+    Raft,
+    /// The servers run Raft under a coordination service: extra writes land in the same log the
+    /// actors' lock operations use, so they are load on the service, sent to its servers only.
+    ServiceLog,
+    /// Redis-style servers have no log and no leader: there is nothing to send a raw request to.
+    None,
+}
+
+/// How a partition side is judged able to work: what share of the servers it needs, and the words
+/// for "enough".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ServerQuorum {
+    /// A strict majority of the servers (a Raft group, or Redlock's independent servers).
+    Majority { able: &'static str },
+    /// The one server must be on the side.
+    Single { able: &'static str },
+}
+
+/// What the app may offer and draw in this world.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Capabilities {
+    /// The servers run Raft: Raft's five properties apply and the log strips mean something.
+    pub runs_raft: bool,
+    /// Some server can believe it leads: leader-aimed faults and the leader chip make sense.
+    pub elects_leader: bool,
+    pub client_path: ClientPath,
+    /// The world has the protected resource `store`.
+    pub has_store: bool,
+    /// The numbers a lock holder carries are fencing tokens (not a Redis-style random value).
+    pub tokens_fence: bool,
+    pub server_quorum: ServerQuorum,
+}
+
+/// The words a learner reads for this world's actors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Vocabulary {
+    /// The lettered actors `A`, `B`, ...: "worker", "instance", "candidate".
+    pub actor: &'static str,
+    /// The servers `n1..nN`: "server", "Redis server".
+    pub server: &'static str,
+    /// One sentence on what drives the load; `{actors}` stands for the lettered actors' names.
+    pub load: &'static str,
+}
+
+/// One world of the registry.
+#[derive(Clone, Copy, Debug)]
+pub struct ProtocolEntry {
+    pub kind: ProtocolKind,
+    /// The `protocol = "…"` name scenario files, share links and the app use.
+    pub name: &'static str,
+    /// A short title for menus.
+    pub title: &'static str,
+    /// One line on what the world shows.
+    pub summary: &'static str,
+    pub capabilities: Capabilities,
+    pub vocabulary: Vocabulary,
+    /// The invariants the world's checkers judge, in the order a learner should read them.
+    pub invariants: &'static [InvariantInfo],
+}

@@ -1,0 +1,140 @@
+//! The protocol registry: one entry per world, declared in the world's own folder and listed here once.
+//!
+//! Everything that used to decide by a protocol-name string — the scenario parser, the app's badges,
+//! menus and panels, the tooling — asks the registry instead: `entry(kind)` for a world's name, its
+//! invariants and what it can do, `by_name("redlock")` to read a scenario file's choice. A new world
+//! adds its folder and one line to [`ENTRIES`]; a test checks that every [`ProtocolKind`] has exactly
+//! one entry, so forgetting the line fails at once rather than falling through somewhere quietly.
+
+mod entry;
+pub mod invariants;
+
+pub use entry::{Capabilities, ClientPath, InvariantInfo, ProtocolEntry, ServerQuorum, Vocabulary};
+
+use crate::config::{ProtocolConfig, ProtocolKind};
+
+/// Every world, in teaching order (plain Raft first).
+pub const ENTRIES: &[ProtocolEntry] = &[
+    crate::raft::entry::RAFT,
+    crate::lockservice::entry::LOCK_SERVICE,
+    crate::redlock::entry::REDIS_LOCK,
+    crate::redlock::entry::REDLOCK,
+    crate::scheduler::entry::SCHEDULER,
+    crate::zookeeper::entry::ZOOKEEPER,
+    crate::work_queue::entry::WORK_QUEUE,
+];
+
+/// The entry for `kind`.
+pub fn entry(kind: ProtocolKind) -> &'static ProtocolEntry {
+    ENTRIES
+        .iter()
+        .find(|entry| entry.kind == kind)
+        .expect("every protocol kind has a registry entry (checked by a test)")
+}
+
+/// The entry a scenario's `protocol = "…"` names.
+pub fn by_name(name: &str) -> Option<&'static ProtocolEntry> {
+    ENTRIES.iter().find(|entry| entry.name == name)
+}
+
+/// Every protocol name a scenario file accepts, in registry order.
+pub fn names() -> impl Iterator<Item = &'static str> {
+    ENTRIES.iter().map(|entry| entry.name)
+}
+
+impl ProtocolKind {
+    pub fn entry(self) -> &'static ProtocolEntry {
+        entry(self)
+    }
+
+    pub fn name(self) -> &'static str {
+        entry(self).name
+    }
+}
+
+impl ProtocolConfig {
+    pub fn entry(&self) -> &'static ProtocolEntry {
+        entry(self.kind())
+    }
+
+    /// The scenario `protocol` name this world is written as.
+    pub fn name(&self) -> &'static str {
+        self.entry().name
+    }
+}
+
+/// What each invariant promises (empty for a name no entry lists).
+pub fn promise(invariant: &str) -> &'static str {
+    ENTRIES
+        .iter()
+        .flat_map(|entry| entry.invariants)
+        .find(|info| info.name == invariant)
+        .map_or("", |info| info.promise)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const EVERY_KIND: [ProtocolKind; 7] = [
+        ProtocolKind::Raft,
+        ProtocolKind::LockService,
+        ProtocolKind::RedisLock,
+        ProtocolKind::Redlock,
+        ProtocolKind::Scheduler,
+        ProtocolKind::Zookeeper,
+        ProtocolKind::WorkQueue,
+    ];
+
+    #[test]
+    fn every_kind_has_exactly_one_entry_and_names_are_unique() {
+        for kind in EVERY_KIND {
+            let count = ENTRIES.iter().filter(|entry| entry.kind == kind).count();
+            assert_eq!(count, 1, "{kind:?} has {count} registry entries");
+        }
+        assert_eq!(ENTRIES.len(), EVERY_KIND.len());
+        let mut names: Vec<&str> = names().collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), ENTRIES.len(), "two entries share a name");
+    }
+
+    #[test]
+    fn names_read_back_to_their_kind() {
+        for entry in ENTRIES {
+            assert_eq!(
+                by_name(entry.name).map(|found| found.kind),
+                Some(entry.kind)
+            );
+        }
+        assert!(by_name("paxos").is_none());
+    }
+
+    #[test]
+    fn every_listed_invariant_has_a_promise_and_raft_worlds_list_raft_first() {
+        for entry in ENTRIES {
+            assert!(
+                !entry.invariants.is_empty(),
+                "{} lists no invariant",
+                entry.name
+            );
+            for info in entry.invariants {
+                assert!(!info.promise.is_empty(), "{} has no promise", info.name);
+            }
+            let lists_election_safety = entry
+                .invariants
+                .iter()
+                .any(|info| info.name == crate::checker::ELECTION_SAFETY);
+            assert_eq!(
+                lists_election_safety, entry.capabilities.runs_raft,
+                "{}",
+                entry.name
+            );
+        }
+        assert_eq!(
+            promise(crate::checker::MUTUAL_EXCLUSION),
+            "the store sees one holder at a time"
+        );
+        assert_eq!(promise("no such invariant"), "");
+    }
+}

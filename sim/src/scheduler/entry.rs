@@ -1,0 +1,31 @@
+//! The invoice scheduler's registry entry.
+
+use crate::config::ProtocolKind;
+use crate::lockservice::entry::SERVICE_CAPABILITIES;
+use crate::registry::invariants::*;
+use crate::registry::{ProtocolEntry, Vocabulary};
+
+pub const SCHEDULER: ProtocolEntry = ProtocolEntry {
+    kind: ProtocolKind::Scheduler,
+    name: "scheduler",
+    title: "Invoice scheduler",
+    summary: "Scheduler instances that must invoice each minute exactly once.",
+    capabilities: SERVICE_CAPABILITIES,
+    vocabulary: Vocabulary {
+        actor: "instance",
+        server: "server",
+        load:
+            "The instances {actors} make the load: every simulated minute each decides whether to \
+               invoice. Extra writes below only add entries to the service's log.",
+    },
+    invariants: &[
+        ELECTION_SAFETY_INFO,
+        LEADER_APPEND_ONLY_INFO,
+        LOG_MATCHING_INFO,
+        LEADER_COMPLETENESS_INFO,
+        STATE_MACHINE_SAFETY_INFO,
+        SINGLE_LEASE_HOLDER_INFO,
+        RELEASE_BY_OWNER_INFO,
+        NO_DUPLICATE_INVOICE_INFO,
+    ],
+};

@@ -1,0 +1,31 @@
+//! The work queue's registry entry.
+
+use crate::config::ProtocolKind;
+use crate::lockservice::entry::SERVICE_CAPABILITIES;
+use crate::registry::invariants::*;
+use crate::registry::{ProtocolEntry, Vocabulary};
+
+pub const WORK_QUEUE: ProtocolEntry = ProtocolEntry {
+    kind: ProtocolKind::WorkQueue,
+    name: "work-queue",
+    title: "Work queue",
+    summary: "Jobs keyed by account: partitions that need no lock, or one global lock for all.",
+    capabilities: SERVICE_CAPABILITIES,
+    vocabulary: Vocabulary {
+        actor: "worker",
+        server: "server",
+        load:
+            "The workers {actors} make the load with their lock loops. Extra writes below only add \
+               entries to the service's log.",
+    },
+    invariants: &[
+        ELECTION_SAFETY_INFO,
+        LEADER_APPEND_ONLY_INFO,
+        LOG_MATCHING_INFO,
+        LEADER_COMPLETENESS_INFO,
+        STATE_MACHINE_SAFETY_INFO,
+        MUTUAL_EXCLUSION_INFO,
+        NO_LOST_UPDATES_INFO,
+        SINGLE_LEASE_HOLDER_INFO,
+    ],
+};

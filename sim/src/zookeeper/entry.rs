@@ -1,0 +1,33 @@
+//! The ZooKeeper-style election's registry entry.
+
+use crate::config::ProtocolKind;
+use crate::lockservice::entry::SERVICE_CAPABILITIES;
+use crate::registry::invariants::*;
+use crate::registry::{Capabilities, ProtocolEntry, Vocabulary};
+
+pub const ZOOKEEPER: ProtocolEntry = ProtocolEntry {
+    kind: ProtocolKind::Zookeeper,
+    name: "zookeeper",
+    title: "ZooKeeper election",
+    summary: "Candidates electing a leader through znodes and watches: the herd or the chain.",
+    capabilities: Capabilities {
+        has_store: false,
+        ..SERVICE_CAPABILITIES
+    },
+    vocabulary: Vocabulary {
+        actor: "candidate",
+        server: "server",
+        load:
+            "The candidates {actors} make the load (sessions, znodes, watches). Extra writes below \
+               only add entries to the service's log.",
+    },
+    invariants: &[
+        ELECTION_SAFETY_INFO,
+        LEADER_APPEND_ONLY_INFO,
+        LOG_MATCHING_INFO,
+        LEADER_COMPLETENESS_INFO,
+        STATE_MACHINE_SAFETY_INFO,
+        SINGLE_LEASE_HOLDER_INFO,
+        RELEASE_BY_OWNER_INFO,
+    ],
+};
