@@ -1,12 +1,14 @@
 //! The closed set of actors and messages a world can hold.
 //!
 //! Worlds are heterogeneous: a later lesson runs Raft servers, lock clients and a protected resource side
-//! by side. Each protocol contributes one variant to [`Actor`] and one to [`Message`]; the world only sees
-//! these two enums and the [`Protocol`] trait, so adding a protocol touches no engine code.
+//! by side. Each protocol contributes one variant to [`Actor`] (and, when it speaks a new wire
+//! language, one to [`Message`] with its [`Carries`] impl); the world only sees these two enums and
+//! the [`Protocol`] trait. The protocols themselves never name these enums: they are generic over the
+//! world's message type, so this module sits above every protocol and below the engine.
 
-use crate::lockservice::{LockMessage, LockServer};
-use crate::protocol::{ActorSummary, Effects, Input, Protocol};
-use crate::raft::{RaftMessage, RaftNode};
+use crate::lockservice::{LockMessage, LockOp, LockServer, ServiceRaft};
+use crate::protocol::{ActorSummary, Carries, Effects, Input, Protocol};
+use crate::raft::RaftMessage;
 use crate::redlock::KvLockServer;
 use crate::resource::Resource;
 use crate::scheduler::SchedulerInstance;
@@ -17,9 +19,11 @@ use crate::zookeeper::ZkCandidate;
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub enum Actor {
-    Raft(RaftNode),
+    /// A plain Raft server. Its log's application entries are lock operations, like the lock
+    /// service's, so every world shares one Raft message type (a plain cluster never proposes one).
+    Raft(ClusterRaft),
     /// A lock-service replica: Raft plus the lock state machine.
-    LockServer(Box<LockServer>),
+    LockServer(Box<LockServer<Message>>),
     /// A lock client.
     Worker(Box<Worker>),
     /// The protected resource.
@@ -32,11 +36,40 @@ pub enum Actor {
     Candidate(Box<ZkCandidate>),
 }
 
+/// The Raft node every world runs, on this module's message type.
+pub type ClusterRaft = ServiceRaft<Message>;
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Message {
-    Raft(RaftMessage),
+    Raft(RaftMessage<LockOp>),
     /// Lock service, lock clients and the protected resource.
     Lock(LockMessage),
+}
+
+impl Carries<RaftMessage<LockOp>> for Message {
+    fn wrap(inner: RaftMessage<LockOp>) -> Message {
+        Message::Raft(inner)
+    }
+
+    fn peel(&self) -> Option<&RaftMessage<LockOp>> {
+        match self {
+            Message::Raft(message) => Some(message),
+            Message::Lock(_) => None,
+        }
+    }
+}
+
+impl Carries<LockMessage> for Message {
+    fn wrap(inner: LockMessage) -> Message {
+        Message::Lock(inner)
+    }
+
+    fn peel(&self) -> Option<&LockMessage> {
+        match self {
+            Message::Lock(message) => Some(message),
+            Message::Raft(_) => None,
+        }
+    }
 }
 
 impl Message {
@@ -69,7 +102,7 @@ impl Message {
 
 impl Actor {
     /// The Raft core of the actor, if it has one (Raft nodes and lock-service replicas).
-    pub fn as_raft(&self) -> Option<&RaftNode> {
+    pub fn as_raft(&self) -> Option<&ClusterRaft> {
         match self {
             Actor::Raft(node) => Some(node),
             Actor::LockServer(server) => Some(&server.raft),
@@ -81,7 +114,7 @@ impl Actor {
         }
     }
 
-    pub fn as_lock_server(&self) -> Option<&LockServer> {
+    pub fn as_lock_server(&self) -> Option<&LockServer<Message>> {
         match self {
             Actor::LockServer(server) => Some(server),
             _ => None,
@@ -124,8 +157,13 @@ impl Actor {
     }
 }
 
-impl Protocol for Actor {
-    fn handle(&mut self, local_now_us: u64, input: Input<'_>, effects: &mut Effects) {
+impl Protocol<Message> for Actor {
+    fn handle(
+        &mut self,
+        local_now_us: u64,
+        input: Input<'_, Message>,
+        effects: &mut Effects<Message>,
+    ) {
         match self {
             Actor::Raft(node) => node.handle(local_now_us, input, effects),
             Actor::LockServer(server) => server.handle(local_now_us, input, effects),
@@ -141,11 +179,11 @@ impl Protocol for Actor {
         match self {
             Actor::Raft(node) => node.crash(),
             Actor::LockServer(server) => server.crash(),
-            Actor::Worker(worker) => worker.crash(),
-            Actor::Resource(resource) => resource.crash(),
-            Actor::KvServer(server) => server.crash(),
-            Actor::Scheduler(instance) => instance.crash(),
-            Actor::Candidate(candidate) => candidate.crash(),
+            Actor::Worker(worker) => Protocol::<Message>::crash(&mut **worker),
+            Actor::Resource(resource) => Protocol::<Message>::crash(&mut **resource),
+            Actor::KvServer(server) => Protocol::<Message>::crash(&mut **server),
+            Actor::Scheduler(instance) => Protocol::<Message>::crash(&mut **instance),
+            Actor::Candidate(candidate) => Protocol::<Message>::crash(&mut **candidate),
         }
     }
 
@@ -153,11 +191,11 @@ impl Protocol for Actor {
         match self {
             Actor::Raft(node) => node.summary(),
             Actor::LockServer(server) => server.summary(),
-            Actor::Worker(worker) => worker.summary(),
-            Actor::Resource(resource) => resource.summary(),
-            Actor::KvServer(server) => server.summary(),
-            Actor::Scheduler(instance) => instance.summary(),
-            Actor::Candidate(candidate) => candidate.summary(),
+            Actor::Worker(worker) => Protocol::<Message>::summary(&**worker),
+            Actor::Resource(resource) => Protocol::<Message>::summary(&**resource),
+            Actor::KvServer(server) => Protocol::<Message>::summary(&**server),
+            Actor::Scheduler(instance) => Protocol::<Message>::summary(&**instance),
+            Actor::Candidate(candidate) => Protocol::<Message>::summary(&**candidate),
         }
     }
 }

@@ -1,5 +1,6 @@
 //! Settings a scenario chooses for a run. Plain data with documented defaults (see `sim/SCENARIOS.md`).
 
+use crate::ids::MAX_NODES;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -260,5 +261,76 @@ impl Default for LockServiceOptions {
             unchecked_release: false,
             drift_allowance_ms: 12,
         }
+    }
+}
+
+/// Longest timing value accepted (one hour), so microsecond arithmetic never overflows.
+pub const MAX_DURATION_MS: u64 = 3_600_000;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WorldConfig {
+    pub protocol: ProtocolConfig,
+    /// Every actor of the world (servers first); a scenario's `nodes` counts the servers only.
+    pub node_count: usize,
+    pub seed: u64,
+    pub timing: Timing,
+    pub raft: RaftOptions,
+}
+
+impl WorldConfig {
+    pub fn raft(node_count: usize, seed: u64) -> WorldConfig {
+        WorldConfig {
+            protocol: ProtocolConfig::Raft,
+            node_count,
+            seed,
+            timing: Timing::default(),
+            raft: RaftOptions::default(),
+        }
+    }
+
+    pub fn validate(&self) -> Result<(), String> {
+        let timing = &self.timing;
+        if self.node_count == 0 || self.node_count > MAX_NODES {
+            return Err(format!(
+                "node count {} is outside 1..={MAX_NODES}",
+                self.node_count
+            ));
+        }
+        if timing.election_timeout_ms.0 == 0
+            || timing.election_timeout_ms.0 > timing.election_timeout_ms.1
+        {
+            return Err(format!(
+                "election_timeout_ms [{}, {}] must be a non-empty range above zero",
+                timing.election_timeout_ms.0, timing.election_timeout_ms.1
+            ));
+        }
+        if timing.network_delay_ms.0 > timing.network_delay_ms.1 {
+            return Err(format!(
+                "network_delay_ms [{}, {}] has min above max",
+                timing.network_delay_ms.0, timing.network_delay_ms.1
+            ));
+        }
+        let longest_ms = [
+            timing.election_timeout_ms.1,
+            timing.network_delay_ms.1,
+            timing.heartbeat_ms,
+            timing.client_timeout_ms,
+        ];
+        if longest_ms.iter().any(|ms| *ms > MAX_DURATION_MS) {
+            return Err(format!(
+                "timing values must be at most {MAX_DURATION_MS} ms"
+            ));
+        }
+        if timing.heartbeat_ms == 0 {
+            return Err("heartbeat_ms must be above zero".to_string());
+        }
+        if timing.client_timeout_ms == 0 {
+            return Err("client_timeout_ms must be above zero".to_string());
+        }
+        if timing.drop_ppm > crate::action::PPM_ONE || timing.duplicate_ppm > crate::action::PPM_ONE
+        {
+            return Err("drop and duplicate ratios must be at most 1_000_000 ppm".to_string());
+        }
+        Ok(())
     }
 }

@@ -7,15 +7,16 @@
 //! servers only.
 
 use crate::actor::Actor;
+use crate::actor::ClusterRaft;
 use crate::config::{LockServiceOptions, ProtocolConfig, SchedulerMode};
+use crate::config::{WorldConfig, MAX_DURATION_MS};
 use crate::ids::{NodeId, MAX_NODES};
 use crate::lockservice::LockServer;
-use crate::raft::{RaftNode, RaftTiming};
+use crate::raft::RaftTiming;
 use crate::redlock::KvLockServer;
 use crate::resource::Resource;
 use crate::scheduler::SchedulerInstance;
 use crate::worker::{Backend, Worker};
-use crate::world::WorldConfig;
 use crate::zookeeper::ZkCandidate;
 
 /// Most lock clients a world may have (they are named `A`..`Z`).
@@ -120,16 +121,11 @@ fn validate_lock_options(options: &LockServiceOptions) -> Result<(), String> {
         ("op_timeout_ms", options.op_timeout_ms),
     ];
     for (name, value) in times {
-        if value == 0 || value > crate::world::MAX_DURATION_MS {
-            return Err(format!(
-                "{name} {value} is outside 1..={}",
-                crate::world::MAX_DURATION_MS
-            ));
+        if value == 0 || value > MAX_DURATION_MS {
+            return Err(format!("{name} {value} is outside 1..={}", MAX_DURATION_MS));
         }
     }
-    if options.think_ms > crate::world::MAX_DURATION_MS
-        || options.work_ms > crate::world::MAX_DURATION_MS
-    {
+    if options.think_ms > MAX_DURATION_MS || options.work_ms > MAX_DURATION_MS {
         return Err("think_ms and work_ms must be at most one hour".to_string());
     }
     Ok(())
@@ -168,7 +164,7 @@ pub fn build_actors(
     for index in 0..layout.servers {
         let actor = match backend {
             Backend::Service => {
-                let raft = RaftNode::new(
+                let raft = ClusterRaft::new(
                     NodeId(index as u16),
                     layout.servers,
                     config.raft.clone(),

@@ -7,6 +7,8 @@ pub mod checker;
 pub mod clock;
 pub mod config;
 pub mod coordination;
+pub mod entry;
+pub mod hash;
 pub mod ids;
 pub mod lesson;
 pub mod lock_client;

@@ -14,10 +14,9 @@
 //! which decides what each means for its own loop (a worker reads the store, a scheduler instance
 //! starts leading). What to send, which timers to set and what to do on expiry stay with the embedder.
 
-use crate::actor::Message;
 use crate::ids::NodeId;
 use crate::lockservice::{AcquireResult, LockMessage};
-use crate::protocol::Effects;
+use crate::protocol::{Carries, Effects};
 
 /// A lock-service reply as the embedder needs to act on it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,12 +72,18 @@ impl LockClient {
         NodeId((self.leader_guess % self.servers) as u16)
     }
 
-    pub fn send(&self, effects: &mut Effects, message: LockMessage) {
-        effects.send(self.server(), Message::Lock(message));
+    pub fn send<M: Carries<LockMessage>>(&self, effects: &mut Effects<M>, message: LockMessage) {
+        effects.send(self.server(), message);
     }
 
     /// Gives `lease`'s hold on `key` back; `request` lets the reply be matched.
-    pub fn send_release(&self, effects: &mut Effects, key: u32, lease: u64, request: u64) {
+    pub fn send_release<M: Carries<LockMessage>>(
+        &self,
+        effects: &mut Effects<M>,
+        key: u32,
+        lease: u64,
+        request: u64,
+    ) {
         self.send(
             effects,
             LockMessage::Release {
@@ -95,7 +100,11 @@ impl LockClient {
     }
 
     /// Sends a keep-alive for the lease, if there is one; false if there is none.
-    pub fn send_keep_alive(&self, now_us: u64, effects: &mut Effects) -> bool {
+    pub fn send_keep_alive<M: Carries<LockMessage>>(
+        &self,
+        now_us: u64,
+        effects: &mut Effects<M>,
+    ) -> bool {
         let Some(lease) = self.lease else {
             return false;
         };

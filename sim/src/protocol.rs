@@ -13,7 +13,6 @@
 //! so "persist before you reply" holds by construction. `Effect::Persist` marks that a write happened, for
 //! the trace and the UI.
 
-use crate::actor::Message;
 use crate::ids::NodeId;
 use serde::{Deserialize, Serialize};
 
@@ -177,15 +176,18 @@ pub enum AccessOutcome {
     StaleToken,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Input<'a> {
+/// One input for a node. `M` is the world's message type: a protocol names the messages it reads and
+/// writes through [`Carries`], never the world's whole message enum, so it cannot depend on the
+/// protocols it is mixed with.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Input<'a, M> {
     /// First call of the run.
     Start,
     /// Restart after a crash: volatile state is gone, the durable part is what was persisted.
     Recover,
     Message {
         from: NodeId,
-        message: &'a Message,
+        message: &'a M,
     },
     Timer {
         key: TimerKey,
@@ -196,11 +198,55 @@ pub enum Input<'a> {
     },
 }
 
+impl<'a, M> Input<'a, M> {
+    /// The same input with its message narrowed to the protocol's own type `T`; `None` for a message
+    /// of another protocol.
+    pub fn narrow<T>(self) -> Option<Input<'a, T>>
+    where
+        M: Carries<T>,
+    {
+        Some(match self {
+            Input::Message { from, message } => Input::Message {
+                from,
+                message: message.peel()?,
+            },
+            Input::Start => Input::Start,
+            Input::Recover => Input::Recover,
+            Input::Timer { key } => Input::Timer { key },
+            Input::Client {
+                request_id,
+                command,
+            } => Input::Client {
+                request_id,
+                command,
+            },
+        })
+    }
+}
+
+// By hand: a derive would ask `M: Copy`, but an input only holds a reference to the message.
+impl<M> Clone for Input<'_, M> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<M> Copy for Input<'_, M> {}
+
+/// A world's message type that can carry a protocol's messages of type `T` (the world's enum has one
+/// variant per protocol). Protocols send with `M::wrap` and read their own with `peel`, so each stays
+/// generic over the world it runs in.
+pub trait Carries<T> {
+    fn wrap(inner: T) -> Self;
+    /// The carried message, if this one is a `T`.
+    fn peel(&self) -> Option<&T>;
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Effect {
+pub enum Effect<M> {
     Send {
         to: NodeId,
-        message: Message,
+        message: M,
     },
     SetTimer {
         key: TimerKey,
@@ -222,18 +268,32 @@ pub enum Effect {
 
 /// The output buffer of one `handle` call. The world reuses one buffer, so pushing is allocation-free
 /// in steady state.
-#[derive(Clone, Debug, Default)]
-pub struct Effects {
-    list: Vec<Effect>,
+#[derive(Clone, Debug)]
+pub struct Effects<M> {
+    list: Vec<Effect<M>>,
 }
 
-impl Effects {
-    pub fn new() -> Effects {
+// By hand: a derive would ask `M: Default`.
+impl<M> Default for Effects<M> {
+    fn default() -> Self {
+        Effects { list: Vec::new() }
+    }
+}
+
+impl<M> Effects<M> {
+    pub fn new() -> Effects<M> {
         Effects::default()
     }
 
-    pub fn send(&mut self, to: NodeId, message: Message) {
-        self.list.push(Effect::Send { to, message });
+    /// Sends one of the protocol's own messages, wrapped in the world's message type.
+    pub fn send<T>(&mut self, to: NodeId, message: T)
+    where
+        M: Carries<T>,
+    {
+        self.list.push(Effect::Send {
+            to,
+            message: M::wrap(message),
+        });
     }
 
     pub fn set_timer(&mut self, key: TimerKey, delay: TimerDelay, label: &'static str) {
@@ -259,11 +319,11 @@ impl Effects {
         });
     }
 
-    pub fn drain(&mut self) -> std::vec::Drain<'_, Effect> {
+    pub fn drain(&mut self) -> std::vec::Drain<'_, Effect<M>> {
         self.list.drain(..)
     }
 
-    pub fn as_slice(&self) -> &[Effect] {
+    pub fn as_slice(&self) -> &[Effect<M>] {
         &self.list
     }
 
@@ -312,8 +372,8 @@ impl ActorSummary {
 }
 
 /// One protocol's node. The world calls `handle` for every input and applies the pushed effects.
-pub trait Protocol {
-    fn handle(&mut self, local_now_us: u64, input: Input<'_>, effects: &mut Effects);
+pub trait Protocol<M> {
+    fn handle(&mut self, local_now_us: u64, input: Input<'_, M>, effects: &mut Effects<M>);
     /// Drop volatile state, keep what was persisted. The next input will be `Input::Recover`.
     fn crash(&mut self);
     fn summary(&self) -> ActorSummary;

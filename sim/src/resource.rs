@@ -11,11 +11,11 @@
 //! not applied again. The resource keeps a ledger of every access, accepted or refused (the newest
 //! [`LEDGER_CAP`] in full, all of them in the counts). It is storage: a crash loses nothing.
 
-use crate::actor::Message;
 use crate::ids::NodeId;
 use crate::lockservice::{AccessKind, LockMessage, ResourceError};
 use crate::protocol::{
-    AccessOutcome, ActorSummary, ClientError, ClientOutcome, Effects, Fact, Input, Protocol,
+    AccessOutcome, ActorSummary, Carries, ClientError, ClientOutcome, Effects, Fact, Input,
+    Protocol,
 };
 use serde::Serialize;
 use std::collections::{BTreeMap, VecDeque};
@@ -73,13 +73,13 @@ impl Resource {
     }
 
     /// Invoice store: fencing first, then the optional "only if absent" check, then the write.
-    fn invoice(
+    fn invoice<M: Carries<LockMessage>>(
         &mut self,
         client: NodeId,
         minute: u64,
         token: u64,
         (if_absent, run): (bool, u64),
-        effects: &mut Effects,
+        effects: &mut Effects<M>,
     ) -> LockMessage {
         if self.last_run.get(&client) == Some(&run) {
             return LockMessage::InvoiceReply {
@@ -167,20 +167,24 @@ impl Resource {
     }
 }
 
-impl Protocol for Resource {
-    fn handle(&mut self, local_now_us: u64, input: Input<'_>, effects: &mut Effects) {
+impl<M: Carries<LockMessage>> Protocol<M> for Resource {
+    fn handle(&mut self, local_now_us: u64, input: Input<'_, M>, effects: &mut Effects<M>) {
+        // Messages of other protocols never reach the store; drop them here.
+        let Some(input) = input.narrow::<LockMessage>() else {
+            return;
+        };
         match input {
             Input::Message {
                 from,
                 message:
-                    Message::Lock(LockMessage::Access {
+                    LockMessage::Access {
                         kind,
                         token,
                         op,
                         idempotent,
                         intent,
                         account,
-                    }),
+                    },
             } => {
                 let (outcome, result) =
                     self.access(from, *kind, *token, *op, *idempotent, *account);
@@ -212,20 +216,20 @@ impl Protocol for Resource {
                     account: *account,
                 });
                 let reply = LockMessage::AccessReply { op: *op, result };
-                effects.send(from, Message::Lock(reply));
+                effects.send(from, reply);
             }
             Input::Message {
                 from,
                 message:
-                    Message::Lock(LockMessage::Invoice {
+                    LockMessage::Invoice {
                         minute,
                         token,
                         if_absent,
                         run,
-                    }),
+                    },
             } => {
                 let reply = self.invoice(from, *minute, *token, (*if_absent, *run), effects);
-                effects.send(from, Message::Lock(reply));
+                effects.send(from, reply);
             }
             Input::Client { request_id, .. } => {
                 let error = ClientError::NotLeader { leader_hint: None };

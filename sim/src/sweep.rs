@@ -5,9 +5,9 @@
 //! node leads in the highest term any up node has reached). A seed that fails either is a failing seed; its
 //! scenario can be printed with [`chaos_scenario`] + [`crate::scenario::to_toml_string`] and re-run alone.
 
+use crate::chaos::locks::{lock_chaos_scenario, LockChaosOptions, LockKind};
 use crate::chaos::{chaos_scenario, ChaosOptions};
 use crate::config::{ProtocolConfig, ZkRecipe};
-use crate::lockservice::chaos::{lock_chaos_scenario, LockChaosOptions, LockKind};
 use crate::runner::ScenarioRun;
 use crate::scenario::{parse_scenario, to_toml_string, Scenario};
 use crate::zookeeper::CandidatePhase;

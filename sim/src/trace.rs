@@ -7,6 +7,7 @@
 //! `dropped_records` says how many were forgotten.
 
 use crate::action::Action;
+use crate::hash::Fnv;
 use crate::ids::NodeId;
 use crate::network::MessageId;
 use crate::protocol::{ClientCommand, ClientOutcome, Fact, RequestId};
@@ -17,48 +18,6 @@ use std::sync::Arc;
 /// Most records kept in memory (the newest ones; forgetting happens a chunk of 1_000 at a time).
 pub const TRACE_CAP: usize = 100_000;
 const CHUNK_LEN: usize = 1_000;
-
-/// FNV-1a 64-bit (Fowler, Noll, Vo): tiny, portable, good enough to compare runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Fnv(u64);
-
-impl Default for Fnv {
-    fn default() -> Self {
-        Fnv::new()
-    }
-}
-
-impl Fnv {
-    pub fn new() -> Fnv {
-        Fnv(0xcbf2_9ce4_8422_2325)
-    }
-
-    pub fn write_bytes(&mut self, bytes: &[u8]) {
-        for byte in bytes {
-            self.0 ^= *byte as u64;
-            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    }
-
-    pub fn write_u64(&mut self, value: u64) {
-        self.write_bytes(&value.to_le_bytes());
-    }
-
-    pub fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-impl std::io::Write for Fnv {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.write_bytes(bytes);
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
 
 #[derive(Clone, Debug, Serialize)]
 pub struct TraceRecord {

@@ -18,13 +18,13 @@
 //! key (the service and the resource recognise it and apply it once) or looks like a new request (a
 //! retried `Acquire` creates a second lease that nobody keeps alive; a retried write is applied twice).
 
-use crate::actor::Message;
 use crate::config::LockServiceOptions;
 use crate::ids::NodeId;
 use crate::lock_client::{LockClient, LockReply};
 use crate::lockservice::{AccessKind, LockMessage, ResourceError};
 use crate::protocol::{
-    ActorSummary, ClientError, ClientOutcome, Effects, Fact, Input, Protocol, TimerDelay, TimerKey,
+    ActorSummary, Carries, ClientError, ClientOutcome, Effects, Fact, Input, Protocol, TimerDelay,
+    TimerKey,
 };
 use serde::Serialize;
 
@@ -180,7 +180,7 @@ impl Worker {
         self.next_id
     }
 
-    fn op_timer(&self, effects: &mut Effects) {
+    fn op_timer<M: Carries<LockMessage>>(&self, effects: &mut Effects<M>) {
         let local_us = self.options.op_timeout_ms * 1_000;
         effects.set_timer(
             OP_TIMER,
@@ -189,7 +189,7 @@ impl Worker {
         );
     }
 
-    fn schedule_job(&self, effects: &mut Effects) {
+    fn schedule_job<M: Carries<LockMessage>>(&self, effects: &mut Effects<M>) {
         let think_us = self.options.think_ms * 1_000;
         let delay = TimerDelay::Between {
             min_local_us: think_us / 2,
@@ -198,7 +198,7 @@ impl Worker {
         effects.set_timer(JOB_TIMER, delay, "next job");
     }
 
-    fn send_acquire(&mut self, now_us: u64, effects: &mut Effects) {
+    fn send_acquire<M: Carries<LockMessage>>(&mut self, now_us: u64, effects: &mut Effects<M>) {
         self.client.acquire_sent_local_us = now_us;
         self.lock_requests += 1;
         effects.observe(Fact::LockRequested { key: LOCK_KEY });
@@ -217,7 +217,7 @@ impl Worker {
     }
 
     /// Redis/Redlock: `SET NX PX` to every server (one for a single instance), with a fresh value.
-    fn send_set_nx(&mut self, effects: &mut Effects) {
+    fn send_set_nx<M: Carries<LockMessage>>(&mut self, effects: &mut Effects<M>) {
         self.client.request = (self.id.0 as u64) << 32 | self.fresh_id();
         self.answered
             .iter_mut()
@@ -229,22 +229,22 @@ impl Worker {
                 value: self.client.request,
                 px_ms: self.options.lease_ttl_ms,
             };
-            effects.send(NodeId(server as u16), Message::Lock(message));
+            effects.send(NodeId(server as u16), message);
         }
         self.op_timer(effects);
     }
 
     /// Redis/Redlock: delete our value everywhere (compare-and-delete unless configured otherwise).
-    fn send_delete(&mut self, value: u64, effects: &mut Effects) {
+    fn send_delete<M: Carries<LockMessage>>(&mut self, value: u64, effects: &mut Effects<M>) {
         self.send_delete_where(value, |_| true, effects);
     }
 
     /// Deletes on the servers `target` picks (after a failed attempt: only where ours may be set).
-    fn send_delete_where(
+    fn send_delete_where<M: Carries<LockMessage>>(
         &mut self,
         value: u64,
         target: impl Fn(usize) -> bool,
-        effects: &mut Effects,
+        effects: &mut Effects<M>,
     ) {
         let checked = !matches!(
             self.backend,
@@ -258,17 +258,17 @@ impl Worker {
                 value,
                 checked,
             };
-            effects.send(NodeId(server as u16), Message::Lock(message));
+            effects.send(NodeId(server as u16), message);
         }
     }
 
-    fn on_set_nx_reply(
+    fn on_set_nx_reply<M: Carries<LockMessage>>(
         &mut self,
         now_us: u64,
         from: NodeId,
         value: u64,
         ok: bool,
-        effects: &mut Effects,
+        effects: &mut Effects<M>,
     ) {
         if self.phase != Phase::Acquiring
             || value != self.client.request
@@ -309,7 +309,7 @@ impl Worker {
         }
     }
 
-    fn start_job(&mut self, now_us: u64, effects: &mut Effects) {
+    fn start_job<M: Carries<LockMessage>>(&mut self, now_us: u64, effects: &mut Effects<M>) {
         self.phase = Phase::Acquiring;
         self.client.request = self.fresh_id();
         self.job = (self.id.0 as u64) << 40 | self.fresh_id();
@@ -336,7 +336,7 @@ impl Worker {
     }
 
     /// Back to idle: forget the lease and the belief, plan the next job.
-    fn finish(&mut self, effects: &mut Effects) {
+    fn finish<M: Carries<LockMessage>>(&mut self, effects: &mut Effects<M>) {
         if let (Backend::Redis { .. } | Backend::Redlock, Some(belief)) =
             (self.backend, self.belief)
         {
@@ -351,7 +351,7 @@ impl Worker {
         self.schedule_job(effects);
     }
 
-    fn abandon(&mut self, effects: &mut Effects) {
+    fn abandon<M: Carries<LockMessage>>(&mut self, effects: &mut Effects<M>) {
         self.jobs_abandoned += 1;
         if self.backend != Backend::Service {
             if let Some(value) = self.client.lease {
@@ -367,7 +367,7 @@ impl Worker {
         self.finish(effects);
     }
 
-    fn renew_timer(&self, effects: &mut Effects) {
+    fn renew_timer<M: Carries<LockMessage>>(&self, effects: &mut Effects<M>) {
         let local_us = self.options.renew_ms * 1_000;
         effects.set_timer(
             RENEW_TIMER,
@@ -388,7 +388,12 @@ impl Worker {
         now_us < self.client.lease_until_local_us
     }
 
-    fn on_acquired(&mut self, lease: u64, token: u64, effects: &mut Effects) {
+    fn on_acquired<M: Carries<LockMessage>>(
+        &mut self,
+        lease: u64,
+        token: u64,
+        effects: &mut Effects<M>,
+    ) {
         self.client.lease = Some(lease);
         self.belief = Some(Belief {
             lease,
@@ -404,7 +409,7 @@ impl Worker {
         self.send_access(AccessKind::Read, effects);
     }
 
-    fn send_access(&mut self, kind: AccessKind, effects: &mut Effects) {
+    fn send_access<M: Carries<LockMessage>>(&mut self, kind: AccessKind, effects: &mut Effects<M>) {
         let Some(belief) = self.belief else {
             return;
         };
@@ -417,16 +422,16 @@ impl Worker {
             intent: self.job,
             account: self.account,
         };
-        effects.send(self.store, Message::Lock(access));
+        effects.send(self.store, access);
         self.op_timer(effects);
     }
 
-    fn on_message(
+    fn on_message<M: Carries<LockMessage>>(
         &mut self,
         now_us: u64,
         from: NodeId,
         message: &LockMessage,
-        effects: &mut Effects,
+        effects: &mut Effects<M>,
     ) {
         let acquiring = self.phase == Phase::Acquiring;
         if let Some(reply) = self.client.on_reply(from, message, acquiring) {
@@ -448,7 +453,12 @@ impl Worker {
     }
 
     /// What the lock service's answer means for the job loop.
-    fn on_lock_reply(&mut self, now_us: u64, reply: LockReply, effects: &mut Effects) {
+    fn on_lock_reply<M: Carries<LockMessage>>(
+        &mut self,
+        now_us: u64,
+        reply: LockReply,
+        effects: &mut Effects<M>,
+    ) {
         match reply {
             LockReply::Ignored => {}
             // Refused outright: the request was not applied, so the same id is safe to resend.
@@ -490,12 +500,12 @@ impl Worker {
         }
     }
 
-    fn on_access_reply(
+    fn on_access_reply<M: Carries<LockMessage>>(
         &mut self,
         now_us: u64,
         op: u64,
         result: Result<u64, ResourceError>,
-        effects: &mut Effects,
+        effects: &mut Effects<M>,
     ) {
         if op != self.op || !matches!(self.phase, Phase::Reading | Phase::Writing) {
             return;
@@ -529,7 +539,7 @@ impl Worker {
         }
     }
 
-    fn release(&mut self, _now_us: u64, effects: &mut Effects) {
+    fn release<M: Carries<LockMessage>>(&mut self, _now_us: u64, effects: &mut Effects<M>) {
         let Some(lease) = self.client.lease else {
             self.finish(effects);
             return;
@@ -548,7 +558,7 @@ impl Worker {
     }
 
     /// The write leaves now, whatever happened since the lease was checked (a pause goes unnoticed).
-    fn on_work_done(&mut self, effects: &mut Effects) {
+    fn on_work_done<M: Carries<LockMessage>>(&mut self, effects: &mut Effects<M>) {
         if self.phase != Phase::Modifying {
             return;
         }
@@ -559,7 +569,7 @@ impl Worker {
         self.send_access(AccessKind::Write { value }, effects);
     }
 
-    fn on_op_timeout(&mut self, now_us: u64, effects: &mut Effects) {
+    fn on_op_timeout<M: Carries<LockMessage>>(&mut self, now_us: u64, effects: &mut Effects<M>) {
         self.unknown_outcomes += 1;
         match self.phase {
             Phase::Acquiring if self.backend != Backend::Service => {
@@ -598,22 +608,22 @@ impl Worker {
         }
     }
 
-    fn on_renew(&mut self, now_us: u64, effects: &mut Effects) {
+    fn on_renew<M: Carries<LockMessage>>(&mut self, now_us: u64, effects: &mut Effects<M>) {
         if self.client.send_keep_alive(now_us, effects) {
             self.renew_timer(effects);
         }
     }
 }
 
-impl Protocol for Worker {
-    fn handle(&mut self, local_now_us: u64, input: Input<'_>, effects: &mut Effects) {
+impl<M: Carries<LockMessage>> Protocol<M> for Worker {
+    fn handle(&mut self, local_now_us: u64, input: Input<'_, M>, effects: &mut Effects<M>) {
         match input {
             Input::Start | Input::Recover => self.schedule_job(effects),
-            Input::Message {
-                from,
-                message: Message::Lock(message),
-            } => self.on_message(local_now_us, from, message, effects),
-            Input::Message { .. } => {}
+            Input::Message { from, message } => {
+                if let Some(message) = message.peel() {
+                    self.on_message(local_now_us, from, message, effects);
+                }
+            }
             Input::Timer { key: JOB_TIMER } => {
                 if self.phase == Phase::Idle {
                     self.start_job(local_now_us, effects);

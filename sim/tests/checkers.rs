@@ -168,12 +168,16 @@ fn a_caught_violation_names_the_invariant_time_and_nodes() {
 mod direct {
     //! Each checker fed hand-made node states, to prove every invariant can be reported.
 
-    use quorumlab_sim::actor::Actor;
+    use quorumlab_sim::actor::{Actor, ClusterRaft as RaftNode, Message};
     use quorumlab_sim::checker::{Checkers, ELECTION_SAFETY, LEADER_APPEND_ONLY, LOG_MATCHING};
     use quorumlab_sim::config::RaftOptions;
     use quorumlab_sim::ids::NodeId;
-    use quorumlab_sim::protocol::{Effect, Fact, RoleLabel};
-    use quorumlab_sim::raft::{Command, Entry, RaftNode, RaftTiming};
+    use quorumlab_sim::lockservice::LockOp;
+    use quorumlab_sim::protocol::{Fact, RoleLabel};
+    use quorumlab_sim::raft::{Command, RaftTiming};
+
+    type Entry = quorumlab_sim::raft::Entry<LockOp>;
+    type Effect = quorumlab_sim::protocol::Effect<Message>;
     use quorumlab_sim::time::SimTime;
 
     const TIMING: RaftTiming = RaftTiming {

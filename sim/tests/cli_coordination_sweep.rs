@@ -2,9 +2,9 @@
 //! coordination chaos worlds swept from the command line, with a tally per invariant, the first failing
 //! seed and a reproduce command that recreates exactly that run.
 
+use quorumlab_sim::chaos::locks::{lock_chaos_scenario, LockKind};
 use quorumlab_sim::checker::{EXCLUSIVE_BELIEF, RELEASE_BY_OWNER, SINGLE_LEASE_HOLDER};
 use quorumlab_sim::config::ZkRecipe;
-use quorumlab_sim::lockservice::chaos::{lock_chaos_scenario, LockKind};
 use quorumlab_sim::registry;
 use quorumlab_sim::runner::run_scenario;
 use quorumlab_sim::scenario::parse_scenario;

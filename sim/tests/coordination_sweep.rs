@@ -1,7 +1,7 @@
 //! Seed sweeps of the coordination worlds under random faults. A safe configuration must stay quiet on
 //! every seed; an unsafe one must be caught on some, or the sweep proves nothing.
 
-use quorumlab_sim::lockservice::chaos::{lock_chaos_scenario, LockChaosOptions, LockKind};
+use quorumlab_sim::chaos::locks::{lock_chaos_scenario, LockChaosOptions, LockKind};
 use quorumlab_sim::runner::{run_scenario, RunReport};
 
 /// Seeds per safe sweep (the issue asks for at least 300). About 12 s in a debug build.

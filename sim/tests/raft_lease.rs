@@ -117,9 +117,9 @@ fn the_view_shows_the_lease_running_out_on_an_isolated_leader() {
 
 #[test]
 fn a_restarted_follower_waits_an_election_timeout_before_voting() {
-    use quorumlab_sim::actor::Message;
+    use quorumlab_sim::actor::{ClusterRaft as RaftNode, Message};
     use quorumlab_sim::protocol::{Effect, Effects, Input, Protocol};
-    use quorumlab_sim::raft::{RaftMessage, RaftNode, RaftTiming};
+    use quorumlab_sim::raft::{RaftMessage, RaftTiming};
     let timing = RaftTiming {
         election_min_us: 150_000,
         election_max_us: 300_000,

@@ -17,19 +17,15 @@
 //!   does not count; what counts is a server granting a key that another client still validly holds.
 
 use super::Violations;
+pub use crate::entry::invariants::{
+    EXCLUSIVE_BELIEF, MUTUAL_EXCLUSION, NO_DUPLICATE_INVOICE, NO_LOST_UPDATES, RELEASE_BY_OWNER,
+    SINGLE_LEASE_HOLDER, TOKEN_MONOTONICITY,
+};
 use crate::ids::NodeId;
 use crate::protocol::{AccessOutcome, Fact};
 use crate::time::SimTime;
 use crate::trace::TraceEvent;
 use std::collections::{BTreeMap, BTreeSet};
-
-pub const MUTUAL_EXCLUSION: &str = "Mutual Exclusion";
-pub const TOKEN_MONOTONICITY: &str = "Token Monotonicity";
-pub const NO_LOST_UPDATES: &str = "No Lost Updates";
-pub const SINGLE_LEASE_HOLDER: &str = "Single Lease Holder";
-pub const RELEASE_BY_OWNER: &str = "Release By Owner";
-pub const EXCLUSIVE_BELIEF: &str = "Exclusive Belief";
-pub const NO_DUPLICATE_INVOICE: &str = "No Duplicate Invoice";
 
 /// One write at the invoice store.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

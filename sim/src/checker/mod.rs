@@ -19,7 +19,7 @@ pub use raft::{
     STATE_MACHINE_SAFETY,
 };
 
-use crate::actor::Actor;
+use crate::actor::{Actor, Message};
 use crate::ids::NodeId;
 use crate::protocol::Effect;
 use crate::report::{LeaderRecord, ViolationRecord};
@@ -27,8 +27,7 @@ use crate::time::SimTime;
 use crate::trace::TraceEvent;
 use std::collections::BTreeMap;
 
-/// A read must reflect every write acknowledged to any client before the read was submitted.
-pub const LINEARIZABLE_READS: &str = "Linearizable Reads";
+pub use crate::entry::invariants::LINEARIZABLE_READS;
 
 pub const VIOLATIONS_PER_INVARIANT: u64 = 100;
 /// Leader elections kept for the report.
@@ -121,7 +120,7 @@ impl Checkers {
         node: NodeId,
         actor: &Actor,
         mark: LeaderMark,
-        effects: &[Effect],
+        effects: &[Effect<Message>],
     ) -> Vec<TraceEvent> {
         let mut found = Vec::new();
         for effect in effects {

@@ -11,18 +11,16 @@
 //! - State Machine Safety: no node commits (and so applies) a different entry at a committed index.
 
 use super::Violations;
+use crate::actor::{ClusterRaft, Message};
+pub use crate::entry::invariants::{
+    ELECTION_SAFETY, LEADER_APPEND_ONLY, LEADER_COMPLETENESS, LOG_MATCHING, STATE_MACHINE_SAFETY,
+};
+use crate::hash::Fnv;
 use crate::ids::NodeId;
 use crate::protocol::{Effect, Fact};
-use crate::raft::RaftNode;
 use crate::time::SimTime;
-use crate::trace::{Fnv, TraceEvent};
+use crate::trace::TraceEvent;
 use std::collections::BTreeMap;
-
-pub const ELECTION_SAFETY: &str = "Election Safety";
-pub const LEADER_APPEND_ONLY: &str = "Leader Append-Only";
-pub const LOG_MATCHING: &str = "Log Matching";
-pub const LEADER_COMPLETENESS: &str = "Leader Completeness";
-pub const STATE_MACHINE_SAFETY: &str = "State Machine Safety";
 
 /// A leader's log as it was before one step: its term, length and last entry's term.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,7 +31,7 @@ pub struct LeaderMark {
 }
 
 impl LeaderMark {
-    pub fn of(node: &RaftNode) -> Option<LeaderMark> {
+    pub fn of(node: &ClusterRaft) -> Option<LeaderMark> {
         node.is_leader().then(|| LeaderMark {
             term: node.term(),
             log_len: node.log().last_index(),
@@ -45,9 +43,9 @@ impl LeaderMark {
 pub struct CheckContext<'a> {
     pub now: SimTime,
     pub node: NodeId,
-    pub raft: &'a RaftNode,
+    pub raft: &'a ClusterRaft,
     pub mark: Option<LeaderMark>,
-    pub effects: &'a [Effect],
+    pub effects: &'a [Effect<Message>],
 }
 
 fn chain(previous: u64, digest: u64) -> u64 {

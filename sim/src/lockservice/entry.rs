@@ -1,8 +1,8 @@
 //! The fenced lock service's registry entry.
 
 use crate::config::ProtocolKind;
-use crate::registry::invariants::*;
-use crate::registry::{Capabilities, ClientPath, ProtocolEntry, ServerQuorum, Vocabulary};
+use crate::entry::invariants::*;
+use crate::entry::{Capabilities, ClientPath, ProtocolEntry, ServerQuorum, Vocabulary};
 
 /// Raft servers with a lock state machine, lock-holding workers and a store that fences.
 pub const LOCK_SERVICE: ProtocolEntry = ProtocolEntry {

@@ -29,7 +29,6 @@
 //! after each input. A crash loses the table with the rest of the volatile state; the replica rebuilds it
 //! by re-applying the committed log. Files: `table.rs` (the pure state machine), `message.rs`.
 
-pub mod chaos;
 pub mod entry;
 pub mod message;
 pub mod table;
@@ -39,10 +38,11 @@ pub use table::{
     CreatePath, Hold, KeyState, Lease, LockOp, LockTable, TableEvent, ZNode, ZPath, SESSION_KEY,
 };
 
-use crate::actor::Message;
 use crate::ids::NodeId;
-use crate::protocol::{ActorSummary, Effects, Fact, Input, Protocol, TimerDelay, TimerKey};
-use crate::raft::{Command, RaftNode};
+use crate::protocol::{
+    ActorSummary, Carries, Effects, Fact, Input, Protocol, TimerDelay, TimerKey,
+};
+use crate::raft::{Command, RaftMessage, RaftNode};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Timer on which the leader looks for leases past their deadline (Raft uses keys 0 and 1).
@@ -50,9 +50,18 @@ pub const LEASE_TIMER: TimerKey = 10;
 /// How often the leader looks, in local microseconds.
 pub const LEASE_CHECK_US: u64 = 10_000;
 
+/// The Raft group under the lock service: its log carries lock operations.
+pub type ServiceRaft<M> = RaftNode<LockOp, M>;
+
+/// What a world's message type must carry for the lock service: Raft's messages between the servers
+/// and the lock protocol's with the clients.
+pub trait ServiceWire: Carries<LockMessage> + Carries<RaftMessage<LockOp>> {}
+
+impl<M: Carries<LockMessage> + Carries<RaftMessage<LockOp>>> ServiceWire for M {}
+
 #[derive(Clone, Debug)]
-pub struct LockServer {
-    pub raft: RaftNode,
+pub struct LockServer<M> {
+    pub raft: ServiceRaft<M>,
     pub table: LockTable,
     /// Invariant: applied_index <= raft.volatile.applied_index.
     applied_index: u64,
@@ -69,8 +78,8 @@ pub struct LockServer {
     events: Vec<TableEvent>,
 }
 
-impl LockServer {
-    pub fn new(raft: RaftNode) -> LockServer {
+impl<M> LockServer<M> {
+    pub fn new(raft: ServiceRaft<M>) -> LockServer<M> {
         LockServer {
             raft,
             table: LockTable::default(),
@@ -83,12 +92,14 @@ impl LockServer {
             events: Vec::new(),
         }
     }
+}
 
-    fn reply(&self, effects: &mut Effects, to: NodeId, message: LockMessage) {
-        effects.send(to, Message::Lock(message));
+impl<M: ServiceWire> LockServer<M> {
+    fn reply(&self, effects: &mut Effects<M>, to: NodeId, message: LockMessage) {
+        effects.send(to, message);
     }
 
-    fn not_leader(&self, effects: &mut Effects, to: NodeId, request: u64) {
+    fn not_leader(&self, effects: &mut Effects<M>, to: NodeId, request: u64) {
         let leader_hint = self
             .raft
             .volatile
@@ -109,7 +120,7 @@ impl LockServer {
         now_us: u64,
         from: NodeId,
         message: &LockMessage,
-        effects: &mut Effects,
+        effects: &mut Effects<M>,
     ) {
         match *message {
             LockMessage::Acquire {
@@ -206,9 +217,9 @@ impl LockServer {
         from: NodeId,
         request: u64,
         op: LockOp,
-        effects: &mut Effects,
+        effects: &mut Effects<M>,
     ) {
-        match self.raft.propose(now_us, Command::Lock(op), effects) {
+        match self.raft.propose(now_us, Command::App(op), effects) {
             Some(index) => {
                 self.pending.insert(index, (from, request));
             }
@@ -222,7 +233,7 @@ impl LockServer {
         from: NodeId,
         lease: u64,
         sent_at_local_us: u64,
-        effects: &mut Effects,
+        effects: &mut Effects<M>,
     ) {
         if !self.raft.is_leader() || !self.raft.lease_holds(now_us) {
             self.not_leader(effects, from, lease);
@@ -248,7 +259,7 @@ impl LockServer {
         self.reply(effects, from, reply);
     }
 
-    fn on_lease_timer(&mut self, now_us: u64, effects: &mut Effects) {
+    fn on_lease_timer(&mut self, now_us: u64, effects: &mut Effects<M>) {
         effects.set_timer(
             LEASE_TIMER,
             TimerDelay::Exactly {
@@ -268,7 +279,7 @@ impl LockServer {
         for lease in due {
             if self
                 .raft
-                .propose(now_us, Command::Lock(LockOp::Expire { lease }), effects)
+                .propose(now_us, Command::App(LockOp::Expire { lease }), effects)
                 .is_some()
             {
                 self.expiring.insert(lease);
@@ -277,7 +288,7 @@ impl LockServer {
     }
 
     /// Notices leadership changes and applies newly committed lock entries.
-    fn after_raft(&mut self, now_us: u64, effects: &mut Effects) {
+    fn after_raft(&mut self, now_us: u64, effects: &mut Effects<M>) {
         let leads = self.raft.is_leader();
         if leads && !self.was_leader {
             self.deadlines.clear();
@@ -296,7 +307,7 @@ impl LockServer {
             let Some(entry) = self.raft.log().entry(index).copied() else {
                 break;
             };
-            let Command::Lock(op) = entry.command else {
+            let Command::App(op) = entry.command else {
                 continue;
             };
             let mut events = std::mem::take(&mut self.events);
@@ -325,7 +336,7 @@ impl LockServer {
         }
     }
 
-    fn on_event(&mut self, index: u64, event: TableEvent, effects: &mut Effects) {
+    fn on_event(&mut self, index: u64, event: TableEvent, effects: &mut Effects<M>) {
         let leads = self.raft.is_leader();
         let asker = self.pending.get(&index).copied();
         match event {
@@ -443,7 +454,7 @@ impl LockServer {
         index: u64,
         asker: Option<(NodeId, u64)>,
         released: bool,
-        effects: &mut Effects,
+        effects: &mut Effects<M>,
     ) {
         let Some((client, request)) = asker.filter(|_| self.raft.is_leader()) else {
             return;
@@ -457,13 +468,19 @@ impl LockServer {
     }
 }
 
-impl Protocol for LockServer {
-    fn handle(&mut self, local_now_us: u64, input: Input<'_>, effects: &mut Effects) {
+impl<M: ServiceWire> Protocol<M> for LockServer<M> {
+    fn handle(&mut self, local_now_us: u64, input: Input<'_, M>, effects: &mut Effects<M>) {
+        let lock_message = match input {
+            Input::Message { from, message } => {
+                Carries::<LockMessage>::peel(message).map(|message| (from, message))
+            }
+            _ => None,
+        };
         match input {
-            Input::Message {
-                from,
-                message: Message::Lock(message),
-            } => self.on_lock_message(local_now_us, from, message, effects),
+            Input::Message { .. } if lock_message.is_some() => {
+                let (from, message) = lock_message.expect("matched just above");
+                self.on_lock_message(local_now_us, from, message, effects);
+            }
             Input::Timer { key: LEASE_TIMER } => self.on_lease_timer(local_now_us, effects),
             Input::Start | Input::Recover => {
                 self.raft.handle(local_now_us, input, effects);

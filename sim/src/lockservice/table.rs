@@ -57,6 +57,12 @@ pub struct ZNode {
     pub owner: NodeId,
 }
 
+impl crate::raft::Payload for LockOp {
+    fn digest(&self) -> u64 {
+        LockOp::digest(self)
+    }
+}
+
 impl LockOp {
     pub fn digest(&self) -> u64 {
         let words = match *self {
@@ -78,7 +84,7 @@ impl LockOp {
             LockOp::Create { lease, path } => [5, lease, path as u64, 0],
             LockOp::CloseSession { lease } => [6, lease, 0, 0],
         };
-        let mut hash = crate::trace::Fnv::new();
+        let mut hash = crate::hash::Fnv::new();
         for word in words {
             hash.write_u64(word);
         }

@@ -1,18 +1,18 @@
 //! Client requests, lease reads and applying committed entries to the key/value map.
 
 use super::quorum::quorum_commit_index;
-use super::{Command, Entry, RaftNode};
+use super::{Carries, Command, Entry, Payload, RaftMessage, RaftNode};
 use crate::protocol::{
     ClientCommand, ClientError, ClientOutcome, Effects, Fact, RequestId, RoleLabel,
 };
 
-impl RaftNode {
+impl<A: Payload, M: Carries<RaftMessage<A>>> RaftNode<A, M> {
     pub(super) fn on_client(
         &mut self,
         now_us: u64,
         request_id: RequestId,
         command: ClientCommand,
-        effects: &mut Effects,
+        effects: &mut Effects<M>,
     ) {
         if self.volatile.role != RoleLabel::Leader {
             let error = ClientError::NotLeader {
@@ -57,7 +57,12 @@ impl RaftNode {
 
     /// Appends `command` as leader and starts replicating it; returns its log index, or `None` when this
     /// node does not lead. Used by services built on top of Raft (the lock service).
-    pub fn propose(&mut self, now_us: u64, command: Command, effects: &mut Effects) -> Option<u64> {
+    pub fn propose(
+        &mut self,
+        now_us: u64,
+        command: Command<A>,
+        effects: &mut Effects<M>,
+    ) -> Option<u64> {
         if self.volatile.role != RoleLabel::Leader {
             return None;
         }
@@ -82,7 +87,7 @@ impl RaftNode {
         committed_in_term && now_us < lease_start_us.saturating_add(self.timing.election_min_us)
     }
 
-    pub(super) fn apply_committed(&mut self, effects: &mut Effects) {
+    pub(super) fn apply_committed(&mut self, effects: &mut Effects<M>) {
         while self.volatile.applied_index < self.volatile.commit_index {
             let index = self.volatile.applied_index + 1;
             let Some(entry) = self.durable.log.entry(index).copied() else {
@@ -90,7 +95,7 @@ impl RaftNode {
             };
             self.volatile.applied_index = index;
             let outcome = match entry.command {
-                Command::Noop | Command::Lock(_) => None,
+                Command::Noop | Command::App(_) => None,
                 Command::Put {
                     key,
                     value,

@@ -1,12 +1,15 @@
 //! Election timeouts, votes and role changes (§5.2, §5.4.1; PreVote and CheckQuorum from the thesis §9.6).
 
 use super::quorum::majority;
-use super::{Command, Entry, LeaderState, RaftMessage, RaftNode, ELECTION_TIMER, HEARTBEAT_TIMER};
+use super::{
+    Carries, Command, Entry, LeaderState, Payload, RaftMessage, RaftNode, ELECTION_TIMER,
+    HEARTBEAT_TIMER,
+};
 use crate::ids::NodeId;
 use crate::protocol::{Effects, Fact, RoleLabel, TimerDelay};
 
-impl RaftNode {
-    pub(super) fn reset_election_timer(&self, effects: &mut Effects) {
+impl<A: Payload, M: Carries<RaftMessage<A>>> RaftNode<A, M> {
+    pub(super) fn reset_election_timer(&self, effects: &mut Effects<M>) {
         let delay = TimerDelay::Between {
             min_local_us: self.timing.election_min_us,
             max_local_us: self.timing.election_max_us,
@@ -19,7 +22,7 @@ impl RaftNode {
         &mut self,
         term: u64,
         leader: Option<NodeId>,
-        effects: &mut Effects,
+        effects: &mut Effects<M>,
     ) {
         let was = self.volatile.role;
         if term > self.durable.term {
@@ -44,7 +47,7 @@ impl RaftNode {
         }
     }
 
-    pub(super) fn on_election_timer(&mut self, now_us: u64, effects: &mut Effects) {
+    pub(super) fn on_election_timer(&mut self, now_us: u64, effects: &mut Effects<M>) {
         if self.volatile.role == RoleLabel::Leader {
             self.check_quorum(effects);
             return;
@@ -56,7 +59,7 @@ impl RaftNode {
         }
     }
 
-    fn start_pre_vote(&mut self, effects: &mut Effects) {
+    fn start_pre_vote(&mut self, effects: &mut Effects<M>) {
         self.volatile.role = RoleLabel::PreCandidate;
         self.volatile.leader_hint = None;
         self.clear_votes();
@@ -68,7 +71,7 @@ impl RaftNode {
         self.tally_after_own_vote(0, true, effects);
     }
 
-    fn start_election(&mut self, now_us: u64, effects: &mut Effects) {
+    fn start_election(&mut self, now_us: u64, effects: &mut Effects<M>) {
         self.durable.term += 1;
         self.durable.voted_for = Some(self.id);
         effects.persist("term+vote");
@@ -91,7 +94,7 @@ impl RaftNode {
         self.volatile.votes_granted[self.id.index()] = true;
     }
 
-    fn request_votes(&self, term: u64, pre_vote: bool, effects: &mut Effects) {
+    fn request_votes(&self, term: u64, pre_vote: bool, effects: &mut Effects<M>) {
         let log = &self.durable.log;
         for peer in self.peers() {
             let message = RaftMessage::RequestVote {
@@ -106,7 +109,7 @@ impl RaftNode {
     }
 
     /// A one-node cluster wins on its own vote.
-    fn tally_after_own_vote(&mut self, now_us: u64, pre_vote: bool, effects: &mut Effects) {
+    fn tally_after_own_vote(&mut self, now_us: u64, pre_vote: bool, effects: &mut Effects<M>) {
         if self.votes() >= majority(self.node_count) {
             if pre_vote {
                 self.start_election(now_us, effects);
@@ -139,8 +142,8 @@ impl RaftNode {
         &mut self,
         now_us: u64,
         from: NodeId,
-        message: &RaftMessage,
-        effects: &mut Effects,
+        message: &RaftMessage<A>,
+        effects: &mut Effects<M>,
     ) {
         let RaftMessage::RequestVote {
             term,
@@ -204,7 +207,7 @@ impl RaftNode {
         term: u64,
         granted: bool,
         pre_vote: bool,
-        effects: &mut Effects,
+        effects: &mut Effects<M>,
     ) {
         if term > self.durable.term && !(pre_vote && granted) {
             self.become_follower(term, None, effects);
@@ -233,7 +236,7 @@ impl RaftNode {
         }
     }
 
-    fn become_leader(&mut self, now_us: u64, effects: &mut Effects) {
+    fn become_leader(&mut self, now_us: u64, effects: &mut Effects<M>) {
         let last = self.durable.log.last_index();
         let count = self.node_count;
         self.volatile.role = RoleLabel::Leader;
@@ -270,7 +273,7 @@ impl RaftNode {
         self.arm_heartbeat(effects);
     }
 
-    pub(super) fn arm_heartbeat(&self, effects: &mut Effects) {
+    pub(super) fn arm_heartbeat(&self, effects: &mut Effects<M>) {
         let delay = TimerDelay::Exactly {
             local_us: self.timing.heartbeat_us,
         };
@@ -278,7 +281,7 @@ impl RaftNode {
     }
 
     /// CheckQuorum: step down unless a majority was heard from during the last election timeout.
-    fn check_quorum(&mut self, effects: &mut Effects) {
+    fn check_quorum(&mut self, effects: &mut Effects<M>) {
         let me = self.id.index();
         let Some(leader) = self.volatile.leader.as_mut() else {
             return;

@@ -1,8 +1,8 @@
 //! Plain Raft's registry entry.
 
 use crate::config::ProtocolKind;
-use crate::registry::invariants::*;
-use crate::registry::{Capabilities, ClientPath, ProtocolEntry, ServerQuorum, Vocabulary};
+use crate::entry::invariants::*;
+use crate::entry::{Capabilities, ClientPath, ProtocolEntry, ServerQuorum, Vocabulary};
 
 pub const RAFT: ProtocolEntry = ProtocolEntry {
     kind: ProtocolKind::Raft,

@@ -3,8 +3,14 @@
 use crate::protocol::RequestId;
 use serde::{Deserialize, Serialize};
 
+/// What the application puts in the log beside Raft's own entries. Raft only stores and orders it; the
+/// digest lets the checkers compare two logs without knowing what the entries mean.
+pub trait Payload: Copy + std::fmt::Debug + Eq {
+    fn digest(&self) -> u64;
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Command {
+pub enum Command<A> {
     /// Appended by a new leader at the start of its term (§8) so it can commit earlier entries.
     Noop,
     Put {
@@ -14,18 +20,17 @@ pub enum Command {
     },
     /// A read that goes through the log (linearizable without a lease).
     Get { key: u32, request: RequestId },
-    /// An operation on the lock service's state machine (see [`crate::lockservice`]); Raft only stores
-    /// and orders it, the lock service applies it.
-    Lock(crate::lockservice::LockOp),
+    /// An operation of the application on top (a lock service's lock operation, say): opaque here.
+    App(A),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Entry {
+pub struct Entry<A> {
     pub term: u64,
-    pub command: Command,
+    pub command: Command<A>,
 }
 
-impl Entry {
+impl<A: Payload> Entry<A> {
     /// A stable 64-bit fingerprint of the entry, used by the checkers' prefix hashes.
     pub fn digest(&self) -> u64 {
         let (tag, key, value) = match self.command {
@@ -36,9 +41,9 @@ impl Entry {
                 request,
             } => (1, key as u64, value ^ request.rotate_left(32)),
             Command::Get { key, request } => (2, key as u64, request),
-            Command::Lock(op) => (3, 0, op.digest()),
+            Command::App(payload) => (3, 0, payload.digest()),
         };
-        let mut hash = crate::trace::Fnv::new();
+        let mut hash = crate::hash::Fnv::new();
         for word in [self.term, tag, key, value] {
             hash.write_u64(word);
         }
@@ -46,12 +51,21 @@ impl Entry {
     }
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Log {
-    entries: Vec<Entry>,
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Log<A> {
+    entries: Vec<Entry<A>>,
 }
 
-impl Log {
+// By hand: a derive would ask `A: Default`.
+impl<A> Default for Log<A> {
+    fn default() -> Self {
+        Log {
+            entries: Vec::new(),
+        }
+    }
+}
+
+impl<A> Log<A> {
     pub fn last_index(&self) -> u64 {
         self.entries.len() as u64
     }
@@ -68,14 +82,14 @@ impl Log {
         self.entries.get(index as usize - 1).map(|entry| entry.term)
     }
 
-    pub fn entry(&self, index: u64) -> Option<&Entry> {
+    pub fn entry(&self, index: u64) -> Option<&Entry<A>> {
         if index == 0 {
             return None;
         }
         self.entries.get(index as usize - 1)
     }
 
-    pub fn append(&mut self, entry: Entry) -> u64 {
+    pub fn append(&mut self, entry: Entry<A>) -> u64 {
         self.entries.push(entry);
         self.last_index()
     }
@@ -90,7 +104,7 @@ impl Log {
     }
 
     /// Entries `from_index..` (at most `limit` of them).
-    pub fn slice_from(&self, from_index: u64, limit: usize) -> &[Entry] {
+    pub fn slice_from(&self, from_index: u64, limit: usize) -> &[Entry<A>] {
         let start = (from_index.max(1) as usize - 1).min(self.entries.len());
         let end = start.saturating_add(limit).min(self.entries.len());
         &self.entries[start..end]

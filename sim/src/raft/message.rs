@@ -1,10 +1,11 @@
 //! Raft's four messages (Figure 2 of the paper), plus the PreVote flag (§9.6 of Ongaro's thesis).
 
 use crate::ids::NodeId;
+use crate::protocol::Carries;
 use crate::raft::log::Entry;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum RaftMessage {
+pub enum RaftMessage<A> {
     RequestVote {
         term: u64,
         candidate: NodeId,
@@ -23,7 +24,7 @@ pub enum RaftMessage {
         leader: NodeId,
         prev_log_index: u64,
         prev_log_term: u64,
-        entries: Vec<Entry>,
+        entries: Vec<Entry<A>>,
         leader_commit: u64,
         /// The leader's local clock when it sent this; echoed back so the leader can time its lease.
         sent_at_local_us: u64,
@@ -39,7 +40,18 @@ pub enum RaftMessage {
     },
 }
 
-impl RaftMessage {
+/// Raft on its own (its tests, or a world that speaks nothing else): its messages are the whole wire.
+impl<A> Carries<RaftMessage<A>> for RaftMessage<A> {
+    fn wrap(inner: RaftMessage<A>) -> RaftMessage<A> {
+        inner
+    }
+
+    fn peel(&self) -> Option<&RaftMessage<A>> {
+        Some(self)
+    }
+}
+
+impl<A> RaftMessage<A> {
     pub fn label(&self) -> &'static str {
         match self {
             RaftMessage::RequestVote { pre_vote: true, .. } => "PreVote",

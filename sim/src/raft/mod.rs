@@ -42,14 +42,16 @@ pub mod message;
 pub mod quorum;
 mod replication;
 
-pub use log::{Command, Entry, Log};
+pub use log::{Command, Entry, Log, Payload};
 pub use message::RaftMessage;
 
-use crate::actor::Message;
 use crate::config::{RaftOptions, Timing};
 use crate::ids::NodeId;
-use crate::protocol::{ActorSummary, Effects, Input, Protocol, RequestId, RoleLabel, TimerKey};
+use crate::protocol::{
+    ActorSummary, Carries, Effects, Input, Protocol, RequestId, RoleLabel, TimerKey,
+};
 use std::collections::BTreeMap;
+use std::marker::PhantomData;
 
 pub const ELECTION_TIMER: TimerKey = 0;
 pub const HEARTBEAT_TIMER: TimerKey = 1;
@@ -58,11 +60,22 @@ pub const HEARTBEAT_TIMER: TimerKey = 1;
 pub const MAX_ENTRIES_PER_APPEND: usize = 64;
 
 /// What survives a crash: written before any message that depends on it is sent.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Durable {
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Durable<A> {
     pub term: u64,
     pub voted_for: Option<NodeId>,
-    pub log: Log,
+    pub log: Log<A>,
+}
+
+// By hand: a derive would ask `A: Default`.
+impl<A> Default for Durable<A> {
+    fn default() -> Self {
+        Durable {
+            term: 0,
+            voted_for: None,
+            log: Log::default(),
+        }
+    }
 }
 
 /// The leader's view of each follower. Vectors are indexed by node.
@@ -128,24 +141,44 @@ impl RaftTiming {
     }
 }
 
-#[derive(Clone, Debug)]
-pub struct RaftNode {
+/// One Raft server. `A` is what the log carries for the application beside Raft's own no-ops and the
+/// key/value client's reads and writes (Raft stores and orders it, never reads it); `M` is the world's
+/// message type, which carries [`RaftMessage`]s.
+#[derive(Debug)]
+pub struct RaftNode<A, M> {
     pub id: NodeId,
     pub node_count: usize,
     pub options: RaftOptions,
     pub timing: RaftTiming,
-    pub durable: Durable,
+    pub durable: Durable<A>,
     pub volatile: Volatile,
     scratch: Vec<u64>,
+    world_message: PhantomData<fn() -> M>,
 }
 
-impl RaftNode {
+// By hand: a derive would ask `M: Clone`, but no message is stored here.
+impl<A: Clone, M> Clone for RaftNode<A, M> {
+    fn clone(&self) -> Self {
+        RaftNode {
+            id: self.id,
+            node_count: self.node_count,
+            options: self.options.clone(),
+            timing: self.timing,
+            durable: self.durable.clone(),
+            volatile: self.volatile.clone(),
+            scratch: self.scratch.clone(),
+            world_message: PhantomData,
+        }
+    }
+}
+
+impl<A, M> RaftNode<A, M> {
     pub fn new(
         id: NodeId,
         node_count: usize,
         options: RaftOptions,
         timing: RaftTiming,
-    ) -> RaftNode {
+    ) -> RaftNode<A, M> {
         assert!(id.index() < node_count, "node id outside the cluster");
         RaftNode {
             id,
@@ -155,6 +188,7 @@ impl RaftNode {
             durable: Durable::default(),
             volatile: Volatile::fresh(node_count),
             scratch: Vec::with_capacity(node_count),
+            world_message: PhantomData,
         }
     }
 
@@ -166,7 +200,7 @@ impl RaftNode {
         self.volatile.role
     }
 
-    pub fn log(&self) -> &Log {
+    pub fn log(&self) -> &Log<A> {
         &self.durable.log
     }
 
@@ -177,7 +211,9 @@ impl RaftNode {
     pub fn is_leader(&self) -> bool {
         self.volatile.role == RoleLabel::Leader
     }
+}
 
+impl<A: Payload, M: Carries<RaftMessage<A>>> RaftNode<A, M> {
     fn peers(&self) -> impl Iterator<Item = NodeId> + 'static {
         let me = self.id;
         (0..self.node_count as u16)
@@ -185,16 +221,16 @@ impl RaftNode {
             .filter(move |peer| *peer != me)
     }
 
-    fn send(&self, effects: &mut Effects, to: NodeId, message: RaftMessage) {
-        effects.send(to, Message::Raft(message));
+    fn send(&self, effects: &mut Effects<M>, to: NodeId, message: RaftMessage<A>) {
+        effects.send(to, message);
     }
 
     fn on_message(
         &mut self,
         now_us: u64,
         from: NodeId,
-        message: &RaftMessage,
-        effects: &mut Effects,
+        message: &RaftMessage<A>,
+        effects: &mut Effects<M>,
     ) {
         match message {
             RaftMessage::RequestVote { .. } => self.on_request_vote(now_us, from, message, effects),
@@ -213,8 +249,8 @@ impl RaftNode {
     }
 }
 
-impl Protocol for RaftNode {
-    fn handle(&mut self, local_now_us: u64, input: Input<'_>, effects: &mut Effects) {
+impl<A: Payload, M: Carries<RaftMessage<A>>> Protocol<M> for RaftNode<A, M> {
+    fn handle(&mut self, local_now_us: u64, input: Input<'_, M>, effects: &mut Effects<M>) {
         match input {
             Input::Start => {
                 self.volatile = Volatile::fresh(self.node_count);
@@ -227,12 +263,12 @@ impl Protocol for RaftNode {
                 self.volatile.last_leader_contact_local_us = Some(local_now_us);
                 self.reset_election_timer(effects);
             }
-            Input::Message {
-                from,
-                message: Message::Raft(message),
-            } => self.on_message(local_now_us, from, message, effects),
             // Messages of other protocols are not for Raft (a lock server handles its own first).
-            Input::Message { .. } => {}
+            Input::Message { from, message } => {
+                if let Some(message) = message.peel() {
+                    self.on_message(local_now_us, from, message, effects);
+                }
+            }
             Input::Timer {
                 key: ELECTION_TIMER,
             } => self.on_election_timer(local_now_us, effects),

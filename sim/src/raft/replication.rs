@@ -1,13 +1,12 @@
 //! Log replication and commitment (§5.3, §5.4.2).
 
 use super::quorum::quorum_commit_index;
-use super::{Entry, RaftMessage, RaftNode, MAX_ENTRIES_PER_APPEND};
-use crate::actor::Message;
+use super::{Carries, Entry, Payload, RaftMessage, RaftNode, MAX_ENTRIES_PER_APPEND};
 use crate::ids::NodeId;
 use crate::protocol::{Effects, Fact, RoleLabel};
 
-impl RaftNode {
-    pub(super) fn append_as_leader(&mut self, entry: Entry, effects: &mut Effects) -> u64 {
+impl<A: Payload, M: Carries<RaftMessage<A>>> RaftNode<A, M> {
+    pub(super) fn append_as_leader(&mut self, entry: Entry<A>, effects: &mut Effects<M>) -> u64 {
         let index = self.durable.log.append(entry);
         effects.persist("log");
         let me = self.id.index();
@@ -25,7 +24,7 @@ impl RaftNode {
         }
     }
 
-    pub(super) fn on_heartbeat_timer(&mut self, now_us: u64, effects: &mut Effects) {
+    pub(super) fn on_heartbeat_timer(&mut self, now_us: u64, effects: &mut Effects<M>) {
         if self.volatile.role != RoleLabel::Leader {
             return;
         }
@@ -34,7 +33,7 @@ impl RaftNode {
         self.arm_heartbeat(effects);
     }
 
-    pub(super) fn broadcast_append(&mut self, now_us: u64, effects: &mut Effects) {
+    pub(super) fn broadcast_append(&mut self, now_us: u64, effects: &mut Effects<M>) {
         for peer in self.peers() {
             self.send_append(now_us, peer, effects);
         }
@@ -43,7 +42,7 @@ impl RaftNode {
     /// Sends the peer everything from its next index (at most `MAX_ENTRIES_PER_APPEND` entries) and
     /// advances `next_index` past them optimistically (pipelining, like etcd's replicate state). A lost
     /// message shows up as a rejection of a later one, which moves `next_index` back.
-    pub(super) fn send_append(&mut self, now_us: u64, peer: NodeId, effects: &mut Effects) {
+    pub(super) fn send_append(&mut self, now_us: u64, peer: NodeId, effects: &mut Effects<M>) {
         let Some(leader) = self.volatile.leader.as_mut() else {
             return;
         };
@@ -61,15 +60,15 @@ impl RaftNode {
             leader_commit: self.volatile.commit_index,
             sent_at_local_us: now_us,
         };
-        effects.send(peer, Message::Raft(message));
+        effects.send(peer, message);
     }
 
     pub(super) fn on_append_entries(
         &mut self,
         now_us: u64,
         from: NodeId,
-        message: &RaftMessage,
-        effects: &mut Effects,
+        message: &RaftMessage<A>,
+        effects: &mut Effects<M>,
     ) {
         let RaftMessage::AppendEntries {
             term,
@@ -83,7 +82,7 @@ impl RaftNode {
         else {
             return;
         };
-        let reply = |success, match_index, conflict_index, node: &RaftNode| {
+        let reply = |success, match_index, conflict_index, node: &RaftNode<A, M>| {
             RaftMessage::AppendEntriesReply {
                 term: node.durable.term,
                 success,
@@ -125,7 +124,12 @@ impl RaftNode {
     }
 
     /// Appends entries after `prev_log_index`, truncating the first conflicting suffix (§5.3 step 3-4).
-    fn merge_entries(&mut self, prev_log_index: u64, entries: &[Entry], effects: &mut Effects) {
+    fn merge_entries(
+        &mut self,
+        prev_log_index: u64,
+        entries: &[Entry<A>],
+        effects: &mut Effects<M>,
+    ) {
         let mut changed = false;
         for (offset, entry) in entries.iter().enumerate() {
             let index = prev_log_index + 1 + offset as u64;
@@ -151,8 +155,8 @@ impl RaftNode {
         &mut self,
         now_us: u64,
         from: NodeId,
-        message: &RaftMessage,
-        effects: &mut Effects,
+        message: &RaftMessage<A>,
+        effects: &mut Effects<M>,
     ) {
         let RaftMessage::AppendEntriesReply {
             term,
@@ -198,7 +202,7 @@ impl RaftNode {
 
     /// Commit the highest index stored on a majority, but only if it holds an entry of the current term
     /// (§5.4.2). The test-only unsafe switch skips the term check: the Figure 8 bug.
-    pub(super) fn advance_commit(&mut self, effects: &mut Effects) {
+    pub(super) fn advance_commit(&mut self, effects: &mut Effects<M>) {
         let Some(leader) = self.volatile.leader.as_ref() else {
             return;
         };

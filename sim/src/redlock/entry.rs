@@ -1,9 +1,9 @@
 //! The registry entries of the two Redis-style worlds: one server, and Redlock's independent majority.
 
 use crate::config::ProtocolKind;
-use crate::registry::invariants::*;
-use crate::registry::Vocabulary;
-use crate::registry::{Capabilities, ClientPath, InvariantInfo, ProtocolEntry, ServerQuorum};
+use crate::entry::invariants::*;
+use crate::entry::Vocabulary;
+use crate::entry::{Capabilities, ClientPath, InvariantInfo, ProtocolEntry, ServerQuorum};
 
 const KV_INVARIANTS: &[InvariantInfo] = &[
     MUTUAL_EXCLUSION_INFO,

@@ -25,10 +25,11 @@
 
 pub mod entry;
 
-use crate::actor::Message;
 use crate::ids::NodeId;
 use crate::lockservice::LockMessage;
-use crate::protocol::{ActorSummary, ClientError, ClientOutcome, Effects, Fact, Input, Protocol};
+use crate::protocol::{
+    ActorSummary, Carries, ClientError, ClientOutcome, Effects, Fact, Input, Protocol,
+};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -59,7 +60,12 @@ impl KvLockServer {
     }
 
     /// The live entry for `key` at local time `now_us`; an expired one is removed first (lazy expiry).
-    fn live(&mut self, key: u32, now_us: u64, effects: &mut Effects) -> Option<KvEntry> {
+    fn live<M: Carries<LockMessage>>(
+        &mut self,
+        key: u32,
+        now_us: u64,
+        effects: &mut Effects<M>,
+    ) -> Option<KvEntry> {
         let entry = self.entries.get(&key).copied()?;
         if entry.expires_at_local_us > now_us {
             return Some(entry);
@@ -69,7 +75,14 @@ impl KvLockServer {
         None
     }
 
-    fn end(&mut self, key: u32, entry: KvEntry, by: NodeId, expired: bool, effects: &mut Effects) {
+    fn end<M: Carries<LockMessage>>(
+        &mut self,
+        key: u32,
+        entry: KvEntry,
+        by: NodeId,
+        expired: bool,
+        effects: &mut Effects<M>,
+    ) {
         self.revision += 1;
         if self.report_facts {
             effects.observe(Fact::LockReleased {
@@ -84,12 +97,12 @@ impl KvLockServer {
         }
     }
 
-    fn on_message(
+    fn on_message<M: Carries<LockMessage>>(
         &mut self,
         now_us: u64,
         from: NodeId,
         message: &LockMessage,
-        effects: &mut Effects,
+        effects: &mut Effects<M>,
     ) {
         let reply = match *message {
             LockMessage::SetNx { key, value, px_ms } => {
@@ -136,17 +149,18 @@ impl KvLockServer {
             }
             _ => return,
         };
-        effects.send(from, Message::Lock(reply));
+        effects.send(from, reply);
     }
 }
 
-impl Protocol for KvLockServer {
-    fn handle(&mut self, local_now_us: u64, input: Input<'_>, effects: &mut Effects) {
+impl<M: Carries<LockMessage>> Protocol<M> for KvLockServer {
+    fn handle(&mut self, local_now_us: u64, input: Input<'_, M>, effects: &mut Effects<M>) {
         match input {
-            Input::Message {
-                from,
-                message: Message::Lock(message),
-            } => self.on_message(local_now_us, from, message, effects),
+            Input::Message { from, message } => {
+                if let Some(message) = message.peel() {
+                    self.on_message(local_now_us, from, message, effects);
+                }
+            }
             Input::Client { request_id, .. } => {
                 let error = ClientError::NotLeader { leader_hint: None };
                 effects.reply(request_id, ClientOutcome::Rejected(error));

@@ -6,10 +6,9 @@
 //! adds its folder and one line to [`ENTRIES`]; a test checks that every [`ProtocolKind`] has exactly
 //! one entry, so forgetting the line fails at once rather than falling through somewhere quietly.
 
-mod entry;
-pub mod invariants;
-
-pub use entry::{Capabilities, ClientPath, InvariantInfo, ProtocolEntry, ServerQuorum, Vocabulary};
+pub use crate::entry::{
+    invariants, Capabilities, ClientPath, InvariantInfo, ProtocolEntry, ServerQuorum, Vocabulary,
+};
 
 use crate::config::{ProtocolConfig, ProtocolKind};
 

@@ -1,9 +1,9 @@
 //! The invoice scheduler's registry entry.
 
 use crate::config::ProtocolKind;
+use crate::entry::invariants::*;
+use crate::entry::{ProtocolEntry, Vocabulary};
 use crate::lockservice::entry::SERVICE_CAPABILITIES;
-use crate::registry::invariants::*;
-use crate::registry::{ProtocolEntry, Vocabulary};
 
 pub const SCHEDULER: ProtocolEntry = ProtocolEntry {
     kind: ProtocolKind::Scheduler,

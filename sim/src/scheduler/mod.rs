@@ -26,13 +26,13 @@
 
 pub mod entry;
 
-use crate::actor::Message;
 use crate::config::{LockServiceOptions, SchedulerMode, SchedulerOptions};
 use crate::ids::NodeId;
 use crate::lock_client::{LockClient, LockReply};
 use crate::lockservice::LockMessage;
 use crate::protocol::{
-    ActorSummary, ClientError, ClientOutcome, Effects, Fact, Input, Protocol, TimerDelay, TimerKey,
+    ActorSummary, Carries, ClientError, ClientOutcome, Effects, Fact, Input, Protocol, TimerDelay,
+    TimerKey,
 };
 use serde::Serialize;
 
@@ -108,7 +108,13 @@ impl SchedulerInstance {
         )
     }
 
-    fn set(&self, effects: &mut Effects, key: TimerKey, ms: u64, label: &'static str) {
+    fn set<M: Carries<LockMessage>>(
+        &self,
+        effects: &mut Effects<M>,
+        key: TimerKey,
+        ms: u64,
+        label: &'static str,
+    ) {
         effects.set_timer(
             key,
             TimerDelay::Exactly {
@@ -118,7 +124,7 @@ impl SchedulerInstance {
         );
     }
 
-    fn minute_timer(&self, now_us: u64, effects: &mut Effects) {
+    fn minute_timer<M: Carries<LockMessage>>(&self, now_us: u64, effects: &mut Effects<M>) {
         // Fire at the start of the next minute on this instance's clock.
         let minute_us = self.options.minute_ms * 1_000;
         let next_us = (now_us / minute_us + 1) * minute_us;
@@ -130,14 +136,14 @@ impl SchedulerInstance {
         );
     }
 
-    fn acquire(&mut self, now_us: u64, effects: &mut Effects) {
+    fn acquire<M: Carries<LockMessage>>(&mut self, now_us: u64, effects: &mut Effects<M>) {
         self.next_id += 1;
         self.client.request = self.next_id;
         self.lock = LockState::Acquiring;
         self.send_acquire(now_us, effects);
     }
 
-    fn send_acquire(&mut self, now_us: u64, effects: &mut Effects) {
+    fn send_acquire<M: Carries<LockMessage>>(&mut self, now_us: u64, effects: &mut Effects<M>) {
         self.client.acquire_sent_local_us = now_us;
         self.lock_round_trips += 1;
         effects.observe(Fact::LockRequested { key: SCHEDULER_KEY });
@@ -156,7 +162,7 @@ impl SchedulerInstance {
         );
     }
 
-    fn lose_lock(&mut self, now_us: u64, effects: &mut Effects) {
+    fn lose_lock<M: Carries<LockMessage>>(&mut self, now_us: u64, effects: &mut Effects<M>) {
         let led = self.leader_mode() && self.lock == LockState::Held;
         self.lock = LockState::None;
         self.client.lease = None;
@@ -171,7 +177,7 @@ impl SchedulerInstance {
         }
     }
 
-    fn on_minute(&mut self, now_us: u64, effects: &mut Effects) {
+    fn on_minute<M: Carries<LockMessage>>(&mut self, now_us: u64, effects: &mut Effects<M>) {
         self.minute_timer(now_us, effects);
         let minute = now_us / (self.options.minute_ms * 1_000);
         match self.options.mode {
@@ -193,7 +199,12 @@ impl SchedulerInstance {
         }
     }
 
-    fn generate(&mut self, minute: u64, if_absent: bool, effects: &mut Effects) {
+    fn generate<M: Carries<LockMessage>>(
+        &mut self,
+        minute: u64,
+        if_absent: bool,
+        effects: &mut Effects<M>,
+    ) {
         self.runs += 1;
         self.next_id += 1;
         let invoice = LockMessage::Invoice {
@@ -202,10 +213,16 @@ impl SchedulerInstance {
             if_absent,
             run: self.next_id,
         };
-        effects.send(self.store, Message::Lock(invoice));
+        effects.send(self.store, invoice);
     }
 
-    fn on_granted(&mut self, now_us: u64, lease: u64, token: u64, effects: &mut Effects) {
+    fn on_granted<M: Carries<LockMessage>>(
+        &mut self,
+        now_us: u64,
+        lease: u64,
+        token: u64,
+        effects: &mut Effects<M>,
+    ) {
         self.lock = LockState::Held;
         self.client.lease = Some(lease);
         self.token = token;
@@ -226,7 +243,7 @@ impl SchedulerInstance {
         }
     }
 
-    fn release(&mut self, effects: &mut Effects) {
+    fn release<M: Carries<LockMessage>>(&mut self, effects: &mut Effects<M>) {
         let Some(lease) = self.client.lease else {
             self.lock = LockState::None;
             return;
@@ -244,12 +261,12 @@ impl SchedulerInstance {
         );
     }
 
-    fn on_message(
+    fn on_message<M: Carries<LockMessage>>(
         &mut self,
         now_us: u64,
         from: NodeId,
         message: &LockMessage,
-        effects: &mut Effects,
+        effects: &mut Effects<M>,
     ) {
         let acquiring = self.lock == LockState::Acquiring;
         if let Some(reply) = self.client.on_reply(from, message, acquiring) {
@@ -279,7 +296,12 @@ impl SchedulerInstance {
     }
 
     /// What the lock service's answer means for this instance: leading, or waiting to.
-    fn on_lock_reply(&mut self, now_us: u64, reply: LockReply, effects: &mut Effects) {
+    fn on_lock_reply<M: Carries<LockMessage>>(
+        &mut self,
+        now_us: u64,
+        reply: LockReply,
+        effects: &mut Effects<M>,
+    ) {
         match reply {
             LockReply::Ignored => {}
             LockReply::Resend => self.send_acquire(now_us, effects),
@@ -304,7 +326,7 @@ impl SchedulerInstance {
         }
     }
 
-    fn on_op_timeout(&mut self, now_us: u64, effects: &mut Effects) {
+    fn on_op_timeout<M: Carries<LockMessage>>(&mut self, now_us: u64, effects: &mut Effects<M>) {
         match self.lock {
             LockState::Acquiring => {
                 self.client.try_next_server();
@@ -321,15 +343,15 @@ impl SchedulerInstance {
         }
     }
 
-    fn on_renew(&mut self, now_us: u64, effects: &mut Effects) {
+    fn on_renew<M: Carries<LockMessage>>(&mut self, now_us: u64, effects: &mut Effects<M>) {
         if self.client.send_keep_alive(now_us, effects) {
             self.set(effects, RENEW_TIMER, self.locks.renew_ms, "lease renewal");
         }
     }
 }
 
-impl Protocol for SchedulerInstance {
-    fn handle(&mut self, local_now_us: u64, input: Input<'_>, effects: &mut Effects) {
+impl<M: Carries<LockMessage>> Protocol<M> for SchedulerInstance {
+    fn handle(&mut self, local_now_us: u64, input: Input<'_, M>, effects: &mut Effects<M>) {
         match input {
             Input::Start | Input::Recover => {
                 self.minute_timer(local_now_us, effects);
@@ -337,11 +359,11 @@ impl Protocol for SchedulerInstance {
                     self.acquire(local_now_us, effects);
                 }
             }
-            Input::Message {
-                from,
-                message: Message::Lock(message),
-            } => self.on_message(local_now_us, from, message, effects),
-            Input::Message { .. } => {}
+            Input::Message { from, message } => {
+                if let Some(message) = message.peel() {
+                    self.on_message(local_now_us, from, message, effects);
+                }
+            }
             Input::Timer { key: MINUTE_TIMER } => self.on_minute(local_now_us, effects),
             Input::Timer { key: OP_TIMER } => self.on_op_timeout(local_now_us, effects),
             Input::Timer { key: RENEW_TIMER } => self.on_renew(local_now_us, effects),

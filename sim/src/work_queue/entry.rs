@@ -1,9 +1,9 @@
 //! The work queue's registry entry.
 
 use crate::config::ProtocolKind;
+use crate::entry::invariants::*;
+use crate::entry::{ProtocolEntry, Vocabulary};
 use crate::lockservice::entry::SERVICE_CAPABILITIES;
-use crate::registry::invariants::*;
-use crate::registry::{ProtocolEntry, Vocabulary};
 
 pub const WORK_QUEUE: ProtocolEntry = ProtocolEntry {
     kind: ProtocolKind::WorkQueue,

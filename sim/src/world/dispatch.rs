@@ -30,7 +30,7 @@ impl World {
     }
 
     /// Hands one input to an up node, applies its effects and runs the checkers.
-    pub(super) fn dispatch(&mut self, node: NodeId, input: Input<'_>) {
+    pub(super) fn dispatch(&mut self, node: NodeId, input: Input<'_, Message>) {
         let slot = &mut self.nodes[node.index()];
         assert_eq!(slot.status, NodeStatus::Up, "only up nodes handle inputs");
         let local_now_us = slot.clock.local_us(self.now);
@@ -62,7 +62,7 @@ impl World {
         self.checkers.note_leadership(self.now, node, leads);
     }
 
-    fn apply_effect(&mut self, node: NodeId, effect: Effect) {
+    fn apply_effect(&mut self, node: NodeId, effect: Effect<Message>) {
         match effect {
             Effect::Send { to, message } => self.send(node, to, message),
             Effect::SetTimer { key, delay, label } => self.set_timer(node, key, delay, label),

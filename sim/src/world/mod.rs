@@ -15,14 +15,15 @@ pub use clients::{ClientRecord, Clients, RECENT_REQUESTS};
 pub use events::{EventKind, EventQueue};
 
 use crate::action::Action;
+use crate::actor::ClusterRaft;
 use crate::actor::{Actor, Message};
 use crate::checker::Checkers;
 use crate::clock::LocalClock;
-use crate::config::{ProtocolConfig, RaftOptions, Timing};
-use crate::ids::{NodeId, MAX_NODES};
+use crate::config::ProtocolConfig;
+use crate::ids::NodeId;
 use crate::network::{MessageId, Network};
 use crate::protocol::{ClientCommand, Effects, Input, Protocol, RequestId, TimerKey};
-use crate::raft::{RaftNode, RaftTiming};
+use crate::raft::RaftTiming;
 use crate::report::{NodeFinal, NodeKey, Report};
 use crate::rng::Rng;
 use crate::time::SimTime;
@@ -34,76 +35,7 @@ use std::collections::{BTreeMap, VecDeque};
 /// newer ones dropped with a trace note).
 pub const MAX_BACKLOG: usize = 10_000;
 
-/// Longest timing value accepted (one hour), so microsecond arithmetic never overflows.
-pub const MAX_DURATION_MS: u64 = 3_600_000;
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct WorldConfig {
-    pub protocol: ProtocolConfig,
-    /// Every actor of the world (servers first); a scenario's `nodes` counts the servers only.
-    pub node_count: usize,
-    pub seed: u64,
-    pub timing: Timing,
-    pub raft: RaftOptions,
-}
-
-impl WorldConfig {
-    pub fn raft(node_count: usize, seed: u64) -> WorldConfig {
-        WorldConfig {
-            protocol: ProtocolConfig::Raft,
-            node_count,
-            seed,
-            timing: Timing::default(),
-            raft: RaftOptions::default(),
-        }
-    }
-
-    pub fn validate(&self) -> Result<(), String> {
-        let timing = &self.timing;
-        if self.node_count == 0 || self.node_count > MAX_NODES {
-            return Err(format!(
-                "node count {} is outside 1..={MAX_NODES}",
-                self.node_count
-            ));
-        }
-        if timing.election_timeout_ms.0 == 0
-            || timing.election_timeout_ms.0 > timing.election_timeout_ms.1
-        {
-            return Err(format!(
-                "election_timeout_ms [{}, {}] must be a non-empty range above zero",
-                timing.election_timeout_ms.0, timing.election_timeout_ms.1
-            ));
-        }
-        if timing.network_delay_ms.0 > timing.network_delay_ms.1 {
-            return Err(format!(
-                "network_delay_ms [{}, {}] has min above max",
-                timing.network_delay_ms.0, timing.network_delay_ms.1
-            ));
-        }
-        let longest_ms = [
-            timing.election_timeout_ms.1,
-            timing.network_delay_ms.1,
-            timing.heartbeat_ms,
-            timing.client_timeout_ms,
-        ];
-        if longest_ms.iter().any(|ms| *ms > MAX_DURATION_MS) {
-            return Err(format!(
-                "timing values must be at most {MAX_DURATION_MS} ms"
-            ));
-        }
-        if timing.heartbeat_ms == 0 {
-            return Err("heartbeat_ms must be above zero".to_string());
-        }
-        if timing.client_timeout_ms == 0 {
-            return Err("client_timeout_ms must be above zero".to_string());
-        }
-        if timing.drop_ppm > crate::action::PPM_ONE || timing.duplicate_ppm > crate::action::PPM_ONE
-        {
-            return Err("drop and duplicate ratios must be at most 1_000_000 ppm".to_string());
-        }
-        Ok(())
-    }
-}
+pub use crate::config::{WorldConfig, MAX_DURATION_MS};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ActionOutcome {
@@ -182,7 +114,7 @@ pub struct World {
     action_log: Vec<(SimTime, Action)>,
     events_processed: u64,
     next_timer_generation: u64,
-    effects: Effects,
+    effects: Effects<Message>,
 }
 
 impl World {
@@ -192,8 +124,9 @@ impl World {
         let actors = match &config.protocol {
             ProtocolConfig::Raft => {
                 let timing = RaftTiming::from_timing(&config.timing);
-                let node =
-                    |index| RaftNode::new(NodeId(index as u16), count, config.raft.clone(), timing);
+                let node = |index| {
+                    ClusterRaft::new(NodeId(index as u16), count, config.raft.clone(), timing)
+                };
                 (0..count).map(|index| Actor::Raft(node(index))).collect()
             }
             coordination => crate::coordination::build_actors(&config, coordination)?,

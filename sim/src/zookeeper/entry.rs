@@ -1,9 +1,9 @@
 //! The ZooKeeper-style election's registry entry.
 
 use crate::config::ProtocolKind;
+use crate::entry::invariants::*;
+use crate::entry::{Capabilities, ProtocolEntry, Vocabulary};
 use crate::lockservice::entry::SERVICE_CAPABILITIES;
-use crate::registry::invariants::*;
-use crate::registry::{Capabilities, ProtocolEntry, Vocabulary};
 
 pub const ZOOKEEPER: ProtocolEntry = ProtocolEntry {
     kind: ProtocolKind::Zookeeper,

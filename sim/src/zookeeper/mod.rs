@@ -27,12 +27,12 @@
 
 pub mod entry;
 
-use crate::actor::Message;
 use crate::config::{LockServiceOptions, ZkRecipe};
 use crate::ids::NodeId;
 use crate::lockservice::{CreatePath, LockMessage, ZPath};
 use crate::protocol::{
-    ActorSummary, ClientError, ClientOutcome, Effects, Fact, Input, Protocol, TimerDelay, TimerKey,
+    ActorSummary, Carries, ClientError, ClientOutcome, Effects, Fact, Input, Protocol, TimerDelay,
+    TimerKey,
 };
 use serde::Serialize;
 
@@ -98,10 +98,15 @@ impl ZkCandidate {
     }
 
     /// Sends `message` (built with a fresh request id) to the server believed to lead.
-    fn ask(&mut self, now_us: u64, effects: &mut Effects, message: impl Fn(u64) -> LockMessage) {
+    fn ask<M: Carries<LockMessage>>(
+        &mut self,
+        now_us: u64,
+        effects: &mut Effects<M>,
+        message: impl Fn(u64) -> LockMessage,
+    ) {
         self.request += 1;
         self.sent_local_us = now_us;
-        effects.send(self.server(), Message::Lock(message(self.request)));
+        effects.send(self.server(), message(self.request));
         let local_us = self.options.op_timeout_ms * 1_000;
         effects.set_timer(
             OP_TIMER,
@@ -111,7 +116,7 @@ impl ZkCandidate {
     }
 
     /// Re-sends what the current phase is waiting for.
-    fn retry(&mut self, now_us: u64, effects: &mut Effects) {
+    fn retry<M: Carries<LockMessage>>(&mut self, now_us: u64, effects: &mut Effects<M>) {
         let ttl_ms = self.options.lease_ttl_ms;
         let Some(session) = self.session else {
             self.phase = CandidatePhase::OpeningSession;
@@ -134,7 +139,12 @@ impl ZkCandidate {
         }
     }
 
-    fn create(&mut self, now_us: u64, session: u64, effects: &mut Effects) {
+    fn create<M: Carries<LockMessage>>(
+        &mut self,
+        now_us: u64,
+        session: u64,
+        effects: &mut Effects<M>,
+    ) {
         // Sequential: create one znode per session, then only list and watch.
         if let (ZkRecipe::Sequential, Some(_)) = (self.recipe, self.znode) {
             self.list(now_us, effects);
@@ -152,12 +162,17 @@ impl ZkCandidate {
         });
     }
 
-    fn list(&mut self, now_us: u64, effects: &mut Effects) {
+    fn list<M: Carries<LockMessage>>(&mut self, now_us: u64, effects: &mut Effects<M>) {
         self.phase = CandidatePhase::Listing;
         self.ask(now_us, effects, |request| LockMessage::Children { request });
     }
 
-    fn watch(&mut self, now_us: u64, path: ZPath, effects: &mut Effects) {
+    fn watch<M: Carries<LockMessage>>(
+        &mut self,
+        now_us: u64,
+        path: ZPath,
+        effects: &mut Effects<M>,
+    ) {
         self.phase = CandidatePhase::Watching;
         self.watching = Some(path);
         self.ask(now_us, effects, |request| LockMessage::WatchExists {
@@ -166,7 +181,7 @@ impl ZkCandidate {
         });
     }
 
-    fn lead(&mut self, now_us: u64, effects: &mut Effects) {
+    fn lead<M: Carries<LockMessage>>(&mut self, now_us: u64, effects: &mut Effects<M>) {
         self.phase = CandidatePhase::Leading;
         self.watching = None;
         self.times_led += 1;
@@ -179,7 +194,7 @@ impl ZkCandidate {
     }
 
     /// The session is gone (expired, or the service says so): start over with a new one.
-    fn lose_session(&mut self, now_us: u64, effects: &mut Effects) {
+    fn lose_session<M: Carries<LockMessage>>(&mut self, now_us: u64, effects: &mut Effects<M>) {
         if self.phase == CandidatePhase::Leading {
             let hold = (self.id.0 as u64) << 32 | self.session.unwrap_or(0);
             effects.observe(Fact::LockBeliefEnded { hold });
@@ -191,17 +206,17 @@ impl ZkCandidate {
         self.retry(now_us, effects);
     }
 
-    fn ping_timer(&self, effects: &mut Effects) {
+    fn ping_timer<M: Carries<LockMessage>>(&self, effects: &mut Effects<M>) {
         let local_us = self.options.renew_ms * 1_000;
         effects.set_timer(PING_TIMER, TimerDelay::Exactly { local_us }, "session ping");
     }
 
-    fn on_message(
+    fn on_message<M: Carries<LockMessage>>(
         &mut self,
         now_us: u64,
         from: NodeId,
         message: &LockMessage,
-        effects: &mut Effects,
+        effects: &mut Effects<M>,
     ) {
         match message {
             LockMessage::NotLeader {
@@ -324,7 +339,7 @@ impl ZkCandidate {
         }
     }
 
-    fn on_ping(&mut self, now_us: u64, effects: &mut Effects) {
+    fn on_ping<M: Carries<LockMessage>>(&mut self, now_us: u64, effects: &mut Effects<M>) {
         let Some(lease) = self.session else {
             return;
         };
@@ -337,26 +352,26 @@ impl ZkCandidate {
             lease,
             sent_at_local_us: now_us,
         };
-        effects.send(self.server(), Message::Lock(ping));
+        effects.send(self.server(), ping);
         self.ping_timer(effects);
         // Watches live on the service's leader and are lost when leadership moves: set it again (the
         // server keeps one watch per watcher, so this never doubles a notification).
         if let (CandidatePhase::Waiting, Some(path)) = (self.phase, self.watching) {
             let rearm = LockMessage::WatchExists { path, request: 0 };
-            effects.send(self.server(), Message::Lock(rearm));
+            effects.send(self.server(), rearm);
         }
     }
 }
 
-impl Protocol for ZkCandidate {
-    fn handle(&mut self, local_now_us: u64, input: Input<'_>, effects: &mut Effects) {
+impl<M: Carries<LockMessage>> Protocol<M> for ZkCandidate {
+    fn handle(&mut self, local_now_us: u64, input: Input<'_, M>, effects: &mut Effects<M>) {
         match input {
             Input::Start | Input::Recover => self.retry(local_now_us, effects),
-            Input::Message {
-                from,
-                message: Message::Lock(message),
-            } => self.on_message(local_now_us, from, message, effects),
-            Input::Message { .. } => {}
+            Input::Message { from, message } => {
+                if let Some(message) = message.peel() {
+                    self.on_message(local_now_us, from, message, effects);
+                }
+            }
             Input::Timer { key: OP_TIMER } => {
                 self.leader_guess = (self.leader_guess + 1) % self.servers;
                 self.retry(local_now_us, effects);

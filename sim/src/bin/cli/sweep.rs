@@ -2,15 +2,15 @@
 //! reproduces the first failing seed. `--emit-scenario SEED` prints that seed's schedule as scenario TOML.
 //! `--protocol raft` (the default) sweeps Raft's chaos profiles; a coordination protocol (`lock-service`,
 //! `redis-lock`, `redlock`, `scheduler`, `zookeeper`, `work-queue`) sweeps its chaos world
-//! (`lockservice::chaos`), with a few switches that pick its unsafe or alternative variant.
+//! (`chaos::locks`), with a few switches that pick its unsafe or alternative variant.
 
 use super::args::{FlagSpec, ParsedArgs};
 use super::parallel::sweep_on_threads;
 use super::Outcome;
+use quorumlab_sim::chaos::locks::{LockChaosOptions, LockKind};
 use quorumlab_sim::chaos::{chaos_scenario, ChaosOptions, ChaosProfile};
 use quorumlab_sim::config::ZkRecipe;
 use quorumlab_sim::ids::MAX_NODES;
-use quorumlab_sim::lockservice::chaos::{LockChaosOptions, LockKind};
 use quorumlab_sim::registry;
 use quorumlab_sim::scenario::to_toml_string;
 use quorumlab_sim::sweep::{

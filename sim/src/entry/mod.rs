@@ -1,6 +1,10 @@
 //! What a registry entry says about one world: the plain data the scenario format, the app and the
 //! tooling read instead of matching protocol names. Entries are `const`s declared in each protocol's
-//! own folder (`raft/entry.rs`, `lockservice/entry.rs`, ...); [`super::ENTRIES`] lists them.
+//! own folder (`raft/entry.rs`, `lockservice/entry.rs`, ...); `crate::registry::ENTRIES` lists them.
+//! These types sit low (beside the protocol contract) so a protocol's folder can describe itself
+//! without importing the registry that lists it.
+
+pub mod invariants;
 
 use crate::config::ProtocolKind;
 

@@ -1,12 +1,23 @@
-//! The invariants entries list, each with its promise, so two worlds that judge the same property say
-//! the same thing about it. Names are the checkers' own constants.
+//! Every invariant's name (as the checkers report it) and its promise, so two worlds that judge the
+//! same property say the same thing about it. The names live here, below both the protocols' entries
+//! and the checkers, so neither has to import the other.
 
 use super::InvariantInfo;
-use crate::checker::{
-    ELECTION_SAFETY, EXCLUSIVE_BELIEF, LEADER_APPEND_ONLY, LEADER_COMPLETENESS, LINEARIZABLE_READS,
-    LOG_MATCHING, MUTUAL_EXCLUSION, NO_DUPLICATE_INVOICE, NO_LOST_UPDATES, RELEASE_BY_OWNER,
-    SINGLE_LEASE_HOLDER, STATE_MACHINE_SAFETY, TOKEN_MONOTONICITY,
-};
+
+pub const ELECTION_SAFETY: &str = "Election Safety";
+pub const LEADER_APPEND_ONLY: &str = "Leader Append-Only";
+pub const LOG_MATCHING: &str = "Log Matching";
+pub const LEADER_COMPLETENESS: &str = "Leader Completeness";
+pub const STATE_MACHINE_SAFETY: &str = "State Machine Safety";
+pub const MUTUAL_EXCLUSION: &str = "Mutual Exclusion";
+pub const TOKEN_MONOTONICITY: &str = "Token Monotonicity";
+pub const NO_LOST_UPDATES: &str = "No Lost Updates";
+pub const SINGLE_LEASE_HOLDER: &str = "Single Lease Holder";
+pub const RELEASE_BY_OWNER: &str = "Release By Owner";
+pub const EXCLUSIVE_BELIEF: &str = "Exclusive Belief";
+pub const NO_DUPLICATE_INVOICE: &str = "No Duplicate Invoice";
+/// A read must reflect every write acknowledged to any client before the read was submitted.
+pub const LINEARIZABLE_READS: &str = "Linearizable Reads";
 
 const fn info(name: &'static str, promise: &'static str) -> InvariantInfo {
     InvariantInfo { name, promise }

@@ -9,6 +9,8 @@
 //! The schedule is an ordinary [`Scenario`], so a failing seed can be written out with
 //! [`crate::scenario::to_toml_string`] and re-run by anyone with `quorumlab run`.
 
+pub mod locks;
+
 use crate::action::{Action, NodeTarget, RequestKind, PPM_ONE};
 use crate::ids::NodeId;
 use crate::rng::Rng;
