@@ -13,6 +13,7 @@ use quorumlab_sim::scenario::Step;
 mod coordination;
 mod errors;
 mod lessons;
+mod recorded_links;
 
 pub(super) fn node(number: u16) -> NodeTarget {
     NodeTarget::Node(NodeId(number - 1))

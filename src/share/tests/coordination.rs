@@ -11,7 +11,7 @@ use quorumlab_sim::coordination::Layout;
 use quorumlab_sim::scenario::{parse_scenario, EXAMPLES};
 
 /// Every compiled-in example scenario with a coordination workload, parsed.
-fn coordination_examples() -> Vec<(String, Scenario)> {
+pub(super) fn coordination_examples() -> Vec<(String, Scenario)> {
     EXAMPLES
         .iter()
         .map(|(name, text)| (name.to_string(), parse_scenario(text, name).unwrap()))
@@ -21,7 +21,7 @@ fn coordination_examples() -> Vec<(String, Scenario)> {
 
 /// A session on `scenario` with learner actions on a worker and a server, then a seek back, so the
 /// link carries a recorded future too.
-fn played(scenario: Scenario) -> Session {
+pub(super) fn played(scenario: Scenario) -> Session {
     let layout = Layout::new(
         scenario.node_count,
         scenario.raft.coordination.as_ref().unwrap(),
