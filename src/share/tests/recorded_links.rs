@@ -1,19 +1,19 @@
 //! Links recorded from the real encoders of v1, v2 and v3, kept as text: whatever the link code
 //! becomes, these must keep opening to exactly the run they were made from. Each comes with that run
-//! written as a trace file (the stable, documented format; its event lines left out): the scenario,
-//! every recorded action, the position, and the event count and trace hash of the replayed world.
+//! in the scenario format (stable and documented, so it outlives the link code): the scenario, every
+//! recorded action, the position, the lesson, and the event count and trace hash of the replayed
+//! world.
+//!
+//! They were made by `print_recorded_links`, a generator that ran the encoders of that build (see
+//! the commit that added this file); the encoders are gone, so the links can no longer change.
 
-use super::coordination::{coordination_examples, played};
 use super::*;
-use crate::lesson::course;
-use crate::lesson::headless::{lesson_session, play_to_step};
-use quorumlab_sim::scenario::{parse_scenario, to_toml_string, ScenarioProtocol};
-use std::fmt::Write;
+use quorumlab_sim::scenario::{parse_scenario, ScenarioProtocol};
 
 /// One link made by an old build, and what it must open to.
-struct Recorded {
-    name: &'static str,
-    fragment: &'static str,
+pub(super) struct Recorded {
+    pub(super) name: &'static str,
+    pub(super) fragment: &'static str,
     /// The scenario without its steps, as scenario TOML.
     settings: &'static str,
     /// The scenario's `[[step]]` entries (appended to `settings`).
@@ -32,11 +32,27 @@ struct Recorded {
 }
 
 impl Recorded {
-    fn scenario(&self) -> Scenario {
+    /// The first recorded link whose name starts with `prefix`.
+    pub(super) fn named(prefix: &str) -> &'static Recorded {
+        RECORDED
+            .iter()
+            .find(|recorded| recorded.name.starts_with(prefix))
+            .unwrap()
+    }
+
+    /// The body of the link, its checksum cut off (to build damaged or relabelled links from).
+    pub(super) fn body(&self) -> Vec<u8> {
+        let payload = self.fragment.splitn(4, '/').nth(3).unwrap();
+        let mut bytes = payload::decode(payload).unwrap();
+        bytes.truncate(bytes.len() - 4);
+        bytes
+    }
+
+    pub(super) fn scenario(&self) -> Scenario {
         parse_scenario(&format!("{}{}", self.settings, self.steps), self.name).unwrap()
     }
 
-    fn actions(&self) -> Vec<RecordedAction> {
+    pub(super) fn actions(&self) -> Vec<RecordedAction> {
         let as_steps = parse_scenario(&format!("{}{}", self.settings, self.actions), self.name);
         let steps = as_steps.unwrap().steps;
         assert_eq!(steps.len(), self.action_points_us.len(), "{}", self.name);
@@ -52,9 +68,9 @@ impl Recorded {
     }
 }
 
-/// Made by [`print_recorded_links`] with the v1–v3 encoders: one v1 Raft run, a v2 Raft run with
+/// Made with the v1–v3 encoders: one v1 Raft run, a v2 Raft run with
 /// every action kind, a v2 run of each coordination protocol, and two v3 runs inside lessons.
-const RECORDED: &[Recorded] = &[
+pub(super) const RECORDED: &[Recorded] = &[
     Recorded {
         name: "v1 raft",
         fragment: "#/run/v1/B3YxIHJhZnQAAwew6gGWAawCMgUPAKCcAegHAgAD4NwqSgUAtZguZAoDkE6rri1cB4C-kgE8jtrl",
@@ -799,162 +815,4 @@ fn recorded_links_cover_every_version_and_protocol() {
     {
         assert!(protocols.contains(protocol), "no recorded {protocol} link");
     }
-}
-
-/// While the v1–v3 encoders exist: each recorded link is exactly what they write for its run.
-#[test]
-fn the_old_encoders_write_the_recorded_links() {
-    for recorded in RECORDED {
-        let run = decode_fragment(recorded.fragment).unwrap();
-        let name = &recorded.fragment[LINK_PREFIX.len()..LINK_PREFIX.len() + 2];
-        let version = codec::Version::from_name(name).unwrap();
-        let body = base64url_encode(&codec::encode_as(&run, version));
-        let fragment = format!("{LINK_PREFIX}{name}/{body}");
-        assert_eq!(fragment, recorded.fragment, "{}", recorded.name);
-    }
-}
-
-/// The run the generator records, in the scenario format's own words (stable and documented): the
-/// settings, the scripted steps, the recorded actions written as steps (with their exact µs and event
-/// counts beside them), the position, and what the replayed world shows there.
-fn record(name: &str, run: &SharedRun, fragment: &str, out: &mut String) {
-    let opened = open(run.clone()).unwrap();
-    let settings = to_toml_string(&Scenario {
-        steps: Vec::new(),
-        ..run.scenario.clone()
-    });
-    let steps = to_toml_string(&run.scenario)[settings.len()..].to_string();
-    let as_steps = Scenario {
-        steps: run
-            .actions
-            .iter()
-            .map(|recorded| Step {
-                at_ms: recorded.at.as_ms(),
-                action: recorded.action.clone(),
-            })
-            .collect(),
-        ..run.scenario.clone()
-    };
-    let actions = to_toml_string(&as_steps)[settings.len()..].to_string();
-    let points: Vec<String> = run
-        .actions
-        .iter()
-        .map(|recorded| format!("({}, {})", recorded.at.as_micros(), recorded.after_events))
-        .collect();
-    let lesson = match &run.lesson {
-        Some(lesson) => format!(
-            "Some((\"{}\", {}, {}))",
-            lesson.id,
-            lesson.step,
-            lesson.step_began.as_micros()
-        ),
-        None => "None".to_string(),
-    };
-    let world = opened.world();
-    let _ = writeln!(
-        out,
-        "    Recorded {{\n        name: {name:?},\n        fragment: {fragment:?},\n        \
-         settings: r##\"{settings}\"##,\n        steps: r##\"{steps}\"##,\n        \
-         actions: r##\"{actions}\"##,\n        action_points_us: &[{}],\n        \
-         position_us: {},\n        lesson: {lesson},\n        events: {},\n        \
-         trace_hash: {:#018x},\n    }},",
-        points.join(", "),
-        run.position.as_micros(),
-        world.events_processed(),
-        world.trace_hash(),
-    );
-}
-
-/// A Raft session that applies every action kind, with a recorded future.
-fn every_action_session() -> Session {
-    let mut scenario = sample_run().scenario;
-    // Elections within the run, so the actions meet a cluster that does something.
-    scenario.timing.election_timeout_ms = (150, 300);
-    let mut session = Session::new(scenario).unwrap();
-    for (index, action) in every_action().iter().enumerate() {
-        session.advance_to(SimTime::from_ms(200 + 137 * index as u64));
-        session.apply(action);
-    }
-    session.advance_to(SimTime::from_ms(2_500));
-    session.seek(SimTime::from_ms(1_900));
-    session
-}
-
-/// A plain Raft session of the kind v1 links were made of (v1 predates coordination).
-fn v1_session() -> Session {
-    let mut scenario = Scenario::new("v1 raft", 3, 30_000);
-    scenario.seed = 7;
-    scenario.raft.check_quorum = true;
-    scenario.timing.duplicate_ppm = 20_000;
-    let mut session = Session::new(scenario).unwrap();
-    session.advance_to(SimTime::from_ms(700));
-    session.apply(&Action::Isolate {
-        target: NodeTarget::Leader,
-    });
-    session.advance_to(SimTime(1_456_789));
-    session.apply(&Action::ClockDrift {
-        target: node(3),
-        ppm: 5_000,
-    });
-    session.advance_to(SimTime::from_ms(2_200));
-    session.apply(&Action::Heal);
-    session.advance_to(SimTime::from_ms(2_800));
-    session.seek(SimTime::from_ms(2_400));
-    session
-}
-
-fn lesson_run(lesson_id: Option<&str>) -> SharedRun {
-    let lesson = course()
-        .unwrap()
-        .into_iter()
-        .find(|lesson| lesson_id.is_none_or(|id| lesson.id == id) && lesson.steps.len() >= 2)
-        .unwrap();
-    let mut session = lesson_session(&lesson).unwrap();
-    let tracker = play_to_step(&mut session, &lesson, 1).unwrap();
-    session.advance_to(session.now().plus_ms(150));
-    let mut run = capture(&session);
-    run.lesson = Some(SharedLesson {
-        id: lesson.id.clone(),
-        step: tracker.current_step(),
-        step_began: tracker.step_began(),
-    });
-    run
-}
-
-/// Writes the recorded links with the encoders of this build (`cargo test -- --ignored
-/// print_recorded_links --nocapture`). Run once, before the v1–v3 encoders were removed.
-#[test]
-#[ignore]
-fn print_recorded_links() {
-    let mut out = String::new();
-    let v1 = capture(&v1_session());
-    let v1_fragment = format!(
-        "{LINK_PREFIX}v1/{}",
-        base64url_encode(&codec::encode_as(&v1, codec::Version::V1))
-    );
-    record("v1 raft", &v1, &v1_fragment, &mut out);
-    let every = capture(&every_action_session());
-    record(
-        "v2 raft",
-        &every,
-        &encode_fragment(&every).unwrap(),
-        &mut out,
-    );
-    let mut seen = Vec::new();
-    for (name, scenario) in coordination_examples() {
-        let protocol = scenario.protocol_name();
-        if seen.contains(&protocol) {
-            continue;
-        }
-        seen.push(protocol);
-        let run = capture(&played(scenario));
-        let label = format!("v2 {protocol} ({name})");
-        record(&label, &run, &encode_fragment(&run).unwrap(), &mut out);
-    }
-    for lesson_id in [None, Some("fencing-tokens")] {
-        let run = lesson_run(lesson_id);
-        let label = format!("v3 lesson {}", run.lesson.as_ref().unwrap().id);
-        record(&label, &run, &encode_fragment(&run).unwrap(), &mut out);
-    }
-    std::fs::write("/tmp/recorded_links.txt", out).unwrap();
 }
