@@ -5,7 +5,7 @@
 //! Format (version 4): `#/run/v4/<payload>`, where the payload is base64url without padding of
 //!
 //! ```text
-//! postcard(LinkBody) · CRC-32 (IEEE) of those bytes (4 bytes, LE)
+//! postcard(LinkBody) · CRC-32 (ISO-HDLC, as zlib computes it) of those bytes (4 bytes, LE)
 //! ```
 //!
 //! [`body::LinkBody`] is the link's own plain data — title · protocol (Raft, or a coordination

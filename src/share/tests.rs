@@ -132,7 +132,7 @@ pub(super) fn v4_body(run: &SharedRun) -> Vec<u8> {
 /// The v4 fragment for raw body bytes, sealed with a correct checksum.
 pub(super) fn v4_fragment_of_body(body: &[u8]) -> String {
     let mut sealed = body.to_vec();
-    sealed.extend_from_slice(&crc32fast::hash(body).to_le_bytes());
+    sealed.extend_from_slice(&v4::checksum(body));
     v4_fragment_of_sealed(&sealed)
 }
 

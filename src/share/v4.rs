@@ -4,13 +4,21 @@
 
 use super::body::LinkBody;
 use super::{bounded, ShareError};
+use crc::{Crc, Table, CRC_32_ISO_HDLC};
+
+/// CRC-32 as zlib, PNG and Ethernet compute it, one table lookup per byte (a link is small).
+const CHECKSUM: Crc<u32, Table<1>> = Crc::<u32, Table<1>>::new(&CRC_32_ISO_HDLC);
+
+pub fn checksum(bytes: &[u8]) -> [u8; 4] {
+    CHECKSUM.checksum(bytes).to_le_bytes()
+}
 
 pub fn encode(body: &LinkBody) -> Vec<u8> {
     // Serializing plain structs into a growable buffer cannot fail; an empty body would be refused
     // when read, never misread.
     let mut bytes = postcard::to_allocvec(body).unwrap_or_default();
-    let checksum = crc32fast::hash(&bytes);
-    bytes.extend_from_slice(&checksum.to_le_bytes());
+    let checksum = checksum(&bytes);
+    bytes.extend_from_slice(&checksum);
     bytes
 }
 
@@ -19,7 +27,7 @@ pub fn decode(sealed: &[u8]) -> Result<LinkBody, ShareError> {
         return Err(ShareError::Damaged);
     };
     let (bytes, checksum) = sealed.split_at(body_length);
-    if crc32fast::hash(bytes).to_le_bytes() != checksum {
+    if self::checksum(bytes) != checksum {
         return Err(ShareError::Damaged);
     }
     bounded::clear_exceeded();
