@@ -101,7 +101,7 @@ async fn the_share_button_writes_a_link_to_what_is_on_screen() {
     TimeoutFuture::new(100).await;
 
     let fragment = web_io::location_hash();
-    assert!(fragment.starts_with("#/run/v2/"), "{fragment}");
+    assert!(fragment.starts_with("#/run/v4/"), "{fragment}");
     let shown = text_of(&host, "trace-hash");
     let reopened = open(decode_fragment(&fragment).expect("decodes")).expect("opens");
     assert_eq!(hex(reopened.world().trace_hash()), shown);

@@ -77,6 +77,11 @@ pub enum ShareError {
     TrailingBytes {
         count: usize,
     },
+    /// A v4 body that postcard cannot read as a run (what kind of value was wrong, not where: the
+    /// format does not say).
+    Undecodable {
+        problem: &'static str,
+    },
     /// A setting the link format deliberately cannot carry.
     NotShareable {
         setting: &'static str,
@@ -106,7 +111,7 @@ impl fmt::Display for ShareError {
             NotAShareLink => write!(formatter, "the address holds no #/run/ share link"),
             UnsupportedVersion { found } => write!(
                 formatter,
-                "link format `{found}` is not supported (this version of Quorum Lab reads v1, v2 and v3)"
+                "link format `{found}` is not supported (this version of Quorum Lab reads v1 to v4)"
             ),
             TooLong { length, max } => write!(
                 formatter,
@@ -171,6 +176,9 @@ impl fmt::Display for ShareError {
                 formatter,
                 "{count} unexpected bytes follow the end of the run"
             ),
+            Undecodable { problem } => {
+                write!(formatter, "the link's run cannot be read: {problem}")
+            }
             NotShareable { setting } => {
                 write!(
                     formatter,

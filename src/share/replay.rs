@@ -63,7 +63,7 @@ pub fn estimated_replay_events(run: &SharedRun) -> u64 {
     let heartbeat_us = run.scenario.timing.heartbeat_ms.max(1) * 1_000;
     let heartbeats = furthest.as_micros() / heartbeat_us + 1;
     // Workers and the store of a coordination world exchange messages too: count every actor.
-    let followers = super::codec::actor_count(&run.scenario)
+    let followers = super::validate::actor_count(&run.scenario)
         .saturating_sub(1)
         .max(1) as u64;
     let raft = heartbeats.saturating_mul(followers).saturating_mul(2);

@@ -3,23 +3,26 @@
 
 use super::replay::{capture, open};
 use super::validate::{MAX_SHARED_ACTIONS, MAX_SHARED_TIME};
-use super::wire::{base64url_decode, base64url_encode, Writer};
 use super::*;
 use crate::session::Session;
+use legacy_bytes::Writer;
 use quorumlab_sim::action::{Action, NodeTarget, RequestKind};
 use quorumlab_sim::ids::NodeId;
 use quorumlab_sim::scenario::Step;
 
 mod coordination;
 mod errors;
+mod legacy_bytes;
 mod lessons;
+mod recorded_links;
+mod v4_bodies;
 
 pub(super) fn node(number: u16) -> NodeTarget {
     NodeTarget::Node(NodeId(number - 1))
 }
 
 /// One of every action kind, with their edge values.
-fn every_action() -> Vec<Action> {
+pub(super) fn every_action() -> Vec<Action> {
     vec![
         Action::Crash {
             target: NodeTarget::Leader,
@@ -107,16 +110,34 @@ pub(super) fn sample_run() -> SharedRun {
     }
 }
 
-/// The fragment for raw (unchecked) bytes, sealed with a correct checksum.
+/// The v2 fragment for raw (unchecked) legacy bytes, sealed with a correct checksum.
 pub(super) fn fragment_of_body(build: impl FnOnce(&mut Writer)) -> String {
     let mut writer = Writer::default();
     build(&mut writer);
-    format!("{LINK_PREFIX}v2/{}", base64url_encode(&writer.sealed()))
+    writer.fragment("v2")
 }
 
 /// Encodes without validating, as a hand-made malicious link would be.
 pub(super) fn unchecked_fragment(run: &SharedRun) -> String {
-    format!("{LINK_PREFIX}v2/{}", base64url_encode(&codec::encode(run)))
+    v4_fragment_of_sealed(&v4::encode(&body_convert::from_run(run)))
+}
+
+/// The v4 body of `run`, checksum cut off (to damage or forge).
+pub(super) fn v4_body(run: &SharedRun) -> Vec<u8> {
+    let mut bytes = v4::encode(&body_convert::from_run(run));
+    bytes.truncate(bytes.len() - 4);
+    bytes
+}
+
+/// The v4 fragment for raw body bytes, sealed with a correct checksum.
+pub(super) fn v4_fragment_of_body(body: &[u8]) -> String {
+    let mut sealed = body.to_vec();
+    sealed.extend_from_slice(&v4::checksum(body));
+    v4_fragment_of_sealed(&sealed)
+}
+
+fn v4_fragment_of_sealed(sealed: &[u8]) -> String {
+    format!("{LINK_PREFIX}v4/{}", payload::encode(sealed))
 }
 
 pub(super) fn decode_error(fragment: &str) -> ShareError {
@@ -127,7 +148,7 @@ pub(super) fn decode_error(fragment: &str) -> ShareError {
 fn a_run_survives_encoding_and_decoding() {
     let run = sample_run();
     let fragment = encode_fragment(&run).unwrap();
-    assert!(fragment.starts_with("#/run/v2/"));
+    assert!(fragment.starts_with("#/run/v4/"));
     assert!(fragment[9..]
         .bytes()
         .all(|byte| byte.is_ascii_alphanumeric() || byte == b'-' || byte == b'_'));
@@ -201,11 +222,11 @@ fn damaged(original: &[u8], random: &mut Random) -> Vec<u8> {
 fn damaged_links_are_refused_without_panicking() {
     let mut random = Random(0x5eed);
     let fragment = encode_fragment(&sample_run()).unwrap();
-    let payload = fragment.strip_prefix("#/run/v2/").unwrap();
+    let payload = fragment.strip_prefix("#/run/v4/").unwrap();
     let mut accepted = 0;
     for _ in 0..2_000 {
         let text = String::from_utf8_lossy(&damaged(payload.as_bytes(), &mut random)).into_owned();
-        if decode_fragment(&format!("#/run/v2/{text}")).is_ok() {
+        if decode_fragment(&format!("#/run/v4/{text}")).is_ok() {
             accepted += 1;
         }
     }
@@ -222,12 +243,11 @@ fn resealed_damage_is_an_error_or_a_valid_run() {
     let mut random = Random(0xdecaf);
     let mut run = sample_run();
     run.position = SimTime(600_000);
-    let mut body = codec::encode(&run);
-    body.truncate(body.len() - 4);
+    let body = v4_body(&run);
     let (mut refused, mut opened) = (0, 0);
     for _ in 0..3_000 {
         let mutated = damaged(&body, &mut random);
-        let fragment = fragment_of_body(|writer| writer.raw(&mutated));
+        let fragment = v4_fragment_of_body(&mutated);
         match decode_fragment(&fragment) {
             Err(error) => {
                 assert!(!error.to_string().is_empty());
@@ -351,7 +371,7 @@ fn base64url_round_trips_any_bytes() {
     let mut random = Random(7);
     for length in 0..64 {
         let bytes: Vec<u8> = (0..length).map(|_| random.next() as u8).collect();
-        assert_eq!(base64url_decode(&base64url_encode(&bytes)).unwrap(), bytes);
+        assert_eq!(payload::decode(&payload::encode(&bytes)).unwrap(), bytes);
     }
 }
 

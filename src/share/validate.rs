@@ -2,8 +2,7 @@
 //! the scenario format's own limits (`quorumlab_sim::scenario`), so a link can never carry a run a
 //! scenario file could not — plus a cap on the recorded actions and on how far the run has gone.
 
-use super::codec::actor_count;
-use super::{ShareError, SharedRun};
+use super::{ShareError, SharedLesson, SharedRun};
 use quorumlab_sim::action::{Action, NodeTarget, PPM_ONE};
 use quorumlab_sim::config::{LockServiceOptions, ProtocolConfig};
 use quorumlab_sim::coordination::{Layout, MAX_WORKERS};
@@ -26,15 +25,57 @@ pub const MAX_SHARED_TIME: SimTime = SimTime(MAX_DURATION_MS * 1_000);
 pub const MAX_INITIAL_COUNT: u64 = 1_000_000_000;
 /// Most accounts a work queue may have (`[queue] accounts`).
 pub const MAX_ACCOUNTS: u64 = 10_000;
+/// Longest lesson id, in bytes.
+pub const MAX_LESSON_ID_BYTES: usize = 64;
+/// Highest step number a link may name (no lesson comes near it).
+pub const MAX_LESSON_STEP: u64 = 64;
 
 pub fn run(run: &SharedRun) -> Result<(), ShareError> {
     scenario(&run.scenario)?;
     recorded_actions(&run.actions, actor_count(&run.scenario))?;
     at_most_time("position", run.position)?;
     match &run.lesson {
-        Some(lesson) => super::lesson_block::validate(lesson, run.position),
+        Some(lesson) => self::lesson(lesson, run.position),
         None => Ok(()),
     }
+}
+
+/// How many nodes actions of `scenario` may name: the servers, then any workers and the store.
+pub fn actor_count(scenario: &Scenario) -> usize {
+    scenario.actor_count()
+}
+
+/// The id is a lesson id's shape, the step in range, and the step began no later than the instant
+/// shown. Whether the lesson exists here is not the link's business: a link from a build with more
+/// lessons still opens its run, and the page says the lesson is not known.
+fn lesson(lesson: &SharedLesson, position: SimTime) -> Result<(), ShareError> {
+    let well_formed = !lesson.id.is_empty()
+        && lesson.id.len() <= MAX_LESSON_ID_BYTES
+        && lesson.id.chars().all(|character| {
+            character.is_ascii_lowercase() || character.is_ascii_digit() || character == '-'
+        });
+    if !well_formed {
+        return Err(ShareError::OutOfRange {
+            field: "lesson id".into(),
+            value: format!("`{}`", lesson.id.chars().take(40).collect::<String>()),
+            expected: format!("1 to {MAX_LESSON_ID_BYTES} lowercase letters, digits and dashes"),
+        });
+    }
+    if lesson.step as u64 > MAX_LESSON_STEP {
+        return Err(ShareError::OutOfRange {
+            field: "lesson step".into(),
+            value: lesson.step.to_string(),
+            expected: format!("0..={MAX_LESSON_STEP}"),
+        });
+    }
+    if lesson.step_began > position || lesson.step_began > MAX_SHARED_TIME {
+        return Err(ShareError::OutOfRange {
+            field: "lesson step began".into(),
+            value: lesson.step_began.to_string(),
+            expected: format!("no later than the position shown ({position})"),
+        });
+    }
+    Ok(())
 }
 
 fn scenario(scenario: &Scenario) -> Result<(), ShareError> {

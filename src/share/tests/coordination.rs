@@ -11,7 +11,7 @@ use quorumlab_sim::coordination::Layout;
 use quorumlab_sim::scenario::{parse_scenario, EXAMPLES};
 
 /// Every compiled-in example scenario with a coordination workload, parsed.
-fn coordination_examples() -> Vec<(String, Scenario)> {
+pub(super) fn coordination_examples() -> Vec<(String, Scenario)> {
     EXAMPLES
         .iter()
         .map(|(name, text)| (name.to_string(), parse_scenario(text, name).unwrap()))
@@ -21,7 +21,7 @@ fn coordination_examples() -> Vec<(String, Scenario)> {
 
 /// A session on `scenario` with learner actions on a worker and a server, then a seek back, so the
 /// link carries a recorded future too.
-fn played(scenario: Scenario) -> Session {
+pub(super) fn played(scenario: Scenario) -> Session {
     let layout = Layout::new(scenario.node_count, &scenario.protocol);
     let end = SimTime::from_ms(scenario.duration_ms.min(4_000));
     let mut session = Session::new(scenario).unwrap();
@@ -48,7 +48,7 @@ fn every_coordination_example_replays_from_its_link_to_the_same_trace_hash() {
         let mut original = played(scenario.clone());
         let run = capture(&original);
         let fragment = encode_fragment(&run).unwrap();
-        assert!(fragment.starts_with("#/run/v2/"), "{name}");
+        assert!(fragment.starts_with("#/run/v4/"), "{name}");
         let decoded = decode_fragment(&fragment).unwrap();
         assert_eq!(decoded, run, "{name}: the link loses nothing");
         assert_eq!(decoded.scenario.protocol, scenario.protocol, "{name}");
@@ -86,14 +86,12 @@ fn a_coordination_link_opens_as_its_protocol_not_as_raft() {
 
 #[test]
 fn version_1_links_still_open_as_raft_runs() {
-    let run = sample_run();
-    let body = codec::encode_as(&run, codec::Version::V1);
-    let v1 = format!("{LINK_PREFIX}v1/{}", base64url_encode(&body));
-    assert_eq!(decode_fragment(&v1).unwrap(), run);
-    // A v1 body is one byte (the "no coordination" code) shorter than the v2 one.
-    assert_eq!(codec::encode(&run).len(), body.len() + 1);
+    let v1 = super::recorded_links::Recorded::named("v1 raft");
+    let run = decode_fragment(v1.fragment).unwrap();
+    assert_eq!(run.scenario.protocol_name(), "raft");
+    assert_eq!(run.scenario.protocol, ProtocolConfig::Raft);
     // The same bytes read as v2 are misaligned and refused, never misread.
-    let as_v2 = format!("{LINK_PREFIX}v2/{}", base64url_encode(&body));
+    let as_v2 = v1.fragment.replace("/v1/", "/v2/");
     assert!(decode_fragment(&as_v2).is_err());
 }
 
@@ -250,18 +248,10 @@ fn actions_may_name_workers_and_the_store_but_nothing_past_them() {
 
 #[test]
 fn unknown_coordination_codes_are_named() {
-    let mut run = sample_run();
-    run.scenario.node_count = 3;
-    run.scenario.steps.clear();
-    run.actions.clear();
-    let mut body = codec::encode(&run);
-    // Drop the "no coordination" code, the empty step and action lists, the position and checksum.
-    body.truncate(body.len() - 4 - 3 - 2 - 1);
     let with = |rest: &[u64]| {
-        let body = body.clone();
         let rest = rest.to_vec();
         fragment_of_body(move |writer| {
-            writer.raw(&body);
+            writer.settings(3, false, false);
             for value in rest {
                 writer.unsigned(value);
             }
@@ -322,11 +312,10 @@ fn damaged_coordination_links_never_panic() {
     for (_, scenario) in coordination_examples() {
         let mut run = capture(&played(scenario));
         run.position = SimTime::from_ms(1_500);
-        let mut body = codec::encode(&run);
-        body.truncate(body.len() - 4);
+        let body = v4_body(&run);
         for _ in 0..200 {
             let mutated = super::damaged(&body, &mut random);
-            let fragment = fragment_of_body(|writer| writer.raw(&mutated));
+            let fragment = v4_fragment_of_body(&mutated);
             match decode_fragment(&fragment) {
                 Err(error) => {
                     assert!(!error.to_string().is_empty());

@@ -1,5 +1,5 @@
-//! Links made inside a lesson (v3): they carry the lesson and step, reopen the same world, and leave
-//! plain links exactly as they were.
+//! Links made inside a lesson: they carry the lesson and step (v4, and v3 from earlier builds),
+//! reopen the same world, and read older links as runs outside any lesson.
 
 use super::*;
 use crate::lesson::course;
@@ -15,54 +15,65 @@ fn in_fencing_step_two(mut run: SharedRun) -> SharedRun {
 }
 
 #[test]
-fn a_run_in_a_lesson_is_written_as_v3_and_read_back_whole() {
+fn a_run_in_a_lesson_is_written_as_v4_and_read_back_whole() {
     let run = in_fencing_step_two(sample_run());
     let fragment = encode_fragment(&run).unwrap();
-    assert!(fragment.starts_with("#/run/v3/"), "{fragment}");
+    assert!(fragment.starts_with("#/run/v4/"), "{fragment}");
     assert_eq!(decode_fragment(&fragment), Ok(run));
 }
 
 #[test]
-fn plain_runs_are_still_v2_and_old_links_read_as_no_lesson() {
+fn plain_runs_are_v4_and_old_plain_links_read_as_no_lesson() {
     let plain = sample_run();
     let fragment = encode_fragment(&plain).unwrap();
-    assert!(fragment.starts_with("#/run/v2/"));
-    assert_eq!(decode_fragment(&fragment), Ok(plain.clone()));
-    let v1 = format!(
-        "{LINK_PREFIX}v1/{}",
-        base64url_encode(&codec::encode_as(&plain, codec::Version::V1))
-    );
-    assert_eq!(decode_fragment(&v1).unwrap().lesson, None);
-}
-
-#[test]
-fn the_lesson_block_only_adds_bytes_after_the_v2_body() {
-    let plain = sample_run();
-    let v2 = codec::encode_as(&plain, codec::Version::V2);
-    let v3 = codec::encode_as(&in_fencing_step_two(plain), codec::Version::V3);
-    // Both end with a 4-byte checksum; everything before the position's end is shared.
-    assert!(v3.len() > v2.len());
-    assert_eq!(v2[..v2.len() - 4], v3[..v2.len() - 4]);
+    assert!(fragment.starts_with("#/run/v4/"));
+    assert_eq!(decode_fragment(&fragment), Ok(plain));
+    for name in ["v1 raft", "v2 raft", "v2 lock-service"] {
+        let recorded = super::recorded_links::Recorded::named(name);
+        assert_eq!(decode_fragment(recorded.fragment).unwrap().lesson, None);
+    }
 }
 
 #[test]
 fn a_v3_body_with_an_empty_lesson_block_reads_as_no_lesson() {
-    let plain = sample_run();
-    let fragment = format!(
-        "{LINK_PREFIX}v3/{}",
-        base64url_encode(&codec::encode_as(&plain, codec::Version::V3))
+    let v2 = super::recorded_links::Recorded::named("v2 lock-service");
+    let fragment = {
+        let mut writer = Writer::default();
+        writer.raw(&v2.body());
+        writer.unsigned(0);
+        writer.fragment("v3")
+    };
+    assert_eq!(
+        decode_fragment(&fragment),
+        decode_fragment(v2.fragment),
+        "the same run"
     );
-    assert_eq!(decode_fragment(&fragment), Ok(plain));
 }
 
 #[test]
 fn a_v2_body_labelled_v3_is_refused_not_misread() {
-    let fragment = encode_fragment(&sample_run())
-        .unwrap()
-        .replace("/v2/", "/v3/");
+    let v2 = super::recorded_links::Recorded::named("v2 raft");
+    assert!(matches!(
+        decode_error(&v2.fragment.replace("/v2/", "/v3/")),
+        ShareError::Truncated { .. }
+    ));
+}
+
+#[test]
+fn a_v3_lesson_block_with_a_bad_field_is_refused_by_name() {
+    let v2 = super::recorded_links::Recorded::named("v2 raft");
+    let fragment = {
+        let mut writer = Writer::default();
+        writer.raw(&v2.body());
+        writer.unsigned(1);
+        writer.text("fencing-tokens");
+        writer.unsigned(65);
+        writer.unsigned(0);
+        writer.fragment("v3")
+    };
     assert!(matches!(
         decode_error(&fragment),
-        ShareError::Truncated { .. }
+        ShareError::OutOfRange { ref field, .. } if field == "lesson step"
     ));
 }
 
@@ -85,10 +96,7 @@ fn bad_lesson_fields_are_refused_by_name_when_writing_and_reading() {
             ShareError::OutOfRange { field: named, .. } => assert_eq!(named, field),
             other => panic!("expected {field} out of range, got {other:?}"),
         }
-        let refused = decode_error(&format!(
-            "{LINK_PREFIX}v3/{}",
-            base64url_encode(&codec::encode(&run))
-        ));
+        let refused = decode_error(&unchecked_fragment(&run));
         assert!(refused.to_string().contains(field), "{refused}");
     }
 }

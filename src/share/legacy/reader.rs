@@ -1,58 +1,11 @@
-//! The byte level of a share link: LEB128 varints, zigzag for signed numbers, a 32-bit checksum, and
-//! base64url without padding. Readers never trust a length or a number: every read is bounded and
-//! reports which field it was reading when the bytes ran out or made no sense.
+//! The byte level of a v1–v3 link: LEB128 varints, zigzag for signed numbers and an FNV-1a checksum.
+//! The reader never trusts a length or a number: every read is bounded and reports which field it was
+//! reading when the bytes ran out or made no sense.
 
-use super::error::ShareError;
+use crate::share::ShareError;
 
 /// Longest varint: ten 7-bit groups cover a u64.
 const MAX_VARINT_BYTES: usize = 10;
-const BASE64URL_ALPHABET: &[u8; 64] =
-    b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-
-#[derive(Default)]
-pub struct Writer {
-    bytes: Vec<u8>,
-}
-
-impl Writer {
-    pub fn unsigned(&mut self, mut value: u64) {
-        loop {
-            let low = (value & 0x7f) as u8;
-            value >>= 7;
-            if value == 0 {
-                self.bytes.push(low);
-                return;
-            }
-            self.bytes.push(low | 0x80);
-        }
-    }
-
-    pub fn signed(&mut self, value: i64) {
-        self.unsigned(zigzag(value));
-    }
-
-    pub fn flag(&mut self, value: bool) {
-        self.unsigned(u64::from(value));
-    }
-
-    pub fn text(&mut self, text: &str) {
-        self.unsigned(text.len() as u64);
-        self.bytes.extend_from_slice(text.as_bytes());
-    }
-
-    /// Raw bytes, for tests that build damaged links.
-    #[cfg(test)]
-    pub fn raw(&mut self, bytes: &[u8]) {
-        self.bytes.extend_from_slice(bytes);
-    }
-
-    /// The bytes written so far followed by their checksum.
-    pub fn sealed(mut self) -> Vec<u8> {
-        let checksum = fnv1a32(&self.bytes);
-        self.bytes.extend_from_slice(&checksum.to_le_bytes());
-        self.bytes
-    }
-}
 
 /// Reads the body of a link. `place` prefixes field names in errors ("action 12 ").
 pub struct Reader<'a> {
@@ -193,10 +146,6 @@ impl<'a> Reader<'a> {
     }
 }
 
-fn zigzag(value: i64) -> u64 {
-    ((value << 1) ^ (value >> 63)) as u64
-}
-
 fn unzigzag(value: u64) -> i64 {
     ((value >> 1) as i64) ^ -((value & 1) as i64)
 }
@@ -211,72 +160,28 @@ pub fn fnv1a32(bytes: &[u8]) -> u32 {
     hash
 }
 
-pub fn base64url_encode(bytes: &[u8]) -> String {
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let group = chunk
-            .iter()
-            .enumerate()
-            .fold(0u32, |group, (index, &byte)| {
-                group | (u32::from(byte) << (16 - 8 * index))
-            });
-        for index in 0..=chunk.len() {
-            let sextet = (group >> (18 - 6 * index)) & 0x3f;
-            out.push(char::from(BASE64URL_ALPHABET[sextet as usize]));
-        }
-    }
-    out
-}
-
-pub fn base64url_decode(text: &str) -> Result<Vec<u8>, ShareError> {
-    if text.len() % 4 == 1 {
-        return Err(ShareError::BadLength { length: text.len() });
-    }
-    let mut bytes = Vec::with_capacity(text.len() / 4 * 3 + 2);
-    let mut group: u32 = 0;
-    let mut bits = 0;
-    for (position, character) in text.chars().enumerate() {
-        let sextet = sextet_of(character).ok_or(ShareError::BadCharacter {
-            character,
-            position,
-        })?;
-        group = (group << 6) | sextet;
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            bytes.push((group >> bits) as u8);
-            group &= (1 << bits) - 1;
-        }
-    }
-    // Bits left over must be zero: otherwise the last character was changed.
-    if group != 0 {
-        return Err(ShareError::Damaged);
-    }
-    Ok(bytes)
-}
-
-fn sextet_of(character: char) -> Option<u32> {
-    let value = match character {
-        'A'..='Z' => character as u32 - 'A' as u32,
-        'a'..='z' => character as u32 - 'a' as u32 + 26,
-        '0'..='9' => character as u32 - '0' as u32 + 52,
-        '-' => 62,
-        '_' => 63,
-        _ => return None,
-    };
-    Some(value)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// `values` as minimal LEB128, then their checksum, as the old writer sealed a body.
     fn sealed_numbers(values: &[u64]) -> Vec<u8> {
-        let mut writer = Writer::default();
+        let mut bytes = Vec::new();
         for &value in values {
-            writer.unsigned(value);
+            let mut rest = value;
+            while rest >= 0x80 {
+                bytes.push((rest as u8 & 0x7f) | 0x80);
+                rest >>= 7;
+            }
+            bytes.push(rest as u8);
         }
-        writer.sealed()
+        with_checksum(bytes)
+    }
+
+    fn with_checksum(mut bytes: Vec<u8>) -> Vec<u8> {
+        let checksum = fnv1a32(&bytes);
+        bytes.extend_from_slice(&checksum.to_le_bytes());
+        bytes
     }
 
     #[test]
@@ -301,18 +206,17 @@ mod tests {
     }
 
     #[test]
-    fn signed_values_round_trip_through_zigzag() {
-        for value in [0, -1, 1, -500, 500, i64::MIN, i64::MAX] {
-            assert_eq!(unzigzag(zigzag(value)), value);
+    fn signed_values_read_through_zigzag() {
+        let sealed = sealed_numbers(&[0, 1, 2, 999, 1_000, u64::MAX - 1, u64::MAX]);
+        let mut reader = Reader::unsealed(&sealed).unwrap();
+        for value in [0, -1, 1, -500, 500, i64::MAX, i64::MIN] {
+            assert_eq!(reader.signed("n").unwrap(), value);
         }
-        assert_eq!(zigzag(-1), 1, "small negatives stay small");
     }
 
     #[test]
     fn overlong_and_overflowing_varints_are_refused() {
-        let mut overlong = Writer::default();
-        overlong.bytes.extend_from_slice(&[0x80, 0x00]);
-        let sealed = overlong.sealed();
+        let sealed = with_checksum(vec![0x80, 0x00]);
         let error = Reader::unsealed(&sealed).unwrap().unsigned("seed");
         assert_eq!(
             error,
@@ -320,11 +224,9 @@ mod tests {
                 field: "seed".into()
             })
         );
-
-        let mut overflowing = Writer::default();
-        overflowing.bytes.extend_from_slice(&[0xff; 9]);
-        overflowing.bytes.push(0x02);
-        let sealed = overflowing.sealed();
+        let mut overflowing = vec![0xff; 9];
+        overflowing.push(0x02);
+        let sealed = with_checksum(overflowing);
         let error = Reader::unsealed(&sealed).unwrap().unsigned("seed");
         assert_eq!(
             error,
@@ -368,44 +270,5 @@ mod tests {
                 ..
             })
         ));
-    }
-
-    #[test]
-    fn base64url_matches_the_rfc_examples_without_padding() {
-        // RFC 4648 section 10 test vectors, padding removed.
-        let cases = [
-            ("", ""),
-            ("f", "Zg"),
-            ("fo", "Zm8"),
-            ("foo", "Zm9v"),
-            ("foob", "Zm9vYg"),
-            ("fooba", "Zm9vYmE"),
-            ("foobar", "Zm9vYmFy"),
-        ];
-        for (plain, encoded) in cases {
-            assert_eq!(base64url_encode(plain.as_bytes()), encoded);
-            assert_eq!(base64url_decode(encoded).unwrap(), plain.as_bytes());
-        }
-        assert_eq!(base64url_encode(&[0xfb, 0xff]), "-_8");
-    }
-
-    #[test]
-    fn base64url_refuses_foreign_characters_and_impossible_lengths() {
-        assert_eq!(
-            base64url_decode("Zm9v+g"),
-            Err(ShareError::BadCharacter {
-                character: '+',
-                position: 4
-            })
-        );
-        assert_eq!(
-            base64url_decode("Zm9vY"),
-            Err(ShareError::BadLength { length: 5 })
-        );
-        assert_eq!(
-            base64url_decode("Zh"),
-            Err(ShareError::Damaged),
-            "stray low bits"
-        );
     }
 }

@@ -1,0 +1,210 @@
+//! The body of a link as plain data: the link's own types, not the engine's, so renaming or
+//! reshaping an engine type can never change what a link means. v4 links are these types encoded by
+//! postcard (see the module above for the layout); v1–v3 links are read into them too (`legacy`), so
+//! every version reaches the engine through one conversion, `body_convert`.
+//!
+//! postcard writes fields in declaration order and enum variants by their position, so the order of
+//! every field and variant here IS the v4 format: never reorder, rename freely, and add only at the
+//! end of an enum (a new field needs a new version).
+
+use super::bounded::{Bounded, Limit};
+use serde::{Deserialize, Serialize};
+
+/// One run as a link carries it. Times of steps and actions are differences from the one before,
+/// which keeps them small and makes "times go backwards" unrepresentable.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LinkBody {
+    pub title: String,
+    pub protocol: LinkProtocol,
+    pub nodes: u64,
+    pub seed: u64,
+    pub duration_ms: u64,
+    pub timing: LinkTiming,
+    pub options: LinkRaftOptions,
+    pub steps: Bounded<LinkStep, StepsLimit>,
+    pub actions: Bounded<LinkRecordedAction, ActionsLimit>,
+    pub position_us: u64,
+    pub lesson: Option<LinkLesson>,
+}
+
+/// What runs on the servers: plain Raft or one coordination workload beside them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LinkProtocol {
+    Raft,
+    LockService(LinkLockOptions),
+    RedisLock(LinkLockOptions),
+    Redlock(LinkLockOptions),
+    Scheduler {
+        locks: LinkLockOptions,
+        mode: LinkSchedulerMode,
+        minute_ms: u64,
+    },
+    Zookeeper {
+        locks: LinkLockOptions,
+        recipe: LinkZookeeperRecipe,
+    },
+    WorkQueue {
+        locks: LinkLockOptions,
+        partitioned: bool,
+        accounts: u32,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LinkTiming {
+    pub election_timeout_min_ms: u64,
+    pub election_timeout_max_ms: u64,
+    pub heartbeat_ms: u64,
+    pub network_delay_min_ms: u64,
+    pub network_delay_max_ms: u64,
+    pub drop_ppm: u32,
+    pub duplicate_ppm: u32,
+    pub client_timeout_ms: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LinkRaftOptions {
+    pub pre_vote: bool,
+    pub check_quorum: bool,
+    pub lease_reads: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LinkLockOptions {
+    pub workers: u64,
+    pub lease_ttl_ms: u64,
+    pub renew_ms: u64,
+    pub think_ms: u64,
+    pub work_ms: u64,
+    pub op_timeout_ms: u64,
+    pub initial_count: u64,
+    pub drift_allowance_ms: u64,
+    pub fencing: bool,
+    pub check_lease_before_write: bool,
+    pub idempotency_key: bool,
+    pub unchecked_release: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LinkSchedulerMode {
+    None,
+    LockEveryRun,
+    LeaderElection,
+    LeaderFencing,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LinkZookeeperRecipe {
+    Herd,
+    Sequential,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LinkStep {
+    pub since_previous_ms: u64,
+    pub action: LinkAction,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LinkRecordedAction {
+    pub since_previous_us: u64,
+    pub events_since_previous: u64,
+    pub action: LinkAction,
+}
+
+/// A node by its zero-based index (shown to people as `n1`..), or whichever node leads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LinkTarget {
+    Leader,
+    Node(u16),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LinkRequestKind {
+    Put,
+    Get,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LinkAction {
+    Crash {
+        target: LinkTarget,
+    },
+    Restart {
+        target: LinkTarget,
+    },
+    Pause {
+        target: LinkTarget,
+        duration_ms: Option<u64>,
+    },
+    Resume {
+        target: LinkTarget,
+    },
+    Partition {
+        groups: Bounded<Bounded<u16, GroupSizeLimit>, GroupsLimit>,
+    },
+    Isolate {
+        target: LinkTarget,
+    },
+    Cut {
+        from: LinkTarget,
+        to: LinkTarget,
+        both: bool,
+    },
+    Heal,
+    DropRate {
+        ppm: u32,
+    },
+    ClockJump {
+        target: LinkTarget,
+        by_ms: i64,
+    },
+    ClockDrift {
+        target: LinkTarget,
+        ppm: i64,
+    },
+    Request {
+        count: u32,
+        target: LinkTarget,
+        kind: LinkRequestKind,
+    },
+}
+
+/// Where in a lesson the sharer was: the lesson, the open step (0-based) and when it began.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LinkLesson {
+    pub id: String,
+    pub step: u64,
+    pub step_began_us: u64,
+}
+
+/// The limits a link's lists are read under: the same ones validation applies afterwards, so a list
+/// refused here could never have passed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StepsLimit;
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ActionsLimit;
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GroupsLimit;
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GroupSizeLimit;
+
+impl Limit for StepsLimit {
+    const FIELD: &'static str = "steps";
+    const MAX: usize = quorumlab_sim::scenario::MAX_STEPS;
+}
+
+impl Limit for ActionsLimit {
+    const FIELD: &'static str = "recorded actions";
+    const MAX: usize = super::validate::MAX_SHARED_ACTIONS;
+}
+
+impl Limit for GroupsLimit {
+    const FIELD: &'static str = "partition groups";
+    const MAX: usize = quorumlab_sim::ids::MAX_NODES;
+}
+
+impl Limit for GroupSizeLimit {
+    const FIELD: &'static str = "partition group size";
+    const MAX: usize = quorumlab_sim::ids::MAX_NODES;
+}

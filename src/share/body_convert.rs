@@ -1,0 +1,431 @@
+//! The one place where a link's own types ([`super::body`]) meet the engine's (`Scenario`, `Action`,
+//! `RecordedAction`, the coordination options). When an engine type is reshaped, this file changes
+//! and the link format does not: every version of link (v4, and v1–v3 through `legacy`) is read into
+//! a [`LinkBody`] and converted here.
+
+use super::body::{
+    LinkAction, LinkBody, LinkLesson, LinkLockOptions, LinkProtocol, LinkRaftOptions,
+    LinkRecordedAction, LinkRequestKind, LinkSchedulerMode, LinkStep, LinkTarget, LinkTiming,
+    LinkZookeeperRecipe,
+};
+use super::bounded::Bounded;
+use super::{ShareError, SharedLesson, SharedRun};
+use quorumlab_sim::action::{Action, NodeTarget, RequestKind};
+use quorumlab_sim::config::{
+    LockServiceOptions, ProtocolConfig, QueueOptions, RaftOptions, SchedulerMode, SchedulerOptions,
+    Timing, ZkRecipe,
+};
+use quorumlab_sim::history::RecordedAction;
+use quorumlab_sim::ids::NodeId;
+use quorumlab_sim::scenario::{Scenario, Step};
+use quorumlab_sim::time::SimTime;
+
+/// The body of `run`. Values are copied as they are (validation decides what may be shared).
+pub fn from_run(run: &SharedRun) -> LinkBody {
+    let scenario = &run.scenario;
+    LinkBody {
+        title: scenario.title.clone(),
+        protocol: protocol_from(scenario),
+        nodes: scenario.node_count as u64,
+        seed: scenario.seed,
+        duration_ms: scenario.duration_ms,
+        timing: timing_from(&scenario.timing),
+        options: LinkRaftOptions {
+            pre_vote: scenario.raft.pre_vote,
+            check_quorum: scenario.raft.check_quorum,
+            lease_reads: scenario.raft.lease_reads,
+        },
+        steps: Bounded::new(steps_from(&scenario.steps)),
+        actions: Bounded::new(actions_from(&run.actions)),
+        position_us: run.position.as_micros(),
+        lesson: run.lesson.as_ref().map(|lesson| LinkLesson {
+            id: lesson.id.clone(),
+            step: lesson.step as u64,
+            step_began_us: lesson.step_began.as_micros(),
+        }),
+    }
+}
+
+/// The run `body` describes. Fails only where a sum of time differences passes u64 (a damaged
+/// link); everything else is for validation to judge.
+pub fn into_run(body: LinkBody) -> Result<SharedRun, ShareError> {
+    let scenario = Scenario {
+        title: body.title,
+        protocol: protocol_into(&body.protocol),
+        node_count: saturating_usize(body.nodes),
+        seed: body.seed,
+        duration_ms: body.duration_ms,
+        timing: timing_into(&body.timing),
+        raft: RaftOptions {
+            pre_vote: body.options.pre_vote,
+            check_quorum: body.options.check_quorum,
+            lease_reads: body.options.lease_reads,
+            unsafe_commit_previous_term: false,
+        },
+        steps: steps_into(body.steps.items)?,
+    };
+    Ok(SharedRun {
+        scenario,
+        actions: actions_into(body.actions.items)?,
+        position: SimTime(body.position_us),
+        lesson: body.lesson.map(|lesson| SharedLesson {
+            id: lesson.id,
+            step: saturating_usize(lesson.step),
+            step_began: SimTime(lesson.step_began_us),
+        }),
+    })
+}
+
+/// Too large for this platform is out of every range anyway: validation names it.
+fn saturating_usize(value: u64) -> usize {
+    usize::try_from(value).unwrap_or(usize::MAX)
+}
+
+fn timing_from(timing: &Timing) -> LinkTiming {
+    LinkTiming {
+        election_timeout_min_ms: timing.election_timeout_ms.0,
+        election_timeout_max_ms: timing.election_timeout_ms.1,
+        heartbeat_ms: timing.heartbeat_ms,
+        network_delay_min_ms: timing.network_delay_ms.0,
+        network_delay_max_ms: timing.network_delay_ms.1,
+        drop_ppm: timing.drop_ppm,
+        duplicate_ppm: timing.duplicate_ppm,
+        client_timeout_ms: timing.client_timeout_ms,
+    }
+}
+
+fn timing_into(timing: &LinkTiming) -> Timing {
+    Timing {
+        election_timeout_ms: (
+            timing.election_timeout_min_ms,
+            timing.election_timeout_max_ms,
+        ),
+        heartbeat_ms: timing.heartbeat_ms,
+        network_delay_ms: (timing.network_delay_min_ms, timing.network_delay_max_ms),
+        drop_ppm: timing.drop_ppm,
+        duplicate_ppm: timing.duplicate_ppm,
+        client_timeout_ms: timing.client_timeout_ms,
+    }
+}
+
+fn protocol_from(scenario: &Scenario) -> LinkProtocol {
+    let coordination = &scenario.protocol;
+    let Some(locks) = coordination.lock_options().map(locks_from) else {
+        return LinkProtocol::Raft;
+    };
+    match coordination {
+        ProtocolConfig::Raft => LinkProtocol::Raft,
+        ProtocolConfig::LockService(_) => LinkProtocol::LockService(locks),
+        ProtocolConfig::RedisLock(_) => LinkProtocol::RedisLock(locks),
+        ProtocolConfig::Redlock(_) => LinkProtocol::Redlock(locks),
+        ProtocolConfig::Scheduler(_, scheduler) => LinkProtocol::Scheduler {
+            locks,
+            mode: match scheduler.mode {
+                SchedulerMode::None => LinkSchedulerMode::None,
+                SchedulerMode::LockEveryRun => LinkSchedulerMode::LockEveryRun,
+                SchedulerMode::LeaderElection => LinkSchedulerMode::LeaderElection,
+                SchedulerMode::LeaderFencing => LinkSchedulerMode::LeaderFencing,
+            },
+            minute_ms: scheduler.minute_ms,
+        },
+        ProtocolConfig::Zookeeper(_, recipe) => LinkProtocol::Zookeeper {
+            locks,
+            recipe: match recipe {
+                ZkRecipe::Herd => LinkZookeeperRecipe::Herd,
+                ZkRecipe::Sequential => LinkZookeeperRecipe::Sequential,
+            },
+        },
+        ProtocolConfig::WorkQueue(_, queue) => LinkProtocol::WorkQueue {
+            locks,
+            partitioned: queue.partitioned,
+            accounts: queue.accounts,
+        },
+    }
+}
+
+fn protocol_into(protocol: &LinkProtocol) -> ProtocolConfig {
+    match protocol {
+        LinkProtocol::Raft => ProtocolConfig::Raft,
+        LinkProtocol::LockService(locks) => ProtocolConfig::LockService(locks_into(locks)),
+        LinkProtocol::RedisLock(locks) => ProtocolConfig::RedisLock(locks_into(locks)),
+        LinkProtocol::Redlock(locks) => ProtocolConfig::Redlock(locks_into(locks)),
+        LinkProtocol::Scheduler {
+            locks,
+            mode,
+            minute_ms,
+        } => {
+            let mode = match mode {
+                LinkSchedulerMode::None => SchedulerMode::None,
+                LinkSchedulerMode::LockEveryRun => SchedulerMode::LockEveryRun,
+                LinkSchedulerMode::LeaderElection => SchedulerMode::LeaderElection,
+                LinkSchedulerMode::LeaderFencing => SchedulerMode::LeaderFencing,
+            };
+            let scheduler = SchedulerOptions {
+                mode,
+                minute_ms: *minute_ms,
+            };
+            ProtocolConfig::Scheduler(locks_into(locks), scheduler)
+        }
+        LinkProtocol::Zookeeper { locks, recipe } => {
+            let recipe = match recipe {
+                LinkZookeeperRecipe::Herd => ZkRecipe::Herd,
+                LinkZookeeperRecipe::Sequential => ZkRecipe::Sequential,
+            };
+            ProtocolConfig::Zookeeper(locks_into(locks), recipe)
+        }
+        LinkProtocol::WorkQueue {
+            locks,
+            partitioned,
+            accounts,
+        } => {
+            let queue = QueueOptions {
+                partitioned: *partitioned,
+                accounts: *accounts,
+            };
+            ProtocolConfig::WorkQueue(locks_into(locks), queue)
+        }
+    }
+}
+
+fn locks_from(options: &LockServiceOptions) -> LinkLockOptions {
+    LinkLockOptions {
+        workers: options.workers as u64,
+        lease_ttl_ms: options.lease_ttl_ms,
+        renew_ms: options.renew_ms,
+        think_ms: options.think_ms,
+        work_ms: options.work_ms,
+        op_timeout_ms: options.op_timeout_ms,
+        initial_count: options.initial_count,
+        drift_allowance_ms: options.drift_allowance_ms,
+        fencing: options.fencing,
+        check_lease_before_write: options.check_lease_before_write,
+        idempotency_key: options.idempotency_key,
+        unchecked_release: options.unchecked_release,
+    }
+}
+
+fn locks_into(options: &LinkLockOptions) -> LockServiceOptions {
+    LockServiceOptions {
+        workers: saturating_usize(options.workers),
+        lease_ttl_ms: options.lease_ttl_ms,
+        renew_ms: options.renew_ms,
+        fencing: options.fencing,
+        check_lease_before_write: options.check_lease_before_write,
+        idempotency_key: options.idempotency_key,
+        think_ms: options.think_ms,
+        work_ms: options.work_ms,
+        op_timeout_ms: options.op_timeout_ms,
+        initial_count: options.initial_count,
+        unchecked_release: options.unchecked_release,
+        drift_allowance_ms: options.drift_allowance_ms,
+    }
+}
+
+fn steps_from(steps: &[Step]) -> Vec<LinkStep> {
+    let mut previous_ms = 0;
+    steps
+        .iter()
+        .map(|step| {
+            let since_previous_ms = step.at_ms.saturating_sub(previous_ms);
+            previous_ms = step.at_ms;
+            LinkStep {
+                since_previous_ms,
+                action: action_from(&step.action),
+            }
+        })
+        .collect()
+}
+
+fn steps_into(steps: Vec<LinkStep>) -> Result<Vec<Step>, ShareError> {
+    let mut at_ms: u64 = 0;
+    let mut converted = Vec::with_capacity(steps.len());
+    for (index, step) in steps.into_iter().enumerate() {
+        at_ms = added(at_ms, step.since_previous_ms, || {
+            format!("step {} at_ms", index + 1)
+        })?;
+        converted.push(Step {
+            at_ms,
+            action: action_into(step.action),
+        });
+    }
+    Ok(converted)
+}
+
+fn actions_from(actions: &[RecordedAction]) -> Vec<LinkRecordedAction> {
+    let (mut previous_us, mut previous_events) = (0, 0);
+    actions
+        .iter()
+        .map(|recorded| {
+            let link = LinkRecordedAction {
+                since_previous_us: recorded.at.as_micros().saturating_sub(previous_us),
+                events_since_previous: recorded.after_events.saturating_sub(previous_events),
+                action: action_from(&recorded.action),
+            };
+            previous_us = recorded.at.as_micros();
+            previous_events = recorded.after_events;
+            link
+        })
+        .collect()
+}
+
+fn actions_into(actions: Vec<LinkRecordedAction>) -> Result<Vec<RecordedAction>, ShareError> {
+    let (mut at_us, mut after_events) = (0u64, 0u64);
+    let mut converted = Vec::with_capacity(actions.len());
+    for (index, recorded) in actions.into_iter().enumerate() {
+        let place = index + 1;
+        at_us = added(at_us, recorded.since_previous_us, || {
+            format!("action {place} time")
+        })?;
+        after_events = added(after_events, recorded.events_since_previous, || {
+            format!("action {place} event count")
+        })?;
+        converted.push(RecordedAction {
+            at: SimTime(at_us),
+            after_events,
+            action: action_into(recorded.action),
+        });
+    }
+    Ok(converted)
+}
+
+/// A sum past u64 is a damaged link, not a wrap.
+fn added(
+    previous: u64,
+    difference: u64,
+    field: impl FnOnce() -> String,
+) -> Result<u64, ShareError> {
+    previous
+        .checked_add(difference)
+        .ok_or_else(|| ShareError::BadNumber { field: field() })
+}
+
+fn target_from(target: NodeTarget) -> LinkTarget {
+    match target {
+        NodeTarget::Leader => LinkTarget::Leader,
+        NodeTarget::Node(node) => LinkTarget::Node(node.0),
+    }
+}
+
+fn target_into(target: LinkTarget) -> NodeTarget {
+    match target {
+        LinkTarget::Leader => NodeTarget::Leader,
+        LinkTarget::Node(index) => NodeTarget::Node(NodeId(index)),
+    }
+}
+
+fn action_from(action: &Action) -> LinkAction {
+    match action {
+        Action::Crash { target } => LinkAction::Crash {
+            target: target_from(*target),
+        },
+        Action::Restart { target } => LinkAction::Restart {
+            target: target_from(*target),
+        },
+        Action::Pause {
+            target,
+            duration_ms,
+        } => LinkAction::Pause {
+            target: target_from(*target),
+            duration_ms: *duration_ms,
+        },
+        Action::Resume { target } => LinkAction::Resume {
+            target: target_from(*target),
+        },
+        Action::Partition { groups } => LinkAction::Partition {
+            groups: Bounded::new(
+                groups
+                    .iter()
+                    .map(|group| Bounded::new(group.iter().map(|node| node.0).collect()))
+                    .collect(),
+            ),
+        },
+        Action::Isolate { target } => LinkAction::Isolate {
+            target: target_from(*target),
+        },
+        Action::Cut { from, to, both } => LinkAction::Cut {
+            from: target_from(*from),
+            to: target_from(*to),
+            both: *both,
+        },
+        Action::Heal => LinkAction::Heal,
+        Action::DropRate { ppm } => LinkAction::DropRate { ppm: *ppm },
+        Action::ClockJump { target, by_ms } => LinkAction::ClockJump {
+            target: target_from(*target),
+            by_ms: *by_ms,
+        },
+        Action::ClockDrift { target, ppm } => LinkAction::ClockDrift {
+            target: target_from(*target),
+            ppm: *ppm,
+        },
+        Action::Request {
+            count,
+            target,
+            kind,
+        } => LinkAction::Request {
+            count: *count,
+            target: target_from(*target),
+            kind: match kind {
+                RequestKind::Put => LinkRequestKind::Put,
+                RequestKind::Get => LinkRequestKind::Get,
+            },
+        },
+    }
+}
+
+fn action_into(action: LinkAction) -> Action {
+    match action {
+        LinkAction::Crash { target } => Action::Crash {
+            target: target_into(target),
+        },
+        LinkAction::Restart { target } => Action::Restart {
+            target: target_into(target),
+        },
+        LinkAction::Pause {
+            target,
+            duration_ms,
+        } => Action::Pause {
+            target: target_into(target),
+            duration_ms,
+        },
+        LinkAction::Resume { target } => Action::Resume {
+            target: target_into(target),
+        },
+        LinkAction::Partition { groups } => Action::Partition {
+            groups: groups
+                .items
+                .into_iter()
+                .map(|group| group.items.into_iter().map(NodeId).collect())
+                .collect(),
+        },
+        LinkAction::Isolate { target } => Action::Isolate {
+            target: target_into(target),
+        },
+        LinkAction::Cut { from, to, both } => Action::Cut {
+            from: target_into(from),
+            to: target_into(to),
+            both,
+        },
+        LinkAction::Heal => Action::Heal,
+        LinkAction::DropRate { ppm } => Action::DropRate { ppm },
+        LinkAction::ClockJump { target, by_ms } => Action::ClockJump {
+            target: target_into(target),
+            by_ms,
+        },
+        LinkAction::ClockDrift { target, ppm } => Action::ClockDrift {
+            target: target_into(target),
+            ppm,
+        },
+        LinkAction::Request {
+            count,
+            target,
+            kind,
+        } => Action::Request {
+            count,
+            target: target_into(target),
+            kind: match kind {
+                LinkRequestKind::Put => RequestKind::Put,
+                LinkRequestKind::Get => RequestKind::Get,
+            },
+        },
+    }
+}
