@@ -126,8 +126,8 @@ test('a deep link opens step 2 with step 1 played; a share link from there reope
     assert.equal(await stepState(page, 2), 'open');
     assert.match(await page.locator('[data-testid=lane-A]').textContent(), /paused/, 'step 1 left A paused');
     await page.click('[data-testid=share-button]');
-    const fragment = await waitUntil(async () => new URL(page.url()).hash.match(/^#\/run\/v3\/.+/)?.[0], {
-      what: 'a v3 share link in the address',
+    const fragment = await waitUntil(async () => new URL(page.url()).hash.match(/^#\/run\/v4\/.+/)?.[0], {
+      what: 'a v4 share link (carrying the lesson) in the address',
     });
     const hash = await page.getAttribute('[data-testid=trace-hash]', 'data-trace-hash');
     assertNoProblems(app);

@@ -36,7 +36,7 @@ test('a share link reopens the same run, paused at the same moment, with the sam
     });
     await page.click('[data-testid=share-button]');
     assert.equal(await isPlaying(page), false, 'sharing pauses at the shared instant');
-    fragment = await waitUntil(async () => new URL(page.url()).hash.match(/^#\/run\/v2\/.+/)?.[0], {
+    fragment = await waitUntil(async () => new URL(page.url()).hash.match(/^#\/run\/v4\/.+/)?.[0], {
       what: 'the link in the address bar',
     });
     shared = {
@@ -86,7 +86,7 @@ test('a tampered or truncated share link says so and falls back to the default s
       return;
     }
     await probe.page.click('[data-testid=share-button]');
-    fragment = await waitUntil(async () => new URL(probe.page.url()).hash.match(/^#\/run\/v2\/.+/)?.[0], {
+    fragment = await waitUntil(async () => new URL(probe.page.url()).hash.match(/^#\/run\/v4\/.+/)?.[0], {
       what: 'a link to tamper with',
     });
     defaultTitle = await probe.page.textContent('[data-testid=scenario-title]');
@@ -98,7 +98,7 @@ test('a tampered or truncated share link says so and falls back to the default s
   const broken = {
     tampered: fragment.slice(0, middle) + flipped + fragment.slice(middle + 1),
     truncated: fragment.slice(0, middle),
-    'unknown version': fragment.replace("/v2/", "/v9/"),
+    'unknown version': fragment.replace("/v4/", "/v9/"),
   };
   for (const [kind, bad] of Object.entries(broken)) {
     const app = await openApp({ path: `/${bad}` });
