@@ -6,6 +6,8 @@
 
 use crate::format;
 use quorumlab_sim::ids::NodeId;
+pub use quorumlab_sim::registry::ClientPath;
+use quorumlab_sim::registry::ServerQuorum;
 use quorumlab_sim::view_coordination::CoordinationView;
 
 /// The name a node goes by on the ring: `A`, `store`, or `n1` in a plain Raft cluster.
@@ -33,56 +35,31 @@ pub fn server_count(coordination: &CoordinationView) -> usize {
         .count()
 }
 
-/// Where client requests can go in this world.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ClientPath {
-    /// Plain Raft: writes and reads to the leader or any node.
-    Raft,
-    /// The servers run Raft under the coordination service: extra writes go into the same log the
-    /// workers' lock operations use, so they are load on the service, sent to its servers only.
-    ServiceLog,
-    /// Redis-style servers have no log and no leader: nothing to send a raw request to.
-    None,
-}
-
+/// Where client requests can go in this world: plain Raft (no coordination view) sends them to its
+/// nodes; a coordination world says so in its registry entry.
 pub fn client_path(coordination: Option<&CoordinationView>) -> ClientPath {
-    match coordination.map(|view| view.protocol) {
-        None => ClientPath::Raft,
-        Some("redis-lock" | "redlock") => ClientPath::None,
-        Some(_) => ClientPath::ServiceLog,
-    }
+    coordination.map_or(ClientPath::Raft, |view| {
+        view.kind.entry().capabilities.client_path
+    })
 }
 
-/// What drives the load in a coordination world, in one sentence (empty for plain Raft).
+/// What drives the load in a coordination world, in one sentence (empty for plain Raft): the world's
+/// own sentence with its lettered actors named.
 pub fn load_sentence(coordination: Option<&CoordinationView>) -> String {
     let Some(view) = coordination else {
         return String::new();
     };
     let servers = server_count(view);
-    let clients: Vec<&str> = view.labels[servers..]
+    let actors: Vec<&str> = view.labels[servers..]
         .iter()
         .map(String::as_str)
         .filter(|label| *label != "store")
         .collect();
-    let clients = clients.join(", ");
-    match view.protocol {
-        "redis-lock" | "redlock" => format!(
-            "No client box here: {clients} make the load themselves, each looping take the lock, \
-             write to the store, let go. Pause or crash one of them to stress the lock."
-        ),
-        "scheduler" => format!(
-            "The instances {clients} make the load: every simulated minute each decides whether to \
-             invoice. Extra writes below only add entries to the service's log."
-        ),
-        "zookeeper" => format!(
-            "The candidates {clients} make the load (sessions, znodes, watches). Extra writes below \
-             only add entries to the service's log."
-        ),
-        _ => format!(
-            "The workers {clients} make the load with their lock loops. Extra writes below only add \
-             entries to the service's log."
-        ),
-    }
+    view.kind
+        .entry()
+        .vocabulary
+        .load
+        .replace("{actors}", &actors.join(", "))
 }
 
 /// The targets the client menu offers: `(value, shown text)`, the leader first and then the servers by
@@ -135,10 +112,9 @@ pub fn group_verdict(
     let servers = server_count(view);
     let held = group.iter().filter(|node| node.index() < servers).count();
     let plural = if servers == 1 { "" } else { "s" };
-    let (enough, what) = match view.protocol {
-        "redis-lock" => (held == 1, "can lock"),
-        "redlock" => (held > servers / 2, "can gather a majority"),
-        _ => (held > servers / 2, "service can work"),
+    let (enough, what) = match view.kind.entry().capabilities.server_quorum {
+        ServerQuorum::Single { able } => (held == 1, able),
+        ServerQuorum::Majority { able } => (held > servers / 2, able),
     };
     let verdict = if enough { what } else { "no server majority" };
     (
@@ -168,26 +144,18 @@ pub fn default_groups(coordination: Option<&CoordinationView>, node_count: usize
 #[cfg(test)]
 mod tests {
     use super::*;
+    use quorumlab_sim::ProtocolKind;
 
-    fn world(protocol: &'static str, labels: &[&str]) -> CoordinationView {
-        CoordinationView {
-            kind: quorumlab_sim::registry::by_name(protocol)
-                .expect("a registry name")
-                .kind,
-            protocol,
-            labels: labels.iter().map(|label| label.to_string()).collect(),
-            workers: Vec::new(),
-            service: None,
-            resource: None,
-            kv_servers: Vec::new(),
-            scheduler: None,
-            candidates: Vec::new(),
-        }
+    fn world(kind: ProtocolKind, labels: &[&str]) -> CoordinationView {
+        crate::components::coordination::bare_view(kind, labels)
     }
 
     #[test]
     fn names_come_from_the_world_or_fall_back_to_ids() {
-        let locks = world("lock-service", &["n1", "n2", "n3", "A", "B", "store"]);
+        let locks = world(
+            ProtocolKind::LockService,
+            &["n1", "n2", "n3", "A", "B", "store"],
+        );
         assert_eq!(node_name(Some(&locks), NodeId(3)), "A");
         assert_eq!(
             name_list(Some(&locks), &[NodeId(0), NodeId(5)]),
@@ -199,7 +167,7 @@ mod tests {
     #[test]
     fn redis_worlds_have_no_client_path_and_say_who_drives_load() {
         let redlock = world(
-            "redlock",
+            ProtocolKind::Redlock,
             &["n1", "n2", "n3", "n4", "n5", "A", "B", "store"],
         );
         assert_eq!(client_path(Some(&redlock)), ClientPath::None);
@@ -212,7 +180,10 @@ mod tests {
 
     #[test]
     fn the_service_menu_offers_only_servers() {
-        let locks = world("lock-service", &["n1", "n2", "n3", "A", "B", "store"]);
+        let locks = world(
+            ProtocolKind::LockService,
+            &["n1", "n2", "n3", "A", "B", "store"],
+        );
         assert_eq!(client_path(Some(&locks)), ClientPath::ServiceLog);
         let options = target_options(Some(&locks), 6);
         let shown: Vec<&str> = options.iter().map(|(_, text)| text.as_str()).collect();
@@ -231,7 +202,10 @@ mod tests {
 
     #[test]
     fn verdicts_count_servers_not_actors() {
-        let locks = world("lock-service", &["n1", "n2", "n3", "A", "B", "store"]);
+        let locks = world(
+            ProtocolKind::LockService,
+            &["n1", "n2", "n3", "A", "B", "store"],
+        );
         let side = [NodeId(0), NodeId(3), NodeId(4), NodeId(5)];
         assert_eq!(
             group_verdict(Some(&locks), &side, 6),
@@ -242,7 +216,7 @@ mod tests {
             group_verdict(Some(&locks), &other, 6),
             ("2/3 servers — service can work".to_string(), true)
         );
-        let redis = world("redis-lock", &["n1", "A", "B", "store"]);
+        let redis = world(ProtocolKind::RedisLock, &["n1", "A", "B", "store"]);
         assert!(group_verdict(Some(&redis), &[NodeId(0)], 4).1);
         assert_eq!(
             group_verdict(None, &[NodeId(0), NodeId(1)], 5),
@@ -252,9 +226,12 @@ mod tests {
 
     #[test]
     fn default_split_strands_the_first_worker_with_a_server_minority() {
-        let locks = world("lock-service", &["n1", "n2", "n3", "A", "B", "store"]);
+        let locks = world(
+            ProtocolKind::LockService,
+            &["n1", "n2", "n3", "A", "B", "store"],
+        );
         assert_eq!(default_groups(Some(&locks), 6), [0, 1, 1, 0, 1, 1]);
-        let redis = world("redis-lock", &["n1", "A", "B", "store"]);
+        let redis = world(ProtocolKind::RedisLock, &["n1", "A", "B", "store"]);
         // One server cannot be split: it stays with everyone but A, which is cut off from it.
         assert_eq!(default_groups(Some(&redis), 4), [1, 0, 1, 1]);
         assert_eq!(default_groups(None, 5), [0, 0, 1, 1, 1]);

@@ -216,9 +216,6 @@ mod tests {
 
     fn world(belief_until_us: u64, deadline_us: Option<u64>, holding: bool) -> CoordinationView {
         CoordinationView {
-            kind: quorumlab_sim::ProtocolKind::LockService,
-            protocol: "lock-service",
-            labels: ["n1", "A", "store"].map(str::to_string).to_vec(),
             workers: vec![WorkerView {
                 id: NodeId(1),
                 phase: Phase::Writing,
@@ -257,10 +254,10 @@ mod tests {
                 znodes: Vec::new(),
                 watches: Vec::new(),
             }),
-            resource: None,
-            kv_servers: Vec::new(),
-            scheduler: None,
-            candidates: Vec::new(),
+            ..crate::components::coordination::bare_view(
+                quorumlab_sim::ProtocolKind::LockService,
+                &["n1", "A", "store"],
+            )
         }
     }
 

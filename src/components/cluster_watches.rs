@@ -117,12 +117,6 @@ mod tests {
 
     fn election(znodes: Vec<ZNode>, watches: Vec<(ZPath, Vec<NodeId>)>) -> CoordinationView {
         CoordinationView {
-            kind: quorumlab_sim::ProtocolKind::Zookeeper,
-            protocol: "zookeeper",
-            labels: ["n1", "n2", "n3", "A", "B", "C"]
-                .map(str::to_string)
-                .to_vec(),
-            workers: Vec::new(),
             service: Some(ServiceView {
                 leader: NodeId(0),
                 leader_clock_us: 0,
@@ -132,10 +126,10 @@ mod tests {
                 znodes,
                 watches,
             }),
-            resource: None,
-            kv_servers: Vec::new(),
-            scheduler: None,
-            candidates: Vec::new(),
+            ..crate::components::coordination::bare_view(
+                quorumlab_sim::ProtocolKind::Zookeeper,
+                &["n1", "n2", "n3", "A", "B", "C"],
+            )
         }
     }
 

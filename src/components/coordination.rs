@@ -3,14 +3,10 @@
 //! signals here, so everything is tested natively.
 
 use crate::format;
-use quorumlab_sim::checker::{
-    ELECTION_SAFETY, EXCLUSIVE_BELIEF, LEADER_APPEND_ONLY, LEADER_COMPLETENESS, LINEARIZABLE_READS,
-    LOG_MATCHING, MUTUAL_EXCLUSION, NO_DUPLICATE_INVOICE, NO_LOST_UPDATES, RELEASE_BY_OWNER,
-    SINGLE_LEASE_HOLDER, STATE_MACHINE_SAFETY, TOKEN_MONOTONICITY,
-};
 use quorumlab_sim::protocol::AccessOutcome;
 use quorumlab_sim::resource::LedgerEntry;
 use quorumlab_sim::view_coordination::{CoordinationView, WorkerView};
+use quorumlab_sim::ProtocolKind;
 
 /// What a node on the ring is, drawn with its own shape (never told apart by colour alone).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,13 +39,13 @@ impl NodeKind {
         }
     }
 
-    /// The word a learner reads for this kind in `protocol`'s world: the lettered actors are scheduler
-    /// instances in the invoice scheduler and candidates in the ZooKeeper recipe, workers elsewhere.
-    pub fn word_in(self, protocol: &str) -> &'static str {
-        match (self, protocol) {
-            (NodeKind::Worker, "scheduler") => "instance",
-            (NodeKind::Worker, "zookeeper") => "candidate",
-            (kind, _) => kind.word(),
+    /// The word a learner reads for this kind in `protocol`'s world: the lettered actors go by the
+    /// registry's actor word (instances in the invoice scheduler, candidates in the ZooKeeper recipe);
+    /// servers and the resource keep their generic words, which the panels' sentences are built on.
+    pub fn word_in(self, protocol: ProtocolKind) -> &'static str {
+        match self {
+            NodeKind::Worker => protocol.entry().vocabulary.actor,
+            kind => kind.word(),
         }
     }
 }
@@ -63,66 +59,25 @@ pub fn lease_ttl_us(scenario: &quorumlab_sim::scenario::Scenario) -> u64 {
 }
 
 /// Whether the protocol's servers run Raft (everything but the Redis-style locks).
-pub fn runs_raft(protocol: &str) -> bool {
-    !matches!(protocol, "redis-lock" | "redlock")
+pub fn runs_raft(protocol: ProtocolKind) -> bool {
+    protocol.entry().capabilities.runs_raft
 }
 
-/// The invariants a protocol can break, Raft's first where a Raft group exists. `protocol` is the
-/// scenario protocol name (`raft`, `lock-service`, ...).
-pub fn relevant_invariants(protocol: &str) -> Vec<&'static str> {
-    const RAFT_CORE: [&str; 5] = [
-        ELECTION_SAFETY,
-        LEADER_APPEND_ONLY,
-        LOG_MATCHING,
-        LEADER_COMPLETENESS,
-        STATE_MACHINE_SAFETY,
-    ];
-    let mut names: Vec<&'static str> = Vec::new();
-    if runs_raft(protocol) {
-        names.extend(RAFT_CORE);
-    }
-    let coordination: &[&str] = match protocol {
-        "raft" => &[LINEARIZABLE_READS],
-        "lock-service" => &[
-            MUTUAL_EXCLUSION,
-            TOKEN_MONOTONICITY,
-            NO_LOST_UPDATES,
-            SINGLE_LEASE_HOLDER,
-            RELEASE_BY_OWNER,
-        ],
-        "redis-lock" | "redlock" => &[
-            MUTUAL_EXCLUSION,
-            NO_LOST_UPDATES,
-            RELEASE_BY_OWNER,
-            EXCLUSIVE_BELIEF,
-        ],
-        "scheduler" => &[SINGLE_LEASE_HOLDER, RELEASE_BY_OWNER, NO_DUPLICATE_INVOICE],
-        "zookeeper" => &[SINGLE_LEASE_HOLDER, RELEASE_BY_OWNER],
-        "work-queue" => &[MUTUAL_EXCLUSION, NO_LOST_UPDATES, SINGLE_LEASE_HOLDER],
-        _ => &[],
-    };
-    names.extend(coordination);
-    names
+/// Whether the numbers a lock holder carries are fencing tokens worth showing (Redis-style hold values
+/// are random, not tokens).
+pub fn tokens_fence(protocol: ProtocolKind) -> bool {
+    protocol.entry().capabilities.tokens_fence
 }
 
-/// What each invariant promises, in a phrase a learner can hold on to.
-pub fn promise(invariant: &str) -> &'static str {
-    match invariant {
-        ELECTION_SAFETY => "at most one leader per term",
-        LEADER_APPEND_ONLY => "a leader never rewrites its own log",
-        LOG_MATCHING => "same index and term means same history",
-        LEADER_COMPLETENESS => "committed entries survive into every later leader",
-        STATE_MACHINE_SAFETY => "no two nodes apply different commands at one index",
-        LINEARIZABLE_READS => "a read never returns stale data",
-        MUTUAL_EXCLUSION => "the store sees one holder at a time",
-        TOKEN_MONOTONICITY => "the store never accepts a lower token after a higher one",
-        NO_LOST_UPDATES => "every job's write survives",
-        SINGLE_LEASE_HOLDER => "the service grants a key to one lease at a time",
-        RELEASE_BY_OWNER => "only the holder (or expiry) ends a hold",
-        EXCLUSIVE_BELIEF => "no two clients believe they hold the lock at once",
-        NO_DUPLICATE_INVOICE => "each minute is invoiced once",
-        _ => "",
-    }
+/// The invariants a protocol can break, Raft's first where a Raft group exists, as the registry lists
+/// them: every world has an entry, so none falls through to an empty list.
+pub fn relevant_invariants(protocol: ProtocolKind) -> Vec<&'static str> {
+    protocol
+        .entry()
+        .invariants
+        .iter()
+        .map(|invariant| invariant.name)
+        .collect()
 }
 
 /// The name a node goes by: its coordination label when there is one, else `n1..`.
@@ -245,6 +200,23 @@ pub fn believed_holders(coordination: &CoordinationView) -> Vec<&str> {
         .collect()
 }
 
+/// A coordination view with only its world and labels filled in, for tests that add the parts they
+/// need; the one place a test spells out every field, so an engine change to the view touches one spot.
+#[cfg(test)]
+pub fn bare_view(kind: quorumlab_sim::ProtocolKind, labels: &[&str]) -> CoordinationView {
+    CoordinationView {
+        kind,
+        protocol: kind.name(),
+        labels: labels.iter().map(|label| label.to_string()).collect(),
+        workers: Vec::new(),
+        service: None,
+        resource: None,
+        kv_servers: Vec::new(),
+        scheduler: None,
+        candidates: Vec::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -268,26 +240,53 @@ mod tests {
         assert_eq!(NodeKind::of_label("n1"), NodeKind::Server);
         assert_eq!(NodeKind::of_label("A"), NodeKind::Worker);
         assert_eq!(NodeKind::of_label("store"), NodeKind::Resource);
-        assert_eq!(NodeKind::Worker.word_in("zookeeper"), "candidate");
-        assert_eq!(NodeKind::Worker.word_in("scheduler"), "instance");
-        assert_eq!(NodeKind::Worker.word_in("lock-service"), "worker");
-        assert_eq!(NodeKind::Resource.word_in("zookeeper"), "resource");
+        assert_eq!(
+            NodeKind::Worker.word_in(ProtocolKind::Zookeeper),
+            "candidate"
+        );
+        assert_eq!(
+            NodeKind::Worker.word_in(ProtocolKind::Scheduler),
+            "instance"
+        );
+        assert_eq!(
+            NodeKind::Worker.word_in(ProtocolKind::LockService),
+            "worker"
+        );
+        assert_eq!(
+            NodeKind::Resource.word_in(ProtocolKind::Zookeeper),
+            "resource"
+        );
     }
 
     #[test]
     fn raft_invariants_only_where_a_raft_group_exists() {
-        assert!(relevant_invariants("raft").contains(&ELECTION_SAFETY));
-        assert!(!relevant_invariants("raft").contains(&MUTUAL_EXCLUSION));
-        assert!(relevant_invariants("lock-service").contains(&ELECTION_SAFETY));
-        assert!(relevant_invariants("lock-service").contains(&TOKEN_MONOTONICITY));
-        assert!(!relevant_invariants("redlock").contains(&ELECTION_SAFETY));
-        assert!(relevant_invariants("redlock").contains(&EXCLUSIVE_BELIEF));
-        assert!(relevant_invariants("scheduler").contains(&NO_DUPLICATE_INVOICE));
-        for protocol in ["raft", "lock-service", "redlock", "scheduler", "zookeeper"] {
-            for name in relevant_invariants(protocol) {
-                assert!(!promise(name).is_empty(), "{name} has a promise");
+        use quorumlab_sim::checker::{
+            ELECTION_SAFETY, EXCLUSIVE_BELIEF, MUTUAL_EXCLUSION, NO_DUPLICATE_INVOICE,
+            TOKEN_MONOTONICITY,
+        };
+        assert!(relevant_invariants(ProtocolKind::Raft).contains(&ELECTION_SAFETY));
+        assert!(!relevant_invariants(ProtocolKind::Raft).contains(&MUTUAL_EXCLUSION));
+        assert!(relevant_invariants(ProtocolKind::LockService).contains(&ELECTION_SAFETY));
+        assert!(relevant_invariants(ProtocolKind::LockService).contains(&TOKEN_MONOTONICITY));
+        assert!(!relevant_invariants(ProtocolKind::Redlock).contains(&ELECTION_SAFETY));
+        assert!(relevant_invariants(ProtocolKind::Redlock).contains(&EXCLUSIVE_BELIEF));
+        assert!(relevant_invariants(ProtocolKind::Scheduler).contains(&NO_DUPLICATE_INVOICE));
+        for entry in quorumlab_sim::registry::ENTRIES {
+            for name in relevant_invariants(entry.kind) {
+                let promise = quorumlab_sim::registry::promise(name);
+                assert!(!promise.is_empty(), "{name} has a promise");
             }
         }
+    }
+
+    #[test]
+    fn only_raft_backed_locks_carry_fencing_tokens() {
+        assert!(tokens_fence(ProtocolKind::LockService));
+        assert!(tokens_fence(ProtocolKind::Scheduler));
+        assert!(!tokens_fence(ProtocolKind::RedisLock));
+        assert!(!tokens_fence(ProtocolKind::Redlock));
+        assert!(runs_raft(ProtocolKind::WorkQueue));
+        assert!(!runs_raft(ProtocolKind::Redlock));
     }
 
     #[test]

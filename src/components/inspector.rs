@@ -1,7 +1,7 @@
 //! The selected node, in full: what it believes (role, term, vote, log, indexes, timers, clock) and the
 //! faults you can inflict on it.
 
-use super::coordination::{belief_sentence, label_of, runs_raft, NodeKind};
+use super::coordination::{belief_sentence, label_of, runs_raft, tokens_fence, NodeKind};
 use crate::format;
 use crate::state::AppState;
 use leptos::prelude::*;
@@ -102,7 +102,7 @@ fn actor_facts(
 ) -> Vec<(&'static str, String)> {
     let mut facts = vec![
         ("name", label.to_string()),
-        ("kind", kind.word_in(coordination.protocol).to_string()),
+        ("kind", kind.word_in(coordination.kind).to_string()),
     ];
     if let Some(worker) = coordination
         .workers
@@ -110,7 +110,7 @@ fn actor_facts(
         .find(|worker| worker.id == node.id)
     {
         let paused = node.status == NodeStatus::Paused;
-        let tokens = runs_raft(coordination.protocol);
+        let tokens = tokens_fence(coordination.kind);
         facts.push(("believes", belief_sentence(worker, paused, tokens)));
         facts.push((
             "jobs",
@@ -157,7 +157,7 @@ fn fact_values(view: &ClusterView, node: &NodeView) -> Vec<(&'static str, String
     };
     let label = label_of(Some(coordination), node.id.index()).unwrap_or_default();
     let kind = NodeKind::of_label(label);
-    if kind == NodeKind::Server && runs_raft(coordination.protocol) {
+    if kind == NodeKind::Server && runs_raft(coordination.kind) {
         raft_facts(node, view.now_us)
     } else {
         actor_facts(coordination, node, label, kind)

@@ -4,7 +4,7 @@
 //! A banner shows when two clients both believe they hold the lock at once (Redlock's failure).
 
 use super::coordination::{
-    belief_sentence, believed_holders, double_holder_sentence, lease_fraction, runs_raft,
+    belief_sentence, believed_holders, double_holder_sentence, lease_fraction, tokens_fence,
 };
 use crate::format;
 use crate::state::AppState;
@@ -117,7 +117,7 @@ fn lanes(view: &ClusterView, ttl_us: u64) -> Vec<Lane> {
                 .get(worker.id.index())
                 .is_some_and(|node| node.status == NodeStatus::Paused);
             let (truth, service_left) = truth(coordination, worker, ttl_us);
-            let tokens = runs_raft(coordination.protocol);
+            let tokens = tokens_fence(coordination.kind);
             Lane {
                 name: name(coordination, worker.id.index()),
                 paused,
