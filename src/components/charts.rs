@@ -65,7 +65,7 @@ pub fn Charts() -> impl IntoView {
             .scenario
             .with(|scenario| (scenario.seed, scenario.node_count));
         let counts = state.with_session(|session| {
-            let counts = &session.world().clients().counts;
+            let counts = session.request_counts();
             [counts.committed, counts.failed, counts.unknown]
         });
         state.view.with(|view| {

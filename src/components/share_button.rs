@@ -108,7 +108,7 @@ pub fn RunFingerprint() -> impl IntoView {
         state.panel_view.track();
         format!(
             "{:016x}",
-            state.with_session(|session| session.world().trace_hash())
+            state.with_session(|session| session.trace_hash())
         )
     };
     view! {
