@@ -8,7 +8,6 @@ use crate::components::import_export::ImportExport;
 use crate::components::inspector::Inspector;
 use crate::components::kv_servers::KvServers;
 use crate::components::lesson_list::LessonList;
-use crate::components::lesson_live;
 use crate::components::lesson_panel::LessonPanel;
 use crate::components::log_strips::LogStrips;
 use crate::components::partition_panel::PartitionPanel;
@@ -25,6 +24,7 @@ use crate::components::timeline::Timeline;
 use crate::components::worker_lanes::WorkerLanes;
 use crate::components::znode_tree::ZnodeTree;
 use crate::frame_loop;
+use crate::lesson::live;
 use crate::state::{default_scenario, AppState};
 use leptos::prelude::*;
 
@@ -33,8 +33,8 @@ pub fn App() -> impl IntoView {
     let state = AppState::new(default_scenario());
     provide_context(state);
     share_button::open_from_address(state);
-    lesson_live::open_from_address(state);
-    lesson_live::install(state);
+    live::open_from_address(state);
+    live::install(state);
     frame_loop::start(state);
     shortcuts::install(state);
 

@@ -17,6 +17,7 @@ pub mod spacetime;
 pub mod state;
 pub mod transfer;
 pub mod web_io;
+pub mod world_text;
 
 /// Entry point used by `main.rs` (and by nothing else: tests mount components directly).
 pub fn start() {

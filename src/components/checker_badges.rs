@@ -3,8 +3,8 @@
 //! protocol: Raft's where a Raft group exists, the lock, lease and invoice invariants in coordination
 //! worlds, and any invariant that was violated, relevant or not.
 
-use super::coordination::relevant_invariants;
 use crate::state::AppState;
+use crate::world_text::capabilities::relevant_invariants;
 use leptos::prelude::*;
 use quorumlab_sim::registry;
 
@@ -39,9 +39,9 @@ pub fn CheckerBadges() -> impl IntoView {
         let _violations_changed = violation_count.get();
         let protocol = state.scenario.with(|scenario| scenario.protocol.kind());
         state.with_session(|session| {
-            let checkers = session.world().checkers();
+            let counts = session.violation_counts();
             let mut names = relevant_invariants(protocol);
-            for name in checkers.violation_counts().keys() {
+            for name in counts.keys() {
                 if !names.contains(&name.as_str()) {
                     if let Some(known) = known_invariant(name) {
                         names.push(known);
@@ -51,7 +51,7 @@ pub fn CheckerBadges() -> impl IntoView {
             names
                 .into_iter()
                 .map(|name| {
-                    let first = checkers
+                    let first = session
                         .violations()
                         .iter()
                         .find(|violation| violation.invariant == name);
@@ -60,7 +60,7 @@ pub fn CheckerBadges() -> impl IntoView {
                         promise: registry::promise(name),
                         first_violation: first
                             .map(|violation| (violation.at_ms * 1_000, violation.detail.clone())),
-                        count: checkers.violation_counts().get(name).copied().unwrap_or(0),
+                        count: counts.get(name).copied().unwrap_or(0),
                     }
                 })
                 .collect::<Vec<_>>()

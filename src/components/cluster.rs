@@ -1,6 +1,5 @@
 //! The cluster stage: one SVG with links, messages in flight and nodes on a ring.
 
-use super::actor_names;
 use super::cluster_lease::ClusterLeaseRings;
 use super::cluster_links::{ClusterLinks, LinkMenu, LinkMenuTarget};
 use super::cluster_messages::ClusterMessages;
@@ -10,6 +9,7 @@ use crate::layout::{
     circle_positions, node_radius, ring_radius, timer_ring_gap, Point, COMPACT_ABOVE_NODES,
 };
 use crate::state::AppState;
+use crate::world_text::{names, partition};
 use leptos::prelude::*;
 use quorumlab_sim::ids::NodeId;
 
@@ -119,8 +119,8 @@ fn QuorumOverlay() -> impl IntoView {
             view.partition_groups
                 .iter()
                 .map(|group| {
-                    let (text, can_commit) = actor_names::group_verdict(coordination, group, total);
-                    let members = actor_names::name_list(coordination, group);
+                    let (text, can_commit) = partition::group_verdict(coordination, group, total);
+                    let members = names::name_list(coordination, group);
                     (format!("{{{members}}} {text}"), can_commit)
                 })
                 .collect::<Vec<_>>()

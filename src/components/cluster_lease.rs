@@ -5,8 +5,8 @@
 //! which is exactly the moment a client writes with a lock it no longer holds.
 
 use super::cluster::StageGeometry;
-use super::coordination::lease_fraction;
 use crate::state::AppState;
+use crate::world_text::leases::lease_fraction;
 use leptos::prelude::*;
 use quorumlab_sim::ids::NodeId;
 use quorumlab_sim::view_coordination::CoordinationView;
@@ -134,7 +134,7 @@ pub fn ring_sentence(ring: &LeaseRing) -> String {
 #[component]
 pub fn ClusterLeaseRings(geometry: Memo<StageGeometry>) -> impl IntoView {
     let state = expect_context::<AppState>();
-    let ttl_us = Memo::new(move |_| state.scenario.with(super::coordination::lease_ttl_us));
+    let ttl_us = Memo::new(move |_| state.scenario.with(crate::world_text::leases::lease_ttl_us));
     let rings = Memo::new(move |_| {
         let ttl_us = ttl_us.get();
         state.view.with(|view| {
@@ -254,7 +254,7 @@ mod tests {
                 znodes: Vec::new(),
                 watches: Vec::new(),
             }),
-            ..crate::components::coordination::bare_view(
+            ..crate::world_text::bare_view(
                 quorumlab_sim::ProtocolKind::LockService,
                 &["n1", "A", "store"],
             )

@@ -4,9 +4,10 @@
 //! a worker, hexagon for the resource.
 
 use super::cluster::StageGeometry;
-use super::coordination::{runs_raft, NodeKind};
 use crate::format;
 use crate::state::AppState;
+use crate::world_text::capabilities::runs_raft;
+use crate::world_text::node_kind::NodeKind;
 use leptos::prelude::*;
 use quorumlab_sim::ids::NodeId;
 use quorumlab_sim::protocol::RoleLabel;

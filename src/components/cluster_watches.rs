@@ -126,7 +126,7 @@ mod tests {
                 znodes,
                 watches,
             }),
-            ..crate::components::coordination::bare_view(
+            ..crate::world_text::bare_view(
                 quorumlab_sim::ProtocolKind::Zookeeper,
                 &["n1", "n2", "n3", "A", "B", "C"],
             )

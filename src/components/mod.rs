@@ -1,6 +1,5 @@
 //! The app's components, one per file. Each reads the shared `AppState` from context.
 
-pub mod actor_names;
 pub mod charts;
 mod charts_draw;
 pub mod checker_badges;
@@ -11,12 +10,10 @@ pub mod cluster_links;
 pub mod cluster_messages;
 pub mod cluster_node;
 pub mod cluster_watches;
-pub mod coordination;
 pub mod import_export;
 pub mod inspector;
 pub mod kv_servers;
 pub mod lesson_list;
-pub mod lesson_live;
 pub mod lesson_markdown;
 pub mod lesson_panel;
 pub mod lesson_step;
