@@ -10,7 +10,7 @@
 //! Clusters of more than nine nodes show focus lanes (leader, selected node, candidates, lowest ids) and
 //! one "others" lane for the rest; messages between two hidden nodes are left out.
 
-use super::cluster_messages::message_style;
+use super::cluster::messages::message_style;
 use crate::format;
 use crate::spacetime::{
     choose_lanes, visible_arrows, ArrowEnd, Lanes, MessageLog, PlacedArrow, RunKey, DROP_AT_SHARE,

@@ -4,7 +4,7 @@
 //! clock fault pulls them apart: the inner arc still shows time left while the outer one is empty,
 //! which is exactly the moment a client writes with a lock it no longer holds.
 
-use super::cluster::StageGeometry;
+use super::geometry::StageGeometry;
 use crate::state::AppState;
 use crate::world_text::leases::lease_fraction;
 use leptos::prelude::*;

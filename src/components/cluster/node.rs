@@ -3,7 +3,7 @@
 //! node shows its name (`A`, `store`) and a shape for its kind: circle for a server, rounded square for
 //! a worker, hexagon for the resource.
 
-use super::cluster::StageGeometry;
+use super::geometry::StageGeometry;
 use crate::format;
 use crate::state::AppState;
 use crate::world_text::capabilities::runs_raft;

@@ -3,7 +3,7 @@
 //! the one leader (so when it goes, everyone is woken at once); in the sequential recipe each candidate
 //! points at its predecessor only, a chain where a departure wakes a single watcher.
 
-use super::cluster::StageGeometry;
+use super::geometry::StageGeometry;
 use crate::layout::{pull_toward, Point};
 use crate::state::AppState;
 use leptos::prelude::*;
