@@ -18,12 +18,13 @@ use crate::components::resource_ledger::ResourceLedger;
 use crate::components::scheduler_strip::SchedulerStrip;
 use crate::components::settings_panel::SettingsPanel;
 use crate::components::share_button::{self, RunFingerprint, ShareButton};
-use crate::components::shortcuts::{self, ShortcutSheet};
+use crate::components::shortcuts::ShortcutSheet;
 use crate::components::spacetime::SpaceTime;
 use crate::components::timeline::Timeline;
 use crate::components::worker_lanes::WorkerLanes;
 use crate::components::znode_tree::ZnodeTree;
 use crate::frame_loop;
+use crate::keyboard;
 use crate::lesson::live;
 use crate::state::{default_scenario, AppState};
 use leptos::prelude::*;
@@ -36,7 +37,7 @@ pub fn App() -> impl IntoView {
     live::open_from_address(state);
     live::install(state);
     frame_loop::start(state);
-    shortcuts::install(state);
+    keyboard::install(state);
 
     let app_class = move || {
         if state.presenter.get() {

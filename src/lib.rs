@@ -7,6 +7,7 @@ pub mod app;
 pub mod components;
 pub mod format;
 pub mod frame_loop;
+pub mod keyboard;
 pub mod layout;
 pub mod lesson;
 pub mod series;
