@@ -8,7 +8,6 @@ use crate::components::import_export::ImportExport;
 use crate::components::inspector::Inspector;
 use crate::components::kv_servers::KvServers;
 use crate::components::lesson_list::LessonList;
-use crate::components::lesson_live;
 use crate::components::lesson_panel::LessonPanel;
 use crate::components::log_strips::LogStrips;
 use crate::components::partition_panel::PartitionPanel;
@@ -19,12 +18,14 @@ use crate::components::resource_ledger::ResourceLedger;
 use crate::components::scheduler_strip::SchedulerStrip;
 use crate::components::settings_panel::SettingsPanel;
 use crate::components::share_button::{self, RunFingerprint, ShareButton};
-use crate::components::shortcuts::{self, ShortcutSheet};
+use crate::components::shortcuts::ShortcutSheet;
 use crate::components::spacetime::SpaceTime;
 use crate::components::timeline::Timeline;
 use crate::components::worker_lanes::WorkerLanes;
 use crate::components::znode_tree::ZnodeTree;
 use crate::frame_loop;
+use crate::keyboard;
+use crate::lesson::live;
 use crate::state::{default_scenario, AppState};
 use leptos::prelude::*;
 
@@ -33,10 +34,10 @@ pub fn App() -> impl IntoView {
     let state = AppState::new(default_scenario());
     provide_context(state);
     share_button::open_from_address(state);
-    lesson_live::open_from_address(state);
-    lesson_live::install(state);
+    live::open_from_address(state);
+    live::install(state);
     frame_loop::start(state);
-    shortcuts::install(state);
+    keyboard::install(state);
 
     let app_class = move || {
         if state.presenter.get() {

@@ -7,6 +7,7 @@ pub mod app;
 pub mod components;
 pub mod format;
 pub mod frame_loop;
+pub mod keyboard;
 pub mod layout;
 pub mod lesson;
 pub mod series;
@@ -17,6 +18,7 @@ pub mod spacetime;
 pub mod state;
 pub mod transfer;
 pub mod web_io;
+pub mod world_text;
 
 /// Entry point used by `main.rs` (and by nothing else: tests mount components directly).
 pub fn start() {

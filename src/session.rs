@@ -6,11 +6,14 @@
 
 use quorumlab_sim::action::Action;
 use quorumlab_sim::history::{RecordedAction, Timeline};
+use quorumlab_sim::ids::NodeId;
 use quorumlab_sim::runner::world_config;
 use quorumlab_sim::scenario::Scenario;
 use quorumlab_sim::time::SimTime;
+use quorumlab_sim::trace::TraceLog;
 use quorumlab_sim::view::ClusterView;
-use quorumlab_sim::{ActionOutcome, World};
+use quorumlab_sim::{ActionOutcome, LeaderRecord, RequestCounts, ViolationRecord, World};
+use std::collections::BTreeMap;
 
 /// Simulated time between time-travel snapshots, and how many are kept (the interval doubles past that).
 const SNAPSHOT_EVERY_MS: u64 = 250;
@@ -74,6 +77,43 @@ impl Session {
 
     pub fn view(&self) -> ClusterView {
         self.world().view()
+    }
+
+    // What components read beyond the view snapshot, so none of them reaches into the world itself.
+
+    /// Every invariant violation so far, in the order the checkers saw them.
+    pub fn violations(&self) -> &[ViolationRecord] {
+        self.world().checkers().violations()
+    }
+
+    /// How often each invariant has been violated, by name.
+    pub fn violation_counts(&self) -> &BTreeMap<String, u64> {
+        self.world().checkers().violation_counts()
+    }
+
+    /// Every leader the checkers saw elected, in order.
+    pub fn leaders(&self) -> &[LeaderRecord] {
+        self.world().checkers().leaders()
+    }
+
+    /// The name a node goes by (`A`, `store`, or `n1` in plain Raft).
+    pub fn node_label(&self, node: NodeId) -> String {
+        self.world().node_label(node)
+    }
+
+    /// Client requests so far by outcome (committed, failed, unknown).
+    pub fn request_counts(&self) -> &RequestCounts {
+        &self.world().clients().counts
+    }
+
+    /// The run's trace, which the space-time diagram reads its message arrows from.
+    pub fn trace(&self) -> &TraceLog {
+        self.world().trace()
+    }
+
+    /// The fingerprint of the state shown: equal exactly when two runs are in the same state.
+    pub fn trace_hash(&self) -> u64 {
+        self.world().trace_hash()
     }
 
     /// Applies a user action now (discarding any recorded future: this is a new branch).

@@ -4,7 +4,7 @@
 //! after each change the latest `ClusterView` is published to a signal that components read. Components
 //! never reach into the world directly.
 
-use crate::components::lesson_live::LessonContext;
+use crate::lesson::live::LessonContext;
 use crate::session::{Session, MAX_SPEED, MIN_SPEED};
 use leptos::prelude::*;
 use quorumlab_sim::action::{Action, NodeTarget};
@@ -121,7 +121,7 @@ impl AppState {
         }
         let speed = self.speed.get_untracked();
         // An open lesson advances the run itself, stopping at its checks and "show me" moments.
-        if crate::components::lesson_live::drive_frame(*self, wall_ms, speed) {
+        if crate::lesson::live::drive_frame(*self, wall_ms, speed) {
             return true;
         }
         let moved = self

@@ -19,8 +19,6 @@ pub const MAX_VIEW_LEDGER: usize = 64;
 pub struct CoordinationView {
     /// Which world this is: ask the registry (`kind.entry()`) what it can do and what it is called.
     pub kind: ProtocolKind,
-    /// The scenario protocol name, e.g. `lock-service` (the registry's name for `kind`).
-    pub protocol: &'static str,
     /// The name of every node, indexed by node: `n1`.., `A`.., `store`.
     pub labels: Vec<String>,
     pub workers: Vec<WorkerView>,
@@ -139,7 +137,6 @@ impl World {
     pub fn coordination_view(&self) -> Option<CoordinationView> {
         let layout = self.layout()?;
         let kind = self.config().protocol.kind();
-        let protocol = kind.name();
         let now = self.now();
         let labels = (0..self.node_count())
             .map(|index| layout.label(NodeId(index as u16)))
@@ -291,7 +288,6 @@ impl World {
             candidates,
             scheduler,
             kind,
-            protocol,
             labels,
             workers,
             service,

@@ -3,26 +3,20 @@
 //! protocol: Raft's where a Raft group exists, the lock, lease and invoice invariants in coordination
 //! worlds, and any invariant that was violated, relevant or not.
 
-use super::coordination::{promise, relevant_invariants};
 use crate::state::AppState;
+use crate::world_text::capabilities::relevant_invariants;
 use leptos::prelude::*;
+use quorumlab_sim::registry;
 
-/// Every invariant a badge can name (a violated one shows even where it is not expected).
-const KNOWN: [&str; 13] = [
-    quorumlab_sim::checker::ELECTION_SAFETY,
-    quorumlab_sim::checker::LEADER_APPEND_ONLY,
-    quorumlab_sim::checker::LOG_MATCHING,
-    quorumlab_sim::checker::LEADER_COMPLETENESS,
-    quorumlab_sim::checker::STATE_MACHINE_SAFETY,
-    quorumlab_sim::checker::LINEARIZABLE_READS,
-    quorumlab_sim::checker::MUTUAL_EXCLUSION,
-    quorumlab_sim::checker::TOKEN_MONOTONICITY,
-    quorumlab_sim::checker::NO_LOST_UPDATES,
-    quorumlab_sim::checker::SINGLE_LEASE_HOLDER,
-    quorumlab_sim::checker::RELEASE_BY_OWNER,
-    quorumlab_sim::checker::EXCLUSIVE_BELIEF,
-    quorumlab_sim::checker::NO_DUPLICATE_INVOICE,
-];
+/// The registry's own spelling of an invariant some world lists (a violated one shows even where it is
+/// not expected), or `None` for a name no world knows.
+fn known_invariant(name: &str) -> Option<&'static str> {
+    registry::ENTRIES
+        .iter()
+        .flat_map(|entry| entry.invariants)
+        .find(|invariant| invariant.name == name)
+        .map(|invariant| invariant.name)
+}
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct BadgeState {
@@ -43,13 +37,13 @@ pub fn CheckerBadges() -> impl IntoView {
     });
     let badges = Memo::new(move |_| {
         let _violations_changed = violation_count.get();
-        let protocol = state.scenario.with(|scenario| scenario.protocol_name());
+        let protocol = state.scenario.with(|scenario| scenario.protocol.kind());
         state.with_session(|session| {
-            let checkers = session.world().checkers();
+            let counts = session.violation_counts();
             let mut names = relevant_invariants(protocol);
-            for name in checkers.violation_counts().keys() {
+            for name in counts.keys() {
                 if !names.contains(&name.as_str()) {
-                    if let Some(known) = KNOWN.iter().find(|known| **known == name.as_str()) {
+                    if let Some(known) = known_invariant(name) {
                         names.push(known);
                     }
                 }
@@ -57,16 +51,16 @@ pub fn CheckerBadges() -> impl IntoView {
             names
                 .into_iter()
                 .map(|name| {
-                    let first = checkers
+                    let first = session
                         .violations()
                         .iter()
                         .find(|violation| violation.invariant == name);
                     BadgeState {
                         name,
-                        promise: promise(name),
+                        promise: registry::promise(name),
                         first_violation: first
                             .map(|violation| (violation.at_ms * 1_000, violation.detail.clone())),
-                        count: checkers.violation_counts().get(name).copied().unwrap_or(0),
+                        count: counts.get(name).copied().unwrap_or(0),
                     }
                 })
                 .collect::<Vec<_>>()

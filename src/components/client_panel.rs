@@ -3,9 +3,10 @@
 //! world the panel first says who really drives the load (the workers' own loops); where the servers
 //! run Raft it still offers extra log writes to them, and for Redis-style locks it offers nothing.
 
-use super::actor_names::{self, ClientPath};
 use crate::format;
 use crate::state::AppState;
+use crate::world_text::client::{self, ClientPath};
+use crate::world_text::names::node_name;
 use leptos::prelude::*;
 use quorumlab_sim::action::{Action, NodeTarget, RequestKind};
 
@@ -18,17 +19,17 @@ pub fn ClientPanel() -> impl IntoView {
     let path = Memo::new(move |_| {
         state
             .view
-            .with(|view| actor_names::client_path(view.coordination.as_ref()))
+            .with(|view| client::client_path(view.coordination.as_ref()))
     });
     let load_sentence = Memo::new(move |_| {
         state
             .view
-            .with(|view| actor_names::load_sentence(view.coordination.as_ref()))
+            .with(|view| client::load_sentence(view.coordination.as_ref()))
     });
     let options = Memo::new(move |_| {
         state
             .view
-            .with(|view| actor_names::target_options(view.coordination.as_ref(), view.nodes.len()))
+            .with(|view| client::target_options(view.coordination.as_ref(), view.nodes.len()))
     });
     let target = move || {
         let choice = target_choice.get_untracked();
@@ -37,7 +38,7 @@ pub fn ClientPanel() -> impl IntoView {
         }
         // Only the values the menu offers (servers) parse; anything else asks for a choice.
         options
-            .with_untracked(|options| actor_names::parse_target(&choice, options))
+            .with_untracked(|options| client::parse_target(&choice, options))
             .map(NodeTarget::Node)
     };
     let send = move |kind: RequestKind| {
@@ -61,7 +62,7 @@ pub fn ClientPanel() -> impl IntoView {
                 .take(SHOWN_REQUESTS)
                 .map(|record| {
                     let place = record.node.map_or("leader".to_string(), |node| {
-                        actor_names::node_name(view.coordination.as_ref(), node)
+                        node_name(view.coordination.as_ref(), node)
                     });
                     let what = match record.command {
                         Some(quorumlab_sim::protocol::ClientCommand::Put { key, value }) => {

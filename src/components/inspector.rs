@@ -1,9 +1,12 @@
 //! The selected node, in full: what it believes (role, term, vote, log, indexes, timers, clock) and the
 //! faults you can inflict on it.
 
-use super::coordination::{belief_sentence, label_of, runs_raft, NodeKind};
 use crate::format;
 use crate::state::AppState;
+use crate::world_text::beliefs::belief_sentence;
+use crate::world_text::capabilities::{runs_raft, tokens_fence};
+use crate::world_text::names::label_of;
+use crate::world_text::node_kind::NodeKind;
 use leptos::prelude::*;
 use quorumlab_sim::action::{Action, NodeTarget, RequestKind};
 use quorumlab_sim::ids::NodeId;
@@ -102,7 +105,7 @@ fn actor_facts(
 ) -> Vec<(&'static str, String)> {
     let mut facts = vec![
         ("name", label.to_string()),
-        ("kind", kind.word_in(coordination.protocol).to_string()),
+        ("kind", kind.word_in(coordination.kind).to_string()),
     ];
     if let Some(worker) = coordination
         .workers
@@ -110,7 +113,7 @@ fn actor_facts(
         .find(|worker| worker.id == node.id)
     {
         let paused = node.status == NodeStatus::Paused;
-        let tokens = runs_raft(coordination.protocol);
+        let tokens = tokens_fence(coordination.kind);
         facts.push(("believes", belief_sentence(worker, paused, tokens)));
         facts.push((
             "jobs",
@@ -157,7 +160,7 @@ fn fact_values(view: &ClusterView, node: &NodeView) -> Vec<(&'static str, String
     };
     let label = label_of(Some(coordination), node.id.index()).unwrap_or_default();
     let kind = NodeKind::of_label(label);
-    if kind == NodeKind::Server && runs_raft(coordination.protocol) {
+    if kind == NodeKind::Server && runs_raft(coordination.kind) {
         raft_facts(node, view.now_us)
     } else {
         actor_facts(coordination, node, label, kind)
@@ -288,7 +291,7 @@ fn NodeActions(node: NodeId) -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use quorumlab_sim::runner::ScenarioRun;
+    use crate::session::Session;
     use quorumlab_sim::scenario::{parse_scenario, EXAMPLES};
     use quorumlab_sim::time::SimTime;
 
@@ -297,9 +300,9 @@ mod tests {
             .iter()
             .find(|(file, _)| file.contains(example))
             .expect("example exists");
-        let mut run = ScenarioRun::new(parse_scenario(text, file).expect("parses")).expect("world");
-        run.advance_to(SimTime::from_ms(at_ms));
-        run.world().view()
+        let mut session = Session::new(parse_scenario(text, file).expect("parses")).expect("world");
+        session.advance_to(SimTime::from_ms(at_ms));
+        session.view()
     }
 
     fn labels(facts: &[(&'static str, String)]) -> Vec<&'static str> {

@@ -2,7 +2,7 @@
 //! kept (steps done of the total, mastery items ticked). Opened from the header's Lessons button or
 //! with `L`; each lesson can be started, or continued at the first step not yet done.
 
-use crate::components::lesson_live::{self, load_progress, mastery_item_count};
+use crate::lesson::live::{self, load_progress, mastery_item_count};
 use crate::state::AppState;
 use leptos::prelude::*;
 use quorumlab_sim::lesson::Lesson;
@@ -92,10 +92,10 @@ fn LessonEntry(index: usize, lesson: Lesson) -> impl IntoView {
             </ul>
             <p class="muted" data-testid="lesson-item-progress">{summary}</p>
             <div class="row">
-                <button class="primary" data-testid="open-lesson" on:click=move |_| lesson_live::open_lesson(state, index, 0)
+                <button class="primary" data-testid="open-lesson" on:click=move |_| live::open_lesson(state, index, 0)
                     aria-label=format!("Start lesson {}: {}", lesson.order, lesson.title)>"Start"</button>
                 {move || resume_step().map(|step| view! {
-                    <button data-testid="continue-lesson" on:click=move |_| lesson_live::open_lesson(state, index, step)>
+                    <button data-testid="continue-lesson" on:click=move |_| live::open_lesson(state, index, step)>
                         {format!("Continue at step {}", step + 1)}
                     </button>
                 })}

@@ -6,9 +6,9 @@
 //! The text is split at its "Steps" heading so the interactive steps sit where the lesson talks about
 //! them; a lesson without that heading gets its steps after the text.
 
-use crate::components::lesson_live::{self, load_progress, update_progress, LessonContext};
 use crate::components::lesson_markdown::{blocks_view, ChecklistItem};
 use crate::components::lesson_step::StepCard;
+use crate::lesson::live::{self, load_progress, update_progress, LessonContext};
 use crate::lesson::markdown::{parse_blocks, plain_text, Block};
 use crate::state::AppState;
 use leptos::prelude::*;
@@ -131,7 +131,7 @@ fn OpenLesson(lesson: Lesson) -> impl IntoView {
             <div class="lesson-head">
                 <p class="lesson-kicker" data-testid="lesson-progress">{kicker}</p>
                 <button class="link" data-testid="close-lesson" aria-label="Close the lesson"
-                    on:click=move |_| lesson_live::close_lesson(state)>"Close ✕"</button>
+                    on:click=move |_| live::close_lesson(state)>"Close ✕"</button>
             </div>
             <h2 class="lesson-title">{lesson.title.clone()}</h2>
             <details class="lesson-outcomes">

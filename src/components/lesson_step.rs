@@ -6,8 +6,8 @@
 //! explanation and whether it was right, and the learner may pick again. The instruction stays visible
 //! throughout, so the question never blocks the lab.
 
-use crate::components::lesson_live::{self, LessonContext};
 use crate::components::lesson_markdown::{blocks_view, inlines_view};
+use crate::lesson::live::{self, LessonContext};
 use crate::lesson::markdown::{parse_blocks, parse_inlines};
 use crate::state::AppState;
 use leptos::prelude::*;
@@ -123,7 +123,7 @@ fn OpenStepControls() -> impl IntoView {
             }}
         </p>
         <div class="row">
-            <button class="primary" data-testid="show-me" on:click=move |_| lesson_live::show_me(state)
+            <button class="primary" data-testid="show-me" on:click=move |_| live::show_me(state)
                 title="Perform this step's actions for you, through the same controls (they appear in the timeline)">
                 "Show me"
             </button>

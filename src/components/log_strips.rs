@@ -2,9 +2,9 @@
 //! that is behind looks behind. Nodes go by the names the ring gives them (`A`, `store` in a
 //! coordination world).
 
-use super::actor_names::node_name;
 use crate::format;
 use crate::state::AppState;
+use crate::world_text::names::node_name;
 use leptos::prelude::*;
 use quorumlab_sim::ids::NodeId;
 use quorumlab_sim::view::NodeView;

@@ -1,22 +1,16 @@
-//! The app's components, one per file. Each reads the shared `AppState` from context.
+//! The app's components, one per file, or one folder for a component drawn in layers (the cluster
+//! stage, the charts). Each reads the shared `AppState` from context and view snapshots only; the
+//! controllers and sentence helpers they call live beside their state (`crate::lesson::live`,
+//! `crate::world_text`), so this folder stays components.
 
-pub mod actor_names;
 pub mod charts;
-mod charts_draw;
 pub mod checker_badges;
 pub mod client_panel;
 pub mod cluster;
-pub mod cluster_lease;
-pub mod cluster_links;
-pub mod cluster_messages;
-pub mod cluster_node;
-pub mod cluster_watches;
-pub mod coordination;
 pub mod import_export;
 pub mod inspector;
 pub mod kv_servers;
 pub mod lesson_list;
-pub mod lesson_live;
 pub mod lesson_markdown;
 pub mod lesson_panel;
 pub mod lesson_step;

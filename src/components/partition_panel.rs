@@ -2,8 +2,8 @@
 //! coordination world the chips carry the actors' names (`n1`, `A`, `store`) and a side's verdict
 //! counts the servers it holds, since workers and the store vote in nothing.
 
-use super::actor_names;
 use crate::state::AppState;
+use crate::world_text::{names, partition};
 use leptos::prelude::*;
 use quorumlab_sim::action::Action;
 use quorumlab_sim::ids::NodeId;
@@ -42,9 +42,7 @@ pub fn PartitionPanel() -> impl IntoView {
     let names = Memo::new(move |_| {
         state.panel_view.with(|view| {
             (0..view.nodes.len())
-                .map(|index| {
-                    actor_names::node_name(view.coordination.as_ref(), NodeId(index as u16))
-                })
+                .map(|index| names::node_name(view.coordination.as_ref(), NodeId(index as u16)))
                 .collect::<Vec<_>>()
         })
     });
@@ -54,7 +52,7 @@ pub fn PartitionPanel() -> impl IntoView {
         // Re-split when the world's actors change (a new scenario or protocol), not every frame.
         let _ = names.get();
         let defaults = state.view.with_untracked(|view| {
-            actor_names::default_groups(view.coordination.as_ref(), view.nodes.len())
+            partition::default_groups(view.coordination.as_ref(), view.nodes.len())
         });
         choices.set(defaults);
     });
@@ -77,8 +75,8 @@ pub fn PartitionPanel() -> impl IntoView {
             view.partition_groups
                 .iter()
                 .map(|group| {
-                    let (text, ok) = actor_names::group_verdict(coordination, group, total);
-                    let members = actor_names::name_list(coordination, group);
+                    let (text, ok) = partition::group_verdict(coordination, group, total);
+                    let members = names::name_list(coordination, group);
                     view! { <li class=if ok { "quorum ok" } else { "quorum no" }>{format!("{{{members}}}: {text}")}</li> }
                 })
                 .collect_view()
@@ -92,7 +90,7 @@ pub fn PartitionPanel() -> impl IntoView {
                 {move || (0..node_count.get()).map(|index| {
                     let group = move || choices.with(|choices| choices.get(index).copied().unwrap_or(0));
                     let name = move || names.with(|names| names.get(index).cloned().unwrap_or_default());
-                    let label = move || actor_names::chip_text(&name(), GROUP_NAMES[group()], named_actors());
+                    let label = move || partition::chip_text(&name(), GROUP_NAMES[group()], named_actors());
                     let class = move || format!("chip group-{}", group());
                     view! { <button class=class data-testid=move || format!("partition-chip-{}", name()) on:click=move |_| cycle(index) aria-label=move || format!("{}: click to change group", label())>{label}</button> }
                 }).collect_view()}

@@ -51,8 +51,8 @@ pub fn PlaybackBar() -> impl IntoView {
     // Redis-style servers elect nobody: leader-aimed buttons would only ever say "nothing happened".
     let has_leader = move || {
         state.panel_view.with(|view| {
-            super::actor_names::client_path(view.coordination.as_ref())
-                != super::actor_names::ClientPath::None
+            crate::world_text::client::client_path(view.coordination.as_ref())
+                != crate::world_text::client::ClientPath::None
         })
     };
     view! {

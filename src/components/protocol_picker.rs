@@ -6,25 +6,32 @@
 use crate::state::{default_scenario, AppState};
 use leptos::prelude::*;
 use quorumlab_sim::scenario::{parse_scenario, Scenario, EXAMPLES};
+use quorumlab_sim::ProtocolKind;
 
-/// One choice: its option value (the file name, or `raft`) and the scenario it starts.
+/// One choice: its option value (the file name, or the Raft entry's name for the playground), the
+/// text the menu shows and the scenario it starts.
 #[derive(Clone, Debug)]
 struct Choice {
     value: &'static str,
+    label: String,
     scenario: Scenario,
 }
 
-/// Raft first, then every coordination example that parses, in teaching order.
+/// Raft first, then every coordination example that parses, in teaching order. The Raft playground is
+/// named by its registry entry; an example by its own title, since several share one world.
 fn choices() -> Vec<Choice> {
+    let raft = ProtocolKind::Raft.entry();
     let mut choices = vec![Choice {
-        value: "raft",
+        value: raft.name,
+        label: raft.title.to_string(),
         scenario: default_scenario(),
     }];
     for (name, text) in EXAMPLES {
         if let Ok(scenario) = parse_scenario(text, name) {
-            if scenario.protocol_name() != "raft" {
+            if scenario.protocol.kind() != ProtocolKind::Raft {
                 choices.push(Choice {
                     value: name,
+                    label: scenario.title.clone(),
                     scenario,
                 });
             }
@@ -67,12 +74,7 @@ pub fn ProtocolPicker() -> impl IntoView {
                 on:change=move |event| pick(event_target_value(&event))>
                 <option value="" disabled=true>"(custom run)"</option>
                 {choices.with_value(|choices| choices.iter().map(|choice| {
-                    let label = if choice.value == "raft" {
-                        "Raft".to_string()
-                    } else {
-                        choice.scenario.title.clone()
-                    };
-                    view! { <option value=choice.value>{label}</option> }
+                    view! { <option value=choice.value>{choice.label.clone()}</option> }
                 }).collect::<Vec<_>>())}
             </select>
         </label>
@@ -86,7 +88,8 @@ mod tests {
     #[test]
     fn raft_first_then_every_coordination_example() {
         let choices = choices();
-        assert_eq!(choices[0].value, "raft");
+        assert_eq!(choices[0].value, ProtocolKind::Raft.name());
+        assert_eq!(choices[0].label, "Raft");
         for example in [
             "no-fencing-pause.toml",
             "redlock-clock-jump.toml",
@@ -99,6 +102,6 @@ mod tests {
             .any(|choice| choice.value == "fencing-pause.toml"));
         assert!(choices[1..]
             .iter()
-            .all(|choice| choice.scenario.protocol_name() != "raft"));
+            .all(|choice| choice.scenario.protocol.kind() != ProtocolKind::Raft));
     }
 }

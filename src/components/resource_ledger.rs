@@ -2,9 +2,10 @@
 //! fencing ("stale: 33 < 34"). A new refusal flashes once: rows are keyed by their position in the whole
 //! run, so only a new row is created and animated.
 
-use super::coordination::{ledger_sentence, outcome_class, runs_raft};
 use crate::format;
 use crate::state::AppState;
+use crate::world_text::capabilities::tokens_fence;
+use crate::world_text::ledger::{ledger_sentence, outcome_class};
 use leptos::prelude::*;
 use quorumlab_sim::resource::LedgerEntry;
 
@@ -45,7 +46,7 @@ pub fn ResourceLedger() -> impl IntoView {
                     .cloned()
                     .unwrap_or_else(|| format!("n{}", index + 1))
             };
-            let tokens = runs_raft(coordination.protocol);
+            let tokens = tokens_fence(coordination.kind);
             let rows = resource
                 .ledger
                 .iter()

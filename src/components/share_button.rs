@@ -1,7 +1,7 @@
 //! Sharing in the page: opening a run from the address when the app starts, the header's Share button,
 //! and the run's fingerprint (its trace hash), which two tabs showing the same run agree on.
 
-use crate::components::lesson_live;
+use crate::lesson::live;
 use crate::share::replay::{capture, open};
 use crate::share::{decode_fragment, encode_fragment, is_share_fragment};
 use crate::state::{AppState, Notice};
@@ -28,8 +28,7 @@ pub fn open_from_address(state: AppState) {
                 session.now()
             );
             // A link made inside a lesson reopens that lesson at its step.
-            if let Some(unknown) = lesson_live::resume_shared(state, &mut session, lesson.as_ref())
-            {
+            if let Some(unknown) = live::resume_shared(state, &mut session, lesson.as_ref()) {
                 text.push_str(&format!(" ({unknown})"));
             }
             state.open_session(session, false);
@@ -59,7 +58,7 @@ pub fn ShareButton() -> impl IntoView {
         // Pausing settles the instant (events already due at it run), so the link shows what you see.
         let now_us = state.with_session(|session| session.now().as_micros());
         state.seek_us(now_us);
-        let lesson = lesson_live::shared_lesson(state);
+        let lesson = live::shared_lesson(state);
         let fragment = state.with_session(|session| {
             let mut run = capture(session);
             run.lesson = lesson;
@@ -108,7 +107,7 @@ pub fn RunFingerprint() -> impl IntoView {
         state.panel_view.track();
         format!(
             "{:016x}",
-            state.with_session(|session| session.world().trace_hash())
+            state.with_session(|session| session.trace_hash())
         )
     };
     view! {

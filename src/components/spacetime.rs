@@ -10,14 +10,14 @@
 //! Clusters of more than nine nodes show focus lanes (leader, selected node, candidates, lowest ids) and
 //! one "others" lane for the rest; messages between two hidden nodes are left out.
 
-use super::actor_names::node_name;
-use super::cluster_messages::message_style;
+use super::cluster::messages::message_style;
 use crate::format;
 use crate::spacetime::{
     choose_lanes, visible_arrows, ArrowEnd, Lanes, MessageLog, PlacedArrow, RunKey, DROP_AT_SHARE,
     MAX_DRAWN_ARROWS,
 };
 use crate::state::AppState;
+use crate::world_text::names::node_name;
 use leptos::prelude::*;
 use quorumlab_sim::ids::NodeId;
 use quorumlab_sim::protocol::RoleLabel;
@@ -113,7 +113,7 @@ pub fn SpaceTime() -> impl IntoView {
         lanes.with(|lanes| {
             state.with_session(|session| {
                 log.try_update_value(|log| {
-                    log.sync(session.world().trace(), now, key);
+                    log.sync(session.trace(), now, key);
                     visible_arrows(log.arrows(), lanes, now, window, MAX_DRAWN_ARROWS)
                 })
                 .unwrap_or_default()

@@ -32,7 +32,7 @@ pub fn Timeline() -> impl IntoView {
         let _history_changed = state.history_revision.get();
         let _leader_changed = leader_count.get();
         state.with_session(|session| {
-            let name = |node| session.world().node_label(node);
+            let name = |node| session.node_label(node);
             let mut marks: Vec<Mark> = session
                 .actions()
                 .iter()
@@ -42,13 +42,12 @@ pub fn Timeline() -> impl IntoView {
                     label: format::describe_action_named(&recorded.action, &name),
                 })
                 .collect();
-            let checkers = session.world().checkers();
-            marks.extend(checkers.leaders().iter().map(|leader| Mark {
+            marks.extend(session.leaders().iter().map(|leader| Mark {
                 at_us: leader.elected_at_ms * 1_000,
                 kind: "leader",
                 label: format!("{} leads term {}", leader.node, leader.term),
             }));
-            marks.extend(checkers.violations().iter().map(|violation| Mark {
+            marks.extend(session.violations().iter().map(|violation| Mark {
                 at_us: violation.at_ms * 1_000,
                 kind: "violation",
                 label: format!("{}: {}", violation.invariant, violation.detail),

@@ -3,11 +3,11 @@
 //! times; when a pause or a clock jump pulls them apart, a worker believes a lock it no longer holds.
 //! A banner shows when two clients both believe they hold the lock at once (Redlock's failure).
 
-use super::coordination::{
-    belief_sentence, believed_holders, double_holder_sentence, lease_fraction, runs_raft,
-};
 use crate::format;
 use crate::state::AppState;
+use crate::world_text::beliefs::{belief_sentence, believed_holders, double_holder_sentence};
+use crate::world_text::capabilities::tokens_fence;
+use crate::world_text::leases::lease_fraction;
 use leptos::prelude::*;
 use quorumlab_sim::view::ClusterView;
 use quorumlab_sim::view_coordination::{CoordinationView, WorkerView};
@@ -117,7 +117,7 @@ fn lanes(view: &ClusterView, ttl_us: u64) -> Vec<Lane> {
                 .get(worker.id.index())
                 .is_some_and(|node| node.status == NodeStatus::Paused);
             let (truth, service_left) = truth(coordination, worker, ttl_us);
-            let tokens = runs_raft(coordination.protocol);
+            let tokens = tokens_fence(coordination.kind);
             Lane {
                 name: name(coordination, worker.id.index()),
                 paused,
@@ -135,7 +135,7 @@ fn lanes(view: &ClusterView, ttl_us: u64) -> Vec<Lane> {
 #[component]
 pub fn WorkerLanes() -> impl IntoView {
     let state = expect_context::<AppState>();
-    let ttl_us = Memo::new(move |_| state.scenario.with(super::coordination::lease_ttl_us));
+    let ttl_us = Memo::new(move |_| state.scenario.with(crate::world_text::leases::lease_ttl_us));
     let lanes = Memo::new(move |_| {
         let ttl_us = ttl_us.get();
         state.panel_view.with(|view| lanes(view, ttl_us))

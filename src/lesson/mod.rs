@@ -8,7 +8,8 @@
 //! lesson on the live session: it watches the current step's checkpoint, ticks it and opens the next,
 //! and holds the "show me" actions until the simulation reaches their moment; [`drive`] runs the session
 //! forward stopping at exactly those moments. [`headless`] plays earlier steps' solutions straight into
-//! a session, for deep links to a later step.
+//! a session, for deep links to a later step. [`live`] is the lesson in the page: the open lesson's
+//! signals, its address and stored progress, and the controller the frame loop and the buttons call.
 //!
 //! Time travel: steps begin at simulated moments, so scrubbing back could put the world before the step
 //! the learner is on. Ticks are sticky (a step once done stays done, as in the progress store); when time
@@ -18,6 +19,7 @@
 
 pub mod drive;
 pub mod headless;
+pub mod live;
 pub mod markdown;
 pub mod progress;
 pub mod route;

@@ -2,7 +2,7 @@
 //! only the cut links, so the ring stays readable. Cut links are dashed red; a one-way cut carries an
 //! arrow pointing the way messages can no longer travel.
 
-use super::cluster::StageGeometry;
+use super::geometry::StageGeometry;
 use crate::layout::pull_toward;
 use crate::state::AppState;
 use leptos::prelude::*;

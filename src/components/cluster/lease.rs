@@ -4,9 +4,9 @@
 //! clock fault pulls them apart: the inner arc still shows time left while the outer one is empty,
 //! which is exactly the moment a client writes with a lock it no longer holds.
 
-use super::cluster::StageGeometry;
-use super::coordination::lease_fraction;
+use super::geometry::StageGeometry;
 use crate::state::AppState;
+use crate::world_text::leases::lease_fraction;
 use leptos::prelude::*;
 use quorumlab_sim::ids::NodeId;
 use quorumlab_sim::view_coordination::CoordinationView;
@@ -134,7 +134,7 @@ pub fn ring_sentence(ring: &LeaseRing) -> String {
 #[component]
 pub fn ClusterLeaseRings(geometry: Memo<StageGeometry>) -> impl IntoView {
     let state = expect_context::<AppState>();
-    let ttl_us = Memo::new(move |_| state.scenario.with(super::coordination::lease_ttl_us));
+    let ttl_us = Memo::new(move |_| state.scenario.with(crate::world_text::leases::lease_ttl_us));
     let rings = Memo::new(move |_| {
         let ttl_us = ttl_us.get();
         state.view.with(|view| {
@@ -216,9 +216,6 @@ mod tests {
 
     fn world(belief_until_us: u64, deadline_us: Option<u64>, holding: bool) -> CoordinationView {
         CoordinationView {
-            kind: quorumlab_sim::ProtocolKind::LockService,
-            protocol: "lock-service",
-            labels: ["n1", "A", "store"].map(str::to_string).to_vec(),
             workers: vec![WorkerView {
                 id: NodeId(1),
                 phase: Phase::Writing,
@@ -257,10 +254,10 @@ mod tests {
                 znodes: Vec::new(),
                 watches: Vec::new(),
             }),
-            resource: None,
-            kv_servers: Vec::new(),
-            scheduler: None,
-            candidates: Vec::new(),
+            ..crate::world_text::bare_view(
+                quorumlab_sim::ProtocolKind::LockService,
+                &["n1", "A", "store"],
+            )
         }
     }
 

@@ -1,7 +1,7 @@
 //! Messages in flight, moving along their link from send time to delivery time. Colour and label say
 //! what kind of message it is; a dropped message turns into a ✕ before it would have arrived.
 
-use super::cluster::StageGeometry;
+use super::geometry::StageGeometry;
 use crate::layout::{flight_progress, message_position};
 use crate::state::AppState;
 use leptos::prelude::*;

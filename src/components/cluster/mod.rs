@@ -1,60 +1,29 @@
-//! The cluster stage: one SVG with links, messages in flight and nodes on a ring.
+//! The cluster stage: one SVG with links, messages in flight and nodes on a ring. Each layer is a child
+//! module drawing from the shared [`geometry`], so the children never import from this file.
 
-use super::actor_names;
-use super::cluster_lease::ClusterLeaseRings;
-use super::cluster_links::{ClusterLinks, LinkMenu, LinkMenuTarget};
-use super::cluster_messages::ClusterMessages;
-use super::cluster_node::ClusterNode;
-use super::cluster_watches::ClusterWatches;
-use crate::layout::{
-    circle_positions, node_radius, ring_radius, timer_ring_gap, Point, COMPACT_ABOVE_NODES,
-};
+pub mod geometry;
+pub mod lease;
+pub mod links;
+pub mod messages;
+pub mod node;
+pub mod watches;
+
 use crate::state::AppState;
+use crate::world_text::{names, partition};
+use geometry::{StageGeometry, STAGE_HEIGHT, STAGE_WIDTH};
+use lease::ClusterLeaseRings;
 use leptos::prelude::*;
+use links::{ClusterLinks, LinkMenu, LinkMenuTarget};
+use messages::ClusterMessages;
+use node::ClusterNode;
 use quorumlab_sim::ids::NodeId;
-
-pub const STAGE_WIDTH: f64 = 1000.0;
-pub const STAGE_HEIGHT: f64 = 800.0;
-
-/// Node positions and size for the current cluster; recomputed only when the node count changes.
-#[derive(Clone, Debug, PartialEq)]
-pub struct StageGeometry {
-    pub positions: Vec<Point>,
-    pub node_radius: f64,
-    pub ring_radius: f64,
-    /// Gap between a node and its timer ring.
-    pub timer_gap: f64,
-    /// Small nodes, no captions: used above `COMPACT_ABOVE_NODES`.
-    pub compact: bool,
-}
-
-impl StageGeometry {
-    pub fn position(&self, node: NodeId) -> Point {
-        self.positions
-            .get(node.index())
-            .copied()
-            .unwrap_or(Point { x: 0.0, y: 0.0 })
-    }
-}
+use watches::ClusterWatches;
 
 #[component]
 pub fn ClusterStage() -> impl IntoView {
     let state = expect_context::<AppState>();
     let node_count = Memo::new(move |_| state.view.with(|view| view.nodes.len()));
-    let geometry = Memo::new(move |_| {
-        let count = node_count.get();
-        let center = Point {
-            x: STAGE_WIDTH / 2.0,
-            y: STAGE_HEIGHT / 2.0,
-        };
-        StageGeometry {
-            positions: circle_positions(count, center, ring_radius(count)),
-            node_radius: node_radius(count),
-            ring_radius: ring_radius(count),
-            timer_gap: timer_ring_gap(count),
-            compact: count > COMPACT_ABOVE_NODES,
-        }
-    });
+    let geometry = Memo::new(move |_| StageGeometry::for_nodes(node_count.get()));
     let link_menu = LinkMenuTarget(RwSignal::new(None));
     provide_context(link_menu);
     let node_ids = move || {
@@ -119,8 +88,8 @@ fn QuorumOverlay() -> impl IntoView {
             view.partition_groups
                 .iter()
                 .map(|group| {
-                    let (text, can_commit) = actor_names::group_verdict(coordination, group, total);
-                    let members = actor_names::name_list(coordination, group);
+                    let (text, can_commit) = partition::group_verdict(coordination, group, total);
+                    let members = names::name_list(coordination, group);
                     (format!("{{{members}}} {text}"), can_commit)
                 })
                 .collect::<Vec<_>>()

@@ -5,12 +5,14 @@
 //! the canvases are redrawn at most four times a second, and only when the time or the series changed
 //! and the card is open. Text stays in HTML around the canvases, so plotters needs no font support.
 
-use super::charts_draw::{draw_leader_chart, draw_outcome_chart, node_color, outcome_color};
+mod draw;
+
 use crate::format;
 use crate::series::{
     chart_span, leader_chart, outcome_bars, LeaderSeries, OutcomeKind, OutcomeSeries,
 };
 use crate::state::AppState;
+use draw::{draw_leader_chart, draw_outcome_chart, node_color, outcome_color};
 use leptos::prelude::*;
 use quorumlab_sim::ids::NodeId;
 use std::time::Duration;
@@ -65,7 +67,7 @@ pub fn Charts() -> impl IntoView {
             .scenario
             .with(|scenario| (scenario.seed, scenario.node_count));
         let counts = state.with_session(|session| {
-            let counts = &session.world().clients().counts;
+            let counts = session.request_counts();
             [counts.committed, counts.failed, counts.unknown]
         });
         state.view.with(|view| {

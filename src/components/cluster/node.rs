@@ -3,15 +3,17 @@
 //! node shows its name (`A`, `store`) and a shape for its kind: circle for a server, rounded square for
 //! a worker, hexagon for the resource.
 
-use super::cluster::StageGeometry;
-use super::coordination::{runs_raft, NodeKind};
+use super::geometry::StageGeometry;
 use crate::format;
 use crate::state::AppState;
+use crate::world_text::capabilities::runs_raft;
+use crate::world_text::node_kind::NodeKind;
 use leptos::prelude::*;
 use quorumlab_sim::ids::NodeId;
 use quorumlab_sim::protocol::RoleLabel;
 use quorumlab_sim::view::{ClusterView, NodeView};
 use quorumlab_sim::world::NodeStatus;
+use quorumlab_sim::ProtocolKind;
 
 /// Palette for partition groups (halo behind each member).
 const GROUP_COLORS: [&str; 4] = ["#4fb3ff", "#ff7a90", "#3ecf8e", "#b98cff"];
@@ -45,11 +47,11 @@ impl NodeFace {
             .and_then(|coordination| coordination.labels.get(node.id.index()).cloned())
             .unwrap_or_else(|| node.id.to_string());
         let kind = NodeKind::of_label(&label);
-        let raft = kind == NodeKind::Server
-            && coordination.is_none_or(|coordination| runs_raft(coordination.protocol));
+        // Plain Raft has no coordination view: its world is the registry's Raft entry.
+        let protocol = coordination.map_or(ProtocolKind::Raft, |coordination| coordination.kind);
+        let raft = kind == NodeKind::Server && runs_raft(protocol);
         NodeFace {
-            kind_word: kind
-                .word_in(coordination.map_or("raft", |coordination| coordination.protocol)),
+            kind_word: kind.word_in(protocol),
             label,
             kind,
             raft,

@@ -3,7 +3,7 @@
 //! the one leader (so when it goes, everyone is woken at once); in the sequential recipe each candidate
 //! points at its predecessor only, a chain where a departure wakes a single watcher.
 
-use super::cluster::StageGeometry;
+use super::geometry::StageGeometry;
 use crate::layout::{pull_toward, Point};
 use crate::state::AppState;
 use leptos::prelude::*;
@@ -117,12 +117,6 @@ mod tests {
 
     fn election(znodes: Vec<ZNode>, watches: Vec<(ZPath, Vec<NodeId>)>) -> CoordinationView {
         CoordinationView {
-            kind: quorumlab_sim::ProtocolKind::Zookeeper,
-            protocol: "zookeeper",
-            labels: ["n1", "n2", "n3", "A", "B", "C"]
-                .map(str::to_string)
-                .to_vec(),
-            workers: Vec::new(),
             service: Some(ServiceView {
                 leader: NodeId(0),
                 leader_clock_us: 0,
@@ -132,10 +126,10 @@ mod tests {
                 znodes,
                 watches,
             }),
-            resource: None,
-            kv_servers: Vec::new(),
-            scheduler: None,
-            candidates: Vec::new(),
+            ..crate::world_text::bare_view(
+                quorumlab_sim::ProtocolKind::Zookeeper,
+                &["n1", "n2", "n3", "A", "B", "C"],
+            )
         }
     }
 

@@ -1,0 +1,121 @@
+//! Keyboard control for instructors: one window-wide listener that turns keys into the same actions
+//! the buttons send, and the table of keys the shortcut sheet lists (so the two cannot drift apart).
+//! A controller over `AppState`, not a component, so it sits beside the state it drives.
+
+use crate::state::AppState;
+use leptos::ev;
+use leptos::prelude::*;
+use quorumlab_sim::action::{Action, NodeTarget};
+use quorumlab_sim::ids::NodeId;
+use quorumlab_sim::world::NodeStatus;
+use wasm_bindgen::JsCast;
+
+/// Every shortcut and what it does, as the sheet shows them.
+pub const SHORTCUTS: [(&str, &str); 13] = [
+    ("Space", "play / pause"),
+    ("→", "step to the next event"),
+    ("K", "crash the leader"),
+    ("P", "pause the leader"),
+    ("I", "isolate the leader"),
+    ("H", "heal every link"),
+    ("R", "restart crashed nodes and resume paused ones"),
+    ("W", "send a write to the leader"),
+    ("1–9", "select node n1–n9"),
+    ("Esc", "clear the selection / close this sheet"),
+    ("F", "presenter mode on / off"),
+    ("L", "the lesson list"),
+    ("?", "show this sheet"),
+];
+
+/// Keys typed into a text field belong to the field, not to the shortcuts.
+fn typing_in_a_field(event: &web_sys::KeyboardEvent) -> bool {
+    event
+        .target()
+        .and_then(|target| target.dyn_into::<web_sys::Element>().ok())
+        .is_some_and(|element| {
+            matches!(element.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT")
+        })
+}
+
+fn restart_everything(state: &AppState) {
+    let nodes: Vec<(NodeId, NodeStatus)> = state.view.with_untracked(|view| {
+        view.nodes
+            .iter()
+            .map(|node| (node.id, node.status))
+            .collect()
+    });
+    for (node, status) in nodes {
+        let target = NodeTarget::Node(node);
+        match status {
+            NodeStatus::Crashed => state.apply(Action::Restart { target }),
+            NodeStatus::Paused => state.apply(Action::Resume { target }),
+            NodeStatus::Up => {}
+        }
+    }
+}
+
+/// Performs the shortcut for `key`; false when the key is not one (so the browser keeps it).
+pub fn handle_key(state: &AppState, key: &str) -> bool {
+    match key {
+        " " => state.toggle_playing(),
+        "ArrowRight" => state.step_once(),
+        "k" | "K" => state.apply_to_leader(|target| Action::Crash { target }),
+        "p" | "P" => state.apply_to_leader(|target| Action::Pause {
+            target,
+            duration_ms: None,
+        }),
+        "i" | "I" => state.apply_to_leader(|target| Action::Isolate { target }),
+        "h" | "H" => state.apply(Action::Heal),
+        "r" | "R" => restart_everything(state),
+        "w" | "W" => state.apply_to_leader(|target| Action::Request {
+            count: 1,
+            target,
+            kind: quorumlab_sim::action::RequestKind::Put,
+        }),
+        "f" | "F" => state.presenter.update(|presenter| *presenter = !*presenter),
+        "l" | "L" => state.lesson.list_open.update(|open| *open = !*open),
+        "?" => state.help_open.update(|open| *open = !*open),
+        "Escape" => {
+            state.help_open.set(false);
+            state.lesson.list_open.set(false);
+            state.selected.set(None);
+        }
+        digit if digit.len() == 1 && ("1"..="9").contains(&digit) => {
+            let index = digit.parse::<usize>().unwrap_or(1) - 1;
+            if index < state.view.with_untracked(|view| view.nodes.len()) {
+                state.selected.set(Some(NodeId(index as u16)));
+            }
+        }
+        _ => return false,
+    }
+    true
+}
+
+/// Installs the window-wide key listener for the lifetime of the app.
+pub fn install(state: AppState) {
+    let handle = window_event_listener(ev::keydown, move |event| {
+        // A focused node or link already handled its own Enter/Space.
+        if event.default_prevented()
+            || event.ctrl_key()
+            || event.meta_key()
+            || event.alt_key()
+            || typing_in_a_field(&event)
+        {
+            return;
+        }
+        // Space on a focused button would click it as well as toggle playback.
+        let key = event.key();
+        if key == " "
+            && event
+                .target()
+                .and_then(|target| target.dyn_into::<web_sys::HtmlButtonElement>().ok())
+                .is_some()
+        {
+            return;
+        }
+        if handle_key(&state, &key) {
+            event.prevent_default();
+        }
+    });
+    on_cleanup(move || handle.remove());
+}
