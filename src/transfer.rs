@@ -7,11 +7,11 @@
 //! events as it may have: a file re-runs the same story, often the same trace, but only a share link or
 //! a trace file is exact.
 
-use crate::share::validate;
 use crate::share::SharedRun;
 use quorumlab_sim::history::RecordedAction;
 use quorumlab_sim::scenario::{
-    parse_scenario, to_toml_string, Scenario, ScenarioError, Step, MAX_DURATION_MS, MAX_STEPS,
+    parse_scenario, to_toml_string, validate_action, Scenario, ScenarioError, Step,
+    MAX_DURATION_MS, MAX_STEPS,
 };
 use quorumlab_sim::time::SimTime;
 use std::fmt;
@@ -44,7 +44,7 @@ pub fn scenario_with_recorded_steps(run: &SharedRun) -> ScenarioExport {
         };
         let fits = step.at_ms <= MAX_DURATION_MS
             && steps.len() < MAX_STEPS
-            && validate::action("", &step.action, scenario.node_count).is_ok();
+            && validate_action("", &step.action, scenario.actor_count()).is_ok();
         if fits {
             steps.push(step);
             user_steps += 1;

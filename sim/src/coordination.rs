@@ -11,6 +11,7 @@ use crate::actor::ClusterRaft;
 use crate::config::{LockServiceOptions, ProtocolConfig, SchedulerMode};
 use crate::config::{WorldConfig, MAX_DURATION_MS};
 use crate::ids::{NodeId, MAX_NODES};
+use crate::invalid::Invalid;
 use crate::lockservice::LockServer;
 use crate::raft::RaftTiming;
 use crate::redlock::KvLockServer;
@@ -106,6 +107,32 @@ impl Layout {
     }
 }
 
+/// How many servers a world may have: a single Redis lock has exactly one, and the servers with every
+/// other actor must fit in [`MAX_NODES`]. The parser (pointing at `nodes`), world construction and share
+/// links all ask this one function.
+pub fn servers_fit(servers: usize, protocol: &ProtocolConfig) -> Result<(), Invalid> {
+    if matches!(protocol, ProtocolConfig::RedisLock(_)) && servers != 1 {
+        return Err(Invalid::OutOfRange {
+            field: "nodes".into(),
+            value: servers.to_string(),
+            expected: "1 (a single Redis server)".into(),
+        });
+    }
+    let layout = Layout::new(servers, protocol);
+    if layout.total() > MAX_NODES {
+        let others = layout.total() - servers;
+        return Err(Invalid::OutOfRange {
+            field: "nodes".into(),
+            value: servers.to_string(),
+            expected: format!(
+                "at most {} servers beside {others} other actors",
+                MAX_NODES - others
+            ),
+        });
+    }
+    Ok(())
+}
+
 /// Checks the options of a coordination workload (scenario files check them key by key first).
 pub fn validate_options(protocol: &ProtocolConfig) -> Result<(), String> {
     match protocol.lock_options() {
@@ -155,12 +182,7 @@ pub fn build_actors(
         | ProtocolConfig::Zookeeper(..)
         | ProtocolConfig::WorkQueue(..) => Backend::Service,
     };
-    if matches!(backend, Backend::Redis { .. }) && layout.servers != 1 {
-        return Err(format!(
-            "a single Redis lock has exactly one server, not {}",
-            layout.servers
-        ));
-    }
+    servers_fit(layout.servers, coordination).map_err(|invalid| invalid.to_string())?;
     for index in 0..layout.servers {
         let actor = match backend {
             Backend::Service => {

@@ -10,6 +10,7 @@ pub mod coordination;
 pub mod entry;
 pub mod hash;
 pub mod ids;
+pub mod invalid;
 pub mod lesson;
 pub mod lock_client;
 pub mod lockservice;

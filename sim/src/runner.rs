@@ -44,7 +44,10 @@ pub struct ScenarioRun {
 }
 
 impl ScenarioRun {
+    /// A run of `scenario` at time zero; refused if the scenario breaks the format's rules
+    /// ([`Scenario::validate`]) or the world refuses its configuration.
     pub fn new(scenario: Scenario) -> Result<ScenarioRun, String> {
+        scenario.validate().map_err(|invalid| invalid.to_string())?;
         let world = World::new(world_config(&scenario))?;
         Ok(ScenarioRun {
             scenario,

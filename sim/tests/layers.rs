@@ -13,7 +13,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("base", &["ids", "time", "rng", "hash", "clock"]),
     (
         "contract",
-        &["protocol", "action", "config", "entry", "report"],
+        &["protocol", "action", "config", "entry", "report", "invalid"],
     ),
     (
         "protocols",
@@ -185,8 +185,9 @@ fn every_import_points_down_the_layers() {
             .iter()
             .filter(|imported| graph.contains_key(*imported))
         {
-            let (imported_layer, imported_name) =
-                layer_of(imported).expect("every module is in a layer (checked above)");
+            let Some((imported_layer, imported_name)) = layer_of(imported) else {
+                panic!("module `{imported}` is in no layer: place it in LAYERS and in ENGINE.md");
+            };
             if imported_layer > layer {
                 upward.push(format!(
                     "{module} ({layer_name}) imports {imported} ({imported_name})"

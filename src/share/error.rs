@@ -1,6 +1,7 @@
 //! Why a share link could not be made or opened. Each variant names the field involved, so the notice
 //! the learner sees says what was wrong ("action 12 target: node n9 does not exist …"), not just "invalid".
 
+use quorumlab_sim::scenario::Invalid;
 use quorumlab_sim::time::SimTime;
 use std::fmt;
 
@@ -209,3 +210,44 @@ impl fmt::Display for ShareError {
 }
 
 impl std::error::Error for ShareError {}
+
+/// The engine's rule violations read as the link's own errors, with the same words.
+impl From<Invalid> for ShareError {
+    fn from(invalid: Invalid) -> ShareError {
+        match invalid {
+            Invalid::OutOfRange {
+                field,
+                value,
+                expected,
+            } => ShareError::OutOfRange {
+                field,
+                value,
+                expected,
+            },
+            Invalid::NodeOutOfRange {
+                field,
+                node,
+                node_count,
+            } => ShareError::NodeOutOfRange {
+                field,
+                node,
+                node_count,
+            },
+            Invalid::TooMany { field, count, max } => ShareError::TooMany { field, count, max },
+            Invalid::InvertedRange { field, min, max } => {
+                ShareError::InvertedRange { field, min, max }
+            }
+            Invalid::OutOfOrder {
+                field,
+                previous,
+                found,
+            } => ShareError::OutOfOrder {
+                field,
+                previous,
+                found,
+            },
+            Invalid::DuplicateNode { field, node } => ShareError::DuplicateNode { field, node },
+            Invalid::CutToItself { field, node } => ShareError::CutToItself { field, node },
+        }
+    }
+}

@@ -83,20 +83,26 @@ pub fn lock_chaos_scenario(seed: u64, options: &LockChaosOptions) -> Scenario {
         initial_count: 1_000_000,
         ..LockServiceOptions::default()
     };
+    // Keys a scenario file cannot set for a protocol keep the value a file gets, so the scenario
+    // exports and reads back unchanged (`Scenario::validate` holds every scenario to that).
+    let default_renew_ms = LockServiceOptions::default().renew_ms;
     let coordination = match options.kind {
         LockKind::Service => ProtocolConfig::LockService(locks),
         LockKind::Redis => ProtocolConfig::RedisLock(LockServiceOptions {
             fencing: false,
+            renew_ms: default_renew_ms,
             ..locks
         }),
         LockKind::Redlock => ProtocolConfig::Redlock(LockServiceOptions {
             fencing: false,
+            renew_ms: default_renew_ms,
             drift_allowance_ms: ttl_ms / 100 + 2,
             ..locks
         }),
         LockKind::Zookeeper(recipe) => ProtocolConfig::Zookeeper(
             LockServiceOptions {
                 workers: 5,
+                fencing: false,
                 ..locks
             },
             recipe,
@@ -115,6 +121,7 @@ pub fn lock_chaos_scenario(seed: u64, options: &LockChaosOptions) -> Scenario {
         LockKind::Scheduler => ProtocolConfig::Scheduler(
             LockServiceOptions {
                 workers: 3,
+                fencing: false,
                 ..locks
             },
             SchedulerOptions {

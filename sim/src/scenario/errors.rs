@@ -103,6 +103,10 @@ pub enum ScenarioErrorKind {
     CutToItself {
         node: String,
     },
+    /// The scenario as a whole breaks a rule of the format (`Scenario::validate`).
+    Invalid {
+        problem: String,
+    },
     /// A list with the wrong number of entries, or too many of something.
     WrongLength {
         expected: String,
@@ -115,6 +119,7 @@ impl fmt::Display for ScenarioErrorKind {
         use ScenarioErrorKind::*;
         match self {
             MalformedToml { message } => write!(formatter, "malformed TOML: {}", message.trim_end()),
+            Invalid { problem } => write!(formatter, "{problem}"),
             UnknownKey { allowed } => {
                 write!(formatter, "unknown key; expected one of {}", quoted_list(allowed))
             }

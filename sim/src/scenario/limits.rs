@@ -13,6 +13,10 @@ pub const MAX_STEPS: usize = 10_000;
 pub const MAX_REQUEST_COUNT: u32 = 10_000;
 /// Largest timeout, heartbeat or delay a `[timing]` key may hold.
 pub const MAX_TIMING_MS: u64 = 600_000;
+/// Largest `initial_count` (`[locks]`).
+pub const MAX_INITIAL_COUNT: u64 = 1_000_000_000;
+/// Most accounts a work queue may have (`[queue] accounts`).
+pub const MAX_ACCOUNTS: u64 = 10_000;
 /// Largest clock jump, either direction.
 pub const MAX_CLOCK_JUMP_MS: i64 = 3_600_000;
 /// Slowest drift: a clock must keep moving forward, so it may not lose a full second per second.

@@ -19,6 +19,7 @@ pub(crate) mod fields;
 mod limits;
 mod parse;
 pub(crate) mod steps;
+mod validate;
 
 pub use errors::{ScenarioError, ScenarioErrorKind};
 pub use examples::EXAMPLES;
@@ -26,6 +27,7 @@ pub use export::to_toml_string;
 pub use limits::*;
 pub use parse::parse_scenario;
 pub use steps::ACTION_NAMES;
+pub use validate::{action as validate_action, Invalid};
 
 use crate::action::Action;
 use crate::config::{ProtocolConfig, RaftOptions, Timing};

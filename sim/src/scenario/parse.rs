@@ -4,12 +4,13 @@ use super::errors::ScenarioErrorKind;
 use super::fields::{Field, NodeNames, Place, Result, Source, TableReader};
 use super::limits::*;
 use super::steps::parse_steps;
+use super::validate::Invalid;
 use super::{Scenario, ScenarioError};
 use crate::config::{
     LockServiceOptions, ProtocolConfig, ProtocolKind, QueueOptions, RaftOptions, SchedulerMode,
     SchedulerOptions, Timing, ZkRecipe,
 };
-use crate::coordination::{Layout, MAX_WORKERS};
+use crate::coordination::{servers_fit, Layout, MAX_WORKERS};
 use crate::ids::MAX_NODES;
 use toml::de::DeTable;
 
@@ -72,7 +73,20 @@ pub fn parse_scenario(text: &str, file: &str) -> std::result::Result<Scenario, S
         needed_by: "the scenario".to_string(),
     };
     top.check_keys(TOP_LEVEL_KEYS)?;
-    read_scenario(&top)
+    let scenario = read_scenario(&top)?;
+    // The key-by-key checks above already hold the file to the format; this is the format's one
+    // written rule set, so a gap between the two is an error here rather than a world that misbehaves.
+    scenario.validate().map_err(|invalid| {
+        source.error(
+            0..0,
+            None,
+            None,
+            ScenarioErrorKind::Invalid {
+                problem: invalid.to_string(),
+            },
+        )
+    })?;
+    Ok(scenario)
 }
 
 fn malformed(source: &Source<'_>, error: &toml::de::Error) -> ScenarioError {
@@ -105,28 +119,16 @@ fn read_scenario(top: &TableReader<'_>) -> Result<Scenario> {
         None => (Timing::default(), RaftOptions::default()),
     };
     let protocol = read_protocol_tables(top, kind)?;
-    if let (ProtocolConfig::RedisLock(_), true) = (&protocol, node_count != 1) {
+    if let Err(Invalid::OutOfRange {
+        value, expected, ..
+    }) = servers_fit(node_count, &protocol)
+    {
         let field = top.required("nodes")?;
-        return Err(field.error(ScenarioErrorKind::OutOfRange {
-            value: node_count.to_string(),
-            expected: "1 (a single Redis server)".into(),
-        }));
+        return Err(field.error(ScenarioErrorKind::OutOfRange { value, expected }));
     }
     let names = match protocol.is_coordination() {
         true => {
             let layout = Layout::new(node_count, &protocol);
-            if layout.total() > MAX_NODES {
-                let field = top.required("nodes")?;
-                let expected = format!(
-                    "at most {} servers beside {} other actors",
-                    MAX_NODES - (layout.total() - node_count),
-                    layout.total() - node_count
-                );
-                return Err(field.error(ScenarioErrorKind::OutOfRange {
-                    value: node_count.to_string(),
-                    expected,
-                }));
-            }
             NodeNames {
                 servers: node_count,
                 extra: layout.extra_names(),
@@ -223,7 +225,7 @@ fn read_queue(table: &TableReader<'_>) -> Result<QueueOptions> {
     let mut options = QueueOptions::default();
     read_flag(table, "partitioned", &mut options.partitioned)?;
     if let Some(field) = table.optional("accounts") {
-        options.accounts = field.unsigned_in(1, 10_000)? as u32;
+        options.accounts = field.unsigned_in(1, MAX_ACCOUNTS)? as u32;
     }
     Ok(options)
 }
@@ -319,7 +321,7 @@ fn read_locks(table: &TableReader<'_>, kind: ProtocolKind) -> Result<ProtocolCon
     for (key, slot, low) in times {
         if let Some(field) = table.optional(key) {
             let high = if key == "initial_count" {
-                1_000_000_000
+                MAX_INITIAL_COUNT
             } else {
                 MAX_TIMING_MS
             };
