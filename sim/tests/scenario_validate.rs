@@ -34,9 +34,9 @@ fn a_redis_lock_with_three_servers_is_refused_everywhere() {
         expected: "1 (a single Redis server)".into(),
     };
     assert_eq!(redis(3).validate(), Err(expected.clone()));
-    let refused = ScenarioRun::new(redis(3))
-        .err()
-        .expect("the run refuses it");
+    let Err(refused) = ScenarioRun::new(redis(3)) else {
+        panic!("the run refuses it");
+    };
     assert_eq!(refused, expected.to_string());
 }
 
