@@ -428,3 +428,14 @@ fn follower_log_is_repaired_to_match_the_leader() {
     assert_eq!(entries.len(), 2);
     // Reference: §5.3
 }
+
+/// The `Invariant:` lines on Raft's state are asserted after every input in debug builds: a node whose
+/// commit index runs past its log is a bug in the engine, and it stops the run at once.
+#[test]
+#[cfg(debug_assertions)]
+#[should_panic(expected = "applied 0 <= commit 5 <= last index 0 broken")]
+fn a_broken_state_invariant_is_caught_after_the_next_input() {
+    let mut node = started(0, 3, RaftOptions::default());
+    node.volatile.commit_index = 5;
+    input(&mut node, 1_000, Input::Timer { key: ELECTION_TIMER });
+}

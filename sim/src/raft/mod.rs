@@ -249,6 +249,44 @@ impl<A: Payload, M: Carries<RaftMessage<A>>> RaftNode<A, M> {
     }
 }
 
+impl<A, M> RaftNode<A, M> {
+    /// The `Invariant:` lines on [`LeaderState`] and [`Volatile`], asserted after every input in debug
+    /// builds (the test suites and sweeps run with them on). A broken one is a bug in this module, not
+    /// a protocol outcome, so it panics. The test-only unsafe commit rule is exempt: committing an
+    /// entry that a later leader overwrites is exactly the outcome its checkers must see, not a crash.
+    fn debug_check_invariants(&self) {
+        if !cfg!(debug_assertions) || self.options.unsafe_commit_previous_term {
+            return;
+        }
+        let last_index = self.durable.log.last_index();
+        let volatile = &self.volatile;
+        debug_assert!(
+            volatile.applied_index <= volatile.commit_index && volatile.commit_index <= last_index,
+            "{}: applied {} <= commit {} <= last index {} broken",
+            self.id,
+            volatile.applied_index,
+            volatile.commit_index,
+            last_index
+        );
+        let Some(leader) = &volatile.leader else {
+            return;
+        };
+        for (peer, (next, matched)) in leader
+            .next_index
+            .iter()
+            .zip(&leader.match_index)
+            .enumerate()
+        {
+            debug_assert!(
+                (1..=last_index + 1).contains(next) && matched < next,
+                "{}: peer n{} has next_index {next}, match_index {matched}, last index {last_index}",
+                self.id,
+                peer + 1
+            );
+        }
+    }
+}
+
 impl<A: Payload, M: Carries<RaftMessage<A>>> Protocol<M> for RaftNode<A, M> {
     fn handle(&mut self, local_now_us: u64, input: Input<'_, M>, effects: &mut Effects<M>) {
         match input {
@@ -281,6 +319,7 @@ impl<A: Payload, M: Carries<RaftMessage<A>>> Protocol<M> for RaftNode<A, M> {
                 command,
             } => self.on_client(local_now_us, request_id, command, effects),
         }
+        self.debug_check_invariants();
     }
 
     fn crash(&mut self) {
