@@ -437,5 +437,11 @@ fn follower_log_is_repaired_to_match_the_leader() {
 fn a_broken_state_invariant_is_caught_after_the_next_input() {
     let mut node = started(0, 3, RaftOptions::default());
     node.volatile.commit_index = 5;
-    input(&mut node, 1_000, Input::Timer { key: ELECTION_TIMER });
+    input(
+        &mut node,
+        1_000,
+        Input::Timer {
+            key: ELECTION_TIMER,
+        },
+    );
 }

@@ -95,6 +95,30 @@ pub struct LockChecker {
     accounts: BTreeMap<u32, (u64, BTreeSet<u64>)>,
 }
 
+/// Where one fact's violations go: the run's list and the trace events that announce them.
+struct Reporter<'a> {
+    now: SimTime,
+    violations: &'a mut Violations,
+    found: &'a mut Vec<TraceEvent>,
+}
+
+impl Reporter<'_> {
+    fn fire(&mut self, invariant: &'static str, nodes: Vec<NodeId>, detail: String) {
+        let event = self.violations.report(invariant, self.now, nodes, detail);
+        self.found.push(event);
+    }
+}
+
+/// The end of one hold, as the service applied it.
+#[derive(Clone, Copy)]
+struct Release {
+    key: u32,
+    owner: NodeId,
+    by: NodeId,
+    token: u64,
+    expired: bool,
+}
+
 fn push_capped<T>(list: &mut Vec<T>, item: T) {
     if list.len() < MAX_LOCK_RECORDS {
         list.push(item);
@@ -124,6 +148,9 @@ impl LockChecker {
         self.baseline = initial_count;
     }
 
+    /// Reads one fact and judges every invariant it bears on: beliefs (Exclusive Belief), invoices
+    /// (No Duplicate Invoice), grants (Single Lease Holder), releases (Release By Owner) and store
+    /// accesses (Token Monotonicity, Mutual Exclusion, No Lost Updates), one function each.
     pub fn check(
         &mut self,
         now: SimTime,
@@ -132,30 +159,16 @@ impl LockChecker {
         violations: &mut Violations,
         found: &mut Vec<TraceEvent>,
     ) {
+        let mut report = Reporter {
+            now,
+            violations,
+            found,
+        };
         match *fact {
             Fact::LockBelief {
                 hold,
                 valid_for_local_us,
-            } => {
-                let now_us = now.as_micros();
-                self.believers.retain(|_, (_, until_us)| *until_us > now_us);
-                let others: Vec<NodeId> = self
-                    .believers
-                    .keys()
-                    .copied()
-                    .filter(|other| *other != node)
-                    .collect();
-                for other in others {
-                    let detail = format!(
-                        "{} believes it holds the lock while {} still does, within its validity",
-                        self.name(node),
-                        self.name(other)
-                    );
-                    found.push(violations.report(EXCLUSIVE_BELIEF, now, vec![node, other], detail));
-                }
-                let until_us = now_us.saturating_add(valid_for_local_us);
-                self.believers.insert(node, (hold, until_us));
-            }
+            } => self.exclusive_belief(node, hold, valid_for_local_us, &mut report),
             Fact::LockBeliefEnded { hold }
                 if self
                     .believers
@@ -179,25 +192,10 @@ impl LockChecker {
                     duplicate,
                     refused,
                 };
-                push_capped(&mut self.invoices, record);
-                if duplicate {
-                    let detail = format!(
-                        "{} generated the invoices of minute {minute} again",
-                        self.name(client)
-                    );
-                    found.push(violations.report(NO_DUPLICATE_INVOICE, now, vec![client], detail));
-                }
+                self.no_duplicate_invoice(record, &mut report);
             }
             Fact::WatchNotified { .. } => self.notifications += 1,
-            Fact::LockRequested { .. } => {
-                let minute = (now.as_ms() / 60_000) as usize;
-                if minute < MAX_LOCK_RECORDS {
-                    if self.requests_per_minute.len() <= minute {
-                        self.requests_per_minute.resize(minute + 1, 0);
-                    }
-                    self.requests_per_minute[minute] += 1;
-                }
-            }
+            Fact::LockRequested { .. } => self.count_request(now),
             Fact::LockGranted {
                 key,
                 owner,
@@ -206,26 +204,7 @@ impl LockChecker {
                 ..
             } if revision > self.last_revision => {
                 self.last_revision = revision;
-                if let Some((held, holder)) = self.holders.get(&key).copied() {
-                    let (granter, new, old) =
-                        (self.name(node), self.name(owner), self.name(holder));
-                    let detail = format!(
-                        "{granter} granted key {key} to {new} (token {token}) while {old} still held it (token {held})"
-                    );
-                    found.push(violations.report(
-                        SINGLE_LEASE_HOLDER,
-                        now,
-                        vec![owner, holder],
-                        detail,
-                    ));
-                }
-                self.holders.insert(key, (token, owner));
-                let record = GrantRecord {
-                    client: owner,
-                    token,
-                    at_ms: now.as_ms(),
-                };
-                push_capped(&mut self.grants, record);
+                self.single_lease_holder(node, key, owner, token, &mut report);
             }
             Fact::LockReleased {
                 key,
@@ -237,30 +216,14 @@ impl LockChecker {
                 ..
             } if revision > self.last_revision => {
                 self.last_revision = revision;
-                if self
-                    .holders
-                    .get(&key)
-                    .is_some_and(|(held, _)| *held == token)
-                {
-                    self.holders.remove(&key);
-                }
-                if expired {
-                    let record = GrantRecord {
-                        client: owner,
-                        token,
-                        at_ms: now.as_ms(),
-                    };
-                    push_capped(&mut self.expired, record);
-                } else {
-                    self.releases += 1;
-                }
-                if !expired && by != owner {
-                    let (stranger, holder) = (self.name(by), self.name(owner));
-                    let detail = format!(
-                        "{stranger} released key {key}, held by {holder} with token {token}"
-                    );
-                    found.push(violations.report(RELEASE_BY_OWNER, now, vec![by, owner], detail));
-                }
+                let release = Release {
+                    key,
+                    owner,
+                    by,
+                    token,
+                    expired,
+                };
+                self.release_by_owner(release, &mut report);
             }
             Fact::ResourceAccess {
                 client,
@@ -281,56 +244,183 @@ impl LockChecker {
                     highest_seen,
                     outcome,
                 };
-                push_capped(&mut self.accesses, record);
-                match outcome {
-                    AccessOutcome::StaleToken => self.rejected += 1,
-                    AccessOutcome::Duplicate => self.duplicates += 1,
-                    AccessOutcome::Accepted => {
-                        self.accepted += 1;
-                        self.check_access(now, &record, (intent, account), violations, found);
-                    }
-                }
+                self.on_access(record, (intent, account), &mut report);
             }
             _ => {}
         }
     }
 
-    fn check_access(
+    /// Exclusive Belief: no client starts believing it holds the lock while another's belief is
+    /// still within its validity.
+    fn exclusive_belief(
         &mut self,
-        now: SimTime,
-        access: &AccessRecord,
-        (intent, account): (u64, u32),
-        violations: &mut Violations,
-        found: &mut Vec<TraceEvent>,
+        node: NodeId,
+        hold: u64,
+        valid_for_local_us: u64,
+        report: &mut Reporter<'_>,
     ) {
+        let now_us = report.now.as_micros();
+        self.believers.retain(|_, (_, until_us)| *until_us > now_us);
+        let others: Vec<NodeId> = self
+            .believers
+            .keys()
+            .copied()
+            .filter(|other| *other != node)
+            .collect();
+        for other in others {
+            let detail = format!(
+                "{} believes it holds the lock while {} still does, within its validity",
+                self.name(node),
+                self.name(other)
+            );
+            report.fire(EXCLUSIVE_BELIEF, vec![node, other], detail);
+        }
+        let until_us = now_us.saturating_add(valid_for_local_us);
+        self.believers.insert(node, (hold, until_us));
+    }
+
+    /// No Duplicate Invoice: a minute's invoices are generated once.
+    fn no_duplicate_invoice(&mut self, record: InvoiceRecord, report: &mut Reporter<'_>) {
+        push_capped(&mut self.invoices, record);
+        if record.duplicate {
+            let detail = format!(
+                "{} generated the invoices of minute {} again",
+                self.name(record.client),
+                record.minute
+            );
+            report.fire(NO_DUPLICATE_INVOICE, vec![record.client], detail);
+        }
+    }
+
+    fn count_request(&mut self, now: SimTime) {
+        let minute = (now.as_ms() / 60_000) as usize;
+        if minute < MAX_LOCK_RECORDS {
+            if self.requests_per_minute.len() <= minute {
+                self.requests_per_minute.resize(minute + 1, 0);
+            }
+            self.requests_per_minute[minute] += 1;
+        }
+    }
+
+    /// Single Lease Holder: the service never grants a key while another lease still holds it.
+    fn single_lease_holder(
+        &mut self,
+        granter: NodeId,
+        key: u32,
+        owner: NodeId,
+        token: u64,
+        report: &mut Reporter<'_>,
+    ) {
+        if let Some((held, holder)) = self.holders.get(&key).copied() {
+            let (granter, new, old) = (self.name(granter), self.name(owner), self.name(holder));
+            let detail = format!(
+                "{granter} granted key {key} to {new} (token {token}) while {old} still held it (token {held})"
+            );
+            report.fire(SINGLE_LEASE_HOLDER, vec![owner, holder], detail);
+        }
+        self.holders.insert(key, (token, owner));
+        let record = GrantRecord {
+            client: owner,
+            token,
+            at_ms: report.now.as_ms(),
+        };
+        push_capped(&mut self.grants, record);
+    }
+
+    /// Release By Owner: only the holder, or the lease's expiry, ends a hold.
+    fn release_by_owner(&mut self, release: Release, report: &mut Reporter<'_>) {
+        let Release {
+            key,
+            owner,
+            by,
+            token,
+            expired,
+        } = release;
+        if self
+            .holders
+            .get(&key)
+            .is_some_and(|(held, _)| *held == token)
+        {
+            self.holders.remove(&key);
+        }
+        if expired {
+            let record = GrantRecord {
+                client: owner,
+                token,
+                at_ms: report.now.as_ms(),
+            };
+            push_capped(&mut self.expired, record);
+        } else {
+            self.releases += 1;
+        }
+        if !expired && by != owner {
+            let (stranger, holder) = (self.name(by), self.name(owner));
+            let detail =
+                format!("{stranger} released key {key}, held by {holder} with token {token}");
+            report.fire(RELEASE_BY_OWNER, vec![by, owner], detail);
+        }
+    }
+
+    fn on_access(&mut self, record: AccessRecord, job: (u64, u32), report: &mut Reporter<'_>) {
+        push_capped(&mut self.accesses, record);
+        match record.outcome {
+            AccessOutcome::StaleToken => self.rejected += 1,
+            AccessOutcome::Duplicate => self.duplicates += 1,
+            AccessOutcome::Accepted => {
+                self.accepted += 1;
+                self.token_monotonicity(&record, report);
+                self.mutual_exclusion(&record, report);
+                self.no_lost_updates(&record, job, report);
+            }
+        }
+    }
+
+    /// Token Monotonicity: the store never accepts a lower token after a higher one (where tokens fence).
+    fn token_monotonicity(&mut self, access: &AccessRecord, report: &mut Reporter<'_>) {
         let AccessRecord { client, token, .. } = *access;
-        let name = self.name(client);
         if token < self.highest_accepted && self.tokens_are_fencing != Some(false) {
             let detail = format!(
-                "the store accepted token {token} from {name} after accepting token {}",
+                "the store accepted token {token} from {} after accepting token {}",
+                self.name(client),
                 self.highest_accepted
             );
-            found.push(violations.report(TOKEN_MONOTONICITY, now, vec![client], detail));
+            report.fire(TOKEN_MONOTONICITY, vec![client], detail);
         }
         self.highest_accepted = self.highest_accepted.max(token);
-        if self.current_token != Some(token) {
-            if let Some(previous) = self.current_token {
-                self.finished_tokens.insert(previous);
-            }
-            if self.finished_tokens.contains(&token) {
-                let previous = self.current_token.unwrap_or(0);
-                let detail = format!(
-                    "{name} (token {token}) touched the store again after the holder of token {previous} had: their lock periods overlapped"
-                );
-                found.push(violations.report(MUTUAL_EXCLUSION, now, vec![client], detail));
-            }
-            self.current_token = Some(token);
+    }
+
+    /// Mutual Exclusion: once the store has seen a newer holder, an older one never touches it again.
+    fn mutual_exclusion(&mut self, access: &AccessRecord, report: &mut Reporter<'_>) {
+        let AccessRecord { client, token, .. } = *access;
+        if self.current_token == Some(token) {
+            return;
         }
+        if let Some(previous) = self.current_token {
+            self.finished_tokens.insert(previous);
+        }
+        if self.finished_tokens.contains(&token) {
+            let previous = self.current_token.unwrap_or(0);
+            let detail = format!(
+                "{} (token {token}) touched the store again after the holder of token {previous} had: their lock periods overlapped",
+                self.name(client)
+            );
+            report.fire(MUTUAL_EXCLUSION, vec![client], detail);
+        }
+        self.current_token = Some(token);
+    }
+
+    /// No Lost Updates: every job's write survives in the count (or in its account's balance).
+    fn no_lost_updates(
+        &mut self,
+        access: &AccessRecord,
+        (intent, account): (u64, u32),
+        report: &mut Reporter<'_>,
+    ) {
         if !access.write || self.initial_count.is_none() {
             return;
         }
         if account != 0 {
-            self.check_account(now, access, (intent, account), violations, found);
+            self.check_account(access, (intent, account), report);
             return;
         }
         self.intents.insert(intent);
@@ -338,10 +428,13 @@ impl LockChecker {
         let expected = self.baseline.saturating_sub(jobs);
         if access.value != expected {
             let detail = format!(
-                "after {name}'s write the count is {}, but {} jobs were applied to {}: expected {expected}",
-                access.value, jobs, self.baseline
+                "after {}'s write the count is {}, but {} jobs were applied to {}: expected {expected}",
+                self.name(access.client),
+                access.value,
+                jobs,
+                self.baseline
             );
-            found.push(violations.report(NO_LOST_UPDATES, now, vec![client], detail));
+            report.fire(NO_LOST_UPDATES, vec![access.client], detail);
             // Count from here on, so one lost update is reported once.
             self.baseline = access.value + jobs;
         }
@@ -350,11 +443,9 @@ impl LockChecker {
     /// Work queue: each job adds one to its account, so a balance equals the jobs written to it.
     fn check_account(
         &mut self,
-        now: SimTime,
         access: &AccessRecord,
         (intent, account): (u64, u32),
-        violations: &mut Violations,
-        found: &mut Vec<TraceEvent>,
+        report: &mut Reporter<'_>,
     ) {
         let name = self.name(access.client);
         let state = self.accounts.entry(account).or_default();
@@ -366,7 +457,7 @@ impl LockChecker {
                 access.value,
                 state.1.len()
             );
-            found.push(violations.report(NO_LOST_UPDATES, now, vec![access.client], detail));
+            report.fire(NO_LOST_UPDATES, vec![access.client], detail);
             // Re-baseline so one lost update is reported once.
             state.0 = access.value.saturating_sub(state.1.len() as u64);
         }
