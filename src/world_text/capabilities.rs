@@ -19,8 +19,7 @@ pub fn tokens_fence(protocol: ProtocolKind) -> bool {
 pub fn relevant_invariants(protocol: ProtocolKind) -> Vec<&'static str> {
     protocol
         .entry()
-        .invariants
-        .iter()
+        .invariants()
         .map(|invariant| invariant.name)
         .collect()
 }

@@ -76,6 +76,20 @@ pub struct ProtocolEntry {
     pub summary: &'static str,
     pub capabilities: Capabilities,
     pub vocabulary: Vocabulary,
-    /// The invariants the world's checkers judge, in the order a learner should read them.
-    pub invariants: &'static [InvariantInfo],
+    /// The invariants the world's own checkers judge; Raft's five come on top where `runs_raft`
+    /// (see [`ProtocolEntry::invariants`]).
+    pub own_invariants: &'static [InvariantInfo],
+}
+
+impl ProtocolEntry {
+    /// Every invariant the world's checkers judge, in the order a learner should read them: Raft's
+    /// five safety properties first where the servers run Raft, then the world's own.
+    pub fn invariants(&self) -> impl Iterator<Item = &'static InvariantInfo> {
+        let raft: &'static [InvariantInfo] = if self.capabilities.runs_raft {
+            &invariants::RAFT_CORE
+        } else {
+            &[]
+        };
+        raft.iter().chain(self.own_invariants)
+    }
 }

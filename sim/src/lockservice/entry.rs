@@ -19,12 +19,7 @@ pub const LOCK_SERVICE: ProtocolEntry = ProtocolEntry {
             "The workers {actors} make the load with their lock loops. Extra writes below only add \
                entries to the service's log.",
     },
-    invariants: &[
-        ELECTION_SAFETY_INFO,
-        LEADER_APPEND_ONLY_INFO,
-        LOG_MATCHING_INFO,
-        LEADER_COMPLETENESS_INFO,
-        STATE_MACHINE_SAFETY_INFO,
+    own_invariants: &[
         MUTUAL_EXCLUSION_INFO,
         TOKEN_MONOTONICITY_INFO,
         NO_LOST_UPDATES_INFO,

@@ -24,12 +24,5 @@ pub const RAFT: ProtocolEntry = ProtocolEntry {
         server: "node",
         load: "",
     },
-    invariants: &[
-        ELECTION_SAFETY_INFO,
-        LEADER_APPEND_ONLY_INFO,
-        LOG_MATCHING_INFO,
-        LEADER_COMPLETENESS_INFO,
-        STATE_MACHINE_SAFETY_INFO,
-        LINEARIZABLE_READS_INFO,
-    ],
+    own_invariants: &[LINEARIZABLE_READS_INFO],
 };

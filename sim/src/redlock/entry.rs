@@ -38,7 +38,7 @@ pub const REDIS_LOCK: ProtocolEntry = ProtocolEntry {
     summary: "One Redis-style server with SET NX PX locks: no fencing, one point of failure.",
     capabilities: kv_capabilities(ServerQuorum::Single { able: "can lock" }),
     vocabulary: KV_VOCABULARY,
-    invariants: KV_INVARIANTS,
+    own_invariants: KV_INVARIANTS,
 };
 
 pub const REDLOCK: ProtocolEntry = ProtocolEntry {
@@ -50,5 +50,5 @@ pub const REDLOCK: ProtocolEntry = ProtocolEntry {
         able: "can gather a majority",
     }),
     vocabulary: KV_VOCABULARY,
-    invariants: KV_INVARIANTS,
+    own_invariants: KV_INVARIANTS,
 };

@@ -66,7 +66,7 @@ impl ProtocolConfig {
 pub fn promise(invariant: &str) -> &'static str {
     ENTRIES
         .iter()
-        .flat_map(|entry| entry.invariants)
+        .flat_map(|entry| entry.invariants())
         .find(|info| info.name == invariant)
         .map_or("", |info| info.promise)
 }
@@ -113,17 +113,26 @@ mod tests {
     fn every_listed_invariant_has_a_promise_and_raft_worlds_list_raft_first() {
         for entry in ENTRIES {
             assert!(
-                !entry.invariants.is_empty(),
+                entry.invariants().next().is_some(),
                 "{} lists no invariant",
                 entry.name
             );
-            for info in entry.invariants {
+            for info in entry.invariants() {
                 assert!(!info.promise.is_empty(), "{} has no promise", info.name);
             }
             let lists_election_safety = entry
-                .invariants
-                .iter()
+                .invariants()
                 .any(|info| info.name == crate::checker::ELECTION_SAFETY);
+            let mut names: Vec<&str> = entry.invariants().map(|info| info.name).collect();
+            let count = names.len();
+            names.sort_unstable();
+            names.dedup();
+            assert_eq!(
+                names.len(),
+                count,
+                "{} lists an invariant twice",
+                entry.name
+            );
             assert_eq!(
                 lists_election_safety, entry.capabilities.runs_raft,
                 "{}",

@@ -18,12 +18,7 @@ pub const SCHEDULER: ProtocolEntry = ProtocolEntry {
             "The instances {actors} make the load: every simulated minute each decides whether to \
                invoice. Extra writes below only add entries to the service's log.",
     },
-    invariants: &[
-        ELECTION_SAFETY_INFO,
-        LEADER_APPEND_ONLY_INFO,
-        LOG_MATCHING_INFO,
-        LEADER_COMPLETENESS_INFO,
-        STATE_MACHINE_SAFETY_INFO,
+    own_invariants: &[
         SINGLE_LEASE_HOLDER_INFO,
         RELEASE_BY_OWNER_INFO,
         NO_DUPLICATE_INVOICE_INFO,

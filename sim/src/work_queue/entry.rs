@@ -18,12 +18,7 @@ pub const WORK_QUEUE: ProtocolEntry = ProtocolEntry {
             "The workers {actors} make the load with their lock loops. Extra writes below only add \
                entries to the service's log.",
     },
-    invariants: &[
-        ELECTION_SAFETY_INFO,
-        LEADER_APPEND_ONLY_INFO,
-        LOG_MATCHING_INFO,
-        LEADER_COMPLETENESS_INFO,
-        STATE_MACHINE_SAFETY_INFO,
+    own_invariants: &[
         MUTUAL_EXCLUSION_INFO,
         NO_LOST_UPDATES_INFO,
         SINGLE_LEASE_HOLDER_INFO,

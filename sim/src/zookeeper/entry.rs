@@ -21,13 +21,5 @@ pub const ZOOKEEPER: ProtocolEntry = ProtocolEntry {
             "The candidates {actors} make the load (sessions, znodes, watches). Extra writes below \
                only add entries to the service's log.",
     },
-    invariants: &[
-        ELECTION_SAFETY_INFO,
-        LEADER_APPEND_ONLY_INFO,
-        LOG_MATCHING_INFO,
-        LEADER_COMPLETENESS_INFO,
-        STATE_MACHINE_SAFETY_INFO,
-        SINGLE_LEASE_HOLDER_INFO,
-        RELEASE_BY_OWNER_INFO,
-    ],
+    own_invariants: &[SINGLE_LEASE_HOLDER_INFO, RELEASE_BY_OWNER_INFO],
 };
