@@ -17,6 +17,9 @@
 //! request may have been applied. On a retry, `idempotency_key` decides whether the retry carries the same
 //! key (the service and the resource recognise it and apply it once) or looks like a new request (a
 //! retried `Acquire` creates a second lease that nobody keeps alive; a retried write is applied twice).
+//!
+//! With a Redis-style backend the worker takes its lock with `SET NX PX` instead; that client side lives
+//! beside the servers it talks to, in `crate::redlock::client`.
 
 use crate::config::LockServiceOptions;
 use crate::ids::NodeId;
@@ -35,7 +38,7 @@ fn queue_workers(workers: usize) -> u64 {
 /// The one lock key the workers contend for (the inventory record).
 pub const LOCK_KEY: u32 = 0;
 const JOB_TIMER: TimerKey = 0;
-const OP_TIMER: TimerKey = 1;
+pub(crate) const OP_TIMER: TimerKey = 1;
 const RENEW_TIMER: TimerKey = 2;
 const WORK_TIMER: TimerKey = 3;
 /// Attempts at one resource access before the worker gives the job up.
@@ -105,8 +108,8 @@ pub struct Worker {
     /// Work queue: the account of the job in progress (0 for the inventory).
     pub account: u32,
     /// Redis/Redlock: which servers answered the current `SET NX` and which granted it.
-    answered: Vec<bool>,
-    granted: Vec<bool>,
+    pub(crate) answered: Vec<bool>,
+    pub(crate) granted: Vec<bool>,
 }
 
 impl Worker {
@@ -175,12 +178,12 @@ impl Worker {
         self
     }
 
-    fn fresh_id(&mut self) -> u64 {
+    pub(crate) fn fresh_id(&mut self) -> u64 {
         self.next_id += 1;
         self.next_id
     }
 
-    fn op_timer<M: Carries<LockMessage>>(&self, effects: &mut Effects<M>) {
+    pub(crate) fn op_timer<M: Carries<LockMessage>>(&self, effects: &mut Effects<M>) {
         let local_us = self.options.op_timeout_ms * 1_000;
         effects.set_timer(
             OP_TIMER,
@@ -216,99 +219,6 @@ impl Worker {
         self.op_timer(effects);
     }
 
-    /// Redis/Redlock: `SET NX PX` to every server (one for a single instance), with a fresh value.
-    fn send_set_nx<M: Carries<LockMessage>>(&mut self, effects: &mut Effects<M>) {
-        self.client.request = (self.id.0 as u64) << 32 | self.fresh_id();
-        self.answered
-            .iter_mut()
-            .for_each(|answered| *answered = false);
-        self.granted.iter_mut().for_each(|granted| *granted = false);
-        for server in 0..self.servers {
-            let message = LockMessage::SetNx {
-                key: LOCK_KEY,
-                value: self.client.request,
-                px_ms: self.options.lease_ttl_ms,
-            };
-            effects.send(NodeId(server as u16), message);
-        }
-        self.op_timer(effects);
-    }
-
-    /// Redis/Redlock: delete our value everywhere (compare-and-delete unless configured otherwise).
-    fn send_delete<M: Carries<LockMessage>>(&mut self, value: u64, effects: &mut Effects<M>) {
-        self.send_delete_where(value, |_| true, effects);
-    }
-
-    /// Deletes on the servers `target` picks (after a failed attempt: only where ours may be set).
-    fn send_delete_where<M: Carries<LockMessage>>(
-        &mut self,
-        value: u64,
-        target: impl Fn(usize) -> bool,
-        effects: &mut Effects<M>,
-    ) {
-        let checked = !matches!(
-            self.backend,
-            Backend::Redis {
-                unchecked_release: true
-            }
-        );
-        for server in (0..self.servers).filter(|server| target(*server)) {
-            let message = LockMessage::Del {
-                key: LOCK_KEY,
-                value,
-                checked,
-            };
-            effects.send(NodeId(server as u16), message);
-        }
-    }
-
-    fn on_set_nx_reply<M: Carries<LockMessage>>(
-        &mut self,
-        now_us: u64,
-        from: NodeId,
-        value: u64,
-        ok: bool,
-        effects: &mut Effects<M>,
-    ) {
-        if self.phase != Phase::Acquiring
-            || value != self.client.request
-            || from.index() >= self.servers
-        {
-            return;
-        }
-        self.answered[from.index()] = true;
-        self.granted[from.index()] = ok;
-        let granted = self.granted.iter().filter(|granted| **granted).count();
-        let answered = self.answered.iter().filter(|answered| **answered).count();
-        let majority = self.servers / 2 + 1;
-        if granted >= majority {
-            let elapsed_us = now_us.saturating_sub(self.client.acquire_sent_local_us);
-            let drift_us = match self.backend {
-                Backend::Redlock => self.options.drift_allowance_ms * 1_000,
-                _ => 0,
-            };
-            let validity_us = (self.options.lease_ttl_ms * 1_000)
-                .saturating_sub(elapsed_us)
-                .saturating_sub(drift_us);
-            if validity_us > 0 {
-                self.client.lease_until_local_us = now_us + validity_us;
-                effects.observe(Fact::LockBelief {
-                    hold: value,
-                    valid_for_local_us: validity_us,
-                });
-                effects.cancel_timer(OP_TIMER);
-                self.on_acquired(value, value, effects);
-                return;
-            }
-        }
-        if answered == self.servers || self.servers - answered + granted < majority {
-            // No majority possible: give back what we got and try again after a pause.
-            let granted = self.granted.clone();
-            self.send_delete_where(value, |server| granted[server], effects);
-            self.finish(effects);
-        }
-    }
-
     fn start_job<M: Carries<LockMessage>>(&mut self, now_us: u64, effects: &mut Effects<M>) {
         self.phase = Phase::Acquiring;
         self.client.request = self.fresh_id();
@@ -336,7 +246,7 @@ impl Worker {
     }
 
     /// Back to idle: forget the lease and the belief, plan the next job.
-    fn finish<M: Carries<LockMessage>>(&mut self, effects: &mut Effects<M>) {
+    pub(crate) fn finish<M: Carries<LockMessage>>(&mut self, effects: &mut Effects<M>) {
         if let (Backend::Redis { .. } | Backend::Redlock, Some(belief)) =
             (self.backend, self.belief)
         {
@@ -388,7 +298,7 @@ impl Worker {
         now_us < self.client.lease_until_local_us
     }
 
-    fn on_acquired<M: Carries<LockMessage>>(
+    pub(crate) fn on_acquired<M: Carries<LockMessage>>(
         &mut self,
         lease: u64,
         token: u64,

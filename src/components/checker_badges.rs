@@ -13,7 +13,7 @@ use quorumlab_sim::registry;
 fn known_invariant(name: &str) -> Option<&'static str> {
     registry::ENTRIES
         .iter()
-        .flat_map(|entry| entry.invariants)
+        .flat_map(|entry| entry.invariants())
         .find(|invariant| invariant.name == name)
         .map(|invariant| invariant.name)
 }

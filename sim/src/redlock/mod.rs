@@ -23,6 +23,7 @@
 //! touches it. The server is volatile: a crash forgets every key (Redis without persistence), which is
 //! one more way for Redlock to grant twice.
 
+pub mod client;
 pub mod entry;
 
 use crate::ids::NodeId;
