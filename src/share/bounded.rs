@@ -6,6 +6,7 @@
 //! thread-local for [`take_exceeded`] to turn into a [`ShareError`] naming the list.
 
 use super::ShareError;
+use quorumlab_sim::scenario::Invalid;
 use serde::de::{self, Deserialize, Deserializer, SeqAccess, Visitor};
 use serde::ser::{Serialize, Serializer};
 use std::cell::Cell;
@@ -81,11 +82,11 @@ thread_local! {
 
 fn exceeded<L: Limit, E: de::Error>(length: Option<usize>) -> E {
     let error = match length {
-        Some(count) => ShareError::TooMany {
+        Some(count) => ShareError::Invalid(Invalid::TooMany {
             field: L::FIELD.into(),
             count: count as u64,
             max: L::MAX as u64,
-        },
+        }),
         None => ShareError::Truncated {
             field: L::FIELD.into(),
         },

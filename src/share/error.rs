@@ -41,40 +41,6 @@ pub enum ShareError {
         field: String,
         code: u64,
     },
-    OutOfRange {
-        field: String,
-        value: String,
-        expected: String,
-    },
-    /// `node` is one-based, as shown to people (`n9`).
-    NodeOutOfRange {
-        field: String,
-        node: u64,
-        node_count: usize,
-    },
-    TooMany {
-        field: String,
-        count: u64,
-        max: u64,
-    },
-    InvertedRange {
-        field: String,
-        min: u64,
-        max: u64,
-    },
-    OutOfOrder {
-        field: String,
-        previous: u64,
-        found: u64,
-    },
-    DuplicateNode {
-        field: String,
-        node: u64,
-    },
-    CutToItself {
-        field: String,
-        node: u64,
-    },
     TrailingBytes {
         count: usize,
     },
@@ -99,6 +65,8 @@ pub enum ShareError {
     TooLongToReplay {
         estimated_events: u64,
     },
+    /// The run breaks a rule of the scenario format (the engine's own `Scenario::validate` words).
+    Invalid(Invalid),
     /// The engine refused the settings.
     Refused {
         reason: String,
@@ -110,6 +78,7 @@ impl fmt::Display for ShareError {
         use ShareError::*;
         match self {
             NotAShareLink => write!(formatter, "the address holds no #/run/ share link"),
+            Invalid(invalid) => write!(formatter, "{invalid}"),
             UnsupportedVersion { found } => write!(
                 formatter,
                 "link format `{found}` is not supported (this version of Quorum Lab reads v1 to v4)"
@@ -137,42 +106,6 @@ impl fmt::Display for ShareError {
             BadNumber { field } => write!(formatter, "{field} is not a well-formed number"),
             BadText { field } => write!(formatter, "{field} is not valid UTF-8 text"),
             UnknownCode { field, code } => write!(formatter, "{field} has unknown code {code}"),
-            OutOfRange {
-                field,
-                value,
-                expected,
-            } => write!(formatter, "{field} is {value}; expected {expected}"),
-            NodeOutOfRange {
-                field,
-                node,
-                node_count,
-            } => write!(
-                formatter,
-                "{field}: node n{node} does not exist (this cluster has n1..n{node_count})"
-            ),
-            TooMany { field, count, max } => {
-                write!(
-                    formatter,
-                    "{field}: {count} is more than the limit of {max}"
-                )
-            }
-            InvertedRange { field, min, max } => {
-                write!(formatter, "{field}: min {min} is greater than max {max}")
-            }
-            OutOfOrder {
-                field,
-                previous,
-                found,
-            } => write!(
-                formatter,
-                "{field} goes back in time ({found} after {previous})"
-            ),
-            DuplicateNode { field, node } => {
-                write!(formatter, "{field}: node n{node} appears more than once")
-            }
-            CutToItself { field, node } => {
-                write!(formatter, "{field}: cannot cut n{node} from itself")
-            }
             TrailingBytes { count } => write!(
                 formatter,
                 "{count} unexpected bytes follow the end of the run"
@@ -211,43 +144,9 @@ impl fmt::Display for ShareError {
 
 impl std::error::Error for ShareError {}
 
-/// The engine's rule violations read as the link's own errors, with the same words.
+/// The engine's rule violations are the link's own errors, in the same words.
 impl From<Invalid> for ShareError {
     fn from(invalid: Invalid) -> ShareError {
-        match invalid {
-            Invalid::OutOfRange {
-                field,
-                value,
-                expected,
-            } => ShareError::OutOfRange {
-                field,
-                value,
-                expected,
-            },
-            Invalid::NodeOutOfRange {
-                field,
-                node,
-                node_count,
-            } => ShareError::NodeOutOfRange {
-                field,
-                node,
-                node_count,
-            },
-            Invalid::TooMany { field, count, max } => ShareError::TooMany { field, count, max },
-            Invalid::InvertedRange { field, min, max } => {
-                ShareError::InvertedRange { field, min, max }
-            }
-            Invalid::OutOfOrder {
-                field,
-                previous,
-                found,
-            } => ShareError::OutOfOrder {
-                field,
-                previous,
-                found,
-            },
-            Invalid::DuplicateNode { field, node } => ShareError::DuplicateNode { field, node },
-            Invalid::CutToItself { field, node } => ShareError::CutToItself { field, node },
-        }
+        ShareError::Invalid(invalid)
     }
 }

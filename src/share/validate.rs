@@ -5,6 +5,7 @@
 
 use super::{ShareError, SharedLesson, SharedRun};
 use quorumlab_sim::history::RecordedAction;
+use quorumlab_sim::scenario::Invalid;
 use quorumlab_sim::scenario::{validate_action, Scenario, MAX_DURATION_MS};
 use quorumlab_sim::time::SimTime;
 
@@ -45,25 +46,25 @@ fn lesson(lesson: &SharedLesson, position: SimTime) -> Result<(), ShareError> {
             character.is_ascii_lowercase() || character.is_ascii_digit() || character == '-'
         });
     if !well_formed {
-        return Err(ShareError::OutOfRange {
+        return Err(ShareError::Invalid(Invalid::OutOfRange {
             field: "lesson id".into(),
             value: format!("`{}`", lesson.id.chars().take(40).collect::<String>()),
             expected: format!("1 to {MAX_LESSON_ID_BYTES} lowercase letters, digits and dashes"),
-        });
+        }));
     }
     if lesson.step as u64 > MAX_LESSON_STEP {
-        return Err(ShareError::OutOfRange {
+        return Err(ShareError::Invalid(Invalid::OutOfRange {
             field: "lesson step".into(),
             value: lesson.step.to_string(),
             expected: format!("0..={MAX_LESSON_STEP}"),
-        });
+        }));
     }
     if lesson.step_began > position || lesson.step_began > MAX_SHARED_TIME {
-        return Err(ShareError::OutOfRange {
+        return Err(ShareError::Invalid(Invalid::OutOfRange {
             field: "lesson step began".into(),
             value: lesson.step_began.to_string(),
             expected: format!("no later than the position shown ({position})"),
-        });
+        }));
     }
     Ok(())
 }
@@ -72,11 +73,11 @@ fn lesson(lesson: &SharedLesson, position: SimTime) -> Result<(), ShareError> {
 /// shares), plus what only a link refuses: a long title, and the test-only unsafe Raft switch.
 fn scenario(scenario: &Scenario) -> Result<(), ShareError> {
     if scenario.title.len() > MAX_TITLE_BYTES {
-        return Err(ShareError::TooMany {
+        return Err(ShareError::Invalid(Invalid::TooMany {
             field: "title".into(),
             count: scenario.title.len() as u64,
             max: MAX_TITLE_BYTES as u64,
-        });
+        }));
     }
     if scenario.raft.unsafe_commit_previous_term {
         return Err(ShareError::NotShareable {
@@ -109,33 +110,33 @@ fn recorded_actions(actions: &[RecordedAction], node_count: usize) -> Result<(),
 
 fn nondecreasing(place: &str, field: &str, previous: u64, found: u64) -> Result<(), ShareError> {
     if found < previous {
-        return Err(ShareError::OutOfOrder {
+        return Err(ShareError::Invalid(Invalid::OutOfOrder {
             field: format!("{place} {field}"),
             previous,
             found,
-        });
+        }));
     }
     Ok(())
 }
 
 fn at_most_time(field: &str, time: SimTime) -> Result<(), ShareError> {
     if time > MAX_SHARED_TIME {
-        return Err(ShareError::OutOfRange {
+        return Err(ShareError::Invalid(Invalid::OutOfRange {
             field: field.into(),
             value: time.to_string(),
             expected: format!("at most {MAX_SHARED_TIME} (one simulated hour)"),
-        });
+        }));
     }
     Ok(())
 }
 
 fn at_most_count(field: &str, count: usize, max: usize) -> Result<(), ShareError> {
     if count > max {
-        return Err(ShareError::TooMany {
+        return Err(ShareError::Invalid(Invalid::TooMany {
             field: field.into(),
             count: count as u64,
             max: max as u64,
-        });
+        }));
     }
     Ok(())
 }

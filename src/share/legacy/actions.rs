@@ -10,6 +10,7 @@ use crate::share::body::{
 use crate::share::bounded::{Bounded, Limit};
 use crate::share::ShareError;
 use quorumlab_sim::ids::MAX_NODES;
+use quorumlab_sim::scenario::Invalid;
 
 /// Action codes, in the order the scenario format lists the actions.
 const CRASH: u64 = 0;
@@ -144,11 +145,11 @@ fn read_target(reader: &mut Reader<'_>, field: &str) -> Result<LinkTarget, Share
 /// A zero-based index that some cluster could have; the run's own size is checked by validation.
 fn node_index(reader: &Reader<'_>, field: &str, index: u64) -> Result<u16, ShareError> {
     if index >= MAX_NODES as u64 {
-        return Err(ShareError::OutOfRange {
+        return Err(ShareError::Invalid(Invalid::OutOfRange {
             field: reader.field_name(field),
             value: format!("n{}", index.saturating_add(1)),
             expected: format!("a node of at most n{MAX_NODES}"),
-        });
+        }));
     }
     Ok(index as u16)
 }

@@ -3,6 +3,7 @@
 //! reading when the bytes ran out or made no sense.
 
 use crate::share::ShareError;
+use quorumlab_sim::scenario::Invalid;
 
 /// Longest varint: ten 7-bit groups cover a u64.
 const MAX_VARINT_BYTES: usize = 10;
@@ -77,11 +78,11 @@ impl<'a> Reader<'a> {
     pub fn unsigned_at_most(&mut self, field: &str, max: u64) -> Result<u64, ShareError> {
         let value = self.unsigned(field)?;
         if value > max {
-            return Err(ShareError::OutOfRange {
+            return Err(ShareError::Invalid(Invalid::OutOfRange {
                 field: self.field_name(field),
                 value: value.to_string(),
                 expected: format!("at most {max}"),
-            });
+            }));
         }
         Ok(value)
     }
@@ -91,11 +92,11 @@ impl<'a> Reader<'a> {
     pub fn count(&mut self, field: &str, max: usize) -> Result<usize, ShareError> {
         let count = self.unsigned(field)?;
         if count > max as u64 {
-            return Err(ShareError::TooMany {
+            return Err(ShareError::Invalid(Invalid::TooMany {
                 field: self.field_name(field),
                 count,
                 max: max as u64,
-            });
+            }));
         }
         if count > self.remaining() as u64 {
             return Err(ShareError::Truncated {
@@ -119,11 +120,11 @@ impl<'a> Reader<'a> {
     pub fn text(&mut self, field: &str, max_bytes: usize) -> Result<String, ShareError> {
         let length = self.unsigned(field)?;
         if length > max_bytes as u64 {
-            return Err(ShareError::TooMany {
+            return Err(ShareError::Invalid(Invalid::TooMany {
                 field: self.field_name(field),
                 count: length,
                 max: max_bytes as u64,
-            });
+            }));
         }
         let length = length as usize;
         if length > self.remaining() {
@@ -264,11 +265,11 @@ mod tests {
         let mut reader = Reader::unsealed(&sealed).unwrap();
         assert!(matches!(
             reader.count("actions", 5_000),
-            Err(ShareError::TooMany {
+            Err(ShareError::Invalid(Invalid::TooMany {
                 count: 6_000,
                 max: 5_000,
                 ..
-            })
+            }))
         ));
     }
 }

@@ -8,6 +8,7 @@ use quorumlab_sim::config::{
     LockServiceOptions, ProtocolConfig, QueueOptions, SchedulerMode, SchedulerOptions,
 };
 use quorumlab_sim::coordination::Layout;
+use quorumlab_sim::scenario::Invalid;
 use quorumlab_sim::scenario::{parse_scenario, EXAMPLES};
 
 /// Every compiled-in example scenario with a coordination workload, parsed.
@@ -238,11 +239,11 @@ fn actions_may_name_workers_and_the_store_but_nothing_past_them() {
     run.actions[0].action = Action::Crash { target: node(7) };
     assert!(matches!(
         decode_error(&unchecked_fragment(&run)),
-        ShareError::NodeOutOfRange {
+        ShareError::Invalid(Invalid::NodeOutOfRange {
             node: 7,
             node_count: 6,
             ..
-        }
+        })
     ));
 }
 
@@ -299,7 +300,7 @@ fn unknown_coordination_codes_are_named() {
     too_many.extend(&locks[1..]);
     assert!(matches!(
         decode_error(&with(&too_many)),
-        ShareError::OutOfRange { ref field, .. } if field == "locks.workers"
+        ShareError::Invalid(Invalid::OutOfRange { ref field, .. }) if field == "locks.workers"
     ));
 }
 

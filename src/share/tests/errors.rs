@@ -3,6 +3,7 @@
 //! correct checksum, so the test reaches the check it is about rather than the checksum.
 
 use super::*;
+use quorumlab_sim::scenario::Invalid;
 
 #[test]
 fn only_run_fragments_are_share_links() {
@@ -171,11 +172,11 @@ fn nodes_outside_the_cluster_are_refused() {
     let error = decode_error(&fragment);
     assert_eq!(
         error,
-        ShareError::NodeOutOfRange {
+        ShareError::Invalid(Invalid::NodeOutOfRange {
             field: "action 1 target".into(),
             node: 9,
             node_count: 3
-        }
+        })
     );
     assert_eq!(
         error.to_string(),
@@ -187,7 +188,7 @@ fn nodes_outside_the_cluster_are_refused() {
     };
     assert!(matches!(
         decode_error(&unchecked_fragment(&run)),
-        ShareError::NodeOutOfRange { node: 8, .. }
+        ShareError::Invalid(Invalid::NodeOutOfRange { node: 8, .. })
     ));
 }
 
@@ -213,7 +214,7 @@ fn cluster_size_must_be_one_to_fifty_one() {
         run.actions.clear();
         let error = decode_error(&unchecked_fragment(&run));
         assert!(
-            matches!(&error, ShareError::OutOfRange { field, .. } if field == "nodes"),
+            matches!(&error, ShareError::Invalid(Invalid::OutOfRange { field, .. }) if field == "nodes"),
             "{error}"
         );
     }
@@ -235,7 +236,7 @@ fn refused_setting(change: impl FnOnce(&mut SharedRun)) -> ShareError {
 #[test]
 fn settings_outside_the_scenario_limits_are_refused() {
     let field_of = |error: ShareError| match error {
-        ShareError::OutOfRange { field, .. } => field,
+        ShareError::Invalid(Invalid::OutOfRange { field, .. }) => field,
         other => panic!("expected OutOfRange, got {other}"),
     };
     assert_eq!(
@@ -274,11 +275,11 @@ fn settings_outside_the_scenario_limits_are_refused() {
     );
     assert_eq!(
         refused_setting(|run| run.scenario.timing.network_delay_ms = (20, 10)),
-        ShareError::InvertedRange {
+        ShareError::Invalid(Invalid::InvertedRange {
             field: "network_delay_ms".into(),
             min: 20,
             max: 10
-        }
+        })
     );
 }
 
@@ -290,14 +291,18 @@ fn action_arguments_outside_the_scenario_limits_are_refused() {
             by_ms: 3_600_001,
         }
     });
-    assert!(matches!(&error, ShareError::OutOfRange { field, .. } if field == "action 1 by_ms"));
+    assert!(
+        matches!(&error, ShareError::Invalid(Invalid::OutOfRange { field, .. }) if field == "action 1 by_ms")
+    );
     let error = refused_setting(|run| {
         run.actions[0].action = Action::ClockDrift {
             target: node(1),
             ppm: -1_000_000,
         }
     });
-    assert!(matches!(&error, ShareError::OutOfRange { field, .. } if field == "action 1 ppm"));
+    assert!(
+        matches!(&error, ShareError::Invalid(Invalid::OutOfRange { field, .. }) if field == "action 1 ppm")
+    );
     let error = refused_setting(|run| {
         run.actions[0].action = Action::Request {
             count: 0,
@@ -305,9 +310,14 @@ fn action_arguments_outside_the_scenario_limits_are_refused() {
             kind: RequestKind::Put,
         }
     });
-    assert!(matches!(&error, ShareError::OutOfRange { field, .. } if field == "action 1 count"));
+    assert!(
+        matches!(&error, ShareError::Invalid(Invalid::OutOfRange { field, .. }) if field == "action 1 count")
+    );
     let error = refused_setting(|run| run.actions[0].action = Action::DropRate { ppm: 2_000_000 });
-    assert!(matches!(&error, ShareError::OutOfRange { .. }));
+    assert!(matches!(
+        &error,
+        ShareError::Invalid(Invalid::OutOfRange { .. })
+    ));
     let error = refused_setting(|run| {
         run.scenario.steps[1].action = Action::Pause {
             target: node(1),
@@ -315,7 +325,7 @@ fn action_arguments_outside_the_scenario_limits_are_refused() {
         }
     });
     assert!(
-        matches!(&error, ShareError::OutOfRange { field, .. } if field == "step 2 duration_ms")
+        matches!(&error, ShareError::Invalid(Invalid::OutOfRange { field, .. }) if field == "step 2 duration_ms")
     );
 }
 
@@ -327,16 +337,16 @@ fn partitions_and_cuts_must_make_sense() {
                 groups: vec![vec![NodeId(1)], vec![NodeId(1)]],
             }
         }),
-        ShareError::DuplicateNode {
+        ShareError::Invalid(Invalid::DuplicateNode {
             field: "action 1 groups".into(),
             node: 2
-        }
+        })
     );
     assert!(matches!(
         refused_setting(|run| run.actions[0].action = Action::Partition {
             groups: vec![vec![]]
         }),
-        ShareError::OutOfRange { .. }
+        ShareError::Invalid(Invalid::OutOfRange { .. })
     ));
     assert_eq!(
         refused_setting(|run| {
@@ -346,28 +356,34 @@ fn partitions_and_cuts_must_make_sense() {
                 both: false,
             }
         }),
-        ShareError::CutToItself {
+        ShareError::Invalid(Invalid::CutToItself {
             field: "action 1 to".into(),
             node: 2
-        }
+        })
     );
 }
 
 #[test]
 fn steps_must_fall_inside_the_run() {
     let error = refused_setting(|run| run.scenario.steps[2].at_ms = 600_001);
-    assert!(matches!(&error, ShareError::OutOfRange { field, .. } if field == "step 3 at_ms"));
+    assert!(
+        matches!(&error, ShareError::Invalid(Invalid::OutOfRange { field, .. }) if field == "step 3 at_ms")
+    );
 }
 
 #[test]
 fn times_past_one_simulated_hour_are_refused() {
     let error = refused_setting(|run| run.position = SimTime(MAX_SHARED_TIME.0 + 1));
-    assert!(matches!(&error, ShareError::OutOfRange { field, .. } if field == "position"));
+    assert!(
+        matches!(&error, ShareError::Invalid(Invalid::OutOfRange { field, .. }) if field == "position")
+    );
     let error = refused_setting(|run| {
         let last = run.actions.len() - 1;
         run.actions[last].at = SimTime(MAX_SHARED_TIME.0 + 1);
     });
-    assert!(matches!(&error, ShareError::OutOfRange { field, .. } if field == "action 14 time"));
+    assert!(
+        matches!(&error, ShareError::Invalid(Invalid::OutOfRange { field, .. }) if field == "action 14 time")
+    );
 }
 
 #[test]
@@ -378,20 +394,20 @@ fn too_many_actions_or_too_long_a_title_are_refused() {
     });
     assert!(matches!(
         error,
-        ShareError::TooMany {
+        ShareError::Invalid(Invalid::TooMany {
             count: 5_001,
             max: 5_000,
             ..
-        }
+        })
     ));
     let error = refused_setting(|run| run.scenario.title = "x".repeat(201));
     assert!(matches!(
         error,
-        ShareError::TooMany {
+        ShareError::Invalid(Invalid::TooMany {
             count: 201,
             max: 200,
             ..
-        }
+        })
     ));
 }
 
@@ -401,13 +417,13 @@ fn actions_out_of_order_cannot_be_shared() {
     run.actions.swap(1, 2);
     let error = encode_fragment(&run).unwrap_err();
     assert!(
-        matches!(&error, ShareError::OutOfOrder { field, .. } if field == "action 3 time (µs)")
+        matches!(&error, ShareError::Invalid(Invalid::OutOfOrder { field, .. }) if field == "action 3 time (µs)")
     );
     let mut run = sample_run();
     run.actions[3].after_events = 0;
     assert!(matches!(
         encode_fragment(&run),
-        Err(ShareError::OutOfOrder { .. })
+        Err(ShareError::Invalid(Invalid::OutOfOrder { .. }))
     ));
 }
 

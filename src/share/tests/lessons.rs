@@ -4,6 +4,7 @@
 use super::*;
 use crate::lesson::course;
 use crate::lesson::headless::{lesson_session, play_to_step, resume_at};
+use quorumlab_sim::scenario::Invalid;
 
 fn in_fencing_step_two(mut run: SharedRun) -> SharedRun {
     run.lesson = Some(SharedLesson {
@@ -73,7 +74,7 @@ fn a_v3_lesson_block_with_a_bad_field_is_refused_by_name() {
     };
     assert!(matches!(
         decode_error(&fragment),
-        ShareError::OutOfRange { ref field, .. } if field == "lesson step"
+        ShareError::Invalid(Invalid::OutOfRange { ref field, .. }) if field == "lesson step"
     ));
 }
 
@@ -93,7 +94,9 @@ fn bad_lesson_fields_are_refused_by_name_when_writing_and_reading() {
         let mut run = in_fencing_step_two(sample_run());
         change(run.lesson.as_mut().unwrap());
         match encode_fragment(&run).unwrap_err() {
-            ShareError::OutOfRange { field: named, .. } => assert_eq!(named, field),
+            ShareError::Invalid(Invalid::OutOfRange { field: named, .. }) => {
+                assert_eq!(named, field)
+            }
             other => panic!("expected {field} out of range, got {other:?}"),
         }
         let refused = decode_error(&unchecked_fragment(&run));

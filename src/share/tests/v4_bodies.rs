@@ -8,6 +8,7 @@ use super::*;
 use quorumlab_sim::config::{
     LockServiceOptions, ProtocolConfig, QueueOptions, SchedulerMode, SchedulerOptions, ZkRecipe,
 };
+use quorumlab_sim::scenario::Invalid;
 
 #[test]
 fn every_action_kind_survives_a_v4_link() {
@@ -147,11 +148,11 @@ fn a_forged_length_is_refused_before_allocating() {
     tail.extend_from_slice(&[0x89, 0x27]);
     assert_eq!(
         decode_error(&forged(&body, &tail, 5_001 * 3)),
-        ShareError::TooMany {
+        ShareError::Invalid(Invalid::TooMany {
             field: "recorded actions".into(),
             count: 5_001,
             max: 5_000
-        }
+        })
     );
     // A title claiming 2^62 bytes.
     let title_at = 0;
@@ -170,11 +171,11 @@ fn a_forged_partition_is_bounded_too() {
     let tail = [0, 1, 0, 0, 4, 52];
     assert_eq!(
         decode_error(&forged(&body, &tail, 200)),
-        ShareError::TooMany {
+        ShareError::Invalid(Invalid::TooMany {
             field: "partition groups".into(),
             count: 52,
             max: 51
-        }
+        })
     );
 }
 
