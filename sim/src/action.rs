@@ -94,8 +94,8 @@ impl NodeTarget {
 }
 
 impl Action {
-    /// Every node this action names explicitly, e.g. to check it still fits a resized cluster.
-    pub fn named_nodes(&self) -> Vec<NodeId> {
+    /// The action's targets with the key each is written under (`target`, or `from` and `to`).
+    pub fn targets(&self) -> Vec<(&'static str, NodeTarget)> {
         match self {
             Action::Crash { target }
             | Action::Restart { target }
@@ -104,14 +104,21 @@ impl Action {
             | Action::Isolate { target }
             | Action::ClockJump { target, .. }
             | Action::ClockDrift { target, .. }
-            | Action::Request { target, .. } => target.named_node().into_iter().collect(),
-            Action::Cut { from, to, .. } => from
-                .named_node()
-                .into_iter()
-                .chain(to.named_node())
-                .collect(),
+            | Action::Request { target, .. } => vec![("target", *target)],
+            Action::Cut { from, to, .. } => vec![("from", *from), ("to", *to)],
+            Action::Partition { .. } | Action::Heal | Action::DropRate { .. } => Vec::new(),
+        }
+    }
+
+    /// Every node this action names explicitly, e.g. to check it still fits a resized cluster.
+    pub fn named_nodes(&self) -> Vec<NodeId> {
+        match self {
             Action::Partition { groups } => groups.iter().flatten().copied().collect(),
-            Action::Heal | Action::DropRate { .. } => Vec::new(),
+            _ => self
+                .targets()
+                .into_iter()
+                .filter_map(|(_, target)| target.named_node())
+                .collect(),
         }
     }
 }

@@ -12,13 +12,7 @@ pub const LOCK_SERVICE: ProtocolEntry = ProtocolEntry {
     summary:
         "An etcd-like lock service on Raft: leases, fencing tokens and a store that checks them.",
     capabilities: SERVICE_CAPABILITIES,
-    vocabulary: Vocabulary {
-        actor: "worker",
-        server: "server",
-        load:
-            "The workers {actors} make the load with their lock loops. Extra writes below only add \
-               entries to the service's log.",
-    },
+    vocabulary: WORKER_VOCABULARY,
     own_invariants: &[
         MUTUAL_EXCLUSION_INFO,
         TOKEN_MONOTONICITY_INFO,
@@ -26,6 +20,14 @@ pub const LOCK_SERVICE: ProtocolEntry = ProtocolEntry {
         SINGLE_LEASE_HOLDER_INFO,
         RELEASE_BY_OWNER_INFO,
     ],
+};
+
+/// The words for a world whose lettered actors are lock-taking workers (the work queue's too).
+pub const WORKER_VOCABULARY: Vocabulary = Vocabulary {
+    actor: "worker",
+    server: "server",
+    load: "The workers {actors} make the load with their lock loops. Extra writes below only add \
+           entries to the service's log.",
 };
 
 /// What every world built on the lock service can do (the scheduler, ZooKeeper and work-queue worlds

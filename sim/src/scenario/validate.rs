@@ -191,7 +191,7 @@ fn steps(steps: &[Step], node_count: usize, duration_ms: u64) -> Result<(), Inva
 
 /// One action, against the same bounds a scenario step has.
 pub fn action(place: &str, action: &Action, node_count: usize) -> Result<(), Invalid> {
-    for (field, target) in targets(action) {
+    for (field, target) in action.targets() {
         if let NodeTarget::Node(node) = target {
             node_exists(&format!("{place} {field}"), node, node_count)?;
         }
@@ -233,21 +233,6 @@ pub fn action(place: &str, action: &Action, node_count: usize) -> Result<(), Inv
             MAX_REQUEST_COUNT.into(),
         ),
         _ => Ok(()),
-    }
-}
-
-fn targets(action: &Action) -> Vec<(&'static str, NodeTarget)> {
-    match action {
-        Action::Crash { target }
-        | Action::Restart { target }
-        | Action::Pause { target, .. }
-        | Action::Resume { target }
-        | Action::Isolate { target }
-        | Action::ClockJump { target, .. }
-        | Action::ClockDrift { target, .. }
-        | Action::Request { target, .. } => vec![("target", *target)],
-        Action::Cut { from, to, .. } => vec![("from", *from), ("to", *to)],
-        Action::Partition { .. } | Action::Heal | Action::DropRate { .. } => Vec::new(),
     }
 }
 

@@ -2,8 +2,8 @@
 
 use crate::config::ProtocolKind;
 use crate::entry::invariants::*;
-use crate::entry::{ProtocolEntry, Vocabulary};
-use crate::lockservice::entry::SERVICE_CAPABILITIES;
+use crate::entry::ProtocolEntry;
+use crate::lockservice::entry::{SERVICE_CAPABILITIES, WORKER_VOCABULARY};
 
 pub const WORK_QUEUE: ProtocolEntry = ProtocolEntry {
     kind: ProtocolKind::WorkQueue,
@@ -11,13 +11,7 @@ pub const WORK_QUEUE: ProtocolEntry = ProtocolEntry {
     title: "Work queue",
     summary: "Jobs keyed by account: partitions that need no lock, or one global lock for all.",
     capabilities: SERVICE_CAPABILITIES,
-    vocabulary: Vocabulary {
-        actor: "worker",
-        server: "server",
-        load:
-            "The workers {actors} make the load with their lock loops. Extra writes below only add \
-               entries to the service's log.",
-    },
+    vocabulary: WORKER_VOCABULARY,
     own_invariants: &[
         MUTUAL_EXCLUSION_INFO,
         NO_LOST_UPDATES_INFO,
