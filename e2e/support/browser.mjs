@@ -59,7 +59,15 @@ export async function openApp({ width = 1440, height = 900, path = '/' } = {}) {
       problems.push(`network request outside the app: ${request.url()}`);
     }
   });
-  await mountApp(page, server.url + path, problems);
+  try {
+    await mountApp(page, server.url + path, problems);
+  } catch (error) {
+    // A page that never mounts (or a browser that died) must not leave the server open: the test runner
+    // would then wait for it forever instead of reporting the failure.
+    await browser.close().catch(() => {});
+    await server.close();
+    throw error;
+  }
   return {
     page,
     problems,
