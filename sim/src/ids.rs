@@ -37,3 +37,63 @@ impl fmt::Display for NodeId {
         write!(formatter, "n{}", self.0 + 1)
     }
 }
+
+/// A set of nodes small enough to copy: one bit per node (every world has at most [`MAX_NODES`]
+/// actors, fewer than 64). It serializes as the list of its members, so a trace reads `[0, 1, 3]`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct NodeSet(u64);
+
+const _: () = assert!(MAX_NODES < 64, "NodeSet keeps one bit per node in a u64");
+
+impl NodeSet {
+    pub fn insert(&mut self, node: NodeId) {
+        if node.index() < 64 {
+            self.0 |= 1 << node.index();
+        }
+    }
+
+    pub fn contains(self, node: NodeId) -> bool {
+        node.index() < 64 && self.0 & (1 << node.index()) != 0
+    }
+
+    pub fn len(self) -> usize {
+        self.0.count_ones() as usize
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The members, lowest id first.
+    pub fn iter(self) -> impl Iterator<Item = NodeId> {
+        (0..64u16)
+            .filter(move |bit| self.0 & (1 << bit) != 0)
+            .map(NodeId)
+    }
+}
+
+impl FromIterator<NodeId> for NodeSet {
+    fn from_iter<I: IntoIterator<Item = NodeId>>(nodes: I) -> NodeSet {
+        let mut set = NodeSet::default();
+        nodes.into_iter().for_each(|node| set.insert(node));
+        set
+    }
+}
+
+impl Serialize for NodeSet {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for NodeSet {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<NodeSet, D::Error> {
+        let nodes = Vec::<NodeId>::deserialize(deserializer)?;
+        if let Some(node) = nodes.iter().find(|node| node.index() >= MAX_NODES) {
+            return Err(serde::de::Error::custom(format!(
+                "node {node} is beyond the largest world ({MAX_NODES} actors)"
+            )));
+        }
+        Ok(nodes.into_iter().collect())
+    }
+}

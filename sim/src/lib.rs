@@ -14,6 +14,7 @@ pub mod invalid;
 pub mod lesson;
 pub mod lock_client;
 pub mod lockservice;
+pub mod narration;
 pub mod network;
 pub mod protocol;
 pub mod raft;

@@ -13,7 +13,7 @@
 //! so "persist before you reply" holds by construction. `Effect::Persist` marks that a write happened, for
 //! the trace and the UI.
 
-use crate::ids::NodeId;
+use crate::ids::{NodeId, NodeSet};
 use serde::{Deserialize, Serialize};
 
 /// A node's name for one of its timers. Setting a key that is already pending replaces that timer.
@@ -82,8 +82,24 @@ pub enum Fact {
     BecameCandidate {
         term: u64,
     },
+    /// Won the election for `term` with `votes` of the `cluster` servers' votes (its own included).
     BecameLeader {
         term: u64,
+        votes: u32,
+        cluster: u32,
+    },
+    /// A server answered a candidate's (pre-)vote request for `term`, and why.
+    VoteCast {
+        candidate: NodeId,
+        term: u64,
+        pre_vote: bool,
+        verdict: VoteVerdict,
+    },
+    /// The leader counted entry `index` (of `term`) as committed: `replicas` hold it, a majority.
+    Committed {
+        index: u64,
+        term: u64,
+        replicas: NodeSet,
     },
     /// Entries from `from_index` on were removed to repair the log.
     LogTruncated {
@@ -163,6 +179,25 @@ pub enum Fact {
         /// The record accessed (0: the inventory count; the work queue's accounts from 1).
         account: u32,
     },
+}
+
+/// How a server answered a vote request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum VoteVerdict {
+    Granted,
+    /// The candidate's term is not above (pre-vote) or below (vote) the voter's.
+    StaleTerm {
+        voter_term: u64,
+    },
+    /// The voter already gave its vote in this term to someone else.
+    AlreadyVoted {
+        for_candidate: NodeId,
+    },
+    /// The voter's log is more up to date than the candidate's (§5.4.1).
+    LogBehind,
+    /// The voter still hears a live leader, so it ignores candidates (PreVote / CheckQuorum).
+    HearsLeader,
 }
 
 /// What the protected resource did with one access.

@@ -214,7 +214,11 @@ mod direct {
     #[test]
     fn two_leaders_in_one_term_break_election_safety() {
         let mut checkers = Checkers::new(3);
-        let elected = [Effect::Observe(Fact::BecameLeader { term: 3 })];
+        let elected = [Effect::Observe(Fact::BecameLeader {
+            term: 3,
+            votes: 2,
+            cluster: 3,
+        })];
         let first = raft(0, 3, &[], true);
         step(&mut checkers, 0, &raft(0, 3, &[], false), &first, &elected);
         assert_eq!(count(&checkers, ELECTION_SAFETY), 0);

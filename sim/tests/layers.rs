@@ -34,7 +34,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         "engine",
         &["network", "trace", "checker", "world", "history"],
     ),
-    ("view", &["view", "view_coordination"]),
+    ("view", &["view", "view_coordination", "narration"]),
     (
         "tooling",
         &[

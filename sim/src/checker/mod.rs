@@ -133,7 +133,7 @@ impl Checkers {
             return found;
         };
         for effect in effects {
-            if let Effect::Observe(crate::protocol::Fact::BecameLeader { term }) = effect {
+            if let Effect::Observe(crate::protocol::Fact::BecameLeader { term, .. }) = effect {
                 if self.leaders.len() < MAX_LEADER_RECORDS {
                     let record = LeaderRecord {
                         term: *term,

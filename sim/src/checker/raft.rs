@@ -99,7 +99,7 @@ impl RaftChecker {
         self.extend_prefix(context, violations, found);
         self.check_append_only(context, violations, found);
         for effect in context.effects {
-            if let Effect::Observe(Fact::BecameLeader { term }) = effect {
+            if let Effect::Observe(Fact::BecameLeader { term, .. }) = effect {
                 self.check_new_leader(context, *term, violations, found);
             }
         }

@@ -4,6 +4,7 @@
 //! These types sit low (beside the protocol contract) so a protocol's folder can describe itself
 //! without importing the registry that lists it.
 
+pub mod describe;
 pub mod invariants;
 
 use crate::config::ProtocolKind;
@@ -79,6 +80,8 @@ pub struct ProtocolEntry {
     /// The invariants the world's own checkers judge; Raft's five come on top where `runs_raft`
     /// (see [`ProtocolEntry::invariants`]).
     pub own_invariants: &'static [InvariantInfo],
+    /// Makes the world's plain-words describer for one narrated run (see `describe`).
+    pub describer: fn() -> Box<dyn describe::Describer>,
 }
 
 impl ProtocolEntry {

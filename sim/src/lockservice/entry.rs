@@ -1,8 +1,11 @@
 //! The fenced lock service's registry entry.
 
 use crate::config::ProtocolKind;
+use crate::entry::describe::{Describer, Describers};
 use crate::entry::invariants::*;
 use crate::entry::{Capabilities, ClientPath, ProtocolEntry, ServerQuorum, Vocabulary};
+use crate::lockservice::describe::LockDescriber;
+use crate::raft::describe::RaftDescriber;
 
 /// Raft servers with a lock state machine, lock-holding workers and a store that fences.
 pub const LOCK_SERVICE: ProtocolEntry = ProtocolEntry {
@@ -20,6 +23,7 @@ pub const LOCK_SERVICE: ProtocolEntry = ProtocolEntry {
         SINGLE_LEASE_HOLDER_INFO,
         RELEASE_BY_OWNER_INFO,
     ],
+    describer: describe_service,
 };
 
 /// The words for a world whose lettered actors are lock-taking workers (the work queue's too).
@@ -42,3 +46,11 @@ pub const SERVICE_CAPABILITIES: Capabilities = Capabilities {
         able: "service can work",
     },
 };
+
+/// Raft's story (the service's own election and log) beside the locks'.
+pub fn describe_service() -> Box<dyn Describer> {
+    Box::new(Describers(vec![
+        RaftDescriber::boxed(),
+        Box::new(LockDescriber::service()),
+    ]))
+}

@@ -29,6 +29,7 @@
 //! after each input. A crash loses the table with the rest of the volatile state; the replica rebuilds it
 //! by re-applying the committed log. Files: `table.rs` (the pure state machine), `message.rs`.
 
+pub mod describe;
 pub mod entry;
 pub mod message;
 pub mod table;

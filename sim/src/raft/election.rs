@@ -6,7 +6,7 @@ use super::{
     HEARTBEAT_TIMER,
 };
 use crate::ids::NodeId;
-use crate::protocol::{Effects, Fact, RoleLabel, TimerDelay};
+use crate::protocol::{Effects, Fact, RoleLabel, TimerDelay, VoteVerdict};
 
 impl<A: Payload, M: Carries<RaftMessage<A>>> RaftNode<A, M> {
     pub(super) fn reset_election_timer(&self, effects: &mut Effects<M>) {
@@ -160,42 +160,82 @@ impl<A: Payload, M: Carries<RaftMessage<A>>> RaftNode<A, M> {
             .log
             .is_up_to_date(last_log_index, last_log_term);
         if pre_vote {
-            let granted = term > self.durable.term && up_to_date && !self.hears_leader(now_us);
+            let verdict = self.pre_vote_verdict(now_us, term, up_to_date);
+            let granted = verdict == VoteVerdict::Granted;
             let reply_term = if granted { term } else { self.durable.term };
-            let reply = RaftMessage::RequestVoteReply {
-                term: reply_term,
-                granted,
-                pre_vote: true,
-            };
-            self.send(effects, from, reply);
+            self.answer_vote(from, candidate, term, true, verdict, reply_term, effects);
             return;
         }
         if term > self.durable.term && self.hears_leader(now_us) {
-            let reply = RaftMessage::RequestVoteReply {
-                term: self.durable.term,
-                granted: false,
-                pre_vote,
-            };
-            self.send(effects, from, reply);
+            let reply_term = self.durable.term;
+            let verdict = VoteVerdict::HearsLeader;
+            self.answer_vote(from, candidate, term, false, verdict, reply_term, effects);
             return;
         }
         if term > self.durable.term {
             self.become_follower(term, None, effects);
         }
-        let free = self
-            .durable
-            .voted_for
-            .is_none_or(|voted| voted == candidate);
-        let granted = term == self.durable.term && free && up_to_date;
-        if granted {
+        let verdict = self.vote_verdict(term, candidate, up_to_date);
+        if verdict == VoteVerdict::Granted {
             self.durable.voted_for = Some(candidate);
             effects.persist("term+vote");
             self.reset_election_timer(effects);
         }
+        let reply_term = self.durable.term;
+        self.answer_vote(from, candidate, term, false, verdict, reply_term, effects);
+    }
+
+    fn pre_vote_verdict(&self, now_us: u64, term: u64, up_to_date: bool) -> VoteVerdict {
+        if term <= self.durable.term {
+            VoteVerdict::StaleTerm {
+                voter_term: self.durable.term,
+            }
+        } else if !up_to_date {
+            VoteVerdict::LogBehind
+        } else if self.hears_leader(now_us) {
+            VoteVerdict::HearsLeader
+        } else {
+            VoteVerdict::Granted
+        }
+    }
+
+    /// §5.2 and §5.4.1: one vote per term, only for a candidate whose log is at least as up to date.
+    fn vote_verdict(&self, term: u64, candidate: NodeId, up_to_date: bool) -> VoteVerdict {
+        let voted = self.durable.voted_for.filter(|voted| *voted != candidate);
+        if term < self.durable.term {
+            VoteVerdict::StaleTerm {
+                voter_term: self.durable.term,
+            }
+        } else if let Some(for_candidate) = voted {
+            VoteVerdict::AlreadyVoted { for_candidate }
+        } else if !up_to_date {
+            VoteVerdict::LogBehind
+        } else {
+            VoteVerdict::Granted
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn answer_vote(
+        &self,
+        from: NodeId,
+        candidate: NodeId,
+        term: u64,
+        pre_vote: bool,
+        verdict: VoteVerdict,
+        reply_term: u64,
+        effects: &mut Effects<M>,
+    ) {
+        effects.observe(Fact::VoteCast {
+            candidate,
+            term,
+            pre_vote,
+            verdict,
+        });
         let reply = RaftMessage::RequestVoteReply {
-            term: self.durable.term,
-            granted,
-            pre_vote: false,
+            term: reply_term,
+            granted: verdict == VoteVerdict::Granted,
+            pre_vote,
         };
         self.send(effects, from, reply);
     }
@@ -251,6 +291,8 @@ impl<A: Payload, M: Carries<RaftMessage<A>>> RaftNode<A, M> {
         });
         effects.observe(Fact::BecameLeader {
             term: self.durable.term,
+            votes: self.votes() as u32,
+            cluster: count as u32,
         });
         if !self.options.unsafe_commit_previous_term {
             let noop = Entry {

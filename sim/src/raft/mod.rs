@@ -35,6 +35,7 @@
 //! `quorum.rs` (pure majority math), `message.rs`.
 
 mod client;
+pub mod describe;
 mod election;
 pub mod entry;
 pub mod log;

@@ -215,6 +215,18 @@ impl<A: Payload, M: Carries<RaftMessage<A>>> RaftNode<A, M> {
             return;
         }
         self.volatile.commit_index = candidate;
+        let replicas = leader
+            .match_index
+            .iter()
+            .enumerate()
+            .filter(|(_, matched)| **matched >= candidate)
+            .map(|(peer, _)| NodeId(peer as u16))
+            .collect();
+        effects.observe(Fact::Committed {
+            index: candidate,
+            term: self.durable.term,
+            replicas,
+        });
         self.apply_committed(effects);
     }
 }

@@ -1,9 +1,11 @@
 //! The registry entries of the two Redis-style worlds: one server, and Redlock's independent majority.
 
 use crate::config::ProtocolKind;
+use crate::entry::describe::Describer;
 use crate::entry::invariants::*;
 use crate::entry::Vocabulary;
 use crate::entry::{Capabilities, ClientPath, InvariantInfo, ProtocolEntry, ServerQuorum};
+use crate::lockservice::describe::LockDescriber;
 
 const KV_INVARIANTS: &[InvariantInfo] = &[
     MUTUAL_EXCLUSION_INFO,
@@ -39,6 +41,7 @@ pub const REDIS_LOCK: ProtocolEntry = ProtocolEntry {
     capabilities: kv_capabilities(ServerQuorum::Single { able: "can lock" }),
     vocabulary: KV_VOCABULARY,
     own_invariants: KV_INVARIANTS,
+    describer: describe_redis,
 };
 
 pub const REDLOCK: ProtocolEntry = ProtocolEntry {
@@ -51,4 +54,10 @@ pub const REDLOCK: ProtocolEntry = ProtocolEntry {
     }),
     vocabulary: KV_VOCABULARY,
     own_invariants: KV_INVARIANTS,
+    describer: describe_redis,
 };
+
+/// Redis servers run no Raft: only the locks' story.
+fn describe_redis() -> Box<dyn Describer> {
+    Box::new(LockDescriber::redis())
+}

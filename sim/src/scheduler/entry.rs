@@ -1,9 +1,13 @@
 //! The invoice scheduler's registry entry.
 
+use super::describe::SchedulerDescriber;
 use crate::config::ProtocolKind;
+use crate::entry::describe::{Describer, Describers};
 use crate::entry::invariants::*;
 use crate::entry::{ProtocolEntry, Vocabulary};
+use crate::lockservice::describe::LockDescriber;
 use crate::lockservice::entry::SERVICE_CAPABILITIES;
+use crate::raft::describe::RaftDescriber;
 
 pub const SCHEDULER: ProtocolEntry = ProtocolEntry {
     kind: ProtocolKind::Scheduler,
@@ -23,4 +27,13 @@ pub const SCHEDULER: ProtocolEntry = ProtocolEntry {
         RELEASE_BY_OWNER_INFO,
         NO_DUPLICATE_INVOICE_INFO,
     ],
+    describer: describe_scheduler,
 };
+
+fn describe_scheduler() -> Box<dyn Describer> {
+    Box::new(Describers(vec![
+        RaftDescriber::boxed(),
+        Box::new(LockDescriber::service()),
+        Box::<SchedulerDescriber>::default(),
+    ]))
+}

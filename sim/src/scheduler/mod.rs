@@ -24,6 +24,7 @@
 //! The store records who generated each minute; the checker *No Duplicate Invoice* fires when a minute is
 //! invoiced twice, and the report counts generated invoices, duplicates and missed minutes.
 
+pub mod describe;
 pub mod entry;
 
 use crate::config::{LockServiceOptions, SchedulerMode, SchedulerOptions};

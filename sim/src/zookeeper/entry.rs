@@ -1,9 +1,13 @@
 //! The ZooKeeper-style election's registry entry.
 
+use super::describe::ZookeeperDescriber;
 use crate::config::ProtocolKind;
+use crate::entry::describe::{Describer, Describers};
 use crate::entry::invariants::*;
 use crate::entry::{Capabilities, ProtocolEntry, Vocabulary};
+use crate::lockservice::describe::LockDescriber;
 use crate::lockservice::entry::SERVICE_CAPABILITIES;
+use crate::raft::describe::RaftDescriber;
 
 pub const ZOOKEEPER: ProtocolEntry = ProtocolEntry {
     kind: ProtocolKind::Zookeeper,
@@ -22,4 +26,13 @@ pub const ZOOKEEPER: ProtocolEntry = ProtocolEntry {
                only add entries to the service's log.",
     },
     own_invariants: &[SINGLE_LEASE_HOLDER_INFO, RELEASE_BY_OWNER_INFO],
+    describer: describe_zookeeper,
 };
+
+fn describe_zookeeper() -> Box<dyn Describer> {
+    Box::new(Describers(vec![
+        RaftDescriber::boxed(),
+        Box::<ZookeeperDescriber>::default(),
+        Box::new(LockDescriber::service()),
+    ]))
+}

@@ -1,0 +1,103 @@
+//! How a world's facts read in plain words: the contract between the narrator (`crate::narration`)
+//! and each protocol's describer (`raft/describe.rs`, `lockservice/describe.rs`, ...).
+//!
+//! A describer is handed one fact at a time, in trace order, and may keep state between them (who
+//! leads, which lock revision it already told): the same run always gives the same sentences. It
+//! returns `None` for facts that are not worth a line; the narrator decides when to coalesce.
+
+use crate::action::Action;
+use crate::ids::NodeId;
+use crate::protocol::Fact;
+
+/// How much a line matters: what goes in the caption, what only in the log.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Weight {
+    /// Background traffic worth a log line (a vote, a lease read, an accepted write).
+    Routine,
+    /// A turn in the story: a crash, an election won, a lock granted, a token refused.
+    Notable,
+    /// An invariant was broken.
+    Alarm,
+}
+
+/// One sentence about what just happened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Described {
+    pub text: String,
+    /// The actors the sentence is about (highlighted when the line is chosen).
+    pub nodes: Vec<NodeId>,
+    pub weight: Weight,
+    /// Lines with the same key in a row are one line with a count ("×12") instead of twelve.
+    pub coalesce: Option<&'static str>,
+}
+
+impl Described {
+    pub fn new(weight: Weight, text: String, nodes: Vec<NodeId>) -> Described {
+        Described {
+            text,
+            nodes,
+            weight,
+            coalesce: None,
+        }
+    }
+
+    pub fn coalescing(mut self, key: &'static str) -> Described {
+        self.coalesce = Some(key);
+        self
+    }
+}
+
+/// What a describer may ask about the world while it describes.
+pub struct Telling<'a> {
+    /// The name a learner sees for a node (`n3`, `A`, `store`).
+    pub name: &'a dyn Fn(NodeId) -> String,
+    /// The label of the timer that fired just before this fact on the same node, if one did.
+    pub timer: Option<&'static str>,
+}
+
+impl Telling<'_> {
+    pub fn name(&self, node: NodeId) -> String {
+        (self.name)(node)
+    }
+}
+
+/// A world's plain-words describer. One is made per narrated run.
+pub trait Describer {
+    /// The sentence for `fact`, observed on `node`, or `None` when it is not worth one.
+    fn describe(&mut self, node: NodeId, fact: &Fact, telling: &Telling<'_>) -> Option<Described>;
+
+    /// What an action (a crash, a pause) means in this world, said after the action itself; `None`
+    /// when the action speaks for itself.
+    fn consequence(&mut self, _action: &Action, _telling: &Telling<'_>) -> Option<String> {
+        None
+    }
+}
+
+/// Several describers as one: each fact goes to each in turn, the first sentence wins. Worlds built
+/// on Raft put Raft's describer beside their own.
+pub struct Describers(pub Vec<Box<dyn Describer>>);
+
+impl Describer for Describers {
+    fn describe(&mut self, node: NodeId, fact: &Fact, telling: &Telling<'_>) -> Option<Described> {
+        // Every describer sees every fact (they keep state), so no short-circuit.
+        let mut first = None;
+        for describer in &mut self.0 {
+            let described = describer.describe(node, fact, telling);
+            if first.is_none() {
+                first = described;
+            }
+        }
+        first
+    }
+
+    fn consequence(&mut self, action: &Action, telling: &Telling<'_>) -> Option<String> {
+        let mut first = None;
+        for describer in &mut self.0 {
+            let said = describer.consequence(action, telling);
+            if first.is_none() {
+                first = said;
+            }
+        }
+        first
+    }
+}

@@ -1,0 +1,240 @@
+//! Lock facts in plain words: grants, releases and expiries, what clients believe, and what the
+//! protected store does with each write (accepted, repeated, refused for a stale token).
+//!
+//! One describer serves two kinds of lock server. A replicated service (etcd-like, on Raft) reports
+//! each change from every replica, so a change is told once, by its revision; its numbers are fencing
+//! tokens. A Redis-style server reports its own key, its number is a random value that fences nothing,
+//! and its key expires on that server's own clock.
+
+use crate::entry::describe::{Described, Describer, Telling, Weight};
+use crate::ids::NodeId;
+use crate::protocol::{AccessOutcome, Fact};
+
+pub struct LockDescriber {
+    /// Changes come from a replicated service (tell each revision once) rather than single servers.
+    replicated: bool,
+    /// The holder's number is a fencing token (otherwise a Redis value).
+    fenced: bool,
+    last_revision_told: u64,
+}
+
+impl LockDescriber {
+    /// The etcd-like service on Raft: one story per change, numbers are fencing tokens.
+    pub fn service() -> LockDescriber {
+        LockDescriber {
+            replicated: true,
+            fenced: true,
+            last_revision_told: 0,
+        }
+    }
+
+    /// Redis-style servers: each server's key is its own story, numbers are values.
+    pub fn redis() -> LockDescriber {
+        LockDescriber {
+            replicated: false,
+            fenced: false,
+            last_revision_told: 0,
+        }
+    }
+
+    /// Whether this change was already told (another replica applying the same revision).
+    fn already_told(&mut self, revision: u64) -> bool {
+        if !self.replicated {
+            return false;
+        }
+        if revision <= self.last_revision_told {
+            return true;
+        }
+        self.last_revision_told = revision;
+        false
+    }
+
+    fn number(&self, number: u64) -> String {
+        if self.fenced {
+            format!("fencing token {number}")
+        } else {
+            // A Redis value is a large random number: its last digits are enough to tell two apart.
+            format!("value …{:04}", number % 10_000)
+        }
+    }
+
+    fn granted(
+        &mut self,
+        server: NodeId,
+        owner: NodeId,
+        token: u64,
+        revision: u64,
+        telling: &Telling<'_>,
+    ) -> Option<Described> {
+        if self.already_told(revision) {
+            return None;
+        }
+        let owner_name = telling.name(owner);
+        let (text, nodes) = if self.replicated {
+            let text = format!(
+                "The lock service grants the lock to {owner_name} with {}: every write {owner_name} \
+                 makes under this lease carries it",
+                self.number(token)
+            );
+            (text, vec![owner])
+        } else {
+            let text = format!(
+                "{} sets the lock key for {owner_name} ({}); it will expire by {}'s own clock",
+                telling.name(server),
+                self.number(token),
+                telling.name(server)
+            );
+            (text, vec![server, owner])
+        };
+        Some(Described::new(Weight::Notable, text, nodes))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn released(
+        &mut self,
+        server: NodeId,
+        owner: NodeId,
+        by: NodeId,
+        token: u64,
+        expired: bool,
+        revision: u64,
+        telling: &Telling<'_>,
+    ) -> Option<Described> {
+        if self.already_told(revision) {
+            return None;
+        }
+        let owner_name = telling.name(owner);
+        let number = self.number(token);
+        let text = match (expired, self.replicated) {
+            (true, true) => format!(
+                "{owner_name}'s lease ({number}) ran out: the service's leader stopped hearing \
+                 keep-alives in time, by its own clock, so the lock is free again"
+            ),
+            (true, false) => format!(
+                "The lock key for {owner_name} ({number}) expired on {}, by {}'s clock",
+                telling.name(server),
+                telling.name(server)
+            ),
+            (false, _) if by == owner => format!("{owner_name} releases the lock ({number})"),
+            (false, _) => format!(
+                "{} deletes the lock key that {owner_name} set ({number}): it removed someone \
+                 else's lock",
+                telling.name(by)
+            ),
+        };
+        Some(Described::new(Weight::Notable, text, vec![owner, server]))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn access(
+        &self,
+        store: NodeId,
+        client: NodeId,
+        token: u64,
+        write: bool,
+        outcome: AccessOutcome,
+        value: u64,
+        highest_seen: u64,
+        telling: &Telling<'_>,
+    ) -> Option<Described> {
+        let (store_name, client_name) = (telling.name(store), telling.name(client));
+        let nodes = vec![client, store];
+        let described = match outcome {
+            AccessOutcome::StaleToken => Described::new(
+                Weight::Notable,
+                format!(
+                    "{store_name} refuses {client_name}'s {}: its token {token} is below {highest_seen}, \
+                     the highest {store_name} has seen, so a newer lock holder has written since",
+                    if write { "write" } else { "read" }
+                ),
+                nodes,
+            ),
+            AccessOutcome::Duplicate => Described::new(
+                Weight::Notable,
+                format!(
+                    "{store_name} recognises {client_name}'s retry by its idempotency key: it \
+                     acknowledges it without applying it a second time"
+                ),
+                nodes,
+            ),
+            AccessOutcome::Accepted if write => {
+                let with = if self.fenced { format!(" with token {token}") } else { String::new() };
+                Described::new(
+                    Weight::Routine,
+                    format!("{store_name} accepts {client_name}'s write{with}; the value is now {value}"),
+                    nodes,
+                )
+                .coalescing("accepted-write")
+            }
+            AccessOutcome::Accepted => return None,
+        };
+        Some(described)
+    }
+}
+
+impl Describer for LockDescriber {
+    fn describe(&mut self, node: NodeId, fact: &Fact, telling: &Telling<'_>) -> Option<Described> {
+        match *fact {
+            Fact::LockGranted {
+                owner,
+                token,
+                revision,
+                ..
+            } => self.granted(node, owner, token, revision, telling),
+            Fact::LockReleased {
+                owner,
+                by,
+                token,
+                expired,
+                revision,
+                ..
+            } => self.released(node, owner, by, token, expired, revision, telling),
+            Fact::LockRequested { .. } => Some(
+                Described::new(
+                    Weight::Routine,
+                    format!("{} asks for the lock", telling.name(node)),
+                    vec![node],
+                )
+                .coalescing("lock-request"),
+            ),
+            Fact::LockBelief {
+                valid_for_local_us, ..
+            } if !self.replicated => Some(Described::new(
+                Weight::Notable,
+                format!(
+                    "{} now believes it holds the lock, for {} ms more by its own clock",
+                    telling.name(node),
+                    valid_for_local_us / 1_000
+                ),
+                vec![node],
+            )),
+            Fact::LockBeliefEnded { .. } if !self.replicated => Some(Described::new(
+                Weight::Routine,
+                format!(
+                    "{} no longer believes it holds the lock",
+                    telling.name(node)
+                ),
+                vec![node],
+            )),
+            Fact::ResourceAccess {
+                client,
+                token,
+                write,
+                outcome,
+                value,
+                highest_seen,
+                ..
+            } => self.access(
+                node,
+                client,
+                token,
+                write,
+                outcome,
+                value,
+                highest_seen,
+                telling,
+            ),
+            _ => None,
+        }
+    }
+}
