@@ -10,6 +10,7 @@ use crate::components::kv_servers::KvServers;
 use crate::components::lesson_list::LessonList;
 use crate::components::lesson_panel::LessonPanel;
 use crate::components::log_strips::LogStrips;
+use crate::components::narration::{NarrationCaption, NarrationLog};
 use crate::components::partition_panel::PartitionPanel;
 use crate::components::playback::PlaybackBar;
 use crate::components::protocol_picker::ProtocolPicker;
@@ -66,13 +67,14 @@ pub fn App() -> impl IntoView {
             <main class=move || if state.lesson.active.with(Option::is_some) { "workspace with-lesson" } else { "workspace" }>
                 <LessonPanel />
                 <section class="stage-column" aria-label="Cluster">
-                    <div class="cluster-panel"><ClusterStage /></div>
+                    <div class="cluster-panel"><ClusterStage /><NarrationCaption /></div>
                     <WorkerLanes />
                     <KvServers />
                     <SchedulerStrip />
                     <ZnodeTree />
                     <Timeline />
                     <PlaybackBar />
+                    <NarrationLog />
                     <SpaceTime />
                     <Charts />
                 </section>

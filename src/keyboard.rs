@@ -11,9 +11,10 @@ use quorumlab_sim::world::NodeStatus;
 use wasm_bindgen::JsCast;
 
 /// Every shortcut and what it does, as the sheet shows them.
-pub const SHORTCUTS: [(&str, &str); 13] = [
+pub const SHORTCUTS: [(&str, &str); 14] = [
     ("Space", "play / pause"),
     ("→", "step to the next event"),
+    ("←", "step back to the previous event"),
     ("K", "crash the leader"),
     ("P", "pause the leader"),
     ("I", "isolate the leader"),
@@ -59,6 +60,7 @@ pub fn handle_key(state: &AppState, key: &str) -> bool {
     match key {
         " " => state.toggle_playing(),
         "ArrowRight" => state.step_once(),
+        "ArrowLeft" => state.step_back(),
         "k" | "K" => state.apply_to_leader(|target| Action::Crash { target }),
         "p" | "P" => state.apply_to_leader(|target| Action::Pause {
             target,

@@ -10,6 +10,7 @@ pub mod frame_loop;
 pub mod keyboard;
 pub mod layout;
 pub mod lesson;
+pub mod narration;
 pub mod series;
 pub mod session;
 pub mod settings_form;

@@ -7,6 +7,7 @@
 use quorumlab_sim::action::Action;
 use quorumlab_sim::history::{RecordedAction, Timeline};
 use quorumlab_sim::ids::NodeId;
+use quorumlab_sim::narration::{plain_record, Narrator};
 use quorumlab_sim::runner::world_config;
 use quorumlab_sim::scenario::Scenario;
 use quorumlab_sim::time::SimTime;
@@ -24,6 +25,10 @@ const MAX_SNAPSHOTS: usize = 400;
 pub const SIMULATED_US_PER_WALL_MS_AT_1X: f64 = 100.0;
 pub const MIN_SPEED: f64 = 0.05;
 pub const MAX_SPEED: f64 = 20.0;
+/// Instants without a trace record one step may pass before it stops anyway (bounds the loop).
+const MAX_SILENT_INSTANTS: usize = 1_000;
+/// Records a single step names one by one, past which it says how many more there were.
+const MAX_TOLD_RECORDS: usize = 3;
 /// Frames longer than this (a hidden tab, a debugger stop) do not make the cluster leap ahead.
 const MAX_FRAME_WALL_MS: f64 = 100.0;
 
@@ -32,6 +37,8 @@ pub struct Session {
     timeline: Timeline,
     /// Fractional microseconds carried between frames so slow speeds still advance.
     carry_us: f64,
+    /// Retells the trace in words; it reads only what is new each time it is asked.
+    narrator: Narrator,
 }
 
 impl Session {
@@ -39,6 +46,7 @@ impl Session {
         let world = World::new(world_config(&scenario))?;
         Ok(Session {
             scenario,
+            narrator: Narrator::for_world(&world),
             timeline: Timeline::new(world, SNAPSHOT_EVERY_MS, MAX_SNAPSHOTS),
             carry_us: 0.0,
         })
@@ -50,6 +58,7 @@ impl Session {
         let world = World::new(world_config(&scenario))?;
         Ok(Session {
             scenario,
+            narrator: Narrator::for_world(&world),
             timeline: Timeline::replaying(world, SNAPSHOT_EVERY_MS, MAX_SNAPSHOTS, actions),
             carry_us: 0.0,
         })
@@ -116,6 +125,16 @@ impl Session {
         self.world().trace_hash()
     }
 
+    /// The narration up to now: reads what the trace gained since the last call, or, after a rewind,
+    /// reads the run again from its start (the same run always reads the same).
+    pub fn narration(&mut self) -> &Narrator {
+        if !self.narrator.catch_up(self.timeline.world().trace()) {
+            self.narrator = Narrator::for_world(self.timeline.world());
+            self.narrator.catch_up(self.timeline.world().trace());
+        }
+        &self.narrator
+    }
+
     /// Applies a user action now (discarding any recorded future: this is a new branch).
     pub fn apply(&mut self, action: &Action) -> ActionOutcome {
         self.timeline.apply(action)
@@ -161,6 +180,79 @@ impl Session {
             }
             None => false,
         }
+    }
+
+    /// Steps one instant and says what it did: the narration's new lines, or, when the instant held
+    /// only routine traffic, the records themselves in plain words. `None` when nothing is left to do.
+    pub fn step_and_tell(&mut self) -> Option<String> {
+        let records_before = self.trace().total();
+        let lines_before = self
+            .narration()
+            .lines()
+            .last()
+            .map(|line| (line.ordinal, line.repeats));
+        // Some instants hold only a timer that was cancelled since: nothing to see, so step past them.
+        for _ in 0..MAX_SILENT_INSTANTS {
+            if !self.step_event() {
+                return None;
+            }
+            if self.trace().total() > records_before {
+                break;
+            }
+        }
+        let fresh_records = (self.trace().total() - records_before) as usize;
+        if fresh_records == 0 {
+            return Some(
+                "only timers that had been cancelled came due; nothing visible happened".into(),
+            );
+        }
+        let narrator = self.narration();
+        let told: Vec<String> = narrator
+            .lines()
+            .rev()
+            .take_while(|line| Some((line.ordinal, line.repeats)) != lines_before)
+            .map(|line| line.text.clone())
+            .collect();
+        if !told.is_empty() {
+            return Some(told.into_iter().rev().collect::<Vec<_>>().join(". "));
+        }
+        let world = self.world();
+        let name = |node: NodeId| world.node_label(node);
+        let plain: Vec<String> = world
+            .trace()
+            .records()
+            .rev()
+            .take(fresh_records)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .take(MAX_TOLD_RECORDS)
+            .map(|record| plain_record(record, &name))
+            .collect();
+        let more = fresh_records.saturating_sub(MAX_TOLD_RECORDS);
+        let tail = if more > 0 {
+            format!(" (and {more} more)")
+        } else {
+            String::new()
+        };
+        Some(format!("{}{tail}", plain.join("; ")))
+    }
+
+    /// Goes back to the previous instant that had events: the picture before the last step.
+    pub fn step_back(&mut self) -> bool {
+        let now_us = self.now().as_micros();
+        let previous = self
+            .trace()
+            .records()
+            .rev()
+            .map(|record| record.at_us)
+            .find(|at_us| *at_us < now_us);
+        match previous {
+            Some(at_us) => self.seek(SimTime(at_us)),
+            None if now_us > 0 => self.seek(SimTime::ZERO),
+            None => return false,
+        }
+        true
     }
 
     /// Moves to any time: back (exact, via snapshots and replay) or forward (replaying the recorded

@@ -5,10 +5,12 @@
 //! never reach into the world directly.
 
 use crate::lesson::live::LessonContext;
+use crate::narration::{caption_may_change, NarrationView};
 use crate::session::{Session, MAX_SPEED, MIN_SPEED};
 use leptos::prelude::*;
 use quorumlab_sim::action::{Action, NodeTarget};
 use quorumlab_sim::ids::NodeId;
+use quorumlab_sim::narration::NarrationLine;
 use quorumlab_sim::scenario::Scenario;
 use quorumlab_sim::time::SimTime;
 use quorumlab_sim::view::ClusterView;
@@ -23,6 +25,8 @@ pub struct Notice {
 
 /// How often, in wall time, text panels follow a playing simulation (see `AppState::panel_view`).
 const PANEL_REFRESH_MS: f64 = 100.0;
+/// Panel refreshes a caption stays up while playing before a newer one may replace it (about 2 s).
+const CAPTION_HOLD_REFRESHES: u32 = 20;
 
 #[derive(Clone, Copy)]
 pub struct AppState {
@@ -50,6 +54,15 @@ pub struct AppState {
     pub hovered_message: RwSignal<Option<u64>>,
     /// The open lesson, its tracker and the learner's progress.
     pub lesson: LessonContext,
+    /// The run told in words (event log lines and quiet count); refreshed with `panel_view`.
+    pub narration: RwSignal<NarrationView>,
+    /// The caption over the cluster: the newest turn of the story, held long enough to read.
+    pub caption: RwSignal<Option<NarrationLine>>,
+    caption_age_refreshes: StoredValue<u32>,
+    /// What the last single step (forward or back) did, in words; cleared when the run moves on.
+    pub stepped: RwSignal<Option<String>>,
+    /// Nodes a chosen narration line is about, drawn highlighted on the ring.
+    pub highlighted: RwSignal<Vec<NodeId>>,
 }
 
 impl AppState {
@@ -74,6 +87,11 @@ impl AppState {
             horizon_us: RwSignal::new(0),
             hovered_message: RwSignal::new(None),
             lesson: LessonContext::new(),
+            narration: RwSignal::new(NarrationView::default()),
+            caption: RwSignal::new(None),
+            caption_age_refreshes: StoredValue::new(0),
+            stepped: RwSignal::new(None),
+            highlighted: RwSignal::new(Vec::new()),
         }
     }
 
@@ -102,8 +120,31 @@ impl AppState {
             self.panel_age_ms.set_value(0.0);
             self.panel_view.set(view.clone());
             self.horizon_us.set(horizon);
+            self.publish_narration();
         }
         self.view.set(view);
+    }
+
+    fn publish_narration(&self) {
+        let Some(narration) = self
+            .session
+            .try_update_value(|session| NarrationView::of(session.narration()))
+        else {
+            return;
+        };
+        let age = self.caption_age_refreshes.get_value().saturating_add(1);
+        let playing = self.playing.get_untracked();
+        let current = self.caption.get_untracked();
+        let next = narration.caption.as_ref();
+        if caption_may_change(current.as_ref(), next, age, CAPTION_HOLD_REFRESHES, playing) {
+            self.caption.set(next.cloned());
+            self.caption_age_refreshes.set_value(0);
+        } else {
+            self.caption_age_refreshes.set_value(age);
+        }
+        if self.narration.with_untracked(|shown| *shown != narration) {
+            self.narration.set(narration);
+        }
     }
 
     /// Called once per animation frame with the wall-clock time since the previous frame. Returns
@@ -157,6 +198,7 @@ impl AppState {
     }
 
     pub fn toggle_playing(&self) {
+        self.stepped.set(None);
         self.playing.update(|playing| *playing = !*playing);
         if !self.playing.get_untracked() {
             // The panels may be a few frames behind; a paused picture is read closely, so level them now.
@@ -166,9 +208,30 @@ impl AppState {
 
     pub fn step_once(&self) {
         self.playing.set(false);
-        self.session.update_value(|session| {
-            session.step_event();
-        });
+        let told = self
+            .session
+            .try_update_value(|session| session.step_and_tell());
+        self.stepped.set(Some(told.flatten().unwrap_or_else(|| {
+            "Nothing left to happen: every node is idle".to_string()
+        })));
+        self.publish();
+    }
+
+    /// Back to the previous instant that had events (the picture before the last step).
+    pub fn step_back(&self) {
+        self.playing.set(false);
+        let moved = self
+            .session
+            .try_update_value(Session::step_back)
+            .unwrap_or(false);
+        let now = self
+            .session
+            .with_value(|session| crate::format::sim_time(session.now().as_micros()));
+        self.stepped.set(Some(if moved {
+            format!("Back to {now}, the instant before")
+        } else {
+            "Already at the start of the run".to_string()
+        }));
         self.publish();
     }
 
@@ -192,6 +255,7 @@ impl AppState {
             Ok(session) => {
                 self.session.set_value(session);
                 self.scenario.set(scenario);
+                self.forget_story();
                 self.selected.set(None);
                 self.notice.set(None);
                 self.history_revision.update(|revision| *revision += 1);
@@ -208,10 +272,21 @@ impl AppState {
     pub fn open_session(&self, session: Session, playing: bool) {
         self.scenario.set(session.scenario().clone());
         self.session.set_value(session);
+        self.forget_story();
         self.playing.set(playing);
         self.selected.set(None);
         self.history_revision.update(|revision| *revision += 1);
         self.publish();
+    }
+}
+
+impl AppState {
+    /// A new run starts a new story: no caption, step note or highlight carried over from the last.
+    fn forget_story(&self) {
+        self.caption.set(None);
+        self.caption_age_refreshes.set_value(CAPTION_HOLD_REFRESHES);
+        self.stepped.set(None);
+        self.highlighted.set(Vec::new());
     }
 }
 

@@ -124,8 +124,8 @@ impl TraceLog {
         self.dropped_records
     }
 
-    /// The records still in memory, oldest first.
-    pub fn records(&self) -> impl Iterator<Item = &TraceRecord> {
+    /// The records still in memory, oldest first (`.rev()` for newest first).
+    pub fn records(&self) -> impl DoubleEndedIterator<Item = &TraceRecord> {
         self.sealed
             .iter()
             .flat_map(|chunk| chunk.iter())

@@ -61,7 +61,8 @@ pub fn PlaybackBar() -> impl IntoView {
                 aria-label=move || if state.playing.get() { "Pause the simulation (space)" } else { "Play the simulation (space)" }>
                 {play_label}
             </button>
-            <button on:click=move |_| state.step_once() aria-label="Step to the next event (right arrow)">"Step ▸"</button>
+            <button on:click=move |_| state.step_back() data-testid="step-back" aria-label="Step back to the previous event (left arrow)">"◂ Back"</button>
+            <button on:click=move |_| state.step_once() data-testid="step-forward" aria-label="Step to the next event (right arrow)">"Step ▸"</button>
             <label class="speed">
                 <span>"Speed "<strong data-testid="speed-label">{move || speed_label(state.speed.get())}</strong></span>
                 <input type="range" min="0" max="1000" step="1" aria-label="Playback speed"

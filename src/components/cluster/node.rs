@@ -182,12 +182,14 @@ pub fn ClusterNode(node: NodeId, geometry: Memo<StageGeometry>) -> impl IntoView
     };
     let classes = move || {
         let selected = state.selected.get() == Some(node);
+        let highlighted = state.highlighted.with(|nodes| nodes.contains(&node));
         face.with(|face| match face {
             Some(face) => format!(
-                "node role-{} status-{}{}",
+                "node role-{} status-{}{}{}",
                 face.role_word(),
                 face.status.as_str(),
-                if selected { " selected" } else { "" }
+                if selected { " selected" } else { "" },
+                if highlighted { " highlighted" } else { "" }
             ),
             None => "node".to_string(),
         })

@@ -1,0 +1,101 @@
+//! The run told in words: a caption over the cluster (the newest turn of the story, or what the last
+//! single step did) and the event log, whose lines jump to their moment and light up their nodes.
+
+use crate::format;
+use crate::state::AppState;
+use leptos::prelude::*;
+use quorumlab_sim::entry::describe::Weight;
+use quorumlab_sim::narration::NarrationLine;
+
+fn weight_class(weight: Weight) -> &'static str {
+    match weight {
+        Weight::Routine => "routine",
+        Weight::Notable => "notable",
+        Weight::Alarm => "alarm",
+    }
+}
+
+/// The caption band at the foot of the cluster drawing. Its live region is polite and changes only as
+/// often as the caption does (held about two seconds while playing), so it never floods a reader.
+#[component]
+pub fn NarrationCaption() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let text = move || {
+        if let Some(stepped) = state.stepped.get() {
+            return Some(("step", format!("Step: {stepped}")));
+        }
+        state.caption.with(|caption| {
+            caption.as_ref().map(|line| {
+                let time = format::sim_time(line.at_us);
+                (weight_class(line.weight), format!("{time} — {}", line.text))
+            })
+        })
+    };
+    view! {
+        <p class=move || format!("narration-caption {}", text().map_or("empty", |(class, _)| class))
+            data-testid="narration-caption" aria-live="polite" aria-atomic="true">
+            {move || text().map(|(_, text)| text).unwrap_or_else(|| "Nothing has happened yet. Press play, or step through one event at a time.".to_string())}
+        </p>
+    }
+}
+
+/// The event log: newest first, one button per line (time, sentence, how many it stands for).
+#[component]
+pub fn NarrationLog() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let lines = move || {
+        state
+            .narration
+            .with(|narration| narration.lines.iter().rev().cloned().collect::<Vec<_>>())
+    };
+    let quiet = move || {
+        state.narration.with(|narration| {
+            (narration.quiet_rounds >= 2).then(|| {
+                format!(
+                    "Since then: {} rounds of heartbeats, nothing else changed",
+                    narration.quiet_rounds
+                )
+            })
+        })
+    };
+    view! {
+        <section class="card narration-log" aria-label="What happened" data-testid="narration-log">
+            <h2>"What happened" <span class="muted">" — newest first; choose a line to go to that moment"</span></h2>
+            <Show when=move || quiet().is_some()>
+                <p class="narration-quiet muted">{move || quiet().unwrap_or_default()}</p>
+            </Show>
+            <ol class="narration-lines">
+                <For each=lines key=|line| (line.ordinal, line.repeats) let:line>
+                    <NarrationEntry line=line />
+                </For>
+            </ol>
+        </section>
+    }
+}
+
+#[component]
+fn NarrationEntry(line: NarrationLine) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let nodes = line.nodes.clone();
+    let hover_nodes = nodes.clone();
+    let at_us = line.at_us;
+    let time = format::sim_time(at_us);
+    let repeats = (line.repeats > 1).then(|| format!(" ×{}", line.repeats));
+    let class = format!("narration-line {}", weight_class(line.weight));
+    let label = format!("Go to {time}: {}", line.text);
+    view! {
+        <li class=class>
+            <button class="link" aria-label=label data-testid="narration-line"
+                on:click=move |_| {
+                    state.seek_us(at_us);
+                    state.highlighted.set(nodes.clone());
+                }
+                on:mouseenter=move |_| state.highlighted.set(hover_nodes.clone())
+                on:mouseleave=move |_| state.highlighted.set(Vec::new())>
+                <span class="narration-time">{time}</span>
+                <span class="narration-text">{line.text.clone()}</span>
+                {repeats.map(|repeats| view! { <span class="narration-repeats">{repeats}</span> })}
+            </button>
+        </li>
+    }
+}
