@@ -64,9 +64,11 @@ pub struct Vocabulary {
     pub load: &'static str,
 }
 
-/// One world of the registry.
+/// One world of the registry. `Build` is how its actors are made: a protocol's folder cannot name the
+/// world's closed `Actor` enum (it sits a layer up, see `sim/ENGINE.md` "Layers"), so the folder's
+/// `const` leaves it `()` and the registry line fills it in with [`ProtocolEntry::built_by`].
 #[derive(Clone, Copy, Debug)]
-pub struct ProtocolEntry {
+pub struct ProtocolEntry<Build = ()> {
     pub kind: ProtocolKind,
     /// The `protocol = "…"` name scenario files, share links and the app use.
     pub name: &'static str,
@@ -79,9 +81,27 @@ pub struct ProtocolEntry {
     /// The invariants the world's own checkers judge; Raft's five come on top where `runs_raft`
     /// (see [`ProtocolEntry::invariants`]).
     pub own_invariants: &'static [InvariantInfo],
+    /// Builds the world's actors in node order (servers, then the lettered actors, then the store).
+    pub build_actors: Build,
 }
 
 impl ProtocolEntry {
+    /// The same entry with its actor builder, for the registry's list.
+    pub const fn built_by<Build: Copy>(self, build_actors: Build) -> ProtocolEntry<Build> {
+        ProtocolEntry {
+            kind: self.kind,
+            name: self.name,
+            title: self.title,
+            summary: self.summary,
+            capabilities: self.capabilities,
+            vocabulary: self.vocabulary,
+            own_invariants: self.own_invariants,
+            build_actors,
+        }
+    }
+}
+
+impl<Build> ProtocolEntry<Build> {
     /// Every invariant the world's checkers judge, in the order a learner should read them: Raft's
     /// five safety properties first where the servers run Raft, then the world's own.
     pub fn invariants(&self) -> impl Iterator<Item = &'static InvariantInfo> {

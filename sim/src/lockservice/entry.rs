@@ -20,6 +20,7 @@ pub const LOCK_SERVICE: ProtocolEntry = ProtocolEntry {
         SINGLE_LEASE_HOLDER_INFO,
         RELEASE_BY_OWNER_INFO,
     ],
+    build_actors: (),
 };
 
 /// The words for a world whose lettered actors are lock-taking workers (the work queue's too).

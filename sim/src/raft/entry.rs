@@ -25,4 +25,5 @@ pub const RAFT: ProtocolEntry = ProtocolEntry {
         load: "",
     },
     own_invariants: &[LINEARIZABLE_READS_INFO],
+    build_actors: (),
 };

@@ -39,6 +39,7 @@ pub const REDIS_LOCK: ProtocolEntry = ProtocolEntry {
     capabilities: kv_capabilities(ServerQuorum::Single { able: "can lock" }),
     vocabulary: KV_VOCABULARY,
     own_invariants: KV_INVARIANTS,
+    build_actors: (),
 };
 
 pub const REDLOCK: ProtocolEntry = ProtocolEntry {
@@ -51,4 +52,5 @@ pub const REDLOCK: ProtocolEntry = ProtocolEntry {
     }),
     vocabulary: KV_VOCABULARY,
     own_invariants: KV_INVARIANTS,
+    build_actors: (),
 };

@@ -23,4 +23,5 @@ pub const SCHEDULER: ProtocolEntry = ProtocolEntry {
         RELEASE_BY_OWNER_INFO,
         NO_DUPLICATE_INVOICE_INFO,
     ],
+    build_actors: (),
 };

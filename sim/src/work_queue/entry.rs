@@ -17,4 +17,5 @@ pub const WORK_QUEUE: ProtocolEntry = ProtocolEntry {
         NO_LOST_UPDATES_INFO,
         SINGLE_LEASE_HOLDER_INFO,
     ],
+    build_actors: (),
 };

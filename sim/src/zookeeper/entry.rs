@@ -22,4 +22,5 @@ pub const ZOOKEEPER: ProtocolEntry = ProtocolEntry {
                only add entries to the service's log.",
     },
     own_invariants: &[SINGLE_LEASE_HOLDER_INFO, RELEASE_BY_OWNER_INFO],
+    build_actors: (),
 };
