@@ -5,8 +5,10 @@
 //! without importing the registry that lists it.
 
 pub mod invariants;
+pub mod options;
 
-use crate::config::ProtocolKind;
+use crate::config::{ProtocolConfig, ProtocolKind};
+pub use options::{OptionKey, OptionSetting, OptionTable, OptionValue};
 
 /// An invariant a world can break: its name (as the checkers report it) and what it promises, in a
 /// phrase a learner can hold on to.
@@ -81,6 +83,14 @@ pub struct ProtocolEntry<Build = ()> {
     /// The invariants the world's own checkers judge; Raft's five come on top where `runs_raft`
     /// (see [`ProtocolEntry::invariants`]).
     pub own_invariants: &'static [InvariantInfo],
+    /// The world as a scenario file that sets none of its options gets it.
+    pub defaults: fn() -> ProtocolConfig,
+    /// The `[locks]` keys only some worlds may set (`renew_ms`, `fencing`, `unchecked_release`,
+    /// `drift_allowance_ms`) that this one does, in the order its export writes them. Every lock world
+    /// takes the other `[locks]` keys; plain Raft takes no `[locks]` table at all.
+    pub lock_keys: &'static [&'static str],
+    /// The world's own tables (`[scheduler]`, ...), declared in its folder.
+    pub tables: &'static [OptionTable],
     /// Builds the world's actors in node order (servers, then the lettered actors, then the store).
     pub build_actors: Build,
 }
@@ -96,6 +106,9 @@ impl ProtocolEntry {
             capabilities: self.capabilities,
             vocabulary: self.vocabulary,
             own_invariants: self.own_invariants,
+            defaults: self.defaults,
+            lock_keys: self.lock_keys,
+            tables: self.tables,
             build_actors,
         }
     }

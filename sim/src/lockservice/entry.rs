@@ -1,6 +1,6 @@
 //! The fenced lock service's registry entry.
 
-use crate::config::ProtocolKind;
+use crate::config::{LockServiceOptions, ProtocolConfig, ProtocolKind};
 use crate::entry::invariants::*;
 use crate::entry::{Capabilities, ClientPath, ProtocolEntry, ServerQuorum, Vocabulary};
 
@@ -20,6 +20,9 @@ pub const LOCK_SERVICE: ProtocolEntry = ProtocolEntry {
         SINGLE_LEASE_HOLDER_INFO,
         RELEASE_BY_OWNER_INFO,
     ],
+    defaults: || ProtocolConfig::LockService(LockServiceOptions::default()),
+    lock_keys: &["renew_ms", "fencing"],
+    tables: &[],
     build_actors: (),
 };
 

@@ -1,6 +1,6 @@
 //! The registry entries of the two Redis-style worlds: one server, and Redlock's independent majority.
 
-use crate::config::ProtocolKind;
+use crate::config::{LockServiceOptions, ProtocolConfig, ProtocolKind};
 use crate::entry::invariants::*;
 use crate::entry::Vocabulary;
 use crate::entry::{Capabilities, ClientPath, InvariantInfo, ProtocolEntry, ServerQuorum};
@@ -39,6 +39,9 @@ pub const REDIS_LOCK: ProtocolEntry = ProtocolEntry {
     capabilities: kv_capabilities(ServerQuorum::Single { able: "can lock" }),
     vocabulary: KV_VOCABULARY,
     own_invariants: KV_INVARIANTS,
+    defaults: || ProtocolConfig::RedisLock(unfenced_locks()),
+    lock_keys: &["unchecked_release"],
+    tables: &[],
     build_actors: (),
 };
 
@@ -52,5 +55,16 @@ pub const REDLOCK: ProtocolEntry = ProtocolEntry {
     }),
     vocabulary: KV_VOCABULARY,
     own_invariants: KV_INVARIANTS,
+    defaults: || ProtocolConfig::Redlock(unfenced_locks()),
+    lock_keys: &["drift_allowance_ms"],
+    tables: &[],
     build_actors: (),
 };
+
+/// Redis-style locks have no fencing tokens, so their store cannot fence.
+fn unfenced_locks() -> LockServiceOptions {
+    LockServiceOptions {
+        fencing: false,
+        ..LockServiceOptions::default()
+    }
+}

@@ -2,8 +2,9 @@
 //!
 //! Everything that used to decide by a protocol-name string — the scenario parser, the app's badges,
 //! menus and panels, the tooling — asks the registry instead: `entry(kind)` for a world's name, its
-//! invariants and what it can do, `by_name("redlock")` to read a scenario file's choice. A new world
-//! adds its folder and one line to [`ENTRIES`]; a test checks that every [`ProtocolKind`] has exactly
+//! invariants and what it can do, `by_name("redlock")` to read a scenario file's choice, its options'
+//! defaults and tables, and the function that builds its actors. A new world adds its folder and one
+//! line to [`ENTRIES`]; a test checks that every [`ProtocolKind`] has exactly
 //! one entry, so forgetting the line fails at once rather than falling through somewhere quietly.
 
 pub use crate::entry::{

@@ -23,5 +23,8 @@ pub const SCHEDULER: ProtocolEntry = ProtocolEntry {
         RELEASE_BY_OWNER_INFO,
         NO_DUPLICATE_INVOICE_INFO,
     ],
+    defaults: super::options::defaults,
+    lock_keys: &["renew_ms"],
+    tables: &[super::options::TABLE],
     build_actors: (),
 };

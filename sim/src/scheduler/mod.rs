@@ -25,6 +25,7 @@
 //! invoiced twice, and the report counts generated invoices, duplicates and missed minutes.
 
 pub mod entry;
+pub mod options;
 
 use crate::config::{LockServiceOptions, SchedulerMode, SchedulerOptions};
 use crate::ids::NodeId;

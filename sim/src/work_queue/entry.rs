@@ -17,5 +17,8 @@ pub const WORK_QUEUE: ProtocolEntry = ProtocolEntry {
         NO_LOST_UPDATES_INFO,
         SINGLE_LEASE_HOLDER_INFO,
     ],
+    defaults: super::options::defaults,
+    lock_keys: &["renew_ms", "fencing"],
+    tables: &[super::options::TABLE],
     build_actors: (),
 };

@@ -22,5 +22,8 @@ pub const ZOOKEEPER: ProtocolEntry = ProtocolEntry {
                only add entries to the service's log.",
     },
     own_invariants: &[SINGLE_LEASE_HOLDER_INFO, RELEASE_BY_OWNER_INFO],
+    defaults: super::options::defaults,
+    lock_keys: &["renew_ms"],
+    tables: &[super::options::TABLE],
     build_actors: (),
 };

@@ -26,6 +26,7 @@
 //! *Exclusive Belief* can confirm that the recipe never gives two candidates the role at once.
 
 pub mod entry;
+pub mod options;
 
 use crate::config::{LockServiceOptions, ZkRecipe};
 use crate::ids::NodeId;
