@@ -170,6 +170,14 @@ pub enum ProtocolKind {
     WorkQueue,
 }
 
+/// A world with no options of its own: the plain Raft cluster a scenario is unless it names another,
+/// and the world a view without coordination actors shows.
+impl Default for ProtocolConfig {
+    fn default() -> Self {
+        ProtocolConfig::Raft
+    }
+}
+
 impl ProtocolConfig {
     pub fn kind(&self) -> ProtocolKind {
         match self {

@@ -1,24 +1,18 @@
 //! Worlds where the servers `n1..nN` run beside other actors: lock clients `A`, `B`, ... and the
-//! protected resource `store`. This module lays such a world out (which node id is who) and builds its
-//! actors; the scenario parser, the view and the report use the same names.
+//! protected resource `store`. This module lays such a world out (which node id is who) and checks it;
+//! `build.rs` holds each world's actor builder, which its registry line names. The scenario parser, the
+//! view and the report use the same names.
 //!
 //! Layout: node ids `0..servers` are the servers (shown `n1..nN`), then one id per worker (`A`, `B`, ...),
 //! then the resource (`store`). The world's `node_count` counts them all; a scenario's `nodes` counts the
 //! servers only.
 
-use crate::actor::Actor;
-use crate::actor::ClusterRaft;
-use crate::config::{LockServiceOptions, ProtocolConfig, SchedulerMode};
+pub mod build;
+
+use crate::config::{LockServiceOptions, ProtocolConfig};
 use crate::config::{WorldConfig, MAX_DURATION_MS};
 use crate::ids::{NodeId, MAX_NODES};
 use crate::invalid::Invalid;
-use crate::lockservice::LockServer;
-use crate::raft::RaftTiming;
-use crate::redlock::KvLockServer;
-use crate::resource::Resource;
-use crate::scheduler::SchedulerInstance;
-use crate::worker::{Backend, Worker};
-use crate::zookeeper::ZkCandidate;
 
 /// Most lock clients a world may have (they are named `A`..`Z`).
 pub const MAX_WORKERS: usize = 26;
@@ -158,78 +152,15 @@ fn validate_lock_options(options: &LockServiceOptions) -> Result<(), String> {
     Ok(())
 }
 
-/// The actors of a coordination world, in node order.
-pub fn build_actors(
-    config: &WorldConfig,
-    coordination: &ProtocolConfig,
-) -> Result<Vec<Actor>, String> {
-    let layout = Layout::of_world(config.node_count, coordination);
+/// Checks a world's layout and options before its registry entry builds the actors, and gives the
+/// layout they are built on. Plain Raft has nothing beside its servers to check.
+pub fn check_world(config: &WorldConfig) -> Result<Layout, String> {
+    let layout = Layout::of_world(config.node_count, &config.protocol);
+    if !config.protocol.is_coordination() {
+        return Ok(layout);
+    }
     layout.validate()?;
-    validate_options(coordination)?;
-    let Some(options) = coordination.lock_options() else {
-        return Err("a plain Raft cluster has no coordination actors".to_string());
-    };
-    let timing = RaftTiming::from_timing(&config.timing);
-    let mut actors = Vec::with_capacity(layout.total());
-    let backend = match coordination {
-        ProtocolConfig::LockService(_) => Backend::Service,
-        ProtocolConfig::RedisLock(options) => Backend::Redis {
-            unchecked_release: options.unchecked_release,
-        },
-        ProtocolConfig::Redlock(_) => Backend::Redlock,
-        ProtocolConfig::Raft
-        | ProtocolConfig::Scheduler(..)
-        | ProtocolConfig::Zookeeper(..)
-        | ProtocolConfig::WorkQueue(..) => Backend::Service,
-    };
-    servers_fit(layout.servers, coordination).map_err(|invalid| invalid.to_string())?;
-    for index in 0..layout.servers {
-        let actor = match backend {
-            Backend::Service => {
-                let raft = ClusterRaft::new(
-                    NodeId(index as u16),
-                    layout.servers,
-                    config.raft.clone(),
-                    timing,
-                );
-                Actor::LockServer(Box::new(LockServer::new(raft)))
-            }
-            Backend::Redis { .. } => Actor::KvServer(Box::new(KvLockServer::new(true))),
-            Backend::Redlock => Actor::KvServer(Box::new(KvLockServer::new(false))),
-        };
-        actors.push(actor);
-    }
-    for index in 0..layout.workers {
-        let (id, store) = (layout.worker(index), layout.store());
-        let actor = match coordination {
-            ProtocolConfig::Zookeeper(locks, recipe) => {
-                let candidate = ZkCandidate::new(id, layout.servers, *locks, *recipe);
-                Actor::Candidate(Box::new(candidate))
-            }
-            ProtocolConfig::Scheduler(locks, scheduler) => {
-                let instance =
-                    SchedulerInstance::new(id, layout.servers, store, *locks, *scheduler);
-                Actor::Scheduler(Box::new(instance))
-            }
-            ProtocolConfig::WorkQueue(_, queue) => {
-                let worker = Worker::new(id, layout.servers, store, *options).with_queue(*queue);
-                Actor::Worker(Box::new(worker))
-            }
-            _ => {
-                let worker = Worker::new(id, layout.servers, store, *options).with_backend(backend);
-                Actor::Worker(Box::new(worker))
-            }
-        };
-        actors.push(actor);
-    }
-    // Redis-style locks have no fencing tokens: their store cannot fence.
-    let fencing = match coordination {
-        ProtocolConfig::Scheduler(_, scheduler) => scheduler.mode == SchedulerMode::LeaderFencing,
-        _ => options.fencing && backend == Backend::Service,
-    };
-    if layout.has_store {
-        let resource = Resource::new(fencing, options.initial_count);
-        actors.push(Actor::Resource(Box::new(resource)));
-    }
-    Ok(actors)
+    validate_options(&config.protocol)?;
+    servers_fit(layout.servers, &config.protocol).map_err(|invalid| invalid.to_string())?;
+    Ok(layout)
 }

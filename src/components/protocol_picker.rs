@@ -6,7 +6,6 @@
 use crate::state::{default_scenario, AppState};
 use leptos::prelude::*;
 use quorumlab_sim::scenario::{parse_scenario, Scenario, EXAMPLES};
-use quorumlab_sim::ProtocolKind;
 
 /// One choice: its option value (the file name, or the Raft entry's name for the playground), the
 /// text the menu shows and the scenario it starts.
@@ -17,18 +16,20 @@ struct Choice {
     scenario: Scenario,
 }
 
-/// Raft first, then every coordination example that parses, in teaching order. The Raft playground is
-/// named by its registry entry; an example by its own title, since several share one world.
+/// The playground first, then every coordination example that parses, in teaching order. The
+/// playground is named by its world's registry entry; an example by its own title, since several share
+/// one world.
 fn choices() -> Vec<Choice> {
-    let raft = ProtocolKind::Raft.entry();
+    let playground = default_scenario();
+    let entry = playground.protocol.entry();
     let mut choices = vec![Choice {
-        value: raft.name,
-        label: raft.title.to_string(),
-        scenario: default_scenario(),
+        value: entry.name,
+        label: entry.title.to_string(),
+        scenario: playground,
     }];
     for (name, text) in EXAMPLES {
         if let Ok(scenario) = parse_scenario(text, name) {
-            if scenario.protocol.kind() != ProtocolKind::Raft {
+            if scenario.protocol.is_coordination() {
                 choices.push(Choice {
                     value: name,
                     label: scenario.title.clone(),
@@ -84,6 +85,7 @@ pub fn ProtocolPicker() -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use quorumlab_sim::ProtocolKind;
 
     #[test]
     fn raft_first_then_every_coordination_example() {

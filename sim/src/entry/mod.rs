@@ -6,8 +6,10 @@
 
 pub mod describe;
 pub mod invariants;
+pub mod options;
 
-use crate::config::ProtocolKind;
+use crate::config::{ProtocolConfig, ProtocolKind};
+pub use options::{OptionKey, OptionSetting, OptionTable, OptionValue};
 
 /// An invariant a world can break: its name (as the checkers report it) and what it promises, in a
 /// phrase a learner can hold on to.
@@ -65,9 +67,11 @@ pub struct Vocabulary {
     pub load: &'static str,
 }
 
-/// One world of the registry.
+/// One world of the registry. `Build` is how its actors are made: a protocol's folder cannot name the
+/// world's closed `Actor` enum (it sits a layer up, see `sim/ENGINE.md` "Layers"), so the folder's
+/// `const` leaves it `()` and the registry line fills it in with [`ProtocolEntry::built_by`].
 #[derive(Clone, Copy, Debug)]
-pub struct ProtocolEntry {
+pub struct ProtocolEntry<Build = ()> {
     pub kind: ProtocolKind,
     /// The `protocol = "…"` name scenario files, share links and the app use.
     pub name: &'static str,
@@ -82,9 +86,39 @@ pub struct ProtocolEntry {
     pub own_invariants: &'static [InvariantInfo],
     /// Makes the world's plain-words describer for one narrated run (see `describe`).
     pub describer: fn() -> Box<dyn describe::Describer>,
+    /// The world as a scenario file that sets none of its options gets it.
+    pub defaults: fn() -> ProtocolConfig,
+    /// The `[locks]` keys only some worlds may set (`renew_ms`, `fencing`, `unchecked_release`,
+    /// `drift_allowance_ms`) that this one does, in the order its export writes them. Every lock world
+    /// takes the other `[locks]` keys; plain Raft takes no `[locks]` table at all.
+    pub lock_keys: &'static [&'static str],
+    /// The world's own tables (`[scheduler]`, ...), declared in its folder.
+    pub tables: &'static [OptionTable],
+    /// Builds the world's actors in node order (servers, then the lettered actors, then the store).
+    pub build_actors: Build,
 }
 
 impl ProtocolEntry {
+    /// The same entry with its actor builder, for the registry's list.
+    pub const fn built_by<Build: Copy>(self, build_actors: Build) -> ProtocolEntry<Build> {
+        ProtocolEntry {
+            kind: self.kind,
+            name: self.name,
+            title: self.title,
+            summary: self.summary,
+            capabilities: self.capabilities,
+            vocabulary: self.vocabulary,
+            own_invariants: self.own_invariants,
+            describer: self.describer,
+            defaults: self.defaults,
+            lock_keys: self.lock_keys,
+            tables: self.tables,
+            build_actors,
+        }
+    }
+}
+
+impl<Build> ProtocolEntry<Build> {
     /// Every invariant the world's checkers judge, in the order a learner should read them: Raft's
     /// five safety properties first where the servers run Raft, then the world's own.
     pub fn invariants(&self) -> impl Iterator<Item = &'static InvariantInfo> {

@@ -1,6 +1,6 @@
 //! The fenced lock service's registry entry.
 
-use crate::config::ProtocolKind;
+use crate::config::{LockServiceOptions, ProtocolConfig, ProtocolKind};
 use crate::entry::describe::{Describer, Describers};
 use crate::entry::invariants::*;
 use crate::entry::{Capabilities, ClientPath, ProtocolEntry, ServerQuorum, Vocabulary};
@@ -24,6 +24,10 @@ pub const LOCK_SERVICE: ProtocolEntry = ProtocolEntry {
         RELEASE_BY_OWNER_INFO,
     ],
     describer: describe_service,
+    defaults: || ProtocolConfig::LockService(LockServiceOptions::default()),
+    lock_keys: &["renew_ms", "fencing"],
+    tables: &[],
+    build_actors: (),
 };
 
 /// The words for a world whose lettered actors are lock-taking workers (the work queue's too).

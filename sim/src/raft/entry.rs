@@ -1,6 +1,6 @@
 //! Plain Raft's registry entry.
 
-use crate::config::ProtocolKind;
+use crate::config::{ProtocolConfig, ProtocolKind};
 use crate::entry::invariants::*;
 use crate::entry::{Capabilities, ClientPath, ProtocolEntry, ServerQuorum, Vocabulary};
 
@@ -26,4 +26,8 @@ pub const RAFT: ProtocolEntry = ProtocolEntry {
     },
     own_invariants: &[LINEARIZABLE_READS_INFO],
     describer: super::describe::RaftDescriber::boxed,
+    defaults: ProtocolConfig::default,
+    lock_keys: &[],
+    tables: &[],
+    build_actors: (),
 };

@@ -1,6 +1,6 @@
 //! The registry entries of the two Redis-style worlds: one server, and Redlock's independent majority.
 
-use crate::config::ProtocolKind;
+use crate::config::{LockServiceOptions, ProtocolConfig, ProtocolKind};
 use crate::entry::describe::Describer;
 use crate::entry::invariants::*;
 use crate::entry::Vocabulary;
@@ -42,6 +42,10 @@ pub const REDIS_LOCK: ProtocolEntry = ProtocolEntry {
     vocabulary: KV_VOCABULARY,
     own_invariants: KV_INVARIANTS,
     describer: describe_redis,
+    defaults: || ProtocolConfig::RedisLock(unfenced_locks()),
+    lock_keys: &["unchecked_release"],
+    tables: &[],
+    build_actors: (),
 };
 
 pub const REDLOCK: ProtocolEntry = ProtocolEntry {
@@ -55,9 +59,21 @@ pub const REDLOCK: ProtocolEntry = ProtocolEntry {
     vocabulary: KV_VOCABULARY,
     own_invariants: KV_INVARIANTS,
     describer: describe_redis,
+    defaults: || ProtocolConfig::Redlock(unfenced_locks()),
+    lock_keys: &["drift_allowance_ms"],
+    tables: &[],
+    build_actors: (),
 };
 
 /// Redis servers run no Raft: only the locks' story.
 fn describe_redis() -> Box<dyn Describer> {
     Box::new(LockDescriber::redis())
+}
+
+/// Redis-style locks have no fencing tokens, so their store cannot fence.
+fn unfenced_locks() -> LockServiceOptions {
+    LockServiceOptions {
+        fencing: false,
+        ..LockServiceOptions::default()
+    }
 }

@@ -2,8 +2,9 @@
 //!
 //! Everything that used to decide by a protocol-name string — the scenario parser, the app's badges,
 //! menus and panels, the tooling — asks the registry instead: `entry(kind)` for a world's name, its
-//! invariants and what it can do, `by_name("redlock")` to read a scenario file's choice. A new world
-//! adds its folder and one line to [`ENTRIES`]; a test checks that every [`ProtocolKind`] has exactly
+//! invariants and what it can do, `by_name("redlock")` to read a scenario file's choice, its options'
+//! defaults and tables, and the function that builds its actors. A new world adds its folder and one
+//! line to [`ENTRIES`]; a test checks that every [`ProtocolKind`] has exactly
 //! one entry, so forgetting the line fails at once rather than falling through somewhere quietly.
 
 pub use crate::entry::{
@@ -11,20 +12,24 @@ pub use crate::entry::{
 };
 
 use crate::config::{ProtocolConfig, ProtocolKind};
+use crate::coordination::build::{self, BuildActors};
 
-/// Every world, in teaching order (plain Raft first).
-pub const ENTRIES: &[ProtocolEntry] = &[
-    crate::raft::entry::RAFT,
-    crate::lockservice::entry::LOCK_SERVICE,
-    crate::redlock::entry::REDIS_LOCK,
-    crate::redlock::entry::REDLOCK,
-    crate::scheduler::entry::SCHEDULER,
-    crate::zookeeper::entry::ZOOKEEPER,
-    crate::work_queue::entry::WORK_QUEUE,
+/// A registry entry with its world's actor builder.
+pub type Entry = ProtocolEntry<BuildActors>;
+
+/// Every world, in teaching order (plain Raft first): its folder's entry and the builder of its actors.
+pub const ENTRIES: &[Entry] = &[
+    crate::raft::entry::RAFT.built_by(build::raft),
+    crate::lockservice::entry::LOCK_SERVICE.built_by(build::lock_service),
+    crate::redlock::entry::REDIS_LOCK.built_by(build::redis_lock),
+    crate::redlock::entry::REDLOCK.built_by(build::redlock),
+    crate::scheduler::entry::SCHEDULER.built_by(build::scheduler),
+    crate::zookeeper::entry::ZOOKEEPER.built_by(build::zookeeper),
+    crate::work_queue::entry::WORK_QUEUE.built_by(build::work_queue),
 ];
 
 /// The entry for `kind`.
-pub fn entry(kind: ProtocolKind) -> &'static ProtocolEntry {
+pub fn entry(kind: ProtocolKind) -> &'static Entry {
     ENTRIES
         .iter()
         .find(|entry| entry.kind == kind)
@@ -32,7 +37,7 @@ pub fn entry(kind: ProtocolKind) -> &'static ProtocolEntry {
 }
 
 /// The entry a scenario's `protocol = "…"` names.
-pub fn by_name(name: &str) -> Option<&'static ProtocolEntry> {
+pub fn by_name(name: &str) -> Option<&'static Entry> {
     ENTRIES.iter().find(|entry| entry.name == name)
 }
 
@@ -42,7 +47,7 @@ pub fn names() -> impl Iterator<Item = &'static str> {
 }
 
 impl ProtocolKind {
-    pub fn entry(self) -> &'static ProtocolEntry {
+    pub fn entry(self) -> &'static Entry {
         entry(self)
     }
 
@@ -52,7 +57,7 @@ impl ProtocolKind {
 }
 
 impl ProtocolConfig {
-    pub fn entry(&self) -> &'static ProtocolEntry {
+    pub fn entry(&self) -> &'static Entry {
         entry(self.kind())
     }
 

@@ -3,8 +3,8 @@
 
 use super::Scenario;
 use crate::action::{Action, NodeTarget, RequestKind, PPM_ONE};
-use crate::config::{ProtocolConfig, ZkRecipe};
 use crate::coordination::Layout;
+use crate::entry::OptionSetting;
 use crate::ids::NodeId;
 use std::fmt::Write;
 
@@ -45,27 +45,25 @@ pub(crate) fn action_fields(scenario: &Scenario, action: &Action) -> Vec<(&'stat
     fields
 }
 
-/// Writes the `[locks]` table of a lock-service scenario, every key explicit.
+/// Writes a coordination world's `[locks]` table and its own tables, every key explicit.
 fn write_coordination(out: &mut String, scenario: &Scenario) {
     let coordination = &scenario.protocol;
     let Some(options) = coordination.lock_options() else {
         return;
     };
+    let entry = coordination.entry();
     let _ = writeln!(out, "\n[locks]");
     let _ = writeln!(out, "workers = {}", options.workers);
     let _ = writeln!(out, "lease_ttl_ms = {}", options.lease_ttl_ms);
-    if let ProtocolConfig::Scheduler(..) | ProtocolConfig::Zookeeper(..) = coordination {
-        let _ = writeln!(out, "renew_ms = {}", options.renew_ms);
-    }
-    if let ProtocolConfig::LockService(_) | ProtocolConfig::WorkQueue(..) = coordination {
-        let _ = writeln!(out, "renew_ms = {}", options.renew_ms);
-        let _ = writeln!(out, "fencing = {}", options.fencing);
-    }
-    if let ProtocolConfig::RedisLock(_) = coordination {
-        let _ = writeln!(out, "unchecked_release = {}", options.unchecked_release);
-    }
-    if let ProtocolConfig::Redlock(_) = coordination {
-        let _ = writeln!(out, "drift_allowance_ms = {}", options.drift_allowance_ms);
+    for key in entry.lock_keys {
+        let value = match *key {
+            "renew_ms" => options.renew_ms.to_string(),
+            "fencing" => options.fencing.to_string(),
+            "unchecked_release" => options.unchecked_release.to_string(),
+            "drift_allowance_ms" => options.drift_allowance_ms.to_string(),
+            other => unreachable!("`{other}` is not a [locks] key only some worlds take"),
+        };
+        let _ = writeln!(out, "{key} = {value}");
     }
     let _ = writeln!(
         out,
@@ -77,22 +75,16 @@ fn write_coordination(out: &mut String, scenario: &Scenario) {
     let _ = writeln!(out, "work_ms = {}", options.work_ms);
     let _ = writeln!(out, "op_timeout_ms = {}", options.op_timeout_ms);
     let _ = writeln!(out, "initial_count = {}", options.initial_count);
-    if let ProtocolConfig::WorkQueue(_, queue) = coordination {
-        let _ = writeln!(out, "\n[queue]");
-        let _ = writeln!(out, "partitioned = {}", queue.partitioned);
-        let _ = writeln!(out, "accounts = {}", queue.accounts);
-    }
-    if let ProtocolConfig::Zookeeper(_, recipe) = coordination {
-        let recipe = match recipe {
-            ZkRecipe::Herd => "herd",
-            ZkRecipe::Sequential => "sequential",
-        };
-        let _ = writeln!(out, "\n[zookeeper]\nrecipe = {}", quoted(recipe));
-    }
-    if let ProtocolConfig::Scheduler(_, scheduler) = coordination {
-        let _ = writeln!(out, "\n[scheduler]");
-        let _ = writeln!(out, "mode = {}", quoted(scheduler.mode.name()));
-        let _ = writeln!(out, "minute_ms = {}", scheduler.minute_ms);
+    for table in entry.tables {
+        let _ = writeln!(out, "\n[{}]", table.name);
+        for key in table.keys {
+            let value = match (key.read)(coordination) {
+                OptionSetting::Flag(flag) => flag.to_string(),
+                OptionSetting::Unsigned(number) => number.to_string(),
+                OptionSetting::Choice(name) => quoted(name),
+            };
+            let _ = writeln!(out, "{} = {value}", key.name);
+        }
     }
 }
 

@@ -15,8 +15,8 @@ pub const MAX_REQUEST_COUNT: u32 = 10_000;
 pub const MAX_TIMING_MS: u64 = 600_000;
 /// Largest `initial_count` (`[locks]`).
 pub const MAX_INITIAL_COUNT: u64 = 1_000_000_000;
-/// Most accounts a work queue may have (`[queue] accounts`).
-pub const MAX_ACCOUNTS: u64 = 10_000;
+/// Most accounts a work queue may have (`[queue] accounts`); the work queue's folder owns it.
+pub use crate::work_queue::options::MAX_ACCOUNTS;
 /// Largest clock jump, either direction.
 pub const MAX_CLOCK_JUMP_MS: i64 = 3_600_000;
 /// Slowest drift: a clock must keep moving forward, so it may not lose a full second per second.

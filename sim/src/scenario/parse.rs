@@ -1,4 +1,7 @@
-//! Reading a scenario file: the top-level keys and the `[timing]` table. Steps live in `steps.rs`.
+//! Reading a scenario file: the top-level keys, the `[timing]` table, the shared `[locks]` table and
+//! each world's own tables, which the parser reads through the world's registry entry (its defaults,
+//! the `[locks]` keys it takes and its tables' descriptions) rather than knowing any world. Steps live
+//! in `steps.rs`.
 
 use super::errors::ScenarioErrorKind;
 use super::fields::{Field, NodeNames, Place, Result, Source, TableReader};
@@ -6,15 +9,15 @@ use super::limits::*;
 use super::steps::parse_steps;
 use super::validate::Invalid;
 use super::{Scenario, ScenarioError};
-use crate::config::{
-    LockServiceOptions, ProtocolConfig, ProtocolKind, QueueOptions, RaftOptions, SchedulerMode,
-    SchedulerOptions, Timing, ZkRecipe,
-};
+use crate::config::{LockServiceOptions, ProtocolConfig, RaftOptions, Timing};
 use crate::coordination::{servers_fit, Layout, MAX_WORKERS};
+use crate::entry::{OptionSetting, OptionTable, OptionValue};
 use crate::ids::MAX_NODES;
+use crate::registry::{self, Entry};
 use toml::de::DeTable;
 
-const TOP_LEVEL_KEYS: &[&str] = &[
+/// The format's own top-level keys; each world's tables follow in registry order, then `step`.
+const BASE_KEYS: &[&str] = &[
     "title",
     "protocol",
     "nodes",
@@ -22,13 +25,7 @@ const TOP_LEVEL_KEYS: &[&str] = &[
     "duration_ms",
     "timing",
     "locks",
-    "scheduler",
-    "zookeeper",
-    "queue",
-    "step",
 ];
-
-const SCHEDULER_KEYS: &[&str] = &["mode", "minute_ms"];
 
 const LOCK_KEYS: &[&str] = &[
     "workers",
@@ -72,7 +69,7 @@ pub fn parse_scenario(text: &str, file: &str) -> std::result::Result<Scenario, S
         span: 0..0,
         needed_by: "the scenario".to_string(),
     };
-    top.check_keys(TOP_LEVEL_KEYS)?;
+    top.check_keys(&top_level_keys())?;
     let scenario = read_scenario(&top)?;
     // The key-by-key checks above already hold the file to the format; this is the format's one
     // written rule set, so a gap between the two is an error here rather than a world that misbehaves.
@@ -105,7 +102,7 @@ fn read_scenario(top: &TableReader<'_>) -> Result<Scenario> {
         Some(field) => field.string()?.to_string(),
         None => DEFAULT_TITLE.to_string(),
     };
-    let kind = read_protocol(top.required("protocol")?)?;
+    let entry = read_protocol(top.required("protocol")?)?;
     let node_count = top.required("nodes")?.unsigned_in(1, MAX_NODES as u64)? as usize;
     let seed = match top.optional("seed") {
         Some(field) => field.unsigned()?,
@@ -118,7 +115,7 @@ fn read_scenario(top: &TableReader<'_>) -> Result<Scenario> {
         Some(field) => read_timing(&TableReader::table(field, "timing.", "[timing]")?)?,
         None => (Timing::default(), RaftOptions::default()),
     };
-    let protocol = read_protocol_tables(top, kind)?;
+    let protocol = read_protocol_tables(top, entry)?;
     if let Err(Invalid::OutOfRange {
         value, expected, ..
     }) = servers_fit(node_count, &protocol)
@@ -152,161 +149,136 @@ fn read_scenario(top: &TableReader<'_>) -> Result<Scenario> {
     })
 }
 
+/// Every top-level key a file may hold: the format's own, each world's tables, the steps.
+fn top_level_keys() -> Vec<&'static str> {
+    let tables = registry::ENTRIES
+        .iter()
+        .flat_map(|entry| entry.tables)
+        .map(|table| table.name);
+    BASE_KEYS
+        .iter()
+        .copied()
+        .chain(tables)
+        .chain(["step"])
+        .collect()
+}
+
 /// The world the file names, looked up in the registry.
-fn read_protocol(field: Field<'_>) -> Result<ProtocolKind> {
+fn read_protocol(field: Field<'_>) -> Result<&'static Entry> {
     let name = field.string()?;
-    let entry = crate::registry::by_name(name).ok_or_else(|| {
+    registry::by_name(name).ok_or_else(|| {
         field.error(ScenarioErrorKind::UnknownProtocol {
             protocol: name.to_string(),
         })
-    })?;
-    Ok(entry.kind)
+    })
 }
 
-/// The world's own tables (`[locks]`, `[scheduler]`, `[queue]`, `[zookeeper]`); a table another world
-/// owns is an error that names the world it belongs to.
-fn read_protocol_tables(top: &TableReader<'_>, kind: ProtocolKind) -> Result<ProtocolConfig> {
-    let protocol = match (kind, top.optional("locks")) {
-        (ProtocolKind::Raft, Some(field)) => {
-            let protocol = "lock-service";
+/// The world's `[locks]` and own tables (`[scheduler]`, ...) over its entry's defaults; a table another
+/// world owns is an error that names the world it belongs to.
+fn read_protocol_tables(top: &TableReader<'_>, entry: &Entry) -> Result<ProtocolConfig> {
+    let mut protocol = (entry.defaults)();
+    if let Some(field) = top.optional("locks") {
+        let Some(options) = protocol.lock_options_mut() else {
+            let protocol = first_lock_world();
             return Err(field.error(ScenarioErrorKind::NeedsProtocol { protocol }));
+        };
+        read_locks(
+            &TableReader::table(field, "locks.", "[locks]")?,
+            entry,
+            options,
+        )?;
+    }
+    for owner in registry::ENTRIES {
+        for table in owner.tables {
+            let Some(field) = top.optional(table.name) else {
+                continue;
+            };
+            if owner.kind != entry.kind {
+                let protocol = owner.name;
+                return Err(field.error(ScenarioErrorKind::NeedsProtocol { protocol }));
+            }
+            let heading = format!("[{}]", table.name);
+            let reader = TableReader::table(field, table.key_prefix, &heading)?;
+            read_table(&reader, table, &mut protocol)?;
         }
-        (ProtocolKind::Raft, None) => ProtocolConfig::Raft,
-        (kind, Some(field)) => read_locks(&TableReader::table(field, "locks.", "[locks]")?, kind)?,
-        (kind, None) => protocol_with(kind, lock_defaults(kind)),
-    };
-    let protocol = match (protocol, top.optional("scheduler")) {
-        (ProtocolConfig::Scheduler(locks, _), Some(field)) => {
-            let table = TableReader::table(field, "scheduler.", "[scheduler]")?;
-            ProtocolConfig::Scheduler(locks, read_scheduler(&table)?)
-        }
-        (_, Some(field)) => return Err(needs(field, ProtocolKind::Scheduler)),
-        (protocol, None) => protocol,
-    };
-    let protocol = match (protocol, top.optional("queue")) {
-        (ProtocolConfig::WorkQueue(locks, _), Some(field)) => {
-            let table = TableReader::table(field, "queue.", "[queue]")?;
-            ProtocolConfig::WorkQueue(locks, read_queue(&table)?)
-        }
-        (_, Some(field)) => return Err(needs(field, ProtocolKind::WorkQueue)),
-        (protocol, None) => protocol,
-    };
-    match (protocol, top.optional("zookeeper")) {
-        (ProtocolConfig::Zookeeper(locks, _), Some(field)) => {
-            let table = TableReader::table(field, "zookeeper.", "[zookeeper]")?;
-            Ok(ProtocolConfig::Zookeeper(locks, read_recipe(&table)?))
-        }
-        (_, Some(field)) => Err(needs(field, ProtocolKind::Zookeeper)),
-        (protocol, None) => Ok(protocol),
     }
+    Ok(protocol)
 }
 
-fn needs(field: Field<'_>, kind: ProtocolKind) -> ScenarioError {
-    let protocol = kind.name();
-    field.error(ScenarioErrorKind::NeedsProtocol { protocol })
+/// The world a `[locks]` table in a world without locks is sent to: the first that has them.
+fn first_lock_world() -> &'static str {
+    registry::ENTRIES
+        .iter()
+        .find(|entry| (entry.defaults)().is_coordination())
+        .map_or("lock-service", |entry| entry.name)
 }
 
-/// Defaults per lock protocol: Redis-style locks have no fencing tokens, so their store cannot fence.
-fn lock_defaults(kind: ProtocolKind) -> LockServiceOptions {
-    LockServiceOptions {
-        fencing: matches!(kind, ProtocolKind::LockService | ProtocolKind::WorkQueue),
-        workers: match kind {
-            ProtocolKind::Scheduler => 3,
-            ProtocolKind::Zookeeper => 5,
-            ProtocolKind::WorkQueue => 4,
-            _ => 2,
-        },
-        ..LockServiceOptions::default()
-    }
-}
-
-fn read_queue(table: &TableReader<'_>) -> Result<QueueOptions> {
-    table.check_keys(&["partitioned", "accounts"])?;
-    let mut options = QueueOptions::default();
-    read_flag(table, "partitioned", &mut options.partitioned)?;
-    if let Some(field) = table.optional("accounts") {
-        options.accounts = field.unsigned_in(1, MAX_ACCOUNTS)? as u32;
-    }
-    Ok(options)
-}
-
-fn read_recipe(table: &TableReader<'_>) -> Result<ZkRecipe> {
-    table.check_keys(&["recipe"])?;
-    let Some(field) = table.optional("recipe") else {
-        return Ok(ZkRecipe::Sequential);
-    };
-    match field.string()? {
-        "herd" => Ok(ZkRecipe::Herd),
-        "sequential" => Ok(ZkRecipe::Sequential),
-        other => Err(field.error(ScenarioErrorKind::OutOfRange {
-            value: format!("`{other}`"),
-            expected: "`herd` or `sequential`".into(),
-        })),
-    }
-}
-
-fn read_scheduler(table: &TableReader<'_>) -> Result<SchedulerOptions> {
-    table.check_keys(SCHEDULER_KEYS)?;
-    let mut options = SchedulerOptions::default();
-    if let Some(field) = table.optional("mode") {
-        let name = field.string()?;
-        options.mode = SchedulerMode::from_name(name).ok_or_else(|| {
-            let expected = SchedulerMode::NAMES
-                .iter()
-                .map(|name| format!("`{name}`"))
-                .collect::<Vec<_>>()
-                .join(", ");
-            field.error(ScenarioErrorKind::OutOfRange {
-                value: format!("`{name}`"),
-                expected: format!("one of {expected}"),
-            })
-        })?;
-    }
-    if let Some(field) = table.optional("minute_ms") {
-        options.minute_ms = field.unsigned_in(1, MAX_TIMING_MS)?;
-    }
-    Ok(options)
-}
-
-/// A coordination world of `kind` with these lock options and its other tables' defaults.
-fn protocol_with(kind: ProtocolKind, options: LockServiceOptions) -> ProtocolConfig {
-    match kind {
-        ProtocolKind::RedisLock => ProtocolConfig::RedisLock(options),
-        ProtocolKind::Redlock => ProtocolConfig::Redlock(options),
-        ProtocolKind::Scheduler => ProtocolConfig::Scheduler(options, SchedulerOptions::default()),
-        ProtocolKind::Zookeeper => ProtocolConfig::Zookeeper(options, ZkRecipe::Sequential),
-        ProtocolKind::WorkQueue => ProtocolConfig::WorkQueue(options, QueueOptions::default()),
-        ProtocolKind::Raft | ProtocolKind::LockService => ProtocolConfig::LockService(options),
-    }
-}
-
-/// A `[locks]` key that only one lock protocol understands.
-fn only_for(
-    table: &TableReader<'_>,
-    key: &'static str,
-    protocol: &'static str,
-    name: &str,
+/// A world's own table, read by its folder's description: keys in order, each against its limits.
+fn read_table(
+    reader: &TableReader<'_>,
+    table: &OptionTable,
+    protocol: &mut ProtocolConfig,
 ) -> Result<()> {
-    match table.optional(key) {
-        Some(field) if name != protocol => {
-            Err(field.error(ScenarioErrorKind::NeedsProtocol { protocol }))
-        }
-        _ => Ok(()),
+    let names: Vec<&'static str> = table.keys.iter().map(|key| key.name).collect();
+    reader.check_keys(&names)?;
+    for key in table.keys {
+        let Some(field) = reader.optional(key.name) else {
+            continue;
+        };
+        let setting = match key.value {
+            OptionValue::Flag => OptionSetting::Flag(field.boolean()?),
+            OptionValue::Unsigned { low, high } => {
+                OptionSetting::Unsigned(field.unsigned_in(low, high)?)
+            }
+            OptionValue::Choice { names, expected } => {
+                let name = field.string()?;
+                let Some(found) = names.iter().find(|known| **known == name) else {
+                    return Err(field.error(ScenarioErrorKind::OutOfRange {
+                        value: format!("`{name}`"),
+                        expected: expected.to_string(),
+                    }));
+                };
+                OptionSetting::Choice(found)
+            }
+        };
+        (key.write)(protocol, setting);
     }
+    Ok(())
 }
 
-fn read_locks(table: &TableReader<'_>, kind: ProtocolKind) -> Result<ProtocolConfig> {
+/// The `[locks]` keys only some worlds take (each entry's `lock_keys`), in the order they are checked.
+const WORLD_LOCK_KEYS: &[&str] = &[
+    "fencing",
+    "renew_ms",
+    "unchecked_release",
+    "drift_allowance_ms",
+];
+
+/// A `[locks]` key this world does not take names the first world that does.
+fn check_world_lock_keys(table: &TableReader<'_>, entry: &Entry) -> Result<()> {
+    for key in WORLD_LOCK_KEYS {
+        let Some(field) = table.optional(key) else {
+            continue;
+        };
+        if entry.lock_keys.contains(key) {
+            continue;
+        }
+        let owner = registry::ENTRIES
+            .iter()
+            .find(|owner| owner.lock_keys.contains(key));
+        let protocol = owner.map_or("lock-service", |owner| owner.name);
+        return Err(field.error(ScenarioErrorKind::NeedsProtocol { protocol }));
+    }
+    Ok(())
+}
+
+fn read_locks(
+    table: &TableReader<'_>,
+    entry: &Entry,
+    options: &mut LockServiceOptions,
+) -> Result<()> {
     table.check_keys(LOCK_KEYS)?;
-    let protocol = kind.name();
-    if protocol != "work-queue" {
-        only_for(table, "fencing", "lock-service", protocol)?;
-    }
-    if !matches!(protocol, "scheduler" | "zookeeper" | "work-queue") {
-        only_for(table, "renew_ms", "lock-service", protocol)?;
-    }
-    only_for(table, "unchecked_release", "redis-lock", protocol)?;
-    only_for(table, "drift_allowance_ms", "redlock", protocol)?;
-    let mut options = lock_defaults(kind);
+    check_world_lock_keys(table, entry)?;
     if let Some(field) = table.optional("workers") {
         options.workers = field.unsigned_in(1, MAX_WORKERS as u64)? as usize;
     }
@@ -339,7 +311,7 @@ fn read_locks(table: &TableReader<'_>, kind: ProtocolKind) -> Result<ProtocolCon
     if let Some(field) = table.optional("drift_allowance_ms") {
         options.drift_allowance_ms = field.unsigned_in(0, MAX_TIMING_MS)?;
     }
-    Ok(protocol_with(kind, options))
+    Ok(())
 }
 
 fn read_timing(table: &TableReader<'_>) -> Result<(Timing, RaftOptions)> {

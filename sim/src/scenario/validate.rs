@@ -7,12 +7,13 @@
 //! link and trace file readers show.
 
 use super::{
-    Scenario, Step, MAX_ACCOUNTS, MAX_CLOCK_DRIFT_PPM, MAX_CLOCK_JUMP_MS, MAX_DURATION_MS,
-    MAX_INITIAL_COUNT, MAX_REQUEST_COUNT, MAX_STEPS, MAX_TIMING_MS, MIN_CLOCK_DRIFT_PPM,
+    Scenario, Step, MAX_CLOCK_DRIFT_PPM, MAX_CLOCK_JUMP_MS, MAX_DURATION_MS, MAX_INITIAL_COUNT,
+    MAX_REQUEST_COUNT, MAX_STEPS, MAX_TIMING_MS, MIN_CLOCK_DRIFT_PPM,
 };
 use crate::action::{Action, NodeTarget, PPM_ONE};
 use crate::config::{LockServiceOptions, ProtocolConfig};
 use crate::coordination::{servers_fit, MAX_WORKERS};
+use crate::entry::OptionValue;
 use crate::ids::{NodeId, MAX_NODES};
 pub use crate::invalid::Invalid;
 
@@ -49,17 +50,11 @@ fn coordination(servers: usize, coordination: &ProtocolConfig) -> Result<(), Inv
     lock_options(locks)?;
     servers_fit(servers, coordination)?;
     let defaults = LockServiceOptions::default();
-    let fencing_settable = matches!(
-        coordination,
-        ProtocolConfig::LockService(_) | ProtocolConfig::WorkQueue(..)
-    );
-    if !fencing_settable {
+    let settable = |key: &str| coordination.entry().lock_keys.contains(&key);
+    if !settable("fencing") {
         fixed("locks.fencing", protocol, locks.fencing, false)?;
     }
-    if matches!(
-        coordination,
-        ProtocolConfig::RedisLock(_) | ProtocolConfig::Redlock(_)
-    ) {
+    if !settable("renew_ms") {
         fixed(
             "locks.renew_ms",
             protocol,
@@ -67,7 +62,7 @@ fn coordination(servers: usize, coordination: &ProtocolConfig) -> Result<(), Inv
             defaults.renew_ms,
         )?;
     }
-    if !matches!(coordination, ProtocolConfig::RedisLock(_)) {
+    if !settable("unchecked_release") {
         fixed(
             "locks.unchecked_release",
             protocol,
@@ -75,7 +70,7 @@ fn coordination(servers: usize, coordination: &ProtocolConfig) -> Result<(), Inv
             false,
         )?;
     }
-    if !matches!(coordination, ProtocolConfig::Redlock(_)) {
+    if !settable("drift_allowance_ms") {
         fixed(
             "locks.drift_allowance_ms",
             protocol,
@@ -83,15 +78,25 @@ fn coordination(servers: usize, coordination: &ProtocolConfig) -> Result<(), Inv
             defaults.drift_allowance_ms,
         )?;
     }
-    match coordination {
-        ProtocolConfig::Scheduler(_, scheduler) => {
-            in_range("scheduler.minute_ms", scheduler.minute_ms, 1, MAX_TIMING_MS)
+    world_tables(coordination)
+}
+
+/// The world's own tables, against the limits its folder declares for each number.
+fn world_tables(coordination: &ProtocolConfig) -> Result<(), Invalid> {
+    for table in coordination.entry().tables {
+        for key in table.keys {
+            if let OptionValue::Unsigned { low, high } = key.value {
+                let value = (key.read)(coordination).unsigned();
+                in_range(
+                    &format!("{}{}", table.key_prefix, key.name),
+                    value,
+                    low,
+                    high,
+                )?;
+            }
         }
-        ProtocolConfig::WorkQueue(_, queue) => {
-            in_range("queue.accounts", queue.accounts.into(), 1, MAX_ACCOUNTS)
-        }
-        _ => Ok(()),
     }
+    Ok(())
 }
 
 fn lock_options(locks: &LockServiceOptions) -> Result<(), Invalid> {

@@ -28,6 +28,10 @@ pub const SCHEDULER: ProtocolEntry = ProtocolEntry {
         NO_DUPLICATE_INVOICE_INFO,
     ],
     describer: describe_scheduler,
+    defaults: super::options::defaults,
+    lock_keys: &["renew_ms"],
+    tables: &[super::options::TABLE],
+    build_actors: (),
 };
 
 fn describe_scheduler() -> Box<dyn Describer> {

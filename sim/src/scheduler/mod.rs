@@ -26,6 +26,7 @@
 
 pub mod describe;
 pub mod entry;
+pub mod options;
 
 use crate::config::{LockServiceOptions, SchedulerMode, SchedulerOptions};
 use crate::ids::NodeId;

@@ -18,4 +18,8 @@ pub const WORK_QUEUE: ProtocolEntry = ProtocolEntry {
         SINGLE_LEASE_HOLDER_INFO,
     ],
     describer: crate::lockservice::entry::describe_service,
+    defaults: super::options::defaults,
+    lock_keys: &["renew_ms", "fencing"],
+    tables: &[super::options::TABLE],
+    build_actors: (),
 };

@@ -3,3 +3,4 @@
 //! queue mode lives with the worker (`crate::worker`); this folder holds the world's registry entry.
 
 pub mod entry;
+pub mod options;

@@ -15,7 +15,6 @@ pub use clients::{ClientRecord, Clients, RECENT_REQUESTS};
 pub use events::{EventKind, EventQueue};
 
 use crate::action::Action;
-use crate::actor::ClusterRaft;
 use crate::actor::{Actor, Message};
 use crate::checker::Checkers;
 use crate::clock::LocalClock;
@@ -23,7 +22,6 @@ use crate::config::ProtocolConfig;
 use crate::ids::NodeId;
 use crate::network::{MessageId, Network};
 use crate::protocol::{ClientCommand, Effects, Input, Protocol, RequestId, TimerKey};
-use crate::raft::RaftTiming;
 use crate::report::{NodeFinal, NodeKey, Report};
 use crate::rng::Rng;
 use crate::time::SimTime;
@@ -120,17 +118,8 @@ pub struct World {
 impl World {
     pub fn new(config: WorldConfig) -> Result<World, String> {
         config.validate()?;
-        let count = config.node_count;
-        let actors = match &config.protocol {
-            ProtocolConfig::Raft => {
-                let timing = RaftTiming::from_timing(&config.timing);
-                let node = |index| {
-                    ClusterRaft::new(NodeId(index as u16), count, config.raft.clone(), timing)
-                };
-                (0..count).map(|index| Actor::Raft(node(index))).collect()
-            }
-            coordination => crate::coordination::build_actors(&config, coordination)?,
-        };
+        let layout = crate::coordination::check_world(&config)?;
+        let actors = (config.protocol.entry().build_actors)(&config, &layout);
         World::from_actors(config, actors)
     }
 

@@ -27,6 +27,10 @@ pub const ZOOKEEPER: ProtocolEntry = ProtocolEntry {
     },
     own_invariants: &[SINGLE_LEASE_HOLDER_INFO, RELEASE_BY_OWNER_INFO],
     describer: describe_zookeeper,
+    defaults: super::options::defaults,
+    lock_keys: &["renew_ms"],
+    tables: &[super::options::TABLE],
+    build_actors: (),
 };
 
 fn describe_zookeeper() -> Box<dyn Describer> {

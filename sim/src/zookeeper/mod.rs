@@ -27,6 +27,7 @@
 
 pub mod describe;
 pub mod entry;
+pub mod options;
 
 use crate::config::{LockServiceOptions, ZkRecipe};
 use crate::ids::NodeId;

@@ -9,11 +9,11 @@ use crate::state::AppState;
 use crate::world_text::capabilities::runs_raft;
 use crate::world_text::node_kind::NodeKind;
 use leptos::prelude::*;
+use quorumlab_sim::config::ProtocolConfig;
 use quorumlab_sim::ids::NodeId;
 use quorumlab_sim::protocol::RoleLabel;
 use quorumlab_sim::view::{ClusterView, NodeView};
 use quorumlab_sim::world::NodeStatus;
-use quorumlab_sim::ProtocolKind;
 
 /// Palette for partition groups (halo behind each member).
 const GROUP_COLORS: [&str; 4] = ["#4fb3ff", "#ff7a90", "#3ecf8e", "#b98cff"];
@@ -47,8 +47,10 @@ impl NodeFace {
             .and_then(|coordination| coordination.labels.get(node.id.index()).cloned())
             .unwrap_or_else(|| node.id.to_string());
         let kind = NodeKind::of_label(&label);
-        // Plain Raft has no coordination view: its world is the registry's Raft entry.
-        let protocol = coordination.map_or(ProtocolKind::Raft, |coordination| coordination.kind);
+        // A view without coordination actors is the plain cluster's.
+        let protocol = coordination.map_or(ProtocolConfig::default().kind(), |coordination| {
+            coordination.kind
+        });
         let raft = kind == NodeKind::Server && runs_raft(protocol);
         NodeFace {
             kind_word: kind.word_in(protocol),
