@@ -43,10 +43,22 @@ test('lesson 6 walked as a learner: pause A while it holds the lock, then resume
       what: 'the first Start button to have the keyboard focus',
     });
     await page.keyboard.press('Escape');
+    await setSpeedPosition(page); // a fast playground, which the lesson must not inherit
+    const playgroundSlider = await page.inputValue('input[aria-label="Playback speed"]');
     await openFromList(page, 'fencing-tokens');
     assert.equal(new URL(page.url()).hash, '#/lesson/fencing-tokens');
     assert.equal(await stepState(page, 1), 'open');
     assert.equal(await stepState(page, 2), 'locked');
+
+    // The lesson waits, paused at its start, while the learner reads; play starts it.
+    await page.waitForSelector('[data-testid=lesson-waiting]');
+    const openedAtMs = await simTimeMs(page);
+    await page.waitForTimeout(600);
+    assert.equal(await simTimeMs(page), openedAtMs, 'the run does not move while the lesson waits');
+    const lessonSlider = await page.inputValue('input[aria-label="Playback speed"]');
+    assert.ok(Number(lessonSlider) < Number(playgroundSlider), `the lesson's own speed, not the playground's (${lessonSlider} vs ${playgroundSlider})`);
+    await page.click('[data-testid=play-toggle]');
+    assert.equal(await page.locator('[data-testid=lesson-waiting]').count(), 0);
 
     // Predict first: a wrong pick says so and explains; the instruction stays visible.
     const question = step(page, 1).locator('[data-testid=predict]').first();
@@ -152,7 +164,7 @@ test('scrubbing back keeps done steps done; replaying forward and acting still t
   const { page } = app;
   try {
     await page.waitForSelector('[data-testid=lesson-panel]');
-    await page.keyboard.press(' ');
+    // A lesson opens paused, so the end of the recorded run is where it stands.
     const endMs = await simTimeMs(page);
     await page.locator('[data-testid=scrubber]').fill('500000');
     await waitUntil(async () => (await simTimeMs(page)) === 500, { what: 'the clock at 500 ms' });

@@ -178,6 +178,7 @@ impl AppState {
     }
 
     pub fn apply(&self, action: Action) {
+        self.start_waiting_lesson();
         let outcome = self
             .session
             .try_update_value(|session| session.apply(&action));
@@ -199,6 +200,7 @@ impl AppState {
 
     pub fn toggle_playing(&self) {
         self.stepped.set(None);
+        self.lesson.waiting.set(false);
         self.playing.update(|playing| *playing = !*playing);
         if !self.playing.get_untracked() {
             // The panels may be a few frames behind; a paused picture is read closely, so level them now.
@@ -207,6 +209,7 @@ impl AppState {
     }
 
     pub fn step_once(&self) {
+        self.lesson.waiting.set(false);
         self.playing.set(false);
         let told = self
             .session
@@ -219,6 +222,7 @@ impl AppState {
 
     /// Back to the previous instant that had events (the picture before the last step).
     pub fn step_back(&self) {
+        self.lesson.waiting.set(false);
         self.playing.set(false);
         let moved = self
             .session
@@ -236,6 +240,8 @@ impl AppState {
     }
 
     pub fn seek_us(&self, time_us: u64) {
+        // Moving through time is taking control: the lesson stops waiting (and stays paused).
+        self.lesson.waiting.set(false);
         self.playing.set(false);
         self.session
             .update_value(|session| session.seek(SimTime(time_us)));
@@ -281,6 +287,14 @@ impl AppState {
 }
 
 impl AppState {
+    /// A lesson waits, paused, until the learner's first action (or play): then it plays.
+    fn start_waiting_lesson(&self) {
+        if self.lesson.waiting.get_untracked() {
+            self.lesson.waiting.set(false);
+            self.playing.set(true);
+        }
+    }
+
     /// A new run starts a new story: no caption, step note or highlight carried over from the last.
     fn forget_story(&self) {
         self.caption.set(None);

@@ -138,6 +138,11 @@ fn OpenLesson(lesson: Lesson) -> impl IntoView {
                 <summary>"What you will be able to do"</summary>
                 <ul>{lesson.outcomes.iter().map(|outcome| view! { <li>{outcome.clone()}</li> }).collect_view()}</ul>
             </details>
+            <Show when=move || lessons.waiting.get()>
+                <p class="lesson-waiting" data-testid="lesson-waiting" role="status">
+                    "The run is paused at its start while you read. Press ▶ Play (space) when you are ready, or make the first move yourself: acting starts it too."
+                </p>
+            </Show>
             <Show when=complete>
                 <p class="lesson-complete" data-testid="lesson-complete" role="status">
                     "✓ Lesson complete: every step was seen by the simulation. Try the edge cases, then tick the mastery checklist."

@@ -26,6 +26,9 @@ use leptos::prelude::*;
 use quorumlab_sim::lesson::Lesson;
 use quorumlab_sim::scenario::Scenario;
 
+/// The speed a lesson opens at, whatever the playground was set to (1× is a tenth of real time).
+pub const LESSON_SPEED: f64 = 1.0;
+
 /// The lesson signals, one set per app (a field of [`AppState`]).
 #[derive(Clone, Copy)]
 pub struct LessonContext {
@@ -45,6 +48,8 @@ pub struct LessonContext {
     pub progress_revision: RwSignal<u64>,
     /// What "show me" did, newest last, so an audience can see it.
     pub show_me_log: RwSignal<Vec<String>>,
+    /// The lesson opened paused and waits for the learner to press play or act.
+    pub waiting: RwSignal<bool>,
 }
 
 impl LessonContext {
@@ -59,6 +64,7 @@ impl LessonContext {
             active: RwSignal::new(None),
             progress_revision: RwSignal::new(0),
             show_me_log: RwSignal::new(Vec::new()),
+            waiting: RwSignal::new(false),
         }
     }
 
@@ -155,8 +161,12 @@ pub fn open_lesson(state: AppState, index: usize, step: usize) {
             lessons.list_open.set(false);
             lessons.show_me_log.set(Vec::new());
             lessons.verdict.set(String::new());
-            state.open_session(session, true);
+            // Paused at the start, at the lesson's own speed: the run waits while the learner reads.
+            state.open_session(session, false);
+            state.set_speed(LESSON_SPEED);
+            lessons.waiting.set(true);
             lessons.bump();
+            web_io::show_lesson_step(step + 1);
             web_io::replace_fragment(&lesson_fragment(&lesson.id, step + 1));
             let text = format!(
                 "Lesson {}: {} — step {} of {}",
@@ -181,6 +191,7 @@ pub fn close_lesson(state: AppState) {
     if is_lesson_fragment(&web_io::location_hash()) {
         web_io::replace_fragment("");
     }
+    state.lesson.waiting.set(false);
     state.lesson.tracker.set_value(None);
     state.lesson.run_scenario.set_value(None);
     state.lesson.active.set(None);
@@ -214,6 +225,7 @@ pub fn show_me(state: AppState) {
         });
     }
     if shown.queued > 0 {
+        lessons.waiting.set(false);
         state.playing.set(true);
     }
     lessons.bump();
