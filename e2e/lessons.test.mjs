@@ -60,12 +60,13 @@ test('lesson 6 walked as a learner: pause A while it holds the lock, then resume
     await page.click('[data-testid=play-toggle]');
     assert.equal(await page.locator('[data-testid=lesson-waiting]').count(), 0);
 
-    // Predict first: a wrong pick says so and explains; the instruction stays visible.
+    // Predict first: the pick is locked in, and its verdict waits for the run (or for "reveal now").
     const question = step(page, 1).locator('[data-testid=predict]').first();
     await question.locator('[data-testid=predict-option]').first().click();
+    assert.match(await question.locator('[data-testid=predict-feedback]').textContent(), /Locked in/);
+    assert.ok(await question.locator('[data-testid=predict-option]').nth(1).isDisabled(), 'a locked-in prediction stays');
+    await question.locator('[data-testid=predict-reveal]').click();
     assert.match(await question.locator('[data-testid=predict-feedback]').textContent(), /Not quite/);
-    await question.locator('[data-testid=predict-option]').nth(1).click();
-    assert.match(await question.locator('[data-testid=predict-feedback]').textContent(), /Right/);
 
     // The real controls: select worker A, wait until it holds the lock, pause it there.
     await selectActor(page, 'A');

@@ -66,7 +66,8 @@ pub fn StepCard(index: usize, step: LessonStep) -> impl IntoView {
         .iter()
         .enumerate()
         .map(|(question, prediction)| {
-            view! { <PredictQuestion step=index question=question prediction=prediction.clone() /> }
+            let done = Signal::derive(move || status.get() == StepState::Done);
+            view! { <PredictQuestion step=index question=question prediction=prediction.clone() done=done /> }
         })
         .collect_view();
     let what_happened = move || {
@@ -132,21 +133,47 @@ fn OpenStepControls() -> impl IntoView {
     }
 }
 
-/// A multiple-choice question; picking an option reveals its explanation and whether it was right.
+/// A multiple-choice question. A pick is locked in; its verdict and explanation are revealed when the
+/// step happens in the run (or when the learner asks), so the answer never comes before the evidence.
 #[component]
-fn PredictQuestion(step: usize, question: usize, prediction: Prediction) -> impl IntoView {
+fn PredictQuestion(
+    step: usize,
+    question: usize,
+    prediction: Prediction,
+    done: Signal<bool>,
+) -> impl IntoView {
     let picked = RwSignal::new(None::<usize>);
+    let revealed_early = RwSignal::new(false);
+    let revealed = move || revealed_early.get() || done.get();
     let options = prediction.options.clone();
     let feedback = move || {
-        picked.get().and_then(|index| options.get(index).cloned()).map(|option| {
-            let verdict = if option.correct { "✓ Right. " } else { "✗ Not quite. " };
-            view! {
-                <p class=if option.correct { "predict-feedback right" } else { "predict-feedback wrong" }
-                    data-testid="predict-feedback" aria-live="polite">
-                    <strong>{verdict}</strong>{inlines_view(&parse_inlines(&option.explanation))}
+        let option = picked.get().and_then(|index| options.get(index).cloned())?;
+        if !revealed() {
+            return Some(view! {
+                <p class="predict-feedback locked" data-testid="predict-feedback" aria-live="polite">
+                    <strong>"Locked in. "</strong>"The answer shows when this step happens in the run. "
+                    <button class="link" data-testid="predict-reveal" on:click=move |_| revealed_early.set(true)>"Reveal now"</button>
                 </p>
             }
-        })
+            .into_any());
+        }
+        let verdict = if option.correct {
+            "✓ Right: "
+        } else {
+            "✗ Not quite: "
+        };
+        let evidence = if done.get() {
+            " What the run showed is in the step's result above."
+        } else {
+            ""
+        };
+        Some(view! {
+            <p class=if option.correct { "predict-feedback right" } else { "predict-feedback wrong" }
+                data-testid="predict-feedback" aria-live="polite">
+                <strong>{verdict}</strong>{inlines_view(&parse_inlines(&option.explanation))}{evidence}
+            </p>
+        }
+        .into_any())
     };
     let buttons = prediction
         .options
@@ -156,7 +183,8 @@ fn PredictQuestion(step: usize, question: usize, prediction: Prediction) -> impl
             view! {
                 <li>
                     <button class="predict-option" aria-pressed=move || (picked.get() == Some(index)).to_string()
-                        data-testid="predict-option" on:click=move |_| picked.set(Some(index))>
+                        disabled=move || picked.get().is_some() && picked.get() != Some(index)
+                        data-testid="predict-option" on:click=move |_| if picked.get_untracked().is_none() { picked.set(Some(index)) }>
                         {inlines_view(&parse_inlines(&option.text))}
                     </button>
                 </li>
