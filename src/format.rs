@@ -179,6 +179,7 @@ pub fn describe_action_named(action: &Action, name: &dyn Fn(NodeId) -> String) -
 #[cfg(test)]
 mod tests {
     use super::*;
+    use quorumlab_sim::units::{LogIndex, Term};
 
     #[test]
     fn actions_use_the_names_given() {
@@ -238,7 +239,10 @@ mod tests {
             leader_hint: Some(NodeId(2)),
         });
         assert_eq!(client_outcome(&hint), "rejected: not the leader, try n3");
-        let committed = ClientOutcome::Committed { index: 4, term: 2 };
+        let committed = ClientOutcome::Committed {
+            index: LogIndex(4),
+            term: Term(2),
+        };
         assert_eq!(client_outcome(&committed), "committed at index 4 (term 2)");
         assert!(client_outcome(&ClientOutcome::Unknown).starts_with("unknown"));
         assert_eq!(outcome_class(&ClientOutcome::Unknown), "unknown");

@@ -12,6 +12,7 @@ use crate::raft::RaftMessage;
 use crate::redlock::KvLockServer;
 use crate::resource::Resource;
 use crate::scheduler::SchedulerInstance;
+use crate::units::Term;
 use crate::worker::Worker;
 use crate::zookeeper::ZkCandidate;
 
@@ -84,10 +85,10 @@ impl Message {
 
 impl Message {
     /// The term the message carries (0 for protocols without terms).
-    pub fn term(&self) -> u64 {
+    pub fn term(&self) -> Term {
         match self {
             Message::Raft(message) => message.term(),
-            Message::Lock(_) => 0,
+            Message::Lock(_) => Term::ZERO,
         }
     }
 

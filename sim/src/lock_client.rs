@@ -17,6 +17,7 @@
 use crate::ids::NodeId;
 use crate::lockservice::{AcquireResult, LockMessage};
 use crate::protocol::{Carries, Effects};
+use crate::units::FencingToken;
 
 /// A lock-service reply as the embedder needs to act on it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,16 +27,19 @@ pub enum LockReply {
     /// The current acquire was refused by a non-leader and not applied: send it again (same id).
     Resend,
     /// The current acquire was answered: granted at once.
-    Acquired { lease: u64, token: u64 },
+    Acquired { lease: u64, token: FencingToken },
     /// The current acquire was answered: the lease exists and waits in the key's queue.
     Queued { lease: u64 },
     /// The service pushed a grant for `lease` (maybe the one queued, maybe an orphan).
-    Granted { lease: u64, token: u64 },
+    Granted { lease: u64, token: FencingToken },
     /// The service no longer knows the current lease.
     Expired,
     /// The current lease was kept alive (`lease_until_local_us` is already moved); `token` is set if
     /// the lease now holds the lock.
-    Renewed { lease: u64, token: Option<u64> },
+    Renewed {
+        lease: u64,
+        token: Option<FencingToken>,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -236,14 +240,14 @@ mod tests {
         let reply = |alive, echo| LockMessage::KeepAliveReply {
             lease: 9,
             alive,
-            token: Some(3),
+            token: Some(FencingToken(3)),
             echo_sent_at_local_us: echo,
         };
         assert_eq!(
             client.on_reply(NodeId(0), &reply(true, 2_000_000), false),
             Some(LockReply::Renewed {
                 lease: 9,
-                token: Some(3)
+                token: Some(FencingToken(3))
             })
         );
         assert_eq!(client.lease_until_local_us, 3_000_000);

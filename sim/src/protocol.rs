@@ -14,6 +14,7 @@
 //! the trace and the UI.
 
 use crate::ids::NodeId;
+use crate::units::{FencingToken, LogIndex, Term};
 use serde::{Deserialize, Serialize};
 
 /// A node's name for one of its timers. Setting a key that is already pending replaces that timer.
@@ -57,12 +58,12 @@ pub enum ClientOutcome {
     Pending,
     /// A write committed at this log position.
     Committed {
-        index: u64,
-        term: u64,
+        index: LogIndex,
+        term: Term,
     },
     /// A read answered; `index` is the commit index it reflects.
     Read {
-        index: u64,
+        index: LogIndex,
         value: Option<u64>,
     },
     Rejected(ClientError),
@@ -74,28 +75,28 @@ pub enum ClientOutcome {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Fact {
     BecameFollower {
-        term: u64,
+        term: Term,
     },
     BecamePreCandidate {
-        term: u64,
+        term: Term,
     },
     BecameCandidate {
-        term: u64,
+        term: Term,
     },
     BecameLeader {
-        term: u64,
+        term: Term,
     },
     /// Entries from `from_index` on were removed to repair the log.
     LogTruncated {
-        from_index: u64,
+        from_index: LogIndex,
     },
     /// The leader gave up leadership because it has not heard from a majority (CheckQuorum).
     LostQuorum {
-        term: u64,
+        term: Term,
     },
     /// A read served on the leader's lease without going through the log.
     LeaseRead {
-        term: u64,
+        term: Term,
     },
     /// A lock-service replica applied a grant: `owner` now holds `key` under `lease`, with fencing token
     /// `token`. Every replica reports each applied change; `revision` (strictly increasing along the
@@ -104,7 +105,7 @@ pub enum Fact {
         key: u32,
         lease: u64,
         owner: NodeId,
-        token: u64,
+        token: FencingToken,
         revision: u64,
     },
     /// A replica applied the end of a hold: released by `by`, or `expired` (lease not kept alive).
@@ -113,7 +114,7 @@ pub enum Fact {
         lease: u64,
         owner: NodeId,
         by: NodeId,
-        token: u64,
+        token: FencingToken,
         expired: bool,
         revision: u64,
     },
@@ -131,7 +132,7 @@ pub enum Fact {
     InvoiceWritten {
         client: NodeId,
         minute: u64,
-        token: u64,
+        token: FencingToken,
         /// Invoices for this minute already existed: a duplicate.
         duplicate: bool,
         /// Refused: token below the highest seen.
@@ -152,12 +153,12 @@ pub enum Fact {
     /// The protected resource handled one access (a read or a write carrying a fencing token).
     ResourceAccess {
         client: NodeId,
-        token: u64,
+        token: FencingToken,
         write: bool,
         outcome: AccessOutcome,
         /// The count after the access.
         value: u64,
-        highest_seen: u64,
+        highest_seen: FencingToken,
         /// The job this access belongs to (the same across retries), for the lost-update checker.
         intent: u64,
         /// The record accessed (0: the inventory count; the work queue's accounts from 1).
@@ -356,8 +357,8 @@ impl RoleLabel {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ActorSummary {
     pub role: RoleLabel,
-    pub term: u64,
-    pub commit_index: u64,
+    pub term: Term,
+    pub commit_index: LogIndex,
     pub log_len: u64,
 }
 
@@ -365,8 +366,8 @@ impl ActorSummary {
     /// What an actor without a replicated log reports: never a leader, no term, nothing committed.
     pub const WITHOUT_LOG: ActorSummary = ActorSummary {
         role: RoleLabel::Follower,
-        term: 0,
-        commit_index: 0,
+        term: Term::ZERO,
+        commit_index: LogIndex::ZERO,
         log_len: 0,
     };
 }

@@ -17,6 +17,7 @@ use crate::protocol::{
     AccessOutcome, ActorSummary, Carries, ClientError, ClientOutcome, Effects, Fact, Input,
     Protocol,
 };
+use crate::units::FencingToken;
 use serde::Serialize;
 use std::collections::{BTreeMap, VecDeque};
 
@@ -26,11 +27,11 @@ pub const LEDGER_CAP: usize = 4_096;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct LedgerEntry {
     pub client: NodeId,
-    pub token: u64,
+    pub token: FencingToken,
     /// `None` for a read, the value written for a write.
     pub write: Option<u64>,
     pub outcome: AccessOutcome,
-    pub highest_seen: u64,
+    pub highest_seen: FencingToken,
     /// The count after the access.
     pub value: u64,
     pub local_us: u64,
@@ -40,7 +41,7 @@ pub struct LedgerEntry {
 pub struct Resource {
     pub fencing: bool,
     pub value: u64,
-    pub highest_seen: u64,
+    pub highest_seen: FencingToken,
     pub ledger: VecDeque<LedgerEntry>,
     pub accepted: u64,
     pub rejected: u64,
@@ -60,7 +61,7 @@ impl Resource {
         Resource {
             fencing,
             value: initial_count,
-            highest_seen: 0,
+            highest_seen: FencingToken::ZERO,
             ledger: VecDeque::new(),
             accepted: 0,
             rejected: 0,
@@ -77,7 +78,7 @@ impl Resource {
         &mut self,
         client: NodeId,
         minute: u64,
-        token: u64,
+        token: FencingToken,
         (if_absent, run): (bool, u64),
         effects: &mut Effects<M>,
     ) -> LockMessage {
@@ -138,7 +139,7 @@ impl Resource {
         &mut self,
         client: NodeId,
         kind: AccessKind,
-        token: u64,
+        token: FencingToken,
         op: u64,
         idempotent: bool,
         account: u32,

@@ -29,6 +29,7 @@ use crate::protocol::{
     ActorSummary, Carries, ClientError, ClientOutcome, Effects, Fact, Input, Protocol, TimerDelay,
     TimerKey,
 };
+use crate::units::FencingToken;
 use serde::Serialize;
 
 fn queue_workers(workers: usize) -> u64 {
@@ -76,7 +77,7 @@ pub enum Phase {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Belief {
     pub lease: u64,
-    pub token: u64,
+    pub token: FencingToken,
     pub lease_until_local_us: u64,
 }
 
@@ -232,7 +233,7 @@ impl Worker {
                 self.client.lease_until_local_us = u64::MAX;
                 self.belief = Some(Belief {
                     lease: 0,
-                    token: 0,
+                    token: FencingToken::ZERO,
                     lease_until_local_us: u64::MAX,
                 });
                 self.phase = Phase::Reading;
@@ -301,7 +302,7 @@ impl Worker {
     pub(crate) fn on_acquired<M: Carries<LockMessage>>(
         &mut self,
         lease: u64,
-        token: u64,
+        token: FencingToken,
         effects: &mut Effects<M>,
     ) {
         self.client.lease = Some(lease);

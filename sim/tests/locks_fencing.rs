@@ -17,6 +17,7 @@ use quorumlab_sim::protocol::Fact;
 use quorumlab_sim::runner::{run_scenario, ScenarioRun};
 use quorumlab_sim::scenario::{parse_scenario, to_toml_string, Scenario, ScenarioErrorKind};
 use quorumlab_sim::time::SimTime;
+use quorumlab_sim::units::FencingToken;
 
 mod common;
 use common::{count, load};
@@ -212,7 +213,7 @@ fn release_by_the_wrong_owner_is_refused() {
         &mut events,
     );
     assert!(events.contains(&TableEvent::NotOwner { key: 0, by: b }));
-    assert_eq!(table.token_of(1), Some(1), "A still holds");
+    assert_eq!(table.token_of(1), Some(FencingToken(1)), "A still holds");
 }
 
 /// The checker fires when a hold is ended by someone else (as a delete-without-check lock would).
@@ -227,7 +228,7 @@ fn release_by_owner_checker_fires_on_a_strangers_release() {
         key: 0,
         lease: 1,
         owner: a,
-        token: 1,
+        token: FencingToken(1),
         revision: 1,
     };
     let released = Fact::LockReleased {
@@ -235,7 +236,7 @@ fn release_by_owner_checker_fires_on_a_strangers_release() {
         lease: 1,
         owner: a,
         by: b,
-        token: 1,
+        token: FencingToken(1),
         expired: false,
         revision: 2,
     };
@@ -243,14 +244,14 @@ fn release_by_owner_checker_fires_on_a_strangers_release() {
         key: 0,
         lease: 5,
         owner: b,
-        token: 3,
+        token: FencingToken(3),
         revision: 3,
     };
     let double = Fact::LockGranted {
         key: 0,
         lease: 6,
         owner: a,
-        token: 4,
+        token: FencingToken(4),
         revision: 4,
     };
     for fact in [granted, released, granted_again, double] {
@@ -289,7 +290,7 @@ fn repeated_acquire_is_idempotent_only_with_a_key() {
                 events,
                 [TableEvent::Existing {
                     lease: 1,
-                    token: Some(1)
+                    token: Some(FencingToken(1))
                 }]
             );
             assert_eq!(table.leases.len(), 1);

@@ -8,6 +8,7 @@ use crate::world_text::capabilities::tokens_fence;
 use crate::world_text::ledger::{ledger_sentence, outcome_class};
 use leptos::prelude::*;
 use quorumlab_sim::resource::LedgerEntry;
+use quorumlab_sim::units::FencingToken;
 
 /// Rows drawn (the view carries more; the newest matter).
 const MAX_ROWS: usize = 24;
@@ -19,7 +20,7 @@ struct LedgerSummary {
     /// Whether tokens mean anything (not for Redis-style locks).
     tokens: bool,
     value: u64,
-    highest_seen: u64,
+    highest_seen: FencingToken,
     accepted: u64,
     rejected: u64,
     /// Newest first: (ordinal in the whole run, entry, client name, tokens shown).

@@ -41,15 +41,16 @@ pub fn outcome_class(outcome: AccessOutcome) -> &'static str {
 mod tests {
     use super::*;
     use quorumlab_sim::ids::NodeId;
+    use quorumlab_sim::units::FencingToken;
 
     #[test]
     fn a_stale_write_names_both_tokens() {
         let entry = LedgerEntry {
             client: NodeId(3),
-            token: 33,
+            token: FencingToken(33),
             write: Some(7),
             outcome: AccessOutcome::StaleToken,
-            highest_seen: 34,
+            highest_seen: FencingToken(34),
             value: 8,
             local_us: 0,
         };

@@ -25,6 +25,7 @@ use crate::ids::NodeId;
 use crate::protocol::{AccessOutcome, Fact};
 use crate::time::SimTime;
 use crate::trace::TraceEvent;
+use crate::units::FencingToken;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// One write at the invoice store.
@@ -32,7 +33,7 @@ use std::collections::{BTreeMap, BTreeSet};
 pub struct InvoiceRecord {
     pub client: NodeId,
     pub minute: u64,
-    pub token: u64,
+    pub token: FencingToken,
     pub at_ms: u64,
     pub duplicate: bool,
     pub refused: bool,
@@ -45,7 +46,7 @@ pub const MAX_LOCK_RECORDS: usize = 10_000;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GrantRecord {
     pub client: NodeId,
-    pub token: u64,
+    pub token: FencingToken,
     pub at_ms: u64,
 }
 
@@ -53,18 +54,18 @@ pub struct GrantRecord {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AccessRecord {
     pub client: NodeId,
-    pub token: u64,
+    pub token: FencingToken,
     pub at_ms: u64,
     pub write: bool,
     pub value: u64,
-    pub highest_seen: u64,
+    pub highest_seen: FencingToken,
     pub outcome: AccessOutcome,
 }
 
 #[derive(Clone, Debug, Default)]
 pub struct LockChecker {
     last_revision: u64,
-    holders: BTreeMap<u32, (u64, NodeId)>,
+    holders: BTreeMap<u32, (FencingToken, NodeId)>,
     pub grants: Vec<GrantRecord>,
     pub expired: Vec<GrantRecord>,
     pub releases: u64,
@@ -74,9 +75,9 @@ pub struct LockChecker {
     pub initial_count: Option<u64>,
     baseline: u64,
     intents: BTreeSet<u64>,
-    highest_accepted: u64,
-    current_token: Option<u64>,
-    finished_tokens: BTreeSet<u64>,
+    highest_accepted: FencingToken,
+    current_token: Option<FencingToken>,
+    finished_tokens: BTreeSet<FencingToken>,
     pub accesses: Vec<AccessRecord>,
     pub accepted: u64,
     pub rejected: u64,
@@ -115,7 +116,7 @@ struct Release {
     key: u32,
     owner: NodeId,
     by: NodeId,
-    token: u64,
+    token: FencingToken,
     expired: bool,
 }
 
@@ -308,7 +309,7 @@ impl LockChecker {
         granter: NodeId,
         key: u32,
         owner: NodeId,
-        token: u64,
+        token: FencingToken,
         report: &mut Reporter<'_>,
     ) {
         if let Some((held, holder)) = self.holders.get(&key).copied() {
@@ -399,7 +400,7 @@ impl LockChecker {
             self.finished_tokens.insert(previous);
         }
         if self.finished_tokens.contains(&token) {
-            let previous = self.current_token.unwrap_or(0);
+            let previous = self.current_token.unwrap_or(FencingToken::ZERO);
             let detail = format!(
                 "{} (token {token}) touched the store again after the holder of token {previous} had: their lock periods overlapped",
                 self.name(client)

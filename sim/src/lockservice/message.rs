@@ -1,12 +1,16 @@
 //! What lock clients, the lock service and the protected resource say to each other.
 
+use crate::units::FencingToken;
 use serde::{Deserialize, Serialize};
 
 /// Why the protected resource refused an access.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ResourceError {
     /// Fencing: a holder with a newer token has already been here.
-    StaleToken { presented: u64, highest_seen: u64 },
+    StaleToken {
+        presented: FencingToken,
+        highest_seen: FencingToken,
+    },
 }
 
 /// A read of the count, or a write of a new count.
@@ -21,7 +25,7 @@ pub enum AccessKind {
 pub enum AcquireResult {
     Granted {
         lease: u64,
-        token: u64,
+        token: FencingToken,
     },
     /// The lease exists and waits in the key's queue; a `Granted` notice or a keep-alive answer will
     /// tell the client when it holds the lock.
@@ -49,7 +53,7 @@ pub enum LockMessage {
     Granted {
         key: u32,
         lease: u64,
-        token: u64,
+        token: FencingToken,
     },
     /// `sent_at_local_us` is the client's clock, echoed back so it knows from when the renewal counts.
     KeepAlive {
@@ -60,7 +64,7 @@ pub enum LockMessage {
         lease: u64,
         alive: bool,
         /// The token, if this lease holds the lock now.
-        token: Option<u64>,
+        token: Option<FencingToken>,
         echo_sent_at_local_us: u64,
     },
     Release {
@@ -81,7 +85,7 @@ pub enum LockMessage {
     /// idempotency key); `intent` names the job, for the checkers.
     Access {
         kind: AccessKind,
-        token: u64,
+        token: FencingToken,
         op: u64,
         idempotent: bool,
         intent: u64,
@@ -96,7 +100,7 @@ pub enum LockMessage {
     /// minute that already has invoices (check and write in one step).
     Invoice {
         minute: u64,
-        token: u64,
+        token: FencingToken,
         if_absent: bool,
         /// Identifies this run (idempotency key): a repeated message of the same run is applied once.
         run: u64,
@@ -224,7 +228,7 @@ impl LockMessage {
     }
 
     /// The fencing token a message carries, if any (drawn on the arrow).
-    pub fn token(&self) -> u64 {
+    pub fn token(&self) -> FencingToken {
         match self {
             LockMessage::AcquireReply {
                 result: AcquireResult::Granted { token, .. },
@@ -232,7 +236,7 @@ impl LockMessage {
             }
             | LockMessage::Granted { token, .. }
             | LockMessage::Access { token, .. } => *token,
-            _ => 0,
+            _ => FencingToken::ZERO,
         }
     }
 }

@@ -43,6 +43,7 @@ use crate::protocol::{
     ActorSummary, Carries, Effects, Fact, Input, Protocol, TimerDelay, TimerKey,
 };
 use crate::raft::{Command, RaftMessage, RaftNode};
+use crate::units::LogIndex;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Timer on which the leader looks for leases past their deadline (Raft uses keys 0 and 1).
@@ -64,14 +65,14 @@ pub struct LockServer<M> {
     pub raft: ServiceRaft<M>,
     pub table: LockTable,
     /// Invariant: applied_index <= raft.volatile.applied_index.
-    applied_index: u64,
+    applied_index: LogIndex,
     /// Leader only: each lease's deadline on this node's clock (local microseconds).
     pub deadlines: BTreeMap<u64, u64>,
     /// Leader only: leases whose `Expire` has been proposed but not applied yet.
     expiring: BTreeSet<u64>,
     was_leader: bool,
     /// Leader only: who asked for the entry at each log index, answered when it is applied.
-    pending: BTreeMap<u64, (NodeId, u64)>,
+    pending: BTreeMap<LogIndex, (NodeId, u64)>,
     /// Leader only: one-shot watches on znodes (lost with leadership, as watches are lost with the
     /// server a ZooKeeper client was connected to; clients set them again).
     pub watches: BTreeMap<ZPath, BTreeSet<NodeId>>,
@@ -83,7 +84,7 @@ impl<M> LockServer<M> {
         LockServer {
             raft,
             table: LockTable::default(),
-            applied_index: 0,
+            applied_index: LogIndex::ZERO,
             deadlines: BTreeMap::new(),
             expiring: BTreeSet::new(),
             was_leader: false,
@@ -302,7 +303,7 @@ impl<M: ServiceWire> LockServer<M> {
         }
         self.was_leader = leads;
         while self.applied_index < self.raft.volatile.applied_index {
-            let index = self.applied_index + 1;
+            let index = self.applied_index.next();
             self.applied_index = index;
             let Some(entry) = self.raft.log().entry(index).copied() else {
                 break;
@@ -312,7 +313,8 @@ impl<M: ServiceWire> LockServer<M> {
             };
             let mut events = std::mem::take(&mut self.events);
             events.clear();
-            self.table.apply(index, op, &mut events);
+            // A lease is named by the log index of the entry that created it: unique and known to every replica.
+            self.table.apply(index.0, op, &mut events);
             for event in &events {
                 self.on_event(index, *event, effects);
             }
@@ -336,7 +338,7 @@ impl<M: ServiceWire> LockServer<M> {
         }
     }
 
-    fn on_event(&mut self, index: u64, event: TableEvent, effects: &mut Effects<M>) {
+    fn on_event(&mut self, index: LogIndex, event: TableEvent, effects: &mut Effects<M>) {
         let leads = self.raft.is_leader();
         let asker = self.pending.get(&index).copied();
         match event {
@@ -360,7 +362,7 @@ impl<M: ServiceWire> LockServer<M> {
                     token: hold.token,
                 };
                 match asker {
-                    Some((client, request)) if hold.lease == index => {
+                    Some((client, request)) if hold.lease == index.0 => {
                         self.pending.remove(&index);
                         self.reply(
                             effects,
@@ -451,7 +453,7 @@ impl<M: ServiceWire> LockServer<M> {
 
     fn answer_release(
         &mut self,
-        index: u64,
+        index: LogIndex,
         asker: Option<(NodeId, u64)>,
         released: bool,
         effects: &mut Effects<M>,

@@ -5,6 +5,7 @@ use super::{Carries, Command, Entry, Payload, RaftMessage, RaftNode};
 use crate::protocol::{
     ClientCommand, ClientError, ClientOutcome, Effects, Fact, RequestId, RoleLabel,
 };
+use crate::units::LogIndex;
 
 impl<A: Payload, M: Carries<RaftMessage<A>>> RaftNode<A, M> {
     pub(super) fn on_client(
@@ -62,7 +63,7 @@ impl<A: Payload, M: Carries<RaftMessage<A>>> RaftNode<A, M> {
         now_us: u64,
         command: Command<A>,
         effects: &mut Effects<M>,
-    ) -> Option<u64> {
+    ) -> Option<LogIndex> {
         if self.volatile.role != RoleLabel::Leader {
             return None;
         }
@@ -89,7 +90,7 @@ impl<A: Payload, M: Carries<RaftMessage<A>>> RaftNode<A, M> {
 
     pub(super) fn apply_committed(&mut self, effects: &mut Effects<M>) {
         while self.volatile.applied_index < self.volatile.commit_index {
-            let index = self.volatile.applied_index + 1;
+            let index = self.volatile.applied_index.next();
             let Some(entry) = self.durable.log.entry(index).copied() else {
                 return;
             };

@@ -7,6 +7,7 @@ use super::{
 };
 use crate::ids::NodeId;
 use crate::protocol::{Effects, Fact, RoleLabel, TimerDelay};
+use crate::units::{LogIndex, Term};
 
 impl<A: Payload, M: Carries<RaftMessage<A>>> RaftNode<A, M> {
     pub(super) fn reset_election_timer(&self, effects: &mut Effects<M>) {
@@ -20,7 +21,7 @@ impl<A: Payload, M: Carries<RaftMessage<A>>> RaftNode<A, M> {
     /// Rule for all servers: if a message carries a higher term, adopt it and become follower (§5.1).
     pub(super) fn become_follower(
         &mut self,
-        term: u64,
+        term: Term,
         leader: Option<NodeId>,
         effects: &mut Effects<M>,
     ) {
@@ -67,12 +68,12 @@ impl<A: Payload, M: Carries<RaftMessage<A>>> RaftNode<A, M> {
             term: self.durable.term,
         });
         self.reset_election_timer(effects);
-        self.request_votes(self.durable.term + 1, true, effects);
+        self.request_votes(self.durable.term.next(), true, effects);
         self.tally_after_own_vote(0, true, effects);
     }
 
     fn start_election(&mut self, now_us: u64, effects: &mut Effects<M>) {
-        self.durable.term += 1;
+        self.durable.term = self.durable.term.next();
         self.durable.voted_for = Some(self.id);
         effects.persist("term+vote");
         self.volatile.role = RoleLabel::Candidate;
@@ -94,7 +95,7 @@ impl<A: Payload, M: Carries<RaftMessage<A>>> RaftNode<A, M> {
         self.volatile.votes_granted[self.id.index()] = true;
     }
 
-    fn request_votes(&self, term: u64, pre_vote: bool, effects: &mut Effects<M>) {
+    fn request_votes(&self, term: Term, pre_vote: bool, effects: &mut Effects<M>) {
         let log = &self.durable.log;
         for peer in self.peers() {
             let message = RaftMessage::RequestVote {
@@ -204,7 +205,7 @@ impl<A: Payload, M: Carries<RaftMessage<A>>> RaftNode<A, M> {
         &mut self,
         now_us: u64,
         from: NodeId,
-        term: u64,
+        term: Term,
         granted: bool,
         pre_vote: bool,
         effects: &mut Effects<M>,
@@ -219,7 +220,7 @@ impl<A: Payload, M: Carries<RaftMessage<A>>> RaftNode<A, M> {
             RoleLabel::Candidate
         };
         let expected_term = if pre_vote {
-            self.durable.term + 1
+            self.durable.term.next()
         } else {
             self.durable.term
         };
@@ -242,9 +243,15 @@ impl<A: Payload, M: Carries<RaftMessage<A>>> RaftNode<A, M> {
         self.volatile.role = RoleLabel::Leader;
         self.volatile.leader_hint = Some(self.id);
         self.volatile.leader = Some(LeaderState {
-            next_index: vec![last + 1; count],
+            next_index: vec![last.next(); count],
             match_index: (0..count)
-                .map(|peer| if peer == self.id.index() { last } else { 0 })
+                .map(|peer| {
+                    if peer == self.id.index() {
+                        last
+                    } else {
+                        LogIndex::ZERO
+                    }
+                })
                 .collect(),
             heard_since_check: vec![false; count],
             acked_sent_at_local_us: vec![0; count],

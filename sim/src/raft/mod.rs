@@ -50,6 +50,7 @@ use crate::ids::NodeId;
 use crate::protocol::{
     ActorSummary, Carries, Effects, Input, Protocol, RequestId, RoleLabel, TimerKey,
 };
+use crate::units::{LogIndex, Term};
 use std::collections::BTreeMap;
 use std::marker::PhantomData;
 
@@ -62,7 +63,7 @@ pub const MAX_ENTRIES_PER_APPEND: usize = 64;
 /// What survives a crash: written before any message that depends on it is sent.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Durable<A> {
-    pub term: u64,
+    pub term: Term,
     pub voted_for: Option<NodeId>,
     pub log: Log<A>,
 }
@@ -71,7 +72,7 @@ pub struct Durable<A> {
 impl<A> Default for Durable<A> {
     fn default() -> Self {
         Durable {
-            term: 0,
+            term: Term::ZERO,
             voted_for: None,
             log: Log::default(),
         }
@@ -82,9 +83,9 @@ impl<A> Default for Durable<A> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LeaderState {
     /// Invariant: 1 <= next_index[peer] <= last_index + 1.
-    pub next_index: Vec<u64>,
+    pub next_index: Vec<LogIndex>,
     /// Invariant: match_index[peer] < next_index[peer].
-    pub match_index: Vec<u64>,
+    pub match_index: Vec<LogIndex>,
     /// Heard from this peer since the last CheckQuorum round.
     pub heard_since_check: Vec<bool>,
     /// Latest of our send times (local clock) that the peer acknowledged; feeds the read lease.
@@ -97,13 +98,13 @@ pub struct Volatile {
     pub role: RoleLabel,
     pub leader_hint: Option<NodeId>,
     /// Invariant: applied_index <= commit_index <= log.last_index().
-    pub commit_index: u64,
-    pub applied_index: u64,
+    pub commit_index: LogIndex,
+    pub applied_index: LogIndex,
     pub kv: BTreeMap<u32, u64>,
     pub votes_granted: Vec<bool>,
     pub leader: Option<LeaderState>,
     /// Requests this node accepted as leader, by log index, answered when applied.
-    pub pending_requests: BTreeMap<u64, RequestId>,
+    pub pending_requests: BTreeMap<LogIndex, RequestId>,
     pub last_leader_contact_local_us: Option<u64>,
 }
 
@@ -112,8 +113,8 @@ impl Volatile {
         Volatile {
             role: RoleLabel::Follower,
             leader_hint: None,
-            commit_index: 0,
-            applied_index: 0,
+            commit_index: LogIndex::ZERO,
+            applied_index: LogIndex::ZERO,
             kv: BTreeMap::new(),
             votes_granted: vec![false; node_count],
             leader: None,
@@ -152,7 +153,7 @@ pub struct RaftNode<A, M> {
     pub timing: RaftTiming,
     pub durable: Durable<A>,
     pub volatile: Volatile,
-    scratch: Vec<u64>,
+    scratch: Vec<LogIndex>,
     world_message: PhantomData<fn() -> M>,
 }
 
@@ -192,7 +193,7 @@ impl<A, M> RaftNode<A, M> {
         }
     }
 
-    pub fn term(&self) -> u64 {
+    pub fn term(&self) -> Term {
         self.durable.term
     }
 
@@ -204,7 +205,7 @@ impl<A, M> RaftNode<A, M> {
         &self.durable.log
     }
 
-    pub fn commit_index(&self) -> u64 {
+    pub fn commit_index(&self) -> LogIndex {
         self.volatile.commit_index
     }
 
@@ -278,7 +279,7 @@ impl<A, M> RaftNode<A, M> {
             .enumerate()
         {
             debug_assert!(
-                (1..=last_index + 1).contains(next) && matched < next,
+                (LogIndex(1)..=last_index.next()).contains(next) && matched < next,
                 "{}: peer n{} has next_index {next}, match_index {matched}, last index {last_index}",
                 self.id,
                 peer + 1
@@ -331,7 +332,7 @@ impl<A: Payload, M: Carries<RaftMessage<A>>> Protocol<M> for RaftNode<A, M> {
             role: self.volatile.role,
             term: self.durable.term,
             commit_index: self.volatile.commit_index,
-            log_len: self.durable.log.last_index(),
+            log_len: self.durable.log.last_index().0,
         }
     }
 }

@@ -10,6 +10,7 @@
 use crate::ids::NodeId;
 use crate::lockservice::LockMessage;
 use crate::protocol::{Carries, Effects, Fact};
+use crate::units::FencingToken;
 use crate::worker::{Backend, Phase, Worker, LOCK_KEY, OP_TIMER};
 
 impl Worker {
@@ -98,7 +99,8 @@ impl Worker {
                     valid_for_local_us: validity_us,
                 });
                 effects.cancel_timer(OP_TIMER);
-                self.on_acquired(value, value, effects);
+                // No fencing token in Redis: the unique value stands in for one.
+                self.on_acquired(value, FencingToken(value), effects);
                 return;
             }
         }

@@ -31,6 +31,7 @@ use crate::lockservice::LockMessage;
 use crate::protocol::{
     ActorSummary, Carries, ClientError, ClientOutcome, Effects, Fact, Input, Protocol,
 };
+use crate::units::FencingToken;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -91,7 +92,9 @@ impl KvLockServer {
                 lease: entry.value,
                 owner: entry.owner,
                 by,
-                token: entry.value,
+                // Redis has no fencing token: the hold's random value stands in its place, unique
+                // but not increasing (the checkers know these tokens do not fence).
+                token: FencingToken(entry.value),
                 expired,
                 revision: self.revision,
             });
@@ -121,7 +124,7 @@ impl KvLockServer {
                             key,
                             lease: value,
                             owner: from,
-                            token: value,
+                            token: FencingToken(value),
                             revision: self.revision,
                         });
                     }

@@ -34,6 +34,7 @@ use crate::protocol::{
     ActorSummary, Carries, ClientError, ClientOutcome, Effects, Fact, Input, Protocol, TimerDelay,
     TimerKey,
 };
+use crate::units::FencingToken;
 use serde::Serialize;
 
 /// The lock key the instances share (leadership or the per-run lock).
@@ -63,7 +64,7 @@ pub struct SchedulerInstance {
     pub lock: LockState,
     /// Leader guess, current acquire attempt, lease and how long it lasts on this instance's clock.
     pub client: LockClient,
-    pub token: u64,
+    pub token: FencingToken,
     next_id: u64,
     /// Lock every run: the minute waiting for the lock. Leader modes: the minute being generated.
     pending_minute: Option<u64>,
@@ -88,7 +89,7 @@ impl SchedulerInstance {
             options,
             lock: LockState::None,
             client: LockClient::new(servers, locks.lease_ttl_ms),
-            token: 0,
+            token: FencingToken::ZERO,
             next_id: 0,
             pending_minute: None,
             runs: 0,
@@ -220,7 +221,7 @@ impl SchedulerInstance {
         &mut self,
         now_us: u64,
         lease: u64,
-        token: u64,
+        token: FencingToken,
         effects: &mut Effects<M>,
     ) {
         self.lock = LockState::Held;
