@@ -6,12 +6,12 @@
 //! the [`Protocol`] trait. The protocols themselves never name these enums: they are generic over the
 //! world's message type, so this module sits above every protocol and below the engine.
 
-use crate::lockservice::{LockMessage, LockOp, LockServer, ServiceRaft};
+use crate::lockservice::{LockOp, LockServer, LockServiceMessage, ServiceRaft, ZnodeMessage};
 use crate::protocol::{ActorSummary, Carries, Effects, Input, Protocol};
 use crate::raft::RaftMessage;
-use crate::redlock::KvLockServer;
-use crate::resource::Resource;
-use crate::scheduler::SchedulerInstance;
+use crate::redlock::{KvLockServer, KvMessage};
+use crate::resource::{Resource, ResourceMessage};
+use crate::scheduler::{InvoiceMessage, SchedulerInstance};
 use crate::units::Term;
 use crate::worker::Worker;
 use crate::zookeeper::ZkCandidate;
@@ -40,55 +40,66 @@ pub enum Actor {
 /// The Raft node every world runs, on this module's message type.
 pub type ClusterRaft = ServiceRaft<Message>;
 
+/// One variant per wire language. Each protocol folder owns its own message type; a world mixes them
+/// here, so an event is still a plain `match`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Message {
     Raft(RaftMessage<LockOp>),
-    /// Lock service, lock clients and the protected resource.
-    Lock(LockMessage),
+    /// Lock clients (workers, scheduler instances, candidates' sessions) and the lock service.
+    LockService(LockServiceMessage),
+    /// ZooKeeper-style candidates and the lock service: sessions, znodes, watches.
+    Znode(ZnodeMessage),
+    /// Lock holders and the protected resource.
+    Resource(ResourceMessage),
+    /// Scheduler instances and the invoice store.
+    Invoice(InvoiceMessage),
+    /// Redis-style clients and key-value servers.
+    Kv(KvMessage),
 }
 
-impl Carries<RaftMessage<LockOp>> for Message {
-    fn wrap(inner: RaftMessage<LockOp>) -> Message {
-        Message::Raft(inner)
-    }
+/// `Carries` for one variant of [`Message`]: wrapping builds it, peeling matches only it.
+macro_rules! carries {
+    ($inner:ty, $variant:ident) => {
+        impl Carries<$inner> for Message {
+            fn wrap(inner: $inner) -> Message {
+                Message::$variant(inner)
+            }
 
-    fn peel(&self) -> Option<&RaftMessage<LockOp>> {
-        match self {
-            Message::Raft(message) => Some(message),
-            Message::Lock(_) => None,
+            fn peel(&self) -> Option<&$inner> {
+                match self {
+                    Message::$variant(message) => Some(message),
+                    _ => None,
+                }
+            }
         }
-    }
+    };
 }
 
-impl Carries<LockMessage> for Message {
-    fn wrap(inner: LockMessage) -> Message {
-        Message::Lock(inner)
-    }
-
-    fn peel(&self) -> Option<&LockMessage> {
-        match self {
-            Message::Lock(message) => Some(message),
-            Message::Raft(_) => None,
-        }
-    }
-}
+carries!(RaftMessage<LockOp>, Raft);
+carries!(LockServiceMessage, LockService);
+carries!(ZnodeMessage, Znode);
+carries!(ResourceMessage, Resource);
+carries!(InvoiceMessage, Invoice);
+carries!(KvMessage, Kv);
 
 impl Message {
     /// Short human label for the UI and the trace ("RequestVote", "Heartbeat", "Vote granted", ...).
     pub fn label(&self) -> &'static str {
         match self {
             Message::Raft(message) => message.label(),
-            Message::Lock(message) => message.label(),
+            Message::LockService(message) => message.label(),
+            Message::Znode(message) => message.label(),
+            Message::Resource(message) => message.label(),
+            Message::Invoice(message) => message.label(),
+            Message::Kv(message) => message.label(),
         }
     }
-}
 
-impl Message {
     /// The term the message carries (0 for protocols without terms).
     pub fn term(&self) -> Term {
         match self {
             Message::Raft(message) => message.term(),
-            Message::Lock(_) => Term::ZERO,
+            _ => Term::ZERO,
         }
     }
 
@@ -96,7 +107,7 @@ impl Message {
     pub fn entry_count(&self) -> u32 {
         match self {
             Message::Raft(RaftMessage::AppendEntries { entries, .. }) => entries.len() as u32,
-            Message::Raft(_) | Message::Lock(_) => 0,
+            _ => 0,
         }
     }
 }

@@ -12,14 +12,66 @@
 //! [`LEDGER_CAP`] in full, all of them in the counts). It is storage: a crash loses nothing.
 
 use crate::ids::NodeId;
-use crate::lockservice::{AccessKind, LockMessage, ResourceError};
 use crate::protocol::{
     AccessOutcome, ActorSummary, Carries, ClientError, ClientOutcome, Effects, Fact, Input,
     Protocol,
 };
+use crate::scheduler::InvoiceMessage;
 use crate::units::FencingToken;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, VecDeque};
+
+/// Why the protected resource refused an access.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ResourceError {
+    /// Fencing: a holder with a newer token has already been here.
+    StaleToken {
+        presented: FencingToken,
+        highest_seen: FencingToken,
+    },
+}
+
+/// A read of the count, or a write of a new count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum AccessKind {
+    Read,
+    Write { value: u64 },
+}
+
+/// What lock holders say to the protected resource, and its answers. (The invoice store, the same
+/// actor in the scheduler world, speaks the scheduler's [`InvoiceMessage`]s.)
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ResourceMessage {
+    /// `op` identifies the message (the same on a retry only with an idempotency key); `intent` names
+    /// the job, for the checkers.
+    Access {
+        kind: AccessKind,
+        token: FencingToken,
+        op: u64,
+        idempotent: bool,
+        intent: u64,
+        /// The record accessed: 0 is the inventory count; the work queue uses one per account.
+        account: u32,
+    },
+    AccessReply {
+        op: u64,
+        result: Result<u64, ResourceError>,
+    },
+}
+
+impl ResourceMessage {
+    pub fn label(&self) -> &'static str {
+        match self {
+            ResourceMessage::Access {
+                kind: AccessKind::Read,
+                ..
+            } => "Read",
+            ResourceMessage::Access { .. } => "Write",
+            ResourceMessage::AccessReply { result: Ok(_), .. } => "Access ok",
+            ResourceMessage::AccessReply { .. } => "Stale token",
+        }
+    }
+}
 
 /// Ledger entries kept in full.
 pub const LEDGER_CAP: usize = 4_096;
@@ -74,16 +126,16 @@ impl Resource {
     }
 
     /// Invoice store: fencing first, then the optional "only if absent" check, then the write.
-    fn invoice<M: Carries<LockMessage>>(
+    fn invoice<M: Carries<InvoiceMessage>>(
         &mut self,
         client: NodeId,
         minute: u64,
         token: FencingToken,
         (if_absent, run): (bool, u64),
         effects: &mut Effects<M>,
-    ) -> LockMessage {
+    ) -> InvoiceMessage {
         if self.last_run.get(&client) == Some(&run) {
-            return LockMessage::InvoiceReply {
+            return InvoiceMessage::InvoiceReply {
                 minute,
                 written: false,
                 refused: false,
@@ -110,7 +162,7 @@ impl Resource {
                 refused,
             });
         }
-        LockMessage::InvoiceReply {
+        InvoiceMessage::InvoiceReply {
             minute,
             written,
             refused,
@@ -168,69 +220,79 @@ impl Resource {
     }
 }
 
-impl<M: Carries<LockMessage>> Protocol<M> for Resource {
-    fn handle(&mut self, local_now_us: u64, input: Input<'_, M>, effects: &mut Effects<M>) {
-        // Messages of other protocols never reach the store; drop them here.
-        let Some(input) = input.narrow::<LockMessage>() else {
+impl Resource {
+    /// One access arriving: apply it, write the ledger, tell the checkers, answer.
+    fn on_access<M: Carries<ResourceMessage>>(
+        &mut self,
+        from: NodeId,
+        local_now_us: u64,
+        message: &ResourceMessage,
+        effects: &mut Effects<M>,
+    ) {
+        let ResourceMessage::Access {
+            kind,
+            token,
+            op,
+            idempotent,
+            intent,
+            account,
+        } = message
+        else {
             return;
         };
+        let (outcome, result) = self.access(from, *kind, *token, *op, *idempotent, *account);
+        let write = match kind {
+            AccessKind::Write { value } => Some(*value),
+            AccessKind::Read => None,
+        };
+        if self.ledger.len() >= LEDGER_CAP {
+            self.ledger.pop_front();
+        }
+        self.ledger.push_back(LedgerEntry {
+            client: from,
+            token: *token,
+            write,
+            outcome,
+            highest_seen: self.highest_seen,
+            value: self.balance(*account),
+            local_us: local_now_us,
+        });
+        effects.persist("resource");
+        effects.observe(Fact::ResourceAccess {
+            client: from,
+            token: *token,
+            write: write.is_some(),
+            outcome,
+            value: self.balance(*account),
+            highest_seen: self.highest_seen,
+            intent: *intent,
+            account: *account,
+        });
+        let reply = ResourceMessage::AccessReply { op: *op, result };
+        effects.send(from, reply);
+    }
+}
+
+impl<M> Protocol<M> for Resource
+where
+    M: Carries<ResourceMessage> + Carries<InvoiceMessage>,
+{
+    fn handle(&mut self, local_now_us: u64, input: Input<'_, M>, effects: &mut Effects<M>) {
         match input {
-            Input::Message {
-                from,
-                message:
-                    LockMessage::Access {
-                        kind,
-                        token,
-                        op,
-                        idempotent,
-                        intent,
-                        account,
-                    },
-            } => {
-                let (outcome, result) =
-                    self.access(from, *kind, *token, *op, *idempotent, *account);
-                let write = match kind {
-                    AccessKind::Write { value } => Some(*value),
-                    AccessKind::Read => None,
-                };
-                if self.ledger.len() >= LEDGER_CAP {
-                    self.ledger.pop_front();
+            Input::Message { from, message } => {
+                // Messages of other protocols never reach the store; they fall through here.
+                if let Some(access) = Carries::<ResourceMessage>::peel(message) {
+                    self.on_access(from, local_now_us, access, effects);
+                } else if let Some(InvoiceMessage::Invoice {
+                    minute,
+                    token,
+                    if_absent,
+                    run,
+                }) = Carries::<InvoiceMessage>::peel(message)
+                {
+                    let reply = self.invoice(from, *minute, *token, (*if_absent, *run), effects);
+                    effects.send(from, reply);
                 }
-                self.ledger.push_back(LedgerEntry {
-                    client: from,
-                    token: *token,
-                    write,
-                    outcome,
-                    highest_seen: self.highest_seen,
-                    value: self.balance(*account),
-                    local_us: local_now_us,
-                });
-                effects.persist("resource");
-                effects.observe(Fact::ResourceAccess {
-                    client: from,
-                    token: *token,
-                    write: write.is_some(),
-                    outcome,
-                    value: self.balance(*account),
-                    highest_seen: self.highest_seen,
-                    intent: *intent,
-                    account: *account,
-                });
-                let reply = LockMessage::AccessReply { op: *op, result };
-                effects.send(from, reply);
-            }
-            Input::Message {
-                from,
-                message:
-                    LockMessage::Invoice {
-                        minute,
-                        token,
-                        if_absent,
-                        run,
-                    },
-            } => {
-                let reply = self.invoice(from, *minute, *token, (*if_absent, *run), effects);
-                effects.send(from, reply);
             }
             Input::Client { request_id, .. } => {
                 let error = ClientError::NotLeader { leader_hint: None };

@@ -27,16 +27,19 @@
 //! The server is sans-IO like every actor: it wraps a [`RaftNode`] (messages, timers and client requests it
 //! does not know go straight to Raft) and applies committed `Command::Lock` entries to its [`LockTable`]
 //! after each input. A crash loses the table with the rest of the volatile state; the replica rebuilds it
-//! by re-applying the committed log. Files: `table.rs` (the pure state machine), `message.rs`.
+//! by re-applying the committed log. Files: `table.rs` (the pure state machine), `message.rs` (the lock
+//! protocol), `znode_message.rs` (sessions, znodes, watches).
 
 pub mod entry;
 pub mod message;
 pub mod table;
+pub mod znode_message;
 
-pub use message::{AccessKind, AcquireResult, LockMessage, ResourceError};
+pub use message::{AcquireResult, LockServiceMessage};
 pub use table::{
     CreatePath, Hold, KeyState, Lease, LockOp, LockTable, TableEvent, ZNode, ZPath, SESSION_KEY,
 };
+pub use znode_message::ZnodeMessage;
 
 use crate::ids::NodeId;
 use crate::protocol::{
@@ -54,11 +57,17 @@ pub const LEASE_CHECK_US: u64 = 10_000;
 /// The Raft group under the lock service: its log carries lock operations.
 pub type ServiceRaft<M> = RaftNode<LockOp, M>;
 
-/// What a world's message type must carry for the lock service: Raft's messages between the servers
-/// and the lock protocol's with the clients.
-pub trait ServiceWire: Carries<LockMessage> + Carries<RaftMessage<LockOp>> {}
+/// What a world's message type must carry for the lock service: Raft's messages between the servers,
+/// the lock protocol's with the clients and the ZooKeeper-style requests it also answers.
+pub trait ServiceWire:
+    Carries<LockServiceMessage> + Carries<ZnodeMessage> + Carries<RaftMessage<LockOp>>
+{
+}
 
-impl<M: Carries<LockMessage> + Carries<RaftMessage<LockOp>>> ServiceWire for M {}
+impl<M> ServiceWire for M where
+    M: Carries<LockServiceMessage> + Carries<ZnodeMessage> + Carries<RaftMessage<LockOp>>
+{
+}
 
 #[derive(Clone, Debug)]
 pub struct LockServer<M> {
@@ -96,7 +105,10 @@ impl<M> LockServer<M> {
 }
 
 impl<M: ServiceWire> LockServer<M> {
-    fn reply(&self, effects: &mut Effects<M>, to: NodeId, message: LockMessage) {
+    fn reply<T>(&self, effects: &mut Effects<M>, to: NodeId, message: T)
+    where
+        M: Carries<T>,
+    {
         effects.send(to, message);
     }
 
@@ -109,7 +121,7 @@ impl<M: ServiceWire> LockServer<M> {
         self.reply(
             effects,
             to,
-            LockMessage::NotLeader {
+            LockServiceMessage::NotLeader {
                 request,
                 leader_hint,
             },
@@ -120,11 +132,11 @@ impl<M: ServiceWire> LockServer<M> {
         &mut self,
         now_us: u64,
         from: NodeId,
-        message: &LockMessage,
+        message: &LockServiceMessage,
         effects: &mut Effects<M>,
     ) {
         match *message {
-            LockMessage::Acquire {
+            LockServiceMessage::Acquire {
                 key,
                 ttl_ms,
                 request,
@@ -139,7 +151,7 @@ impl<M: ServiceWire> LockServer<M> {
                 };
                 self.propose(now_us, from, request, op, effects);
             }
-            LockMessage::Release {
+            LockServiceMessage::Release {
                 key,
                 lease,
                 request,
@@ -151,18 +163,30 @@ impl<M: ServiceWire> LockServer<M> {
                 };
                 self.propose(now_us, from, request, op, effects);
             }
-            LockMessage::KeepAlive {
+            LockServiceMessage::KeepAlive {
                 lease,
                 sent_at_local_us,
             } => self.on_keep_alive(now_us, from, lease, sent_at_local_us, effects),
-            LockMessage::OpenSession { ttl_ms, request } => {
+            _ => {}
+        }
+    }
+
+    fn on_znode_message(
+        &mut self,
+        now_us: u64,
+        from: NodeId,
+        message: &ZnodeMessage,
+        effects: &mut Effects<M>,
+    ) {
+        match *message {
+            ZnodeMessage::OpenSession { ttl_ms, request } => {
                 let op = LockOp::OpenSession {
                     owner: from,
                     ttl_ms,
                 };
                 self.propose(now_us, from, request, op, effects);
             }
-            LockMessage::Create {
+            ZnodeMessage::Create {
                 session,
                 path,
                 request,
@@ -173,7 +197,7 @@ impl<M: ServiceWire> LockServer<M> {
                 };
                 self.propose(now_us, from, request, op, effects);
             }
-            LockMessage::WatchExists { path, request } => {
+            ZnodeMessage::WatchExists { path, request } => {
                 if !self.raft.is_leader() || !self.raft.lease_holds(now_us) {
                     self.not_leader(effects, from, request);
                     return;
@@ -183,7 +207,7 @@ impl<M: ServiceWire> LockServer<M> {
                 if exists {
                     self.watches.entry(path).or_default().insert(from);
                 }
-                let reply = LockMessage::WatchExistsReply {
+                let reply = ZnodeMessage::WatchExistsReply {
                     request,
                     path,
                     exists,
@@ -191,7 +215,7 @@ impl<M: ServiceWire> LockServer<M> {
                 };
                 self.reply(effects, from, reply);
             }
-            LockMessage::Children { request } => {
+            ZnodeMessage::Children { request } => {
                 if !self.raft.is_leader() || !self.raft.lease_holds(now_us) {
                     self.not_leader(effects, from, request);
                     return;
@@ -205,7 +229,7 @@ impl<M: ServiceWire> LockServer<M> {
                         ZPath::Leader => None,
                     })
                     .collect();
-                let reply = LockMessage::ChildrenReply { request, sequences };
+                let reply = ZnodeMessage::ChildrenReply { request, sequences };
                 self.reply(effects, from, reply);
             }
             _ => {}
@@ -247,7 +271,7 @@ impl<M: ServiceWire> LockServer<M> {
             self.deadlines
                 .insert(lease, now_us.saturating_add(known.ttl_ms * 1_000));
         }
-        let reply = LockMessage::KeepAliveReply {
+        let reply = LockServiceMessage::KeepAliveReply {
             lease,
             alive,
             token: if alive {
@@ -367,11 +391,11 @@ impl<M: ServiceWire> LockServer<M> {
                         self.reply(
                             effects,
                             client,
-                            LockMessage::AcquireReply { request, result },
+                            LockServiceMessage::AcquireReply { request, result },
                         );
                     }
                     _ => {
-                        let notice = LockMessage::Granted {
+                        let notice = LockServiceMessage::Granted {
                             key,
                             lease: hold.lease,
                             token: hold.token,
@@ -387,7 +411,7 @@ impl<M: ServiceWire> LockServer<M> {
                     self.reply(
                         effects,
                         client,
-                        LockMessage::AcquireReply { request, result },
+                        LockServiceMessage::AcquireReply { request, result },
                     );
                 }
             }
@@ -401,7 +425,7 @@ impl<M: ServiceWire> LockServer<M> {
                     self.reply(
                         effects,
                         client,
-                        LockMessage::AcquireReply { request, result },
+                        LockServiceMessage::AcquireReply { request, result },
                     );
                 }
             }
@@ -427,7 +451,7 @@ impl<M: ServiceWire> LockServer<M> {
             TableEvent::SessionOpened { lease } => {
                 if let Some((client, request)) = asker.filter(|_| leads) {
                     self.pending.remove(&index);
-                    let reply = LockMessage::SessionOpened {
+                    let reply = ZnodeMessage::SessionOpened {
                         request,
                         session: lease,
                     };
@@ -437,14 +461,14 @@ impl<M: ServiceWire> LockServer<M> {
             TableEvent::Created { path } => {
                 if let Some((client, request)) = asker.filter(|_| leads) {
                     self.pending.remove(&index);
-                    self.reply(effects, client, LockMessage::CreateReply { request, path });
+                    self.reply(effects, client, ZnodeMessage::CreateReply { request, path });
                 }
             }
             TableEvent::Deleted { node } => {
                 let watchers = self.watches.remove(&node.path).unwrap_or_default();
                 for watcher in watchers.into_iter().filter(|_| leads) {
                     effects.observe(Fact::WatchNotified { watcher });
-                    let event = LockMessage::WatchEvent { path: node.path };
+                    let event = ZnodeMessage::WatchEvent { path: node.path };
                     self.reply(effects, watcher, event);
                 }
             }
@@ -465,23 +489,28 @@ impl<M: ServiceWire> LockServer<M> {
         self.reply(
             effects,
             client,
-            LockMessage::ReleaseReply { request, released },
+            LockServiceMessage::ReleaseReply { request, released },
         );
     }
 }
 
 impl<M: ServiceWire> Protocol<M> for LockServer<M> {
     fn handle(&mut self, local_now_us: u64, input: Input<'_, M>, effects: &mut Effects<M>) {
-        let lock_message = match input {
-            Input::Message { from, message } => {
-                Carries::<LockMessage>::peel(message).map(|message| (from, message))
-            }
-            _ => None,
+        let (lock_message, znode_message) = match input {
+            Input::Message { from, message } => (
+                Carries::<LockServiceMessage>::peel(message).map(|message| (from, message)),
+                Carries::<ZnodeMessage>::peel(message).map(|message| (from, message)),
+            ),
+            _ => (None, None),
         };
         match input {
             Input::Message { .. } if lock_message.is_some() => {
                 let (from, message) = lock_message.expect("matched just above");
                 self.on_lock_message(local_now_us, from, message, effects);
+            }
+            Input::Message { .. } if znode_message.is_some() => {
+                let (from, message) = znode_message.expect("matched just above");
+                self.on_znode_message(local_now_us, from, message, effects);
             }
             Input::Timer { key: LEASE_TIMER } => self.on_lease_timer(local_now_us, effects),
             Input::Start | Input::Recover => {

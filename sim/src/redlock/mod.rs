@@ -23,11 +23,12 @@
 //! touches it. The server is volatile: a crash forgets every key (Redis without persistence), which is
 //! one more way for Redlock to grant twice.
 
-pub mod client;
 pub mod entry;
+pub mod message;
+
+pub use message::KvMessage;
 
 use crate::ids::NodeId;
-use crate::lockservice::LockMessage;
 use crate::protocol::{
     ActorSummary, Carries, ClientError, ClientOutcome, Effects, Fact, Input, Protocol,
 };
@@ -62,7 +63,7 @@ impl KvLockServer {
     }
 
     /// The live entry for `key` at local time `now_us`; an expired one is removed first (lazy expiry).
-    fn live<M: Carries<LockMessage>>(
+    fn live<M: Carries<KvMessage>>(
         &mut self,
         key: u32,
         now_us: u64,
@@ -77,7 +78,7 @@ impl KvLockServer {
         None
     }
 
-    fn end<M: Carries<LockMessage>>(
+    fn end<M: Carries<KvMessage>>(
         &mut self,
         key: u32,
         entry: KvEntry,
@@ -101,15 +102,15 @@ impl KvLockServer {
         }
     }
 
-    fn on_message<M: Carries<LockMessage>>(
+    fn on_message<M: Carries<KvMessage>>(
         &mut self,
         now_us: u64,
         from: NodeId,
-        message: &LockMessage,
+        message: &KvMessage,
         effects: &mut Effects<M>,
     ) {
         let reply = match *message {
-            LockMessage::SetNx { key, value, px_ms } => {
+            KvMessage::SetNx { key, value, px_ms } => {
                 let ok = self.live(key, now_us, effects).is_none();
                 if ok {
                     let entry = KvEntry {
@@ -129,9 +130,9 @@ impl KvLockServer {
                         });
                     }
                 }
-                LockMessage::SetNxReply { key, value, ok }
+                KvMessage::SetNxReply { key, value, ok }
             }
-            LockMessage::Del {
+            KvMessage::Del {
                 key,
                 value,
                 checked,
@@ -145,7 +146,7 @@ impl KvLockServer {
                     }
                     _ => false,
                 };
-                LockMessage::DelReply {
+                KvMessage::DelReply {
                     key,
                     value,
                     deleted,
@@ -157,7 +158,7 @@ impl KvLockServer {
     }
 }
 
-impl<M: Carries<LockMessage>> Protocol<M> for KvLockServer {
+impl<M: Carries<KvMessage>> Protocol<M> for KvLockServer {
     fn handle(&mut self, local_now_us: u64, input: Input<'_, M>, effects: &mut Effects<M>) {
         match input {
             Input::Message { from, message } => {

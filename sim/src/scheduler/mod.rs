@@ -25,17 +25,26 @@
 //! invoiced twice, and the report counts generated invoices, duplicates and missed minutes.
 
 pub mod entry;
+pub mod message;
+
+pub use message::InvoiceMessage;
 
 use crate::config::{LockServiceOptions, SchedulerMode, SchedulerOptions};
 use crate::ids::NodeId;
 use crate::lock_client::{LockClient, LockReply};
-use crate::lockservice::LockMessage;
+use crate::lockservice::LockServiceMessage;
 use crate::protocol::{
     ActorSummary, Carries, ClientError, ClientOutcome, Effects, Fact, Input, Protocol, TimerDelay,
     TimerKey,
 };
 use crate::units::FencingToken;
 use serde::Serialize;
+
+/// What a world's message type must carry for a scheduler instance: the lock service's replies and the
+/// invoice store's.
+pub trait SchedulerWire: Carries<LockServiceMessage> + Carries<InvoiceMessage> {}
+
+impl<M: Carries<LockServiceMessage> + Carries<InvoiceMessage>> SchedulerWire for M {}
 
 /// The lock key the instances share (leadership or the per-run lock).
 pub const SCHEDULER_KEY: u32 = 1;
@@ -109,7 +118,7 @@ impl SchedulerInstance {
         )
     }
 
-    fn set<M: Carries<LockMessage>>(
+    fn set<M: SchedulerWire>(
         &self,
         effects: &mut Effects<M>,
         key: TimerKey,
@@ -125,7 +134,7 @@ impl SchedulerInstance {
         );
     }
 
-    fn minute_timer<M: Carries<LockMessage>>(&self, now_us: u64, effects: &mut Effects<M>) {
+    fn minute_timer<M: SchedulerWire>(&self, now_us: u64, effects: &mut Effects<M>) {
         // Fire at the start of the next minute on this instance's clock.
         let minute_us = self.options.minute_ms * 1_000;
         let next_us = (now_us / minute_us + 1) * minute_us;
@@ -137,18 +146,18 @@ impl SchedulerInstance {
         );
     }
 
-    fn acquire<M: Carries<LockMessage>>(&mut self, now_us: u64, effects: &mut Effects<M>) {
+    fn acquire<M: SchedulerWire>(&mut self, now_us: u64, effects: &mut Effects<M>) {
         self.next_id += 1;
         self.client.request = self.next_id;
         self.lock = LockState::Acquiring;
         self.send_acquire(now_us, effects);
     }
 
-    fn send_acquire<M: Carries<LockMessage>>(&mut self, now_us: u64, effects: &mut Effects<M>) {
+    fn send_acquire<M: SchedulerWire>(&mut self, now_us: u64, effects: &mut Effects<M>) {
         self.client.acquire_sent_local_us = now_us;
         self.lock_round_trips += 1;
         effects.observe(Fact::LockRequested { key: SCHEDULER_KEY });
-        let message = LockMessage::Acquire {
+        let message = LockServiceMessage::Acquire {
             key: SCHEDULER_KEY,
             ttl_ms: self.locks.lease_ttl_ms,
             request: self.client.request,
@@ -163,7 +172,7 @@ impl SchedulerInstance {
         );
     }
 
-    fn lose_lock<M: Carries<LockMessage>>(&mut self, now_us: u64, effects: &mut Effects<M>) {
+    fn lose_lock<M: SchedulerWire>(&mut self, now_us: u64, effects: &mut Effects<M>) {
         let led = self.leader_mode() && self.lock == LockState::Held;
         self.lock = LockState::None;
         self.client.lease = None;
@@ -178,7 +187,7 @@ impl SchedulerInstance {
         }
     }
 
-    fn on_minute<M: Carries<LockMessage>>(&mut self, now_us: u64, effects: &mut Effects<M>) {
+    fn on_minute<M: SchedulerWire>(&mut self, now_us: u64, effects: &mut Effects<M>) {
         self.minute_timer(now_us, effects);
         let minute = now_us / (self.options.minute_ms * 1_000);
         match self.options.mode {
@@ -200,7 +209,7 @@ impl SchedulerInstance {
         }
     }
 
-    fn generate<M: Carries<LockMessage>>(
+    fn generate<M: SchedulerWire>(
         &mut self,
         minute: u64,
         if_absent: bool,
@@ -208,7 +217,7 @@ impl SchedulerInstance {
     ) {
         self.runs += 1;
         self.next_id += 1;
-        let invoice = LockMessage::Invoice {
+        let invoice = InvoiceMessage::Invoice {
             minute,
             token: self.token,
             if_absent,
@@ -217,7 +226,7 @@ impl SchedulerInstance {
         effects.send(self.store, invoice);
     }
 
-    fn on_granted<M: Carries<LockMessage>>(
+    fn on_granted<M: SchedulerWire>(
         &mut self,
         now_us: u64,
         lease: u64,
@@ -244,7 +253,7 @@ impl SchedulerInstance {
         }
     }
 
-    fn release<M: Carries<LockMessage>>(&mut self, effects: &mut Effects<M>) {
+    fn release<M: SchedulerWire>(&mut self, effects: &mut Effects<M>) {
         let Some(lease) = self.client.lease else {
             self.lock = LockState::None;
             return;
@@ -262,11 +271,33 @@ impl SchedulerInstance {
         );
     }
 
-    fn on_message<M: Carries<LockMessage>>(
+    fn on_message<M: SchedulerWire>(
         &mut self,
         now_us: u64,
         from: NodeId,
-        message: &LockMessage,
+        message: &M,
+        effects: &mut Effects<M>,
+    ) {
+        if let Some(message) = Carries::<LockServiceMessage>::peel(message) {
+            self.on_lock_message(now_us, from, message, effects);
+        } else if let Some(InvoiceMessage::InvoiceReply { refused, .. }) =
+            Carries::<InvoiceMessage>::peel(message)
+        {
+            if self.options.mode == SchedulerMode::LockEveryRun && self.lock == LockState::Held {
+                self.release(effects);
+            }
+            if self.leader_mode() && *refused {
+                // Fenced off: a newer leader exists.
+                self.lose_lock(now_us, effects);
+            }
+        }
+    }
+
+    fn on_lock_message<M: SchedulerWire>(
+        &mut self,
+        now_us: u64,
+        from: NodeId,
+        message: &LockServiceMessage,
         effects: &mut Effects<M>,
     ) {
         let acquiring = self.lock == LockState::Acquiring;
@@ -274,30 +305,17 @@ impl SchedulerInstance {
             self.on_lock_reply(now_us, reply, effects);
             return;
         }
-        match *message {
-            LockMessage::InvoiceReply { .. } => {
-                if self.options.mode == SchedulerMode::LockEveryRun && self.lock == LockState::Held
-                {
-                    self.release(effects);
-                }
-                if let (true, LockMessage::InvoiceReply { refused: true, .. }) =
-                    (self.leader_mode(), message)
-                {
-                    // Fenced off: a newer leader exists.
-                    self.lose_lock(now_us, effects);
-                }
-            }
-            LockMessage::ReleaseReply { .. } if self.lock == LockState::Releasing => {
+        if let LockServiceMessage::ReleaseReply { .. } = message {
+            if self.lock == LockState::Releasing {
                 self.lock = LockState::None;
                 self.client.lease = None;
                 effects.cancel_timer(OP_TIMER);
             }
-            _ => {}
         }
     }
 
     /// What the lock service's answer means for this instance: leading, or waiting to.
-    fn on_lock_reply<M: Carries<LockMessage>>(
+    fn on_lock_reply<M: SchedulerWire>(
         &mut self,
         now_us: u64,
         reply: LockReply,
@@ -327,7 +345,7 @@ impl SchedulerInstance {
         }
     }
 
-    fn on_op_timeout<M: Carries<LockMessage>>(&mut self, now_us: u64, effects: &mut Effects<M>) {
+    fn on_op_timeout<M: SchedulerWire>(&mut self, now_us: u64, effects: &mut Effects<M>) {
         match self.lock {
             LockState::Acquiring => {
                 self.client.try_next_server();
@@ -344,14 +362,14 @@ impl SchedulerInstance {
         }
     }
 
-    fn on_renew<M: Carries<LockMessage>>(&mut self, now_us: u64, effects: &mut Effects<M>) {
+    fn on_renew<M: SchedulerWire>(&mut self, now_us: u64, effects: &mut Effects<M>) {
         if self.client.send_keep_alive(now_us, effects) {
             self.set(effects, RENEW_TIMER, self.locks.renew_ms, "lease renewal");
         }
     }
 }
 
-impl<M: Carries<LockMessage>> Protocol<M> for SchedulerInstance {
+impl<M: SchedulerWire> Protocol<M> for SchedulerInstance {
     fn handle(&mut self, local_now_us: u64, input: Input<'_, M>, effects: &mut Effects<M>) {
         match input {
             Input::Start | Input::Recover => {
@@ -361,9 +379,7 @@ impl<M: Carries<LockMessage>> Protocol<M> for SchedulerInstance {
                 }
             }
             Input::Message { from, message } => {
-                if let Some(message) = message.peel() {
-                    self.on_message(local_now_us, from, message, effects);
-                }
+                self.on_message(local_now_us, from, message, effects)
             }
             Input::Timer { key: MINUTE_TIMER } => self.on_minute(local_now_us, effects),
             Input::Timer { key: OP_TIMER } => self.on_op_timeout(local_now_us, effects),

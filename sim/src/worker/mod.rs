@@ -19,18 +19,34 @@
 //! retried `Acquire` creates a second lease that nobody keeps alive; a retried write is applied twice).
 //!
 //! With a Redis-style backend the worker takes its lock with `SET NX PX` instead; that client side lives
-//! beside the servers it talks to, in `crate::redlock::client`.
+//! in `redis.rs`, speaking the servers' [`KvMessage`]s.
 
 use crate::config::LockServiceOptions;
 use crate::ids::NodeId;
 use crate::lock_client::{LockClient, LockReply};
-use crate::lockservice::{AccessKind, LockMessage, ResourceError};
+use crate::lockservice::LockServiceMessage;
 use crate::protocol::{
     ActorSummary, Carries, ClientError, ClientOutcome, Effects, Fact, Input, Protocol, TimerDelay,
     TimerKey,
 };
+use crate::redlock::KvMessage;
+use crate::resource::{AccessKind, ResourceError, ResourceMessage};
 use crate::units::FencingToken;
 use serde::Serialize;
+
+mod redis;
+
+/// What a world's message type must carry for a worker: the lock service's replies, the store's, and
+/// (with a Redis-style backend) the key-value servers'.
+pub trait WorkerWire:
+    Carries<LockServiceMessage> + Carries<ResourceMessage> + Carries<KvMessage>
+{
+}
+
+impl<M> WorkerWire for M where
+    M: Carries<LockServiceMessage> + Carries<ResourceMessage> + Carries<KvMessage>
+{
+}
 
 fn queue_workers(workers: usize) -> u64 {
     workers.max(1) as u64
@@ -184,7 +200,7 @@ impl Worker {
         self.next_id
     }
 
-    pub(crate) fn op_timer<M: Carries<LockMessage>>(&self, effects: &mut Effects<M>) {
+    pub(crate) fn op_timer<M: WorkerWire>(&self, effects: &mut Effects<M>) {
         let local_us = self.options.op_timeout_ms * 1_000;
         effects.set_timer(
             OP_TIMER,
@@ -193,7 +209,7 @@ impl Worker {
         );
     }
 
-    fn schedule_job<M: Carries<LockMessage>>(&self, effects: &mut Effects<M>) {
+    fn schedule_job<M: WorkerWire>(&self, effects: &mut Effects<M>) {
         let think_us = self.options.think_ms * 1_000;
         let delay = TimerDelay::Between {
             min_local_us: think_us / 2,
@@ -202,7 +218,7 @@ impl Worker {
         effects.set_timer(JOB_TIMER, delay, "next job");
     }
 
-    fn send_acquire<M: Carries<LockMessage>>(&mut self, now_us: u64, effects: &mut Effects<M>) {
+    fn send_acquire<M: WorkerWire>(&mut self, now_us: u64, effects: &mut Effects<M>) {
         self.client.acquire_sent_local_us = now_us;
         self.lock_requests += 1;
         effects.observe(Fact::LockRequested { key: LOCK_KEY });
@@ -210,7 +226,7 @@ impl Worker {
             self.send_set_nx(effects);
             return;
         }
-        let message = LockMessage::Acquire {
+        let message = LockServiceMessage::Acquire {
             key: LOCK_KEY,
             ttl_ms: self.options.lease_ttl_ms,
             request: self.client.request,
@@ -220,7 +236,7 @@ impl Worker {
         self.op_timer(effects);
     }
 
-    fn start_job<M: Carries<LockMessage>>(&mut self, now_us: u64, effects: &mut Effects<M>) {
+    fn start_job<M: WorkerWire>(&mut self, now_us: u64, effects: &mut Effects<M>) {
         self.phase = Phase::Acquiring;
         self.client.request = self.fresh_id();
         self.job = (self.id.0 as u64) << 40 | self.fresh_id();
@@ -247,7 +263,7 @@ impl Worker {
     }
 
     /// Back to idle: forget the lease and the belief, plan the next job.
-    pub(crate) fn finish<M: Carries<LockMessage>>(&mut self, effects: &mut Effects<M>) {
+    pub(crate) fn finish<M: WorkerWire>(&mut self, effects: &mut Effects<M>) {
         if let (Backend::Redis { .. } | Backend::Redlock, Some(belief)) =
             (self.backend, self.belief)
         {
@@ -262,7 +278,7 @@ impl Worker {
         self.schedule_job(effects);
     }
 
-    fn abandon<M: Carries<LockMessage>>(&mut self, effects: &mut Effects<M>) {
+    fn abandon<M: WorkerWire>(&mut self, effects: &mut Effects<M>) {
         self.jobs_abandoned += 1;
         if self.backend != Backend::Service {
             if let Some(value) = self.client.lease {
@@ -278,7 +294,7 @@ impl Worker {
         self.finish(effects);
     }
 
-    fn renew_timer<M: Carries<LockMessage>>(&self, effects: &mut Effects<M>) {
+    fn renew_timer<M: WorkerWire>(&self, effects: &mut Effects<M>) {
         let local_us = self.options.renew_ms * 1_000;
         effects.set_timer(
             RENEW_TIMER,
@@ -299,7 +315,7 @@ impl Worker {
         now_us < self.client.lease_until_local_us
     }
 
-    pub(crate) fn on_acquired<M: Carries<LockMessage>>(
+    pub(crate) fn on_acquired<M: WorkerWire>(
         &mut self,
         lease: u64,
         token: FencingToken,
@@ -320,12 +336,12 @@ impl Worker {
         self.send_access(AccessKind::Read, effects);
     }
 
-    fn send_access<M: Carries<LockMessage>>(&mut self, kind: AccessKind, effects: &mut Effects<M>) {
+    fn send_access<M: WorkerWire>(&mut self, kind: AccessKind, effects: &mut Effects<M>) {
         let Some(belief) = self.belief else {
             return;
         };
         self.attempts += 1;
-        let access = LockMessage::Access {
+        let access = ResourceMessage::Access {
             kind,
             token: belief.token,
             op: self.op,
@@ -337,11 +353,31 @@ impl Worker {
         self.op_timer(effects);
     }
 
-    fn on_message<M: Carries<LockMessage>>(
+    fn on_message<M: WorkerWire>(
         &mut self,
         now_us: u64,
         from: NodeId,
-        message: &LockMessage,
+        message: &M,
+        effects: &mut Effects<M>,
+    ) {
+        if let Some(message) = Carries::<LockServiceMessage>::peel(message) {
+            self.on_lock_message(now_us, from, message, effects);
+        } else if let Some(ResourceMessage::AccessReply { op, result }) =
+            Carries::<ResourceMessage>::peel(message)
+        {
+            self.on_access_reply(now_us, *op, *result, effects);
+        } else if let Some(KvMessage::SetNxReply { value, ok, .. }) =
+            Carries::<KvMessage>::peel(message)
+        {
+            self.on_set_nx_reply(now_us, from, *value, *ok, effects);
+        }
+    }
+
+    fn on_lock_message<M: WorkerWire>(
+        &mut self,
+        now_us: u64,
+        from: NodeId,
+        message: &LockServiceMessage,
         effects: &mut Effects<M>,
     ) {
         let acquiring = self.phase == Phase::Acquiring;
@@ -349,22 +385,15 @@ impl Worker {
             self.on_lock_reply(now_us, reply, effects);
             return;
         }
-        match *message {
-            LockMessage::ReleaseReply { .. } if self.phase == Phase::Releasing => {
+        if let LockServiceMessage::ReleaseReply { .. } = message {
+            if self.phase == Phase::Releasing {
                 self.finish(effects);
             }
-            LockMessage::AccessReply { op, result } => {
-                self.on_access_reply(now_us, op, result, effects)
-            }
-            LockMessage::SetNxReply { value, ok, .. } => {
-                self.on_set_nx_reply(now_us, from, value, ok, effects)
-            }
-            _ => {}
         }
     }
 
     /// What the lock service's answer means for the job loop.
-    fn on_lock_reply<M: Carries<LockMessage>>(
+    fn on_lock_reply<M: WorkerWire>(
         &mut self,
         now_us: u64,
         reply: LockReply,
@@ -411,7 +440,7 @@ impl Worker {
         }
     }
 
-    fn on_access_reply<M: Carries<LockMessage>>(
+    fn on_access_reply<M: WorkerWire>(
         &mut self,
         now_us: u64,
         op: u64,
@@ -450,7 +479,7 @@ impl Worker {
         }
     }
 
-    fn release<M: Carries<LockMessage>>(&mut self, _now_us: u64, effects: &mut Effects<M>) {
+    fn release<M: WorkerWire>(&mut self, _now_us: u64, effects: &mut Effects<M>) {
         let Some(lease) = self.client.lease else {
             self.finish(effects);
             return;
@@ -469,7 +498,7 @@ impl Worker {
     }
 
     /// The write leaves now, whatever happened since the lease was checked (a pause goes unnoticed).
-    fn on_work_done<M: Carries<LockMessage>>(&mut self, effects: &mut Effects<M>) {
+    fn on_work_done<M: WorkerWire>(&mut self, effects: &mut Effects<M>) {
         if self.phase != Phase::Modifying {
             return;
         }
@@ -480,7 +509,7 @@ impl Worker {
         self.send_access(AccessKind::Write { value }, effects);
     }
 
-    fn on_op_timeout<M: Carries<LockMessage>>(&mut self, now_us: u64, effects: &mut Effects<M>) {
+    fn on_op_timeout<M: WorkerWire>(&mut self, now_us: u64, effects: &mut Effects<M>) {
         self.unknown_outcomes += 1;
         match self.phase {
             Phase::Acquiring if self.backend != Backend::Service => {
@@ -519,21 +548,19 @@ impl Worker {
         }
     }
 
-    fn on_renew<M: Carries<LockMessage>>(&mut self, now_us: u64, effects: &mut Effects<M>) {
+    fn on_renew<M: WorkerWire>(&mut self, now_us: u64, effects: &mut Effects<M>) {
         if self.client.send_keep_alive(now_us, effects) {
             self.renew_timer(effects);
         }
     }
 }
 
-impl<M: Carries<LockMessage>> Protocol<M> for Worker {
+impl<M: WorkerWire> Protocol<M> for Worker {
     fn handle(&mut self, local_now_us: u64, input: Input<'_, M>, effects: &mut Effects<M>) {
         match input {
             Input::Start | Input::Recover => self.schedule_job(effects),
             Input::Message { from, message } => {
-                if let Some(message) = message.peel() {
-                    self.on_message(local_now_us, from, message, effects);
-                }
+                self.on_message(local_now_us, from, message, effects)
             }
             Input::Timer { key: JOB_TIMER } => {
                 if self.phase == Phase::Idle {
