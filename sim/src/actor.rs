@@ -6,15 +6,18 @@
 //! the [`Protocol`] trait. The protocols themselves never name these enums: they are generic over the
 //! world's message type, so this module sits above every protocol and below the engine.
 
-use crate::lockservice::{LockOp, LockServer, LockServiceMessage, ServiceRaft, ZnodeMessage};
-use crate::protocol::{ActorSummary, Carries, Effects, Input, Protocol};
+use crate::lockservice::{
+    LockFact, LockOp, LockServer, LockServiceMessage, ServiceRaft, ZnodeMessage,
+};
+use crate::protocol::{ActorSummary, Carries, Effects, Input, Observes, Protocol, RaftFact, Wire};
 use crate::raft::RaftMessage;
-use crate::redlock::{KvLockServer, KvMessage};
-use crate::resource::{Resource, ResourceMessage};
-use crate::scheduler::{InvoiceMessage, SchedulerInstance};
+use crate::redlock::{BeliefFact, KvLockServer, KvMessage};
+use crate::resource::{Resource, ResourceFact, ResourceMessage};
+use crate::scheduler::{InvoiceMessage, SchedulerFact, SchedulerInstance};
 use crate::units::Term;
 use crate::worker::Worker;
 use crate::zookeeper::ZkCandidate;
+use serde::{Deserialize, Serialize};
 
 // `Raft` stays unboxed: it is the common case and existing code builds it directly.
 #[allow(clippy::large_enum_variant)]
@@ -81,6 +84,47 @@ carries!(ZnodeMessage, Znode);
 carries!(ResourceMessage, Resource);
 carries!(InvoiceMessage, Invoice);
 carries!(KvMessage, Kv);
+
+/// Everything an actor of any world can observe: one variant per protocol's fact type.
+///
+/// Each variant is `untagged`, so a fact serializes exactly as its protocol's enum does, which is what
+/// it was when `Fact` was one flat enum (`{"BecameLeader":{"term":3}}`): trace records, and so the
+/// pinned trace hashes, are byte for byte the same. The variant names of the inner enums are distinct,
+/// so reading one back finds the only inner enum that knows the name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Fact {
+    #[serde(untagged)]
+    Raft(RaftFact),
+    #[serde(untagged)]
+    Lock(LockFact),
+    #[serde(untagged)]
+    Belief(BeliefFact),
+    #[serde(untagged)]
+    Scheduler(SchedulerFact),
+    #[serde(untagged)]
+    Resource(ResourceFact),
+}
+
+impl Wire for Message {
+    type Fact = Fact;
+}
+
+/// `Observes` for one variant of [`Fact`].
+macro_rules! observes {
+    ($inner:ty, $variant:ident) => {
+        impl Observes<$inner> for Message {
+            fn observed(inner: $inner) -> Fact {
+                Fact::$variant(inner)
+            }
+        }
+    };
+}
+
+observes!(RaftFact, Raft);
+observes!(LockFact, Lock);
+observes!(BeliefFact, Belief);
+observes!(SchedulerFact, Scheduler);
+observes!(ResourceFact, Resource);
 
 impl Message {
     /// Short human label for the UI and the trace ("RequestVote", "Heartbeat", "Vote granted", ...).
@@ -209,5 +253,33 @@ impl Protocol<Message> for Actor {
             Actor::Scheduler(instance) => Protocol::<Message>::summary(&**instance),
             Actor::Candidate(candidate) => Protocol::<Message>::summary(&**candidate),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ids::NodeId;
+    use crate::units::{FencingToken, Term};
+
+    #[test]
+    fn a_fact_serializes_as_its_protocols_enum_alone() {
+        let elected = Fact::Raft(RaftFact::BecameLeader { term: Term(3) });
+        let json = serde_json::to_string(&elected).unwrap();
+        assert_eq!(json, r#"{"BecameLeader":{"term":3}}"#);
+        assert_eq!(serde_json::from_str::<Fact>(&json).unwrap(), elected);
+        let invoiced = Fact::Scheduler(SchedulerFact::InvoiceWritten {
+            client: NodeId(4),
+            minute: 2,
+            token: FencingToken(7),
+            duplicate: false,
+            refused: true,
+        });
+        let json = serde_json::to_string(&invoiced).unwrap();
+        assert_eq!(
+            json,
+            r#"{"InvoiceWritten":{"client":4,"minute":2,"token":7,"duplicate":false,"refused":true}}"#
+        );
+        assert_eq!(serde_json::from_str::<Fact>(&json).unwrap(), invoiced);
     }
 }

@@ -13,10 +13,9 @@
 
 use crate::ids::NodeId;
 use crate::protocol::{
-    AccessOutcome, ActorSummary, Carries, ClientError, ClientOutcome, Effects, Fact, Input,
-    Protocol,
+    ActorSummary, Carries, ClientError, ClientOutcome, Effects, Input, Observes, Protocol,
 };
-use crate::scheduler::InvoiceMessage;
+use crate::scheduler::{InvoiceMessage, SchedulerFact};
 use crate::units::FencingToken;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, VecDeque};
@@ -73,6 +72,54 @@ impl ResourceMessage {
     }
 }
 
+/// What the protected resource did with one access.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AccessOutcome {
+    Accepted,
+    /// A retried write whose idempotency key was already applied: acknowledged, not applied again.
+    Duplicate,
+    /// Fencing: the token is lower than the highest the resource has seen.
+    StaleToken,
+}
+
+/// What the resource tells the checkers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ResourceFact {
+    /// The protected resource handled one access (a read or a write carrying a fencing token).
+    ResourceAccess {
+        client: NodeId,
+        token: FencingToken,
+        write: bool,
+        outcome: AccessOutcome,
+        /// The count after the access.
+        value: u64,
+        highest_seen: FencingToken,
+        /// The job this access belongs to (the same across retries), for the lost-update checker.
+        intent: u64,
+        /// The record accessed (0: the inventory count; the work queue's accounts from 1).
+        account: u32,
+    },
+}
+
+/// What a world's message type must carry for the store: accesses and invoices, and the facts about
+/// them.
+pub trait ResourceWire:
+    Carries<ResourceMessage>
+    + Carries<InvoiceMessage>
+    + Observes<ResourceFact>
+    + Observes<SchedulerFact>
+{
+}
+
+impl<M> ResourceWire for M where
+    M: Carries<ResourceMessage>
+        + Carries<InvoiceMessage>
+        + Observes<ResourceFact>
+        + Observes<SchedulerFact>
+{
+}
+
 /// Ledger entries kept in full.
 pub const LEDGER_CAP: usize = 4_096;
 
@@ -126,7 +173,7 @@ impl Resource {
     }
 
     /// Invoice store: fencing first, then the optional "only if absent" check, then the write.
-    fn invoice<M: Carries<InvoiceMessage>>(
+    fn invoice<M: ResourceWire>(
         &mut self,
         client: NodeId,
         minute: u64,
@@ -154,7 +201,7 @@ impl Resource {
             effects.persist("invoices");
         }
         if written || refused {
-            effects.observe(Fact::InvoiceWritten {
+            effects.observe(SchedulerFact::InvoiceWritten {
                 client,
                 minute,
                 token,
@@ -222,7 +269,7 @@ impl Resource {
 
 impl Resource {
     /// One access arriving: apply it, write the ledger, tell the checkers, answer.
-    fn on_access<M: Carries<ResourceMessage>>(
+    fn on_access<M: ResourceWire>(
         &mut self,
         from: NodeId,
         local_now_us: u64,
@@ -258,7 +305,7 @@ impl Resource {
             local_us: local_now_us,
         });
         effects.persist("resource");
-        effects.observe(Fact::ResourceAccess {
+        effects.observe(ResourceFact::ResourceAccess {
             client: from,
             token: *token,
             write: write.is_some(),
@@ -273,10 +320,7 @@ impl Resource {
     }
 }
 
-impl<M> Protocol<M> for Resource
-where
-    M: Carries<ResourceMessage> + Carries<InvoiceMessage>,
-{
+impl<M: ResourceWire> Protocol<M> for Resource {
     fn handle(&mut self, local_now_us: u64, input: Input<'_, M>, effects: &mut Effects<M>) {
         match input {
             Input::Message { from, message } => {

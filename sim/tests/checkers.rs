@@ -168,12 +168,13 @@ fn a_caught_violation_names_the_invariant_time_and_nodes() {
 mod direct {
     //! Each checker fed hand-made node states, to prove every invariant can be reported.
 
+    use quorumlab_sim::actor::Fact;
     use quorumlab_sim::actor::{Actor, ClusterRaft as RaftNode, Message};
     use quorumlab_sim::checker::{Checkers, ELECTION_SAFETY, LEADER_APPEND_ONLY, LOG_MATCHING};
     use quorumlab_sim::config::RaftOptions;
     use quorumlab_sim::ids::NodeId;
     use quorumlab_sim::lockservice::LockOp;
-    use quorumlab_sim::protocol::{Fact, RoleLabel};
+    use quorumlab_sim::protocol::{RaftFact, RoleLabel};
     use quorumlab_sim::raft::{Command, RaftTiming};
 
     type Entry = quorumlab_sim::raft::Entry<LockOp>;
@@ -215,7 +216,9 @@ mod direct {
     #[test]
     fn two_leaders_in_one_term_break_election_safety() {
         let mut checkers = Checkers::new(3);
-        let elected = [Effect::Observe(Fact::BecameLeader { term: Term(3) })];
+        let elected = [Effect::Observe(Fact::Raft(RaftFact::BecameLeader {
+            term: Term(3),
+        }))];
         let first = raft(0, 3, &[], true);
         step(&mut checkers, 0, &raft(0, 3, &[], false), &first, &elected);
         assert_eq!(count(&checkers, ELECTION_SAFETY), 0);
@@ -278,9 +281,9 @@ mod direct {
             0,
             &before,
             &after,
-            &[Effect::Observe(Fact::LogTruncated {
+            &[Effect::Observe(Fact::Raft(RaftFact::LogTruncated {
                 from_index: LogIndex(3),
-            })],
+            }))],
         );
         assert_eq!(count(&checkers, LEADER_APPEND_ONLY), 1);
     }

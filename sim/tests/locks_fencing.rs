@@ -6,14 +6,15 @@
 //! write.
 
 use quorumlab_sim::action::{Action, NodeTarget};
+use quorumlab_sim::actor::Fact;
 use quorumlab_sim::checker::{
     LockChecker, Violations, MUTUAL_EXCLUSION, NO_LOST_UPDATES, RELEASE_BY_OWNER,
     SINGLE_LEASE_HOLDER, TOKEN_MONOTONICITY,
 };
 use quorumlab_sim::config::{LockServiceOptions, ProtocolConfig};
 use quorumlab_sim::ids::NodeId;
+use quorumlab_sim::lockservice::LockFact;
 use quorumlab_sim::lockservice::{LockOp, LockTable, TableEvent};
-use quorumlab_sim::protocol::Fact;
 use quorumlab_sim::runner::{run_scenario, ScenarioRun};
 use quorumlab_sim::scenario::{parse_scenario, to_toml_string, Scenario, ScenarioErrorKind};
 use quorumlab_sim::time::SimTime;
@@ -224,14 +225,14 @@ fn release_by_owner_checker_fires_on_a_strangers_release() {
     let mut found = Vec::new();
     let (a, b) = (NodeId(3), NodeId(4));
     let now = SimTime::from_ms(10);
-    let granted = Fact::LockGranted {
+    let granted = LockFact::LockGranted {
         key: 0,
         lease: 1,
         owner: a,
         token: FencingToken(1),
         revision: 1,
     };
-    let released = Fact::LockReleased {
+    let released = LockFact::LockReleased {
         key: 0,
         lease: 1,
         owner: a,
@@ -240,21 +241,21 @@ fn release_by_owner_checker_fires_on_a_strangers_release() {
         expired: false,
         revision: 2,
     };
-    let granted_again = Fact::LockGranted {
+    let granted_again = LockFact::LockGranted {
         key: 0,
         lease: 5,
         owner: b,
         token: FencingToken(3),
         revision: 3,
     };
-    let double = Fact::LockGranted {
+    let double = LockFact::LockGranted {
         key: 0,
         lease: 6,
         owner: a,
         token: FencingToken(4),
         revision: 4,
     };
-    for fact in [granted, released, granted_again, double] {
+    for fact in [granted, released, granted_again, double].map(Fact::Lock) {
         checker.check(now, NodeId(0), &fact, &mut violations, &mut found);
     }
     let names: Vec<String> = found
@@ -457,7 +458,7 @@ fn the_view_shows_beliefs_truth_and_ledger() {
     assert!(resource
         .ledger
         .iter()
-        .any(|entry| entry.outcome == quorumlab_sim::protocol::AccessOutcome::StaleToken));
+        .any(|entry| entry.outcome == quorumlab_sim::resource::AccessOutcome::StaleToken));
 }
 
 /// Locks are granted in request order: each release hands the key to the oldest waiter.

@@ -111,9 +111,9 @@ pub fn ResourceLedger() -> impl IntoView {
 fn LedgerRow(entry: LedgerEntry, client: String, tokens: bool) -> impl IntoView {
     let class = format!("ledger-row {}", outcome_class(entry.outcome));
     let mark = match entry.outcome {
-        quorumlab_sim::protocol::AccessOutcome::StaleToken => "✗",
-        quorumlab_sim::protocol::AccessOutcome::Duplicate => "=",
-        quorumlab_sim::protocol::AccessOutcome::Accepted => "✓",
+        quorumlab_sim::resource::AccessOutcome::StaleToken => "✗",
+        quorumlab_sim::resource::AccessOutcome::Duplicate => "=",
+        quorumlab_sim::resource::AccessOutcome::Accepted => "✓",
     };
     view! {
         <li class=class>

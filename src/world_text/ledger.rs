@@ -1,7 +1,7 @@
 //! One line per access the protected resource saw: what it was asked, with which token, and why it was
 //! refused, so a stale write reads as the comparison that caught it.
 
-use quorumlab_sim::protocol::AccessOutcome;
+use quorumlab_sim::resource::AccessOutcome;
 use quorumlab_sim::resource::LedgerEntry;
 
 /// One resource access: accepted (with its token), a duplicate, or refused with the comparison that

@@ -17,12 +17,16 @@
 //!   does not count; what counts is a server granting a key that another client still validly holds.
 
 use super::Violations;
+use crate::actor::Fact;
 pub use crate::entry::invariants::{
     EXCLUSIVE_BELIEF, MUTUAL_EXCLUSION, NO_DUPLICATE_INVOICE, NO_LOST_UPDATES, RELEASE_BY_OWNER,
     SINGLE_LEASE_HOLDER, TOKEN_MONOTONICITY,
 };
 use crate::ids::NodeId;
-use crate::protocol::{AccessOutcome, Fact};
+use crate::lockservice::LockFact;
+use crate::redlock::BeliefFact;
+use crate::resource::{AccessOutcome, ResourceFact};
+use crate::scheduler::SchedulerFact;
 use crate::time::SimTime;
 use crate::trace::TraceEvent;
 use crate::units::FencingToken;
@@ -166,11 +170,11 @@ impl LockChecker {
             found,
         };
         match *fact {
-            Fact::LockBelief {
+            Fact::Belief(BeliefFact::LockBelief {
                 hold,
                 valid_for_local_us,
-            } => self.exclusive_belief(node, hold, valid_for_local_us, &mut report),
-            Fact::LockBeliefEnded { hold }
+            }) => self.exclusive_belief(node, hold, valid_for_local_us, &mut report),
+            Fact::Belief(BeliefFact::LockBeliefEnded { hold })
                 if self
                     .believers
                     .get(&node)
@@ -178,13 +182,13 @@ impl LockChecker {
             {
                 self.believers.remove(&node);
             }
-            Fact::InvoiceWritten {
+            Fact::Scheduler(SchedulerFact::InvoiceWritten {
                 client,
                 minute,
                 token,
                 duplicate,
                 refused,
-            } => {
+            }) => {
                 let record = InvoiceRecord {
                     client,
                     minute,
@@ -195,19 +199,19 @@ impl LockChecker {
                 };
                 self.no_duplicate_invoice(record, &mut report);
             }
-            Fact::WatchNotified { .. } => self.notifications += 1,
-            Fact::LockRequested { .. } => self.count_request(now),
-            Fact::LockGranted {
+            Fact::Lock(LockFact::WatchNotified { .. }) => self.notifications += 1,
+            Fact::Lock(LockFact::LockRequested { .. }) => self.count_request(now),
+            Fact::Lock(LockFact::LockGranted {
                 key,
                 owner,
                 token,
                 revision,
                 ..
-            } if revision > self.last_revision => {
+            }) if revision > self.last_revision => {
                 self.last_revision = revision;
                 self.single_lease_holder(node, key, owner, token, &mut report);
             }
-            Fact::LockReleased {
+            Fact::Lock(LockFact::LockReleased {
                 key,
                 owner,
                 by,
@@ -215,7 +219,7 @@ impl LockChecker {
                 expired,
                 revision,
                 ..
-            } if revision > self.last_revision => {
+            }) if revision > self.last_revision => {
                 self.last_revision = revision;
                 let release = Release {
                     key,
@@ -226,7 +230,7 @@ impl LockChecker {
                 };
                 self.release_by_owner(release, &mut report);
             }
-            Fact::ResourceAccess {
+            Fact::Resource(ResourceFact::ResourceAccess {
                 client,
                 token,
                 write,
@@ -235,7 +239,7 @@ impl LockChecker {
                 highest_seen,
                 intent,
                 account,
-            } => {
+            }) => {
                 let record = AccessRecord {
                     client,
                     token,

@@ -11,13 +11,14 @@
 //! - State Machine Safety: no node commits (and so applies) a different entry at a committed index.
 
 use super::Violations;
+use crate::actor::Fact;
 use crate::actor::{ClusterRaft, Message};
 pub use crate::entry::invariants::{
     ELECTION_SAFETY, LEADER_APPEND_ONLY, LEADER_COMPLETENESS, LOG_MATCHING, STATE_MACHINE_SAFETY,
 };
 use crate::hash::Fnv;
 use crate::ids::NodeId;
-use crate::protocol::{Effect, Fact};
+use crate::protocol::{Effect, RaftFact};
 use crate::time::SimTime;
 use crate::trace::TraceEvent;
 use crate::units::{LogIndex, Term};
@@ -93,14 +94,14 @@ impl RaftChecker {
     ) {
         let node = context.node;
         for effect in context.effects {
-            if let Effect::Observe(Fact::LogTruncated { from_index }) = effect {
+            if let Effect::Observe(Fact::Raft(RaftFact::LogTruncated { from_index })) = effect {
                 self.prefix[node.index()].truncate(from_index.0.max(1) as usize);
             }
         }
         self.extend_prefix(context, violations, found);
         self.check_append_only(context, violations, found);
         for effect in context.effects {
-            if let Effect::Observe(Fact::BecameLeader { term }) = effect {
+            if let Effect::Observe(Fact::Raft(RaftFact::BecameLeader { term })) = effect {
                 self.check_new_leader(context, *term, violations, found);
             }
         }

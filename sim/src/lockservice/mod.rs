@@ -31,10 +31,12 @@
 //! protocol), `znode_message.rs` (sessions, znodes, watches).
 
 pub mod entry;
+pub mod fact;
 pub mod message;
 pub mod table;
 pub mod znode_message;
 
+pub use fact::LockFact;
 pub use message::{AcquireResult, LockServiceMessage};
 pub use table::{
     CreatePath, Hold, KeyState, Lease, LockOp, LockTable, TableEvent, ZNode, ZPath, SESSION_KEY,
@@ -43,7 +45,7 @@ pub use znode_message::ZnodeMessage;
 
 use crate::ids::NodeId;
 use crate::protocol::{
-    ActorSummary, Carries, Effects, Fact, Input, Protocol, TimerDelay, TimerKey,
+    ActorSummary, Carries, Effects, Input, Observes, Protocol, RaftFact, TimerDelay, TimerKey,
 };
 use crate::raft::{Command, RaftMessage, RaftNode};
 use crate::units::LogIndex;
@@ -58,14 +60,23 @@ pub const LEASE_CHECK_US: u64 = 10_000;
 pub type ServiceRaft<M> = RaftNode<LockOp, M>;
 
 /// What a world's message type must carry for the lock service: Raft's messages between the servers,
-/// the lock protocol's with the clients and the ZooKeeper-style requests it also answers.
+/// the lock protocol's with the clients and the ZooKeeper-style requests it also answers; Raft's facts
+/// and its own.
 pub trait ServiceWire:
-    Carries<LockServiceMessage> + Carries<ZnodeMessage> + Carries<RaftMessage<LockOp>>
+    Carries<LockServiceMessage>
+    + Carries<ZnodeMessage>
+    + Carries<RaftMessage<LockOp>>
+    + Observes<RaftFact>
+    + Observes<LockFact>
 {
 }
 
 impl<M> ServiceWire for M where
-    M: Carries<LockServiceMessage> + Carries<ZnodeMessage> + Carries<RaftMessage<LockOp>>
+    M: Carries<LockServiceMessage>
+        + Carries<ZnodeMessage>
+        + Carries<RaftMessage<LockOp>>
+        + Observes<RaftFact>
+        + Observes<LockFact>
 {
 }
 
@@ -371,7 +382,7 @@ impl<M: ServiceWire> LockServer<M> {
                 hold,
                 revision,
             } => {
-                effects.observe(Fact::LockGranted {
+                effects.observe(LockFact::LockGranted {
                     key,
                     lease: hold.lease,
                     owner: hold.owner,
@@ -436,7 +447,7 @@ impl<M: ServiceWire> LockServer<M> {
                 expired,
                 revision,
             } => {
-                effects.observe(Fact::LockReleased {
+                effects.observe(LockFact::LockReleased {
                     key,
                     lease: hold.lease,
                     owner: hold.owner,
@@ -467,7 +478,7 @@ impl<M: ServiceWire> LockServer<M> {
             TableEvent::Deleted { node } => {
                 let watchers = self.watches.remove(&node.path).unwrap_or_default();
                 for watcher in watchers.into_iter().filter(|_| leads) {
-                    effects.observe(Fact::WatchNotified { watcher });
+                    effects.observe(LockFact::WatchNotified { watcher });
                     let event = ZnodeMessage::WatchEvent { path: node.path };
                     self.reply(effects, watcher, event);
                 }

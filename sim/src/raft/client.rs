@@ -1,13 +1,13 @@
 //! Client requests, lease reads and applying committed entries to the key/value map.
 
 use super::quorum::quorum_commit_index;
-use super::{Carries, Command, Entry, Payload, RaftMessage, RaftNode};
+use super::{Command, Entry, Payload, RaftNode, RaftWire};
 use crate::protocol::{
-    ClientCommand, ClientError, ClientOutcome, Effects, Fact, RequestId, RoleLabel,
+    ClientCommand, ClientError, ClientOutcome, Effects, RaftFact, RequestId, RoleLabel,
 };
 use crate::units::LogIndex;
 
-impl<A: Payload, M: Carries<RaftMessage<A>>> RaftNode<A, M> {
+impl<A: Payload, M: RaftWire<A>> RaftNode<A, M> {
     pub(super) fn on_client(
         &mut self,
         now_us: u64,
@@ -26,7 +26,7 @@ impl<A: Payload, M: Carries<RaftMessage<A>>> RaftNode<A, M> {
             if self.options.lease_reads && self.lease_holds(now_us) {
                 let value = self.volatile.kv.get(&key).copied();
                 let index = self.volatile.commit_index;
-                effects.observe(Fact::LeaseRead {
+                effects.observe(RaftFact::LeaseRead {
                     term: self.durable.term,
                 });
                 effects.reply(request_id, ClientOutcome::Read { index, value });

@@ -2,14 +2,14 @@
 
 use super::quorum::majority;
 use super::{
-    Carries, Command, Entry, LeaderState, Payload, RaftMessage, RaftNode, ELECTION_TIMER,
+    Command, Entry, LeaderState, Payload, RaftMessage, RaftNode, RaftWire, ELECTION_TIMER,
     HEARTBEAT_TIMER,
 };
 use crate::ids::NodeId;
-use crate::protocol::{Effects, Fact, RoleLabel, TimerDelay};
+use crate::protocol::{Effects, RaftFact, RoleLabel, TimerDelay};
 use crate::units::{LogIndex, Term};
 
-impl<A: Payload, M: Carries<RaftMessage<A>>> RaftNode<A, M> {
+impl<A: Payload, M: RaftWire<A>> RaftNode<A, M> {
     pub(super) fn reset_election_timer(&self, effects: &mut Effects<M>) {
         let delay = TimerDelay::Between {
             min_local_us: self.timing.election_min_us,
@@ -39,7 +39,7 @@ impl<A: Payload, M: Carries<RaftMessage<A>>> RaftNode<A, M> {
         }
         if was != RoleLabel::Follower {
             effects.cancel_timer(HEARTBEAT_TIMER);
-            effects.observe(Fact::BecameFollower {
+            effects.observe(RaftFact::BecameFollower {
                 term: self.durable.term,
             });
         }
@@ -64,7 +64,7 @@ impl<A: Payload, M: Carries<RaftMessage<A>>> RaftNode<A, M> {
         self.volatile.role = RoleLabel::PreCandidate;
         self.volatile.leader_hint = None;
         self.clear_votes();
-        effects.observe(Fact::BecamePreCandidate {
+        effects.observe(RaftFact::BecamePreCandidate {
             term: self.durable.term,
         });
         self.reset_election_timer(effects);
@@ -79,7 +79,7 @@ impl<A: Payload, M: Carries<RaftMessage<A>>> RaftNode<A, M> {
         self.volatile.role = RoleLabel::Candidate;
         self.volatile.leader_hint = None;
         self.clear_votes();
-        effects.observe(Fact::BecameCandidate {
+        effects.observe(RaftFact::BecameCandidate {
             term: self.durable.term,
         });
         self.reset_election_timer(effects);
@@ -256,7 +256,7 @@ impl<A: Payload, M: Carries<RaftMessage<A>>> RaftNode<A, M> {
             heard_since_check: vec![false; count],
             acked_sent_at_local_us: vec![0; count],
         });
-        effects.observe(Fact::BecameLeader {
+        effects.observe(RaftFact::BecameLeader {
             term: self.durable.term,
         });
         if !self.options.unsafe_commit_previous_term {
@@ -310,7 +310,7 @@ impl<A: Payload, M: Carries<RaftMessage<A>>> RaftNode<A, M> {
             effects.set_timer(ELECTION_TIMER, delay, "check quorum");
             return;
         }
-        effects.observe(Fact::LostQuorum {
+        effects.observe(RaftFact::LostQuorum {
             term: self.durable.term,
         });
         self.become_follower(self.durable.term, None, effects);

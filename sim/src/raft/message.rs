@@ -1,7 +1,7 @@
 //! Raft's four messages (Figure 2 of the paper), plus the PreVote flag (§9.6 of Ongaro's thesis).
 
 use crate::ids::NodeId;
-use crate::protocol::Carries;
+use crate::protocol::{Carries, Observes, RaftFact, Wire};
 use crate::raft::log::Entry;
 use crate::units::{LogIndex, Term};
 
@@ -41,7 +41,18 @@ pub enum RaftMessage<A> {
     },
 }
 
-/// Raft on its own (its tests, or a world that speaks nothing else): its messages are the whole wire.
+/// Raft on its own (its tests, or a world that speaks nothing else): its messages are the whole wire,
+/// and its facts all there is to observe.
+impl<A> Wire for RaftMessage<A> {
+    type Fact = RaftFact;
+}
+
+impl<A> Observes<RaftFact> for RaftMessage<A> {
+    fn observed(inner: RaftFact) -> RaftFact {
+        inner
+    }
+}
+
 impl<A> Carries<RaftMessage<A>> for RaftMessage<A> {
     fn wrap(inner: RaftMessage<A>) -> RaftMessage<A> {
         inner

@@ -48,7 +48,8 @@ pub use message::RaftMessage;
 use crate::config::{RaftOptions, Timing};
 use crate::ids::NodeId;
 use crate::protocol::{
-    ActorSummary, Carries, Effects, Input, Protocol, RequestId, RoleLabel, TimerKey,
+    ActorSummary, Carries, Effects, Input, Observes, Protocol, RaftFact, RequestId, RoleLabel,
+    TimerKey,
 };
 use crate::units::{LogIndex, Term};
 use std::collections::BTreeMap;
@@ -59,6 +60,11 @@ pub const HEARTBEAT_TIMER: TimerKey = 1;
 
 /// Largest number of entries in one AppendEntries, so one message never carries a whole long log.
 pub const MAX_ENTRIES_PER_APPEND: usize = 64;
+
+/// What a world's message type must carry for Raft: its messages, and its facts.
+pub trait RaftWire<A>: Carries<RaftMessage<A>> + Observes<RaftFact> {}
+
+impl<A, M: Carries<RaftMessage<A>> + Observes<RaftFact>> RaftWire<A> for M {}
 
 /// What survives a crash: written before any message that depends on it is sent.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -214,7 +220,7 @@ impl<A, M> RaftNode<A, M> {
     }
 }
 
-impl<A: Payload, M: Carries<RaftMessage<A>>> RaftNode<A, M> {
+impl<A: Payload, M: RaftWire<A>> RaftNode<A, M> {
     fn peers(&self) -> impl Iterator<Item = NodeId> + 'static {
         let me = self.id;
         (0..self.node_count as u16)
@@ -288,7 +294,7 @@ impl<A, M> RaftNode<A, M> {
     }
 }
 
-impl<A: Payload, M: Carries<RaftMessage<A>>> Protocol<M> for RaftNode<A, M> {
+impl<A: Payload, M: RaftWire<A>> Protocol<M> for RaftNode<A, M> {
     fn handle(&mut self, local_now_us: u64, input: Input<'_, M>, effects: &mut Effects<M>) {
         match input {
             Input::Start => {

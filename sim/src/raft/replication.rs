@@ -1,12 +1,12 @@
 //! Log replication and commitment (§5.3, §5.4.2).
 
 use super::quorum::quorum_commit_index;
-use super::{Carries, Entry, Payload, RaftMessage, RaftNode, MAX_ENTRIES_PER_APPEND};
+use super::{Entry, Payload, RaftMessage, RaftNode, RaftWire, MAX_ENTRIES_PER_APPEND};
 use crate::ids::NodeId;
-use crate::protocol::{Effects, Fact, RoleLabel};
+use crate::protocol::{Effects, RaftFact, RoleLabel};
 use crate::units::{LogIndex, Term};
 
-impl<A: Payload, M: Carries<RaftMessage<A>>> RaftNode<A, M> {
+impl<A: Payload, M: RaftWire<A>> RaftNode<A, M> {
     pub(super) fn append_as_leader(
         &mut self,
         entry: Entry<A>,
@@ -150,7 +150,7 @@ impl<A: Payload, M: Carries<RaftMessage<A>>> RaftNode<A, M> {
                 Some(existing) if existing == entry.term => continue,
                 Some(_) => {
                     self.durable.log.truncate_from(index);
-                    effects.observe(Fact::LogTruncated { from_index: index });
+                    effects.observe(RaftFact::LogTruncated { from_index: index });
                     self.durable.log.append(*entry);
                 }
                 None => {

@@ -24,13 +24,16 @@
 //! one more way for Redlock to grant twice.
 
 pub mod entry;
+pub mod fact;
 pub mod message;
 
+pub use fact::BeliefFact;
 pub use message::KvMessage;
 
 use crate::ids::NodeId;
+use crate::lockservice::LockFact;
 use crate::protocol::{
-    ActorSummary, Carries, ClientError, ClientOutcome, Effects, Fact, Input, Protocol,
+    ActorSummary, Carries, ClientError, ClientOutcome, Effects, Input, Observes, Protocol,
 };
 use crate::units::FencingToken;
 use serde::Serialize;
@@ -63,7 +66,7 @@ impl KvLockServer {
     }
 
     /// The live entry for `key` at local time `now_us`; an expired one is removed first (lazy expiry).
-    fn live<M: Carries<KvMessage>>(
+    fn live<M: Carries<KvMessage> + Observes<LockFact>>(
         &mut self,
         key: u32,
         now_us: u64,
@@ -78,7 +81,7 @@ impl KvLockServer {
         None
     }
 
-    fn end<M: Carries<KvMessage>>(
+    fn end<M: Carries<KvMessage> + Observes<LockFact>>(
         &mut self,
         key: u32,
         entry: KvEntry,
@@ -88,7 +91,7 @@ impl KvLockServer {
     ) {
         self.revision += 1;
         if self.report_facts {
-            effects.observe(Fact::LockReleased {
+            effects.observe(LockFact::LockReleased {
                 key,
                 lease: entry.value,
                 owner: entry.owner,
@@ -102,7 +105,7 @@ impl KvLockServer {
         }
     }
 
-    fn on_message<M: Carries<KvMessage>>(
+    fn on_message<M: Carries<KvMessage> + Observes<LockFact>>(
         &mut self,
         now_us: u64,
         from: NodeId,
@@ -121,7 +124,7 @@ impl KvLockServer {
                     self.entries.insert(key, entry);
                     self.revision += 1;
                     if self.report_facts {
-                        effects.observe(Fact::LockGranted {
+                        effects.observe(LockFact::LockGranted {
                             key,
                             lease: value,
                             owner: from,
@@ -158,7 +161,7 @@ impl KvLockServer {
     }
 }
 
-impl<M: Carries<KvMessage>> Protocol<M> for KvLockServer {
+impl<M: Carries<KvMessage> + Observes<LockFact>> Protocol<M> for KvLockServer {
     fn handle(&mut self, local_now_us: u64, input: Input<'_, M>, effects: &mut Effects<M>) {
         match input {
             Input::Message { from, message } => {

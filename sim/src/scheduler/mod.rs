@@ -25,26 +25,37 @@
 //! invoiced twice, and the report counts generated invoices, duplicates and missed minutes.
 
 pub mod entry;
+pub mod fact;
 pub mod message;
 
+pub use fact::SchedulerFact;
 pub use message::InvoiceMessage;
 
 use crate::config::{LockServiceOptions, SchedulerMode, SchedulerOptions};
 use crate::ids::NodeId;
 use crate::lock_client::{LockClient, LockReply};
-use crate::lockservice::LockServiceMessage;
+use crate::lockservice::{LockFact, LockServiceMessage};
 use crate::protocol::{
-    ActorSummary, Carries, ClientError, ClientOutcome, Effects, Fact, Input, Protocol, TimerDelay,
-    TimerKey,
+    ActorSummary, Carries, ClientError, ClientOutcome, Effects, Input, Observes, Protocol,
+    TimerDelay, TimerKey,
 };
 use crate::units::FencingToken;
 use serde::Serialize;
 
 /// What a world's message type must carry for a scheduler instance: the lock service's replies and the
-/// invoice store's.
-pub trait SchedulerWire: Carries<LockServiceMessage> + Carries<InvoiceMessage> {}
+/// invoice store's; the lock clients' facts and its own.
+pub trait SchedulerWire:
+    Carries<LockServiceMessage> + Carries<InvoiceMessage> + Observes<LockFact> + Observes<SchedulerFact>
+{
+}
 
-impl<M: Carries<LockServiceMessage> + Carries<InvoiceMessage>> SchedulerWire for M {}
+impl<M> SchedulerWire for M where
+    M: Carries<LockServiceMessage>
+        + Carries<InvoiceMessage>
+        + Observes<LockFact>
+        + Observes<SchedulerFact>
+{
+}
 
 /// The lock key the instances share (leadership or the per-run lock).
 pub const SCHEDULER_KEY: u32 = 1;
@@ -156,7 +167,7 @@ impl SchedulerInstance {
     fn send_acquire<M: SchedulerWire>(&mut self, now_us: u64, effects: &mut Effects<M>) {
         self.client.acquire_sent_local_us = now_us;
         self.lock_round_trips += 1;
-        effects.observe(Fact::LockRequested { key: SCHEDULER_KEY });
+        effects.observe(LockFact::LockRequested { key: SCHEDULER_KEY });
         let message = LockServiceMessage::Acquire {
             key: SCHEDULER_KEY,
             ttl_ms: self.locks.lease_ttl_ms,
@@ -179,7 +190,7 @@ impl SchedulerInstance {
         effects.cancel_timer(RENEW_TIMER);
         effects.cancel_timer(OP_TIMER);
         if led {
-            effects.observe(Fact::SchedulerLeader { leads: false });
+            effects.observe(SchedulerFact::SchedulerLeader { leads: false });
         }
         if self.leader_mode() {
             // Campaign again.
@@ -243,7 +254,7 @@ impl SchedulerInstance {
         effects.cancel_timer(OP_TIMER);
         self.set(effects, RENEW_TIMER, self.locks.renew_ms, "lease renewal");
         if self.leader_mode() {
-            effects.observe(Fact::SchedulerLeader { leads: true });
+            effects.observe(SchedulerFact::SchedulerLeader { leads: true });
             return;
         }
         if let Some(minute) = self.pending_minute.take() {

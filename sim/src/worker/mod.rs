@@ -24,12 +24,12 @@
 use crate::config::LockServiceOptions;
 use crate::ids::NodeId;
 use crate::lock_client::{LockClient, LockReply};
-use crate::lockservice::LockServiceMessage;
+use crate::lockservice::{LockFact, LockServiceMessage};
 use crate::protocol::{
-    ActorSummary, Carries, ClientError, ClientOutcome, Effects, Fact, Input, Protocol, TimerDelay,
-    TimerKey,
+    ActorSummary, Carries, ClientError, ClientOutcome, Effects, Input, Observes, Protocol,
+    TimerDelay, TimerKey,
 };
-use crate::redlock::KvMessage;
+use crate::redlock::{BeliefFact, KvMessage};
 use crate::resource::{AccessKind, ResourceError, ResourceMessage};
 use crate::units::FencingToken;
 use serde::Serialize;
@@ -37,14 +37,22 @@ use serde::Serialize;
 mod redis;
 
 /// What a world's message type must carry for a worker: the lock service's replies, the store's, and
-/// (with a Redis-style backend) the key-value servers'.
+/// (with a Redis-style backend) the key-value servers'; the lock clients' facts and the believers'.
 pub trait WorkerWire:
-    Carries<LockServiceMessage> + Carries<ResourceMessage> + Carries<KvMessage>
+    Carries<LockServiceMessage>
+    + Carries<ResourceMessage>
+    + Carries<KvMessage>
+    + Observes<LockFact>
+    + Observes<BeliefFact>
 {
 }
 
 impl<M> WorkerWire for M where
-    M: Carries<LockServiceMessage> + Carries<ResourceMessage> + Carries<KvMessage>
+    M: Carries<LockServiceMessage>
+        + Carries<ResourceMessage>
+        + Carries<KvMessage>
+        + Observes<LockFact>
+        + Observes<BeliefFact>
 {
 }
 
@@ -221,7 +229,7 @@ impl Worker {
     fn send_acquire<M: WorkerWire>(&mut self, now_us: u64, effects: &mut Effects<M>) {
         self.client.acquire_sent_local_us = now_us;
         self.lock_requests += 1;
-        effects.observe(Fact::LockRequested { key: LOCK_KEY });
+        effects.observe(LockFact::LockRequested { key: LOCK_KEY });
         if self.backend != Backend::Service {
             self.send_set_nx(effects);
             return;
@@ -267,7 +275,7 @@ impl Worker {
         if let (Backend::Redis { .. } | Backend::Redlock, Some(belief)) =
             (self.backend, self.belief)
         {
-            effects.observe(Fact::LockBeliefEnded { hold: belief.lease });
+            effects.observe(BeliefFact::LockBeliefEnded { hold: belief.lease });
         }
         self.phase = Phase::Idle;
         self.client.lease = None;

@@ -9,8 +9,8 @@
 
 use super::{Backend, Phase, Worker, WorkerWire, LOCK_KEY, OP_TIMER};
 use crate::ids::NodeId;
-use crate::protocol::{Effects, Fact};
-use crate::redlock::KvMessage;
+use crate::protocol::Effects;
+use crate::redlock::{BeliefFact, KvMessage};
 use crate::units::FencingToken;
 
 impl Worker {
@@ -90,7 +90,7 @@ impl Worker {
                 .saturating_sub(drift_us);
             if validity_us > 0 {
                 self.client.lease_until_local_us = now_us + validity_us;
-                effects.observe(Fact::LockBelief {
+                effects.observe(BeliefFact::LockBelief {
                     hold: value,
                     valid_for_local_us: validity_us,
                 });

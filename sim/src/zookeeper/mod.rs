@@ -31,16 +31,23 @@ use crate::config::{LockServiceOptions, ZkRecipe};
 use crate::ids::NodeId;
 use crate::lockservice::{CreatePath, LockServiceMessage, ZPath, ZnodeMessage};
 use crate::protocol::{
-    ActorSummary, Carries, ClientError, ClientOutcome, Effects, Fact, Input, Protocol, TimerDelay,
-    TimerKey,
+    ActorSummary, Carries, ClientError, ClientOutcome, Effects, Input, Observes, Protocol,
+    TimerDelay, TimerKey,
 };
+use crate::redlock::BeliefFact;
 use serde::Serialize;
 
 /// What a world's message type must carry for a candidate: the ZooKeeper-style requests and answers,
 /// and the lock service's own (sessions are kept alive with its `KeepAlive`; followers say `NotLeader`).
-pub trait CandidateWire: Carries<LockServiceMessage> + Carries<ZnodeMessage> {}
+pub trait CandidateWire:
+    Carries<LockServiceMessage> + Carries<ZnodeMessage> + Observes<BeliefFact>
+{
+}
 
-impl<M: Carries<LockServiceMessage> + Carries<ZnodeMessage>> CandidateWire for M {}
+impl<M> CandidateWire for M where
+    M: Carries<LockServiceMessage> + Carries<ZnodeMessage> + Observes<BeliefFact>
+{
+}
 
 const OP_TIMER: TimerKey = 1;
 const PING_TIMER: TimerKey = 2;
@@ -185,7 +192,7 @@ impl ZkCandidate {
         self.times_led += 1;
         effects.cancel_timer(OP_TIMER);
         let hold = (self.id.0 as u64) << 32 | self.session.unwrap_or(0);
-        effects.observe(Fact::LockBelief {
+        effects.observe(BeliefFact::LockBelief {
             hold,
             valid_for_local_us: self.session_until_local_us.saturating_sub(now_us),
         });
@@ -195,7 +202,7 @@ impl ZkCandidate {
     fn lose_session<M: CandidateWire>(&mut self, now_us: u64, effects: &mut Effects<M>) {
         if self.phase == CandidatePhase::Leading {
             let hold = (self.id.0 as u64) << 32 | self.session.unwrap_or(0);
-            effects.observe(Fact::LockBeliefEnded { hold });
+            effects.observe(BeliefFact::LockBeliefEnded { hold });
         }
         self.session = None;
         self.znode = None;
@@ -258,7 +265,7 @@ impl ZkCandidate {
                 self.session_until_local_us = self.session_until_local_us.max(until);
                 if self.phase == CandidatePhase::Leading {
                     let hold = (self.id.0 as u64) << 32 | *lease;
-                    effects.observe(Fact::LockBelief {
+                    effects.observe(BeliefFact::LockBelief {
                         hold,
                         valid_for_local_us: self.session_until_local_us.saturating_sub(now_us),
                     });
