@@ -20,6 +20,8 @@
 //!
 //! With a Redis-style backend the worker takes its lock with `SET NX PX` instead; that client side lives
 //! in `redis.rs`, speaking the servers' [`KvMessage`]s.
+//!
+//! Files: `access.rs` (reads and writes at the protected resource), `redis.rs` (the Redis-style lock).
 
 use crate::config::LockServiceOptions;
 use crate::ids::NodeId;
@@ -30,10 +32,11 @@ use crate::protocol::{
     TimerDelay, TimerKey,
 };
 use crate::redlock::{BeliefFact, KvMessage};
-use crate::resource::{AccessKind, ResourceError, ResourceMessage};
+use crate::resource::{AccessKind, ResourceMessage};
 use crate::units::FencingToken;
 use serde::Serialize;
 
+mod access;
 mod redis;
 
 /// What a world's message type must carry for a worker: the lock service's replies, the store's, and
@@ -344,23 +347,6 @@ impl Worker {
         self.send_access(AccessKind::Read, effects);
     }
 
-    fn send_access<M: WorkerWire>(&mut self, kind: AccessKind, effects: &mut Effects<M>) {
-        let Some(belief) = self.belief else {
-            return;
-        };
-        self.attempts += 1;
-        let access = ResourceMessage::Access {
-            kind,
-            token: belief.token,
-            op: self.op,
-            idempotent: self.options.idempotency_key,
-            intent: self.job,
-            account: self.account,
-        };
-        effects.send(self.store, access);
-        self.op_timer(effects);
-    }
-
     fn on_message<M: WorkerWire>(
         &mut self,
         now_us: u64,
@@ -444,45 +430,6 @@ impl Worker {
                 if let (Phase::Waiting, Some(token)) = (self.phase, token) {
                     self.on_acquired(lease, token, effects);
                 }
-            }
-        }
-    }
-
-    fn on_access_reply<M: WorkerWire>(
-        &mut self,
-        now_us: u64,
-        op: u64,
-        result: Result<u64, ResourceError>,
-        effects: &mut Effects<M>,
-    ) {
-        if op != self.op || !matches!(self.phase, Phase::Reading | Phase::Writing) {
-            return;
-        }
-        effects.cancel_timer(OP_TIMER);
-        let value = match result {
-            Ok(value) => value,
-            Err(ResourceError::StaleToken { .. }) => {
-                // Fenced off: someone with a newer token has been there. The lock is gone.
-                self.fenced_off += 1;
-                self.client.lease = None;
-                self.abandon(effects);
-                return;
-            }
-        };
-        match self.phase {
-            Phase::Reading => {
-                if self.options.check_lease_before_write && !self.lease_holds(now_us) {
-                    self.abandon(effects);
-                    return;
-                }
-                self.read_value = value;
-                self.phase = Phase::Modifying;
-                let local_us = self.options.work_ms * 1_000;
-                effects.set_timer(WORK_TIMER, TimerDelay::Exactly { local_us }, "modify");
-            }
-            _ => {
-                self.jobs_done += 1;
-                self.release(now_us, effects);
             }
         }
     }
