@@ -92,6 +92,7 @@ pub fn node_list(nodes: &[NodeId]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use quorumlab_sim::units::{LogIndex, Term};
 
     #[test]
     fn times_read_naturally() {
@@ -107,7 +108,10 @@ mod tests {
             leader_hint: Some(NodeId(2)),
         });
         assert_eq!(client_outcome(&hint), "rejected: not the leader, try n3");
-        let committed = ClientOutcome::Committed { index: 4, term: 2 };
+        let committed = ClientOutcome::Committed {
+            index: LogIndex(4),
+            term: Term(2),
+        };
         assert_eq!(client_outcome(&committed), "committed at index 4 (term 2)");
         assert!(client_outcome(&ClientOutcome::Unknown).starts_with("unknown"));
         assert_eq!(outcome_class(&ClientOutcome::Unknown), "unknown");

@@ -6,14 +6,18 @@
 //! the [`Protocol`] trait. The protocols themselves never name these enums: they are generic over the
 //! world's message type, so this module sits above every protocol and below the engine.
 
-use crate::lockservice::{LockMessage, LockOp, LockServer, ServiceRaft};
-use crate::protocol::{ActorSummary, Carries, Effects, Input, Protocol};
+use crate::lockservice::{
+    LockFact, LockOp, LockServer, LockServiceMessage, ServiceRaft, ZnodeMessage,
+};
+use crate::protocol::{ActorSummary, Carries, Effects, Input, Observes, Protocol, RaftFact, Wire};
 use crate::raft::RaftMessage;
-use crate::redlock::KvLockServer;
-use crate::resource::Resource;
-use crate::scheduler::SchedulerInstance;
+use crate::redlock::{BeliefFact, KvLockServer, KvMessage};
+use crate::resource::{Resource, ResourceFact, ResourceMessage};
+use crate::scheduler::{InvoiceMessage, SchedulerFact, SchedulerInstance};
+use crate::units::Term;
 use crate::worker::Worker;
 use crate::zookeeper::ZkCandidate;
+use serde::{Deserialize, Serialize};
 
 // `Raft` stays unboxed: it is the common case and existing code builds it directly.
 #[allow(clippy::large_enum_variant)]
@@ -39,55 +43,107 @@ pub enum Actor {
 /// The Raft node every world runs, on this module's message type.
 pub type ClusterRaft = ServiceRaft<Message>;
 
+/// One variant per wire language. Each protocol folder owns its own message type; a world mixes them
+/// here, so an event is still a plain `match`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Message {
     Raft(RaftMessage<LockOp>),
-    /// Lock service, lock clients and the protected resource.
-    Lock(LockMessage),
+    /// Lock clients (workers, scheduler instances, candidates' sessions) and the lock service.
+    LockService(LockServiceMessage),
+    /// ZooKeeper-style candidates and the lock service: sessions, znodes, watches.
+    Znode(ZnodeMessage),
+    /// Lock holders and the protected resource.
+    Resource(ResourceMessage),
+    /// Scheduler instances and the invoice store.
+    Invoice(InvoiceMessage),
+    /// Redis-style clients and key-value servers.
+    Kv(KvMessage),
 }
 
-impl Carries<RaftMessage<LockOp>> for Message {
-    fn wrap(inner: RaftMessage<LockOp>) -> Message {
-        Message::Raft(inner)
-    }
+/// `Carries` for one variant of [`Message`]: wrapping builds it, peeling matches only it.
+macro_rules! carries {
+    ($inner:ty, $variant:ident) => {
+        impl Carries<$inner> for Message {
+            fn wrap(inner: $inner) -> Message {
+                Message::$variant(inner)
+            }
 
-    fn peel(&self) -> Option<&RaftMessage<LockOp>> {
-        match self {
-            Message::Raft(message) => Some(message),
-            Message::Lock(_) => None,
+            fn peel(&self) -> Option<&$inner> {
+                match self {
+                    Message::$variant(message) => Some(message),
+                    _ => None,
+                }
+            }
         }
-    }
+    };
 }
 
-impl Carries<LockMessage> for Message {
-    fn wrap(inner: LockMessage) -> Message {
-        Message::Lock(inner)
-    }
+carries!(RaftMessage<LockOp>, Raft);
+carries!(LockServiceMessage, LockService);
+carries!(ZnodeMessage, Znode);
+carries!(ResourceMessage, Resource);
+carries!(InvoiceMessage, Invoice);
+carries!(KvMessage, Kv);
 
-    fn peel(&self) -> Option<&LockMessage> {
-        match self {
-            Message::Lock(message) => Some(message),
-            Message::Raft(_) => None,
+/// Everything an actor of any world can observe: one variant per protocol's fact type.
+///
+/// Each variant is `untagged`, so a fact serializes exactly as its protocol's enum does, which is what
+/// it was when `Fact` was one flat enum (`{"BecameLeader":{"term":3}}`): trace records, and so the
+/// pinned trace hashes, are byte for byte the same. The variant names of the inner enums are distinct,
+/// so reading one back finds the only inner enum that knows the name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Fact {
+    #[serde(untagged)]
+    Raft(RaftFact),
+    #[serde(untagged)]
+    Lock(LockFact),
+    #[serde(untagged)]
+    Belief(BeliefFact),
+    #[serde(untagged)]
+    Scheduler(SchedulerFact),
+    #[serde(untagged)]
+    Resource(ResourceFact),
+}
+
+impl Wire for Message {
+    type Fact = Fact;
+}
+
+/// `Observes` for one variant of [`Fact`].
+macro_rules! observes {
+    ($inner:ty, $variant:ident) => {
+        impl Observes<$inner> for Message {
+            fn observed(inner: $inner) -> Fact {
+                Fact::$variant(inner)
+            }
         }
-    }
+    };
 }
+
+observes!(RaftFact, Raft);
+observes!(LockFact, Lock);
+observes!(BeliefFact, Belief);
+observes!(SchedulerFact, Scheduler);
+observes!(ResourceFact, Resource);
 
 impl Message {
     /// Short human label for the UI and the trace ("RequestVote", "Heartbeat", "Vote granted", ...).
     pub fn label(&self) -> &'static str {
         match self {
             Message::Raft(message) => message.label(),
-            Message::Lock(message) => message.label(),
+            Message::LockService(message) => message.label(),
+            Message::Znode(message) => message.label(),
+            Message::Resource(message) => message.label(),
+            Message::Invoice(message) => message.label(),
+            Message::Kv(message) => message.label(),
         }
     }
-}
 
-impl Message {
     /// The term the message carries (0 for protocols without terms).
-    pub fn term(&self) -> u64 {
+    pub fn term(&self) -> Term {
         match self {
             Message::Raft(message) => message.term(),
-            Message::Lock(_) => 0,
+            _ => Term::ZERO,
         }
     }
 
@@ -95,7 +151,7 @@ impl Message {
     pub fn entry_count(&self) -> u32 {
         match self {
             Message::Raft(RaftMessage::AppendEntries { entries, .. }) => entries.len() as u32,
-            Message::Raft(_) | Message::Lock(_) => 0,
+            _ => 0,
         }
     }
 }
@@ -197,5 +253,37 @@ impl Protocol<Message> for Actor {
             Actor::Scheduler(instance) => Protocol::<Message>::summary(&**instance),
             Actor::Candidate(candidate) => Protocol::<Message>::summary(&**candidate),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ids::NodeId;
+    use crate::units::{FencingToken, Term};
+
+    #[test]
+    fn a_fact_serializes_as_its_protocols_enum_alone() {
+        let elected = Fact::Raft(RaftFact::BecameLeader {
+            term: Term(3),
+            votes: 2,
+            cluster: 3,
+        });
+        let json = serde_json::to_string(&elected).unwrap();
+        assert_eq!(json, r#"{"BecameLeader":{"term":3,"votes":2,"cluster":3}}"#);
+        assert_eq!(serde_json::from_str::<Fact>(&json).unwrap(), elected);
+        let invoiced = Fact::Scheduler(SchedulerFact::InvoiceWritten {
+            client: NodeId(4),
+            minute: 2,
+            token: FencingToken(7),
+            duplicate: false,
+            refused: true,
+        });
+        let json = serde_json::to_string(&invoiced).unwrap();
+        assert_eq!(
+            json,
+            r#"{"InvoiceWritten":{"client":4,"minute":2,"token":7,"duplicate":false,"refused":true}}"#
+        );
+        assert_eq!(serde_json::from_str::<Fact>(&json).unwrap(), invoiced);
     }
 }

@@ -30,6 +30,7 @@ pub mod sweep;
 pub mod time;
 pub mod trace;
 pub mod trace_file;
+pub mod units;
 pub mod work_queue;
 pub mod worker;
 pub mod world;

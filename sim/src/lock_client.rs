@@ -15,8 +15,9 @@
 //! starts leading). What to send, which timers to set and what to do on expiry stay with the embedder.
 
 use crate::ids::NodeId;
-use crate::lockservice::{AcquireResult, LockMessage};
+use crate::lockservice::{AcquireResult, LockServiceMessage};
 use crate::protocol::{Carries, Effects};
+use crate::units::FencingToken;
 
 /// A lock-service reply as the embedder needs to act on it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,16 +27,19 @@ pub enum LockReply {
     /// The current acquire was refused by a non-leader and not applied: send it again (same id).
     Resend,
     /// The current acquire was answered: granted at once.
-    Acquired { lease: u64, token: u64 },
+    Acquired { lease: u64, token: FencingToken },
     /// The current acquire was answered: the lease exists and waits in the key's queue.
     Queued { lease: u64 },
     /// The service pushed a grant for `lease` (maybe the one queued, maybe an orphan).
-    Granted { lease: u64, token: u64 },
+    Granted { lease: u64, token: FencingToken },
     /// The service no longer knows the current lease.
     Expired,
     /// The current lease was kept alive (`lease_until_local_us` is already moved); `token` is set if
     /// the lease now holds the lock.
-    Renewed { lease: u64, token: Option<u64> },
+    Renewed {
+        lease: u64,
+        token: Option<FencingToken>,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -72,12 +76,16 @@ impl LockClient {
         NodeId((self.leader_guess % self.servers) as u16)
     }
 
-    pub fn send<M: Carries<LockMessage>>(&self, effects: &mut Effects<M>, message: LockMessage) {
+    pub fn send<M: Carries<LockServiceMessage>>(
+        &self,
+        effects: &mut Effects<M>,
+        message: LockServiceMessage,
+    ) {
         effects.send(self.server(), message);
     }
 
     /// Gives `lease`'s hold on `key` back; `request` lets the reply be matched.
-    pub fn send_release<M: Carries<LockMessage>>(
+    pub fn send_release<M: Carries<LockServiceMessage>>(
         &self,
         effects: &mut Effects<M>,
         key: u32,
@@ -86,7 +94,7 @@ impl LockClient {
     ) {
         self.send(
             effects,
-            LockMessage::Release {
+            LockServiceMessage::Release {
                 key,
                 lease,
                 request,
@@ -100,7 +108,7 @@ impl LockClient {
     }
 
     /// Sends a keep-alive for the lease, if there is one; false if there is none.
-    pub fn send_keep_alive<M: Carries<LockMessage>>(
+    pub fn send_keep_alive<M: Carries<LockServiceMessage>>(
         &self,
         now_us: u64,
         effects: &mut Effects<M>,
@@ -108,7 +116,7 @@ impl LockClient {
         let Some(lease) = self.lease else {
             return false;
         };
-        let keep_alive = LockMessage::KeepAlive {
+        let keep_alive = LockServiceMessage::KeepAlive {
             lease,
             sent_at_local_us: now_us,
         };
@@ -121,11 +129,11 @@ impl LockClient {
     pub fn on_reply(
         &mut self,
         from: NodeId,
-        message: &LockMessage,
+        message: &LockServiceMessage,
         acquiring: bool,
     ) -> Option<LockReply> {
         let reply = match *message {
-            LockMessage::NotLeader {
+            LockServiceMessage::NotLeader {
                 request,
                 leader_hint,
             } => {
@@ -139,7 +147,7 @@ impl LockClient {
                     LockReply::Ignored
                 }
             }
-            LockMessage::AcquireReply { request, result } => {
+            LockServiceMessage::AcquireReply { request, result } => {
                 if !acquiring || request != self.request {
                     return Some(LockReply::Ignored);
                 }
@@ -149,8 +157,8 @@ impl LockClient {
                     AcquireResult::Queued { lease } => LockReply::Queued { lease },
                 }
             }
-            LockMessage::Granted { lease, token, .. } => LockReply::Granted { lease, token },
-            LockMessage::KeepAliveReply {
+            LockServiceMessage::Granted { lease, token, .. } => LockReply::Granted { lease, token },
+            LockServiceMessage::KeepAliveReply {
                 lease,
                 alive,
                 token,
@@ -185,7 +193,7 @@ mod tests {
     #[test]
     fn not_leader_moves_the_guess_to_the_hint_or_the_next_server() {
         let mut client = client();
-        let refused = LockMessage::NotLeader {
+        let refused = LockServiceMessage::NotLeader {
             request: 5,
             leader_hint: Some(NodeId(2)),
         };
@@ -194,7 +202,7 @@ mod tests {
             Some(LockReply::Resend)
         );
         assert_eq!(client.server(), NodeId(2));
-        let no_hint = LockMessage::NotLeader {
+        let no_hint = LockServiceMessage::NotLeader {
             request: 4,
             leader_hint: None,
         };
@@ -209,7 +217,7 @@ mod tests {
     #[test]
     fn an_acquire_answer_counts_only_for_the_current_attempt() {
         let mut client = client();
-        let answer = |request| LockMessage::AcquireReply {
+        let answer = |request| LockServiceMessage::AcquireReply {
             request,
             result: AcquireResult::Queued { lease: 9 },
         };
@@ -233,17 +241,17 @@ mod tests {
         let mut client = client();
         client.lease = Some(9);
         client.lease_until_local_us = 1_500_000;
-        let reply = |alive, echo| LockMessage::KeepAliveReply {
+        let reply = |alive, echo| LockServiceMessage::KeepAliveReply {
             lease: 9,
             alive,
-            token: Some(3),
+            token: Some(FencingToken(3)),
             echo_sent_at_local_us: echo,
         };
         assert_eq!(
             client.on_reply(NodeId(0), &reply(true, 2_000_000), false),
             Some(LockReply::Renewed {
                 lease: 9,
-                token: Some(3)
+                token: Some(FencingToken(3))
             })
         );
         assert_eq!(client.lease_until_local_us, 3_000_000);
@@ -265,7 +273,7 @@ mod tests {
     #[test]
     fn other_messages_are_left_to_the_embedder() {
         let mut client = client();
-        let release = LockMessage::ReleaseReply {
+        let release = LockServiceMessage::ReleaseReply {
             request: 1,
             released: true,
         };

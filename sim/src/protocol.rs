@@ -14,6 +14,7 @@
 //! the trace and the UI.
 
 use crate::ids::{NodeId, NodeSet};
+use crate::units::{LogIndex, Term};
 use serde::{Deserialize, Serialize};
 
 /// A node's name for one of its timers. Setting a key that is already pending replaces that timer.
@@ -57,12 +58,12 @@ pub enum ClientOutcome {
     Pending,
     /// A write committed at this log position.
     Committed {
-        index: u64,
-        term: u64,
+        index: LogIndex,
+        term: Term,
     },
     /// A read answered; `index` is the commit index it reflects.
     Read {
-        index: u64,
+        index: LogIndex,
         value: Option<u64>,
     },
     Rejected(ClientError),
@@ -70,114 +71,50 @@ pub enum ClientOutcome {
     Unknown,
 }
 
-/// Something an actor tells the outside world (UI, trace, checkers) about itself.
+/// Something an actor tells the outside world (UI, trace, checkers) about itself: Raft's role changes and
+/// log repairs here, since every world runs Raft; each other protocol declares its own fact type in its
+/// folder. The world's fact type (`actor::Fact`) has one variant per protocol.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Fact {
+pub enum RaftFact {
     BecameFollower {
-        term: u64,
+        term: Term,
     },
     BecamePreCandidate {
-        term: u64,
+        term: Term,
     },
     BecameCandidate {
-        term: u64,
+        term: Term,
     },
     /// Won the election for `term` with `votes` of the `cluster` servers' votes (its own included).
     BecameLeader {
-        term: u64,
+        term: Term,
         votes: u32,
         cluster: u32,
     },
     /// A server answered a candidate's (pre-)vote request for `term`, and why.
     VoteCast {
         candidate: NodeId,
-        term: u64,
+        term: Term,
         pre_vote: bool,
         verdict: VoteVerdict,
     },
     /// The leader counted entry `index` (of `term`) as committed: `replicas` hold it, a majority.
     Committed {
-        index: u64,
-        term: u64,
+        index: LogIndex,
+        term: Term,
         replicas: NodeSet,
     },
     /// Entries from `from_index` on were removed to repair the log.
     LogTruncated {
-        from_index: u64,
+        from_index: LogIndex,
     },
     /// The leader gave up leadership because it has not heard from a majority (CheckQuorum).
     LostQuorum {
-        term: u64,
+        term: Term,
     },
     /// A read served on the leader's lease without going through the log.
     LeaseRead {
-        term: u64,
-    },
-    /// A lock-service replica applied a grant: `owner` now holds `key` under `lease`, with fencing token
-    /// `token`. Every replica reports each applied change; `revision` (strictly increasing along the
-    /// replicated state) lets a checker count each change once.
-    LockGranted {
-        key: u32,
-        lease: u64,
-        owner: NodeId,
-        token: u64,
-        revision: u64,
-    },
-    /// A replica applied the end of a hold: released by `by`, or `expired` (lease not kept alive).
-    LockReleased {
-        key: u32,
-        lease: u64,
-        owner: NodeId,
-        by: NodeId,
-        token: u64,
-        expired: bool,
-        revision: u64,
-    },
-    /// A Redis or Redlock client now believes it holds the lock (`hold` names the acquisition) for
-    /// `valid_for_local_us` more on its own clock.
-    LockBelief {
-        hold: u64,
-        valid_for_local_us: u64,
-    },
-    /// The client stopped believing it holds `hold` (released, gave up, or saw it run out).
-    LockBeliefEnded {
-        hold: u64,
-    },
-    /// The invoice store recorded (or, fenced, refused) invoices for `minute` from `client`.
-    InvoiceWritten {
-        client: NodeId,
-        minute: u64,
-        token: u64,
-        /// Invoices for this minute already existed: a duplicate.
-        duplicate: bool,
-        /// Refused: token below the highest seen.
-        refused: bool,
-    },
-    /// A scheduler instance now believes it is the leader (`leads`) or stopped believing it.
-    SchedulerLeader {
-        leads: bool,
-    },
-    /// A ZooKeeper-style watch fired: the leader notified `watcher` that a znode went away.
-    WatchNotified {
-        watcher: NodeId,
-    },
-    /// A lock client asked for a lock (counted for the contention report).
-    LockRequested {
-        key: u32,
-    },
-    /// The protected resource handled one access (a read or a write carrying a fencing token).
-    ResourceAccess {
-        client: NodeId,
-        token: u64,
-        write: bool,
-        outcome: AccessOutcome,
-        /// The count after the access.
-        value: u64,
-        highest_seen: u64,
-        /// The job this access belongs to (the same across retries), for the lost-update checker.
-        intent: u64,
-        /// The record accessed (0: the inventory count; the work queue's accounts from 1).
-        account: u32,
+        term: Term,
     },
 }
 
@@ -188,7 +125,7 @@ pub enum VoteVerdict {
     Granted,
     /// The candidate's term is not above (pre-vote) or below (vote) the voter's.
     StaleTerm {
-        voter_term: u64,
+        voter_term: Term,
     },
     /// The voter already gave its vote in this term to someone else.
     AlreadyVoted {
@@ -198,17 +135,6 @@ pub enum VoteVerdict {
     LogBehind,
     /// The voter still hears a live leader, so it ignores candidates (PreVote / CheckQuorum).
     HearsLeader,
-}
-
-/// What the protected resource did with one access.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum AccessOutcome {
-    Accepted,
-    /// A retried write whose idempotency key was already applied: acknowledged, not applied again.
-    Duplicate,
-    /// Fencing: the token is lower than the highest the resource has seen.
-    StaleToken,
 }
 
 /// One input for a node. `M` is the world's message type: a protocol names the messages it reads and
@@ -271,14 +197,29 @@ impl<M> Copy for Input<'_, M> {}
 /// A world's message type that can carry a protocol's messages of type `T` (the world's enum has one
 /// variant per protocol). Protocols send with `M::wrap` and read their own with `peel`, so each stays
 /// generic over the world it runs in.
-pub trait Carries<T> {
+pub trait Carries<T>: Wire {
     fn wrap(inner: T) -> Self;
     /// The carried message, if this one is a `T`.
     fn peel(&self) -> Option<&T>;
 }
 
+/// What a world's message type brings besides messages: the world's fact type, one variant per protocol.
+///
+/// Why the message type carries it: `Effects<M>` is the one buffer a protocol writes into, and the
+/// contract layer cannot name the protocols' fact types (they live in the protocol folders, above it).
+/// Hanging the fact type on `M` keeps every protocol generic over one parameter, as with messages:
+/// a protocol observes its own facts through [`Observes`], never the world's whole enum.
+pub trait Wire {
+    type Fact: Clone + std::fmt::Debug + PartialEq + Eq;
+}
+
+/// A world whose fact type can hold a protocol's facts of type `F`.
+pub trait Observes<F>: Wire {
+    fn observed(inner: F) -> Self::Fact;
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Effect<M> {
+pub enum Effect<M: Wire> {
     Send {
         to: NodeId,
         message: M,
@@ -294,7 +235,7 @@ pub enum Effect<M> {
     Persist {
         what: &'static str,
     },
-    Observe(Fact),
+    Observe(M::Fact),
     ClientReply {
         request_id: RequestId,
         outcome: ClientOutcome,
@@ -304,18 +245,18 @@ pub enum Effect<M> {
 /// The output buffer of one `handle` call. The world reuses one buffer, so pushing is allocation-free
 /// in steady state.
 #[derive(Clone, Debug)]
-pub struct Effects<M> {
+pub struct Effects<M: Wire> {
     list: Vec<Effect<M>>,
 }
 
 // By hand: a derive would ask `M: Default`.
-impl<M> Default for Effects<M> {
+impl<M: Wire> Default for Effects<M> {
     fn default() -> Self {
         Effects { list: Vec::new() }
     }
 }
 
-impl<M> Effects<M> {
+impl<M: Wire> Effects<M> {
     pub fn new() -> Effects<M> {
         Effects::default()
     }
@@ -343,8 +284,12 @@ impl<M> Effects<M> {
         self.list.push(Effect::Persist { what });
     }
 
-    pub fn observe(&mut self, fact: Fact) {
-        self.list.push(Effect::Observe(fact));
+    /// Records one of the protocol's own facts, wrapped in the world's fact type.
+    pub fn observe<F>(&mut self, fact: F)
+    where
+        M: Observes<F>,
+    {
+        self.list.push(Effect::Observe(M::observed(fact)));
     }
 
     pub fn reply(&mut self, request_id: RequestId, outcome: ClientOutcome) {
@@ -391,8 +336,8 @@ impl RoleLabel {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ActorSummary {
     pub role: RoleLabel,
-    pub term: u64,
-    pub commit_index: u64,
+    pub term: Term,
+    pub commit_index: LogIndex,
     pub log_len: u64,
 }
 
@@ -400,14 +345,14 @@ impl ActorSummary {
     /// What an actor without a replicated log reports: never a leader, no term, nothing committed.
     pub const WITHOUT_LOG: ActorSummary = ActorSummary {
         role: RoleLabel::Follower,
-        term: 0,
-        commit_index: 0,
+        term: Term::ZERO,
+        commit_index: LogIndex::ZERO,
         log_len: 0,
     };
 }
 
 /// One protocol's node. The world calls `handle` for every input and applies the pushed effects.
-pub trait Protocol<M> {
+pub trait Protocol<M: Wire> {
     fn handle(&mut self, local_now_us: u64, input: Input<'_, M>, effects: &mut Effects<M>);
     /// Drop volatile state, keep what was persisted. The next input will be `Input::Recover`.
     fn crash(&mut self);

@@ -3,6 +3,7 @@
 //! Everything is plain serde data with no floats. `trace_hash` is a string of 16 lowercase hex digits
 //! because JavaScript numbers cannot hold a u64.
 
+use crate::units::{FencingToken, LogIndex, Term};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -78,7 +79,7 @@ pub struct InvoicesReport {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LockRecord {
     pub client: String,
-    pub token: u64,
+    pub token: FencingToken,
     pub at_ms: u64,
 }
 
@@ -96,14 +97,14 @@ pub struct LocksReport {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AccessReport {
     pub client: String,
-    pub token: u64,
+    pub token: FencingToken,
     pub at_ms: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub write: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub presented: Option<u64>,
+    pub presented: Option<FencingToken>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub highest_seen: Option<u64>,
+    pub highest_seen: Option<FencingToken>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -138,7 +139,7 @@ impl<'de> Deserialize<'de> for NodeKey {
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LeaderRecord {
-    pub term: u64,
+    pub term: Term,
     pub node: String,
     pub elected_at_ms: u64,
 }
@@ -149,8 +150,8 @@ pub struct NodeFinal {
     pub status: String,
     /// "follower" | "candidate" | "leader" (pre-candidates report "follower")
     pub role: String,
-    pub term: u64,
-    pub commit_index: u64,
+    pub term: Term,
+    pub commit_index: LogIndex,
     pub log_len: u64,
 }
 

@@ -11,14 +11,115 @@
 //! not applied again. The resource keeps a ledger of every access, accepted or refused (the newest
 //! [`LEDGER_CAP`] in full, all of them in the counts). It is storage: a crash loses nothing.
 
+use crate::entry::describe::{Described, Describer, Telling, Weight};
 use crate::ids::NodeId;
-use crate::lockservice::{AccessKind, LockMessage, ResourceError};
 use crate::protocol::{
-    AccessOutcome, ActorSummary, Carries, ClientError, ClientOutcome, Effects, Fact, Input,
-    Protocol,
+    ActorSummary, Carries, ClientError, ClientOutcome, Effects, Input, Observes, Protocol,
 };
-use serde::Serialize;
+use crate::scheduler::{InvoiceMessage, SchedulerFact};
+use crate::units::FencingToken;
+use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, VecDeque};
+
+/// Why the protected resource refused an access.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ResourceError {
+    /// Fencing: a holder with a newer token has already been here.
+    StaleToken {
+        presented: FencingToken,
+        highest_seen: FencingToken,
+    },
+}
+
+/// A read of the count, or a write of a new count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum AccessKind {
+    Read,
+    Write { value: u64 },
+}
+
+/// What lock holders say to the protected resource, and its answers. (The invoice store, the same
+/// actor in the scheduler world, speaks the scheduler's [`InvoiceMessage`]s.)
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ResourceMessage {
+    /// `op` identifies the message (the same on a retry only with an idempotency key); `intent` names
+    /// the job, for the checkers.
+    Access {
+        kind: AccessKind,
+        token: FencingToken,
+        op: u64,
+        idempotent: bool,
+        intent: u64,
+        /// The record accessed: 0 is the inventory count; the work queue uses one per account.
+        account: u32,
+    },
+    AccessReply {
+        op: u64,
+        result: Result<u64, ResourceError>,
+    },
+}
+
+impl ResourceMessage {
+    pub fn label(&self) -> &'static str {
+        match self {
+            ResourceMessage::Access {
+                kind: AccessKind::Read,
+                ..
+            } => "Read",
+            ResourceMessage::Access { .. } => "Write",
+            ResourceMessage::AccessReply { result: Ok(_), .. } => "Access ok",
+            ResourceMessage::AccessReply { .. } => "Stale token",
+        }
+    }
+}
+
+/// What the protected resource did with one access.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AccessOutcome {
+    Accepted,
+    /// A retried write whose idempotency key was already applied: acknowledged, not applied again.
+    Duplicate,
+    /// Fencing: the token is lower than the highest the resource has seen.
+    StaleToken,
+}
+
+/// What the resource tells the checkers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ResourceFact {
+    /// The protected resource handled one access (a read or a write carrying a fencing token).
+    ResourceAccess {
+        client: NodeId,
+        token: FencingToken,
+        write: bool,
+        outcome: AccessOutcome,
+        /// The count after the access.
+        value: u64,
+        highest_seen: FencingToken,
+        /// The job this access belongs to (the same across retries), for the lost-update checker.
+        intent: u64,
+        /// The record accessed (0: the inventory count; the work queue's accounts from 1).
+        account: u32,
+    },
+}
+
+/// What a world's message type must carry for the store: accesses and invoices, and the facts about
+/// them.
+pub trait ResourceWire:
+    Carries<ResourceMessage>
+    + Carries<InvoiceMessage>
+    + Observes<ResourceFact>
+    + Observes<SchedulerFact>
+{
+}
+
+impl<M> ResourceWire for M where
+    M: Carries<ResourceMessage>
+        + Carries<InvoiceMessage>
+        + Observes<ResourceFact>
+        + Observes<SchedulerFact>
+{
+}
 
 /// Ledger entries kept in full.
 pub const LEDGER_CAP: usize = 4_096;
@@ -26,11 +127,11 @@ pub const LEDGER_CAP: usize = 4_096;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct LedgerEntry {
     pub client: NodeId,
-    pub token: u64,
+    pub token: FencingToken,
     /// `None` for a read, the value written for a write.
     pub write: Option<u64>,
     pub outcome: AccessOutcome,
-    pub highest_seen: u64,
+    pub highest_seen: FencingToken,
     /// The count after the access.
     pub value: u64,
     pub local_us: u64,
@@ -40,7 +141,7 @@ pub struct LedgerEntry {
 pub struct Resource {
     pub fencing: bool,
     pub value: u64,
-    pub highest_seen: u64,
+    pub highest_seen: FencingToken,
     pub ledger: VecDeque<LedgerEntry>,
     pub accepted: u64,
     pub rejected: u64,
@@ -60,7 +161,7 @@ impl Resource {
         Resource {
             fencing,
             value: initial_count,
-            highest_seen: 0,
+            highest_seen: FencingToken::ZERO,
             ledger: VecDeque::new(),
             accepted: 0,
             rejected: 0,
@@ -73,16 +174,16 @@ impl Resource {
     }
 
     /// Invoice store: fencing first, then the optional "only if absent" check, then the write.
-    fn invoice<M: Carries<LockMessage>>(
+    fn invoice<M: ResourceWire>(
         &mut self,
         client: NodeId,
         minute: u64,
-        token: u64,
+        token: FencingToken,
         (if_absent, run): (bool, u64),
         effects: &mut Effects<M>,
-    ) -> LockMessage {
+    ) -> InvoiceMessage {
         if self.last_run.get(&client) == Some(&run) {
-            return LockMessage::InvoiceReply {
+            return InvoiceMessage::InvoiceReply {
                 minute,
                 written: false,
                 refused: false,
@@ -101,7 +202,7 @@ impl Resource {
             effects.persist("invoices");
         }
         if written || refused {
-            effects.observe(Fact::InvoiceWritten {
+            effects.observe(SchedulerFact::InvoiceWritten {
                 client,
                 minute,
                 token,
@@ -109,7 +210,7 @@ impl Resource {
                 refused,
             });
         }
-        LockMessage::InvoiceReply {
+        InvoiceMessage::InvoiceReply {
             minute,
             written,
             refused,
@@ -138,7 +239,7 @@ impl Resource {
         &mut self,
         client: NodeId,
         kind: AccessKind,
-        token: u64,
+        token: FencingToken,
         op: u64,
         idempotent: bool,
         account: u32,
@@ -167,69 +268,76 @@ impl Resource {
     }
 }
 
-impl<M: Carries<LockMessage>> Protocol<M> for Resource {
-    fn handle(&mut self, local_now_us: u64, input: Input<'_, M>, effects: &mut Effects<M>) {
-        // Messages of other protocols never reach the store; drop them here.
-        let Some(input) = input.narrow::<LockMessage>() else {
+impl Resource {
+    /// One access arriving: apply it, write the ledger, tell the checkers, answer.
+    fn on_access<M: ResourceWire>(
+        &mut self,
+        from: NodeId,
+        local_now_us: u64,
+        message: &ResourceMessage,
+        effects: &mut Effects<M>,
+    ) {
+        let ResourceMessage::Access {
+            kind,
+            token,
+            op,
+            idempotent,
+            intent,
+            account,
+        } = message
+        else {
             return;
         };
+        let (outcome, result) = self.access(from, *kind, *token, *op, *idempotent, *account);
+        let write = match kind {
+            AccessKind::Write { value } => Some(*value),
+            AccessKind::Read => None,
+        };
+        if self.ledger.len() >= LEDGER_CAP {
+            self.ledger.pop_front();
+        }
+        self.ledger.push_back(LedgerEntry {
+            client: from,
+            token: *token,
+            write,
+            outcome,
+            highest_seen: self.highest_seen,
+            value: self.balance(*account),
+            local_us: local_now_us,
+        });
+        effects.persist("resource");
+        effects.observe(ResourceFact::ResourceAccess {
+            client: from,
+            token: *token,
+            write: write.is_some(),
+            outcome,
+            value: self.balance(*account),
+            highest_seen: self.highest_seen,
+            intent: *intent,
+            account: *account,
+        });
+        let reply = ResourceMessage::AccessReply { op: *op, result };
+        effects.send(from, reply);
+    }
+}
+
+impl<M: ResourceWire> Protocol<M> for Resource {
+    fn handle(&mut self, local_now_us: u64, input: Input<'_, M>, effects: &mut Effects<M>) {
         match input {
-            Input::Message {
-                from,
-                message:
-                    LockMessage::Access {
-                        kind,
-                        token,
-                        op,
-                        idempotent,
-                        intent,
-                        account,
-                    },
-            } => {
-                let (outcome, result) =
-                    self.access(from, *kind, *token, *op, *idempotent, *account);
-                let write = match kind {
-                    AccessKind::Write { value } => Some(*value),
-                    AccessKind::Read => None,
-                };
-                if self.ledger.len() >= LEDGER_CAP {
-                    self.ledger.pop_front();
+            Input::Message { from, message } => {
+                // Messages of other protocols never reach the store; they fall through here.
+                if let Some(access) = Carries::<ResourceMessage>::peel(message) {
+                    self.on_access(from, local_now_us, access, effects);
+                } else if let Some(InvoiceMessage::Invoice {
+                    minute,
+                    token,
+                    if_absent,
+                    run,
+                }) = Carries::<InvoiceMessage>::peel(message)
+                {
+                    let reply = self.invoice(from, *minute, *token, (*if_absent, *run), effects);
+                    effects.send(from, reply);
                 }
-                self.ledger.push_back(LedgerEntry {
-                    client: from,
-                    token: *token,
-                    write,
-                    outcome,
-                    highest_seen: self.highest_seen,
-                    value: self.balance(*account),
-                    local_us: local_now_us,
-                });
-                effects.persist("resource");
-                effects.observe(Fact::ResourceAccess {
-                    client: from,
-                    token: *token,
-                    write: write.is_some(),
-                    outcome,
-                    value: self.balance(*account),
-                    highest_seen: self.highest_seen,
-                    intent: *intent,
-                    account: *account,
-                });
-                let reply = LockMessage::AccessReply { op: *op, result };
-                effects.send(from, reply);
-            }
-            Input::Message {
-                from,
-                message:
-                    LockMessage::Invoice {
-                        minute,
-                        token,
-                        if_absent,
-                        run,
-                    },
-            } => {
-                let reply = self.invoice(from, *minute, *token, (*if_absent, *run), effects);
-                effects.send(from, reply);
             }
             Input::Client { request_id, .. } => {
                 let error = ClientError::NotLeader { leader_hint: None };
@@ -244,5 +352,89 @@ impl<M: Carries<LockMessage>> Protocol<M> for Resource {
 
     fn summary(&self) -> ActorSummary {
         ActorSummary::WITHOUT_LOG
+    }
+}
+
+/// The store's accesses in plain words: accepted writes, retries recognised by their idempotency key,
+/// and writes refused for a stale fencing token (with both numbers).
+pub struct StoreDescriber {
+    /// The store checks fencing tokens (otherwise the numbers are Redis values and are not shown).
+    pub fenced: bool,
+}
+
+impl StoreDescriber {
+    #[allow(clippy::too_many_arguments)]
+    fn access(
+        &self,
+        store: NodeId,
+        client: NodeId,
+        token: FencingToken,
+        write: bool,
+        outcome: AccessOutcome,
+        value: u64,
+        highest_seen: FencingToken,
+        telling: &Telling<'_>,
+    ) -> Option<Described> {
+        let (store_name, client_name) = (telling.name(store), telling.name(client));
+        let nodes = vec![client, store];
+        let described = match outcome {
+            AccessOutcome::StaleToken => Described::new(
+                Weight::Notable,
+                format!(
+                    "{store_name} refuses {client_name}'s {}: its token {token} is below {highest_seen}, \
+                     the highest {store_name} has seen, so a newer lock holder has written since",
+                    if write { "write" } else { "read" }
+                ),
+                nodes,
+            ),
+            AccessOutcome::Duplicate => Described::new(
+                Weight::Notable,
+                format!(
+                    "{store_name} recognises {client_name}'s retry by its idempotency key: it \
+                     acknowledges it without applying it a second time"
+                ),
+                nodes,
+            ),
+            AccessOutcome::Accepted if write => {
+                let with = if self.fenced { format!(" with token {token}") } else { String::new() };
+                Described::new(
+                    Weight::Routine,
+                    format!("{store_name} accepts {client_name}'s write{with}; the value is now {value}"),
+                    nodes,
+                )
+                .coalescing("accepted-write")
+            }
+            AccessOutcome::Accepted => return None,
+        };
+        Some(described)
+    }
+}
+
+impl Describer<ResourceFact> for StoreDescriber {
+    fn describe(
+        &mut self,
+        node: NodeId,
+        fact: &ResourceFact,
+        telling: &Telling<'_>,
+    ) -> Option<Described> {
+        let ResourceFact::ResourceAccess {
+            client,
+            token,
+            write,
+            outcome,
+            value,
+            highest_seen,
+            ..
+        } = *fact;
+        self.access(
+            node,
+            client,
+            token,
+            write,
+            outcome,
+            value,
+            highest_seen,
+            telling,
+        )
     }
 }

@@ -67,7 +67,11 @@ fn has_settled_leader(run: &ScenarioRun) -> bool {
         .final_state
         .values()
         .filter(|node| node.status == "up");
-    let highest_term = up_nodes.clone().map(|node| node.term).max().unwrap_or(0);
+    let highest_term = up_nodes
+        .clone()
+        .map(|node| node.term)
+        .max()
+        .unwrap_or_default();
     up_nodes
         .into_iter()
         .any(|node| node.role == "leader" && node.term == highest_term)

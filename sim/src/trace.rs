@@ -7,10 +7,11 @@
 //! `dropped_records` says how many were forgotten.
 
 use crate::action::Action;
+use crate::actor::Fact;
 use crate::hash::Fnv;
 use crate::ids::NodeId;
 use crate::network::MessageId;
-use crate::protocol::{ClientCommand, ClientOutcome, Fact, RequestId};
+use crate::protocol::{ClientCommand, ClientOutcome, RequestId};
 use serde::Serialize;
 use std::collections::VecDeque;
 use std::sync::Arc;

@@ -6,6 +6,7 @@
 use crate::ids::NodeId;
 use crate::network::LinkCut;
 use crate::protocol::{ClientOutcome, Protocol, RoleLabel};
+use crate::units::{LogIndex, Term};
 use crate::world::{ClientRecord, NodeStatus, World};
 use serde::Serialize;
 
@@ -35,18 +36,18 @@ pub struct NodeView {
     pub id: NodeId,
     pub status: NodeStatus,
     pub role: RoleLabel,
-    pub term: u64,
+    pub term: Term,
     pub voted_for: Option<NodeId>,
     pub leader_hint: Option<NodeId>,
-    pub commit_index: u64,
-    pub applied_index: u64,
+    pub commit_index: LogIndex,
+    pub applied_index: LogIndex,
     pub log_len: u64,
     /// Terms of the newest log entries (at most `MAX_VIEW_LOG_ENTRIES`), the first at `log_terms_from_index`.
-    pub log_terms: Vec<u64>,
-    pub log_terms_from_index: u64,
+    pub log_terms: Vec<Term>,
+    pub log_terms_from_index: LogIndex,
     /// Only on a leader: per node (itself included).
-    pub next_index: Option<Vec<u64>>,
-    pub match_index: Option<Vec<u64>>,
+    pub next_index: Option<Vec<LogIndex>>,
+    pub match_index: Option<Vec<LogIndex>>,
     /// Candidates: who granted a vote (or pre-vote) so far.
     pub votes_from: Vec<NodeId>,
     /// Leaders with lease reads on: whether the lease holds on the leader's own clock right now.
@@ -73,7 +74,7 @@ pub struct MessageView {
     pub from: NodeId,
     pub to: NodeId,
     pub kind: &'static str,
-    pub term: u64,
+    pub term: Term,
     pub entry_count: u32,
     pub sent_at_us: u64,
     pub deliver_at_us: u64,
@@ -144,12 +145,12 @@ impl World {
             voted_for: raft.and_then(|raft| raft.durable.voted_for),
             leader_hint: raft.and_then(|raft| raft.volatile.leader_hint),
             commit_index: summary.commit_index,
-            applied_index: raft.map_or(0, |raft| raft.volatile.applied_index),
+            applied_index: raft.map_or(LogIndex::ZERO, |raft| raft.volatile.applied_index),
             log_len: summary.log_len,
             log_terms: raft.map_or_else(Vec::new, |raft| {
                 raft.log().terms().skip(first_shown as usize - 1).collect()
             }),
-            log_terms_from_index: first_shown,
+            log_terms_from_index: LogIndex(first_shown),
             next_index: leader.map(|leader| leader.next_index.clone()),
             match_index: leader.map(|leader| leader.match_index.clone()),
             votes_from: raft

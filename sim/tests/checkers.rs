@@ -45,7 +45,7 @@ fn put(world: &mut World, target: NodeId) {
 }
 
 fn commit_index(world: &World, target: NodeId) -> u64 {
-    world.nodes()[target.index()].actor.summary().commit_index
+    world.nodes()[target.index()].actor.summary().commit_index.0
 }
 
 /// The paper's Figure 8, scripted with world actions (S1..S5 are a, b, c, d, e here):
@@ -168,17 +168,19 @@ fn a_caught_violation_names_the_invariant_time_and_nodes() {
 mod direct {
     //! Each checker fed hand-made node states, to prove every invariant can be reported.
 
+    use quorumlab_sim::actor::Fact;
     use quorumlab_sim::actor::{Actor, ClusterRaft as RaftNode, Message};
     use quorumlab_sim::checker::{Checkers, ELECTION_SAFETY, LEADER_APPEND_ONLY, LOG_MATCHING};
     use quorumlab_sim::config::RaftOptions;
     use quorumlab_sim::ids::NodeId;
     use quorumlab_sim::lockservice::LockOp;
-    use quorumlab_sim::protocol::{Fact, RoleLabel};
+    use quorumlab_sim::protocol::{RaftFact, RoleLabel};
     use quorumlab_sim::raft::{Command, RaftTiming};
 
     type Entry = quorumlab_sim::raft::Entry<LockOp>;
     type Effect = quorumlab_sim::protocol::Effect<Message>;
     use quorumlab_sim::time::SimTime;
+    use quorumlab_sim::units::{LogIndex, Term};
 
     const TIMING: RaftTiming = RaftTiming {
         election_min_us: 150_000,
@@ -188,7 +190,7 @@ mod direct {
 
     fn raft(id: u16, term: u64, entries: &[Entry], leader: bool) -> Actor {
         let mut node = RaftNode::new(NodeId(id), 3, RaftOptions::default(), TIMING);
-        node.durable.term = term;
+        node.durable.term = Term(term);
         for entry in entries {
             node.durable.log.append(*entry);
         }
@@ -214,11 +216,11 @@ mod direct {
     #[test]
     fn two_leaders_in_one_term_break_election_safety() {
         let mut checkers = Checkers::new(3);
-        let elected = [Effect::Observe(Fact::BecameLeader {
-            term: 3,
+        let elected = [Effect::Observe(Fact::Raft(RaftFact::BecameLeader {
+            term: Term(3),
             votes: 2,
             cluster: 3,
-        })];
+        }))];
         let first = raft(0, 3, &[], true);
         step(&mut checkers, 0, &raft(0, 3, &[], false), &first, &elected);
         assert_eq!(count(&checkers, ELECTION_SAFETY), 0);
@@ -236,11 +238,11 @@ mod direct {
     fn same_index_and_term_with_different_history_breaks_log_matching() {
         let mut checkers = Checkers::new(3);
         let noop = |term| Entry {
-            term,
+            term: Term(term),
             command: Command::Noop,
         };
         let put = Entry {
-            term: 1,
+            term: Term(1),
             command: Command::Put {
                 key: 1,
                 value: 1,
@@ -270,7 +272,7 @@ mod direct {
     fn a_leader_dropping_entries_breaks_leader_append_only() {
         let mut checkers = Checkers::new(3);
         let entries = [Entry {
-            term: 1,
+            term: Term(1),
             command: Command::Noop,
         }; 3];
         let before = raft(0, 1, &entries, true);
@@ -281,7 +283,9 @@ mod direct {
             0,
             &before,
             &after,
-            &[Effect::Observe(Fact::LogTruncated { from_index: 3 })],
+            &[Effect::Observe(Fact::Raft(RaftFact::LogTruncated {
+                from_index: LogIndex(3),
+            }))],
         );
         assert_eq!(count(&checkers, LEADER_APPEND_ONLY), 1);
     }

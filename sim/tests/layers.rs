@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 /// Lowest first. A module may import modules of its own layer or below, never above.
 const LAYERS: &[(&str, &[&str])] = &[
-    ("base", &["ids", "time", "rng", "hash", "clock"]),
+    ("base", &["ids", "time", "rng", "hash", "clock", "units"]),
     (
         "contract",
         &["protocol", "action", "config", "entry", "report", "invalid"],

@@ -6,17 +6,19 @@
 //! write.
 
 use quorumlab_sim::action::{Action, NodeTarget};
+use quorumlab_sim::actor::Fact;
 use quorumlab_sim::checker::{
     LockChecker, Violations, MUTUAL_EXCLUSION, NO_LOST_UPDATES, RELEASE_BY_OWNER,
     SINGLE_LEASE_HOLDER, TOKEN_MONOTONICITY,
 };
 use quorumlab_sim::config::{LockServiceOptions, ProtocolConfig};
 use quorumlab_sim::ids::NodeId;
+use quorumlab_sim::lockservice::LockFact;
 use quorumlab_sim::lockservice::{LockOp, LockTable, TableEvent};
-use quorumlab_sim::protocol::Fact;
 use quorumlab_sim::runner::{run_scenario, ScenarioRun};
 use quorumlab_sim::scenario::{parse_scenario, to_toml_string, Scenario, ScenarioErrorKind};
 use quorumlab_sim::time::SimTime;
+use quorumlab_sim::units::FencingToken;
 
 mod common;
 use common::{count, load};
@@ -212,7 +214,7 @@ fn release_by_the_wrong_owner_is_refused() {
         &mut events,
     );
     assert!(events.contains(&TableEvent::NotOwner { key: 0, by: b }));
-    assert_eq!(table.token_of(1), Some(1), "A still holds");
+    assert_eq!(table.token_of(1), Some(FencingToken(1)), "A still holds");
 }
 
 /// The checker fires when a hold is ended by someone else (as a delete-without-check lock would).
@@ -223,37 +225,37 @@ fn release_by_owner_checker_fires_on_a_strangers_release() {
     let mut found = Vec::new();
     let (a, b) = (NodeId(3), NodeId(4));
     let now = SimTime::from_ms(10);
-    let granted = Fact::LockGranted {
+    let granted = LockFact::LockGranted {
         key: 0,
         lease: 1,
         owner: a,
-        token: 1,
+        token: FencingToken(1),
         revision: 1,
     };
-    let released = Fact::LockReleased {
+    let released = LockFact::LockReleased {
         key: 0,
         lease: 1,
         owner: a,
         by: b,
-        token: 1,
+        token: FencingToken(1),
         expired: false,
         revision: 2,
     };
-    let granted_again = Fact::LockGranted {
+    let granted_again = LockFact::LockGranted {
         key: 0,
         lease: 5,
         owner: b,
-        token: 3,
+        token: FencingToken(3),
         revision: 3,
     };
-    let double = Fact::LockGranted {
+    let double = LockFact::LockGranted {
         key: 0,
         lease: 6,
         owner: a,
-        token: 4,
+        token: FencingToken(4),
         revision: 4,
     };
-    for fact in [granted, released, granted_again, double] {
+    for fact in [granted, released, granted_again, double].map(Fact::Lock) {
         checker.check(now, NodeId(0), &fact, &mut violations, &mut found);
     }
     let names: Vec<String> = found
@@ -289,7 +291,7 @@ fn repeated_acquire_is_idempotent_only_with_a_key() {
                 events,
                 [TableEvent::Existing {
                     lease: 1,
-                    token: Some(1)
+                    token: Some(FencingToken(1))
                 }]
             );
             assert_eq!(table.leases.len(), 1);
@@ -456,7 +458,7 @@ fn the_view_shows_beliefs_truth_and_ledger() {
     assert!(resource
         .ledger
         .iter()
-        .any(|entry| entry.outcome == quorumlab_sim::protocol::AccessOutcome::StaleToken));
+        .any(|entry| entry.outcome == quorumlab_sim::resource::AccessOutcome::StaleToken));
 }
 
 /// Locks are granted in request order: each release hands the key to the oldest waiter.

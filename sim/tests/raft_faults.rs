@@ -19,7 +19,7 @@ fn settled_leader(world: &mut World) -> NodeId {
 
 fn role_and_term(world: &World, node: NodeId) -> (RoleLabel, u64) {
     let summary = world.nodes()[node.index()].actor.summary();
-    (summary.role, summary.term)
+    (summary.role, summary.term.0)
 }
 
 fn node(target: NodeId) -> NodeTarget {
@@ -86,7 +86,7 @@ fn minority_side_cannot_commit_while_majority_elects_and_commits() {
     let commits: Vec<u64> = world
         .nodes()
         .iter()
-        .map(|slot| slot.actor.summary().commit_index)
+        .map(|slot| slot.actor.summary().commit_index.0)
         .collect();
     assert!(
         commits.iter().all(|commit| *commit == commits[0]),
@@ -277,7 +277,7 @@ fn a_single_node_cluster_leads_and_commits_alone() {
             .final_state
             .values()
             .next()
-            .map(|n| n.commit_index),
+            .map(|n| n.commit_index.0),
         Some(4)
     );
 }

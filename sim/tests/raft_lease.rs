@@ -5,6 +5,7 @@ use quorumlab_sim::action::{Action, NodeTarget, RequestKind};
 use quorumlab_sim::checker::LINEARIZABLE_READS;
 use quorumlab_sim::config::RaftOptions;
 use quorumlab_sim::ids::NodeId;
+use quorumlab_sim::units::{LogIndex, Term};
 use quorumlab_sim::{Report, World, WorldConfig};
 
 fn isolate_leader_then_read_from_it(seed: u64, leader_drift_ppm: i64) -> Report {
@@ -133,10 +134,10 @@ fn a_restarted_follower_waits_an_election_timeout_before_voting() {
         let mut node = RaftNode::new(NodeId(1), 3, options, timing);
         node.handle(1_000_000, Input::Recover, &mut Effects::new());
         let request = Message::Raft(RaftMessage::RequestVote {
-            term: 5,
+            term: Term(5),
             candidate: NodeId(2),
-            last_log_index: 0,
-            last_log_term: 0,
+            last_log_index: LogIndex::ZERO,
+            last_log_term: Term::ZERO,
             pre_vote: false,
         });
         let mut effects = Effects::new();

@@ -8,6 +8,7 @@ use quorumlab_sim::config::RaftOptions;
 use quorumlab_sim::ids::NodeId;
 use quorumlab_sim::protocol::{Effects, Input, Protocol, RoleLabel};
 use quorumlab_sim::raft::{Command, Payload, RaftTiming, ELECTION_TIMER};
+use quorumlab_sim::units::{LogIndex, Term};
 
 /// No application on top of the log: nothing of this type can exist.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,9 +74,10 @@ fn only_reply(effects: &[Effect]) -> RaftMessage {
     messages[0].1.clone()
 }
 
+// The helpers take bare numbers so a test reads like the paper's figures.
 fn entry(term: u64) -> Entry {
     Entry {
-        term,
+        term: Term(term),
         command: Command::Noop,
     }
 }
@@ -88,22 +90,22 @@ fn heartbeat(
     entries: Vec<Entry>,
 ) -> RaftMessage {
     RaftMessage::AppendEntries {
-        term,
+        term: Term(term),
         leader: NodeId(leader),
-        prev_log_index,
-        prev_log_term,
+        prev_log_index: LogIndex(prev_log_index),
+        prev_log_term: Term(prev_log_term),
         entries,
-        leader_commit: 0,
+        leader_commit: LogIndex::ZERO,
         sent_at_local_us: 0,
     }
 }
 
 fn vote_request(term: u64, candidate: u16, last_log_index: u64, last_log_term: u64) -> RaftMessage {
     RaftMessage::RequestVote {
-        term,
+        term: Term(term),
         candidate: NodeId(candidate),
-        last_log_index,
-        last_log_term,
+        last_log_index: LogIndex(last_log_index),
+        last_log_term: Term(last_log_term),
         pre_vote: false,
     }
 }
@@ -140,8 +142,8 @@ fn ack(node: &mut RaftNode, from: u16, match_index: u64) -> Vec<Effect> {
     let reply = RaftMessage::AppendEntriesReply {
         term: node.term(),
         success: true,
-        match_index,
-        conflict_index: 0,
+        match_index: LogIndex(match_index),
+        conflict_index: LogIndex::ZERO,
         echo_sent_at_local_us: 0,
     };
     receive(node, 3_000, from, reply)
@@ -152,16 +154,16 @@ fn higher_term_in_any_message_updates_term_and_makes_a_leader_follow() {
     // "If RPC request or response contains term T > currentTerm: set currentTerm = T, convert to follower."
     let mut leader = started(0, 3, RaftOptions::default());
     elect(&mut leader, 3);
-    assert_eq!(leader.term(), 1);
+    assert_eq!(leader.term(), Term(1));
     let reply = RaftMessage::AppendEntriesReply {
-        term: 5,
+        term: Term(5),
         success: false,
-        match_index: 0,
-        conflict_index: 1,
+        match_index: LogIndex(0),
+        conflict_index: LogIndex(1),
         echo_sent_at_local_us: 0,
     };
     receive(&mut leader, 5_000, 2, reply);
-    assert_eq!(leader.term(), 5);
+    assert_eq!(leader.term(), Term(5));
     assert_eq!(leader.role(), RoleLabel::Follower);
     assert_eq!(leader.durable.voted_for, None);
     // Reference: §5.1
@@ -182,14 +184,14 @@ fn stale_term_requests_are_rejected() {
         reply,
         RaftMessage::AppendEntriesReply {
             success: false,
-            term: 3,
+            term: Term(3),
             ..
         }
     ));
-    assert_eq!(node.log().last_index(), 0);
+    assert_eq!(node.log().last_index(), LogIndex(0));
     let reply = only_reply(&receive(&mut node, 3_000, 2, vote_request(2, 2, 9, 2)));
     assert!(!granted(&reply));
-    assert_eq!(node.term(), 3);
+    assert_eq!(node.term(), Term(3));
     // Reference: §5.1
 }
 
@@ -270,7 +272,7 @@ fn candidate_returns_to_follower_on_append_entries_of_equal_or_higher_term() {
         &mut candidate,
         2_000,
         3,
-        heartbeat(term, 3, 0, 0, vec![]),
+        heartbeat(term.0, 3, 0, 0, vec![]),
     ));
     assert_eq!(candidate.role(), RoleLabel::Follower);
     assert_eq!(candidate.term(), term);
@@ -306,14 +308,14 @@ fn an_entry_commits_only_once_a_majority_stores_it() {
     let mut leader = started(0, 5, RaftOptions::default());
     elect(&mut leader, 5);
     let noop_index = leader.log().last_index();
-    assert_eq!(leader.commit_index(), 0);
-    ack(&mut leader, 1, noop_index);
+    assert_eq!(leader.commit_index(), LogIndex(0));
+    ack(&mut leader, 1, noop_index.0);
     assert_eq!(
         leader.commit_index(),
-        0,
+        LogIndex(0),
         "leader + 1 of 5 is not a majority"
     );
-    ack(&mut leader, 2, noop_index);
+    ack(&mut leader, 2, noop_index.0);
     assert_eq!(
         leader.commit_index(),
         noop_index,
@@ -326,7 +328,7 @@ fn leader_with_old_entry(options: RaftOptions) -> RaftNode {
     let mut node = started(0, 5, options);
     node.durable.log.append(entry(1));
     node.durable.log.append(entry(2));
-    node.durable.term = 2;
+    node.durable.term = Term(2);
     elect(&mut node, 5);
     node
 }
@@ -336,19 +338,19 @@ fn entries_from_previous_terms_are_not_committed_by_counting_replicas() {
     // "Raft never commits log entries from previous terms by counting replicas. Only log entries from the
     // leader's current term are committed by counting replicas" (Figure 8).
     let mut leader = leader_with_old_entry(RaftOptions::default());
-    assert_eq!(leader.term(), 3);
+    assert_eq!(leader.term(), Term(3));
     ack(&mut leader, 1, 2);
     ack(&mut leader, 2, 2);
     assert_eq!(
         leader.commit_index(),
-        0,
+        LogIndex(0),
         "index 2 (term 2) is on a majority but must not commit alone"
     );
     ack(&mut leader, 1, 3);
     ack(&mut leader, 2, 3);
     assert_eq!(
         leader.commit_index(),
-        3,
+        LogIndex(3),
         "the term-3 no-op commits, and index 2 with it"
     );
     // The deliberately broken variant commits index 2 by counting: what the checkers must catch.
@@ -359,7 +361,7 @@ fn entries_from_previous_terms_are_not_committed_by_counting_replicas() {
     let mut broken = leader_with_old_entry(unsafe_options);
     ack(&mut broken, 1, 2);
     ack(&mut broken, 2, 2);
-    assert_eq!(broken.commit_index(), 2);
+    assert_eq!(broken.commit_index(), LogIndex(2));
     // Reference: §5.4.2
 }
 
@@ -385,7 +387,11 @@ fn follower_log_is_repaired_to_match_the_leader() {
     else {
         panic!("mismatched prev entry must be rejected: {reply:?}");
     };
-    assert_eq!(conflict_index, 3, "hint skips the whole conflicting term 2");
+    assert_eq!(
+        conflict_index,
+        LogIndex(3),
+        "hint skips the whole conflicting term 2"
+    );
     let reply = only_reply(&receive(
         &mut follower,
         2_000,
@@ -396,11 +402,14 @@ fn follower_log_is_repaired_to_match_the_leader() {
         reply,
         RaftMessage::AppendEntriesReply {
             success: true,
-            match_index: 3,
+            match_index: LogIndex(3),
             ..
         }
     ));
-    assert_eq!(follower.log().terms().collect::<Vec<_>>(), vec![1, 1, 3]);
+    assert_eq!(
+        follower.log().terms().collect::<Vec<_>>(),
+        vec![Term(1), Term(1), Term(3)]
+    );
 
     // Leader side: a rejection moves nextIndex back to the hint and resends from there.
     let mut leader = started(0, 3, RaftOptions::default());
@@ -411,8 +420,8 @@ fn follower_log_is_repaired_to_match_the_leader() {
     let reject = RaftMessage::AppendEntriesReply {
         term: leader.term(),
         success: false,
-        match_index: 0,
-        conflict_index: 2,
+        match_index: LogIndex(0),
+        conflict_index: LogIndex(2),
         echo_sent_at_local_us: 0,
     };
     let retry = only_reply(&receive(&mut leader, 4_000, 1, reject));
@@ -424,7 +433,7 @@ fn follower_log_is_repaired_to_match_the_leader() {
     else {
         panic!("leader must retry with AppendEntries: {retry:?}");
     };
-    assert_eq!(prev_log_index, 1);
+    assert_eq!(prev_log_index, LogIndex(1));
     assert_eq!(entries.len(), 2);
     // Reference: §5.3
 }
@@ -436,7 +445,7 @@ fn follower_log_is_repaired_to_match_the_leader() {
 #[should_panic(expected = "applied 0 <= commit 5 <= last index 0 broken")]
 fn a_broken_state_invariant_is_caught_after_the_next_input() {
     let mut node = started(0, 3, RaftOptions::default());
-    node.volatile.commit_index = 5;
+    node.volatile.commit_index = LogIndex(5);
     input(
         &mut node,
         1_000,

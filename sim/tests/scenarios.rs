@@ -5,6 +5,7 @@ use quorumlab_sim::report::NodeFinal;
 use quorumlab_sim::runner::{run_scenario, RunReport, ScenarioRun};
 use quorumlab_sim::scenario::{parse_scenario, Scenario};
 use quorumlab_sim::time::SimTime;
+use quorumlab_sim::units::Term;
 use quorumlab_sim::Report;
 
 fn load(name: &str) -> Scenario {
@@ -33,7 +34,7 @@ fn node<'a>(report: &'a Report, name: &str) -> &'a NodeFinal {
 }
 
 /// Names of up nodes that believe they lead, with their terms.
-fn up_leaders(report: &Report) -> Vec<(String, u64)> {
+fn up_leaders(report: &Report) -> Vec<(String, Term)> {
     report
         .final_state
         .iter()
@@ -42,7 +43,7 @@ fn up_leaders(report: &Report) -> Vec<(String, u64)> {
         .collect()
 }
 
-fn the_leader(report: &Report) -> (String, u64) {
+fn the_leader(report: &Report) -> (String, Term) {
     let leaders = up_leaders(report);
     assert_eq!(
         leaders.len(),
@@ -200,7 +201,7 @@ fn tight_timeout_range_causes_split_votes() {
                     .world
                     .leaders
                     .first()
-                    .map_or(100, |record| record.term)
+                    .map_or(100, |record| record.term.0)
             })
             .sum()
     };
@@ -228,7 +229,7 @@ fn lossy_network_stays_safe_and_converges() {
         .world
         .final_state
         .values()
-        .map(|node| node.commit_index)
+        .map(|node| node.commit_index.0)
         .collect();
     assert!(
         commit_indexes.windows(2).all(|pair| pair[0] == pair[1]),
@@ -238,7 +239,7 @@ fn lossy_network_stays_safe_and_converges() {
 
 /// The run of `scenario` (or of the nearest later seed) in which, just before n5 is isolated at 1000 ms,
 /// one leader other than n5 is established: the lesson is about a *follower* rejoining.
-fn run_with_n5_following(scenario: &Scenario) -> (ScenarioRun, String, u64) {
+fn run_with_n5_following(scenario: &Scenario) -> (ScenarioRun, String, Term) {
     for seed in scenario.seed..scenario.seed + 50 {
         let mut run = ScenarioRun::new(Scenario {
             seed,

@@ -10,11 +10,12 @@ use crate::world_text::node_kind::NodeKind;
 use leptos::prelude::*;
 use quorumlab_sim::action::{Action, NodeTarget, RequestKind};
 use quorumlab_sim::ids::NodeId;
+use quorumlab_sim::units::{LogIndex, Term};
 use quorumlab_sim::view::{ClusterView, NodeView};
 use quorumlab_sim::view_coordination::CoordinationView;
 use quorumlab_sim::world::NodeStatus;
 
-fn indexes(values: &Option<Vec<u64>>) -> String {
+fn indexes(values: &Option<Vec<LogIndex>>) -> String {
     match values {
         Some(values) => values
             .iter()
@@ -48,7 +49,7 @@ fn raft_facts(node: &NodeView, now_us: u64) -> Vec<(&'static str, String)> {
         .rev()
         .take(12)
         .rev()
-        .map(u64::to_string)
+        .map(Term::to_string)
         .collect();
     let log = format!(
         "{} {}; newest terms [{}]",

@@ -33,14 +33,14 @@ fn strip_for(node: &NodeView, name: String, is_leader: bool, newest_index_overal
         .log_terms
         .iter()
         .enumerate()
-        .map(|(offset, term)| (node.log_terms_from_index + offset as u64, *term))
+        .map(|(offset, term)| (node.log_terms_from_index.0 + offset as u64, term.0))
         .filter(|(index, _)| *index >= first_shown)
         .collect();
     Strip {
         node: node.id,
         name,
         entries,
-        commit_index: node.commit_index,
+        commit_index: node.commit_index.0,
         log_len: node.log_len,
         is_leader,
     }

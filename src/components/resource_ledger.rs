@@ -8,6 +8,7 @@ use crate::world_text::capabilities::tokens_fence;
 use crate::world_text::ledger::{ledger_sentence, outcome_class};
 use leptos::prelude::*;
 use quorumlab_sim::resource::LedgerEntry;
+use quorumlab_sim::units::FencingToken;
 
 /// Rows drawn (the view carries more; the newest matter).
 const MAX_ROWS: usize = 24;
@@ -19,7 +20,7 @@ struct LedgerSummary {
     /// Whether tokens mean anything (not for Redis-style locks).
     tokens: bool,
     value: u64,
-    highest_seen: u64,
+    highest_seen: FencingToken,
     accepted: u64,
     rejected: u64,
     /// Newest first: (ordinal in the whole run, entry, client name, tokens shown).
@@ -110,9 +111,9 @@ pub fn ResourceLedger() -> impl IntoView {
 fn LedgerRow(entry: LedgerEntry, client: String, tokens: bool) -> impl IntoView {
     let class = format!("ledger-row {}", outcome_class(entry.outcome));
     let mark = match entry.outcome {
-        quorumlab_sim::protocol::AccessOutcome::StaleToken => "✗",
-        quorumlab_sim::protocol::AccessOutcome::Duplicate => "=",
-        quorumlab_sim::protocol::AccessOutcome::Accepted => "✓",
+        quorumlab_sim::resource::AccessOutcome::StaleToken => "✗",
+        quorumlab_sim::resource::AccessOutcome::Duplicate => "=",
+        quorumlab_sim::resource::AccessOutcome::Accepted => "✓",
     };
     view! {
         <li class=class>

@@ -81,6 +81,7 @@ pub fn believed_holders(coordination: &CoordinationView) -> Vec<&str> {
 mod tests {
     use super::*;
     use quorumlab_sim::ids::NodeId;
+    use quorumlab_sim::units::FencingToken;
     use quorumlab_sim::worker::{Belief, Phase};
 
     fn worker(belief: Option<Belief>, local_clock_us: i64) -> WorkerView {
@@ -99,7 +100,7 @@ mod tests {
     fn belief_reads_like_the_worker_thinks() {
         let belief = Belief {
             lease: 1,
-            token: 34,
+            token: FencingToken(34),
             lease_until_local_us: 1_240_000,
         };
         assert_eq!(

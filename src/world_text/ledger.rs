@@ -1,7 +1,7 @@
 //! One line per access the protected resource saw: what it was asked, with which token, and why it was
 //! refused, so a stale write reads as the comparison that caught it.
 
-use quorumlab_sim::protocol::AccessOutcome;
+use quorumlab_sim::resource::AccessOutcome;
 use quorumlab_sim::resource::LedgerEntry;
 
 /// One resource access: accepted (with its token), a duplicate, or refused with the comparison that
@@ -41,15 +41,16 @@ pub fn outcome_class(outcome: AccessOutcome) -> &'static str {
 mod tests {
     use super::*;
     use quorumlab_sim::ids::NodeId;
+    use quorumlab_sim::units::FencingToken;
 
     #[test]
     fn a_stale_write_names_both_tokens() {
         let entry = LedgerEntry {
             client: NodeId(3),
-            token: 33,
+            token: FencingToken(33),
             write: Some(7),
             outcome: AccessOutcome::StaleToken,
-            highest_seen: 34,
+            highest_seen: FencingToken(34),
             value: 8,
             local_us: 0,
         };

@@ -17,14 +17,19 @@
 //!   does not count; what counts is a server granting a key that another client still validly holds.
 
 use super::Violations;
+use crate::actor::Fact;
 pub use crate::entry::invariants::{
     EXCLUSIVE_BELIEF, MUTUAL_EXCLUSION, NO_DUPLICATE_INVOICE, NO_LOST_UPDATES, RELEASE_BY_OWNER,
     SINGLE_LEASE_HOLDER, TOKEN_MONOTONICITY,
 };
 use crate::ids::NodeId;
-use crate::protocol::{AccessOutcome, Fact};
+use crate::lockservice::LockFact;
+use crate::redlock::BeliefFact;
+use crate::resource::{AccessOutcome, ResourceFact};
+use crate::scheduler::SchedulerFact;
 use crate::time::SimTime;
 use crate::trace::TraceEvent;
+use crate::units::FencingToken;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// One write at the invoice store.
@@ -32,7 +37,7 @@ use std::collections::{BTreeMap, BTreeSet};
 pub struct InvoiceRecord {
     pub client: NodeId,
     pub minute: u64,
-    pub token: u64,
+    pub token: FencingToken,
     pub at_ms: u64,
     pub duplicate: bool,
     pub refused: bool,
@@ -45,7 +50,7 @@ pub const MAX_LOCK_RECORDS: usize = 10_000;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GrantRecord {
     pub client: NodeId,
-    pub token: u64,
+    pub token: FencingToken,
     pub at_ms: u64,
 }
 
@@ -53,18 +58,18 @@ pub struct GrantRecord {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AccessRecord {
     pub client: NodeId,
-    pub token: u64,
+    pub token: FencingToken,
     pub at_ms: u64,
     pub write: bool,
     pub value: u64,
-    pub highest_seen: u64,
+    pub highest_seen: FencingToken,
     pub outcome: AccessOutcome,
 }
 
 #[derive(Clone, Debug, Default)]
 pub struct LockChecker {
     last_revision: u64,
-    holders: BTreeMap<u32, (u64, NodeId)>,
+    holders: BTreeMap<u32, (FencingToken, NodeId)>,
     pub grants: Vec<GrantRecord>,
     pub expired: Vec<GrantRecord>,
     pub releases: u64,
@@ -74,9 +79,9 @@ pub struct LockChecker {
     pub initial_count: Option<u64>,
     baseline: u64,
     intents: BTreeSet<u64>,
-    highest_accepted: u64,
-    current_token: Option<u64>,
-    finished_tokens: BTreeSet<u64>,
+    highest_accepted: FencingToken,
+    current_token: Option<FencingToken>,
+    finished_tokens: BTreeSet<FencingToken>,
     pub accesses: Vec<AccessRecord>,
     pub accepted: u64,
     pub rejected: u64,
@@ -115,7 +120,7 @@ struct Release {
     key: u32,
     owner: NodeId,
     by: NodeId,
-    token: u64,
+    token: FencingToken,
     expired: bool,
 }
 
@@ -165,11 +170,11 @@ impl LockChecker {
             found,
         };
         match *fact {
-            Fact::LockBelief {
+            Fact::Belief(BeliefFact::LockBelief {
                 hold,
                 valid_for_local_us,
-            } => self.exclusive_belief(node, hold, valid_for_local_us, &mut report),
-            Fact::LockBeliefEnded { hold }
+            }) => self.exclusive_belief(node, hold, valid_for_local_us, &mut report),
+            Fact::Belief(BeliefFact::LockBeliefEnded { hold })
                 if self
                     .believers
                     .get(&node)
@@ -177,13 +182,13 @@ impl LockChecker {
             {
                 self.believers.remove(&node);
             }
-            Fact::InvoiceWritten {
+            Fact::Scheduler(SchedulerFact::InvoiceWritten {
                 client,
                 minute,
                 token,
                 duplicate,
                 refused,
-            } => {
+            }) => {
                 let record = InvoiceRecord {
                     client,
                     minute,
@@ -194,19 +199,19 @@ impl LockChecker {
                 };
                 self.no_duplicate_invoice(record, &mut report);
             }
-            Fact::WatchNotified { .. } => self.notifications += 1,
-            Fact::LockRequested { .. } => self.count_request(now),
-            Fact::LockGranted {
+            Fact::Lock(LockFact::WatchNotified { .. }) => self.notifications += 1,
+            Fact::Lock(LockFact::LockRequested { .. }) => self.count_request(now),
+            Fact::Lock(LockFact::LockGranted {
                 key,
                 owner,
                 token,
                 revision,
                 ..
-            } if revision > self.last_revision => {
+            }) if revision > self.last_revision => {
                 self.last_revision = revision;
                 self.single_lease_holder(node, key, owner, token, &mut report);
             }
-            Fact::LockReleased {
+            Fact::Lock(LockFact::LockReleased {
                 key,
                 owner,
                 by,
@@ -214,7 +219,7 @@ impl LockChecker {
                 expired,
                 revision,
                 ..
-            } if revision > self.last_revision => {
+            }) if revision > self.last_revision => {
                 self.last_revision = revision;
                 let release = Release {
                     key,
@@ -225,7 +230,7 @@ impl LockChecker {
                 };
                 self.release_by_owner(release, &mut report);
             }
-            Fact::ResourceAccess {
+            Fact::Resource(ResourceFact::ResourceAccess {
                 client,
                 token,
                 write,
@@ -234,7 +239,7 @@ impl LockChecker {
                 highest_seen,
                 intent,
                 account,
-            } => {
+            }) => {
                 let record = AccessRecord {
                     client,
                     token,
@@ -308,7 +313,7 @@ impl LockChecker {
         granter: NodeId,
         key: u32,
         owner: NodeId,
-        token: u64,
+        token: FencingToken,
         report: &mut Reporter<'_>,
     ) {
         if let Some((held, holder)) = self.holders.get(&key).copied() {
@@ -399,7 +404,7 @@ impl LockChecker {
             self.finished_tokens.insert(previous);
         }
         if self.finished_tokens.contains(&token) {
-            let previous = self.current_token.unwrap_or(0);
+            let previous = self.current_token.unwrap_or(FencingToken::ZERO);
             let detail = format!(
                 "{} (token {token}) touched the store again after the holder of token {previous} had: their lock periods overlapped",
                 self.name(client)

@@ -21,7 +21,7 @@ pub use raft::{
 
 use crate::actor::{Actor, Message};
 use crate::ids::NodeId;
-use crate::protocol::Effect;
+use crate::protocol::{Effect, RaftFact};
 use crate::report::{LeaderRecord, ViolationRecord};
 use crate::time::SimTime;
 use crate::trace::TraceEvent;
@@ -133,7 +133,10 @@ impl Checkers {
             return found;
         };
         for effect in effects {
-            if let Effect::Observe(crate::protocol::Fact::BecameLeader { term, .. }) = effect {
+            if let Effect::Observe(crate::actor::Fact::Raft(RaftFact::BecameLeader {
+                term, ..
+            })) = effect
+            {
                 if self.leaders.len() < MAX_LEADER_RECORDS {
                     let record = LeaderRecord {
                         term: *term,

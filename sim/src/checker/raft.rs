@@ -11,23 +11,25 @@
 //! - State Machine Safety: no node commits (and so applies) a different entry at a committed index.
 
 use super::Violations;
+use crate::actor::Fact;
 use crate::actor::{ClusterRaft, Message};
 pub use crate::entry::invariants::{
     ELECTION_SAFETY, LEADER_APPEND_ONLY, LEADER_COMPLETENESS, LOG_MATCHING, STATE_MACHINE_SAFETY,
 };
 use crate::hash::Fnv;
 use crate::ids::NodeId;
-use crate::protocol::{Effect, Fact};
+use crate::protocol::{Effect, RaftFact};
 use crate::time::SimTime;
 use crate::trace::TraceEvent;
+use crate::units::{LogIndex, Term};
 use std::collections::BTreeMap;
 
 /// A leader's log as it was before one step: its term, length and last entry's term.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LeaderMark {
-    term: u64,
-    log_len: u64,
-    last_term: u64,
+    term: Term,
+    log_len: LogIndex,
+    last_term: Term,
 }
 
 impl LeaderMark {
@@ -60,16 +62,16 @@ pub struct RaftChecker {
     /// Per node: prefix hash chain, `prefix[0] = 0` for the empty log.
     prefix: Vec<Vec<u64>>,
     /// (index, term) -> prefix hash, first seen.
-    known: BTreeMap<(u64, u64), u64>,
+    known: BTreeMap<(LogIndex, Term), u64>,
     /// The cluster's committed prefix, as a chain: `committed[i]` for i <= highest commit seen.
     committed: Vec<u64>,
     /// `committed_in_term[i]`: the term of the node that first reported index `i` committed. Leader
     /// Completeness only binds leaders of *later* terms (§5.4): a stale candidate can still win an older
     /// term after newer entries committed.
-    committed_in_term: Vec<u64>,
-    leader_of_term: BTreeMap<u64, NodeId>,
+    committed_in_term: Vec<Term>,
+    leader_of_term: BTreeMap<Term, NodeId>,
     /// Per node: the commit index at its last check (commit checks run only when it moves).
-    checked_commit: Vec<u64>,
+    checked_commit: Vec<LogIndex>,
 }
 
 impl RaftChecker {
@@ -78,9 +80,9 @@ impl RaftChecker {
             prefix: vec![vec![0]; node_count],
             known: BTreeMap::new(),
             committed: vec![0],
-            committed_in_term: vec![0],
+            committed_in_term: vec![Term::ZERO],
             leader_of_term: BTreeMap::new(),
-            checked_commit: vec![0; node_count],
+            checked_commit: vec![LogIndex::ZERO; node_count],
         }
     }
 
@@ -92,14 +94,14 @@ impl RaftChecker {
     ) {
         let node = context.node;
         for effect in context.effects {
-            if let Effect::Observe(Fact::LogTruncated { from_index }) = effect {
-                self.prefix[node.index()].truncate((*from_index).max(1) as usize);
+            if let Effect::Observe(Fact::Raft(RaftFact::LogTruncated { from_index })) = effect {
+                self.prefix[node.index()].truncate(from_index.0.max(1) as usize);
             }
         }
         self.extend_prefix(context, violations, found);
         self.check_append_only(context, violations, found);
         for effect in context.effects {
-            if let Effect::Observe(Fact::BecameLeader { term, .. }) = effect {
+            if let Effect::Observe(Fact::Raft(RaftFact::BecameLeader { term, .. })) = effect {
                 self.check_new_leader(context, *term, violations, found);
             }
         }
@@ -114,11 +116,12 @@ impl RaftChecker {
     ) {
         let log = context.raft.log();
         let prefix = &mut self.prefix[context.node.index()];
-        if prefix.len() as u64 > log.last_index() + 1 {
-            prefix.truncate(log.last_index() as usize + 1);
+        let last_index = log.last_index().0;
+        if prefix.len() as u64 > last_index + 1 {
+            prefix.truncate(last_index as usize + 1);
         }
-        while (prefix.len() as u64) <= log.last_index() {
-            let index = prefix.len() as u64;
+        while (prefix.len() as u64) <= last_index {
+            let index = LogIndex(prefix.len() as u64);
             let entry = log.entry(index).expect("index within the log");
             let hash = chain(
                 *prefix.last().expect("prefix starts non-empty"),
@@ -175,7 +178,7 @@ impl RaftChecker {
     fn check_new_leader(
         &mut self,
         context: &CheckContext<'_>,
-        term: u64,
+        term: Term,
         violations: &mut Violations,
         found: &mut Vec<TraceEvent>,
     ) {
@@ -216,25 +219,30 @@ impl RaftChecker {
             return;
         }
         let prefix = &self.prefix[node.index()];
-        let Some(&node_hash) = prefix.get(commit as usize) else {
+        let Some(&node_hash) = prefix.get(commit.0 as usize) else {
             return;
         };
-        let shared = (commit as usize).min(self.committed.len() - 1);
-        if commit == 0 {
+        let shared = (commit.0 as usize).min(self.committed.len() - 1);
+        if commit == LogIndex::ZERO {
             return;
         }
         if prefix[shared] != self.committed[shared] {
-            let term = context.raft.log().term_at(shared as u64).unwrap_or(0);
+            let term = context
+                .raft
+                .log()
+                .term_at(LogIndex(shared as u64))
+                .unwrap_or(Term::ZERO);
             let detail = format!(
                 "{node} committed entry {shared} (term {term}) but a different entry was committed there before"
             );
             found.push(violations.report(STATE_MACHINE_SAFETY, context.now, vec![node], detail));
             return;
         }
-        if commit as usize >= self.committed.len() {
-            let newly_committed = commit as usize + 1 - self.committed.len();
+        let commit_position = commit.0 as usize;
+        if commit_position >= self.committed.len() {
+            let newly_committed = commit_position + 1 - self.committed.len();
             self.committed
-                .extend_from_slice(&prefix[self.committed.len()..commit as usize]);
+                .extend_from_slice(&prefix[self.committed.len()..commit_position]);
             self.committed.push(node_hash);
             let term = context.raft.term();
             self.committed_in_term

@@ -1,13 +1,14 @@
 //! How a world's facts read in plain words: the contract between the narrator (`crate::narration`)
 //! and each protocol's describer (`raft/describe.rs`, `lockservice/describe.rs`, ...).
 //!
-//! A describer is handed one fact at a time, in trace order, and may keep state between them (who
-//! leads, which lock revision it already told): the same run always gives the same sentences. It
-//! returns `None` for facts that are not worth a line; the narrator decides when to coalesce.
+//! A describer is handed its protocol's facts one at a time, in trace order, and may keep state between
+//! them (who leads, which lock revision it already told): the same run always gives the same sentences.
+//! It returns `None` for facts that are not worth a line; the narrator decides when to coalesce. Each
+//! describer knows only its own fact type `F`; the registry's world describer routes the world's facts
+//! to the describers its entry's [`Story`] names.
 
 use crate::action::Action;
 use crate::ids::NodeId;
-use crate::protocol::Fact;
 
 /// How much a line matters: what goes in the caption, what only in the log.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -61,43 +62,32 @@ impl Telling<'_> {
     }
 }
 
-/// A world's plain-words describer. One is made per narrated run.
-pub trait Describer {
+/// A protocol's plain-words describer of its facts `F`.
+pub trait Describer<F> {
     /// The sentence for `fact`, observed on `node`, or `None` when it is not worth one.
-    fn describe(&mut self, node: NodeId, fact: &Fact, telling: &Telling<'_>) -> Option<Described>;
+    fn describe(&mut self, node: NodeId, fact: &F, telling: &Telling<'_>) -> Option<Described>;
 
-    /// What an action (a crash, a pause) means in this world, said after the action itself; `None`
+    /// What an action (a crash, a pause) means to this protocol, said after the action itself; `None`
     /// when the action speaks for itself.
     fn consequence(&mut self, _action: &Action, _telling: &Telling<'_>) -> Option<String> {
         None
     }
 }
 
-/// Several describers as one: each fact goes to each in turn, the first sentence wins. Worlds built
-/// on Raft put Raft's describer beside their own.
-pub struct Describers(pub Vec<Box<dyn Describer>>);
+/// Which lock story a world tells: a replicated service's (fencing tokens, each change told once) or
+/// Redis-style servers' (random values, each server's key its own story).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LockStory {
+    Service,
+    Redis,
+}
 
-impl Describer for Describers {
-    fn describe(&mut self, node: NodeId, fact: &Fact, telling: &Telling<'_>) -> Option<Described> {
-        // Every describer sees every fact (they keep state), so no short-circuit.
-        let mut first = None;
-        for describer in &mut self.0 {
-            let described = describer.describe(node, fact, telling);
-            if first.is_none() {
-                first = described;
-            }
-        }
-        first
-    }
-
-    fn consequence(&mut self, action: &Action, telling: &Telling<'_>) -> Option<String> {
-        let mut first = None;
-        for describer in &mut self.0 {
-            let said = describer.consequence(action, telling);
-            if first.is_none() {
-                first = said;
-            }
-        }
-        first
-    }
+/// Which describers a world's narration combines (Raft's comes with `runs_raft`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Story {
+    pub locks: Option<LockStory>,
+    /// The invoice scheduler's instances and store.
+    pub invoices: bool,
+    /// ZooKeeper-style candidates leading while their session lasts.
+    pub election_recipe: bool,
 }

@@ -84,8 +84,8 @@ pub struct ProtocolEntry<Build = ()> {
     /// The invariants the world's own checkers judge; Raft's five come on top where `runs_raft`
     /// (see [`ProtocolEntry::invariants`]).
     pub own_invariants: &'static [InvariantInfo],
-    /// Makes the world's plain-words describer for one narrated run (see `describe`).
-    pub describer: fn() -> Box<dyn describe::Describer>,
+    /// Which protocols' describers tell this world's story (see `describe`).
+    pub story: describe::Story,
     /// The world as a scenario file that sets none of its options gets it.
     pub defaults: fn() -> ProtocolConfig,
     /// The `[locks]` keys only some worlds may set (`renew_ms`, `fencing`, `unchecked_release`,
@@ -109,7 +109,7 @@ impl ProtocolEntry {
             capabilities: self.capabilities,
             vocabulary: self.vocabulary,
             own_invariants: self.own_invariants,
-            describer: self.describer,
+            story: self.story,
             defaults: self.defaults,
             lock_keys: self.lock_keys,
             tables: self.tables,

@@ -21,6 +21,7 @@ use crate::checker::locks::NO_DUPLICATE_INVOICE;
 use crate::ids::NodeId;
 use crate::protocol::{Protocol, RoleLabel};
 use crate::time::SimTime;
+use crate::units::{LogIndex, Term};
 use crate::world::{NodeStatus, World};
 
 /// The answer to "is this checkpoint met now?", with the reason in plain words.
@@ -51,13 +52,13 @@ impl Verdict {
 pub struct CheckpointEvaluator {
     checkpoint: Checkpoint,
     /// The leader (node, term) when the step began, or the first one seen after that.
-    start_leader: Option<(NodeId, u64)>,
+    start_leader: Option<(NodeId, Term)>,
     /// When the cluster was last seen without a leader after having one (or since the step began).
     leaderless_since: Option<SimTime>,
     rejected_at_start: u64,
     /// The highest commit index of any server when a server was first seen cut off from a majority
     /// (cleared when every server can reach a majority again).
-    commit_when_cut_off: Option<u64>,
+    commit_when_cut_off: Option<LogIndex>,
     /// Violations per invariant when the step began (for checkpoints about a new violation).
     violations_at_start: violations::ViolationBaseline,
     /// When the step began, and whether a watched server has fallen behind since.
@@ -155,7 +156,7 @@ impl CheckpointEvaluator {
         }
     }
 
-    fn leader_changed(&self, world: &World, leader: Option<(NodeId, u64)>) -> Verdict {
+    fn leader_changed(&self, world: &World, leader: Option<(NodeId, Term)>) -> Verdict {
         match (self.start_leader, leader) {
             (None, _) => Verdict::not_yet("no leader has been seen yet".into()),
             (Some(_), None) => Verdict::not_yet("there is no leader at the moment".into()),
@@ -255,7 +256,7 @@ impl CheckpointEvaluator {
                 .iter()
                 .map(|node| world.nodes()[node.index()].actor.summary().commit_index)
                 .max()
-                .unwrap_or(0)
+                .unwrap_or_default()
         };
         if cut_off.is_empty() {
             self.commit_when_cut_off = None;
@@ -309,7 +310,7 @@ impl CheckpointEvaluator {
 }
 
 /// The up node that believes it leads with the highest term, and that term.
-fn leader_and_term(world: &World) -> Option<(NodeId, u64)> {
+fn leader_and_term(world: &World) -> Option<(NodeId, Term)> {
     let leader = world.current_leader()?;
     Some((leader, world.nodes()[leader.index()].actor.summary().term))
 }
@@ -329,9 +330,9 @@ fn term_at_least(world: &World, wanted: u64) -> Verdict {
     let highest = servers(world)
         .map(|node| world.nodes()[node.index()].actor.summary().term)
         .max()
-        .unwrap_or(0);
+        .unwrap_or_default();
     let text = format!("the highest term any node has reached is {highest}");
-    if highest >= wanted {
+    if highest.0 >= wanted {
         Verdict::yes(text)
     } else {
         Verdict::not_yet(format!("{text} (waiting for {wanted})"))
@@ -342,9 +343,9 @@ fn commit_index_at_least(world: &World, wanted: u64) -> Verdict {
     let highest = servers(world)
         .map(|node| world.nodes()[node.index()].actor.summary().commit_index)
         .max()
-        .unwrap_or(0);
+        .unwrap_or_default();
     let text = format!("the highest commit index is {highest}");
-    if highest >= wanted {
+    if highest.0 >= wanted {
         Verdict::yes(text)
     } else {
         Verdict::not_yet(format!("{text} (waiting for {wanted})"))

@@ -8,7 +8,8 @@
 
 use crate::entry::describe::{Described, Describer, Telling, Weight};
 use crate::ids::NodeId;
-use crate::protocol::{AccessOutcome, Fact};
+use crate::lockservice::LockFact;
+use crate::units::FencingToken;
 
 pub struct LockDescriber {
     /// Changes come from a replicated service (tell each revision once) rather than single servers.
@@ -49,7 +50,8 @@ impl LockDescriber {
         false
     }
 
-    fn number(&self, number: u64) -> String {
+    fn number(&self, token: FencingToken) -> String {
+        let number = token.0;
         if self.fenced {
             format!("fencing token {number}")
         } else {
@@ -62,7 +64,7 @@ impl LockDescriber {
         &mut self,
         server: NodeId,
         owner: NodeId,
-        token: u64,
+        token: FencingToken,
         revision: u64,
         telling: &Telling<'_>,
     ) -> Option<Described> {
@@ -95,7 +97,7 @@ impl LockDescriber {
         server: NodeId,
         owner: NodeId,
         by: NodeId,
-        token: u64,
+        token: FencingToken,
         expired: bool,
         revision: u64,
         telling: &Telling<'_>,
@@ -124,64 +126,23 @@ impl LockDescriber {
         };
         Some(Described::new(Weight::Notable, text, vec![owner, server]))
     }
-
-    #[allow(clippy::too_many_arguments)]
-    fn access(
-        &self,
-        store: NodeId,
-        client: NodeId,
-        token: u64,
-        write: bool,
-        outcome: AccessOutcome,
-        value: u64,
-        highest_seen: u64,
-        telling: &Telling<'_>,
-    ) -> Option<Described> {
-        let (store_name, client_name) = (telling.name(store), telling.name(client));
-        let nodes = vec![client, store];
-        let described = match outcome {
-            AccessOutcome::StaleToken => Described::new(
-                Weight::Notable,
-                format!(
-                    "{store_name} refuses {client_name}'s {}: its token {token} is below {highest_seen}, \
-                     the highest {store_name} has seen, so a newer lock holder has written since",
-                    if write { "write" } else { "read" }
-                ),
-                nodes,
-            ),
-            AccessOutcome::Duplicate => Described::new(
-                Weight::Notable,
-                format!(
-                    "{store_name} recognises {client_name}'s retry by its idempotency key: it \
-                     acknowledges it without applying it a second time"
-                ),
-                nodes,
-            ),
-            AccessOutcome::Accepted if write => {
-                let with = if self.fenced { format!(" with token {token}") } else { String::new() };
-                Described::new(
-                    Weight::Routine,
-                    format!("{store_name} accepts {client_name}'s write{with}; the value is now {value}"),
-                    nodes,
-                )
-                .coalescing("accepted-write")
-            }
-            AccessOutcome::Accepted => return None,
-        };
-        Some(described)
-    }
 }
 
-impl Describer for LockDescriber {
-    fn describe(&mut self, node: NodeId, fact: &Fact, telling: &Telling<'_>) -> Option<Described> {
+impl Describer<LockFact> for LockDescriber {
+    fn describe(
+        &mut self,
+        node: NodeId,
+        fact: &LockFact,
+        telling: &Telling<'_>,
+    ) -> Option<Described> {
         match *fact {
-            Fact::LockGranted {
+            LockFact::LockGranted {
                 owner,
                 token,
                 revision,
                 ..
             } => self.granted(node, owner, token, revision, telling),
-            Fact::LockReleased {
+            LockFact::LockReleased {
                 owner,
                 by,
                 token,
@@ -189,7 +150,7 @@ impl Describer for LockDescriber {
                 revision,
                 ..
             } => self.released(node, owner, by, token, expired, revision, telling),
-            Fact::LockRequested { .. } => Some(
+            LockFact::LockRequested { .. } => Some(
                 Described::new(
                     Weight::Routine,
                     format!("{} asks for the lock", telling.name(node)),
@@ -197,44 +158,7 @@ impl Describer for LockDescriber {
                 )
                 .coalescing("lock-request"),
             ),
-            Fact::LockBelief {
-                valid_for_local_us, ..
-            } if !self.replicated => Some(Described::new(
-                Weight::Notable,
-                format!(
-                    "{} now believes it holds the lock, for {} ms more by its own clock",
-                    telling.name(node),
-                    valid_for_local_us / 1_000
-                ),
-                vec![node],
-            )),
-            Fact::LockBeliefEnded { .. } if !self.replicated => Some(Described::new(
-                Weight::Routine,
-                format!(
-                    "{} no longer believes it holds the lock",
-                    telling.name(node)
-                ),
-                vec![node],
-            )),
-            Fact::ResourceAccess {
-                client,
-                token,
-                write,
-                outcome,
-                value,
-                highest_seen,
-                ..
-            } => self.access(
-                node,
-                client,
-                token,
-                write,
-                outcome,
-                value,
-                highest_seen,
-                telling,
-            ),
-            _ => None,
+            LockFact::WatchNotified { .. } => None,
         }
     }
 }

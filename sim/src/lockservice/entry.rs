@@ -1,11 +1,9 @@
 //! The fenced lock service's registry entry.
 
 use crate::config::{LockServiceOptions, ProtocolConfig, ProtocolKind};
-use crate::entry::describe::{Describer, Describers};
+use crate::entry::describe::{LockStory, Story};
 use crate::entry::invariants::*;
 use crate::entry::{Capabilities, ClientPath, ProtocolEntry, ServerQuorum, Vocabulary};
-use crate::lockservice::describe::LockDescriber;
-use crate::raft::describe::RaftDescriber;
 
 /// Raft servers with a lock state machine, lock-holding workers and a store that fences.
 pub const LOCK_SERVICE: ProtocolEntry = ProtocolEntry {
@@ -23,11 +21,15 @@ pub const LOCK_SERVICE: ProtocolEntry = ProtocolEntry {
         SINGLE_LEASE_HOLDER_INFO,
         RELEASE_BY_OWNER_INFO,
     ],
-    describer: describe_service,
     defaults: || ProtocolConfig::LockService(LockServiceOptions::default()),
     lock_keys: &["renew_ms", "fencing"],
     tables: &[],
     build_actors: (),
+    story: Story {
+        locks: Some(LockStory::Service),
+        invoices: false,
+        election_recipe: false,
+    },
 };
 
 /// The words for a world whose lettered actors are lock-taking workers (the work queue's too).
@@ -50,11 +52,3 @@ pub const SERVICE_CAPABILITIES: Capabilities = Capabilities {
         able: "service can work",
     },
 };
-
-/// Raft's story (the service's own election and log) beside the locks'.
-pub fn describe_service() -> Box<dyn Describer> {
-    Box::new(Describers(vec![
-        RaftDescriber::boxed(),
-        Box::new(LockDescriber::service()),
-    ]))
-}

@@ -27,23 +27,29 @@
 //! The server is sans-IO like every actor: it wraps a [`RaftNode`] (messages, timers and client requests it
 //! does not know go straight to Raft) and applies committed `Command::Lock` entries to its [`LockTable`]
 //! after each input. A crash loses the table with the rest of the volatile state; the replica rebuilds it
-//! by re-applying the committed log. Files: `table.rs` (the pure state machine), `message.rs`.
+//! by re-applying the committed log. Files: `table.rs` (the pure state machine), `message.rs` (the lock
+//! protocol), `znode_message.rs` (sessions, znodes, watches).
 
 pub mod describe;
 pub mod entry;
+pub mod fact;
 pub mod message;
 pub mod table;
+pub mod znode_message;
 
-pub use message::{AccessKind, AcquireResult, LockMessage, ResourceError};
+pub use fact::LockFact;
+pub use message::{AcquireResult, LockServiceMessage};
 pub use table::{
     CreatePath, Hold, KeyState, Lease, LockOp, LockTable, TableEvent, ZNode, ZPath, SESSION_KEY,
 };
+pub use znode_message::ZnodeMessage;
 
 use crate::ids::NodeId;
 use crate::protocol::{
-    ActorSummary, Carries, Effects, Fact, Input, Protocol, TimerDelay, TimerKey,
+    ActorSummary, Carries, Effects, Input, Observes, Protocol, RaftFact, TimerDelay, TimerKey,
 };
 use crate::raft::{Command, RaftMessage, RaftNode};
+use crate::units::LogIndex;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Timer on which the leader looks for leases past their deadline (Raft uses keys 0 and 1).
@@ -54,25 +60,40 @@ pub const LEASE_CHECK_US: u64 = 10_000;
 /// The Raft group under the lock service: its log carries lock operations.
 pub type ServiceRaft<M> = RaftNode<LockOp, M>;
 
-/// What a world's message type must carry for the lock service: Raft's messages between the servers
-/// and the lock protocol's with the clients.
-pub trait ServiceWire: Carries<LockMessage> + Carries<RaftMessage<LockOp>> {}
+/// What a world's message type must carry for the lock service: Raft's messages between the servers,
+/// the lock protocol's with the clients and the ZooKeeper-style requests it also answers; Raft's facts
+/// and its own.
+pub trait ServiceWire:
+    Carries<LockServiceMessage>
+    + Carries<ZnodeMessage>
+    + Carries<RaftMessage<LockOp>>
+    + Observes<RaftFact>
+    + Observes<LockFact>
+{
+}
 
-impl<M: Carries<LockMessage> + Carries<RaftMessage<LockOp>>> ServiceWire for M {}
+impl<M> ServiceWire for M where
+    M: Carries<LockServiceMessage>
+        + Carries<ZnodeMessage>
+        + Carries<RaftMessage<LockOp>>
+        + Observes<RaftFact>
+        + Observes<LockFact>
+{
+}
 
 #[derive(Clone, Debug)]
 pub struct LockServer<M> {
     pub raft: ServiceRaft<M>,
     pub table: LockTable,
     /// Invariant: applied_index <= raft.volatile.applied_index.
-    applied_index: u64,
+    applied_index: LogIndex,
     /// Leader only: each lease's deadline on this node's clock (local microseconds).
     pub deadlines: BTreeMap<u64, u64>,
     /// Leader only: leases whose `Expire` has been proposed but not applied yet.
     expiring: BTreeSet<u64>,
     was_leader: bool,
     /// Leader only: who asked for the entry at each log index, answered when it is applied.
-    pending: BTreeMap<u64, (NodeId, u64)>,
+    pending: BTreeMap<LogIndex, (NodeId, u64)>,
     /// Leader only: one-shot watches on znodes (lost with leadership, as watches are lost with the
     /// server a ZooKeeper client was connected to; clients set them again).
     pub watches: BTreeMap<ZPath, BTreeSet<NodeId>>,
@@ -84,7 +105,7 @@ impl<M> LockServer<M> {
         LockServer {
             raft,
             table: LockTable::default(),
-            applied_index: 0,
+            applied_index: LogIndex::ZERO,
             deadlines: BTreeMap::new(),
             expiring: BTreeSet::new(),
             was_leader: false,
@@ -96,7 +117,10 @@ impl<M> LockServer<M> {
 }
 
 impl<M: ServiceWire> LockServer<M> {
-    fn reply(&self, effects: &mut Effects<M>, to: NodeId, message: LockMessage) {
+    fn reply<T>(&self, effects: &mut Effects<M>, to: NodeId, message: T)
+    where
+        M: Carries<T>,
+    {
         effects.send(to, message);
     }
 
@@ -109,7 +133,7 @@ impl<M: ServiceWire> LockServer<M> {
         self.reply(
             effects,
             to,
-            LockMessage::NotLeader {
+            LockServiceMessage::NotLeader {
                 request,
                 leader_hint,
             },
@@ -120,11 +144,11 @@ impl<M: ServiceWire> LockServer<M> {
         &mut self,
         now_us: u64,
         from: NodeId,
-        message: &LockMessage,
+        message: &LockServiceMessage,
         effects: &mut Effects<M>,
     ) {
         match *message {
-            LockMessage::Acquire {
+            LockServiceMessage::Acquire {
                 key,
                 ttl_ms,
                 request,
@@ -139,7 +163,7 @@ impl<M: ServiceWire> LockServer<M> {
                 };
                 self.propose(now_us, from, request, op, effects);
             }
-            LockMessage::Release {
+            LockServiceMessage::Release {
                 key,
                 lease,
                 request,
@@ -151,18 +175,30 @@ impl<M: ServiceWire> LockServer<M> {
                 };
                 self.propose(now_us, from, request, op, effects);
             }
-            LockMessage::KeepAlive {
+            LockServiceMessage::KeepAlive {
                 lease,
                 sent_at_local_us,
             } => self.on_keep_alive(now_us, from, lease, sent_at_local_us, effects),
-            LockMessage::OpenSession { ttl_ms, request } => {
+            _ => {}
+        }
+    }
+
+    fn on_znode_message(
+        &mut self,
+        now_us: u64,
+        from: NodeId,
+        message: &ZnodeMessage,
+        effects: &mut Effects<M>,
+    ) {
+        match *message {
+            ZnodeMessage::OpenSession { ttl_ms, request } => {
                 let op = LockOp::OpenSession {
                     owner: from,
                     ttl_ms,
                 };
                 self.propose(now_us, from, request, op, effects);
             }
-            LockMessage::Create {
+            ZnodeMessage::Create {
                 session,
                 path,
                 request,
@@ -173,7 +209,7 @@ impl<M: ServiceWire> LockServer<M> {
                 };
                 self.propose(now_us, from, request, op, effects);
             }
-            LockMessage::WatchExists { path, request } => {
+            ZnodeMessage::WatchExists { path, request } => {
                 if !self.raft.is_leader() || !self.raft.lease_holds(now_us) {
                     self.not_leader(effects, from, request);
                     return;
@@ -183,7 +219,7 @@ impl<M: ServiceWire> LockServer<M> {
                 if exists {
                     self.watches.entry(path).or_default().insert(from);
                 }
-                let reply = LockMessage::WatchExistsReply {
+                let reply = ZnodeMessage::WatchExistsReply {
                     request,
                     path,
                     exists,
@@ -191,7 +227,7 @@ impl<M: ServiceWire> LockServer<M> {
                 };
                 self.reply(effects, from, reply);
             }
-            LockMessage::Children { request } => {
+            ZnodeMessage::Children { request } => {
                 if !self.raft.is_leader() || !self.raft.lease_holds(now_us) {
                     self.not_leader(effects, from, request);
                     return;
@@ -205,7 +241,7 @@ impl<M: ServiceWire> LockServer<M> {
                         ZPath::Leader => None,
                     })
                     .collect();
-                let reply = LockMessage::ChildrenReply { request, sequences };
+                let reply = ZnodeMessage::ChildrenReply { request, sequences };
                 self.reply(effects, from, reply);
             }
             _ => {}
@@ -247,7 +283,7 @@ impl<M: ServiceWire> LockServer<M> {
             self.deadlines
                 .insert(lease, now_us.saturating_add(known.ttl_ms * 1_000));
         }
-        let reply = LockMessage::KeepAliveReply {
+        let reply = LockServiceMessage::KeepAliveReply {
             lease,
             alive,
             token: if alive {
@@ -303,7 +339,7 @@ impl<M: ServiceWire> LockServer<M> {
         }
         self.was_leader = leads;
         while self.applied_index < self.raft.volatile.applied_index {
-            let index = self.applied_index + 1;
+            let index = self.applied_index.next();
             self.applied_index = index;
             let Some(entry) = self.raft.log().entry(index).copied() else {
                 break;
@@ -313,7 +349,8 @@ impl<M: ServiceWire> LockServer<M> {
             };
             let mut events = std::mem::take(&mut self.events);
             events.clear();
-            self.table.apply(index, op, &mut events);
+            // A lease is named by the log index of the entry that created it: unique and known to every replica.
+            self.table.apply(index.0, op, &mut events);
             for event in &events {
                 self.on_event(index, *event, effects);
             }
@@ -337,7 +374,7 @@ impl<M: ServiceWire> LockServer<M> {
         }
     }
 
-    fn on_event(&mut self, index: u64, event: TableEvent, effects: &mut Effects<M>) {
+    fn on_event(&mut self, index: LogIndex, event: TableEvent, effects: &mut Effects<M>) {
         let leads = self.raft.is_leader();
         let asker = self.pending.get(&index).copied();
         match event {
@@ -346,7 +383,7 @@ impl<M: ServiceWire> LockServer<M> {
                 hold,
                 revision,
             } => {
-                effects.observe(Fact::LockGranted {
+                effects.observe(LockFact::LockGranted {
                     key,
                     lease: hold.lease,
                     owner: hold.owner,
@@ -361,16 +398,16 @@ impl<M: ServiceWire> LockServer<M> {
                     token: hold.token,
                 };
                 match asker {
-                    Some((client, request)) if hold.lease == index => {
+                    Some((client, request)) if hold.lease == index.0 => {
                         self.pending.remove(&index);
                         self.reply(
                             effects,
                             client,
-                            LockMessage::AcquireReply { request, result },
+                            LockServiceMessage::AcquireReply { request, result },
                         );
                     }
                     _ => {
-                        let notice = LockMessage::Granted {
+                        let notice = LockServiceMessage::Granted {
                             key,
                             lease: hold.lease,
                             token: hold.token,
@@ -386,7 +423,7 @@ impl<M: ServiceWire> LockServer<M> {
                     self.reply(
                         effects,
                         client,
-                        LockMessage::AcquireReply { request, result },
+                        LockServiceMessage::AcquireReply { request, result },
                     );
                 }
             }
@@ -400,7 +437,7 @@ impl<M: ServiceWire> LockServer<M> {
                     self.reply(
                         effects,
                         client,
-                        LockMessage::AcquireReply { request, result },
+                        LockServiceMessage::AcquireReply { request, result },
                     );
                 }
             }
@@ -411,7 +448,7 @@ impl<M: ServiceWire> LockServer<M> {
                 expired,
                 revision,
             } => {
-                effects.observe(Fact::LockReleased {
+                effects.observe(LockFact::LockReleased {
                     key,
                     lease: hold.lease,
                     owner: hold.owner,
@@ -426,7 +463,7 @@ impl<M: ServiceWire> LockServer<M> {
             TableEvent::SessionOpened { lease } => {
                 if let Some((client, request)) = asker.filter(|_| leads) {
                     self.pending.remove(&index);
-                    let reply = LockMessage::SessionOpened {
+                    let reply = ZnodeMessage::SessionOpened {
                         request,
                         session: lease,
                     };
@@ -436,14 +473,14 @@ impl<M: ServiceWire> LockServer<M> {
             TableEvent::Created { path } => {
                 if let Some((client, request)) = asker.filter(|_| leads) {
                     self.pending.remove(&index);
-                    self.reply(effects, client, LockMessage::CreateReply { request, path });
+                    self.reply(effects, client, ZnodeMessage::CreateReply { request, path });
                 }
             }
             TableEvent::Deleted { node } => {
                 let watchers = self.watches.remove(&node.path).unwrap_or_default();
                 for watcher in watchers.into_iter().filter(|_| leads) {
-                    effects.observe(Fact::WatchNotified { watcher });
-                    let event = LockMessage::WatchEvent { path: node.path };
+                    effects.observe(LockFact::WatchNotified { watcher });
+                    let event = ZnodeMessage::WatchEvent { path: node.path };
                     self.reply(effects, watcher, event);
                 }
             }
@@ -452,7 +489,7 @@ impl<M: ServiceWire> LockServer<M> {
 
     fn answer_release(
         &mut self,
-        index: u64,
+        index: LogIndex,
         asker: Option<(NodeId, u64)>,
         released: bool,
         effects: &mut Effects<M>,
@@ -464,23 +501,28 @@ impl<M: ServiceWire> LockServer<M> {
         self.reply(
             effects,
             client,
-            LockMessage::ReleaseReply { request, released },
+            LockServiceMessage::ReleaseReply { request, released },
         );
     }
 }
 
 impl<M: ServiceWire> Protocol<M> for LockServer<M> {
     fn handle(&mut self, local_now_us: u64, input: Input<'_, M>, effects: &mut Effects<M>) {
-        let lock_message = match input {
-            Input::Message { from, message } => {
-                Carries::<LockMessage>::peel(message).map(|message| (from, message))
-            }
-            _ => None,
+        let (lock_message, znode_message) = match input {
+            Input::Message { from, message } => (
+                Carries::<LockServiceMessage>::peel(message).map(|message| (from, message)),
+                Carries::<ZnodeMessage>::peel(message).map(|message| (from, message)),
+            ),
+            _ => (None, None),
         };
         match input {
             Input::Message { .. } if lock_message.is_some() => {
                 let (from, message) = lock_message.expect("matched just above");
                 self.on_lock_message(local_now_us, from, message, effects);
+            }
+            Input::Message { .. } if znode_message.is_some() => {
+                let (from, message) = znode_message.expect("matched just above");
+                self.on_znode_message(local_now_us, from, message, effects);
             }
             Input::Timer { key: LEASE_TIMER } => self.on_lease_timer(local_now_us, effects),
             Input::Start | Input::Recover => {

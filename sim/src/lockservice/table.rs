@@ -3,6 +3,7 @@
 //! log order and reaches the same table.
 
 use crate::ids::NodeId;
+use crate::units::FencingToken;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, VecDeque};
 
@@ -104,7 +105,7 @@ pub struct Lease {
 pub struct Hold {
     pub lease: u64,
     pub owner: NodeId,
-    pub token: u64,
+    pub token: FencingToken,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -129,7 +130,7 @@ pub enum TableEvent {
     /// A repeated idempotent `Acquire`: the existing lease (and token, if it holds the key).
     Existing {
         lease: u64,
-        token: Option<u64>,
+        token: Option<FencingToken>,
     },
     Released {
         key: u32,
@@ -239,7 +240,7 @@ impl LockTable {
     }
 
     /// The token `lease` holds its key with, if it holds it.
-    pub fn token_of(&self, lease: u64) -> Option<u64> {
+    pub fn token_of(&self, lease: u64) -> Option<FencingToken> {
         let key = self.leases.get(&lease)?.key;
         let hold = self.keys.get(&key)?.holder?;
         (hold.lease == lease).then_some(hold.token)
@@ -292,7 +293,8 @@ impl LockTable {
         let hold = Hold {
             lease,
             owner,
-            token: self.revision,
+            // The revision only grows, which is all a fencing token needs.
+            token: FencingToken(self.revision),
         };
         state.holder = Some(hold);
         events.push(TableEvent::Granted {

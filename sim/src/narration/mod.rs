@@ -17,6 +17,7 @@ mod records;
 use crate::config::ProtocolKind;
 use crate::entry::describe::{Described, Describer, Telling, Weight};
 use crate::ids::NodeId;
+use crate::registry::describe::WorldDescriber;
 use crate::trace::{TraceEvent, TraceLog, TraceRecord};
 use crate::world::World;
 use std::collections::VecDeque;
@@ -42,7 +43,7 @@ pub struct NarrationLine {
 
 /// Reads a run's trace and keeps the newest [`NARRATION_CAP`] lines.
 pub struct Narrator {
-    describer: Box<dyn Describer>,
+    describer: WorldDescriber,
     labels: Vec<String>,
     servers: usize,
     lines: VecDeque<NarrationLine>,
@@ -60,7 +61,7 @@ impl Narrator {
     /// `n1..nN`), the first `servers` of them servers.
     pub fn new(kind: ProtocolKind, labels: Vec<String>, servers: usize) -> Narrator {
         Narrator {
-            describer: (crate::registry::entry(kind).describer)(),
+            describer: WorldDescriber::new(kind),
             labels,
             servers,
             lines: VecDeque::new(),
@@ -142,7 +143,7 @@ impl Narrator {
                     name: &name,
                     timer: None,
                 };
-                if let Some(described) = records::tell(other, self.describer.as_mut(), &telling) {
+                if let Some(described) = records::tell(other, &mut self.describer, &telling) {
                     self.push(at_us, described);
                 }
             }

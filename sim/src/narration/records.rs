@@ -5,12 +5,13 @@ use super::actions::describe_action_named;
 use crate::action::Action;
 use crate::entry::describe::{Described, Describer, Telling, Weight};
 use crate::protocol::{ClientCommand, ClientError, ClientOutcome};
+use crate::registry::describe::WorldDescriber;
 use crate::trace::{TraceEvent, TraceRecord};
 
 /// The line for a record that is not a fact (facts go to the world's describer).
 pub(super) fn tell(
     event: &TraceEvent,
-    describer: &mut dyn Describer,
+    describer: &mut WorldDescriber,
     telling: &Telling<'_>,
 ) -> Option<Described> {
     match event {
@@ -50,7 +51,11 @@ pub(super) fn tell(
     }
 }
 
-fn action_line(action: &Action, describer: &mut dyn Describer, telling: &Telling<'_>) -> Described {
+fn action_line(
+    action: &Action,
+    describer: &mut WorldDescriber,
+    telling: &Telling<'_>,
+) -> Described {
     let name = |node| telling.name(node);
     let mut text = capitalised(&describe_action_named(action, &name));
     if let Some(consequence) = describer.consequence(action, telling) {

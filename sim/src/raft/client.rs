@@ -1,12 +1,13 @@
 //! Client requests, lease reads and applying committed entries to the key/value map.
 
 use super::quorum::quorum_commit_index;
-use super::{Carries, Command, Entry, Payload, RaftMessage, RaftNode};
+use super::{Command, Entry, Payload, RaftNode, RaftWire};
 use crate::protocol::{
-    ClientCommand, ClientError, ClientOutcome, Effects, Fact, RequestId, RoleLabel,
+    ClientCommand, ClientError, ClientOutcome, Effects, RaftFact, RequestId, RoleLabel,
 };
+use crate::units::LogIndex;
 
-impl<A: Payload, M: Carries<RaftMessage<A>>> RaftNode<A, M> {
+impl<A: Payload, M: RaftWire<A>> RaftNode<A, M> {
     pub(super) fn on_client(
         &mut self,
         now_us: u64,
@@ -25,7 +26,7 @@ impl<A: Payload, M: Carries<RaftMessage<A>>> RaftNode<A, M> {
             if self.options.lease_reads && self.lease_holds(now_us) {
                 let value = self.volatile.kv.get(&key).copied();
                 let index = self.volatile.commit_index;
-                effects.observe(Fact::LeaseRead {
+                effects.observe(RaftFact::LeaseRead {
                     term: self.durable.term,
                 });
                 effects.reply(request_id, ClientOutcome::Read { index, value });
@@ -62,7 +63,7 @@ impl<A: Payload, M: Carries<RaftMessage<A>>> RaftNode<A, M> {
         now_us: u64,
         command: Command<A>,
         effects: &mut Effects<M>,
-    ) -> Option<u64> {
+    ) -> Option<LogIndex> {
         if self.volatile.role != RoleLabel::Leader {
             return None;
         }
@@ -89,7 +90,7 @@ impl<A: Payload, M: Carries<RaftMessage<A>>> RaftNode<A, M> {
 
     pub(super) fn apply_committed(&mut self, effects: &mut Effects<M>) {
         while self.volatile.applied_index < self.volatile.commit_index {
-            let index = self.volatile.applied_index + 1;
+            let index = self.volatile.applied_index.next();
             let Some(entry) = self.durable.log.entry(index).copied() else {
                 return;
             };

@@ -7,7 +7,8 @@
 use crate::action::{Action, NodeTarget};
 use crate::entry::describe::{Described, Describer, Telling, Weight};
 use crate::ids::{NodeId, NodeSet};
-use crate::protocol::{Fact, VoteVerdict};
+use crate::protocol::{RaftFact, VoteVerdict};
+use crate::units::{LogIndex, Term};
 use std::collections::BTreeSet;
 
 #[derive(Default)]
@@ -16,18 +17,14 @@ pub struct RaftDescriber {
     /// Servers that are candidates (or pre-candidates) right now.
     campaigning: BTreeSet<NodeId>,
     /// The highest commit index told so far: a leader may commit several entries at once.
-    committed_told: u64,
+    committed_told: LogIndex,
 }
 
 impl RaftDescriber {
-    pub fn boxed() -> Box<dyn Describer> {
-        Box::<RaftDescriber>::default()
-    }
-
     fn campaign(
         &mut self,
         node: NodeId,
-        term: u64,
+        term: Term,
         pre_vote: bool,
         telling: &Telling<'_>,
     ) -> Described {
@@ -41,7 +38,7 @@ impl RaftDescriber {
             _ => format!("{who} stands for election"),
         };
         let text = if pre_vote {
-            format!("{opening}: it first asks whether it could win term {} (PreVote), without raising its term", term + 1)
+            format!("{opening}: it first asks whether it could win term {} (PreVote), without raising its term", term.next())
         } else {
             format!("{opening}: it raises its term to {term}, votes for itself and asks the others for votes")
         };
@@ -51,7 +48,7 @@ impl RaftDescriber {
     fn won(
         &mut self,
         node: NodeId,
-        term: u64,
+        term: Term,
         votes: u32,
         cluster: u32,
         telling: &Telling<'_>,
@@ -69,7 +66,7 @@ impl RaftDescriber {
     fn stepped_down(
         &mut self,
         node: NodeId,
-        term: u64,
+        term: Term,
         telling: &Telling<'_>,
     ) -> Option<Described> {
         let was_leader = self.leader == Some(node);
@@ -92,8 +89,8 @@ impl RaftDescriber {
 impl RaftDescriber {
     fn committed(
         &mut self,
-        index: u64,
-        term: u64,
+        index: LogIndex,
+        term: Term,
         replicas: NodeSet,
         telling: &Telling<'_>,
     ) -> Described {
@@ -101,7 +98,7 @@ impl RaftDescriber {
             .iter()
             .map(|replica| telling.name(replica))
             .collect();
-        let first = self.committed_told + 1;
+        let first = self.committed_told.next();
         self.committed_told = self.committed_told.max(index);
         let entries = if first < index {
             format!("Entries {first} to {index} (term {term}) are")
@@ -116,29 +113,34 @@ impl RaftDescriber {
     }
 }
 
-impl Describer for RaftDescriber {
-    fn describe(&mut self, node: NodeId, fact: &Fact, telling: &Telling<'_>) -> Option<Described> {
+impl Describer<RaftFact> for RaftDescriber {
+    fn describe(
+        &mut self,
+        node: NodeId,
+        fact: &RaftFact,
+        telling: &Telling<'_>,
+    ) -> Option<Described> {
         match *fact {
-            Fact::BecamePreCandidate { term } => Some(self.campaign(node, term, true, telling)),
-            Fact::BecameCandidate { term } => Some(self.campaign(node, term, false, telling)),
-            Fact::BecameLeader {
+            RaftFact::BecamePreCandidate { term } => Some(self.campaign(node, term, true, telling)),
+            RaftFact::BecameCandidate { term } => Some(self.campaign(node, term, false, telling)),
+            RaftFact::BecameLeader {
                 term,
                 votes,
                 cluster,
             } => Some(self.won(node, term, votes, cluster, telling)),
-            Fact::BecameFollower { term } => self.stepped_down(node, term, telling),
-            Fact::VoteCast {
+            RaftFact::BecameFollower { term } => self.stepped_down(node, term, telling),
+            RaftFact::VoteCast {
                 candidate,
                 term,
                 pre_vote,
                 verdict,
             } => Some(vote(node, candidate, term, pre_vote, verdict, telling)),
-            Fact::Committed {
+            RaftFact::Committed {
                 index,
                 term,
                 replicas,
             } => Some(self.committed(index, term, replicas, telling)),
-            Fact::LostQuorum { term } => {
+            RaftFact::LostQuorum { term } => {
                 if self.leader == Some(node) {
                     self.leader = None;
                 }
@@ -149,7 +151,7 @@ impl Describer for RaftDescriber {
                 );
                 Some(Described::new(Weight::Notable, text, vec![node]))
             }
-            Fact::LogTruncated { from_index } => {
+            RaftFact::LogTruncated { from_index } => {
                 let text = format!(
                     "{} drops its entries from index {from_index} on: they were never committed and \
                      conflict with the leader's log",
@@ -157,14 +159,13 @@ impl Describer for RaftDescriber {
                 );
                 Some(Described::new(Weight::Notable, text, vec![node]))
             }
-            Fact::LeaseRead { term } => {
+            RaftFact::LeaseRead { term } => {
                 let text = format!(
                     "{} answers a read from its lease (term {term}) without a round through the log",
                     telling.name(node)
                 );
                 Some(Described::new(Weight::Routine, text, vec![node]).coalescing("lease-read"))
             }
-            _ => None,
         }
     }
 
@@ -194,7 +195,7 @@ impl Describer for RaftDescriber {
 fn vote(
     voter: NodeId,
     candidate: NodeId,
-    term: u64,
+    term: Term,
     pre_vote: bool,
     verdict: VoteVerdict,
     telling: &Telling<'_>,

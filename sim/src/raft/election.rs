@@ -2,13 +2,14 @@
 
 use super::quorum::majority;
 use super::{
-    Carries, Command, Entry, LeaderState, Payload, RaftMessage, RaftNode, ELECTION_TIMER,
+    Command, Entry, LeaderState, Payload, RaftMessage, RaftNode, RaftWire, ELECTION_TIMER,
     HEARTBEAT_TIMER,
 };
 use crate::ids::NodeId;
-use crate::protocol::{Effects, Fact, RoleLabel, TimerDelay, VoteVerdict};
+use crate::protocol::{Effects, RaftFact, RoleLabel, TimerDelay, VoteVerdict};
+use crate::units::{LogIndex, Term};
 
-impl<A: Payload, M: Carries<RaftMessage<A>>> RaftNode<A, M> {
+impl<A: Payload, M: RaftWire<A>> RaftNode<A, M> {
     pub(super) fn reset_election_timer(&self, effects: &mut Effects<M>) {
         let delay = TimerDelay::Between {
             min_local_us: self.timing.election_min_us,
@@ -20,7 +21,7 @@ impl<A: Payload, M: Carries<RaftMessage<A>>> RaftNode<A, M> {
     /// Rule for all servers: if a message carries a higher term, adopt it and become follower (§5.1).
     pub(super) fn become_follower(
         &mut self,
-        term: u64,
+        term: Term,
         leader: Option<NodeId>,
         effects: &mut Effects<M>,
     ) {
@@ -38,7 +39,7 @@ impl<A: Payload, M: Carries<RaftMessage<A>>> RaftNode<A, M> {
         }
         if was != RoleLabel::Follower {
             effects.cancel_timer(HEARTBEAT_TIMER);
-            effects.observe(Fact::BecameFollower {
+            effects.observe(RaftFact::BecameFollower {
                 term: self.durable.term,
             });
         }
@@ -63,22 +64,22 @@ impl<A: Payload, M: Carries<RaftMessage<A>>> RaftNode<A, M> {
         self.volatile.role = RoleLabel::PreCandidate;
         self.volatile.leader_hint = None;
         self.clear_votes();
-        effects.observe(Fact::BecamePreCandidate {
+        effects.observe(RaftFact::BecamePreCandidate {
             term: self.durable.term,
         });
         self.reset_election_timer(effects);
-        self.request_votes(self.durable.term + 1, true, effects);
+        self.request_votes(self.durable.term.next(), true, effects);
         self.tally_after_own_vote(0, true, effects);
     }
 
     fn start_election(&mut self, now_us: u64, effects: &mut Effects<M>) {
-        self.durable.term += 1;
+        self.durable.term = self.durable.term.next();
         self.durable.voted_for = Some(self.id);
         effects.persist("term+vote");
         self.volatile.role = RoleLabel::Candidate;
         self.volatile.leader_hint = None;
         self.clear_votes();
-        effects.observe(Fact::BecameCandidate {
+        effects.observe(RaftFact::BecameCandidate {
             term: self.durable.term,
         });
         self.reset_election_timer(effects);
@@ -94,7 +95,7 @@ impl<A: Payload, M: Carries<RaftMessage<A>>> RaftNode<A, M> {
         self.volatile.votes_granted[self.id.index()] = true;
     }
 
-    fn request_votes(&self, term: u64, pre_vote: bool, effects: &mut Effects<M>) {
+    fn request_votes(&self, term: Term, pre_vote: bool, effects: &mut Effects<M>) {
         let log = &self.durable.log;
         for peer in self.peers() {
             let message = RaftMessage::RequestVote {
@@ -185,7 +186,7 @@ impl<A: Payload, M: Carries<RaftMessage<A>>> RaftNode<A, M> {
         self.answer_vote(from, candidate, term, false, verdict, reply_term, effects);
     }
 
-    fn pre_vote_verdict(&self, now_us: u64, term: u64, up_to_date: bool) -> VoteVerdict {
+    fn pre_vote_verdict(&self, now_us: u64, term: Term, up_to_date: bool) -> VoteVerdict {
         if term <= self.durable.term {
             VoteVerdict::StaleTerm {
                 voter_term: self.durable.term,
@@ -200,7 +201,7 @@ impl<A: Payload, M: Carries<RaftMessage<A>>> RaftNode<A, M> {
     }
 
     /// §5.2 and §5.4.1: one vote per term, only for a candidate whose log is at least as up to date.
-    fn vote_verdict(&self, term: u64, candidate: NodeId, up_to_date: bool) -> VoteVerdict {
+    fn vote_verdict(&self, term: Term, candidate: NodeId, up_to_date: bool) -> VoteVerdict {
         let voted = self.durable.voted_for.filter(|voted| *voted != candidate);
         if term < self.durable.term {
             VoteVerdict::StaleTerm {
@@ -220,13 +221,13 @@ impl<A: Payload, M: Carries<RaftMessage<A>>> RaftNode<A, M> {
         &self,
         from: NodeId,
         candidate: NodeId,
-        term: u64,
+        term: Term,
         pre_vote: bool,
         verdict: VoteVerdict,
-        reply_term: u64,
+        reply_term: Term,
         effects: &mut Effects<M>,
     ) {
-        effects.observe(Fact::VoteCast {
+        effects.observe(RaftFact::VoteCast {
             candidate,
             term,
             pre_vote,
@@ -244,7 +245,7 @@ impl<A: Payload, M: Carries<RaftMessage<A>>> RaftNode<A, M> {
         &mut self,
         now_us: u64,
         from: NodeId,
-        term: u64,
+        term: Term,
         granted: bool,
         pre_vote: bool,
         effects: &mut Effects<M>,
@@ -259,7 +260,7 @@ impl<A: Payload, M: Carries<RaftMessage<A>>> RaftNode<A, M> {
             RoleLabel::Candidate
         };
         let expected_term = if pre_vote {
-            self.durable.term + 1
+            self.durable.term.next()
         } else {
             self.durable.term
         };
@@ -282,14 +283,20 @@ impl<A: Payload, M: Carries<RaftMessage<A>>> RaftNode<A, M> {
         self.volatile.role = RoleLabel::Leader;
         self.volatile.leader_hint = Some(self.id);
         self.volatile.leader = Some(LeaderState {
-            next_index: vec![last + 1; count],
+            next_index: vec![last.next(); count],
             match_index: (0..count)
-                .map(|peer| if peer == self.id.index() { last } else { 0 })
+                .map(|peer| {
+                    if peer == self.id.index() {
+                        last
+                    } else {
+                        LogIndex::ZERO
+                    }
+                })
                 .collect(),
             heard_since_check: vec![false; count],
             acked_sent_at_local_us: vec![0; count],
         });
-        effects.observe(Fact::BecameLeader {
+        effects.observe(RaftFact::BecameLeader {
             term: self.durable.term,
             votes: self.votes() as u32,
             cluster: count as u32,
@@ -345,7 +352,7 @@ impl<A: Payload, M: Carries<RaftMessage<A>>> RaftNode<A, M> {
             effects.set_timer(ELECTION_TIMER, delay, "check quorum");
             return;
         }
-        effects.observe(Fact::LostQuorum {
+        effects.observe(RaftFact::LostQuorum {
             term: self.durable.term,
         });
         self.become_follower(self.durable.term, None, effects);

@@ -1,6 +1,7 @@
 //! Plain Raft's registry entry.
 
 use crate::config::{ProtocolConfig, ProtocolKind};
+use crate::entry::describe::Story;
 use crate::entry::invariants::*;
 use crate::entry::{Capabilities, ClientPath, ProtocolEntry, ServerQuorum, Vocabulary};
 
@@ -25,9 +26,13 @@ pub const RAFT: ProtocolEntry = ProtocolEntry {
         load: "",
     },
     own_invariants: &[LINEARIZABLE_READS_INFO],
-    describer: super::describe::RaftDescriber::boxed,
     defaults: ProtocolConfig::default,
     lock_keys: &[],
     tables: &[],
     build_actors: (),
+    story: Story {
+        locks: None,
+        invoices: false,
+        election_recipe: false,
+    },
 };

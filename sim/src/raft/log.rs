@@ -1,6 +1,7 @@
 //! The replicated log: 1-based indexes, index 0 is the empty prefix with term 0.
 
 use crate::protocol::RequestId;
+use crate::units::{LogIndex, Term};
 use serde::{Deserialize, Serialize};
 
 /// What the application puts in the log beside Raft's own entries. Raft only stores and orders it; the
@@ -26,7 +27,7 @@ pub enum Command<A> {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Entry<A> {
-    pub term: u64,
+    pub term: Term,
     pub command: Command<A>,
 }
 
@@ -44,7 +45,7 @@ impl<A: Payload> Entry<A> {
             Command::App(payload) => (3, 0, payload.digest()),
         };
         let mut hash = crate::hash::Fnv::new();
-        for word in [self.term, tag, key, value] {
+        for word in [self.term.0, tag, key, value] {
             hash.write_u64(word);
         }
         hash.finish()
@@ -66,68 +67,70 @@ impl<A> Default for Log<A> {
 }
 
 impl<A> Log<A> {
-    pub fn last_index(&self) -> u64 {
-        self.entries.len() as u64
+    pub fn last_index(&self) -> LogIndex {
+        LogIndex(self.entries.len() as u64)
     }
 
-    pub fn last_term(&self) -> u64 {
-        self.entries.last().map_or(0, |entry| entry.term)
+    pub fn last_term(&self) -> Term {
+        self.entries.last().map_or(Term::ZERO, |entry| entry.term)
     }
 
     /// Term of the entry at `index`; 0 for index 0; `None` past the end.
-    pub fn term_at(&self, index: u64) -> Option<u64> {
-        if index == 0 {
-            return Some(0);
+    pub fn term_at(&self, index: LogIndex) -> Option<Term> {
+        if index == LogIndex::ZERO {
+            return Some(Term::ZERO);
         }
-        self.entries.get(index as usize - 1).map(|entry| entry.term)
+        self.entries
+            .get(index.0 as usize - 1)
+            .map(|entry| entry.term)
     }
 
-    pub fn entry(&self, index: u64) -> Option<&Entry<A>> {
-        if index == 0 {
+    pub fn entry(&self, index: LogIndex) -> Option<&Entry<A>> {
+        if index == LogIndex::ZERO {
             return None;
         }
-        self.entries.get(index as usize - 1)
+        self.entries.get(index.0 as usize - 1)
     }
 
-    pub fn append(&mut self, entry: Entry<A>) -> u64 {
+    pub fn append(&mut self, entry: Entry<A>) -> LogIndex {
         self.entries.push(entry);
         self.last_index()
     }
 
     /// Removes every entry at `from_index` and after.
-    pub fn truncate_from(&mut self, from_index: u64) {
+    pub fn truncate_from(&mut self, from_index: LogIndex) {
         assert!(
-            from_index >= 1,
+            from_index >= LogIndex(1),
             "index 0 is the empty prefix and cannot be truncated"
         );
-        self.entries.truncate(from_index as usize - 1);
+        self.entries.truncate(from_index.0 as usize - 1);
     }
 
     /// Entries `from_index..` (at most `limit` of them).
-    pub fn slice_from(&self, from_index: u64, limit: usize) -> &[Entry<A>] {
-        let start = (from_index.max(1) as usize - 1).min(self.entries.len());
+    pub fn slice_from(&self, from_index: LogIndex, limit: usize) -> &[Entry<A>] {
+        let start = (from_index.0.max(1) as usize - 1).min(self.entries.len());
         let end = start.saturating_add(limit).min(self.entries.len());
         &self.entries[start..end]
     }
 
     /// First index holding the same term as `index` (for the conflict hint that skips a whole term).
-    pub fn first_index_of_term_at(&self, index: u64) -> u64 {
+    pub fn first_index_of_term_at(&self, index: LogIndex) -> LogIndex {
         let Some(term) = self.term_at(index) else {
             return index;
         };
         let mut first = index;
-        while first > 1 && self.term_at(first - 1) == Some(term) {
-            first -= 1;
+        while first > LogIndex(1) && self.term_at(first.previous()) == Some(term) {
+            first = first.previous();
         }
         first
     }
 
     /// §5.4.1: a log is more up-to-date if its last term is higher, or equal with a longer log.
-    pub fn is_up_to_date(&self, last_log_index: u64, last_log_term: u64) -> bool {
+    pub fn is_up_to_date(&self, last_log_index: LogIndex, last_log_term: Term) -> bool {
         (last_log_term, last_log_index) >= (self.last_term(), self.last_index())
     }
 
-    pub fn terms(&self) -> impl Iterator<Item = u64> + '_ {
+    pub fn terms(&self) -> impl Iterator<Item = Term> + '_ {
         self.entries.iter().map(|entry| entry.term)
     }
 }

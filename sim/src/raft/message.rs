@@ -1,46 +1,58 @@
 //! Raft's four messages (Figure 2 of the paper), plus the PreVote flag (§9.6 of Ongaro's thesis).
 
 use crate::ids::NodeId;
-use crate::protocol::Carries;
+use crate::protocol::{Carries, Observes, RaftFact, Wire};
 use crate::raft::log::Entry;
+use crate::units::{LogIndex, Term};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RaftMessage<A> {
     RequestVote {
-        term: u64,
+        term: Term,
         candidate: NodeId,
-        last_log_index: u64,
-        last_log_term: u64,
+        last_log_index: LogIndex,
+        last_log_term: Term,
         /// A PreVote asks "would you vote for me?" without anyone changing term.
         pre_vote: bool,
     },
     RequestVoteReply {
-        term: u64,
+        term: Term,
         granted: bool,
         pre_vote: bool,
     },
     AppendEntries {
-        term: u64,
+        term: Term,
         leader: NodeId,
-        prev_log_index: u64,
-        prev_log_term: u64,
+        prev_log_index: LogIndex,
+        prev_log_term: Term,
         entries: Vec<Entry<A>>,
-        leader_commit: u64,
+        leader_commit: LogIndex,
         /// The leader's local clock when it sent this; echoed back so the leader can time its lease.
         sent_at_local_us: u64,
     },
     AppendEntriesReply {
-        term: u64,
+        term: Term,
         success: bool,
         /// On success: the index of the last entry known to match the leader's log.
-        match_index: u64,
+        match_index: LogIndex,
         /// On rejection: where the leader should retry from (first index of the conflicting term).
-        conflict_index: u64,
+        conflict_index: LogIndex,
         echo_sent_at_local_us: u64,
     },
 }
 
-/// Raft on its own (its tests, or a world that speaks nothing else): its messages are the whole wire.
+/// Raft on its own (its tests, or a world that speaks nothing else): its messages are the whole wire,
+/// and its facts all there is to observe.
+impl<A> Wire for RaftMessage<A> {
+    type Fact = RaftFact;
+}
+
+impl<A> Observes<RaftFact> for RaftMessage<A> {
+    fn observed(inner: RaftFact) -> RaftFact {
+        inner
+    }
+}
+
 impl<A> Carries<RaftMessage<A>> for RaftMessage<A> {
     fn wrap(inner: RaftMessage<A>) -> RaftMessage<A> {
         inner
@@ -71,7 +83,7 @@ impl<A> RaftMessage<A> {
         }
     }
 
-    pub fn term(&self) -> u64 {
+    pub fn term(&self) -> Term {
         match self {
             RaftMessage::RequestVote { term, .. }
             | RaftMessage::RequestVoteReply { term, .. }

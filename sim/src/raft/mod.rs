@@ -49,8 +49,10 @@ pub use message::RaftMessage;
 use crate::config::{RaftOptions, Timing};
 use crate::ids::NodeId;
 use crate::protocol::{
-    ActorSummary, Carries, Effects, Input, Protocol, RequestId, RoleLabel, TimerKey,
+    ActorSummary, Carries, Effects, Input, Observes, Protocol, RaftFact, RequestId, RoleLabel,
+    TimerKey,
 };
+use crate::units::{LogIndex, Term};
 use std::collections::BTreeMap;
 use std::marker::PhantomData;
 
@@ -60,10 +62,15 @@ pub const HEARTBEAT_TIMER: TimerKey = 1;
 /// Largest number of entries in one AppendEntries, so one message never carries a whole long log.
 pub const MAX_ENTRIES_PER_APPEND: usize = 64;
 
+/// What a world's message type must carry for Raft: its messages, and its facts.
+pub trait RaftWire<A>: Carries<RaftMessage<A>> + Observes<RaftFact> {}
+
+impl<A, M: Carries<RaftMessage<A>> + Observes<RaftFact>> RaftWire<A> for M {}
+
 /// What survives a crash: written before any message that depends on it is sent.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Durable<A> {
-    pub term: u64,
+    pub term: Term,
     pub voted_for: Option<NodeId>,
     pub log: Log<A>,
 }
@@ -72,7 +79,7 @@ pub struct Durable<A> {
 impl<A> Default for Durable<A> {
     fn default() -> Self {
         Durable {
-            term: 0,
+            term: Term::ZERO,
             voted_for: None,
             log: Log::default(),
         }
@@ -83,9 +90,9 @@ impl<A> Default for Durable<A> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LeaderState {
     /// Invariant: 1 <= next_index[peer] <= last_index + 1.
-    pub next_index: Vec<u64>,
+    pub next_index: Vec<LogIndex>,
     /// Invariant: match_index[peer] < next_index[peer].
-    pub match_index: Vec<u64>,
+    pub match_index: Vec<LogIndex>,
     /// Heard from this peer since the last CheckQuorum round.
     pub heard_since_check: Vec<bool>,
     /// Latest of our send times (local clock) that the peer acknowledged; feeds the read lease.
@@ -98,13 +105,13 @@ pub struct Volatile {
     pub role: RoleLabel,
     pub leader_hint: Option<NodeId>,
     /// Invariant: applied_index <= commit_index <= log.last_index().
-    pub commit_index: u64,
-    pub applied_index: u64,
+    pub commit_index: LogIndex,
+    pub applied_index: LogIndex,
     pub kv: BTreeMap<u32, u64>,
     pub votes_granted: Vec<bool>,
     pub leader: Option<LeaderState>,
     /// Requests this node accepted as leader, by log index, answered when applied.
-    pub pending_requests: BTreeMap<u64, RequestId>,
+    pub pending_requests: BTreeMap<LogIndex, RequestId>,
     pub last_leader_contact_local_us: Option<u64>,
 }
 
@@ -113,8 +120,8 @@ impl Volatile {
         Volatile {
             role: RoleLabel::Follower,
             leader_hint: None,
-            commit_index: 0,
-            applied_index: 0,
+            commit_index: LogIndex::ZERO,
+            applied_index: LogIndex::ZERO,
             kv: BTreeMap::new(),
             votes_granted: vec![false; node_count],
             leader: None,
@@ -153,7 +160,7 @@ pub struct RaftNode<A, M> {
     pub timing: RaftTiming,
     pub durable: Durable<A>,
     pub volatile: Volatile,
-    scratch: Vec<u64>,
+    scratch: Vec<LogIndex>,
     world_message: PhantomData<fn() -> M>,
 }
 
@@ -193,7 +200,7 @@ impl<A, M> RaftNode<A, M> {
         }
     }
 
-    pub fn term(&self) -> u64 {
+    pub fn term(&self) -> Term {
         self.durable.term
     }
 
@@ -205,7 +212,7 @@ impl<A, M> RaftNode<A, M> {
         &self.durable.log
     }
 
-    pub fn commit_index(&self) -> u64 {
+    pub fn commit_index(&self) -> LogIndex {
         self.volatile.commit_index
     }
 
@@ -214,7 +221,7 @@ impl<A, M> RaftNode<A, M> {
     }
 }
 
-impl<A: Payload, M: Carries<RaftMessage<A>>> RaftNode<A, M> {
+impl<A: Payload, M: RaftWire<A>> RaftNode<A, M> {
     fn peers(&self) -> impl Iterator<Item = NodeId> + 'static {
         let me = self.id;
         (0..self.node_count as u16)
@@ -279,7 +286,7 @@ impl<A, M> RaftNode<A, M> {
             .enumerate()
         {
             debug_assert!(
-                (1..=last_index + 1).contains(next) && matched < next,
+                (LogIndex(1)..=last_index.next()).contains(next) && matched < next,
                 "{}: peer n{} has next_index {next}, match_index {matched}, last index {last_index}",
                 self.id,
                 peer + 1
@@ -288,7 +295,7 @@ impl<A, M> RaftNode<A, M> {
     }
 }
 
-impl<A: Payload, M: Carries<RaftMessage<A>>> Protocol<M> for RaftNode<A, M> {
+impl<A: Payload, M: RaftWire<A>> Protocol<M> for RaftNode<A, M> {
     fn handle(&mut self, local_now_us: u64, input: Input<'_, M>, effects: &mut Effects<M>) {
         match input {
             Input::Start => {
@@ -332,7 +339,7 @@ impl<A: Payload, M: Carries<RaftMessage<A>>> Protocol<M> for RaftNode<A, M> {
             role: self.volatile.role,
             term: self.durable.term,
             commit_index: self.volatile.commit_index,
-            log_len: self.durable.log.last_index(),
+            log_len: self.durable.log.last_index().0,
         }
     }
 }

@@ -7,9 +7,14 @@ pub fn majority(voters: usize) -> usize {
 
 /// The highest index stored on a majority, given every voter's match index (the leader's own included).
 /// `scratch` is reused to avoid allocating on every acknowledgement.
-pub fn quorum_commit_index(match_indexes: &[u64], scratch: &mut Vec<u64>) -> u64 {
+/// Generic because the same order statistic also finds the newest send time a majority acknowledged
+/// (the leader's read lease), which is a time and not an index.
+pub fn quorum_commit_index<T: Copy + Ord + Default>(
+    match_indexes: &[T],
+    scratch: &mut Vec<T>,
+) -> T {
     if match_indexes.is_empty() {
-        return 0;
+        return T::default();
     }
     scratch.clear();
     scratch.extend_from_slice(match_indexes);
@@ -20,9 +25,9 @@ pub fn quorum_commit_index(match_indexes: &[u64], scratch: &mut Vec<u64>) -> u64
 }
 
 /// Obviously-correct reference: the largest index `n` such that a majority has match >= n.
-pub fn naive_quorum_commit_index(match_indexes: &[u64]) -> u64 {
+pub fn naive_quorum_commit_index<T: Copy + Ord + Default>(match_indexes: &[T]) -> T {
     let needed = majority(match_indexes.len());
-    let mut best = 0;
+    let mut best = T::default();
     for &candidate in match_indexes {
         let holders = match_indexes
             .iter()

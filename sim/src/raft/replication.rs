@@ -1,18 +1,23 @@
 //! Log replication and commitment (§5.3, §5.4.2).
 
 use super::quorum::quorum_commit_index;
-use super::{Carries, Entry, Payload, RaftMessage, RaftNode, MAX_ENTRIES_PER_APPEND};
+use super::{Entry, Payload, RaftMessage, RaftNode, RaftWire, MAX_ENTRIES_PER_APPEND};
 use crate::ids::NodeId;
-use crate::protocol::{Effects, Fact, RoleLabel};
+use crate::protocol::{Effects, RaftFact, RoleLabel};
+use crate::units::{LogIndex, Term};
 
-impl<A: Payload, M: Carries<RaftMessage<A>>> RaftNode<A, M> {
-    pub(super) fn append_as_leader(&mut self, entry: Entry<A>, effects: &mut Effects<M>) -> u64 {
+impl<A: Payload, M: RaftWire<A>> RaftNode<A, M> {
+    pub(super) fn append_as_leader(
+        &mut self,
+        entry: Entry<A>,
+        effects: &mut Effects<M>,
+    ) -> LogIndex {
         let index = self.durable.log.append(entry);
         effects.persist("log");
         let me = self.id.index();
         if let Some(leader) = self.volatile.leader.as_mut() {
             leader.match_index[me] = index;
-            leader.next_index[me] = index + 1;
+            leader.next_index[me] = index.next();
         }
         index
     }
@@ -47,15 +52,15 @@ impl<A: Payload, M: Carries<RaftMessage<A>>> RaftNode<A, M> {
             return;
         };
         let log = &self.durable.log;
-        let next = leader.next_index[peer.index()].clamp(1, log.last_index() + 1);
-        let prev_log_index = next - 1;
+        let next = leader.next_index[peer.index()].clamp(LogIndex(1), log.last_index().next());
+        let prev_log_index = next.previous();
         let entries = log.slice_from(next, MAX_ENTRIES_PER_APPEND).to_vec();
-        leader.next_index[peer.index()] = next + entries.len() as u64;
+        leader.next_index[peer.index()] = next.advanced_by(entries.len());
         let message = RaftMessage::AppendEntries {
             term: self.durable.term,
             leader: self.id,
             prev_log_index,
-            prev_log_term: log.term_at(prev_log_index).unwrap_or(0),
+            prev_log_term: log.term_at(prev_log_index).unwrap_or(Term::ZERO),
             entries,
             leader_commit: self.volatile.commit_index,
             sent_at_local_us: now_us,
@@ -92,7 +97,11 @@ impl<A: Payload, M: Carries<RaftMessage<A>>> RaftNode<A, M> {
             }
         };
         if term < self.durable.term {
-            self.send(effects, from, reply(false, 0, 0, self));
+            self.send(
+                effects,
+                from,
+                reply(false, LogIndex::ZERO, LogIndex::ZERO, self),
+            );
             return;
         }
         if term > self.durable.term || self.volatile.role != RoleLabel::Follower {
@@ -104,40 +113,44 @@ impl<A: Payload, M: Carries<RaftMessage<A>>> RaftNode<A, M> {
 
         let log = &self.durable.log;
         if prev_log_index > log.last_index() {
-            let conflict = log.last_index() + 1;
-            self.send(effects, from, reply(false, 0, conflict, self));
+            let conflict = log.last_index().next();
+            self.send(effects, from, reply(false, LogIndex::ZERO, conflict, self));
             return;
         }
         if log.term_at(prev_log_index) != Some(prev_log_term) {
             let conflict = log.first_index_of_term_at(prev_log_index);
-            self.send(effects, from, reply(false, 0, conflict, self));
+            self.send(effects, from, reply(false, LogIndex::ZERO, conflict, self));
             return;
         }
         self.merge_entries(prev_log_index, entries, effects);
-        let match_index = prev_log_index + entries.len() as u64;
+        let match_index = prev_log_index.advanced_by(entries.len());
         let new_commit = leader_commit.min(match_index);
         if new_commit > self.volatile.commit_index {
             self.volatile.commit_index = new_commit;
             self.apply_committed(effects);
         }
-        self.send(effects, from, reply(true, match_index, 0, self));
+        self.send(
+            effects,
+            from,
+            reply(true, match_index, LogIndex::ZERO, self),
+        );
     }
 
     /// Appends entries after `prev_log_index`, truncating the first conflicting suffix (§5.3 step 3-4).
     fn merge_entries(
         &mut self,
-        prev_log_index: u64,
+        prev_log_index: LogIndex,
         entries: &[Entry<A>],
         effects: &mut Effects<M>,
     ) {
         let mut changed = false;
         for (offset, entry) in entries.iter().enumerate() {
-            let index = prev_log_index + 1 + offset as u64;
+            let index = prev_log_index.advanced_by(1 + offset);
             match self.durable.log.term_at(index) {
                 Some(existing) if existing == entry.term => continue,
                 Some(_) => {
                     self.durable.log.truncate_from(index);
-                    effects.observe(Fact::LogTruncated { from_index: index });
+                    effects.observe(RaftFact::LogTruncated { from_index: index });
                     self.durable.log.append(*entry);
                 }
                 None => {
@@ -185,7 +198,7 @@ impl<A: Payload, M: Carries<RaftMessage<A>>> RaftNode<A, M> {
             leader.acked_sent_at_local_us[peer].max(echo_sent_at_local_us);
         if success {
             leader.match_index[peer] = leader.match_index[peer].max(match_index);
-            leader.next_index[peer] = leader.next_index[peer].max(leader.match_index[peer] + 1);
+            leader.next_index[peer] = leader.next_index[peer].max(leader.match_index[peer].next());
             let behind = leader.next_index[peer] <= last_index;
             self.advance_commit(effects);
             if behind {
@@ -194,9 +207,9 @@ impl<A: Payload, M: Carries<RaftMessage<A>>> RaftNode<A, M> {
             return;
         }
         // Back off: jump to the follower's hint, never below 1 and never past what it may already match.
-        let floor = leader.match_index[peer] + 1;
-        let backed_off = conflict_index.min(leader.next_index[peer].saturating_sub(1));
-        leader.next_index[peer] = backed_off.max(floor).max(1);
+        let floor = leader.match_index[peer].next();
+        let backed_off = conflict_index.min(LogIndex(leader.next_index[peer].0.saturating_sub(1)));
+        leader.next_index[peer] = backed_off.max(floor).max(LogIndex(1));
         self.send_append(now_us, from, effects);
     }
 
@@ -222,7 +235,7 @@ impl<A: Payload, M: Carries<RaftMessage<A>>> RaftNode<A, M> {
             .filter(|(_, matched)| **matched >= candidate)
             .map(|(peer, _)| NodeId(peer as u16))
             .collect();
-        effects.observe(Fact::Committed {
+        effects.observe(RaftFact::Committed {
             index: candidate,
             term: self.durable.term,
             replicas,

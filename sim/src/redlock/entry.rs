@@ -1,11 +1,10 @@
 //! The registry entries of the two Redis-style worlds: one server, and Redlock's independent majority.
 
 use crate::config::{LockServiceOptions, ProtocolConfig, ProtocolKind};
-use crate::entry::describe::Describer;
+use crate::entry::describe::{LockStory, Story};
 use crate::entry::invariants::*;
 use crate::entry::Vocabulary;
 use crate::entry::{Capabilities, ClientPath, InvariantInfo, ProtocolEntry, ServerQuorum};
-use crate::lockservice::describe::LockDescriber;
 
 const KV_INVARIANTS: &[InvariantInfo] = &[
     MUTUAL_EXCLUSION_INFO,
@@ -41,11 +40,15 @@ pub const REDIS_LOCK: ProtocolEntry = ProtocolEntry {
     capabilities: kv_capabilities(ServerQuorum::Single { able: "can lock" }),
     vocabulary: KV_VOCABULARY,
     own_invariants: KV_INVARIANTS,
-    describer: describe_redis,
     defaults: || ProtocolConfig::RedisLock(unfenced_locks()),
     lock_keys: &["unchecked_release"],
     tables: &[],
     build_actors: (),
+    story: Story {
+        locks: Some(LockStory::Redis),
+        invoices: false,
+        election_recipe: false,
+    },
 };
 
 pub const REDLOCK: ProtocolEntry = ProtocolEntry {
@@ -58,17 +61,16 @@ pub const REDLOCK: ProtocolEntry = ProtocolEntry {
     }),
     vocabulary: KV_VOCABULARY,
     own_invariants: KV_INVARIANTS,
-    describer: describe_redis,
     defaults: || ProtocolConfig::Redlock(unfenced_locks()),
     lock_keys: &["drift_allowance_ms"],
     tables: &[],
     build_actors: (),
+    story: Story {
+        locks: Some(LockStory::Redis),
+        invoices: false,
+        election_recipe: false,
+    },
 };
-
-/// Redis servers run no Raft: only the locks' story.
-fn describe_redis() -> Box<dyn Describer> {
-    Box::new(LockDescriber::redis())
-}
 
 /// Redis-style locks have no fencing tokens, so their store cannot fence.
 fn unfenced_locks() -> LockServiceOptions {

@@ -23,14 +23,20 @@
 //! touches it. The server is volatile: a crash forgets every key (Redis without persistence), which is
 //! one more way for Redlock to grant twice.
 
-pub mod client;
+pub mod describe;
 pub mod entry;
+pub mod fact;
+pub mod message;
+
+pub use fact::BeliefFact;
+pub use message::KvMessage;
 
 use crate::ids::NodeId;
-use crate::lockservice::LockMessage;
+use crate::lockservice::LockFact;
 use crate::protocol::{
-    ActorSummary, Carries, ClientError, ClientOutcome, Effects, Fact, Input, Protocol,
+    ActorSummary, Carries, ClientError, ClientOutcome, Effects, Input, Observes, Protocol,
 };
+use crate::units::FencingToken;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -61,7 +67,7 @@ impl KvLockServer {
     }
 
     /// The live entry for `key` at local time `now_us`; an expired one is removed first (lazy expiry).
-    fn live<M: Carries<LockMessage>>(
+    fn live<M: Carries<KvMessage> + Observes<LockFact>>(
         &mut self,
         key: u32,
         now_us: u64,
@@ -76,7 +82,7 @@ impl KvLockServer {
         None
     }
 
-    fn end<M: Carries<LockMessage>>(
+    fn end<M: Carries<KvMessage> + Observes<LockFact>>(
         &mut self,
         key: u32,
         entry: KvEntry,
@@ -86,27 +92,29 @@ impl KvLockServer {
     ) {
         self.revision += 1;
         if self.report_facts {
-            effects.observe(Fact::LockReleased {
+            effects.observe(LockFact::LockReleased {
                 key,
                 lease: entry.value,
                 owner: entry.owner,
                 by,
-                token: entry.value,
+                // Redis has no fencing token: the hold's random value stands in its place, unique
+                // but not increasing (the checkers know these tokens do not fence).
+                token: FencingToken(entry.value),
                 expired,
                 revision: self.revision,
             });
         }
     }
 
-    fn on_message<M: Carries<LockMessage>>(
+    fn on_message<M: Carries<KvMessage> + Observes<LockFact>>(
         &mut self,
         now_us: u64,
         from: NodeId,
-        message: &LockMessage,
+        message: &KvMessage,
         effects: &mut Effects<M>,
     ) {
         let reply = match *message {
-            LockMessage::SetNx { key, value, px_ms } => {
+            KvMessage::SetNx { key, value, px_ms } => {
                 let ok = self.live(key, now_us, effects).is_none();
                 if ok {
                     let entry = KvEntry {
@@ -117,18 +125,18 @@ impl KvLockServer {
                     self.entries.insert(key, entry);
                     self.revision += 1;
                     if self.report_facts {
-                        effects.observe(Fact::LockGranted {
+                        effects.observe(LockFact::LockGranted {
                             key,
                             lease: value,
                             owner: from,
-                            token: value,
+                            token: FencingToken(value),
                             revision: self.revision,
                         });
                     }
                 }
-                LockMessage::SetNxReply { key, value, ok }
+                KvMessage::SetNxReply { key, value, ok }
             }
-            LockMessage::Del {
+            KvMessage::Del {
                 key,
                 value,
                 checked,
@@ -142,7 +150,7 @@ impl KvLockServer {
                     }
                     _ => false,
                 };
-                LockMessage::DelReply {
+                KvMessage::DelReply {
                     key,
                     value,
                     deleted,
@@ -154,7 +162,7 @@ impl KvLockServer {
     }
 }
 
-impl<M: Carries<LockMessage>> Protocol<M> for KvLockServer {
+impl<M: Carries<KvMessage> + Observes<LockFact>> Protocol<M> for KvLockServer {
     fn handle(&mut self, local_now_us: u64, input: Input<'_, M>, effects: &mut Effects<M>) {
         match input {
             Input::Message { from, message } => {

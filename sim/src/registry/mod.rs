@@ -7,6 +7,8 @@
 //! line to [`ENTRIES`]; a test checks that every [`ProtocolKind`] has exactly
 //! one entry, so forgetting the line fails at once rather than falling through somewhere quietly.
 
+pub mod describe;
+
 pub use crate::entry::{
     invariants, Capabilities, ClientPath, InvariantInfo, ProtocolEntry, ServerQuorum, Vocabulary,
 };

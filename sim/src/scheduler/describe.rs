@@ -1,17 +1,23 @@
 //! The invoice scheduler's facts in plain words: who believes it leads, and what the invoice store
 //! did with each minute's invoices (written, written twice, refused for a stale token).
 
+use super::SchedulerFact;
 use crate::entry::describe::{Described, Describer, Telling, Weight};
 use crate::ids::NodeId;
-use crate::protocol::Fact;
+use crate::units::FencingToken;
 
 #[derive(Default)]
 pub struct SchedulerDescriber;
 
-impl Describer for SchedulerDescriber {
-    fn describe(&mut self, node: NodeId, fact: &Fact, telling: &Telling<'_>) -> Option<Described> {
+impl Describer<SchedulerFact> for SchedulerDescriber {
+    fn describe(
+        &mut self,
+        node: NodeId,
+        fact: &SchedulerFact,
+        telling: &Telling<'_>,
+    ) -> Option<Described> {
         match *fact {
-            Fact::SchedulerLeader { leads } => {
+            SchedulerFact::SchedulerLeader { leads } => {
                 let who = telling.name(node);
                 let text = if leads {
                     format!(
@@ -22,7 +28,7 @@ impl Describer for SchedulerDescriber {
                 };
                 Some(Described::new(Weight::Notable, text, vec![node]))
             }
-            Fact::InvoiceWritten {
+            SchedulerFact::InvoiceWritten {
                 client,
                 minute,
                 token,
@@ -31,7 +37,6 @@ impl Describer for SchedulerDescriber {
             } => Some(invoice(
                 node, client, minute, token, duplicate, refused, telling,
             )),
-            _ => None,
         }
     }
 }
@@ -40,7 +45,7 @@ fn invoice(
     store: NodeId,
     client: NodeId,
     minute: u64,
-    token: u64,
+    token: FencingToken,
     duplicate: bool,
     refused: bool,
     telling: &Telling<'_>,

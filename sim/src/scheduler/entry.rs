@@ -1,13 +1,10 @@
 //! The invoice scheduler's registry entry.
 
-use super::describe::SchedulerDescriber;
 use crate::config::ProtocolKind;
-use crate::entry::describe::{Describer, Describers};
+use crate::entry::describe::{LockStory, Story};
 use crate::entry::invariants::*;
 use crate::entry::{ProtocolEntry, Vocabulary};
-use crate::lockservice::describe::LockDescriber;
 use crate::lockservice::entry::SERVICE_CAPABILITIES;
-use crate::raft::describe::RaftDescriber;
 
 pub const SCHEDULER: ProtocolEntry = ProtocolEntry {
     kind: ProtocolKind::Scheduler,
@@ -27,17 +24,13 @@ pub const SCHEDULER: ProtocolEntry = ProtocolEntry {
         RELEASE_BY_OWNER_INFO,
         NO_DUPLICATE_INVOICE_INFO,
     ],
-    describer: describe_scheduler,
     defaults: super::options::defaults,
     lock_keys: &["renew_ms"],
     tables: &[super::options::TABLE],
     build_actors: (),
+    story: Story {
+        locks: Some(LockStory::Service),
+        invoices: true,
+        election_recipe: false,
+    },
 };
-
-fn describe_scheduler() -> Box<dyn Describer> {
-    Box::new(Describers(vec![
-        RaftDescriber::boxed(),
-        Box::new(LockDescriber::service()),
-        Box::<SchedulerDescriber>::default(),
-    ]))
-}

@@ -26,17 +26,38 @@
 
 pub mod describe;
 pub mod entry;
+pub mod fact;
+pub mod message;
 pub mod options;
+
+pub use fact::SchedulerFact;
+pub use message::InvoiceMessage;
 
 use crate::config::{LockServiceOptions, SchedulerMode, SchedulerOptions};
 use crate::ids::NodeId;
 use crate::lock_client::{LockClient, LockReply};
-use crate::lockservice::LockMessage;
+use crate::lockservice::{LockFact, LockServiceMessage};
 use crate::protocol::{
-    ActorSummary, Carries, ClientError, ClientOutcome, Effects, Fact, Input, Protocol, TimerDelay,
-    TimerKey,
+    ActorSummary, Carries, ClientError, ClientOutcome, Effects, Input, Observes, Protocol,
+    TimerDelay, TimerKey,
 };
+use crate::units::FencingToken;
 use serde::Serialize;
+
+/// What a world's message type must carry for a scheduler instance: the lock service's replies and the
+/// invoice store's; the lock clients' facts and its own.
+pub trait SchedulerWire:
+    Carries<LockServiceMessage> + Carries<InvoiceMessage> + Observes<LockFact> + Observes<SchedulerFact>
+{
+}
+
+impl<M> SchedulerWire for M where
+    M: Carries<LockServiceMessage>
+        + Carries<InvoiceMessage>
+        + Observes<LockFact>
+        + Observes<SchedulerFact>
+{
+}
 
 /// The lock key the instances share (leadership or the per-run lock).
 pub const SCHEDULER_KEY: u32 = 1;
@@ -65,7 +86,7 @@ pub struct SchedulerInstance {
     pub lock: LockState,
     /// Leader guess, current acquire attempt, lease and how long it lasts on this instance's clock.
     pub client: LockClient,
-    pub token: u64,
+    pub token: FencingToken,
     next_id: u64,
     /// Lock every run: the minute waiting for the lock. Leader modes: the minute being generated.
     pending_minute: Option<u64>,
@@ -90,7 +111,7 @@ impl SchedulerInstance {
             options,
             lock: LockState::None,
             client: LockClient::new(servers, locks.lease_ttl_ms),
-            token: 0,
+            token: FencingToken::ZERO,
             next_id: 0,
             pending_minute: None,
             runs: 0,
@@ -110,7 +131,7 @@ impl SchedulerInstance {
         )
     }
 
-    fn set<M: Carries<LockMessage>>(
+    fn set<M: SchedulerWire>(
         &self,
         effects: &mut Effects<M>,
         key: TimerKey,
@@ -126,7 +147,7 @@ impl SchedulerInstance {
         );
     }
 
-    fn minute_timer<M: Carries<LockMessage>>(&self, now_us: u64, effects: &mut Effects<M>) {
+    fn minute_timer<M: SchedulerWire>(&self, now_us: u64, effects: &mut Effects<M>) {
         // Fire at the start of the next minute on this instance's clock.
         let minute_us = self.options.minute_ms * 1_000;
         let next_us = (now_us / minute_us + 1) * minute_us;
@@ -138,18 +159,18 @@ impl SchedulerInstance {
         );
     }
 
-    fn acquire<M: Carries<LockMessage>>(&mut self, now_us: u64, effects: &mut Effects<M>) {
+    fn acquire<M: SchedulerWire>(&mut self, now_us: u64, effects: &mut Effects<M>) {
         self.next_id += 1;
         self.client.request = self.next_id;
         self.lock = LockState::Acquiring;
         self.send_acquire(now_us, effects);
     }
 
-    fn send_acquire<M: Carries<LockMessage>>(&mut self, now_us: u64, effects: &mut Effects<M>) {
+    fn send_acquire<M: SchedulerWire>(&mut self, now_us: u64, effects: &mut Effects<M>) {
         self.client.acquire_sent_local_us = now_us;
         self.lock_round_trips += 1;
-        effects.observe(Fact::LockRequested { key: SCHEDULER_KEY });
-        let message = LockMessage::Acquire {
+        effects.observe(LockFact::LockRequested { key: SCHEDULER_KEY });
+        let message = LockServiceMessage::Acquire {
             key: SCHEDULER_KEY,
             ttl_ms: self.locks.lease_ttl_ms,
             request: self.client.request,
@@ -164,14 +185,14 @@ impl SchedulerInstance {
         );
     }
 
-    fn lose_lock<M: Carries<LockMessage>>(&mut self, now_us: u64, effects: &mut Effects<M>) {
+    fn lose_lock<M: SchedulerWire>(&mut self, now_us: u64, effects: &mut Effects<M>) {
         let led = self.leader_mode() && self.lock == LockState::Held;
         self.lock = LockState::None;
         self.client.lease = None;
         effects.cancel_timer(RENEW_TIMER);
         effects.cancel_timer(OP_TIMER);
         if led {
-            effects.observe(Fact::SchedulerLeader { leads: false });
+            effects.observe(SchedulerFact::SchedulerLeader { leads: false });
         }
         if self.leader_mode() {
             // Campaign again.
@@ -179,7 +200,7 @@ impl SchedulerInstance {
         }
     }
 
-    fn on_minute<M: Carries<LockMessage>>(&mut self, now_us: u64, effects: &mut Effects<M>) {
+    fn on_minute<M: SchedulerWire>(&mut self, now_us: u64, effects: &mut Effects<M>) {
         self.minute_timer(now_us, effects);
         let minute = now_us / (self.options.minute_ms * 1_000);
         match self.options.mode {
@@ -201,7 +222,7 @@ impl SchedulerInstance {
         }
     }
 
-    fn generate<M: Carries<LockMessage>>(
+    fn generate<M: SchedulerWire>(
         &mut self,
         minute: u64,
         if_absent: bool,
@@ -209,7 +230,7 @@ impl SchedulerInstance {
     ) {
         self.runs += 1;
         self.next_id += 1;
-        let invoice = LockMessage::Invoice {
+        let invoice = InvoiceMessage::Invoice {
             minute,
             token: self.token,
             if_absent,
@@ -218,11 +239,11 @@ impl SchedulerInstance {
         effects.send(self.store, invoice);
     }
 
-    fn on_granted<M: Carries<LockMessage>>(
+    fn on_granted<M: SchedulerWire>(
         &mut self,
         now_us: u64,
         lease: u64,
-        token: u64,
+        token: FencingToken,
         effects: &mut Effects<M>,
     ) {
         self.lock = LockState::Held;
@@ -235,7 +256,7 @@ impl SchedulerInstance {
         effects.cancel_timer(OP_TIMER);
         self.set(effects, RENEW_TIMER, self.locks.renew_ms, "lease renewal");
         if self.leader_mode() {
-            effects.observe(Fact::SchedulerLeader { leads: true });
+            effects.observe(SchedulerFact::SchedulerLeader { leads: true });
             return;
         }
         if let Some(minute) = self.pending_minute.take() {
@@ -245,7 +266,7 @@ impl SchedulerInstance {
         }
     }
 
-    fn release<M: Carries<LockMessage>>(&mut self, effects: &mut Effects<M>) {
+    fn release<M: SchedulerWire>(&mut self, effects: &mut Effects<M>) {
         let Some(lease) = self.client.lease else {
             self.lock = LockState::None;
             return;
@@ -263,11 +284,33 @@ impl SchedulerInstance {
         );
     }
 
-    fn on_message<M: Carries<LockMessage>>(
+    fn on_message<M: SchedulerWire>(
         &mut self,
         now_us: u64,
         from: NodeId,
-        message: &LockMessage,
+        message: &M,
+        effects: &mut Effects<M>,
+    ) {
+        if let Some(message) = Carries::<LockServiceMessage>::peel(message) {
+            self.on_lock_message(now_us, from, message, effects);
+        } else if let Some(InvoiceMessage::InvoiceReply { refused, .. }) =
+            Carries::<InvoiceMessage>::peel(message)
+        {
+            if self.options.mode == SchedulerMode::LockEveryRun && self.lock == LockState::Held {
+                self.release(effects);
+            }
+            if self.leader_mode() && *refused {
+                // Fenced off: a newer leader exists.
+                self.lose_lock(now_us, effects);
+            }
+        }
+    }
+
+    fn on_lock_message<M: SchedulerWire>(
+        &mut self,
+        now_us: u64,
+        from: NodeId,
+        message: &LockServiceMessage,
         effects: &mut Effects<M>,
     ) {
         let acquiring = self.lock == LockState::Acquiring;
@@ -275,30 +318,17 @@ impl SchedulerInstance {
             self.on_lock_reply(now_us, reply, effects);
             return;
         }
-        match *message {
-            LockMessage::InvoiceReply { .. } => {
-                if self.options.mode == SchedulerMode::LockEveryRun && self.lock == LockState::Held
-                {
-                    self.release(effects);
-                }
-                if let (true, LockMessage::InvoiceReply { refused: true, .. }) =
-                    (self.leader_mode(), message)
-                {
-                    // Fenced off: a newer leader exists.
-                    self.lose_lock(now_us, effects);
-                }
-            }
-            LockMessage::ReleaseReply { .. } if self.lock == LockState::Releasing => {
+        if let LockServiceMessage::ReleaseReply { .. } = message {
+            if self.lock == LockState::Releasing {
                 self.lock = LockState::None;
                 self.client.lease = None;
                 effects.cancel_timer(OP_TIMER);
             }
-            _ => {}
         }
     }
 
     /// What the lock service's answer means for this instance: leading, or waiting to.
-    fn on_lock_reply<M: Carries<LockMessage>>(
+    fn on_lock_reply<M: SchedulerWire>(
         &mut self,
         now_us: u64,
         reply: LockReply,
@@ -328,7 +358,7 @@ impl SchedulerInstance {
         }
     }
 
-    fn on_op_timeout<M: Carries<LockMessage>>(&mut self, now_us: u64, effects: &mut Effects<M>) {
+    fn on_op_timeout<M: SchedulerWire>(&mut self, now_us: u64, effects: &mut Effects<M>) {
         match self.lock {
             LockState::Acquiring => {
                 self.client.try_next_server();
@@ -345,14 +375,14 @@ impl SchedulerInstance {
         }
     }
 
-    fn on_renew<M: Carries<LockMessage>>(&mut self, now_us: u64, effects: &mut Effects<M>) {
+    fn on_renew<M: SchedulerWire>(&mut self, now_us: u64, effects: &mut Effects<M>) {
         if self.client.send_keep_alive(now_us, effects) {
             self.set(effects, RENEW_TIMER, self.locks.renew_ms, "lease renewal");
         }
     }
 }
 
-impl<M: Carries<LockMessage>> Protocol<M> for SchedulerInstance {
+impl<M: SchedulerWire> Protocol<M> for SchedulerInstance {
     fn handle(&mut self, local_now_us: u64, input: Input<'_, M>, effects: &mut Effects<M>) {
         match input {
             Input::Start | Input::Recover => {
@@ -362,9 +392,7 @@ impl<M: Carries<LockMessage>> Protocol<M> for SchedulerInstance {
                 }
             }
             Input::Message { from, message } => {
-                if let Some(message) = message.peel() {
-                    self.on_message(local_now_us, from, message, effects);
-                }
+                self.on_message(local_now_us, from, message, effects)
             }
             Input::Timer { key: MINUTE_TIMER } => self.on_minute(local_now_us, effects),
             Input::Timer { key: OP_TIMER } => self.on_op_timeout(local_now_us, effects),

@@ -7,6 +7,7 @@ use crate::lockservice::{Hold, Lease, ZNode, ZPath};
 use crate::redlock::KvEntry;
 use crate::resource::LedgerEntry;
 use crate::scheduler::LockState;
+use crate::units::FencingToken;
 use crate::worker::{Belief, Phase};
 use crate::world::World;
 use crate::zookeeper::CandidatePhase;
@@ -63,7 +64,7 @@ pub struct SchedulerView {
 pub struct InstanceView {
     pub id: NodeId,
     pub lock: LockState,
-    pub token: u64,
+    pub token: FencingToken,
     /// Leader modes: it holds the lease and its lease has not run out on its clock.
     pub believes_it_leads: bool,
     pub lease_until_local_us: u64,
@@ -129,7 +130,7 @@ pub struct ResourceView {
     pub id: NodeId,
     pub fencing: bool,
     pub value: u64,
-    pub highest_seen: u64,
+    pub highest_seen: FencingToken,
     pub accepted: u64,
     pub rejected: u64,
     pub duplicates: u64,

@@ -1,6 +1,7 @@
 //! The work queue's registry entry.
 
 use crate::config::ProtocolKind;
+use crate::entry::describe::{LockStory, Story};
 use crate::entry::invariants::*;
 use crate::entry::ProtocolEntry;
 use crate::lockservice::entry::{SERVICE_CAPABILITIES, WORKER_VOCABULARY};
@@ -17,9 +18,13 @@ pub const WORK_QUEUE: ProtocolEntry = ProtocolEntry {
         NO_LOST_UPDATES_INFO,
         SINGLE_LEASE_HOLDER_INFO,
     ],
-    describer: crate::lockservice::entry::describe_service,
     defaults: super::options::defaults,
     lock_keys: &["renew_ms", "fencing"],
     tables: &[super::options::TABLE],
     build_actors: (),
+    story: Story {
+        locks: Some(LockStory::Service),
+        invoices: false,
+        election_recipe: false,
+    },
 };

@@ -9,6 +9,7 @@ use crate::protocol::{ClientCommand, ClientError, ClientOutcome, Input, RequestI
 use crate::report::RequestCounts;
 use crate::time::SimTime;
 use crate::trace::TraceEvent;
+use crate::units::LogIndex;
 use serde::Serialize;
 use std::collections::{BTreeMap, VecDeque};
 
@@ -27,7 +28,7 @@ pub struct ClientRecord {
     pub finished_at_us: Option<u64>,
     /// Highest log index of a write acknowledged to any client before this request was submitted: a
     /// linearizable read must reflect at least this much.
-    pub must_reflect_index: u64,
+    pub must_reflect_index: LogIndex,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -36,7 +37,7 @@ pub struct Clients {
     pub recent: VecDeque<ClientRecord>,
     pub counts: RequestCounts,
     next_id: RequestId,
-    highest_acknowledged_write: u64,
+    highest_acknowledged_write: LogIndex,
 }
 
 impl Clients {
@@ -142,7 +143,7 @@ impl World {
         self.clients.finish(record, outcome, self.now);
     }
 
-    fn report_stale_read(&mut self, record: &ClientRecord, index: u64) {
+    fn report_stale_read(&mut self, record: &ClientRecord, index: LogIndex) {
         let nodes: Vec<NodeId> = record.node.into_iter().collect();
         let detail = format!(
             "request {} read state as of index {index}, but a write at index {} was acknowledged before it began",

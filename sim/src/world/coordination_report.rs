@@ -2,10 +2,10 @@
 
 use super::World;
 use crate::config::{ProtocolConfig, SchedulerMode};
-use crate::protocol::AccessOutcome;
 use crate::report::{
     AccessReport, InvoicesReport, LockRecord, LocksReport, Report, ResourceReport, ThroughputReport,
 };
+use crate::resource::AccessOutcome;
 use std::collections::BTreeSet;
 
 impl Report {

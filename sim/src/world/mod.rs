@@ -276,7 +276,7 @@ impl World {
 
     /// The up node that believes it leads with the highest term (ties: lowest id).
     pub fn current_leader(&self) -> Option<NodeId> {
-        let mut best: Option<(u64, NodeId)> = None;
+        let mut best: Option<(crate::units::Term, NodeId)> = None;
         for (index, slot) in self.nodes.iter().enumerate() {
             let summary = slot.actor.summary();
             let leads =

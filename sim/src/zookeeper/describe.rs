@@ -3,7 +3,8 @@
 
 use crate::entry::describe::{Described, Describer, Telling, Weight};
 use crate::ids::NodeId;
-use crate::protocol::Fact;
+use crate::lockservice::LockFact;
+use crate::redlock::BeliefFact;
 use std::collections::BTreeSet;
 
 #[derive(Default)]
@@ -11,11 +12,17 @@ pub struct ZookeeperDescriber {
     leading: BTreeSet<NodeId>,
 }
 
-impl Describer for ZookeeperDescriber {
-    fn describe(&mut self, node: NodeId, fact: &Fact, telling: &Telling<'_>) -> Option<Described> {
+impl Describer<BeliefFact> for ZookeeperDescriber {
+    fn describe(
+        &mut self,
+        node: NodeId,
+        fact: &BeliefFact,
+        telling: &Telling<'_>,
+    ) -> Option<Described> {
         let who = telling.name(node);
         match *fact {
-            Fact::LockBelief {
+            // Each session ping renews the belief: tell only the first of a leadership.
+            BeliefFact::LockBelief {
                 valid_for_local_us, ..
             } if self.leading.insert(node) => {
                 let text = format!(
@@ -25,20 +32,31 @@ impl Describer for ZookeeperDescriber {
                 );
                 Some(Described::new(Weight::Notable, text, vec![node]))
             }
-            Fact::LockBeliefEnded { .. } => {
+            BeliefFact::LockBelief { .. } => None,
+            BeliefFact::LockBeliefEnded { .. } => {
                 self.leading.remove(&node);
                 let text = format!("{who} stops believing it leads: its session is gone");
                 Some(Described::new(Weight::Notable, text, vec![node]))
             }
-            Fact::WatchNotified { watcher } => {
-                let text = format!(
-                    "The service tells {} that the znode it watched is gone, so it checks whether \
-                     it is now first in line",
-                    telling.name(watcher)
-                );
-                Some(Described::new(Weight::Routine, text, vec![watcher]).coalescing("watch"))
-            }
-            _ => None,
         }
+    }
+}
+
+impl Describer<LockFact> for ZookeeperDescriber {
+    fn describe(
+        &mut self,
+        _node: NodeId,
+        fact: &LockFact,
+        telling: &Telling<'_>,
+    ) -> Option<Described> {
+        let LockFact::WatchNotified { watcher } = *fact else {
+            return None;
+        };
+        let text = format!(
+            "The service tells {} that the znode it watched is gone, so it checks whether it is \
+             now first in line",
+            telling.name(watcher)
+        );
+        Some(Described::new(Weight::Routine, text, vec![watcher]).coalescing("watch"))
     }
 }

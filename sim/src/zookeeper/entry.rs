@@ -1,13 +1,10 @@
 //! The ZooKeeper-style election's registry entry.
 
-use super::describe::ZookeeperDescriber;
 use crate::config::ProtocolKind;
-use crate::entry::describe::{Describer, Describers};
+use crate::entry::describe::Story;
 use crate::entry::invariants::*;
 use crate::entry::{Capabilities, ProtocolEntry, Vocabulary};
-use crate::lockservice::describe::LockDescriber;
 use crate::lockservice::entry::SERVICE_CAPABILITIES;
-use crate::raft::describe::RaftDescriber;
 
 pub const ZOOKEEPER: ProtocolEntry = ProtocolEntry {
     kind: ProtocolKind::Zookeeper,
@@ -26,17 +23,13 @@ pub const ZOOKEEPER: ProtocolEntry = ProtocolEntry {
                only add entries to the service's log.",
     },
     own_invariants: &[SINGLE_LEASE_HOLDER_INFO, RELEASE_BY_OWNER_INFO],
-    describer: describe_zookeeper,
     defaults: super::options::defaults,
     lock_keys: &["renew_ms"],
     tables: &[super::options::TABLE],
     build_actors: (),
+    story: Story {
+        locks: None,
+        invoices: false,
+        election_recipe: true,
+    },
 };
-
-fn describe_zookeeper() -> Box<dyn Describer> {
-    Box::new(Describers(vec![
-        RaftDescriber::boxed(),
-        Box::<ZookeeperDescriber>::default(),
-        Box::new(LockDescriber::service()),
-    ]))
-}

@@ -31,12 +31,25 @@ pub mod options;
 
 use crate::config::{LockServiceOptions, ZkRecipe};
 use crate::ids::NodeId;
-use crate::lockservice::{CreatePath, LockMessage, ZPath};
+use crate::lockservice::{CreatePath, LockServiceMessage, ZPath, ZnodeMessage};
 use crate::protocol::{
-    ActorSummary, Carries, ClientError, ClientOutcome, Effects, Fact, Input, Protocol, TimerDelay,
-    TimerKey,
+    ActorSummary, Carries, ClientError, ClientOutcome, Effects, Input, Observes, Protocol,
+    TimerDelay, TimerKey,
 };
+use crate::redlock::BeliefFact;
 use serde::Serialize;
+
+/// What a world's message type must carry for a candidate: the ZooKeeper-style requests and answers,
+/// and the lock service's own (sessions are kept alive with its `KeepAlive`; followers say `NotLeader`).
+pub trait CandidateWire:
+    Carries<LockServiceMessage> + Carries<ZnodeMessage> + Observes<BeliefFact>
+{
+}
+
+impl<M> CandidateWire for M where
+    M: Carries<LockServiceMessage> + Carries<ZnodeMessage> + Observes<BeliefFact>
+{
+}
 
 const OP_TIMER: TimerKey = 1;
 const PING_TIMER: TimerKey = 2;
@@ -100,11 +113,11 @@ impl ZkCandidate {
     }
 
     /// Sends `message` (built with a fresh request id) to the server believed to lead.
-    fn ask<M: Carries<LockMessage>>(
+    fn ask<M: CandidateWire>(
         &mut self,
         now_us: u64,
         effects: &mut Effects<M>,
-        message: impl Fn(u64) -> LockMessage,
+        message: impl Fn(u64) -> ZnodeMessage,
     ) {
         self.request += 1;
         self.sent_local_us = now_us;
@@ -118,11 +131,11 @@ impl ZkCandidate {
     }
 
     /// Re-sends what the current phase is waiting for.
-    fn retry<M: Carries<LockMessage>>(&mut self, now_us: u64, effects: &mut Effects<M>) {
+    fn retry<M: CandidateWire>(&mut self, now_us: u64, effects: &mut Effects<M>) {
         let ttl_ms = self.options.lease_ttl_ms;
         let Some(session) = self.session else {
             self.phase = CandidatePhase::OpeningSession;
-            self.ask(now_us, effects, |request| LockMessage::OpenSession {
+            self.ask(now_us, effects, |request| ZnodeMessage::OpenSession {
                 ttl_ms,
                 request,
             });
@@ -141,12 +154,7 @@ impl ZkCandidate {
         }
     }
 
-    fn create<M: Carries<LockMessage>>(
-        &mut self,
-        now_us: u64,
-        session: u64,
-        effects: &mut Effects<M>,
-    ) {
+    fn create<M: CandidateWire>(&mut self, now_us: u64, session: u64, effects: &mut Effects<M>) {
         // Sequential: create one znode per session, then only list and watch.
         if let (ZkRecipe::Sequential, Some(_)) = (self.recipe, self.znode) {
             self.list(now_us, effects);
@@ -157,49 +165,46 @@ impl ZkCandidate {
             ZkRecipe::Herd => CreatePath::Leader,
             ZkRecipe::Sequential => CreatePath::Sequential,
         };
-        self.ask(now_us, effects, |request| LockMessage::Create {
+        self.ask(now_us, effects, |request| ZnodeMessage::Create {
             session,
             path,
             request,
         });
     }
 
-    fn list<M: Carries<LockMessage>>(&mut self, now_us: u64, effects: &mut Effects<M>) {
+    fn list<M: CandidateWire>(&mut self, now_us: u64, effects: &mut Effects<M>) {
         self.phase = CandidatePhase::Listing;
-        self.ask(now_us, effects, |request| LockMessage::Children { request });
+        self.ask(now_us, effects, |request| ZnodeMessage::Children {
+            request,
+        });
     }
 
-    fn watch<M: Carries<LockMessage>>(
-        &mut self,
-        now_us: u64,
-        path: ZPath,
-        effects: &mut Effects<M>,
-    ) {
+    fn watch<M: CandidateWire>(&mut self, now_us: u64, path: ZPath, effects: &mut Effects<M>) {
         self.phase = CandidatePhase::Watching;
         self.watching = Some(path);
-        self.ask(now_us, effects, |request| LockMessage::WatchExists {
+        self.ask(now_us, effects, |request| ZnodeMessage::WatchExists {
             path,
             request,
         });
     }
 
-    fn lead<M: Carries<LockMessage>>(&mut self, now_us: u64, effects: &mut Effects<M>) {
+    fn lead<M: CandidateWire>(&mut self, now_us: u64, effects: &mut Effects<M>) {
         self.phase = CandidatePhase::Leading;
         self.watching = None;
         self.times_led += 1;
         effects.cancel_timer(OP_TIMER);
         let hold = (self.id.0 as u64) << 32 | self.session.unwrap_or(0);
-        effects.observe(Fact::LockBelief {
+        effects.observe(BeliefFact::LockBelief {
             hold,
             valid_for_local_us: self.session_until_local_us.saturating_sub(now_us),
         });
     }
 
     /// The session is gone (expired, or the service says so): start over with a new one.
-    fn lose_session<M: Carries<LockMessage>>(&mut self, now_us: u64, effects: &mut Effects<M>) {
+    fn lose_session<M: CandidateWire>(&mut self, now_us: u64, effects: &mut Effects<M>) {
         if self.phase == CandidatePhase::Leading {
             let hold = (self.id.0 as u64) << 32 | self.session.unwrap_or(0);
-            effects.observe(Fact::LockBeliefEnded { hold });
+            effects.observe(BeliefFact::LockBeliefEnded { hold });
         }
         self.session = None;
         self.znode = None;
@@ -208,20 +213,35 @@ impl ZkCandidate {
         self.retry(now_us, effects);
     }
 
-    fn ping_timer<M: Carries<LockMessage>>(&self, effects: &mut Effects<M>) {
+    fn ping_timer<M: CandidateWire>(&self, effects: &mut Effects<M>) {
         let local_us = self.options.renew_ms * 1_000;
         effects.set_timer(PING_TIMER, TimerDelay::Exactly { local_us }, "session ping");
     }
 
-    fn on_message<M: Carries<LockMessage>>(
+    fn on_message<M: CandidateWire>(
         &mut self,
         now_us: u64,
         from: NodeId,
-        message: &LockMessage,
+        message: &M,
+        effects: &mut Effects<M>,
+    ) {
+        if let Some(message) = Carries::<LockServiceMessage>::peel(message) {
+            self.on_session_reply(now_us, from, message, effects);
+        } else if let Some(message) = Carries::<ZnodeMessage>::peel(message) {
+            self.on_znode_message(now_us, from, message, effects);
+        }
+    }
+
+    /// The lock service's own answers: a server that does not lead, or a session kept alive (or gone).
+    fn on_session_reply<M: CandidateWire>(
+        &mut self,
+        now_us: u64,
+        from: NodeId,
+        message: &LockServiceMessage,
         effects: &mut Effects<M>,
     ) {
         match message {
-            LockMessage::NotLeader {
+            LockServiceMessage::NotLeader {
                 request,
                 leader_hint,
             } => {
@@ -233,7 +253,39 @@ impl ZkCandidate {
                     self.retry(now_us, effects);
                 }
             }
-            LockMessage::SessionOpened { request, session } if *request == self.request => {
+            LockServiceMessage::KeepAliveReply {
+                lease,
+                alive,
+                echo_sent_at_local_us,
+                ..
+            } if Some(*lease) == self.session => {
+                if !alive {
+                    self.lose_session(now_us, effects);
+                    return;
+                }
+                let until = echo_sent_at_local_us + self.options.lease_ttl_ms * 1_000;
+                self.session_until_local_us = self.session_until_local_us.max(until);
+                if self.phase == CandidatePhase::Leading {
+                    let hold = (self.id.0 as u64) << 32 | *lease;
+                    effects.observe(BeliefFact::LockBelief {
+                        hold,
+                        valid_for_local_us: self.session_until_local_us.saturating_sub(now_us),
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn on_znode_message<M: CandidateWire>(
+        &mut self,
+        now_us: u64,
+        from: NodeId,
+        message: &ZnodeMessage,
+        effects: &mut Effects<M>,
+    ) {
+        match message {
+            ZnodeMessage::SessionOpened { request, session } if *request == self.request => {
                 self.leader_guess = from.index();
                 self.session = Some(*session);
                 self.session_until_local_us =
@@ -241,7 +293,7 @@ impl ZkCandidate {
                 self.ping_timer(effects);
                 self.create(now_us, *session, effects);
             }
-            LockMessage::CreateReply { request, path } if *request == self.request => {
+            ZnodeMessage::CreateReply { request, path } if *request == self.request => {
                 match (self.recipe, path) {
                     (ZkRecipe::Herd, Some(_)) => self.lead(now_us, effects),
                     (ZkRecipe::Herd, None) => self.watch(now_us, ZPath::Leader, effects),
@@ -252,7 +304,7 @@ impl ZkCandidate {
                     (ZkRecipe::Sequential, None) => self.lose_session(now_us, effects),
                 }
             }
-            LockMessage::ChildrenReply { request, sequences } if *request == self.request => {
+            ZnodeMessage::ChildrenReply { request, sequences } if *request == self.request => {
                 // Ours is the lowest znode of our session: a create whose answer was lost and was
                 // retried leaves a second one, which must not make us wait for ourselves.
                 let session = self.session;
@@ -279,7 +331,7 @@ impl ZkCandidate {
                     Some(before) => self.watch(now_us, ZPath::Candidate(before), effects),
                 }
             }
-            LockMessage::WatchExistsReply {
+            ZnodeMessage::WatchExistsReply {
                 request: 0,
                 exists: false,
                 path,
@@ -291,7 +343,7 @@ impl ZkCandidate {
                     self.create(now_us, session, effects);
                 }
             }
-            LockMessage::WatchExistsReply {
+            ZnodeMessage::WatchExistsReply {
                 request,
                 exists,
                 owner_session,
@@ -308,7 +360,7 @@ impl ZkCandidate {
                     self.create(now_us, session, effects);
                 }
             }
-            LockMessage::WatchEvent { path } => {
+            ZnodeMessage::WatchEvent { path } => {
                 self.notifications += 1;
                 if self.watching == Some(*path) && self.phase == CandidatePhase::Waiting {
                     self.watching = None;
@@ -317,31 +369,11 @@ impl ZkCandidate {
                     }
                 }
             }
-            LockMessage::KeepAliveReply {
-                lease,
-                alive,
-                echo_sent_at_local_us,
-                ..
-            } if Some(*lease) == self.session => {
-                if !alive {
-                    self.lose_session(now_us, effects);
-                    return;
-                }
-                let until = echo_sent_at_local_us + self.options.lease_ttl_ms * 1_000;
-                self.session_until_local_us = self.session_until_local_us.max(until);
-                if self.phase == CandidatePhase::Leading {
-                    let hold = (self.id.0 as u64) << 32 | *lease;
-                    effects.observe(Fact::LockBelief {
-                        hold,
-                        valid_for_local_us: self.session_until_local_us.saturating_sub(now_us),
-                    });
-                }
-            }
             _ => {}
         }
     }
 
-    fn on_ping<M: Carries<LockMessage>>(&mut self, now_us: u64, effects: &mut Effects<M>) {
+    fn on_ping<M: CandidateWire>(&mut self, now_us: u64, effects: &mut Effects<M>) {
         let Some(lease) = self.session else {
             return;
         };
@@ -350,7 +382,7 @@ impl ZkCandidate {
             self.lose_session(now_us, effects);
             return;
         }
-        let ping = LockMessage::KeepAlive {
+        let ping = LockServiceMessage::KeepAlive {
             lease,
             sent_at_local_us: now_us,
         };
@@ -359,20 +391,18 @@ impl ZkCandidate {
         // Watches live on the service's leader and are lost when leadership moves: set it again (the
         // server keeps one watch per watcher, so this never doubles a notification).
         if let (CandidatePhase::Waiting, Some(path)) = (self.phase, self.watching) {
-            let rearm = LockMessage::WatchExists { path, request: 0 };
+            let rearm = ZnodeMessage::WatchExists { path, request: 0 };
             effects.send(self.server(), rearm);
         }
     }
 }
 
-impl<M: Carries<LockMessage>> Protocol<M> for ZkCandidate {
+impl<M: CandidateWire> Protocol<M> for ZkCandidate {
     fn handle(&mut self, local_now_us: u64, input: Input<'_, M>, effects: &mut Effects<M>) {
         match input {
             Input::Start | Input::Recover => self.retry(local_now_us, effects),
             Input::Message { from, message } => {
-                if let Some(message) = message.peel() {
-                    self.on_message(local_now_us, from, message, effects);
-                }
+                self.on_message(local_now_us, from, message, effects)
             }
             Input::Timer { key: OP_TIMER } => {
                 self.leader_guess = (self.leader_guess + 1) % self.servers;

@@ -71,7 +71,7 @@ pub fn Charts() -> impl IntoView {
             [counts.committed, counts.failed, counts.unknown]
         });
         state.view.with(|view| {
-            let term = view.nodes.iter().map(|node| node.term).max().unwrap_or(0);
+            let term = view.nodes.iter().map(|node| node.term.0).max().unwrap_or(0);
             let recent = view.recent_requests.iter().filter_map(|record| {
                 Some((record.finished_at_us?, OutcomeKind::of(&record.outcome)?))
             });

@@ -211,6 +211,7 @@ fn LeaseRingView(
 mod tests {
     use super::*;
     use quorumlab_sim::lockservice::{Hold, Lease};
+    use quorumlab_sim::units::FencingToken;
     use quorumlab_sim::view_coordination::{LeaseView, LockView, ServiceView, WorkerView};
     use quorumlab_sim::worker::{Belief, Phase};
 
@@ -221,7 +222,7 @@ mod tests {
                 phase: Phase::Writing,
                 belief: Some(Belief {
                     lease: 7,
-                    token: 3,
+                    token: FencingToken(3),
                     lease_until_local_us: belief_until_us,
                 }),
                 local_clock_us: 1_000_000,
@@ -247,7 +248,7 @@ mod tests {
                     holder: holding.then_some(Hold {
                         lease: 7,
                         owner: NodeId(1),
-                        token: 3,
+                        token: FencingToken(3),
                     }),
                     waiters: Vec::new(),
                 }],

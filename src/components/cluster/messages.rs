@@ -174,6 +174,7 @@ mod tests {
     use super::*;
     use crate::layout::Point;
     use quorumlab_sim::ids::NodeId;
+    use quorumlab_sim::units::Term;
 
     fn geometry() -> StageGeometry {
         StageGeometry {
@@ -191,7 +192,7 @@ mod tests {
             from: NodeId(0),
             to: NodeId(1),
             kind,
-            term: 1,
+            term: Term(1),
             entry_count: 0,
             sent_at_us: 0,
             deliver_at_us: 1_000,

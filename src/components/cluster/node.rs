@@ -12,6 +12,7 @@ use leptos::prelude::*;
 use quorumlab_sim::config::ProtocolConfig;
 use quorumlab_sim::ids::NodeId;
 use quorumlab_sim::protocol::RoleLabel;
+use quorumlab_sim::units::Term;
 use quorumlab_sim::view::{ClusterView, NodeView};
 use quorumlab_sim::world::NodeStatus;
 
@@ -23,7 +24,7 @@ const GROUP_COLORS: [&str; 4] = ["#4fb3ff", "#ff7a90", "#3ecf8e", "#b98cff"];
 struct NodeFace {
     status: NodeStatus,
     role: RoleLabel,
-    term: u64,
+    term: Term,
     queued_inputs: u64,
     clock_offset_us: i64,
     clock_drift_ppm: i64,

@@ -32,7 +32,7 @@ impl ProgressWatch {
     pub(super) fn begin(
         checkpoint: &Checkpoint,
         world: &World,
-        start_leader: Option<(NodeId, u64)>,
+        start_leader: Option<(NodeId, crate::units::Term)>,
     ) -> ProgressWatch {
         let mut watch = ProgressWatch {
             began: world.now(),
@@ -96,7 +96,7 @@ impl ProgressWatch {
         let highest = servers(world)
             .map(|server| world.nodes()[server.index()].actor.summary().commit_index)
             .max()
-            .unwrap_or(0);
+            .unwrap_or_default();
         // Cut off means unable to reach a majority both ways: a link to some other absent node being
         // down does not keep this one from the leader's entries.
         let network = world.network();
@@ -128,7 +128,7 @@ impl ProgressWatch {
                 own.commit_index
             ));
         }
-        if own.commit_index >= highest && own.log_len >= highest {
+        if own.commit_index >= highest && own.log_len >= highest.0 {
             Verdict::yes(format!(
                 "{label} is back in step: it holds all {highest} committed entries"
             ))

@@ -19,17 +19,45 @@
 //! retried `Acquire` creates a second lease that nobody keeps alive; a retried write is applied twice).
 //!
 //! With a Redis-style backend the worker takes its lock with `SET NX PX` instead; that client side lives
-//! beside the servers it talks to, in `crate::redlock::client`.
+//! in `redis.rs`, speaking the servers' [`KvMessage`]s.
+//!
+//! Files: `access.rs` (reads and writes at the protected resource), `redis.rs` (the Redis-style lock).
 
 use crate::config::LockServiceOptions;
 use crate::ids::NodeId;
 use crate::lock_client::{LockClient, LockReply};
-use crate::lockservice::{AccessKind, LockMessage, ResourceError};
+use crate::lockservice::{LockFact, LockServiceMessage};
 use crate::protocol::{
-    ActorSummary, Carries, ClientError, ClientOutcome, Effects, Fact, Input, Protocol, TimerDelay,
-    TimerKey,
+    ActorSummary, Carries, ClientError, ClientOutcome, Effects, Input, Observes, Protocol,
+    TimerDelay, TimerKey,
 };
+use crate::redlock::{BeliefFact, KvMessage};
+use crate::resource::{AccessKind, ResourceMessage};
+use crate::units::FencingToken;
 use serde::Serialize;
+
+mod access;
+mod redis;
+
+/// What a world's message type must carry for a worker: the lock service's replies, the store's, and
+/// (with a Redis-style backend) the key-value servers'; the lock clients' facts and the believers'.
+pub trait WorkerWire:
+    Carries<LockServiceMessage>
+    + Carries<ResourceMessage>
+    + Carries<KvMessage>
+    + Observes<LockFact>
+    + Observes<BeliefFact>
+{
+}
+
+impl<M> WorkerWire for M where
+    M: Carries<LockServiceMessage>
+        + Carries<ResourceMessage>
+        + Carries<KvMessage>
+        + Observes<LockFact>
+        + Observes<BeliefFact>
+{
+}
 
 fn queue_workers(workers: usize) -> u64 {
     workers.max(1) as u64
@@ -76,7 +104,7 @@ pub enum Phase {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Belief {
     pub lease: u64,
-    pub token: u64,
+    pub token: FencingToken,
     pub lease_until_local_us: u64,
 }
 
@@ -183,7 +211,7 @@ impl Worker {
         self.next_id
     }
 
-    pub(crate) fn op_timer<M: Carries<LockMessage>>(&self, effects: &mut Effects<M>) {
+    pub(crate) fn op_timer<M: WorkerWire>(&self, effects: &mut Effects<M>) {
         let local_us = self.options.op_timeout_ms * 1_000;
         effects.set_timer(
             OP_TIMER,
@@ -192,7 +220,7 @@ impl Worker {
         );
     }
 
-    fn schedule_job<M: Carries<LockMessage>>(&self, effects: &mut Effects<M>) {
+    fn schedule_job<M: WorkerWire>(&self, effects: &mut Effects<M>) {
         let think_us = self.options.think_ms * 1_000;
         let delay = TimerDelay::Between {
             min_local_us: think_us / 2,
@@ -201,15 +229,15 @@ impl Worker {
         effects.set_timer(JOB_TIMER, delay, "next job");
     }
 
-    fn send_acquire<M: Carries<LockMessage>>(&mut self, now_us: u64, effects: &mut Effects<M>) {
+    fn send_acquire<M: WorkerWire>(&mut self, now_us: u64, effects: &mut Effects<M>) {
         self.client.acquire_sent_local_us = now_us;
         self.lock_requests += 1;
-        effects.observe(Fact::LockRequested { key: LOCK_KEY });
+        effects.observe(LockFact::LockRequested { key: LOCK_KEY });
         if self.backend != Backend::Service {
             self.send_set_nx(effects);
             return;
         }
-        let message = LockMessage::Acquire {
+        let message = LockServiceMessage::Acquire {
             key: LOCK_KEY,
             ttl_ms: self.options.lease_ttl_ms,
             request: self.client.request,
@@ -219,7 +247,7 @@ impl Worker {
         self.op_timer(effects);
     }
 
-    fn start_job<M: Carries<LockMessage>>(&mut self, now_us: u64, effects: &mut Effects<M>) {
+    fn start_job<M: WorkerWire>(&mut self, now_us: u64, effects: &mut Effects<M>) {
         self.phase = Phase::Acquiring;
         self.client.request = self.fresh_id();
         self.job = (self.id.0 as u64) << 40 | self.fresh_id();
@@ -232,7 +260,7 @@ impl Worker {
                 self.client.lease_until_local_us = u64::MAX;
                 self.belief = Some(Belief {
                     lease: 0,
-                    token: 0,
+                    token: FencingToken::ZERO,
                     lease_until_local_us: u64::MAX,
                 });
                 self.phase = Phase::Reading;
@@ -246,11 +274,11 @@ impl Worker {
     }
 
     /// Back to idle: forget the lease and the belief, plan the next job.
-    pub(crate) fn finish<M: Carries<LockMessage>>(&mut self, effects: &mut Effects<M>) {
+    pub(crate) fn finish<M: WorkerWire>(&mut self, effects: &mut Effects<M>) {
         if let (Backend::Redis { .. } | Backend::Redlock, Some(belief)) =
             (self.backend, self.belief)
         {
-            effects.observe(Fact::LockBeliefEnded { hold: belief.lease });
+            effects.observe(BeliefFact::LockBeliefEnded { hold: belief.lease });
         }
         self.phase = Phase::Idle;
         self.client.lease = None;
@@ -261,7 +289,7 @@ impl Worker {
         self.schedule_job(effects);
     }
 
-    fn abandon<M: Carries<LockMessage>>(&mut self, effects: &mut Effects<M>) {
+    fn abandon<M: WorkerWire>(&mut self, effects: &mut Effects<M>) {
         self.jobs_abandoned += 1;
         if self.backend != Backend::Service {
             if let Some(value) = self.client.lease {
@@ -277,7 +305,7 @@ impl Worker {
         self.finish(effects);
     }
 
-    fn renew_timer<M: Carries<LockMessage>>(&self, effects: &mut Effects<M>) {
+    fn renew_timer<M: WorkerWire>(&self, effects: &mut Effects<M>) {
         let local_us = self.options.renew_ms * 1_000;
         effects.set_timer(
             RENEW_TIMER,
@@ -298,10 +326,10 @@ impl Worker {
         now_us < self.client.lease_until_local_us
     }
 
-    pub(crate) fn on_acquired<M: Carries<LockMessage>>(
+    pub(crate) fn on_acquired<M: WorkerWire>(
         &mut self,
         lease: u64,
-        token: u64,
+        token: FencingToken,
         effects: &mut Effects<M>,
     ) {
         self.client.lease = Some(lease);
@@ -319,28 +347,31 @@ impl Worker {
         self.send_access(AccessKind::Read, effects);
     }
 
-    fn send_access<M: Carries<LockMessage>>(&mut self, kind: AccessKind, effects: &mut Effects<M>) {
-        let Some(belief) = self.belief else {
-            return;
-        };
-        self.attempts += 1;
-        let access = LockMessage::Access {
-            kind,
-            token: belief.token,
-            op: self.op,
-            idempotent: self.options.idempotency_key,
-            intent: self.job,
-            account: self.account,
-        };
-        effects.send(self.store, access);
-        self.op_timer(effects);
-    }
-
-    fn on_message<M: Carries<LockMessage>>(
+    fn on_message<M: WorkerWire>(
         &mut self,
         now_us: u64,
         from: NodeId,
-        message: &LockMessage,
+        message: &M,
+        effects: &mut Effects<M>,
+    ) {
+        if let Some(message) = Carries::<LockServiceMessage>::peel(message) {
+            self.on_lock_message(now_us, from, message, effects);
+        } else if let Some(ResourceMessage::AccessReply { op, result }) =
+            Carries::<ResourceMessage>::peel(message)
+        {
+            self.on_access_reply(now_us, *op, *result, effects);
+        } else if let Some(KvMessage::SetNxReply { value, ok, .. }) =
+            Carries::<KvMessage>::peel(message)
+        {
+            self.on_set_nx_reply(now_us, from, *value, *ok, effects);
+        }
+    }
+
+    fn on_lock_message<M: WorkerWire>(
+        &mut self,
+        now_us: u64,
+        from: NodeId,
+        message: &LockServiceMessage,
         effects: &mut Effects<M>,
     ) {
         let acquiring = self.phase == Phase::Acquiring;
@@ -348,22 +379,15 @@ impl Worker {
             self.on_lock_reply(now_us, reply, effects);
             return;
         }
-        match *message {
-            LockMessage::ReleaseReply { .. } if self.phase == Phase::Releasing => {
+        if let LockServiceMessage::ReleaseReply { .. } = message {
+            if self.phase == Phase::Releasing {
                 self.finish(effects);
             }
-            LockMessage::AccessReply { op, result } => {
-                self.on_access_reply(now_us, op, result, effects)
-            }
-            LockMessage::SetNxReply { value, ok, .. } => {
-                self.on_set_nx_reply(now_us, from, value, ok, effects)
-            }
-            _ => {}
         }
     }
 
     /// What the lock service's answer means for the job loop.
-    fn on_lock_reply<M: Carries<LockMessage>>(
+    fn on_lock_reply<M: WorkerWire>(
         &mut self,
         now_us: u64,
         reply: LockReply,
@@ -410,46 +434,7 @@ impl Worker {
         }
     }
 
-    fn on_access_reply<M: Carries<LockMessage>>(
-        &mut self,
-        now_us: u64,
-        op: u64,
-        result: Result<u64, ResourceError>,
-        effects: &mut Effects<M>,
-    ) {
-        if op != self.op || !matches!(self.phase, Phase::Reading | Phase::Writing) {
-            return;
-        }
-        effects.cancel_timer(OP_TIMER);
-        let value = match result {
-            Ok(value) => value,
-            Err(ResourceError::StaleToken { .. }) => {
-                // Fenced off: someone with a newer token has been there. The lock is gone.
-                self.fenced_off += 1;
-                self.client.lease = None;
-                self.abandon(effects);
-                return;
-            }
-        };
-        match self.phase {
-            Phase::Reading => {
-                if self.options.check_lease_before_write && !self.lease_holds(now_us) {
-                    self.abandon(effects);
-                    return;
-                }
-                self.read_value = value;
-                self.phase = Phase::Modifying;
-                let local_us = self.options.work_ms * 1_000;
-                effects.set_timer(WORK_TIMER, TimerDelay::Exactly { local_us }, "modify");
-            }
-            _ => {
-                self.jobs_done += 1;
-                self.release(now_us, effects);
-            }
-        }
-    }
-
-    fn release<M: Carries<LockMessage>>(&mut self, _now_us: u64, effects: &mut Effects<M>) {
+    fn release<M: WorkerWire>(&mut self, _now_us: u64, effects: &mut Effects<M>) {
         let Some(lease) = self.client.lease else {
             self.finish(effects);
             return;
@@ -468,7 +453,7 @@ impl Worker {
     }
 
     /// The write leaves now, whatever happened since the lease was checked (a pause goes unnoticed).
-    fn on_work_done<M: Carries<LockMessage>>(&mut self, effects: &mut Effects<M>) {
+    fn on_work_done<M: WorkerWire>(&mut self, effects: &mut Effects<M>) {
         if self.phase != Phase::Modifying {
             return;
         }
@@ -479,7 +464,7 @@ impl Worker {
         self.send_access(AccessKind::Write { value }, effects);
     }
 
-    fn on_op_timeout<M: Carries<LockMessage>>(&mut self, now_us: u64, effects: &mut Effects<M>) {
+    fn on_op_timeout<M: WorkerWire>(&mut self, now_us: u64, effects: &mut Effects<M>) {
         self.unknown_outcomes += 1;
         match self.phase {
             Phase::Acquiring if self.backend != Backend::Service => {
@@ -518,21 +503,19 @@ impl Worker {
         }
     }
 
-    fn on_renew<M: Carries<LockMessage>>(&mut self, now_us: u64, effects: &mut Effects<M>) {
+    fn on_renew<M: WorkerWire>(&mut self, now_us: u64, effects: &mut Effects<M>) {
         if self.client.send_keep_alive(now_us, effects) {
             self.renew_timer(effects);
         }
     }
 }
 
-impl<M: Carries<LockMessage>> Protocol<M> for Worker {
+impl<M: WorkerWire> Protocol<M> for Worker {
     fn handle(&mut self, local_now_us: u64, input: Input<'_, M>, effects: &mut Effects<M>) {
         match input {
             Input::Start | Input::Recover => self.schedule_job(effects),
             Input::Message { from, message } => {
-                if let Some(message) = message.peel() {
-                    self.on_message(local_now_us, from, message, effects);
-                }
+                self.on_message(local_now_us, from, message, effects)
             }
             Input::Timer { key: JOB_TIMER } => {
                 if self.phase == Phase::Idle {

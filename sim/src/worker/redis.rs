@@ -1,4 +1,4 @@
-//! The client side of the Redis-style locks, beside the servers it talks to: a worker with a Redis or
+//! The client side of the Redis-style locks (the servers are in `crate::redlock`): a worker with a Redis or
 //! Redlock backend sends `SET NX PX` with a fresh random-looking value to every server (one for a single
 //! instance), holds the lock once a majority granted it, and believes it for the validity left: the TTL,
 //! less the time the round took, less Redlock's drift allowance. It lets go with a compare-and-delete
@@ -7,21 +7,22 @@
 //! These are methods of [`Worker`]: the job loop (read, modify, write) is the same whichever lock it
 //! holds, and only taking and giving back the lock differ.
 
+use super::{Backend, Phase, Worker, WorkerWire, LOCK_KEY, OP_TIMER};
 use crate::ids::NodeId;
-use crate::lockservice::LockMessage;
-use crate::protocol::{Carries, Effects, Fact};
-use crate::worker::{Backend, Phase, Worker, LOCK_KEY, OP_TIMER};
+use crate::protocol::Effects;
+use crate::redlock::{BeliefFact, KvMessage};
+use crate::units::FencingToken;
 
 impl Worker {
     /// Redis/Redlock: `SET NX PX` to every server (one for a single instance), with a fresh value.
-    pub(crate) fn send_set_nx<M: Carries<LockMessage>>(&mut self, effects: &mut Effects<M>) {
+    pub(crate) fn send_set_nx<M: WorkerWire>(&mut self, effects: &mut Effects<M>) {
         self.client.request = (self.id.0 as u64) << 32 | self.fresh_id();
         self.answered
             .iter_mut()
             .for_each(|answered| *answered = false);
         self.granted.iter_mut().for_each(|granted| *granted = false);
         for server in 0..self.servers {
-            let message = LockMessage::SetNx {
+            let message = KvMessage::SetNx {
                 key: LOCK_KEY,
                 value: self.client.request,
                 px_ms: self.options.lease_ttl_ms,
@@ -32,16 +33,12 @@ impl Worker {
     }
 
     /// Redis/Redlock: delete our value everywhere (compare-and-delete unless configured otherwise).
-    pub(crate) fn send_delete<M: Carries<LockMessage>>(
-        &mut self,
-        value: u64,
-        effects: &mut Effects<M>,
-    ) {
+    pub(crate) fn send_delete<M: WorkerWire>(&mut self, value: u64, effects: &mut Effects<M>) {
         self.send_delete_where(value, |_| true, effects);
     }
 
     /// Deletes on the servers `target` picks (after a failed attempt: only where ours may be set).
-    pub(crate) fn send_delete_where<M: Carries<LockMessage>>(
+    pub(crate) fn send_delete_where<M: WorkerWire>(
         &mut self,
         value: u64,
         target: impl Fn(usize) -> bool,
@@ -54,7 +51,7 @@ impl Worker {
             }
         );
         for server in (0..self.servers).filter(|server| target(*server)) {
-            let message = LockMessage::Del {
+            let message = KvMessage::Del {
                 key: LOCK_KEY,
                 value,
                 checked,
@@ -63,7 +60,7 @@ impl Worker {
         }
     }
 
-    pub(crate) fn on_set_nx_reply<M: Carries<LockMessage>>(
+    pub(crate) fn on_set_nx_reply<M: WorkerWire>(
         &mut self,
         now_us: u64,
         from: NodeId,
@@ -93,12 +90,13 @@ impl Worker {
                 .saturating_sub(drift_us);
             if validity_us > 0 {
                 self.client.lease_until_local_us = now_us + validity_us;
-                effects.observe(Fact::LockBelief {
+                effects.observe(BeliefFact::LockBelief {
                     hold: value,
                     valid_for_local_us: validity_us,
                 });
                 effects.cancel_timer(OP_TIMER);
-                self.on_acquired(value, value, effects);
+                // No fencing token in Redis: the unique value stands in for one.
+                self.on_acquired(value, FencingToken(value), effects);
                 return;
             }
         }

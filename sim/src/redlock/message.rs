@@ -1,0 +1,41 @@
+//! The Redis commands a lock client sends to a key-value server, and their answers.
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KvMessage {
+    /// Redis `SET key value NX PX px_ms`: set only if absent, expire after `px_ms` (server clock).
+    SetNx {
+        key: u32,
+        value: u64,
+        px_ms: u64,
+    },
+    SetNxReply {
+        key: u32,
+        value: u64,
+        ok: bool,
+    },
+    /// Delete `key`; with `checked`, only if it still holds `value` (compare-and-delete).
+    Del {
+        key: u32,
+        value: u64,
+        checked: bool,
+    },
+    DelReply {
+        key: u32,
+        value: u64,
+        deleted: bool,
+    },
+}
+
+impl KvMessage {
+    pub fn label(&self) -> &'static str {
+        match self {
+            KvMessage::SetNx { .. } => "SET NX",
+            KvMessage::SetNxReply { ok: true, .. } => "OK",
+            KvMessage::SetNxReply { .. } => "nil",
+            KvMessage::Del { checked: true, .. } => "DEL if mine",
+            KvMessage::Del { .. } => "DEL",
+            KvMessage::DelReply { deleted: true, .. } => "Deleted",
+            KvMessage::DelReply { .. } => "Not deleted",
+        }
+    }
+}
