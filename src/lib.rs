@@ -10,6 +10,8 @@ pub mod frame_loop;
 pub mod keyboard;
 pub mod layout;
 pub mod lesson;
+pub mod node_actions;
+pub mod placement;
 pub mod series;
 pub mod session;
 pub mod settings_form;

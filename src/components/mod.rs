@@ -15,6 +15,7 @@ pub mod lesson_markdown;
 pub mod lesson_panel;
 pub mod lesson_step;
 pub mod log_strips;
+pub mod node_actions;
 pub mod partition_panel;
 pub mod playback;
 pub mod protocol_picker;
