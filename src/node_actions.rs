@@ -87,9 +87,11 @@ impl NodeSituation {
         })
     }
 
-    /// Raw writes go to servers, and only in a world that has somewhere to put them.
+    /// Raw writes go to servers that are up, and only in a world that has somewhere to put them.
     pub fn takes_writes(self) -> bool {
-        self.kind == NodeKind::Server && self.client_path != ClientPath::None
+        self.kind == NodeKind::Server
+            && self.client_path != ClientPath::None
+            && self.status != NodeStatus::Crashed
     }
 
     /// The protected resource compares tokens and keeps no timers: its clock changes nothing.
@@ -349,7 +351,7 @@ mod tests {
     fn each_fault_is_offered_with_its_undo() {
         let crashed = situation(NodeKind::Server, NodeStatus::Crashed, ClientPath::Raft);
         let choices = node_choices(NodeId(0), "n1", crashed);
-        assert_eq!(texts(&choices), ["Restart", "Isolate", "Send a write here"]);
+        assert_eq!(texts(&choices), ["Restart", "Isolate"]);
         let paused = situation(NodeKind::Worker, NodeStatus::Paused, ClientPath::Raft);
         let choices = node_choices(NodeId(3), "A", paused);
         assert_eq!(

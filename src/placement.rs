@@ -86,14 +86,25 @@ fn candidates(anchor: Rect, width: f64, height: f64, area: Rect) -> [Rect; 4] {
 }
 
 /// The top-left corner for a `width`×`height` popover beside `anchor`: the first side that fits
-/// wholly inside one of `areas` (tried in order) without covering the anchor; failing all, the first
-/// side pulled inside the last area, which may then overlap the anchor but stays on screen.
-pub fn place_beside(anchor: Rect, width: f64, height: f64, areas: &[Rect]) -> (f64, f64) {
+/// wholly inside one of `areas` (tried in order) without covering the anchor, preferring one that
+/// leaves every rectangle in `keep_clear` (the other nodes) visible too; failing all, the first side
+/// pulled inside the last area, which may then overlap the anchor but stays on screen.
+pub fn place_beside(
+    anchor: Rect,
+    width: f64,
+    height: f64,
+    areas: &[Rect],
+    keep_clear: &[Rect],
+) -> (f64, f64) {
     for area in areas {
-        let fitting = candidates(anchor, width, height, *area)
+        let fitting: Vec<Rect> = candidates(anchor, width, height, *area)
             .into_iter()
-            .find(|spot| area.contains(*spot) && !spot.overlaps(anchor));
-        if let Some(spot) = fitting {
+            .filter(|spot| area.contains(*spot) && !spot.overlaps(anchor))
+            .collect();
+        let clear = fitting
+            .iter()
+            .find(|spot| keep_clear.iter().all(|other| !spot.overlaps(*other)));
+        if let Some(spot) = clear.or(fitting.first()) {
             return (spot.left, spot.top);
         }
     }
@@ -124,14 +135,17 @@ mod tests {
     fn sits_right_of_the_anchor_when_there_is_room() {
         let stage = rect(0.0, 0.0, 1000.0, 600.0);
         let node = rect(400.0, 250.0, 100.0, 100.0);
-        assert_eq!(place_beside(node, 300.0, 200.0, &[stage]), (510.0, 200.0));
+        assert_eq!(
+            place_beside(node, 300.0, 200.0, &[stage], &[]),
+            (510.0, 200.0)
+        );
     }
 
     #[test]
     fn flips_left_near_the_right_edge_and_never_covers_the_anchor() {
         let stage = rect(0.0, 0.0, 1000.0, 600.0);
         let node = rect(850.0, 20.0, 100.0, 100.0);
-        let (left, top) = place_beside(node, 300.0, 200.0, &[stage]);
+        let (left, top) = place_beside(node, 300.0, 200.0, &[stage], &[]);
         assert_eq!(left, 540.0);
         assert_eq!(top, 0.0, "pulled down inside the stage, not above it");
         assert!(!rect(left, top, 300.0, 200.0).overlaps(node));
@@ -141,12 +155,32 @@ mod tests {
     fn goes_below_when_neither_side_has_room_and_falls_back_to_the_viewport() {
         let narrow = rect(0.0, 0.0, 400.0, 900.0);
         let node = rect(150.0, 100.0, 100.0, 100.0);
-        assert_eq!(place_beside(node, 300.0, 200.0, &[narrow]), (50.0, 210.0));
+        assert_eq!(
+            place_beside(node, 300.0, 200.0, &[narrow], &[]),
+            (50.0, 210.0)
+        );
         let short_stage = rect(0.0, 0.0, 400.0, 250.0);
         let viewport = rect(0.0, 0.0, 1440.0, 900.0);
         assert_eq!(
-            place_beside(node, 300.0, 200.0, &[short_stage, viewport]),
+            place_beside(node, 300.0, 200.0, &[short_stage, viewport], &[]),
             (260.0, 50.0)
+        );
+    }
+
+    #[test]
+    fn prefers_a_side_that_leaves_the_other_nodes_visible() {
+        let stage = rect(0.0, 0.0, 1000.0, 600.0);
+        let node = rect(400.0, 250.0, 100.0, 100.0);
+        let neighbour = rect(600.0, 250.0, 100.0, 100.0);
+        assert_eq!(
+            place_beside(node, 300.0, 200.0, &[stage], &[neighbour]),
+            (90.0, 200.0)
+        );
+        let everywhere = [neighbour, rect(0.0, 0.0, 1000.0, 600.0)];
+        assert_eq!(
+            place_beside(node, 300.0, 200.0, &[stage], &everywhere),
+            (510.0, 200.0),
+            "the first side that fits when none is clear"
         );
     }
 
@@ -154,7 +188,7 @@ mod tests {
     fn a_popover_larger_than_every_area_still_starts_on_screen() {
         let viewport = rect(0.0, 0.0, 300.0, 300.0);
         let node = rect(100.0, 100.0, 50.0, 50.0);
-        let (left, top) = place_beside(node, 400.0, 400.0, &[viewport]);
+        let (left, top) = place_beside(node, 400.0, 400.0, &[viewport], &[]);
         assert_eq!((left, top), (0.0, 0.0));
     }
 }

@@ -302,3 +302,40 @@ pub fn ClusterNode(node: NodeId, geometry: Memo<StageGeometry>) -> impl IntoView
         </g>
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn face(status: NodeStatus, kind: NodeKind, raft: bool) -> NodeFace {
+        NodeFace {
+            status,
+            role: RoleLabel::Follower,
+            term: 3,
+            queued_inputs: 0,
+            clock_offset_us: 0,
+            clock_drift_ppm: 0,
+            group: None,
+            votes: 0,
+            lease_holds: None,
+            label: if kind == NodeKind::Worker { "A" } else { "n1" }.to_string(),
+            kind,
+            kind_word: kind.word(),
+            raft,
+        }
+    }
+
+    #[test]
+    fn a_crashed_node_says_crashed_instead_of_a_role() {
+        let up = face(NodeStatus::Up, NodeKind::Server, true);
+        assert_eq!(up.caption(), "follower · term 3");
+        let crashed = face(NodeStatus::Crashed, NodeKind::Server, true);
+        assert_eq!(crashed.caption(), "crashed");
+        assert_eq!(
+            crashed.accessible_label(NodeId(0)),
+            "n1: crashed, term 3 kept on disk"
+        );
+        let worker = face(NodeStatus::Crashed, NodeKind::Worker, false);
+        assert_eq!(worker.caption(), "worker · crashed");
+    }
+}

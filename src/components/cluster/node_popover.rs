@@ -56,11 +56,22 @@ fn spot_for(node: NodeId, popover: &web_sys::HtmlElement) -> Option<(f64, f64)> 
     let stage = rect_of(&popover.offset_parent()?);
     let size = rect_of(popover);
     let screen = viewport();
+    let others: Vec<Rect> = document()
+        .query_selector_all("[data-testid=cluster-view] .node")
+        .map(|found| {
+            (0..found.length())
+                .filter_map(|index| found.item(index)?.dyn_into::<web_sys::Element>().ok())
+                .map(|element| rect_of(&element))
+                .filter(|other| *other != anchor)
+                .collect()
+        })
+        .unwrap_or_default();
     let (left, top) = place_beside(
         anchor,
         size.width,
         size.height,
         &[stage.intersect(screen), screen],
+        &others,
     );
     Some((left - stage.left, top - stage.top))
 }
@@ -215,6 +226,8 @@ pub fn NodePopover() -> impl IntoView {
                 focus_button(&popover, index);
             }
         });
+        // Fewer buttons make a smaller box: centre it on the node again.
+        place(false);
     });
     let style = move || match spot.get() {
         Some((left, top)) => format!("left: {left:.0}px; top: {top:.0}px"),
