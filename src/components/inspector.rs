@@ -142,11 +142,17 @@ fn actor_facts(
             if resource.fencing { "on" } else { "off" }.to_string(),
         ));
         facts.push(("value", resource.value.to_string()));
+        // Redis-style hold values are not ordered: "highest" of them means nothing.
+        let highest = if tokens_fence(coordination.kind) {
+            format!("; highest token seen {}", resource.highest_seen)
+        } else {
+            String::new()
+        };
         facts.push((
             "accesses",
             format!(
-                "{} accepted, {} rejected; highest token seen {}",
-                resource.accepted, resource.rejected, resource.highest_seen
+                "{} accepted, {} rejected{highest}",
+                resource.accepted, resource.rejected
             ),
         ));
     }
