@@ -69,6 +69,27 @@ fn measured_width(svg: &web_sys::SvgElement) -> Option<u32> {
     (width >= LABEL_PX * 2.0).then_some(width as u32)
 }
 
+/// The SVG's on-screen width, measured again whenever the column can change: the window, an opened
+/// lesson, presenter mode.
+fn track_width(state: AppState, svg_ref: NodeRef<leptos::svg::Svg>) -> RwSignal<u32> {
+    let width_px = RwSignal::new(DEFAULT_WIDTH_PX);
+    let measure = move || {
+        request_animation_frame(move || {
+            if let Some(width) = svg_ref.get_untracked().as_ref().and_then(measured_width) {
+                _ = width_px.try_set(width);
+            }
+        });
+    };
+    Effect::new(move |_| {
+        state.lesson.active.track();
+        state.presenter.track();
+        measure();
+    });
+    let resize = window_event_listener(leptos::ev::resize, move |_| measure());
+    on_cleanup(move || resize.remove());
+    width_px
+}
+
 /// Ticks in the window, each with whether its label fits wholly between the lane names and "now".
 fn window_ticks(now_us: u64, window_us: u64, plot_px: f64) -> Vec<(u64, bool)> {
     let step = (window_us / TICKS_PER_WINDOW).max(1);
@@ -132,22 +153,7 @@ pub fn SpaceTime() -> impl IntoView {
         }
     });
     let svg_ref = NodeRef::<leptos::svg::Svg>::new();
-    let width_px = RwSignal::new(DEFAULT_WIDTH_PX);
-    let measure = move || {
-        request_animation_frame(move || {
-            if let Some(width) = svg_ref.get_untracked().as_ref().and_then(measured_width) {
-                _ = width_px.try_set(width);
-            }
-        });
-    };
-    // The column's width changes with the window, an opened lesson and presenter mode.
-    Effect::new(move |_| {
-        state.lesson.active.track();
-        state.presenter.track();
-        measure();
-    });
-    let resize = window_event_listener(leptos::ev::resize, move |_| measure());
-    on_cleanup(move || resize.remove());
+    let width_px = track_width(state, svg_ref);
     let scale = Memo::new(move |_| Scale {
         window_us: window_us.get(),
         origin_us: now_us.get() / REBASE_US * REBASE_US,

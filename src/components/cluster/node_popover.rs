@@ -126,62 +126,113 @@ pub fn next_focus(key: &str, shift: bool, from: Option<usize>, count: usize) -> 
     }
 }
 
-#[component]
-pub fn NodePopover() -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let open = expect_context::<NodePopoverTarget>().0;
-    let spot = RwSignal::new(None::<(f64, f64)>);
-    let popover_ref = NodeRef::<leptos::html::Div>::new();
-    let close = move |return_focus: bool| {
-        if let Some(node) = open.get_untracked() {
-            open.set(None);
+/// The popover's reactive parts, shared by its listeners and its view.
+#[derive(Clone, Copy)]
+struct Popover {
+    open: RwSignal<Option<NodeId>>,
+    /// Offset inside the stage; `None` while it is being measured.
+    spot: RwSignal<Option<(f64, f64)>>,
+    element: NodeRef<leptos::html::Div>,
+}
+
+impl Popover {
+    fn close(self, return_focus: bool) {
+        if let Some(node) = self.open.get_untracked() {
+            self.open.set(None);
             if return_focus {
                 focus_node(node);
             }
         }
-    };
-    // Measured once drawn (hidden until then), so it can be placed by its real size.
-    let place = move |focus_first: bool| {
+    }
+
+    /// Places it by its real size once drawn (the frame after a change), optionally focusing its first action.
+    fn place(self, focus_first: bool) {
         request_animation_frame(move || {
-            let (Some(node), Some(popover)) = (open.get_untracked(), popover_ref.get_untracked())
+            let (Some(node), Some(popover)) =
+                (self.open.get_untracked(), self.element.get_untracked())
             else {
                 return;
             };
             if let Some(found) = spot_for(node, &popover) {
-                spot.set(Some(found));
+                self.spot.set(Some(found));
             }
             if focus_first {
                 focus_button(&popover, 0);
             }
         });
-    };
+    }
+
+    fn on_key(self, event: ev::KeyboardEvent) {
+        let Some(popover) = self.element.get_untracked() else {
+            return;
+        };
+        if event.key() == "Escape" {
+            event.prevent_default();
+            self.close(true);
+            return;
+        }
+        let count = buttons(&popover).len();
+        let from = focused_index(&popover);
+        if let Some(index) = next_focus(&event.key(), event.shift_key(), from, count) {
+            event.prevent_default();
+            focus_button(&popover, index);
+        }
+    }
+
+    /// After a choice the buttons may change (Crash becomes Restart): focus stays at the same place,
+    /// and the box, maybe smaller now, is centred on the node again.
+    fn after_choice(self) {
+        let Some(popover) = self.element.get_untracked() else {
+            return;
+        };
+        let index = focused_index(&popover).unwrap_or(0);
+        request_animation_frame(move || {
+            if let Some(popover) = self.element.get_untracked() {
+                focus_button(&popover, index);
+            }
+        });
+        self.place(false);
+    }
+
+    fn style(self) -> String {
+        match self.spot.get() {
+            Some((left, top)) => format!("left: {left:.0}px; top: {top:.0}px"),
+            // Transparent rather than hidden while it is measured: a hidden button cannot take focus.
+            None => "left: 0; top: 0; opacity: 0; pointer-events: none".to_string(),
+        }
+    }
+}
+
+/// Opening measures and places it; the page reflowing (presenter mode, a lesson, a resize) moves it.
+fn follow_layout(state: AppState, popover: Popover) {
     Effect::new(move |previous: Option<Option<NodeId>>| {
-        let now_open = open.get();
+        let now_open = popover.open.get();
         if now_open.is_some() && previous != Some(now_open) {
-            spot.set(None);
-            place(true);
+            popover.spot.set(None);
+            popover.place(true);
         }
         now_open
     });
-    // The page reflows under presenter mode, a lesson opening or a resize: follow the node.
     Effect::new(move |_| {
         state.presenter.track();
         state.lesson.active.track();
-        place(false);
+        popover.place(false);
     });
-    let resize = window_event_listener(ev::resize, move |_| place(false));
-    // Choosing another node some other way (1–9, Escape, a fresh run) closes this one.
+    let resize = window_event_listener(ev::resize, move |_| popover.place(false));
+    on_cleanup(move || resize.remove());
+}
+
+/// A press outside it, or choosing another node some other way (1–9, Escape, a fresh run), closes it.
+fn close_when_left(state: AppState, popover: Popover) {
     Effect::new(move |_| {
         let selected = state.selected.get();
-        if open
-            .get_untracked()
-            .is_some_and(|node| Some(node) != selected)
-        {
-            open.set(None);
+        let open = popover.open.get_untracked();
+        if open.is_some_and(|node| Some(node) != selected) {
+            popover.open.set(None);
         }
     });
     let outside = window_event_listener(ev::pointerdown, move |event| {
-        let Some(node) = open.get_untracked() else {
+        let Some(node) = popover.open.get_untracked() else {
             return;
         };
         let Some(target) = event
@@ -192,50 +243,25 @@ pub fn NodePopover() -> impl IntoView {
         };
         let inside = |selector: &str| target.closest(selector).ok().flatten().is_some();
         if !inside(".node-popover") && !inside(&node_selector(node)) {
-            close(false);
+            popover.close(false);
         }
     });
-    on_cleanup(move || {
-        resize.remove();
-        outside.remove();
-    });
-    let on_keydown = move |event: ev::KeyboardEvent| {
-        let Some(popover) = popover_ref.get_untracked() else {
-            return;
-        };
-        if event.key() == "Escape" {
-            event.prevent_default();
-            close(true);
-            return;
-        }
-        let count = buttons(&popover).len();
-        let from = focused_index(&popover);
-        if let Some(index) = next_focus(&event.key(), event.shift_key(), from, count) {
-            event.prevent_default();
-            focus_button(&popover, index);
-        }
+    on_cleanup(move || outside.remove());
+}
+
+#[component]
+pub fn NodePopover() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let popover = Popover {
+        open: expect_context::<NodePopoverTarget>().0,
+        spot: RwSignal::new(None),
+        element: NodeRef::new(),
     };
-    // After a choice the buttons may change (Crash becomes Restart): keep focus at the same place.
-    let refocus = Callback::new(move |()| {
-        let Some(popover) = popover_ref.get_untracked() else {
-            return;
-        };
-        let index = focused_index(&popover).unwrap_or(0);
-        request_animation_frame(move || {
-            if let Some(popover) = popover_ref.get_untracked() {
-                focus_button(&popover, index);
-            }
-        });
-        // Fewer buttons make a smaller box: centre it on the node again.
-        place(false);
-    });
-    let style = move || match spot.get() {
-        Some((left, top)) => format!("left: {left:.0}px; top: {top:.0}px"),
-        // Transparent rather than hidden while it is measured: a hidden button cannot take focus.
-        None => "left: 0; top: 0; opacity: 0; pointer-events: none".to_string(),
-    };
+    follow_layout(state, popover);
+    close_when_left(state, popover);
+    let after = Callback::new(move |()| popover.after_choice());
     move || {
-        open.get().map(|node| {
+        popover.open.get().map(|node| {
             let name = move || state.panel_view.with(|view| node_name(view.coordination.as_ref(), node));
             let status = move || {
                 state.panel_view.with(|view| {
@@ -245,16 +271,17 @@ pub fn NodePopover() -> impl IntoView {
                 })
             };
             view! {
-                <div class="node-popover" node_ref=popover_ref role="dialog" data-testid="node-popover"
-                    aria-label=move || format!("Actions on {}", name()) style=style on:keydown=on_keydown>
+                <div class="node-popover" node_ref=popover.element role="dialog" data-testid="node-popover"
+                    aria-label=move || format!("Actions on {}", name()) style=move || popover.style()
+                    on:keydown=move |event| popover.on_key(event)>
                     <div class="popover-head">
                         <strong>{name}</strong>
                         <span class="muted" data-testid="popover-status">{status}</span>
                     </div>
-                    <NodeActionRows node=node named=true after=refocus />
+                    <NodeActionRows node=node named=true after=after />
                     // Last in the focus order, so focus starts on the first action; drawn top right.
                     <button class="link popover-close" aria-label=move || format!("Close the actions on {}", name())
-                        on:click=move |_| close(true)>"✕"</button>
+                        on:click=move |_| popover.close(true)>"✕"</button>
                 </div>
             }
         })
