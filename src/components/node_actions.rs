@@ -32,9 +32,33 @@ fn tone_class(tone: Tone) -> &'static str {
     }
 }
 
+fn choice_button(
+    state: AppState,
+    choice: NodeChoice,
+    named: bool,
+    after: Option<Callback<()>>,
+) -> impl IntoView {
+    let action = choice.action;
+    let aria_label = named.then_some(choice.aria_label);
+    let apply = move |_| {
+        state.apply(action.clone());
+        if let Some(after) = after {
+            after.run(());
+        }
+    };
+    view! {
+        <button class=tone_class(choice.tone) aria-label=aria_label on:click=apply>
+            {choice.text}
+        </button>
+    }
+}
+
 /// `named` gives every button an accessible name that says which node it breaks ("Crash n3"): the
 /// popover needs it, floating apart from any heading; the Inspector's buttons sit under the node's name.
 /// `after` runs after each applied choice (the popover puts focus back where it was).
+///
+/// Rows are keyed by what they offer: a row whose choices change (Pause becomes Resume) is drawn
+/// anew, so a focused button never silently turns into a different action under the keyboard.
 #[component]
 pub fn NodeActionRows(
     node: NodeId,
@@ -43,36 +67,21 @@ pub fn NodeActionRows(
 ) -> impl IntoView {
     let state = expect_context::<AppState>();
     let offered = offered_rows(state, node);
-    move || {
-        offered
-            .get()
-            .into_iter()
-            .map(|(heading, choices)| {
-                let buttons = choices
-                    .into_iter()
-                    .map(|choice| {
-                        let action = choice.action.clone();
-                        let aria_label = named.then(|| choice.aria_label.clone());
-                        let apply = move |_| {
-                            state.apply(action.clone());
-                            if let Some(after) = after {
-                                after.run(());
-                            }
-                        };
-                        view! {
-                            <button class=tone_class(choice.tone) aria-label=aria_label on:click=apply>
-                                {choice.text}
-                            </button>
-                        }
-                    })
-                    .collect_view();
-                view! {
-                    <div class="action-row" data-group=heading>
-                        <span class="action-heading">{heading}</span>
-                        <span class="action-buttons">{buttons}</span>
-                    </div>
-                }
-            })
-            .collect_view()
+    let row_key = |(heading, choices): &(&'static str, Vec<NodeChoice>)| {
+        let offers: Vec<String> = choices
+            .iter()
+            .map(|choice| choice.aria_label.clone())
+            .collect();
+        (*heading, offers)
+    };
+    view! {
+        <For each=move || offered.get() key=row_key let:row>
+            <div class="action-row" data-group=row.0>
+                <span class="action-heading">{row.0}</span>
+                <span class="action-buttons">
+                    {row.1.into_iter().map(|choice| choice_button(state, choice, named, after)).collect_view()}
+                </span>
+            </div>
+        </For>
     }
 }

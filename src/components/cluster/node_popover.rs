@@ -179,16 +179,32 @@ impl Popover {
         }
     }
 
-    /// After a choice the buttons may change (Crash becomes Restart): focus stays at the same place,
-    /// and the box, maybe smaller now, is centred on the node again.
+    /// After a choice its row may be drawn anew (Crash becomes Restart, Pause 1 s becomes Resume):
+    /// focus goes to that row's first button, where the undo now sits, and the box, maybe smaller now,
+    /// is centred on the node again.
     fn after_choice(self) {
         let Some(popover) = self.element.get_untracked() else {
             return;
         };
+        let row = document()
+            .active_element()
+            .and_then(|active| active.closest(".action-row").ok().flatten())
+            .and_then(|row| row.get_attribute("data-group"));
         let index = focused_index(&popover).unwrap_or(0);
         request_animation_frame(move || {
-            if let Some(popover) = self.element.get_untracked() {
-                focus_button(&popover, index);
+            let Some(popover) = self.element.get_untracked() else {
+                return;
+            };
+            if popover.contains(document().active_element().as_deref()) {
+                return;
+            }
+            let first_in_row = row.and_then(|group| {
+                let selector = format!(".action-row[data-group=\"{group}\"] button");
+                popover.query_selector(&selector).ok().flatten()
+            });
+            match first_in_row.and_then(|button| button.dyn_into::<web_sys::HtmlElement>().ok()) {
+                Some(button) => _ = button.focus(),
+                None => focus_button(&popover, index),
             }
         });
         self.place(false);
