@@ -189,7 +189,7 @@ pub fn Inspector() -> impl IntoView {
         <section class="card inspector" aria-label="Node inspector" data-testid="inspector">
             <h2>"Inspector"</h2>
             {move || match state.selected.get() {
-                None => view! { <p class="hint">"Select a node (click it, or press 1–9) to see what it believes and to break it."</p> }.into_any(),
+                None => view! { <p class="hint">"Select a node (click it, or press 1–9) to see what it believes; clicking it also opens its actions beside it."</p> }.into_any(),
                 Some(node) => view! { <NodeFacts node=node /> <NodeActions node=node /> }.into_any(),
             }}
         </section>
