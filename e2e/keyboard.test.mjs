@@ -16,7 +16,7 @@ import {
 
 const press = (page, key) => page.keyboard.press(key);
 
-test('keyboard shortcuts: space, →, K, P, I, H, R, W, 1–9, Esc, F, ?', async () => {
+test('keyboard shortcuts: space, →, ←, K, P, I, H, R, W, 1–9, Esc, F, ?', async () => {
   const app = await openApp();
   const { page } = app;
   try {
@@ -42,6 +42,13 @@ test('keyboard shortcuts: space, →, K, P, I, H, R, W, 1–9, Esc, F, ?', async
       { what: '→ to advance the clock', interval: 0 },
     );
     assert.equal(await isPlaying(page), false, '→ leaves playback paused');
+    assert.match(await page.textContent('[data-testid=narration-caption]'), /^Step: \S/, 'the step says what it did');
+
+    // ← steps back to the instant before.
+    const afterStep = await simTimeMs(page);
+    await press(page, 'ArrowLeft');
+    assert.ok((await simTimeMs(page)) < afterStep, '← goes back in time');
+    assert.equal(await isPlaying(page), false, '← leaves playback paused');
 
     // Top speed, then let a leader emerge.
     await setSpeedPosition(page);
@@ -114,7 +121,7 @@ test('keyboard shortcuts: space, →, K, P, I, H, R, W, 1–9, Esc, F, ?', async
     await press(page, '?');
     const sheet = page.locator('[data-testid=shortcut-sheet]');
     assert.ok(await sheet.isVisible(), '? opens the shortcut sheet');
-    assert.equal(await sheet.locator('.shortcut').count(), 13, 'the sheet lists every shortcut');
+    assert.equal(await sheet.locator('.shortcut').count(), 15, 'the sheet lists every shortcut (Enter on a node and ← among them)');
     await app.screenshot('keyboard-2-shortcut-sheet');
     await press(page, 'Escape');
     assert.equal(await sheet.count(), 0, 'Esc closes the sheet');

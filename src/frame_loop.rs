@@ -4,7 +4,8 @@
 use crate::state::AppState;
 use leptos::prelude::*;
 
-fn now_ms() -> f64 {
+/// Wall-clock milliseconds since the page opened (0 where there is no window, as in native tests).
+pub fn now_ms() -> f64 {
     web_sys::window()
         .and_then(|window| window.performance())
         .map_or(0.0, |performance| performance.now())

@@ -11,7 +11,7 @@ use quorumlab_sim::world::NodeStatus;
 use wasm_bindgen::JsCast;
 
 /// Every shortcut and what it does, as the sheet shows them.
-pub const SHORTCUTS: [(&str, &str); 14] = [
+pub const SHORTCUTS: [(&str, &str); 15] = [
     ("Space", "play / pause"),
     ("→", "step to the next event"),
     ("←", "step back to the previous event"),
@@ -22,6 +22,10 @@ pub const SHORTCUTS: [(&str, &str); 14] = [
     ("R", "restart crashed nodes and resume paused ones"),
     ("W", "send a write to the leader"),
     ("1–9", "select node n1–n9"),
+    (
+        "Enter",
+        "on a focused node: its actions, beside it (arrows move, Esc closes)",
+    ),
     ("Esc", "clear the selection / close this sheet"),
     ("F", "presenter mode on / off"),
     ("L", "the lesson list"),

@@ -11,6 +11,8 @@ pub mod keyboard;
 pub mod layout;
 pub mod lesson;
 pub mod narration;
+pub mod node_actions;
+pub mod placement;
 pub mod series;
 pub mod session;
 pub mod settings_form;

@@ -286,6 +286,12 @@ fn checkpoints_are_met_by_the_scenarios_that_show_them_and_only_those() {
         why.contains("A (token") && why.contains("B (token"),
         "{why}"
     );
+    // Redlock's hold values are unique, not ordered: the verdict calls them values, not tokens.
+    let (_, why) = met(
+        "redlock-clock-jump.toml",
+        Checkpoint::TwoClientsBelieveTheyHoldLock,
+    );
+    assert!(why.contains("(value ") && !why.contains("token"), "{why}");
     let why = unmet(
         "no-fencing-pause.toml",
         Checkpoint::ResourceRejectedStaleToken,

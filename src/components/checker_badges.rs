@@ -4,7 +4,8 @@
 //! worlds, and any invariant that was violated, relevant or not.
 
 use crate::state::AppState;
-use crate::world_text::capabilities::relevant_invariants;
+use crate::world_text::capabilities::{relevant_invariants, tokens_fence};
+use crate::world_text::hold_words::reworded_holds;
 use leptos::prelude::*;
 use quorumlab_sim::registry;
 
@@ -38,6 +39,7 @@ pub fn CheckerBadges() -> impl IntoView {
     let badges = Memo::new(move |_| {
         let _violations_changed = violation_count.get();
         let protocol = state.scenario.with(|scenario| scenario.protocol.kind());
+        let tokens = tokens_fence(protocol);
         state.with_session(|session| {
             let counts = session.violation_counts();
             let mut names = relevant_invariants(protocol);
@@ -58,8 +60,10 @@ pub fn CheckerBadges() -> impl IntoView {
                     BadgeState {
                         name,
                         promise: registry::promise(name),
-                        first_violation: first
-                            .map(|violation| (violation.at_ms * 1_000, violation.detail.clone())),
+                        first_violation: first.map(|violation| {
+                            let detail = reworded_holds(&violation.detail, tokens);
+                            (violation.at_ms * 1_000, detail)
+                        }),
                         count: counts.get(name).copied().unwrap_or(0),
                     }
                 })

@@ -1,6 +1,7 @@
 //! The selected node, in full: what it believes (role, term, vote, log, indexes, timers, clock) and the
 //! faults you can inflict on it.
 
+use crate::components::node_actions::NodeActionRows;
 use crate::format;
 use crate::state::AppState;
 use crate::world_text::beliefs::belief_sentence;
@@ -8,7 +9,7 @@ use crate::world_text::capabilities::{runs_raft, tokens_fence};
 use crate::world_text::names::label_of;
 use crate::world_text::node_kind::NodeKind;
 use leptos::prelude::*;
-use quorumlab_sim::action::{Action, NodeTarget, RequestKind};
+use quorumlab_sim::action::{Action, NodeTarget};
 use quorumlab_sim::ids::NodeId;
 use quorumlab_sim::units::{LogIndex, Term};
 use quorumlab_sim::view::{ClusterView, NodeView};
@@ -62,7 +63,7 @@ fn raft_facts(node: &NodeView, now_us: u64) -> Vec<(&'static str, String)> {
         newest_terms.join(" ")
     );
     vec![
-        ("role", format!("{:?}", node.role).to_lowercase()),
+        ("role", role_fact(node)),
         ("term", node.term.to_string()),
         (
             "voted for",
@@ -85,6 +86,14 @@ fn raft_facts(node: &NodeView, now_us: u64) -> Vec<(&'static str, String)> {
         ("timers", timers(node, now_us)),
         ("queued inputs", node.queued_inputs.to_string()),
     ]
+}
+
+/// A crashed server has no role: its volatile state (the role among it) went with the crash.
+fn role_fact(node: &NodeView) -> String {
+    match node.status {
+        NodeStatus::Crashed => "none — crashed".to_string(),
+        _ => format!("{:?}", node.role).to_lowercase(),
+    }
 }
 
 fn clock_fact(node: &NodeView) -> String {
@@ -134,11 +143,17 @@ fn actor_facts(
             if resource.fencing { "on" } else { "off" }.to_string(),
         ));
         facts.push(("value", resource.value.to_string()));
+        // Redis-style hold values are not ordered: "highest" of them means nothing.
+        let highest = if tokens_fence(coordination.kind) {
+            format!("; highest token seen {}", resource.highest_seen)
+        } else {
+            String::new()
+        };
         facts.push((
             "accesses",
             format!(
-                "{} accepted, {} rejected; highest token seen {}",
-                resource.accepted, resource.rejected, resource.highest_seen
+                "{} accepted, {} rejected{highest}",
+                resource.accepted, resource.rejected
             ),
         ));
     }
@@ -175,7 +190,7 @@ pub fn Inspector() -> impl IntoView {
         <section class="card inspector" aria-label="Node inspector" data-testid="inspector">
             <h2>"Inspector"</h2>
             {move || match state.selected.get() {
-                None => view! { <p class="hint">"Select a node (click it, or press 1–9) to see what it believes and to break it."</p> }.into_any(),
+                None => view! { <p class="hint">"Select a node (click it, or press 1–9) to see what it believes; clicking it also opens its actions beside it."</p> }.into_any(),
                 Some(node) => view! { <NodeFacts node=node /> <NodeActions node=node /> }.into_any(),
             }}
         </section>
@@ -225,14 +240,13 @@ fn NodeFacts(node: NodeId) -> impl IntoView {
 #[component]
 fn NodeActions(node: NodeId) -> impl IntoView {
     let state = expect_context::<AppState>();
-    let status = Memo::new(move |_| {
+    let up = Memo::new(move |_| {
         state.panel_view.with(|view| {
             view.nodes
                 .get(node.index())
-                .map_or(NodeStatus::Up, |node_view| node_view.status)
+                .is_some_and(|node_view| node_view.status == NodeStatus::Up)
         })
     });
-    let target = NodeTarget::Node(node);
     let faults_label = move || {
         state.panel_view.with(|view| {
             let name = label_of(view.coordination.as_ref(), node.index())
@@ -240,8 +254,21 @@ fn NodeActions(node: NodeId) -> impl IntoView {
             format!("Faults for {name}")
         })
     };
+    view! {
+        <div class="action-grid" role="group" aria-label=faults_label>
+            <NodeActionRows node=node named=false />
+            <Show when=move || up.get()>
+                <PauseForMs node=node />
+            </Show>
+        </div>
+    }
+}
+
+/// A pause of any length, typed in: the rows above offer only a few lengths.
+#[component]
+fn PauseForMs(node: NodeId) -> impl IntoView {
+    let state = expect_context::<AppState>();
     let pause_ms = RwSignal::new(String::new());
-    let act = move |action: Action| move |_| state.apply(action.clone());
     let pause = move |_| {
         let text = pause_ms.get_untracked();
         let duration_ms = match text.trim() {
@@ -258,33 +285,18 @@ fn NodeActions(node: NodeId) -> impl IntoView {
             },
         };
         state.apply(Action::Pause {
-            target,
+            target: NodeTarget::Node(node),
             duration_ms,
         });
     };
     view! {
-        <div class="action-grid" role="group" aria-label=faults_label>
-            {move || match status.get() {
-                NodeStatus::Crashed => view! { <button class="primary" on:click=act(Action::Restart { target })>"Restart"</button> }.into_any(),
-                _ => view! { <button class="danger" on:click=act(Action::Crash { target })>"Crash"</button> }.into_any(),
-            }}
-            {move || match status.get() {
-                NodeStatus::Paused => view! { <button class="primary" on:click=act(Action::Resume { target })>"Resume"</button> }.into_any(),
-                _ => view! {
-                    <span class="pause-control">
-                        <button on:click=pause>"Pause"</button>
-                        <input type="text" inputmode="numeric" placeholder="for ms" aria-label="Pause duration in ms (optional)"
-                            prop:value=pause_ms on:input=move |event| pause_ms.set(event_target_value(&event)) />
-                    </span>
-                }.into_any(),
-            }}
-            <button on:click=act(Action::Isolate { target })>"Isolate"</button>
-            <button on:click=act(Action::Request { count: 1, target, kind: RequestKind::Put })>"Send a write here"</button>
-            <button on:click=act(Action::ClockJump { target, by_ms: 500 })>"Clock +500 ms"</button>
-            <button on:click=act(Action::ClockJump { target, by_ms: -500 })>"Clock −500 ms"</button>
-            <button on:click=act(Action::ClockDrift { target, ppm: 100_000 })>"Drift +10%"</button>
-            <button on:click=act(Action::ClockDrift { target, ppm: -100_000 })>"Drift −10%"</button>
-            <button on:click=act(Action::ClockDrift { target, ppm: 0 })>"No drift"</button>
+        <div class="action-row">
+            <span class="action-heading">"any length"</span>
+            <span class="pause-control">
+                <button on:click=pause>"Pause"</button>
+                <input type="text" inputmode="numeric" placeholder="for ms" aria-label="Pause duration in ms (optional)"
+                    prop:value=pause_ms on:input=move |event| pause_ms.set(event_target_value(&event)) />
+            </span>
         </div>
     }
 }

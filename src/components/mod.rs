@@ -16,6 +16,7 @@ pub mod lesson_panel;
 pub mod lesson_step;
 pub mod log_strips;
 pub mod narration;
+pub mod node_actions;
 pub mod partition_panel;
 pub mod playback;
 pub mod protocol_picker;

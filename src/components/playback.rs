@@ -2,7 +2,7 @@
 //! whoever leads right now.
 
 use crate::format;
-use crate::session::{MAX_SPEED, MIN_SPEED};
+use crate::session::{MAX_SPEED, MIN_SPEED, SIMULATED_US_PER_WALL_MS_AT_1X};
 use crate::state::AppState;
 use leptos::prelude::*;
 use quorumlab_sim::action::{Action, NodeTarget, RequestKind};
@@ -18,12 +18,21 @@ fn slider_from_speed(speed: f64) -> f64 {
     1000.0 * (speed.ln() - MIN_SPEED.ln()) / (MAX_SPEED.ln() - MIN_SPEED.ln())
 }
 
-pub fn speed_label(speed: f64) -> String {
-    if speed < 1.0 {
-        format!("{speed:.2}×")
-    } else {
-        format!("{speed:.1}×")
+/// `value` to two significant digits, without trailing zeros: 0.1, 0.25, 0.005, 2.
+fn two_digits(value: f64) -> String {
+    if value >= 1.0 {
+        return format!("{value:.1}").trim_end_matches(".0").to_string();
     }
+    let decimals = (-value.log10()).ceil().max(0.0) as usize + 1;
+    let text = format!("{value:.decimals$}");
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// The speed as the share of real time it shows: at 1× the cluster runs at a tenth of real time
+/// (`SIMULATED_US_PER_WALL_MS_AT_1X`), and the label says so rather than a bare "1×".
+pub fn speed_label(speed: f64) -> String {
+    let share_of_real_time = speed * SIMULATED_US_PER_WALL_MS_AT_1X / 1_000.0;
+    format!("{}× real time", two_digits(share_of_real_time))
 }
 
 #[component]
@@ -64,7 +73,7 @@ pub fn PlaybackBar() -> impl IntoView {
             <button on:click=move |_| state.step_back() data-testid="step-back" aria-label="Step back to the previous event (left arrow)">"◂ Back"</button>
             <button on:click=move |_| state.step_once() data-testid="step-forward" aria-label="Step to the next event (right arrow)">"Step ▸"</button>
             <label class="speed">
-                <span>"Speed "<strong data-testid="speed-label">{move || speed_label(state.speed.get())}</strong></span>
+                <span title="How fast the cluster runs against your clock: at 0.1× one second on screen shows 100 ms of cluster time">"Speed "<strong data-testid="speed-label">{move || speed_label(state.speed.get())}</strong></span>
                 <input type="range" min="0" max="1000" step="1" aria-label="Playback speed"
                     prop:value=move || slider_from_speed(state.speed.get()).round().to_string()
                     on:input=on_speed />
@@ -108,7 +117,10 @@ mod tests {
 
     #[test]
     fn speed_labels() {
-        assert_eq!(speed_label(0.05), "0.05×");
-        assert_eq!(speed_label(2.0), "2.0×");
+        assert_eq!(speed_label(1.0), "0.1× real time");
+        assert_eq!(speed_label(MIN_SPEED), "0.005× real time");
+        assert_eq!(speed_label(2.5), "0.25× real time");
+        assert_eq!(speed_label(10.0), "1× real time");
+        assert_eq!(speed_label(MAX_SPEED), "2× real time");
     }
 }

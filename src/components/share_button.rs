@@ -99,20 +99,60 @@ fn publish_link(state: AppState, fragment: &str) {
     });
 }
 
+/// While playing, the fingerprint changes with every event: it is shown at most this often then, and
+/// exactly whenever the picture settles (paused, stepped, scrubbed).
+const FINGERPRINT_REFRESH_MS: f64 = 1_000.0;
+
 /// The trace hash as 16 hex digits: equal in two tabs exactly when they show the same run state.
 #[component]
 pub fn RunFingerprint() -> impl IntoView {
     let state = expect_context::<AppState>();
-    let hash = move || {
-        state.panel_view.track();
+    let read = move || {
         format!(
             "{:016x}",
             state.with_session(|session| session.trace_hash())
         )
     };
+    let hash = RwSignal::new(read());
+    let shown_at_ms = StoredValue::new(f64::NEG_INFINITY);
+    let catch_up_pending = StoredValue::new(false);
+    Effect::new(move |_| {
+        state.panel_view.track();
+        let playing = state.playing.get();
+        let wall_ms = crate::frame_loop::now_ms();
+        if !playing || wall_ms - shown_at_ms.get_value() >= FINGERPRINT_REFRESH_MS {
+            shown_at_ms.set_value(wall_ms);
+            hash.set(read());
+        } else if !catch_up_pending.get_value() {
+            // A run that stops moving while still "playing" (its end) must not keep a stale print.
+            catch_up_pending.set_value(true);
+            set_timeout(
+                move || {
+                    _ = catch_up_pending.try_set_value(false);
+                    _ = shown_at_ms.try_set_value(crate::frame_loop::now_ms());
+                    _ = hash.try_set(read());
+                },
+                std::time::Duration::from_millis(FINGERPRINT_REFRESH_MS as u64),
+            );
+        }
+    });
+    let class = move || {
+        if state.playing.get() {
+            "run-fingerprint live"
+        } else {
+            "run-fingerprint"
+        }
+    };
+    let title = move || {
+        if state.playing.get() {
+            "Run fingerprint (trace hash). While the run plays it is refreshed once a second; pause to read the exact print of what you see. A share link reproduces it."
+        } else {
+            "Run fingerprint: the trace hash of the state shown. A share link reproduces it exactly."
+        }
+    };
     view! {
-        <span class="run-fingerprint" title="Run fingerprint: the trace hash of the state shown. A share link reproduces it exactly.">
-            "run " <code data-testid="trace-hash" data-trace-hash=hash>{hash}</code>
+        <span class=class title=title>
+            "run " <code data-testid="trace-hash" data-trace-hash=move || hash.get()>{move || hash.get()}</code>
         </span>
     }
 }

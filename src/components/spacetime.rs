@@ -23,10 +23,13 @@ use quorumlab_sim::ids::NodeId;
 use quorumlab_sim::protocol::RoleLabel;
 use quorumlab_sim::world::NodeStatus;
 
-const WIDTH: f64 = 1000.0;
+/// The drawing is as wide in user units as the SVG is in CSS pixels (measured, this until then), so a
+/// 12 px label stays 12 px on screen in a narrow lesson column instead of shrinking with the picture.
+const DEFAULT_WIDTH_PX: u32 = 1000;
 const LABEL_PX: f64 = 78.0;
-const PLOT_RIGHT_PX: f64 = 992.0;
-const PLOT_PX: f64 = PLOT_RIGHT_PX - LABEL_PX;
+const RIGHT_MARGIN_PX: f64 = 8.0;
+/// Room a tick label ("12.250 s") needs right of its tick; labels without it are left out, not clipped.
+const TICK_LABEL_PX: f64 = 60.0;
 const AXIS_PX: f64 = 22.0;
 const LANE_PX: f64 = 30.0;
 /// Arrows are placed relative to an origin that moves on in steps this long, so coordinates stay small.
@@ -43,12 +46,63 @@ const MIN_REDRAW_MS: f64 = 40.0;
 struct Scale {
     window_us: u64,
     origin_us: u64,
+    width_px: u32,
+}
+
+fn plot_right_px(width_px: u32) -> f64 {
+    width_px as f64 - RIGHT_MARGIN_PX
 }
 
 impl Scale {
-    fn x(self, at_us: u64) -> f64 {
-        (at_us as f64 - self.origin_us as f64) * PLOT_PX / self.window_us as f64
+    fn plot_px(self) -> f64 {
+        plot_right_px(self.width_px) - LABEL_PX
     }
+
+    fn x(self, at_us: u64) -> f64 {
+        (at_us as f64 - self.origin_us as f64) * self.plot_px() / self.window_us as f64
+    }
+}
+
+/// The SVG's width on screen in whole pixels (`None` before it is laid out).
+fn measured_width(svg: &web_sys::SvgElement) -> Option<u32> {
+    let width = svg.get_bounding_client_rect().width().round();
+    (width >= LABEL_PX * 2.0).then_some(width as u32)
+}
+
+/// The SVG's on-screen width, measured again whenever the column can change: the window, an opened
+/// lesson, presenter mode.
+fn track_width(state: AppState, svg_ref: NodeRef<leptos::svg::Svg>) -> RwSignal<u32> {
+    let width_px = RwSignal::new(DEFAULT_WIDTH_PX);
+    let measure = move || {
+        request_animation_frame(move || {
+            if let Some(width) = svg_ref.get_untracked().as_ref().and_then(measured_width) {
+                _ = width_px.try_set(width);
+            }
+        });
+    };
+    Effect::new(move |_| {
+        state.lesson.active.track();
+        state.presenter.track();
+        measure();
+    });
+    let resize = window_event_listener(leptos::ev::resize, move |_| measure());
+    on_cleanup(move || resize.remove());
+    width_px
+}
+
+/// Ticks in the window, each with whether its label fits wholly between the lane names and "now".
+fn window_ticks(now_us: u64, window_us: u64, plot_px: f64) -> Vec<(u64, bool)> {
+    let step = (window_us / TICKS_PER_WINDOW).max(1);
+    let first = now_us.saturating_sub(window_us) / step * step;
+    let label_us = (TICK_LABEL_PX / plot_px.max(1.0) * window_us as f64) as u64;
+    (0..=TICKS_PER_WINDOW + 1)
+        .map(|index| first + index * step)
+        .filter(|tick| *tick <= now_us)
+        .map(|tick| {
+            let age_us = now_us - tick;
+            (tick, age_us <= window_us && age_us >= label_us)
+        })
+        .collect()
 }
 
 fn lane_y(lane: usize) -> f64 {
@@ -98,9 +152,12 @@ pub fn SpaceTime() -> impl IntoView {
             );
         }
     });
+    let svg_ref = NodeRef::<leptos::svg::Svg>::new();
+    let width_px = track_width(state, svg_ref);
     let scale = Memo::new(move |_| Scale {
         window_us: window_us.get(),
         origin_us: now_us.get() / REBASE_US * REBASE_US,
+        width_px: width_px.get(),
     });
     let arrows = Memo::new(move |_| {
         let now = now_us.get();
@@ -136,19 +193,14 @@ pub fn SpaceTime() -> impl IntoView {
     });
     let slide = move || {
         let scale = scale.get();
-        format!("translate({:.2} 0)", PLOT_RIGHT_PX - scale.x(now_us.get()))
+        format!(
+            "translate({:.2} 0)",
+            plot_right_px(scale.width_px) - scale.x(now_us.get())
+        )
     };
     let height = Memo::new(move |_| AXIS_PX + LANE_PX * lanes.with(Lanes::count) as f64 + 6.0);
-    let ticks = Memo::new(move |_| {
-        let window = window_us.get();
-        let step = window / TICKS_PER_WINDOW;
-        let now = now_us.get();
-        let first = now.saturating_sub(window) / step * step;
-        (0..=TICKS_PER_WINDOW + 1)
-            .map(|index| first + index * step)
-            .filter(|tick| *tick <= now)
-            .collect::<Vec<u64>>()
-    });
+    let ticks =
+        Memo::new(move |_| window_ticks(now_us.get(), window_us.get(), scale.get().plot_px()));
     let root_class = move || {
         if state.hovered_message.with(Option::is_some) {
             "spacetime has-hover"
@@ -208,14 +260,14 @@ pub fn SpaceTime() -> impl IntoView {
                     </select>
                 </label>
             </div>
-            <svg class=root_class viewBox=move || format!("0 0 {WIDTH} {:.0}", height.get())
+            <svg class=root_class node_ref=svg_ref viewBox=move || format!("0 0 {} {:.0}", width_px.get(), height.get())
                 role="img" aria-label="Recent messages between nodes over time">
                 <defs>
                     <clipPath id="spacetime-clip">
-                        <rect x=LABEL_PX y="0" width=PLOT_PX height=height></rect>
+                        <rect x=LABEL_PX y="0" width=move || scale.get().plot_px() height=height></rect>
                     </clipPath>
                 </defs>
-                <LaneLabels lanes=lanes />
+                <LaneLabels lanes=lanes width_px=width_px />
                 <g clip-path="url(#spacetime-clip)">
                     <g transform=slide
                         on:mouseover=move |event| {
@@ -225,7 +277,7 @@ pub fn SpaceTime() -> impl IntoView {
                         }
                         on:mouseout=move |_| state.hovered_message.set(None)>
                         <For each=move || ticks.get() key=move |tick| (*tick, scale.get()) let:tick>
-                            <Tick tick=tick scale=scale.get_untracked() height=height />
+                            <Tick tick=tick.0 labelled=tick.1 scale=scale.get_untracked() height=height />
                         </For>
                         <For each=move || arrows.get()
                             key=move |arrow| (arrow.clone(), scale.get())
@@ -234,7 +286,7 @@ pub fn SpaceTime() -> impl IntoView {
                         </For>
                     </g>
                 </g>
-                <line class="st-now" x1=PLOT_RIGHT_PX x2=PLOT_RIGHT_PX y1=AXIS_PX - 4.0 y2=height></line>
+                <line class="st-now" x1=move || plot_right_px(width_px.get()) x2=move || plot_right_px(width_px.get()) y1=AXIS_PX - 4.0 y2=height></line>
             </svg>
             <p class="spacetime-caption" aria-live="polite">{move || hovered_caption().unwrap_or_else(|| "Hover an arrow (or a message dot in the cluster) to follow it in both views.".to_string())}</p>
         </section>
@@ -242,7 +294,7 @@ pub fn SpaceTime() -> impl IntoView {
 }
 
 #[component]
-fn LaneLabels(lanes: Memo<Lanes>) -> impl IntoView {
+fn LaneLabels(lanes: Memo<Lanes>, width_px: RwSignal<u32>) -> impl IntoView {
     let state = expect_context::<AppState>();
     let lane_class = move |node: Option<NodeId>| {
         let Some(node) = node else {
@@ -287,7 +339,7 @@ fn LaneLabels(lanes: Memo<Lanes>) -> impl IntoView {
                     let y = lane_y(lane);
                     view! {
                         <g class=move || lane_class(node)>
-                            <line class="st-lane-line" x1=LABEL_PX x2=PLOT_RIGHT_PX y1=y y2=y></line>
+                            <line class="st-lane-line" x1=LABEL_PX x2=move || plot_right_px(width_px.get()) y1=y y2=y></line>
                             <text class="st-lane-label" x=LABEL_PX - 8.0 y=y + 5.0>{label}</text>
                         </g>
                     }
@@ -298,12 +350,12 @@ fn LaneLabels(lanes: Memo<Lanes>) -> impl IntoView {
 }
 
 #[component]
-fn Tick(tick: u64, scale: Scale, height: Memo<f64>) -> impl IntoView {
+fn Tick(tick: u64, labelled: bool, scale: Scale, height: Memo<f64>) -> impl IntoView {
     let x = scale.x(tick);
     view! {
         <g class="st-tick">
             <line x1=x x2=x y1=AXIS_PX - 4.0 y2=height></line>
-            <text x=x + 3.0 y=AXIS_PX - 8.0>{format::sim_time(tick)}</text>
+            {labelled.then(|| view! { <text x=x + 3.0 y=AXIS_PX - 8.0>{format::sim_time(tick)}</text> })}
         </g>
     }
 }
@@ -335,7 +387,7 @@ fn arrow_paths(arrow: &PlacedArrow, scale: Scale) -> (String, String, &'static s
         ArrowEnd::Queued { handled_us } => {
             // A ring where it reached the paused node, then a wait along its lane; an unhandled one
             // runs on past "now" and is clipped there.
-            let wait_x = handled_us.map_or(x1 + PLOT_PX * 4.0, |at_us| scale.x(at_us));
+            let wait_x = handled_us.map_or(x1 + scale.plot_px() * 4.0, |at_us| scale.x(at_us));
             (
                 format!("M{x0:.1} {y0:.1}L{x1:.1} {y1:.1}"),
                 format!(
@@ -383,5 +435,23 @@ fn ArrowMark(arrow: PlacedArrow, scale: Scale) -> impl IntoView {
             <path class="st-line" d=line></path>
             <path class=end_class d=end></path>
         </g>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_tick_labels_with_room_are_shown() {
+        // 500 ms over 500 px: a label needs 60 ms of room left of "now", and none may start before the window.
+        let ticks = window_ticks(1_230_000, 500_000, 500.0);
+        let labelled: Vec<u64> = ticks
+            .iter()
+            .filter(|(_, shown)| *shown)
+            .map(|(tick, _)| *tick)
+            .collect();
+        assert_eq!(ticks.first().map(|(tick, _)| *tick), Some(700_000));
+        assert_eq!(labelled, [800_000, 900_000, 1_000_000, 1_100_000]);
     }
 }

@@ -4,6 +4,8 @@
 
 use crate::format;
 use crate::state::AppState;
+use crate::world_text::capabilities::tokens_fence;
+use crate::world_text::hold_words::reworded_holds;
 use leptos::prelude::*;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -31,6 +33,9 @@ pub fn Timeline() -> impl IntoView {
     let marks = Memo::new(move |_| {
         let _history_changed = state.history_revision.get();
         let _leader_changed = leader_count.get();
+        let tokens = state
+            .scenario
+            .with(|scenario| tokens_fence(scenario.protocol.kind()));
         state.with_session(|session| {
             let name = |node| session.node_label(node);
             let mut marks: Vec<Mark> = session
@@ -50,7 +55,11 @@ pub fn Timeline() -> impl IntoView {
             marks.extend(session.violations().iter().map(|violation| Mark {
                 at_us: violation.at_ms * 1_000,
                 kind: "violation",
-                label: format!("{}: {}", violation.invariant, violation.detail),
+                label: format!(
+                    "{}: {}",
+                    violation.invariant,
+                    reworded_holds(&violation.detail, tokens)
+                ),
             }));
             marks
         })

@@ -1,6 +1,7 @@
 //! One line per access the protected resource saw: what it was asked, with which token, and why it was
 //! refused, so a stale write reads as the comparison that caught it.
 
+use quorumlab_sim::entry::hold_number;
 use quorumlab_sim::resource::AccessOutcome;
 use quorumlab_sim::resource::LedgerEntry;
 
@@ -18,8 +19,8 @@ pub fn ledger_sentence(entry: &LedgerEntry, client: &str, tokens: bool) -> Strin
         AccessOutcome::Accepted => format!("{client} {what} · token {} · accepted", entry.token),
         AccessOutcome::Duplicate => {
             format!(
-                "{client} {what} · token {} · duplicate, not applied again",
-                entry.token
+                "{client} {what} · {} · duplicate, not applied again",
+                hold_number(tokens, entry.token.0)
             )
         }
         AccessOutcome::StaleToken => format!(

@@ -6,6 +6,7 @@
 pub mod beliefs;
 pub mod capabilities;
 pub mod client;
+pub mod hold_words;
 pub mod leases;
 pub mod ledger;
 pub mod names;

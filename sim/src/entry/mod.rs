@@ -56,6 +56,23 @@ pub struct Capabilities {
     pub server_quorum: ServerQuorum,
 }
 
+/// Digits of a unique hold value kept when it is shown: enough to tell two holds apart at a glance.
+const HOLD_VALUE_DIGITS: usize = 4;
+
+/// How the number a lock holder carries reads: "token 34" where tokens fence (their order is the point),
+/// "value …7353" where it is a Redis-style unique value (random-looking; its size means nothing, so only
+/// its last digits are shown).
+pub fn hold_number(tokens_fence: bool, number: u64) -> String {
+    if tokens_fence {
+        return format!("token {number}");
+    }
+    let digits = number.to_string();
+    match digits.len().checked_sub(HOLD_VALUE_DIGITS) {
+        Some(cut) if cut > 0 => format!("value …{}", &digits[cut..]),
+        _ => format!("value {digits}"),
+    }
+}
+
 /// The words a learner reads for this world's actors.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Vocabulary {
@@ -128,5 +145,17 @@ impl<Build> ProtocolEntry<Build> {
             &[]
         };
         raft.iter().chain(self.own_invariants)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fencing_tokens_read_whole_and_unique_values_shortened() {
+        assert_eq!(hold_number(true, 34), "token 34");
+        assert_eq!(hold_number(false, 4_294_967_353), "value …7353");
+        assert_eq!(hold_number(false, 57), "value 57");
     }
 }

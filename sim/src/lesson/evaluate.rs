@@ -394,15 +394,17 @@ fn two_believers(world: &World) -> Verdict {
     let Some(view) = world.coordination_view() else {
         return Verdict::not_yet("this world has no lock clients".into());
     };
+    // Redis-style holds carry a unique value, not a token: call it what it is.
+    let tokens_fence = view.kind.entry().capabilities.tokens_fence;
     let mut believers: Vec<String> = view
         .workers
         .iter()
         .filter_map(|worker| {
             let belief = worker.belief.as_ref()?;
             Some(format!(
-                "{} (token {})",
+                "{} ({})",
                 world.node_label(worker.id),
-                belief.token
+                crate::entry::hold_number(tokens_fence, belief.token.0)
             ))
         })
         .collect();

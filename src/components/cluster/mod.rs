@@ -6,6 +6,7 @@ pub mod lease;
 pub mod links;
 pub mod messages;
 pub mod node;
+pub mod node_popover;
 pub mod watches;
 
 use crate::state::AppState;
@@ -16,6 +17,7 @@ use leptos::prelude::*;
 use links::{ClusterLinks, LinkMenu, LinkMenuTarget};
 use messages::ClusterMessages;
 use node::ClusterNode;
+use node_popover::{NodePopover, NodePopoverTarget};
 use quorumlab_sim::ids::NodeId;
 use watches::ClusterWatches;
 
@@ -26,6 +28,7 @@ pub fn ClusterStage() -> impl IntoView {
     let geometry = Memo::new(move |_| StageGeometry::for_nodes(node_count.get()));
     let link_menu = LinkMenuTarget(RwSignal::new(None));
     provide_context(link_menu);
+    provide_context(NodePopoverTarget(RwSignal::new(None)));
     let node_ids = move || {
         (0..node_count.get())
             .map(|index| NodeId(index as u16))
@@ -72,6 +75,7 @@ pub fn ClusterStage() -> impl IntoView {
             <ClusterLeaseRings geometry=geometry />
         </svg>
         <LinkMenu />
+        <NodePopover />
         <QuorumOverlay />
         </div>
     }

@@ -4,6 +4,7 @@
 //! a worker, hexagon for the resource.
 
 use super::geometry::StageGeometry;
+use super::node_popover::NodePopoverTarget;
 use crate::format;
 use crate::state::AppState;
 use crate::world_text::capabilities::runs_raft;
@@ -92,10 +93,18 @@ impl NodeFace {
 
     fn caption(&self) -> String {
         if !self.raft {
-            return match self.kind {
-                NodeKind::Server => "lock server".to_string(),
-                _ => self.kind_word.to_string(),
+            let kind = match self.kind {
+                NodeKind::Server => "lock server",
+                _ => self.kind_word,
             };
+            return match self.status {
+                NodeStatus::Crashed => format!("{kind} · crashed"),
+                _ => kind.to_string(),
+            };
+        }
+        // A crashed server holds no role: what it believed went with its memory.
+        if self.status == NodeStatus::Crashed {
+            return "crashed".to_string();
         }
         let base = format!("{} · term {}", self.role_word(), self.term);
         match (self.role, self.lease_holds) {
@@ -139,6 +148,9 @@ impl NodeFace {
                 format!("{} ({node})", self.label)
             };
             return format!("{name}: {}{status}", self.kind_word);
+        }
+        if self.status == NodeStatus::Crashed {
+            return format!("{node}: crashed, term {} kept on disk", self.term);
         }
         format!("{node}: {} in term {}{status}", self.role_word(), self.term)
     }
@@ -210,7 +222,12 @@ pub fn ClusterNode(node: NodeId, geometry: Memo<StageGeometry>) -> impl IntoView
         }
     };
     let dash = move || format!("{:.1}", std::f64::consts::TAU * ring_radius());
-    let select = move || state.selected.set(Some(node));
+    let popover = expect_context::<NodePopoverTarget>().0;
+    // Selecting shows the node in the Inspector; the popover beside it carries the actions.
+    let select = move || {
+        state.selected.set(Some(node));
+        popover.set(Some(node));
+    };
     let read = move |pick: fn(&NodeFace) -> String| {
         move || face.with(|face| face.as_ref().map(pick).unwrap_or_default())
     };
@@ -288,5 +305,42 @@ pub fn ClusterNode(node: NodeId, geometry: Memo<StageGeometry>) -> impl IntoView
                 </Show>
             </Show>
         </g>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn face(status: NodeStatus, kind: NodeKind, raft: bool) -> NodeFace {
+        NodeFace {
+            status,
+            role: RoleLabel::Follower,
+            term: 3,
+            queued_inputs: 0,
+            clock_offset_us: 0,
+            clock_drift_ppm: 0,
+            group: None,
+            votes: 0,
+            lease_holds: None,
+            label: if kind == NodeKind::Worker { "A" } else { "n1" }.to_string(),
+            kind,
+            kind_word: kind.word(),
+            raft,
+        }
+    }
+
+    #[test]
+    fn a_crashed_node_says_crashed_instead_of_a_role() {
+        let up = face(NodeStatus::Up, NodeKind::Server, true);
+        assert_eq!(up.caption(), "follower · term 3");
+        let crashed = face(NodeStatus::Crashed, NodeKind::Server, true);
+        assert_eq!(crashed.caption(), "crashed");
+        assert_eq!(
+            crashed.accessible_label(NodeId(0)),
+            "n1: crashed, term 3 kept on disk"
+        );
+        let worker = face(NodeStatus::Crashed, NodeKind::Worker, false);
+        assert_eq!(worker.caption(), "worker · crashed");
     }
 }

@@ -1,0 +1,321 @@
+//! The actions on a node, beside the node: a click, a tap, or Enter/Space on a focused node opens them
+//! here, so breaking a node never means scrolling to the Inspector. The buttons are the Inspector's own
+//! rows (`NodeActionRows`), applied through the same `AppState::apply`.
+//!
+//! Keyboard: focus moves into the popover when it opens; arrow keys and Tab move between its buttons
+//! (Tab wraps, as in a dialog); Escape closes it and puts focus back on the node. A press anywhere
+//! outside closes it.
+
+use crate::components::node_actions::NodeActionRows;
+use crate::placement::{place_beside, Rect};
+use crate::state::AppState;
+use crate::world_text::names::node_name;
+use leptos::ev;
+use leptos::prelude::*;
+use quorumlab_sim::ids::NodeId;
+use wasm_bindgen::JsCast;
+
+/// The node whose popover is open, shared by the nodes (which open it) and the popover.
+#[derive(Clone, Copy)]
+pub struct NodePopoverTarget(pub RwSignal<Option<NodeId>>);
+
+fn node_selector(node: NodeId) -> String {
+    format!("[data-testid=cluster-view] [data-testid=node-{node}]")
+}
+
+fn query(selector: &str) -> Option<web_sys::Element> {
+    document().query_selector(selector).ok().flatten()
+}
+
+fn rect_of(element: &web_sys::Element) -> Rect {
+    let bounds = element.get_bounding_client_rect();
+    Rect {
+        left: bounds.left(),
+        top: bounds.top(),
+        width: bounds.width(),
+        height: bounds.height(),
+    }
+}
+
+fn viewport() -> Rect {
+    let root = document().document_element();
+    let (width, height) = root.map_or((0.0, 0.0), |root| {
+        (root.client_width() as f64, root.client_height() as f64)
+    });
+    Rect {
+        left: 0.0,
+        top: 0.0,
+        width,
+        height,
+    }
+}
+
+/// The popover's offset inside the stage, beside the node and on screen; `None` before both are drawn.
+fn spot_for(node: NodeId, popover: &web_sys::HtmlElement) -> Option<(f64, f64)> {
+    let anchor = rect_of(&query(&node_selector(node))?);
+    let stage = rect_of(&popover.offset_parent()?);
+    let size = rect_of(popover);
+    let screen = viewport();
+    let others: Vec<Rect> = document()
+        .query_selector_all("[data-testid=cluster-view] .node")
+        .map(|found| {
+            (0..found.length())
+                .filter_map(|index| found.item(index)?.dyn_into::<web_sys::Element>().ok())
+                .map(|element| rect_of(&element))
+                .filter(|other| *other != anchor)
+                .collect()
+        })
+        .unwrap_or_default();
+    let (left, top) = place_beside(
+        anchor,
+        size.width,
+        size.height,
+        &[stage.intersect(screen), screen],
+        &others,
+    );
+    Some((left - stage.left, top - stage.top))
+}
+
+fn buttons(popover: &web_sys::HtmlElement) -> Vec<web_sys::HtmlElement> {
+    let Ok(found) = popover.query_selector_all("button") else {
+        return Vec::new();
+    };
+    (0..found.length())
+        .filter_map(|index| found.item(index))
+        .filter_map(|node| node.dyn_into::<web_sys::HtmlElement>().ok())
+        .collect()
+}
+
+fn focused_index(popover: &web_sys::HtmlElement) -> Option<usize> {
+    let active = document().active_element()?;
+    buttons(popover)
+        .iter()
+        .position(|button| button.unchecked_ref::<web_sys::Element>() == &active)
+}
+
+fn focus_button(popover: &web_sys::HtmlElement, index: usize) {
+    let all = buttons(popover);
+    if let Some(button) = all.get(index.min(all.len().saturating_sub(1))) {
+        _ = button.focus();
+    }
+}
+
+fn focus_node(node: NodeId) {
+    if let Some(element) = query(&node_selector(node)) {
+        _ = element.unchecked_into::<web_sys::SvgElement>().focus();
+    }
+}
+
+/// Where a key moves focus among `count` buttons from `from`; `None` for a key that is not ours.
+pub fn next_focus(key: &str, shift: bool, from: Option<usize>, count: usize) -> Option<usize> {
+    if count == 0 {
+        return None;
+    }
+    let last = count - 1;
+    let from = from.unwrap_or(0);
+    match (key, shift) {
+        ("ArrowDown" | "ArrowRight", _) | ("Tab", false) => {
+            Some(if from >= last { 0 } else { from + 1 })
+        }
+        ("ArrowUp" | "ArrowLeft", _) | ("Tab", true) => {
+            Some(if from == 0 { last } else { from - 1 })
+        }
+        ("Home", _) => Some(0),
+        ("End", _) => Some(last),
+        _ => None,
+    }
+}
+
+/// The popover's reactive parts, shared by its listeners and its view.
+#[derive(Clone, Copy)]
+struct Popover {
+    open: RwSignal<Option<NodeId>>,
+    /// Offset inside the stage; `None` while it is being measured.
+    spot: RwSignal<Option<(f64, f64)>>,
+    element: NodeRef<leptos::html::Div>,
+}
+
+impl Popover {
+    fn close(self, return_focus: bool) {
+        if let Some(node) = self.open.get_untracked() {
+            self.open.set(None);
+            if return_focus {
+                focus_node(node);
+            }
+        }
+    }
+
+    /// Places it by its real size once drawn (the frame after a change), optionally focusing its first action.
+    fn place(self, focus_first: bool) {
+        request_animation_frame(move || {
+            let (Some(node), Some(popover)) =
+                (self.open.get_untracked(), self.element.get_untracked())
+            else {
+                return;
+            };
+            if let Some(found) = spot_for(node, &popover) {
+                self.spot.set(Some(found));
+            }
+            if focus_first {
+                focus_button(&popover, 0);
+            }
+        });
+    }
+
+    fn on_key(self, event: ev::KeyboardEvent) {
+        let Some(popover) = self.element.get_untracked() else {
+            return;
+        };
+        if event.key() == "Escape" {
+            event.prevent_default();
+            self.close(true);
+            return;
+        }
+        let count = buttons(&popover).len();
+        let from = focused_index(&popover);
+        if let Some(index) = next_focus(&event.key(), event.shift_key(), from, count) {
+            event.prevent_default();
+            focus_button(&popover, index);
+        }
+    }
+
+    /// After a choice its row may be drawn anew (Crash becomes Restart, Pause 1 s becomes Resume):
+    /// focus goes to that row's first button, where the undo now sits, and the box, maybe smaller now,
+    /// is centred on the node again.
+    fn after_choice(self) {
+        let Some(popover) = self.element.get_untracked() else {
+            return;
+        };
+        let row = document()
+            .active_element()
+            .and_then(|active| active.closest(".action-row").ok().flatten())
+            .and_then(|row| row.get_attribute("data-group"));
+        let index = focused_index(&popover).unwrap_or(0);
+        request_animation_frame(move || {
+            let Some(popover) = self.element.get_untracked() else {
+                return;
+            };
+            if popover.contains(document().active_element().as_deref()) {
+                return;
+            }
+            let first_in_row = row.and_then(|group| {
+                let selector = format!(".action-row[data-group=\"{group}\"] button");
+                popover.query_selector(&selector).ok().flatten()
+            });
+            match first_in_row.and_then(|button| button.dyn_into::<web_sys::HtmlElement>().ok()) {
+                Some(button) => _ = button.focus(),
+                None => focus_button(&popover, index),
+            }
+        });
+        self.place(false);
+    }
+
+    fn style(self) -> String {
+        match self.spot.get() {
+            Some((left, top)) => format!("left: {left:.0}px; top: {top:.0}px"),
+            // Transparent rather than hidden while it is measured: a hidden button cannot take focus.
+            None => "left: 0; top: 0; opacity: 0; pointer-events: none".to_string(),
+        }
+    }
+}
+
+/// Opening measures and places it; the page reflowing (presenter mode, a lesson, a resize) moves it.
+fn follow_layout(state: AppState, popover: Popover) {
+    Effect::new(move |previous: Option<Option<NodeId>>| {
+        let now_open = popover.open.get();
+        if now_open.is_some() && previous != Some(now_open) {
+            popover.spot.set(None);
+            popover.place(true);
+        }
+        now_open
+    });
+    Effect::new(move |_| {
+        state.presenter.track();
+        state.lesson.active.track();
+        popover.place(false);
+    });
+    let resize = window_event_listener(ev::resize, move |_| popover.place(false));
+    on_cleanup(move || resize.remove());
+}
+
+/// A press outside it, or choosing another node some other way (1–9, Escape, a fresh run), closes it.
+fn close_when_left(state: AppState, popover: Popover) {
+    Effect::new(move |_| {
+        let selected = state.selected.get();
+        let open = popover.open.get_untracked();
+        if open.is_some_and(|node| Some(node) != selected) {
+            popover.open.set(None);
+        }
+    });
+    let outside = window_event_listener(ev::pointerdown, move |event| {
+        let Some(node) = popover.open.get_untracked() else {
+            return;
+        };
+        let Some(target) = event
+            .target()
+            .and_then(|target| target.dyn_into::<web_sys::Element>().ok())
+        else {
+            return;
+        };
+        let inside = |selector: &str| target.closest(selector).ok().flatten().is_some();
+        if !inside(".node-popover") && !inside(&node_selector(node)) {
+            popover.close(false);
+        }
+    });
+    on_cleanup(move || outside.remove());
+}
+
+#[component]
+pub fn NodePopover() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let popover = Popover {
+        open: expect_context::<NodePopoverTarget>().0,
+        spot: RwSignal::new(None),
+        element: NodeRef::new(),
+    };
+    follow_layout(state, popover);
+    close_when_left(state, popover);
+    let after = Callback::new(move |()| popover.after_choice());
+    move || {
+        popover.open.get().map(|node| {
+            let name = move || state.panel_view.with(|view| node_name(view.coordination.as_ref(), node));
+            let status = move || {
+                state.panel_view.with(|view| {
+                    view.nodes
+                        .get(node.index())
+                        .map_or("gone", |shown| shown.status.as_str())
+                })
+            };
+            view! {
+                <div class="node-popover" node_ref=popover.element role="dialog" data-testid="node-popover"
+                    aria-label=move || format!("Actions on {}", name()) style=move || popover.style()
+                    on:keydown=move |event| popover.on_key(event)>
+                    <div class="popover-head">
+                        <strong>{name}</strong>
+                        <span class="muted" data-testid="popover-status">{status}</span>
+                    </div>
+                    <NodeActionRows node=node named=true after=after />
+                    // Last in the focus order, so focus starts on the first action; drawn top right.
+                    <button class="link popover-close" aria-label=move || format!("Close the actions on {}", name())
+                        on:click=move |_| popover.close(true)>"✕"</button>
+                </div>
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arrows_and_tab_cycle_through_the_buttons() {
+        assert_eq!(next_focus("ArrowDown", false, Some(0), 3), Some(1));
+        assert_eq!(next_focus("Tab", false, Some(2), 3), Some(0));
+        assert_eq!(next_focus("Tab", true, Some(0), 3), Some(2));
+        assert_eq!(next_focus("ArrowLeft", false, Some(1), 3), Some(0));
+        assert_eq!(next_focus("End", false, None, 3), Some(2));
+        assert_eq!(next_focus("Enter", false, Some(1), 3), None);
+        assert_eq!(next_focus("Tab", false, None, 0), None);
+    }
+}
