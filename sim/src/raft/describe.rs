@@ -75,14 +75,19 @@ impl RaftDescriber {
             self.leader = None;
         }
         let who = telling.name(node);
-        let text = if was_leader {
-            format!("{who} steps down from leader: it saw term {term}, newer than the one it led")
+        // A leader stepping down turns the story; a losing candidate falling in line does not.
+        let (weight, text) = if was_leader {
+            let text = format!(
+                "{who} steps down from leader: it saw term {term}, newer than the one it led"
+            );
+            (Weight::Notable, text)
         } else if was_campaigning {
-            format!("{who} gives up its campaign and follows in term {term}")
+            let text = format!("{who} gives up its campaign and follows in term {term}");
+            (Weight::Routine, text)
         } else {
             return None;
         };
-        Some(Described::new(Weight::Notable, text, vec![node]))
+        Some(Described::new(weight, text, vec![node]))
     }
 }
 

@@ -1,0 +1,105 @@
+// Issue 11 as a learner meets it: lessons 3 and 6 done by hand through the node popover (never "show
+// me"), each lesson opened paused, and the narration saying what each move meant: the crash, the
+// follower that timed out, the election won with its term, the store refusing a stale token with both
+// numbers. Screenshots of each narrated moment go to e2e/screenshots/learner-*.png.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openApp } from './support/browser.mjs';
+import { assertNoProblems, setSpeedPosition, simTimeMs, waitForLeader, waitUntil } from './support/cluster.mjs';
+
+const POPOVER = '[data-testid=node-popover]';
+const NORMAL_SPEED_POSITION = '500';
+
+const stepState = (page, number) => page.locator(`[data-testid=lesson-step-${number}]`).getAttribute('data-state');
+
+async function waitForStep(page, number, timeout = 30_000) {
+  await waitUntil(async () => (await stepState(page, number)) === 'done', { timeout, what: `step ${number} to tick` });
+}
+
+const narration = (page) => page.$$eval('[data-testid=narration-line] .narration-text', (lines) => lines.map((line) => line.textContent));
+
+async function waitForLine(page, pattern, what) {
+  return waitUntil(async () => (await narration(page)).find((line) => pattern.test(line)), { timeout: 20_000, what });
+}
+
+async function assertOpensPaused(page) {
+  await page.waitForSelector('[data-testid=lesson-waiting]');
+  const openedAt = await simTimeMs(page);
+  await page.waitForTimeout(500);
+  assert.equal(await simTimeMs(page), openedAt, 'the lesson waits, paused, while the learner reads');
+}
+
+/** The ring node whose name is `name` (n3, A, store). */
+function ringNode(page, name) {
+  return page.locator('[data-testid=cluster-view] g[data-testid^="node-"]', {
+    has: page.locator('text.node-id', { hasText: new RegExp(`^${name}$`) }),
+  });
+}
+
+async function act(page, name, label) {
+  await ringNode(page, name).click();
+  await page.waitForSelector(POPOVER);
+  await page.click(`${POPOVER} button[aria-label="${label}"]`);
+}
+
+test('lesson 3 by hand: crash the leader from its popover; the narration tells the crash, the timeout and the won election', async () => {
+  const app = await openApp({ path: '/#/lesson/leader-election' });
+  const { page } = app;
+  try {
+    await page.waitForSelector('[data-testid=lesson-panel][data-lesson-id="leader-election"]');
+    await assertOpensPaused(page);
+    const leader = await waitForLeader(page);
+    await act(page, leader.id, `Crash ${leader.id}`);
+    const crash = await waitForLine(page, new RegExp(`^Crash ${leader.id}\\. ${leader.id} was the leader`), 'the crash told');
+    assert.match(crash, /election timer runs out will ask for votes/);
+    await app.screenshot('learner-1-crash-told');
+    const newerTerm = (line) => Number(/raises its term to (\d+)/.exec(line)?.[1] ?? 0) > leader.term;
+    const timeout = await waitUntil(
+      async () => (await narration(page)).find((line) => /heard no leader before its election timer ran out/.test(line) && newerTerm(line)),
+      { timeout: 20_000, what: 'a follower timing out after the crash' },
+    );
+    await waitForStep(page, 1);
+    const won = await waitForLine(page, /wins the election for term (\d+) with \d of 5 votes, a majority/, 'the won election');
+    const wonTerm = Number(/term (\d+)/.exec(won)[1]);
+    assert.ok(wonTerm > leader.term, `the new leader's term ${wonTerm} is above the crashed one's ${leader.term}`);
+    assert.match(timeout, new RegExp(`term to ${wonTerm}\\b`), 'the timed-out follower campaigned for the term that was won');
+    await page.click('[data-testid=play-toggle]');
+    await app.screenshot('learner-2-election-won');
+    assert.match(await page.textContent('[data-testid=narration-caption]'), /\S/, 'the caption says something');
+    assert.equal(await page.locator('[data-testid=show-me-log]').count(), 0, 'show me was never used');
+    assertNoProblems(app);
+  } finally {
+    await app.close();
+  }
+});
+
+test('lesson 6 by hand: pause A from its popover while it holds the lock, resume it; the store refuses its stale token, both numbers told', async () => {
+  const app = await openApp({ path: '/#/lesson/fencing-tokens' });
+  const { page } = app;
+  try {
+    await page.waitForSelector('[data-testid=lesson-panel][data-lesson-id="fencing-tokens"]');
+    await assertOpensPaused(page);
+    await page.click('[data-testid=play-toggle]');
+    await waitUntil(
+      async () => /^▢ A.*holds lock, token \d+/.test((await page.locator('[data-testid=lane-A]').textContent()) ?? ''),
+      { timeout: 20_000, what: 'A to hold the lock' },
+    );
+    await act(page, 'A', 'Pause A until resumed');
+    await waitForLine(page, /^Pause A$/, 'the pause told');
+    await app.screenshot('learner-3-A-paused');
+    await setSpeedPosition(page);
+    await waitForStep(page, 1);
+    await waitForLine(page, /^A's lease \(fencing token \d+\) ran out/, "A's lease running out, told");
+    await setSpeedPosition(page, NORMAL_SPEED_POSITION);
+    await act(page, 'A', 'Resume A');
+    await waitForStep(page, 2);
+    await page.click('[data-testid=play-toggle]');
+    const refused = await waitForLine(page, /refuses A's (write|read): its token (\d+) is below (\d+)/, 'the stale token refused');
+    const [, presented, highest] = /token (\d+) is below (\d+)/.exec(refused).map(Number);
+    assert.ok(presented < highest, `the refusal names both numbers: ${refused}`);
+    await app.screenshot('learner-4-stale-token-refused');
+    assertNoProblems(app);
+  } finally {
+    await app.close();
+  }
+});
