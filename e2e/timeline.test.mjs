@@ -1,5 +1,6 @@
 // Time travel: scrub back to before a crash and the picture is the old one exactly; scrub forward and the
-// recorded future replays to the same state; act in the past and the old future is discarded.
+// recorded future replays to the same state; act in the past and the old future is replaced, and kept as a
+// branch the learner can bring back.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openApp } from './support/browser.mjs';
@@ -63,10 +64,18 @@ test('timeline: scrub back before a crash, forward to the same future, and branc
     assert.equal(await marks(page, 'fault'), 1, 'the write is the one action left');
     const now = (await page.textContent('[data-testid=sim-time]')).trim();
     assert.match(await page.textContent('[data-testid=timeline]'), new RegExp(`recorded up to ${now}`), 'no future left');
+    assert.match(await page.textContent('[data-testid=replaced-future]'), /in the past: the run recorded up to .* was replaced/, 'and the page says so');
+    await app.screenshot('timeline-2-new-branch');
+
+    // The old future is a branch to go back to: the crash and its successor return, exactly.
+    await page.click('[data-testid=restore-future]');
+    assert.equal(await page.locator('[data-testid=replaced-future]').count(), 0);
+    assert.equal(await simTimeMs(page), crashAtMs - 5, 'back where the learner acted');
+    assert.equal(await marks(page, 'fault'), 1, 'the old crash is recorded again');
+    await scrubTo(page, endMs);
+    assert.deepEqual(await readNodes(page), endNodes, 'the old future, exactly');
     await page.click('[data-testid=play-toggle]');
     await page.waitForTimeout(300);
-    assert.equal((await readNode(page, first.id)).status, 'up', 'in the new future nobody crashed it');
-    await app.screenshot('timeline-2-new-branch');
 
     assertNoProblems(app);
   } finally {

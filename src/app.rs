@@ -64,6 +64,7 @@ pub fn App() -> impl IntoView {
                 <button on:click=move |_| state.help_open.set(true) aria-label="Keyboard shortcuts (?)">"?"</button>
             </header>
             <NoticeBar />
+            <ReplacedFutureBar />
             <main class=move || if state.lesson.active.with(Option::is_some) { "workspace with-lesson" } else { "workspace" }>
                 <LessonPanel />
                 <section class="stage-column" aria-label="Cluster">
@@ -105,6 +106,32 @@ fn NoticeBar() -> impl IntoView {
                 role="status" data-testid="notice">
                 <span>{move || state.notice.with(|notice| notice.as_ref().map(|notice| notice.text.clone()).unwrap_or_default())}</span>
                 <button class="link" on:click=move |_| state.notice.set(None) aria-label="Dismiss">"✕"</button>
+            </div>
+        </Show>
+    }
+}
+
+/// After acting in the past: says that the recorded future was replaced, and offers it back.
+#[component]
+fn ReplacedFutureBar() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let text = move || {
+        state.replaced_future.with(|replaced| {
+            replaced.as_ref().map(|replaced| {
+                format!(
+                    "You acted at {}, in the past: the run recorded up to {} was replaced by a new future from there.",
+                    crate::format::sim_time(replaced.acted_at.as_micros()),
+                    crate::format::sim_time(replaced.horizon.as_micros())
+                )
+            })
+        })
+    };
+    view! {
+        <Show when=move || text().is_some()>
+            <div class="notice branch" role="status" data-testid="replaced-future">
+                <span>{move || text().unwrap_or_default()}</span>
+                <button data-testid="restore-future" on:click=move |_| state.restore_replaced_future()>"Bring the old future back"</button>
+                <button class="link" on:click=move |_| state.replaced_future.set(None) aria-label="Keep the new future">"Keep the new one"</button>
             </div>
         </Show>
     }

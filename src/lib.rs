@@ -4,6 +4,7 @@
 //! components only read view snapshots from the engine and send user actions back to it.
 
 pub mod app;
+pub mod branch;
 pub mod components;
 pub mod format;
 pub mod frame_loop;

@@ -4,6 +4,7 @@
 //! after each change the latest `ClusterView` is published to a signal that components read. Components
 //! never reach into the world directly.
 
+use crate::branch::ReplacedFuture;
 use crate::lesson::live::LessonContext;
 use crate::narration::{caption_may_change, NarrationView};
 use crate::session::{Session, MAX_SPEED, MIN_SPEED};
@@ -63,6 +64,8 @@ pub struct AppState {
     pub stepped: RwSignal<Option<String>>,
     /// Nodes a chosen narration line is about, drawn highlighted on the ring.
     pub highlighted: RwSignal<Vec<NodeId>>,
+    /// The future the last action in the past replaced, which the learner may bring back.
+    pub replaced_future: RwSignal<Option<ReplacedFuture>>,
 }
 
 impl AppState {
@@ -92,6 +95,7 @@ impl AppState {
             caption_age_refreshes: StoredValue::new(0),
             stepped: RwSignal::new(None),
             highlighted: RwSignal::new(Vec::new()),
+            replaced_future: RwSignal::new(None),
         }
     }
 
@@ -179,9 +183,13 @@ impl AppState {
 
     pub fn apply(&self, action: Action) {
         self.start_waiting_lesson();
+        let replaced = self.session.with_value(ReplacedFuture::before_acting);
         let outcome = self
             .session
             .try_update_value(|session| session.apply(&action));
+        if replaced.is_some() {
+            self.replaced_future.set(replaced);
+        }
         match outcome {
             Some(ActionOutcome::Applied) => self.notice.set(None),
             Some(ActionOutcome::Skipped { reason }) => self.notice.set(Some(Notice {
@@ -295,8 +303,23 @@ impl AppState {
         }
     }
 
+    /// Brings back the future the last action in the past replaced, at the moment of that action.
+    pub fn restore_replaced_future(&self) {
+        let Some(replaced) = self.replaced_future.get_untracked() else {
+            return;
+        };
+        match replaced.restore() {
+            Ok(session) => self.open_session(session, false),
+            Err(reason) => self.notice.set(Some(Notice {
+                text: format!("The earlier future could not be rebuilt: {reason}"),
+                is_error: true,
+            })),
+        }
+    }
+
     /// A new run starts a new story: no caption, step note or highlight carried over from the last.
     fn forget_story(&self) {
+        self.replaced_future.set(None);
         self.caption.set(None);
         self.caption_age_refreshes.set_value(CAPTION_HOLD_REFRESHES);
         self.stepped.set(None);

@@ -316,7 +316,7 @@ mod tests {
         NodeFace {
             status,
             role: RoleLabel::Follower,
-            term: 3,
+            term: quorumlab_sim::units::Term(3),
             queued_inputs: 0,
             clock_offset_us: 0,
             clock_drift_ppm: 0,
