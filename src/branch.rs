@@ -33,6 +33,8 @@ impl ReplacedFuture {
     /// The old branch again, at the moment the learner acted (before their action).
     pub fn restore(&self) -> Result<Session, String> {
         let mut session = Session::replaying(self.scenario.clone(), self.actions.clone())?;
+        // Replayed as far as it had been recorded, so the timeline reaches the old horizon again.
+        session.seek(self.horizon);
         session.seek(self.acted_at);
         Ok(session)
     }
@@ -68,6 +70,7 @@ mod tests {
         );
         let mut restored = replaced.restore().unwrap();
         assert_eq!(restored.now(), SimTime::from_ms(1_000));
+        assert_eq!(restored.horizon(), SimTime::from_ms(3_000), "recorded as far as before");
         restored.seek(SimTime::from_ms(3_000));
         assert_eq!(restored.trace_hash(), old_hash, "the old future, exactly");
     }
