@@ -65,6 +65,9 @@ pub struct CheckpointEvaluator {
     progress: progress::ProgressWatch,
     /// Jobs, duplicates, notifications and the leading candidate, for the coordination checkpoints.
     coordination: coordination::CoordinationBaseline,
+    /// Two clients already believed they held the lock when the step began (left over from the step
+    /// before): that overlap does not count, a new one must begin. Cleared once it ends.
+    overlap_at_start: bool,
     /// Set once the checkpoint has been met; later calls return it unchanged.
     met: Option<Verdict>,
 }
@@ -74,7 +77,10 @@ impl CheckpointEvaluator {
     pub fn begin(checkpoint: Checkpoint, world: &World) -> CheckpointEvaluator {
         let start_leader = leader_and_term(world);
         let progress = progress::ProgressWatch::begin(&checkpoint, world, start_leader);
+        let overlap_at_start = checkpoint == Checkpoint::TwoClientsBelieveTheyHoldLock
+            && two_believers(world).satisfied;
         CheckpointEvaluator {
+            overlap_at_start,
             checkpoint,
             start_leader,
             leaderless_since: start_leader.is_none().then_some(world.now()),
@@ -130,7 +136,7 @@ impl CheckpointEvaluator {
             Checkpoint::LeaderSteppedDown => self.leader_stepped_down(world),
             Checkpoint::CommitIndexAtLeast(index) => commit_index_at_least(world, *index),
             Checkpoint::ResourceRejectedStaleToken => self.stale_token_rejected(world),
-            Checkpoint::TwoClientsBelieveTheyHoldLock => two_believers(world),
+            Checkpoint::TwoClientsBelieveTheyHoldLock => self.new_two_believers(world),
             Checkpoint::DuplicateInvoice => duplicate_invoice(world),
             Checkpoint::JobsDoneWhilePaused(jobs) => {
                 self.coordination.jobs_done_while_paused(world, *jobs)
@@ -390,6 +396,24 @@ fn rejected_count(world: &World) -> u64 {
         .map_or(0, |resource| resource.rejected)
 }
 
+impl CheckpointEvaluator {
+    /// Two clients believe they hold the lock, in an overlap that began during this step.
+    fn new_two_believers(&mut self, world: &World) -> Verdict {
+        let verdict = two_believers(world);
+        if self.overlap_at_start {
+            if verdict.satisfied {
+                return Verdict::not_yet(
+                    "two clients still overlap from the step before; this step wants a new overlap, \
+                     so wait for it to end, then make one"
+                        .into(),
+                );
+            }
+            self.overlap_at_start = false;
+        }
+        verdict
+    }
+}
+
 fn two_believers(world: &World) -> Verdict {
     let Some(view) = world.coordination_view() else {
         return Verdict::not_yet("this world has no lock clients".into());
@@ -445,5 +469,34 @@ fn duplicate_invoice(world: &World) -> Verdict {
         ))
     } else {
         Verdict::not_yet("no minute has been invoiced twice".into())
+    }
+}
+
+#[cfg(test)]
+mod overlap_tests {
+    use super::test_support::watch_until_met;
+    use crate::lesson::Checkpoint;
+
+    const NO_FENCING: &str = include_str!("../../scenarios/no-fencing-pause.toml");
+
+    /// Lesson 5 step 3 ticked by itself: the overlap step 2 left behind counted. It must not.
+    #[test]
+    fn an_overlap_left_from_the_step_before_does_not_count() {
+        let believe = || Checkpoint::TwoClientsBelieveTheyHoldLock;
+        let (first_ms, _) = watch_until_met(NO_FENCING, believe(), 0, 6_000);
+        let first_ms = first_ms.expect("the paused holder and the new one overlap");
+        let (met, verdict) = watch_until_met(NO_FENCING, believe(), first_ms, first_ms + 100);
+        assert_eq!(met, None, "begun inside the overlap, the step waits");
+        assert!(
+            verdict.explanation.contains("still overlap"),
+            "{}",
+            verdict.explanation
+        );
+        let (met_before, _) =
+            watch_until_met(NO_FENCING, believe(), first_ms.saturating_sub(200), 6_000);
+        assert!(
+            met_before.is_some(),
+            "an overlap that begins during the step still counts"
+        );
     }
 }
