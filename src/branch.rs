@@ -70,7 +70,11 @@ mod tests {
         );
         let mut restored = replaced.restore().unwrap();
         assert_eq!(restored.now(), SimTime::from_ms(1_000));
-        assert_eq!(restored.horizon(), SimTime::from_ms(3_000), "recorded as far as before");
+        assert_eq!(
+            restored.horizon(),
+            SimTime::from_ms(3_000),
+            "recorded as far as before"
+        );
         restored.seek(SimTime::from_ms(3_000));
         assert_eq!(restored.trace_hash(), old_hash, "the old future, exactly");
     }
