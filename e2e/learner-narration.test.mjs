@@ -48,6 +48,10 @@ test('lesson 3 by hand: crash the leader from its popover; the narration tells t
   try {
     await page.waitForSelector('[data-testid=lesson-panel][data-lesson-id="leader-election"]');
     await assertOpensPaused(page);
+    // What to do now is in view beside the cluster, without scrolling past the lesson's text.
+    const { top, bottom } = await page.locator('[data-testid=current-step]').boundingBox().then((box) => ({ top: box.y, bottom: box.y + box.height }));
+    assert.ok(top >= 0 && bottom <= 900, `the open step is on screen at 1440×900 (${top}–${bottom})`);
+    assert.match(await page.textContent('[data-testid=current-step]'), /Now: step 1[\s\S]*Crash the leader/);
     const leader = await waitForLeader(page);
     await act(page, leader.id, `Crash ${leader.id}`);
     const crash = await waitForLine(page, new RegExp(`^Crash ${leader.id}\\. ${leader.id} was the leader`), 'the crash told');

@@ -7,7 +7,7 @@
 //! them; a lesson without that heading gets its steps after the text.
 
 use crate::components::lesson_markdown::{blocks_view, ChecklistItem};
-use crate::components::lesson_step::StepCard;
+use crate::components::lesson_step::{CurrentStepCard, StepCard};
 use crate::lesson::live::{self, load_progress, update_progress, LessonContext};
 use crate::lesson::markdown::{parse_blocks, plain_text, Block};
 use crate::state::AppState;
@@ -143,6 +143,7 @@ fn OpenLesson(lesson: Lesson) -> impl IntoView {
                     "The run is paused at its start while you read. Press ▶ Play (space) when you are ready, or make the first move yourself: acting starts it too."
                 </p>
             </Show>
+            <CurrentStepCard steps=lesson.steps.clone() />
             <Show when=complete>
                 <p class="lesson-complete" data-testid="lesson-complete" role="status">
                     "✓ Lesson complete: every step was seen by the simulation. Try the edge cases, then tick the mastery checklist."

@@ -2,9 +2,10 @@
 //! (done with what happened, open with the latest "not yet", or locked until the steps before it are
 //! done). The open step has the "show me" button.
 //!
-//! A prediction is asked before the step is revealed as done: picking an option reveals that option's
-//! explanation and whether it was right, and the learner may pick again. The instruction stays visible
-//! throughout, so the question never blocks the lab.
+//! A prediction is asked before the step happens: a pick is locked in, and its verdict and explanation
+//! are revealed when the step ticks in the run (or on "Reveal now"). The instruction stays visible
+//! throughout, so the question never blocks the lab. The open step is also shown at the top of the
+//! lesson panel ([`CurrentStepCard`]), so what to do now sits beside the cluster without scrolling.
 
 use crate::components::lesson_markdown::{blocks_view, inlines_view};
 use crate::lesson::live::{self, LessonContext};
@@ -96,7 +97,7 @@ pub fn StepCard(index: usize, step: LessonStep) -> impl IntoView {
                     <strong>"✓ What happened: "</strong>{what_happened}
                 </p>
                 <Show when=move || status.get() == StepState::Open>
-                    <OpenStepControls />
+                    <OpenStepControls announce=true />
                 </Show>
                 {predictions}
             </div>
@@ -105,9 +106,10 @@ pub fn StepCard(index: usize, step: LessonStep) -> impl IntoView {
     .into_any()
 }
 
-/// The open step's live verdict and its "show me" button.
+/// The open step's live verdict and its "show me" button. Only one copy `announce`s its verdict, so a
+/// screen reader hears it once.
 #[component]
-fn OpenStepControls() -> impl IntoView {
+fn OpenStepControls(announce: bool) -> impl IntoView {
     let state = expect_context::<AppState>();
     let lessons = state.lesson;
     let pending = move || {
@@ -117,7 +119,7 @@ fn OpenStepControls() -> impl IntoView {
             .unwrap_or(0)
     };
     view! {
-        <p class="lesson-verdict" aria-live="polite" data-testid="step-verdict">
+        <p class="lesson-verdict" aria-live=if announce { "polite" } else { "off" } data-testid="step-verdict">
             {move || {
                 let verdict = lessons.verdict.get();
                 if verdict.is_empty() { String::new() } else { format!("Not yet: {verdict}") }
@@ -200,4 +202,38 @@ fn PredictQuestion(
         </div>
     }
     .into_any()
+}
+
+/// The open step again, at the top of the lesson panel: its instruction, verdict and "show me", so the
+/// step, the cluster and the node's actions are in view together. Its predictions stay in the full card.
+#[component]
+pub fn CurrentStepCard(steps: Vec<LessonStep>) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let lessons = state.lesson;
+    let steps = StoredValue::new_local(steps);
+    let current = move || {
+        lessons.revision.track();
+        lessons
+            .with_tracker(|tracker| tracker.current_step())
+            .unwrap_or(0)
+    };
+    move || {
+        let index = current();
+        let step = steps.with_value(|steps| steps.get(index).cloned())?;
+        let mut items = 0;
+        let instruction = blocks_view(&parse_blocks(&step.instruction), &mut items, None);
+        let predictions = if step.predict.is_empty() {
+            ""
+        } else {
+            "Predict first: the question is in this step's card under Steps."
+        };
+        Some(view! {
+            <section class="current-step" data-testid="current-step" aria-label=format!("Now: step {}", index + 1)>
+                <p class="current-step-kicker">{format!("▶ Now: step {}", index + 1)}</p>
+                <div class="lesson-instruction">{instruction}</div>
+                <p class="muted">{predictions}</p>
+                <OpenStepControls announce=false />
+            </section>
+        })
+    }
 }
