@@ -425,10 +425,17 @@ fn two_believers(world: &World) -> Verdict {
         .iter()
         .filter_map(|worker| {
             let belief = worker.belief.as_ref()?;
+            // A frozen holder's belief outlives its validity: it cannot look at its clock.
+            let past = worker.local_clock_us >= belief.lease_until_local_us as i64;
             Some(format!(
-                "{} ({})",
+                "{} ({}{})",
                 world.node_label(worker.id),
-                crate::entry::hold_number(tokens_fence, belief.token.0)
+                crate::entry::hold_number(tokens_fence, belief.token.0),
+                if past {
+                    ", its time already up by its own clock"
+                } else {
+                    ""
+                }
             ))
         })
         .collect();
@@ -448,10 +455,22 @@ fn two_believers(world: &World) -> Verdict {
     match believers.len() {
         0 => Verdict::not_yet("no client believes it holds the lock".into()),
         1 => Verdict::not_yet(format!("only {} believes it holds the lock", believers[0])),
-        _ => Verdict::yes(format!(
-            "{} each believe they hold the lock",
-            believers.join(" and ")
-        )),
+        _ => {
+            // Exclusive Belief judges beliefs within their validity only; say why it may stay green.
+            let note = if believers
+                .iter()
+                .any(|believer| believer.contains("time already up"))
+            {
+                "; a belief past its own validity is not one Exclusive Belief counts, so that check \
+                 can stay green while the stale holder still acts"
+            } else {
+                ""
+            };
+            Verdict::yes(format!(
+                "{} each believe they hold the lock{note}",
+                believers.join(" and ")
+            ))
+        }
     }
 }
 
@@ -478,6 +497,28 @@ mod overlap_tests {
     use crate::lesson::Checkpoint;
 
     const NO_FENCING: &str = include_str!("../../scenarios/no-fencing-pause.toml");
+    const REDIS: &str = include_str!("../../scenarios/redis-unsafe-release.toml");
+
+    /// Lesson 5: the frozen holder still believes, past its validity; the verdict says so, and why
+    /// Exclusive Belief (which counts beliefs within their validity) stays green.
+    #[test]
+    fn a_frozen_holder_past_its_validity_is_named_so() {
+        let (met, verdict) =
+            watch_until_met(REDIS, Checkpoint::TwoClientsBelieveTheyHoldLock, 0, 4_000);
+        assert!(met.is_some(), "{}", verdict.explanation);
+        assert!(
+            verdict
+                .explanation
+                .contains("its time already up by its own clock"),
+            "{}",
+            verdict.explanation
+        );
+        assert!(
+            verdict.explanation.contains("Exclusive Belief"),
+            "{}",
+            verdict.explanation
+        );
+    }
 
     /// Lesson 5 step 3 ticked by itself: the overlap step 2 left behind counted. It must not.
     #[test]
