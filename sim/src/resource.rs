@@ -363,18 +363,21 @@ pub struct StoreDescriber {
 }
 
 impl StoreDescriber {
-    #[allow(clippy::too_many_arguments)]
     fn access(
         &self,
         store: NodeId,
-        client: NodeId,
-        token: FencingToken,
-        write: bool,
-        outcome: AccessOutcome,
-        value: u64,
-        highest_seen: FencingToken,
+        fact: &ResourceFact,
         telling: &Telling<'_>,
     ) -> Option<Described> {
+        let ResourceFact::ResourceAccess {
+            client,
+            token,
+            write,
+            outcome,
+            value,
+            highest_seen,
+            ..
+        } = *fact;
         let (store_name, client_name) = (telling.name(store), telling.name(client));
         let nodes = vec![client, store];
         let described = match outcome {
@@ -417,24 +420,6 @@ impl Describer<ResourceFact> for StoreDescriber {
         fact: &ResourceFact,
         telling: &Telling<'_>,
     ) -> Option<Described> {
-        let ResourceFact::ResourceAccess {
-            client,
-            token,
-            write,
-            outcome,
-            value,
-            highest_seen,
-            ..
-        } = *fact;
-        self.access(
-            node,
-            client,
-            token,
-            write,
-            outcome,
-            value,
-            highest_seen,
-            telling,
-        )
+        self.access(node, fact, telling)
     }
 }

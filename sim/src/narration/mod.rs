@@ -105,8 +105,7 @@ impl Narrator {
         let first_kept = total - kept;
         let skip = self.records_read.max(first_kept) - first_kept;
         self.records_read = self.records_read.max(first_kept);
-        let fresh: Vec<&TraceRecord> = trace.records().skip(skip as usize).collect();
-        for record in fresh {
+        for record in trace.records().skip(skip as usize) {
             self.read(record);
         }
         true

@@ -147,13 +147,8 @@ fn timing(scenario: &Scenario) -> Result<(), Invalid> {
     in_range("heartbeat_ms", timing.heartbeat_ms, 1, MAX_TIMING_MS)?;
     let (delay_min, delay_max) = timing.network_delay_ms;
     ordered_range("network_delay_ms", delay_min, delay_max, 0)?;
-    in_range("drop rate (ppm)", timing.drop_ppm.into(), 0, PPM_ONE.into())?;
-    in_range(
-        "duplicate rate (ppm)",
-        timing.duplicate_ppm.into(),
-        0,
-        PPM_ONE.into(),
-    )?;
+    in_range("drop rate (ppm)", timing.drop_ppm, 0, PPM_ONE)?;
+    in_range("duplicate rate (ppm)", timing.duplicate_ppm, 0, PPM_ONE)?;
     in_range(
         "client_timeout_ms",
         timing.client_timeout_ms,
@@ -216,27 +211,20 @@ pub fn action(place: &str, action: &Action, node_count: usize) -> Result<(), Inv
             field: field("to"),
             node: u64::from(from.0) + 1,
         }),
-        Action::DropRate { ppm } => {
-            in_range(&field("rate (ppm)"), (*ppm).into(), 0, PPM_ONE.into())
-        }
-        Action::ClockJump { by_ms, .. } => signed_in_range(
+        Action::DropRate { ppm } => in_range(&field("rate (ppm)"), *ppm, 0, PPM_ONE),
+        Action::ClockJump { by_ms, .. } => in_range(
             &field("by_ms"),
             *by_ms,
             -MAX_CLOCK_JUMP_MS,
             MAX_CLOCK_JUMP_MS,
         ),
-        Action::ClockDrift { ppm, .. } => signed_in_range(
+        Action::ClockDrift { ppm, .. } => in_range(
             &field("ppm"),
             *ppm,
             MIN_CLOCK_DRIFT_PPM,
             MAX_CLOCK_DRIFT_PPM,
         ),
-        Action::Request { count, .. } => in_range(
-            &field("count"),
-            (*count).into(),
-            1,
-            MAX_REQUEST_COUNT.into(),
-        ),
+        Action::Request { count, .. } => in_range(&field("count"), *count, 1, MAX_REQUEST_COUNT),
         _ => Ok(()),
     }
 }
@@ -292,18 +280,13 @@ fn at_most_count(field: &str, count: usize, max: usize) -> Result<(), Invalid> {
     Ok(())
 }
 
-fn in_range(field: &str, value: u64, min: u64, max: u64) -> Result<(), Invalid> {
-    if value < min || value > max {
-        return Err(Invalid::OutOfRange {
-            field: field.into(),
-            value: value.to_string(),
-            expected: format!("{min}..={max}"),
-        });
-    }
-    Ok(())
-}
-
-fn signed_in_range(field: &str, value: i64, min: i64, max: i64) -> Result<(), Invalid> {
+/// `value` must lie in `min..=max` (unsigned counts and durations, or signed clock values alike).
+fn in_range<T: PartialOrd + std::fmt::Display>(
+    field: &str,
+    value: T,
+    min: T,
+    max: T,
+) -> Result<(), Invalid> {
     if value < min || value > max {
         return Err(Invalid::OutOfRange {
             field: field.into(),
