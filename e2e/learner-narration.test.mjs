@@ -42,21 +42,30 @@ async function act(page, name, label) {
   await page.click(`${POPOVER} button[aria-label="${label}"]`);
 }
 
-test('lesson 3 by hand: crash the leader from its popover; the narration tells the crash, the timeout and the won election', async () => {
-  const app = await openApp({ path: '/#/lesson/leader-election' });
+const VIEWPORTS = [
+  { width: 1440, height: 900 },
+  { width: 1920, height: 1080 },
+];
+
+for (const { width, height } of VIEWPORTS) {
+const size = `${width}x${height}`;
+
+test(`lesson 3 by hand at ${size}: crash the leader from its popover; the narration tells the crash, the timeout and the won election`, async () => {
+  const app = await openApp({ width, height, path: '/#/lesson/leader-election' });
   const { page } = app;
   try {
     await page.waitForSelector('[data-testid=lesson-panel][data-lesson-id="leader-election"]');
     await assertOpensPaused(page);
     // What to do now is in view beside the cluster, without scrolling past the lesson's text.
     const { top, bottom } = await page.locator('[data-testid=current-step]').boundingBox().then((box) => ({ top: box.y, bottom: box.y + box.height }));
-    assert.ok(top >= 0 && bottom <= 900, `the open step is on screen at 1440×900 (${top}–${bottom})`);
+    assert.ok(top >= 0 && bottom <= height, `the open step is on screen at ${size} (${top}–${bottom})`);
     assert.match(await page.textContent('[data-testid=current-step]'), /Now: step 1[\s\S]*Crash the leader/);
     const leader = await waitForLeader(page);
     await act(page, leader.id, `Crash ${leader.id}`);
     const crash = await waitForLine(page, new RegExp(`^Crash ${leader.id}\\. ${leader.id} was the leader`), 'the crash told');
     assert.match(crash, /election timer runs out will ask for votes/);
-    await app.screenshot('learner-1-crash-told');
+    assert.match(await page.textContent('[data-testid=narration-caption]'), new RegExp(`Crash ${leader.id}`), 'the caption tells the move at once');
+    await app.screenshot(`learner-1-crash-told-${size}`);
     const newerTerm = (line) => Number(/raises its term to (\d+)/.exec(line)?.[1] ?? 0) > leader.term;
     const timeout = await waitUntil(
       async () => (await narration(page)).find((line) => /heard no leader before its election timer ran out/.test(line) && newerTerm(line)),
@@ -68,7 +77,7 @@ test('lesson 3 by hand: crash the leader from its popover; the narration tells t
     assert.ok(wonTerm > leader.term, `the new leader's term ${wonTerm} is above the crashed one's ${leader.term}`);
     assert.match(timeout, new RegExp(`term to ${wonTerm}\\b`), 'the timed-out follower campaigned for the term that was won');
     await page.click('[data-testid=play-toggle]');
-    await app.screenshot('learner-2-election-won');
+    await app.screenshot(`learner-2-election-won-${size}`);
     assert.match(await page.textContent('[data-testid=narration-caption]'), /\S/, 'the caption says something');
     assert.equal(await page.locator('[data-testid=show-me-log]').count(), 0, 'show me was never used');
     assertNoProblems(app);
@@ -77,8 +86,8 @@ test('lesson 3 by hand: crash the leader from its popover; the narration tells t
   }
 });
 
-test('lesson 6 by hand: pause A from its popover while it holds the lock, resume it; the store refuses its stale token, both numbers told', async () => {
-  const app = await openApp({ path: '/#/lesson/fencing-tokens' });
+test(`lesson 6 by hand at ${size}: pause A from its popover while it holds the lock, resume it; the store refuses its stale token, both numbers told`, async () => {
+  const app = await openApp({ width, height, path: '/#/lesson/fencing-tokens' });
   const { page } = app;
   try {
     await page.waitForSelector('[data-testid=lesson-panel][data-lesson-id="fencing-tokens"]');
@@ -90,7 +99,7 @@ test('lesson 6 by hand: pause A from its popover while it holds the lock, resume
     );
     await act(page, 'A', 'Pause A until resumed');
     await waitForLine(page, /^Pause A$/, 'the pause told');
-    await app.screenshot('learner-3-A-paused');
+    await app.screenshot(`learner-3-A-paused-${size}`);
     await setSpeedPosition(page);
     await waitForStep(page, 1);
     await waitForLine(page, /^A's lease \(fencing token \d+\) ran out/, "A's lease running out, told");
@@ -101,9 +110,10 @@ test('lesson 6 by hand: pause A from its popover while it holds the lock, resume
     const refused = await waitForLine(page, /refuses A's (write|read): its token (\d+) is below (\d+)/, 'the stale token refused');
     const [, presented, highest] = /token (\d+) is below (\d+)/.exec(refused).map(Number);
     assert.ok(presented < highest, `the refusal names both numbers: ${refused}`);
-    await app.screenshot('learner-4-stale-token-refused');
+    await app.screenshot(`learner-4-stale-token-refused-${size}`);
     assertNoProblems(app);
   } finally {
     await app.close();
   }
 });
+}

@@ -190,6 +190,8 @@ impl AppState {
         if replaced.is_some() {
             self.replaced_future.set(replaced);
         }
+        // The learner's own move is told at once, not after the current caption's hold.
+        self.caption_age_refreshes.set_value(CAPTION_HOLD_REFRESHES);
         match outcome {
             Some(ActionOutcome::Applied) => self.notice.set(None),
             Some(ActionOutcome::Skipped { reason }) => self.notice.set(Some(Notice {
