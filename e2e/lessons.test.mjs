@@ -35,7 +35,8 @@ test('lesson 6 walked as a learner: pause A while it holds the lock, then resume
   const { page } = app;
   try {
     await page.keyboard.press('L');
-    await page.waitForSelector('[data-testid=lesson-list]');
+    // The lesson files are fetched when the list first opens.
+    await page.waitForSelector('[data-testid=lesson-list] [data-testid=lesson-item]');
     const listed = await page.$$eval('[data-testid=lesson-item]', (items) => items.map((item) => item.getAttribute('data-lesson-id')));
     assert.ok(listed.includes('fencing-tokens'), `lesson 6 is listed: ${listed}`);
     await app.screenshot('lessons-list');
@@ -102,6 +103,7 @@ test('every lesson in the list completes with "show me" on each step', async () 
   const { page } = app;
   try {
     await page.click('[data-testid=lessons-button]');
+    await page.waitForSelector('[data-testid=lesson-item]');
     const ids = await page.$$eval('[data-testid=lesson-item]', (items) => items.map((item) => item.getAttribute('data-lesson-id')));
     assert.ok(ids.length >= 3, `the list shows the course: ${ids}`);
     await page.keyboard.press('Escape');

@@ -12,6 +12,8 @@ const CONTENT_TYPES = {
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
   '.json': 'application/json',
+  '.md': 'text/markdown; charset=utf-8',
+  '.toml': 'text/plain; charset=utf-8',
 };
 
 async function resolveFile(root, urlPath) {

@@ -32,6 +32,18 @@ impl Fnv {
     }
 }
 
+/// FNV-1a of `bytes`, usable in constants (the lesson index hashes its files at compile time).
+pub const fn fnv_of(bytes: &[u8]) -> u64 {
+    let mut hash = 0xcbf2_9ce4_8422_2325u64;
+    let mut index = 0;
+    while index < bytes.len() {
+        hash ^= bytes[index] as u64;
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+        index += 1;
+    }
+    hash
+}
+
 impl std::io::Write for Fnv {
     fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
         self.write_bytes(bytes);

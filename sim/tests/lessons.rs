@@ -4,7 +4,8 @@
 //! checkpoint that any calm cluster satisfies would tick whatever the learner did.
 
 use quorumlab_sim::lesson::{
-    parse_lesson, parse_lessons, Checkpoint, LessonErrorKind, LessonRun, LESSONS, SCENARIO_FILES,
+    parse_lesson, parse_lessons, Checkpoint, LessonErrorKind, LessonRun, LESSONS, LESSON_FILES,
+    SCENARIO_FILES,
 };
 use quorumlab_sim::time::SimTime;
 
@@ -142,6 +143,19 @@ fn every_compiled_scenario_file_exists_on_disk_unchanged() {
         .filter(|name| name.ends_with(".md"))
         .count();
     assert_eq!(listed, LESSONS.len(), "every lessons/*.md is in LESSONS");
+}
+
+#[test]
+fn the_lesson_index_names_every_file_with_the_hash_of_its_text() {
+    assert_eq!(LESSON_FILES.len(), LESSONS.len());
+    for (file, (path, text)) in LESSON_FILES.iter().zip(LESSONS) {
+        assert_eq!(file.path, *path);
+        assert!(file.matches(text), "{path}");
+        // One changed character is a different file: a page fetching a stale copy must notice.
+        let mut edited = text.to_string();
+        edited.push(' ');
+        assert!(!file.matches(&edited), "{path}");
+    }
 }
 
 const MINIMAL: &str = "+++\nid = \"demo\"\ntitle = \"Demo\"\norder = 1\noutcomes = [\"one\"]\nscenario = \"lessons/scenarios/calm-five.toml\"\n\n[[step]]\ninstruction = \"Crash it.\"\ncheckpoint = \"leader_changed\"\nsolution = [{ after_ms = 5, do = \"crash\", target = \"leader\" }]\n+++\nBody.\n";

@@ -13,7 +13,9 @@ pub fn LessonList() -> impl IntoView {
     let lessons = state.lesson;
     // Keyboard users land in the list: focus its first Start button once it is drawn.
     Effect::new(move |_| {
+        lessons.course_revision.track();
         if lessons.list_open.get() {
+            live::when_course_loaded(state, |_| ());
             request_animation_frame(focus_first_lesson);
         }
     });
@@ -26,7 +28,8 @@ pub fn LessonList() -> impl IntoView {
                         <h2>"Lessons"</h2>
                         <button class="link" aria-label="Close the lesson list" on:click=move |_| lessons.list_open.set(false)>"Close ✕"</button>
                     </div>
-                    {move || match lessons.with_course(|course| course.to_vec()) {
+                    {move || match lessons.course_revision.with(|_| lessons.with_course(|course| course.to_vec())) {
+                        _ if !lessons.course_settled() => view! { <p class="lesson-loading" role="status">"Loading the lessons…"</p> }.into_any(),
                         Ok(course) => view! {
                             <ol class="lesson-entries">
                                 {course.into_iter().enumerate().map(|(index, lesson)| view! { <LessonEntry index=index lesson=lesson /> }).collect_view()}

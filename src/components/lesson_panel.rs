@@ -39,6 +39,7 @@ pub fn LessonPanel() -> impl IntoView {
     let state = expect_context::<AppState>();
     let lessons = state.lesson;
     move || {
+        lessons.course_revision.track();
         let index = lessons.active.get()?;
         let lesson = lessons
             .with_course(|course| course.get(index).cloned())

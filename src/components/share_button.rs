@@ -15,7 +15,14 @@ pub fn open_from_address(state: AppState) {
     if !is_share_fragment(&fragment) {
         return;
     }
-    let opened = decode_fragment(&fragment).and_then(|run| {
+    let decoded = decode_fragment(&fragment);
+    // A link made inside a lesson reopens it, so the course must be here first.
+    let needs_course = matches!(&decoded, Ok(run) if run.lesson.is_some());
+    if needs_course && !state.lesson.course_settled() {
+        live::when_course_loaded(state, open_from_address);
+        return;
+    }
+    let opened = decoded.and_then(|run| {
         let lesson = run.lesson.clone();
         open(run).map(|session| (session, lesson))
     });

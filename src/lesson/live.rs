@@ -14,6 +14,7 @@
 use crate::format;
 use crate::lesson::drive::{self, drive_to, Driven};
 use crate::lesson::headless::{lesson_session, play_to_step, resume_at};
+use crate::lesson::loading::{load_course, Course};
 use crate::lesson::markdown::{parse_blocks, Block};
 use crate::lesson::progress::{storage_key, Progress};
 use crate::lesson::route::{is_lesson_fragment, lesson_fragment, parse_route};
@@ -32,8 +33,10 @@ pub const LESSON_SPEED: f64 = 1.0;
 /// The lesson signals, one set per app (a field of [`AppState`]).
 #[derive(Clone, Copy)]
 pub struct LessonContext {
-    /// Parsed on first use: most visits never open a lesson.
-    course: StoredValue<Option<Result<Vec<Lesson>, String>>, LocalStorage>,
+    /// Fetched and parsed on first use: most visits never open a lesson.
+    course: StoredValue<CourseState, LocalStorage>,
+    /// Bumped when the course has arrived (or failed to), so views waiting for it redraw.
+    pub course_revision: RwSignal<u64>,
     tracker: StoredValue<Option<LessonTracker>, LocalStorage>,
     /// The scenario of the lesson's run: a run of anything else closes the lesson.
     run_scenario: StoredValue<Option<Scenario>, LocalStorage>,
@@ -55,7 +58,8 @@ pub struct LessonContext {
 impl LessonContext {
     pub fn new() -> LessonContext {
         LessonContext {
-            course: StoredValue::new_local(None),
+            course: StoredValue::new_local(CourseState::NotLoaded),
+            course_revision: RwSignal::new(0),
             tracker: StoredValue::new_local(None),
             run_scenario: StoredValue::new_local(None),
             revision: RwSignal::new(0),
@@ -68,16 +72,21 @@ impl LessonContext {
         }
     }
 
-    /// Reads the course (parsing it the first time).
+    /// Reads the course; before it has arrived, says so (see [`when_course_loaded`] to wait for it).
     pub fn with_course<T>(&self, read: impl FnOnce(&[Lesson]) -> T) -> Result<T, String> {
-        if self.course.with_value(Option::is_none) {
-            self.course.set_value(Some(crate::lesson::course()));
-        }
         self.course.with_value(|course| match course {
-            Some(Ok(lessons)) => Ok(read(lessons)),
-            Some(Err(error)) => Err(error.clone()),
-            None => Err("the lessons were not loaded".into()),
+            CourseState::Loaded(Ok(lessons)) => Ok(read(lessons)),
+            CourseState::Loaded(Err(error)) => Err(error.clone()),
+            CourseState::NotLoaded | CourseState::Loading(_) => {
+                Err("the lessons are still loading".into())
+            }
         })
+    }
+
+    /// Whether the course has arrived (or failed to): [`with_course`] then answers for good.
+    pub fn course_settled(&self) -> bool {
+        self.course
+            .with_value(|course| matches!(course, CourseState::Loaded(_)))
     }
 
     /// Reads the open lesson's tracker, if a lesson is open.
@@ -89,6 +98,49 @@ impl LessonContext {
 
     fn bump(&self) {
         self.revision.update(|revision| *revision += 1);
+    }
+}
+
+/// Where the course is: not asked for, on its way (with what to do when it lands), or here.
+enum CourseState {
+    NotLoaded,
+    Loading(Vec<Box<dyn FnOnce(AppState)>>),
+    Loaded(Course),
+}
+
+/// Runs `then` once the course has arrived (at once if it has), starting the fetch if nobody has.
+/// Whatever waits sees the course through [`LessonContext::with_course`], loaded or failed.
+pub fn when_course_loaded(state: AppState, then: impl FnOnce(AppState) + 'static) {
+    let lessons = state.lesson;
+    if lessons.course_settled() {
+        then(state);
+        return;
+    }
+    let first_to_ask = lessons
+        .course
+        .with_value(|course| matches!(course, CourseState::NotLoaded));
+    lessons.course.update_value(|course| match course {
+        CourseState::Loading(waiting) => waiting.push(Box::new(then)),
+        _ => *course = CourseState::Loading(vec![Box::new(then)]),
+    });
+    if first_to_ask {
+        load_course(move |course| arrived(state, course));
+    }
+}
+
+fn arrived(state: AppState, course: Course) {
+    let waiting = state.lesson.course.try_update_value(|stored| {
+        match std::mem::replace(stored, CourseState::Loaded(course)) {
+            CourseState::Loading(waiting) => waiting,
+            _ => Vec::new(),
+        }
+    });
+    state
+        .lesson
+        .course_revision
+        .update(|revision| *revision += 1);
+    for then in waiting.unwrap_or_default() {
+        then(state);
     }
 }
 
@@ -340,7 +392,14 @@ fn after_tick(state: AppState) {
 /// Opens the lesson the address names (`#/lesson/<id>[/step/<n>]`), or says why it cannot; anything
 /// else in the address is left to others.
 pub fn open_from_address(state: AppState) {
+    if is_lesson_fragment(&web_io::location_hash()) {
+        when_course_loaded(state, open_address_now);
+    }
+}
+
+fn open_address_now(state: AppState) {
     let fragment = web_io::location_hash();
+    // The address may have changed while the course was on its way.
     if !is_lesson_fragment(&fragment) {
         return;
     }

@@ -20,6 +20,7 @@
 pub mod drive;
 pub mod headless;
 pub mod live;
+pub mod loading;
 pub mod markdown;
 pub mod progress;
 pub mod route;

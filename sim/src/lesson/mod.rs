@@ -35,7 +35,8 @@
 //! scenario parser's own action reader. The untouched scenario should be calm (no faults in its own
 //! steps): the faults are the learner's to make, and a test proves no checkpoint is met without them.
 //!
-//! [`LESSONS`] compiles every lesson file in, so the app and the tests read the same text;
+//! [`LESSONS`] compiles every lesson file in, so the tests and the CLI read the text the app fetches
+//! (the app carries only [`LESSON_FILES`], paths and checksums, and loads the text when first needed);
 //! [`parse_lessons`] parses them all and orders them by `order`. [`LessonRun`] plays a lesson headless:
 //! the native tests run every scripted solution and require every checkpoint, in order.
 
@@ -54,49 +55,51 @@ pub use runner::{LessonRun, CHECK_EVERY_MS};
 use crate::action::Action;
 use crate::scenario::Scenario;
 
-/// `(path from the repository root, markdown text)` of every lesson, compiled in.
-pub const LESSONS: &[(&str, &str)] = &[
-    (
-        "lessons/01-exactly-once.md",
-        include_str!("../../../lessons/01-exactly-once.md"),
-    ),
-    (
-        "lessons/02-consensus-and-quorums.md",
-        include_str!("../../../lessons/02-consensus-and-quorums.md"),
-    ),
-    (
-        "lessons/03-leader-election.md",
-        include_str!("../../../lessons/03-leader-election.md"),
-    ),
-    (
-        "lessons/04-leases.md",
-        include_str!("../../../lessons/04-leases.md"),
-    ),
-    (
-        "lessons/05-distributed-locks.md",
-        include_str!("../../../lessons/05-distributed-locks.md"),
-    ),
-    (
-        "lessons/06-fencing-tokens.md",
-        include_str!("../../../lessons/06-fencing-tokens.md"),
-    ),
-    (
-        "lessons/07-quorum-availability.md",
-        include_str!("../../../lessons/07-quorum-availability.md"),
-    ),
-    (
-        "lessons/08-avoiding-coordination.md",
-        include_str!("../../../lessons/08-avoiding-coordination.md"),
-    ),
-    (
-        "lessons/09-zookeeper-election.md",
-        include_str!("../../../lessons/09-zookeeper-election.md"),
-    ),
-    (
-        "lessons/10-guided-lab.md",
-        include_str!("../../../lessons/10-guided-lab.md"),
-    ),
+/// Declares the course once: [`LESSON_FILES`] (each file's path and checksum, small enough for the app
+/// to carry while the text itself is fetched on demand) and [`LESSONS`] (the text, compiled in, for the
+/// tests, the command line and anything else that runs without a web server).
+macro_rules! course_files {
+    ($($name:literal),* $(,)?) => {
+        /// Every lesson file by path from the repository root (also its address beside the app's
+        /// `index.html`), with the FNV-1a hash of the text this build was made with.
+        pub const LESSON_FILES: &[LessonFile] = &[$(LessonFile {
+            path: concat!("lessons/", $name),
+            text_hash: crate::hash::fnv_of(include_bytes!(concat!("../../../lessons/", $name))),
+        }),*];
+        /// `(path from the repository root, markdown text)` of every lesson, compiled in.
+        pub const LESSONS: &[(&str, &str)] = &[$(
+            (concat!("lessons/", $name), include_str!(concat!("../../../lessons/", $name)))
+        ),*];
+    };
+}
+
+course_files![
+    "01-exactly-once.md",
+    "02-consensus-and-quorums.md",
+    "03-leader-election.md",
+    "04-leases.md",
+    "05-distributed-locks.md",
+    "06-fencing-tokens.md",
+    "07-quorum-availability.md",
+    "08-avoiding-coordination.md",
+    "09-zookeeper-election.md",
+    "10-guided-lab.md",
 ];
+
+/// One lesson file as this build knows it, without its text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LessonFile {
+    pub path: &'static str,
+    pub text_hash: u64,
+}
+
+impl LessonFile {
+    /// Whether `text` is the very file this build was made with (a server or cache can hand a page a
+    /// lesson from another version; its checkpoints could then name things this engine lacks).
+    pub fn matches(&self, text: &str) -> bool {
+        crate::hash::fnv_of(text.as_bytes()) == self.text_hash
+    }
+}
 
 /// `(path from the repository root, TOML text)` of every scenario a lesson may name.
 pub const SCENARIO_FILES: &[(&str, &str)] = &[
@@ -216,7 +219,12 @@ pub struct InterviewQuestion {
 
 /// Every compiled-in lesson, parsed, in course order.
 pub fn parse_lessons() -> Result<Vec<Lesson>, LessonError> {
-    let mut lessons = LESSONS
+    parse_course(LESSONS)
+}
+
+/// Parses `(path, text)` lesson files and puts them in course order.
+pub fn parse_course(files: &[(&str, &str)]) -> Result<Vec<Lesson>, LessonError> {
+    let mut lessons = files
         .iter()
         .map(|(path, text)| parse_lesson(text, path))
         .collect::<Result<Vec<_>, _>>()?;
