@@ -211,6 +211,12 @@ fn mistakes_are_reported_with_file_line_column_step_and_key() {
     assert!(error("calm-five.toml", "nowhere.toml")
         .starts_with("demo.md:6:12: key `scenario`: no scenario `lessons/scenarios/nowhere.toml`"));
     assert!(error("+++\nid", "id").contains("demo.md:1:1: a lesson starts with a `+++` line"));
+    assert_eq!(
+        error("Crash it.", "Crash {leadr}."),
+        "demo.md:9:15: step 1 key `instruction`: `{leadr}` names nothing in the run; an instruction \
+         may name `{leader}`, `{lock_holder}`, `{paused}`, `{crashed}`"
+    );
+    assert!(parse_lesson(&MINIMAL.replace("Crash it.", "Crash {leader}."), "demo.md").is_ok());
     let no_correct = MINIMAL.replace(
         "+++\nBody",
         "[[step.predict]]\nquestion = \"Q?\"\noptions = [{ text = \"a\", explanation = \"b\" }]\n+++\nBody",
@@ -354,4 +360,48 @@ fn a_met_checkpoint_stays_met_after_the_condition_passes() {
     let verdict = fresh_after_heal.unwrap().check(run.world());
     assert_eq!(verdict.explanation, "every link is up");
     assert!(!verdict.satisfied);
+}
+
+#[test]
+fn live_names_follow_the_run_a_lesson_is_played_on() {
+    use quorumlab_sim::action::{Action, NodeTarget};
+    use quorumlab_sim::lesson::LiveName;
+    use quorumlab_sim::runner::ScenarioRun;
+    use quorumlab_sim::time::SimTime;
+    let lesson = parse_lessons()
+        .unwrap()
+        .into_iter()
+        .find(|lesson| lesson.id == "distributed-locks")
+        .unwrap();
+    let mut run = ScenarioRun::new(lesson.scenario.clone()).unwrap();
+    assert_eq!(LiveName::LockHolder.value(&run.world().view()), "nobody");
+    // Play until some worker believes it holds the lock; which one is the run's business.
+    let mut at_ms = 0;
+    let holder = loop {
+        at_ms += 5;
+        assert!(at_ms < 5_000, "no worker took the lock in 5 s");
+        run.advance_to(SimTime::from_ms(at_ms));
+        let holder = LiveName::LockHolder.value(&run.world().view());
+        if holder != "nobody" {
+            break holder;
+        }
+    };
+    assert!(["A", "B", "C"].contains(&holder.as_str()), "{holder}");
+    assert_eq!(LiveName::Paused.value(&run.world().view()), "nobody");
+    let node = run
+        .world()
+        .view()
+        .coordination
+        .unwrap()
+        .labels
+        .iter()
+        .position(|label| *label == holder)
+        .unwrap();
+    let target = NodeTarget::Node(quorumlab_sim::ids::NodeId(node as u16));
+    run.world_mut().apply(&Action::Pause {
+        target,
+        duration_ms: None,
+    });
+    assert_eq!(LiveName::Paused.value(&run.world().view()), holder);
+    assert_eq!(LiveName::Crashed.value(&run.world().view()), "nobody");
 }

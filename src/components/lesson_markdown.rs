@@ -6,7 +6,9 @@
 //! caller passes a counter and, for the mastery checklist, a builder for each item's checkbox.
 
 use crate::lesson::markdown::{Block, Inline};
+use crate::state::AppState;
 use leptos::prelude::*;
+use quorumlab_sim::lesson::LiveName;
 
 /// Builds the control in front of checklist item `index` (its text is passed along as its label).
 pub type ChecklistItem<'a> = &'a dyn Fn(usize, AnyView) -> AnyView;
@@ -19,9 +21,22 @@ pub fn inlines_view(inlines: &[Inline]) -> AnyView {
             Inline::Strong(inner) => view! { <strong>{inlines_view(inner)}</strong> }.into_any(),
             Inline::Emphasis(inner) => view! { <em>{inlines_view(inner)}</em> }.into_any(),
             Inline::Code(text) => view! { <code>{text.clone()}</code> }.into_any(),
+            Inline::Live(name) => live_name_view(*name),
         })
         .collect_view()
         .into_any()
+}
+
+/// A name from the run, kept current while it is on screen (it follows the panels' snapshot, so a
+/// playing run redraws it at most ten times a second, and only when the name changes).
+fn live_name_view(name: LiveName) -> AnyView {
+    let state = expect_context::<AppState>();
+    let value = Memo::new(move |_| state.panel_view.with(|view| name.value(view)));
+    view! {
+        <span class="live-name" data-testid="live-name" data-live=name.placeholder()
+            title="Who this is in the run right now">{value}</span>
+    }
+    .into_any()
 }
 
 /// Headings move down one level (at least `h3`): the panel's own title is the `h2`.

@@ -140,8 +140,12 @@ fn OpenLesson(lesson: Lesson) -> impl IntoView {
                 <ul>{lesson.outcomes.iter().map(|outcome| view! { <li>{outcome.clone()}</li> }).collect_view()}</ul>
             </details>
             <Show when=move || lessons.waiting.get()>
+                // The play control sits where the learner is reading: at 1280×720 the playback bar is
+                // below the fold.
                 <p class="lesson-waiting" data-testid="lesson-waiting" role="status">
-                    "The run is paused at its start while you read. Press ▶ Play (space) when you are ready, or make the first move yourself: acting starts it too."
+                    "Paused while you read. "
+                    <button class="primary" data-testid="lesson-play" on:click=move |_| state.toggle_playing()>"▶ Play"</button>
+                    " (or Space, or your first move) starts the run."
                 </p>
             </Show>
             <CurrentStepCard steps=lesson.steps.clone() />

@@ -220,14 +220,8 @@ pub fn open_lesson(state: AppState, index: usize, step: usize) {
             lessons.bump();
             web_io::show_lesson_step(step + 1);
             web_io::replace_fragment(&lesson_fragment(&lesson.id, step + 1));
-            let text = format!(
-                "Lesson {}: {} — step {} of {}",
-                lesson.order,
-                lesson.title,
-                step + 1,
-                lesson.steps.len()
-            );
-            notice(state, text, false);
+            // The panel itself says which lesson and step this is; an older notice no longer applies.
+            state.notice.set(None);
         }
         Err(reason) => notice(
             state,

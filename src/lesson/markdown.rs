@@ -2,10 +2,13 @@
 //!
 //! Blocks: `#` headings, paragraphs (lines joined until a blank line), `-` lists whose items may wrap onto
 //! indented lines, `- [ ]` / `- [x]` checklists, and fenced code blocks (three backticks). Inline:
-//! `**bold**`, `*italic*` and `` `code` ``; a marker without its closing partner stays literal text.
+//! `**bold**`, `*italic*`, `` `code` `` and live names (`{paused}`: filled from the run where shown, see
+//! `quorumlab_sim::lesson::LiveName`); a marker without its closing partner stays literal text.
 //! Anything else is shown as the text it is. The components turn these values into DOM nodes one by
 //! one, so a lesson can never inject markup: there is no HTML in, and no `innerHTML` out. Writing this
 //! (about a hundred lines) instead of pulling in a markdown crate keeps the app's first load small.
+
+use quorumlab_sim::lesson::{leading_placeholder, LiveName};
 
 /// One block of a lesson.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,6 +36,8 @@ pub enum Inline {
     Strong(Vec<Inline>),
     Emphasis(Vec<Inline>),
     Code(String),
+    /// `{paused}`, `{lock_holder}`...: a name only the run knows, filled in where it is shown.
+    Live(LiveName),
 }
 
 /// Reads `source` into blocks.
@@ -143,6 +148,7 @@ pub fn parse_inlines(text: &str) -> Vec<Inline> {
     while let Some(character) = rest.chars().next() {
         let span = match character {
             '`' => closed(rest, "`").map(|(inner, after)| (Inline::Code(inner.to_string()), after)),
+            '{' => live_name(rest),
             '*' if rest.starts_with("**") => closed(rest, "**")
                 .map(|(inner, after)| (Inline::Strong(parse_inlines(inner)), after)),
             '*' => closed(rest, "*")
@@ -169,6 +175,13 @@ pub fn parse_inlines(text: &str) -> Vec<Inline> {
     inlines
 }
 
+/// For `text` starting with a known `{placeholder}`: it, and what follows it.
+fn live_name(text: &str) -> Option<(Inline, &str)> {
+    let word = leading_placeholder(text)?;
+    let name = LiveName::from_placeholder(word)?;
+    Some((Inline::Live(name), &text[word.len() + 2..]))
+}
+
 /// For `text` starting with `marker`: the non-empty text up to the closing marker, and what follows it.
 fn closed<'a>(text: &'a str, marker: &str) -> Option<(&'a str, &'a str)> {
     let body = &text[marker.len()..];
@@ -183,6 +196,7 @@ pub fn plain_text(inlines: &[Inline]) -> String {
         .map(|inline| match inline {
             Inline::Text(text) | Inline::Code(text) => text.clone(),
             Inline::Strong(inner) | Inline::Emphasis(inner) => plain_text(inner),
+            Inline::Live(name) => format!("{{{}}}", name.placeholder()),
         })
         .collect()
 }
@@ -193,6 +207,26 @@ mod tests {
 
     fn text(value: &str) -> Inline {
         Inline::Text(value.to_string())
+    }
+
+    #[test]
+    fn known_placeholders_become_live_names_and_others_stay_text() {
+        assert_eq!(
+            parse_inlines("**Resume {paused}.** {nope} {leader}"),
+            vec![
+                Inline::Strong(vec![
+                    text("Resume "),
+                    Inline::Live(LiveName::Paused),
+                    text(".")
+                ]),
+                text(" {nope} "),
+                Inline::Live(LiveName::Leader),
+            ]
+        );
+        assert_eq!(
+            plain_text(&parse_inlines("now: {lock_holder}")),
+            "now: {lock_holder}"
+        );
     }
 
     #[test]

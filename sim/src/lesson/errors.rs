@@ -39,6 +39,8 @@ pub enum LessonErrorKind {
         at: usize,
         message: String,
     },
+    /// A `{word}` in an instruction that names nothing the run knows (see `live_names.rs`).
+    UnknownLiveName { word: String, known: Vec<String> },
     /// A multiple-choice question with no option marked `correct = true`.
     NoCorrectOption,
     /// An `id` that is not lowercase words joined by dashes.
@@ -64,6 +66,15 @@ impl fmt::Display for LessonErrorKind {
             LessonErrorKind::BadCheckpoint { text, at, message } => {
                 write!(formatter, "checkpoint `{text}` at character {at}: {message}")
             }
+            LessonErrorKind::UnknownLiveName { word, known } => write!(
+                formatter,
+                "`{{{word}}}` names nothing in the run; an instruction may name {}",
+                known
+                    .iter()
+                    .map(|name| format!("`{{{name}}}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
             LessonErrorKind::NoCorrectOption => {
                 write!(formatter, "no option is marked `correct = true`")
             }

@@ -43,12 +43,14 @@
 mod checkpoint;
 mod errors;
 mod evaluate;
+mod live_names;
 mod parse;
 mod runner;
 
 pub use checkpoint::{Checkpoint, CheckpointError, CHECKPOINT_NAMES};
 pub use errors::{LessonError, LessonErrorKind};
 pub use evaluate::{CheckpointEvaluator, Verdict};
+pub use live_names::{leading_placeholder, placeholders, LiveName, LIVE_NAMES};
 pub use parse::{parse_lesson, DEFAULT_START_MS, DEFAULT_WITHIN_MS};
 pub use runner::{LessonRun, CHECK_EVERY_MS};
 

@@ -6,6 +6,7 @@
 
 use super::checkpoint::parse_checkpoint;
 use super::errors::{LessonError, LessonErrorKind};
+use super::live_names::{placeholders, LiveName, LIVE_NAMES};
 use super::{
     InterviewQuestion, Lesson, LessonStep, PredictOption, Prediction, SolutionAction,
     SCENARIO_FILES,
@@ -224,13 +225,35 @@ fn scenario_text(path: &str) -> Option<&'static str> {
     lesson_file.or(example).map(|(_, text)| *text)
 }
 
+/// Every `{word}` of an instruction must be a name the app can fill from the run.
+fn check_live_names(field: &Field<'_>, instruction: &str) -> Result<()> {
+    let unknown = placeholders(instruction)
+        .into_iter()
+        .find(|(_, word)| LiveName::from_placeholder(word).is_none());
+    match unknown {
+        Some((_, word)) => Err(lesson_error(
+            field,
+            LessonErrorKind::UnknownLiveName {
+                word: word.to_string(),
+                known: LIVE_NAMES
+                    .iter()
+                    .map(|(name, _)| name.to_string())
+                    .collect(),
+            },
+        )),
+        None => Ok(()),
+    }
+}
+
 fn node_names(scenario: &Scenario) -> NodeNames {
     NodeNames::of_scenario(scenario)
 }
 
 fn read_step(table: &TableReader<'_>, names: &NodeNames) -> Result<LessonStep> {
     table.check_keys(STEP_KEYS)?;
-    let instruction = table.required("instruction")?.string()?.to_string();
+    let instruction_field = table.required("instruction")?;
+    let instruction = instruction_field.string()?.to_string();
+    check_live_names(&instruction_field, &instruction)?;
     let checkpoint_field = table.required("checkpoint")?;
     let checkpoint_text = checkpoint_field.string()?.to_string();
     let checkpoint = parse_checkpoint(&checkpoint_text, names).map_err(|error| {

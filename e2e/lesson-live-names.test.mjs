@@ -1,0 +1,71 @@
+// Instructions that name actors from the live run (issue 11): lesson 5 done by hand through the node
+// popover at 1280×720 and 1440×900. Which worker wins the lock is the run's business, so step 1 names
+// the holder as it changes, and step 2 names the worker the learner actually paused — whichever it was.
+// At 1280×720 the open step and the cluster must be on screen together. Screenshots go to
+// e2e/screenshots/live-names-*.png.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openApp } from './support/browser.mjs';
+import { assertNoProblems, waitUntil } from './support/cluster.mjs';
+
+const POPOVER = '[data-testid=node-popover]';
+const CURRENT = '[data-testid=current-step]';
+const live = (page, name) => page.locator(`${CURRENT} [data-testid=live-name][data-live=${name}]`);
+
+function ringNode(page, name) {
+  return page.locator('[data-testid=cluster-view] g[data-testid^="node-"]', {
+    has: page.locator('text.node-id', { hasText: new RegExp(`^${name}$`) }),
+  });
+}
+
+async function onScreen(page, selector, height) {
+  const box = await page.locator(selector).boundingBox();
+  return box !== null && box.y >= 0 && box.y + box.height <= height;
+}
+
+for (const { width, height } of [{ width: 1280, height: 720 }, { width: 1440, height: 900 }]) {
+  const size = `${width}x${height}`;
+  test(`lesson 5 by hand at ${size}: the instruction names the worker holding the lock, then the one you paused`, async () => {
+    const app = await openApp({ width, height, path: '/#/lesson/distributed-locks' });
+    const { page } = app;
+    try {
+      await page.waitForSelector('[data-testid=lesson-waiting]');
+      assert.equal(await live(page, 'lock_holder').textContent(), 'nobody', 'before the run plays nobody holds it');
+      assert.ok(await onScreen(page, CURRENT, height), `the open step is on screen at ${size}`);
+      assert.ok(await onScreen(page, '[data-testid=cluster-view]', height), `the cluster is on screen at ${size}`);
+      // The play control is in the waiting note, beside the step (the playback bar may be below the fold).
+      assert.ok(await onScreen(page, '[data-testid=lesson-play]', height), `the play button is on screen at ${size}`);
+      await page.click('[data-testid=lesson-play]');
+      await page.waitForSelector('[data-testid=lesson-waiting]', { state: 'detached' });
+      const holder = await waitUntil(
+        async () => {
+          const name = await live(page, 'lock_holder').textContent();
+          return ['A', 'B', 'C'].includes(name) ? name : null;
+        },
+        { timeout: 20_000, what: 'a worker to hold the lock, named in the instruction' },
+      );
+      await app.screenshot(`live-names-1-holder-${size}`);
+      await ringNode(page, holder).click();
+      await page.waitForSelector(POPOVER);
+      await page.click(`${POPOVER} button[aria-label="Pause ${holder} until resumed"]`);
+      await waitUntil(async () => (await page.locator('[data-testid=lesson-step-1]').getAttribute('data-state')) === 'done', {
+        timeout: 30_000,
+        what: 'step 1 to tick once the frozen holder\'s key expires',
+      });
+      assert.equal(await live(page, 'paused').textContent(), holder, 'step 2 names the worker the learner paused');
+      assert.ok(await onScreen(page, CURRENT, height), `step 2 is on screen at ${size}`);
+      await app.screenshot(`live-names-2-paused-${size}`);
+      await ringNode(page, holder).click();
+      await page.waitForSelector(POPOVER);
+      await page.click(`${POPOVER} button[aria-label="Resume ${holder}"]`);
+      await waitUntil(async () => (await page.locator('[data-testid=lesson-step-2]').getAttribute('data-state')) === 'done', {
+        timeout: 30_000,
+        what: 'step 2 to tick: the late write is lost',
+      });
+      assert.equal(await live(page, 'paused').count(), 0, 'step 3 is open, and names no paused worker');
+      assertNoProblems(app);
+    } finally {
+      await app.close();
+    }
+  });
+}
