@@ -53,7 +53,7 @@ for (const [what, answer, reason] of [
   ['missing', () => ({ status: 404, body: 'not found' }), /lessons\/04-leases\.md could not be loaded \(HTTP 404\)/],
 ]) {
   test(`a lesson file ${what} is refused with a sentence, and the playground runs on`, async () => {
-    const app = await openApp();
+    const app = await openApp({ serviceWorkers: 'block' });
     const { page } = app;
     try {
       const original = await readFile(join(REPO_ROOT, LESSON), 'utf8');

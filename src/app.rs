@@ -37,6 +37,7 @@ pub fn App() -> impl IntoView {
     share_button::open_from_address(state);
     live::open_from_address(state);
     live::install(state);
+    live::prefetch_for_offline(state);
     frame_loop::start(state);
     keyboard::install(state);
 

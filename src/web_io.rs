@@ -16,6 +16,17 @@ pub fn location_hash() -> String {
         .unwrap_or_default()
 }
 
+/// Whether a service worker (`public/sw.js`) answers this page's requests, so what it fetches now is
+/// kept for a visit without network.
+pub fn service_worker_controls_page() -> bool {
+    let Some(window) = web_sys::window() else {
+        return false;
+    };
+    Reflect::get(&window.navigator(), &JsValue::from_str("serviceWorker"))
+        .and_then(|container| Reflect::get(&container, &JsValue::from_str("controller")))
+        .is_ok_and(|controller| !controller.is_null() && !controller.is_undefined())
+}
+
 /// Replaces the address's fragment without reloading or adding a history entry; returns the address.
 pub fn replace_fragment(fragment: &str) -> Option<String> {
     let window = web_sys::window()?;

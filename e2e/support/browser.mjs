@@ -41,14 +41,16 @@ async function mountApp(page, url, problems) {
   }
 }
 
-export async function openApp({ width = 1440, height = 900, path = '/' } = {}) {
+// `serviceWorkers: 'block'` keeps public/sw.js out of a test that intercepts the page's requests
+// (Playwright's routes do not see requests a service worker answers).
+export async function openApp({ width = 1440, height = 900, path = '/', serviceWorkers = 'allow' } = {}) {
   // QUORUMLAB_DIST lets parallel work test its own build (`trunk build --release --dist DIR`).
   const server = await serveDist(process.env.QUORUMLAB_DIST ?? join(REPO_ROOT, 'dist'));
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: CHROMIUM_ARGS,
   });
-  const page = await browser.newPage({ viewport: { width, height } });
+  const page = await browser.newPage({ viewport: { width, height }, serviceWorkers });
   const problems = [];
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(`console error: ${message.text()}`);

@@ -12,6 +12,7 @@ const CONTENT_TYPES = {
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
   '.json': 'application/json',
+  '.webmanifest': 'application/manifest+json',
   '.md': 'text/markdown; charset=utf-8',
   '.toml': 'text/plain; charset=utf-8',
 };

@@ -231,6 +231,21 @@ pub fn open_lesson(state: AppState, index: usize, step: usize) {
     }
 }
 
+/// How long after start the course is fetched for a later visit without network.
+const OFFLINE_PREFETCH_DELAY_MS: u32 = 3_000;
+
+/// Once the page has settled, fetches the course if a service worker is keeping what the page loads:
+/// the lessons then open offline too, although this visit never opened one. Without a service worker
+/// nothing is fetched before a lesson is wanted.
+pub fn prefetch_for_offline(state: AppState) {
+    gloo_timers::callback::Timeout::new(OFFLINE_PREFETCH_DELAY_MS, move || {
+        if web_io::service_worker_controls_page() {
+            when_course_loaded(state, |_| ());
+        }
+    })
+    .forget();
+}
+
 /// Leaves the lesson; the run goes on as it is.
 pub fn close_lesson(state: AppState) {
     // The address no longer names what is on screen.
