@@ -20,8 +20,8 @@ const NODES = 5;
  * back stays short of the next snapshot; the case where it does not is the regression test at the end.
  */
 const ACTIONS = [
-  [760, 'do = "request"\ncount = 1\ntarget = "leader"', 'Send a write to the leader'],
-  [1_010, 'do = "crash"\ntarget = "leader"', 'Crash the leader (K)'],
+  [760, 'do = "request"\ncount = 1\ntarget = "leader"', 'Write to leader (W)'],
+  [1_010, 'do = "crash"\ntarget = "leader"', 'Crash leader (K)'],
 ];
 /** Speed slider position of about 4× (the slider is logarithmic from 0.05× at 0 to 20× at 1000). */
 const FOUR_TIMES = '731';

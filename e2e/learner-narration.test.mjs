@@ -97,7 +97,7 @@ test(`lesson 6 by hand at ${size}: pause A from its popover while it holds the l
       async () => /^▢ A.*holds lock, token \d+/.test((await page.locator('[data-testid=lane-A]').textContent()) ?? ''),
       { timeout: 20_000, what: 'A to hold the lock' },
     );
-    await act(page, 'A', 'Pause A until resumed');
+    await act(page, 'A', 'Pause until resumed, A');
     await waitForLine(page, /^Pause A$/, 'the pause told');
     await app.screenshot(`learner-3-A-paused-${size}`);
     await setSpeedPosition(page);

@@ -47,7 +47,7 @@ for (const { width, height } of [{ width: 1280, height: 720 }, { width: 1440, he
       await app.screenshot(`live-names-1-holder-${size}`);
       await ringNode(page, holder).click();
       await page.waitForSelector(POPOVER);
-      await page.click(`${POPOVER} button[aria-label="Pause ${holder} until resumed"]`);
+      await page.click(`${POPOVER} button[aria-label="Pause until resumed, ${holder}"]`);
       await waitUntil(async () => (await page.locator('[data-testid=lesson-step-1]').getAttribute('data-state')) === 'done', {
         timeout: 30_000,
         what: 'step 1 to tick once the frozen holder\'s key expires',

@@ -84,7 +84,7 @@ async function inspectorClock(page) {
   return { offsetMs: match[1] === '−' ? -magnitude : magnitude, drift: match[4] };
 }
 
-const clockBadge = (page, id) => page.textContent(`[data-testid=node-${id}] .node-clock`);
+const clockBadge = async (page, id) => (await page.textContent(`[data-testid=node-${id}] .node-clock`)).trim();
 
 test('clock controls: a jump shows a skew badge and the inspector clock differs from true time; drift grows it', async () => {
   const app = await openApp();

@@ -21,7 +21,7 @@ test('crashing the leader: a new leader with a higher term appears (Raft §5.2)'
     assert.match(await page.textContent('[data-testid=leader-chip]'), new RegExp(`leader: ${first.id}\\b`));
     await app.screenshot('crash-1-leader-elected');
 
-    await page.click('button[aria-label="Crash the leader (K)"]');
+    await page.click('button[aria-label="Crash leader (K)"]');
     const crashed = await readNode(page, first.id);
     assert.equal(crashed.status, 'crashed', `${first.id} is drawn as crashed`);
     assert.match(crashed.label, /crashed/);

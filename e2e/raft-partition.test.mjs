@@ -77,7 +77,7 @@ test('partition 2|3: the minority cannot commit, the majority elects and commits
     await app.screenshot('partition-1-minority-stuck-majority-commits', { fullPage: true });
 
     // Heal: the old leader hears the higher term and steps down (Raft §5.1).
-    await page.click('button[aria-label="Heal every link (H)"]');
+    await page.click('button[aria-label="Heal all (H)"]');
     await waitUntil(
       async () => {
         const node = await readNode(page, oldLeader.id);

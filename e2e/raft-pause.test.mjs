@@ -29,7 +29,7 @@ test('a paused leader still believes it leads its old term, and steps down once 
   try {
     await setSpeedPosition(page);
     const old = await waitForLeader(page);
-    await page.click('button[aria-label="Pause the leader (P)"]');
+    await page.click('button[aria-label="Pause leader (P)"]');
     const paused = await readNode(page, old.id);
     assert.equal(paused.status, 'paused');
     assert.equal(paused.role, 'leader', 'a pause is invisible to the paused node');
@@ -40,7 +40,7 @@ test('a paused leader still believes it leads its old term, and steps down once 
     const frozen = await waitUntil(
       async () => {
         const node = await readNode(page, old.id);
-        return /paused with [1-9]\d* inputs waiting/.test(node.label) ? node : null;
+        return /[1-9]\d* inputs waiting, paused/.test(node.label) ? node : null;
       },
       { what: `messages queued at the paused ${old.id}` },
     );

@@ -32,7 +32,7 @@ test('timeline: scrub back before a crash, forward to the same future, and branc
     // Read the clock once paused: while playing, the clock text refreshes ten times a second.
     await page.click('[data-testid=play-toggle]');
     const crashAtMs = (await simTimeMs(page)) + 1;
-    await page.click('button[aria-label="Crash the leader (K)"]');
+    await page.click('button[aria-label="Crash leader (K)"]');
     await page.click('[data-testid=play-toggle]');
     const second = await waitForLeader(page, { aboveTerm: first.term });
     const electedBy = await simTimeMs(page);
@@ -60,7 +60,7 @@ test('timeline: scrub back before a crash, forward to the same future, and branc
 
     // Act in the past: the recorded crash (and everything after it) is discarded.
     await scrubTo(page, crashAtMs - 5);
-    await page.click('button[aria-label="Send a write to the leader"]');
+    await page.click('button[aria-label="Write to leader (W)"]');
     assert.equal(await marks(page, 'fault'), 1, 'the write is the one action left');
     const now = (await page.textContent('[data-testid=sim-time]')).trim();
     assert.match(await page.textContent('[data-testid=timeline]'), new RegExp(`recorded up to ${now}`), 'no future left');
@@ -91,7 +91,7 @@ test('timeline: a newly elected leader gets its mark without waiting for another
   try {
     await setSpeedPosition(page);
     const first = await waitForLeader(page);
-    await page.click('button[aria-label="Crash the leader (K)"]');
+    await page.click('button[aria-label="Crash leader (K)"]');
     const second = await waitForLeader(page, { aboveTerm: first.term });
     await page.waitForFunction(
       (label) => [...document.querySelectorAll('[data-testid=timeline] .mark-leader')].some((mark) => mark.textContent.includes(label)),

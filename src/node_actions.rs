@@ -180,13 +180,12 @@ fn pause_choices(target: NodeTarget, name: &str, status: NodeStatus) -> Vec<Node
         .iter()
         .map(|&duration_ms| {
             let length = pause_text(duration_ms);
-            let spoken = match duration_ms {
-                None => format!("Pause {name} until resumed"),
-                Some(_) => format!("Pause {name} for {length}"),
-            };
+            // Spoken names begin with the button's own words, so voice control can say what it sees.
+            let text = format!("Pause {length}");
+            let spoken = format!("{text}, {name}");
             choice(
                 group,
-                format!("Pause {length}"),
+                text,
                 spoken,
                 Action::Pause {
                     target,
@@ -203,7 +202,7 @@ fn network_choice(target: NodeTarget, name: &str, cut_off: bool) -> NodeChoice {
         let heal = choice(
             group,
             "Heal all links".into(),
-            format!("Heal every link, {name}'s included"),
+            format!("Heal all links, {name}'s included"),
             Action::Heal,
         );
         return toned(Tone::Primary, heal);
@@ -221,18 +220,16 @@ fn clock_choices(target: NodeTarget, name: &str) -> Vec<NodeChoice> {
         choice(
             ActionGroup::Clock,
             format!("Clock {}", signed_ms(by_ms)),
-            format!("Jump {name}'s clock {}", signed_ms(by_ms)),
+            format!("Clock {}, {name}", signed_ms(by_ms)),
             Action::ClockJump { target, by_ms },
         )
     });
     let drifts = DRIFTS_PPM.iter().map(|&ppm| {
-        let spoken = match ppm {
-            0 => format!("Stop {name}'s clock drifting"),
-            _ => format!("Make {name}'s clock drift {}", signed_percent(ppm)),
-        };
+        let text = drift_text(ppm);
+        let spoken = format!("{text}, {name}");
         choice(
             ActionGroup::Drift,
-            drift_text(ppm),
+            text,
             spoken,
             Action::ClockDrift { target, ppm },
         )
@@ -256,7 +253,7 @@ pub fn node_choices(node: NodeId, name: &str, situation: NodeSituation) -> Vec<N
         choices.push(choice(
             ActionGroup::Client,
             "Send a write here".into(),
-            format!("Send a write to {name}"),
+            format!("Send a write here, to {name}"),
             Action::Request {
                 count: 1,
                 target,
@@ -318,7 +315,7 @@ mod tests {
             ]
         );
         assert_eq!(choices[0].aria_label, "Crash n3");
-        assert_eq!(choices[2].aria_label, "Pause n3 for 1 s");
+        assert_eq!(choices[2].aria_label, "Pause 1 s, n3");
         assert_eq!(
             choices[2].action,
             Action::Pause {

@@ -22,7 +22,8 @@ export async function waitUntil(probe, { timeout = 10_000, interval = 50, what =
 
 /**
  * Every node as the cluster view draws it: id, role and status from the classes, term from the
- * accessible label ("n3: leader in term 2, paused with 4 inputs waiting").
+ * accessible label, which starts with the words drawn on the node ("n3 leader · term 2, 4 inputs waiting,
+ * paused").
  */
 export async function readNodes(page) {
   return page.$$eval('[data-testid=cluster-view] g[data-testid^="node-n"]', (elements) =>
@@ -34,7 +35,7 @@ export async function readNodes(page) {
         role: /\brole-([a-z-]+)/.exec(classes)?.[1] ?? null,
         status: /\bstatus-([a-z]+)/.exec(classes)?.[1] ?? null,
         selected: /\bselected\b/.test(classes),
-        term: Number(/in term (\d+)/.exec(label)?.[1] ?? Number.NaN),
+        term: Number(/\bterm (\d+)/.exec(label)?.[1] ?? Number.NaN),
         label,
       };
     }),

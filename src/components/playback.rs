@@ -87,16 +87,16 @@ pub fn PlaybackBar() -> impl IntoView {
                 <span class="muted" data-testid="no-leader-note">"these servers elect no leader; pick a node on the ring to break it"</span>
             }>
                 <button class="danger" on:click=move |_| state.apply_to_leader(|target| Action::Crash { target })
-                    aria-label="Crash the leader (K)">"Crash leader"</button>
+                    aria-label="Crash leader (K)" aria-keyshortcuts="K">"Crash leader"</button>
                 <button on:click=move |_| state.apply_to_leader(|target| Action::Pause { target, duration_ms: None })
-                    aria-label="Pause the leader (P)">"Pause leader"</button>
+                    aria-label="Pause leader (P)" aria-keyshortcuts="P">"Pause leader"</button>
                 <button on:click=move |_| state.apply_to_leader(|target| Action::Isolate { target })
-                    aria-label="Isolate the leader (I)">"Isolate leader"</button>
+                    aria-label="Isolate leader (I)" aria-keyshortcuts="I">"Isolate leader"</button>
             </Show>
-            <button on:click=move |_| state.apply(Action::Heal) aria-label="Heal every link (H)">"Heal all"</button>
+            <button on:click=move |_| state.apply(Action::Heal) aria-label="Heal all (H)" aria-keyshortcuts="H" title="Heal every link">"Heal all"</button>
             <Show when=has_leader>
                 <button on:click=move |_| state.apply(Action::Request { count: 1, target: NodeTarget::Leader, kind: RequestKind::Put })
-                    aria-label="Send a write to the leader">"Write to leader"</button>
+                    aria-label="Write to leader (W)" aria-keyshortcuts="W">"Write to leader"</button>
             </Show>
         </div>
     }

@@ -135,24 +135,25 @@ impl NodeFace {
         }
     }
 
+    /// Begins with the words drawn on the node, in their order (name, caption, clock, waiting inputs),
+    /// so what a screen reader says and what voice control can be told match what is seen.
     fn accessible_label(&self, node: NodeId) -> String {
-        let status = match self.status {
-            NodeStatus::Up => String::new(),
-            NodeStatus::Crashed => ", crashed".to_string(),
-            NodeStatus::Paused => format!(", paused with {} inputs waiting", self.queued_inputs),
-        };
-        if !self.raft {
-            let name = if self.label == node.to_string() {
-                self.label.clone()
-            } else {
-                format!("{} ({node})", self.label)
-            };
-            return format!("{name}: {}{status}", self.kind_word);
+        let mut parts = vec![format!("{} {}", self.label, self.caption())];
+        parts.extend(self.clock_badge());
+        if self.queued_inputs > 0 {
+            parts.push(format!("{} inputs waiting", self.queued_inputs));
         }
-        if self.status == NodeStatus::Crashed {
-            return format!("{node}: crashed, term {} kept on disk", self.term);
+        match self.status {
+            NodeStatus::Paused => parts.push("paused".to_string()),
+            NodeStatus::Crashed if self.raft => {
+                parts.push(format!("term {} kept on disk", self.term))
+            }
+            _ => {}
         }
-        format!("{node}: {} in term {}{status}", self.role_word(), self.term)
+        if self.label != node.to_string() {
+            parts.push(format!("node {node}"));
+        }
+        parts.join(", ")
     }
 }
 
@@ -285,11 +286,13 @@ pub fn ClusterNode(node: NodeId, geometry: Memo<StageGeometry>) -> impl IntoView
             <text class="node-icon" y=move || if compact() { -ring_radius() - 11.0 } else { -radius() * 0.28 }>{read(|face| face.role_icon().to_string())}</text>
             <text class="node-id" y=move || if compact() { 1.0 } else { radius() * 0.42 }>{read(|face| face.label.clone())}</text>
             <Show when=move || !compact()>
+                // Each text starts with a space (not drawn: SVG drops it at the start of a line) so that
+                // the node's words read as words, "n1 follower", matching its accessible name.
                 <text class="node-caption" y=move || radius() + 34.0>
-                    {read(NodeFace::caption)}
+                    {read(|face| format!(" {}", face.caption()))}
                 </text>
                 <text class="node-clock" y=move || -radius() - 20.0>
-                    {read(|face| face.clock_badge().unwrap_or_default())}
+                    {read(|face| face.clock_badge().map(|badge| format!(" {badge}")).unwrap_or_default())}
                 </text>
             </Show>
             <Show when=move || face.with(|face| face.as_ref().is_some_and(|face| face.status == NodeStatus::Paused))>
@@ -300,7 +303,7 @@ pub fn ClusterNode(node: NodeId, geometry: Memo<StageGeometry>) -> impl IntoView
                 </g>
                 <Show when=move || face.with(|face| face.as_ref().is_some_and(|face| face.queued_inputs > 0))>
                     <text class="queue-badge" x=move || radius() + 10.0 y=move || radius() * 0.3>
-                        {read(|face| format!("✉ {}", face.queued_inputs))}
+                        {read(|face| format!(" ✉ {}", face.queued_inputs))}
                     </text>
                 </Show>
             </Show>
@@ -338,9 +341,19 @@ mod tests {
         assert_eq!(crashed.caption(), "crashed");
         assert_eq!(
             crashed.accessible_label(NodeId(0)),
-            "n1: crashed, term 3 kept on disk"
+            "n1 crashed, term 3 kept on disk"
         );
         let worker = face(NodeStatus::Crashed, NodeKind::Worker, false);
         assert_eq!(worker.caption(), "worker · crashed");
+        assert_eq!(
+            worker.accessible_label(NodeId(1)),
+            "A worker · crashed, node n2"
+        );
+        let mut paused = face(NodeStatus::Paused, NodeKind::Server, true);
+        paused.queued_inputs = 4;
+        assert_eq!(
+            paused.accessible_label(NodeId(0)),
+            "n1 follower · term 3, 4 inputs waiting, paused"
+        );
     }
 }

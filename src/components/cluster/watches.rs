@@ -86,7 +86,7 @@ pub fn ClusterWatches(geometry: Memo<StageGeometry>) -> impl IntoView {
         })
     });
     view! {
-        <g class="watch-arrows" aria-label="Watches: who is told when a znode changes">
+        <g class="watch-arrows" role="img" aria-label="Watches: who is told when a znode changes">
             <For each=move || arrows.get() key=|row| row.clone() let:row>
                 {
                     let (arrow, watcher, owner) = row;

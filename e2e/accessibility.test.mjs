@@ -1,0 +1,63 @@
+// An axe-core audit (node_modules/axe-core, injected into the page) of every screen a learner or an
+// instructor meets: the playground, each world in the protocol picker, a lesson, presenter mode, the node
+// popover and the dialogs. No serious or critical violation may remain; lesser ones are printed.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { openApp, REPO_ROOT } from './support/browser.mjs';
+import { assertNoProblems } from './support/cluster.mjs';
+
+const AXE = join(REPO_ROOT, 'node_modules', 'axe-core', 'axe.min.js');
+
+async function audit(page, where) {
+  if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.addScriptTag({ path: AXE });
+  const violations = await page.evaluate(async () => {
+    const result = await window.axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((violation) => ({
+      id: violation.id,
+      impact: violation.impact,
+      help: violation.help,
+      nodes: violation.nodes.slice(0, 3).map((node) => node.target.join(' ')),
+    }));
+  });
+  const severe = violations.filter((violation) => ['serious', 'critical'].includes(violation.impact));
+  const minor = violations.filter((violation) => !severe.includes(violation));
+  if (minor.length > 0) console.log(`${where}: minor: ${minor.map((violation) => violation.id).join(', ')}`);
+  return severe.map((violation) => `${where}: ${violation.impact} ${violation.id} (${violation.help}) at ${violation.nodes.join(' | ')}`);
+}
+
+test('the playground, every world, a lesson, presenter mode and the dialogs pass axe with no serious violation', async () => {
+  const app = await openApp();
+  const { page } = app;
+  const found = [];
+  try {
+    found.push(...(await audit(page, 'playground')));
+    const worlds = await page.$$eval('[data-testid=protocol-picker] option:not([disabled])', (options) => options.map((option) => option.value));
+    assert.ok(worlds.length >= 7, `the picker offers the worlds: ${worlds}`);
+    for (const world of worlds) {
+      await page.selectOption('[data-testid=protocol-picker]', world);
+      await page.waitForTimeout(300);
+      found.push(...(await audit(page, `world ${world}`)));
+    }
+    await page.selectOption('[data-testid=protocol-picker]', worlds[0]);
+    await page.locator('[data-testid=cluster-view] g[data-testid^="node-"]').first().click();
+    await page.waitForSelector('[data-testid=node-popover]');
+    found.push(...(await audit(page, 'node popover')));
+    await page.keyboard.press('Escape');
+    await page.click('[aria-label="Keyboard shortcuts (?)"]');
+    found.push(...(await audit(page, 'shortcuts dialog')));
+    await page.keyboard.press('Escape');
+    await page.click('[data-testid=lessons-button]');
+    await page.waitForSelector('[data-testid=lesson-item]');
+    found.push(...(await audit(page, 'lesson list')));
+    await page.locator('[data-testid=lesson-item][data-lesson-id=fencing-tokens] [data-testid=open-lesson]').click();
+    await page.waitForSelector('[data-testid=lesson-panel]');
+    found.push(...(await audit(page, 'lesson 6')));
+    await page.click('[data-testid=presenter-toggle]');
+    found.push(...(await audit(page, 'presenter mode in a lesson')));
+    assert.deepEqual(found, []);
+    assertNoProblems(app);
+  } finally {
+    await app.close();
+  }
+});
