@@ -1,44 +1,30 @@
 //! Quorum Lab's simulation engine: deterministic, sans-IO, with no web dependencies.
+//!
+//! The folders are the layers, lowest first: `base`, `contract`, `protocols`, `worlds`, `engine`,
+//! `views`, `tooling` (see `sim/ENGINE.md`, "Layers"; `tests/layers.rs` checks that imports only point
+//! down). The crate root is the facade for the engine's users: it re-exports every module by its short
+//! name (`quorumlab_sim::time`, `quorumlab_sim::raft`), so the app, the CLI and the tests need not know
+//! which layer a module sits in. Inside the engine, imports name the layer (`crate::base::time`), so
+//! every import says which way it points.
 
-pub mod action;
-pub mod actor;
-pub mod chaos;
-pub mod checker;
-pub mod clock;
-pub mod config;
-pub mod coordination;
-pub mod entry;
-pub mod hash;
-pub mod ids;
-pub mod invalid;
-pub mod lesson;
-pub mod lock_client;
-pub mod lockservice;
-pub mod narration;
-pub mod network;
-pub mod protocol;
-pub mod raft;
-pub mod redlock;
-pub mod registry;
-pub mod report;
-pub mod resource;
-pub mod rng;
-pub mod runner;
-pub mod scenario;
-pub mod scheduler;
-pub mod sweep;
-pub mod time;
-pub mod trace;
-pub mod trace_file;
-pub mod units;
-pub mod work_queue;
-pub mod worker;
-pub mod world;
-pub mod zookeeper;
+pub mod base;
+pub mod contract;
+pub mod engine;
+pub mod protocols;
+pub mod tooling;
+pub mod views;
+pub mod worlds;
 
-pub use config::{ProtocolConfig, ProtocolKind};
-pub use report::{LeaderRecord, NodeFinal, Report, RequestCounts, ViolationRecord};
-pub use world::{ActionOutcome, World, WorldConfig};
-pub mod history;
-pub mod view;
-pub mod view_coordination;
+pub use base::{clock, hash, ids, rng, time, units};
+pub use contract::{action, config, entry, invalid, protocol, report};
+pub use engine::{checker, history, network, trace, world};
+pub use protocols::{
+    lock_client, lockservice, raft, redlock, resource, scheduler, work_queue, worker, zookeeper,
+};
+pub use tooling::{chaos, lesson, runner, scenario, sweep, trace_file};
+pub use views::{narration, view, view_coordination};
+pub use worlds::{actor, coordination, registry};
+
+pub use contract::config::{ProtocolConfig, ProtocolKind};
+pub use contract::report::{LeaderRecord, NodeFinal, Report, RequestCounts, ViolationRecord};
+pub use engine::world::{ActionOutcome, World, WorldConfig};

@@ -1,65 +1,106 @@
-//! The engine's layering, checked from its source: no import cycle among the top-level modules of
-//! `sim/src`, and every import points down (or sideways within a layer), never up.
+//! The engine's layering, checked from its source. The folders of `sim/src` are the layers: a module's
+//! layer is the folder it sits in (`sim/src/base/time.rs` is `time`, in `base`), and [`LAYERS`] lists
+//! the folders lowest first, as `sim/ENGINE.md` ("Layers") explains them.
 //!
-//! An import is any `crate::<module>` path outside comments and test modules. The layers, lowest
-//! first, are listed in [`LAYERS`] and explained in `sim/ENGINE.md` ("Layers"); a new module must be
-//! placed there, or this test says where it is missing.
+//! An import is any `crate::<layer>::<module>` path outside comments and `#[cfg(test)]` modules
+//! (grouped `use crate::{...}` forms spelled out). Four rules: nothing but `lib.rs`, `bin/` and the
+//! layer folders sits directly in `sim/src`; no import cycle among the modules; no import points to a
+//! higher layer; and inside the engine no path goes through the crate root's re-exports
+//! (`crate::time`), which are the facade for the engine's users: every path names its layer.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-/// Lowest first. A module may import modules of its own layer or below, never above.
-const LAYERS: &[(&str, &[&str])] = &[
-    ("base", &["ids", "time", "rng", "hash", "clock", "units"]),
-    (
-        "contract",
-        &["protocol", "action", "config", "entry", "report", "invalid"],
-    ),
-    (
-        "protocols",
-        &[
-            "raft",
-            "lockservice",
-            "lock_client",
-            "worker",
-            "resource",
-            "redlock",
-            "scheduler",
-            "zookeeper",
-            "work_queue",
-        ],
-    ),
-    ("worlds", &["actor", "coordination", "registry"]),
-    (
-        "engine",
-        &["network", "trace", "checker", "world", "history"],
-    ),
-    ("view", &["view", "view_coordination", "narration"]),
-    (
-        "tooling",
-        &[
-            "scenario",
-            "lesson",
-            "trace_file",
-            "chaos",
-            "sweep",
-            "runner",
-        ],
-    ),
+/// The layer folders of `sim/src`, lowest first. A module may import modules of its own layer or
+/// below, never above.
+const LAYERS: &[&str] = &[
+    "base",
+    "contract",
+    "protocols",
+    "worlds",
+    "engine",
+    "views",
+    "tooling",
 ];
 
+/// What may sit directly in `sim/src` besides the layer folders: the crate root and the CLI.
+const ROOT_ENTRIES: &[&str] = &["lib.rs", "bin"];
+
+/// Module (`layer::module`) -> the modules its code imports.
 type Graph = BTreeMap<String, BTreeSet<String>>;
 
-fn rust_files(directory: &Path, found: &mut Vec<PathBuf>) {
+/// One source file: its path inside `sim/src` (with `/` between folders) and its text.
+struct Source {
+    path: String,
+    text: String,
+}
+
+fn source_root() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+fn collect_sources(root: &Path, directory: &Path, found: &mut Vec<Source>) {
     for entry in std::fs::read_dir(directory).expect("sim/src is readable") {
         let path = entry.expect("a directory entry").path();
         if path.is_dir() {
-            found.push(path.clone());
-            rust_files(&path, found);
+            collect_sources(root, &path, found);
         } else if path.extension().is_some_and(|extension| extension == "rs") {
-            found.push(path);
+            let relative = path.strip_prefix(root).expect("under sim/src");
+            let components: Vec<String> = relative
+                .components()
+                .map(|component| component.as_os_str().to_string_lossy().into_owned())
+                .collect();
+            found.push(Source {
+                path: components.join("/"),
+                text: std::fs::read_to_string(&path).expect("a source file is readable"),
+            });
         }
     }
+}
+
+/// Every `.rs` file under `sim/src` but the CLI's (a crate of its own, which reaches the engine
+/// through the facade like any user).
+fn engine_sources() -> Vec<Source> {
+    let root = source_root();
+    let mut sources = Vec::new();
+    collect_sources(&root, &root, &mut sources);
+    sources.retain(|source| !source.path.starts_with("bin/"));
+    sources
+}
+
+/// The entries directly in `sim/src` that are neither the crate root, the CLI nor a layer folder, each
+/// with a sentence saying what to do. `entries` are (name, is a folder).
+fn stray_entries(entries: &[(String, bool)]) -> Vec<String> {
+    entries
+        .iter()
+        .filter(|(name, is_folder)| {
+            let is_layer = *is_folder && LAYERS.contains(&name.as_str());
+            let could_be_a_module = *is_folder || name.ends_with(".rs");
+            could_be_a_module && !is_layer && !ROOT_ENTRIES.contains(&name.as_str())
+        })
+        .map(|(name, _)| {
+            format!(
+                "sim/src/{name} sits outside the layers: move it into the folder of its layer \
+                 ({}), declare it in that folder's mod.rs and re-export it in lib.rs \
+                 (see sim/ENGINE.md, \"Layers\")",
+                LAYERS.join(", ")
+            )
+        })
+        .collect()
+}
+
+/// The layer and module a file belongs to (`engine/world/events.rs` -> `engine`, `world`; a
+/// `coordination.rs` and its `coordination/` folder are one module), or `None` for files that are no
+/// module of a layer: `lib.rs`, stray files at the root and each layer's own `mod.rs`, which only
+/// declares its modules.
+fn module_of(path: &str) -> Option<(String, String)> {
+    let mut components = path.split('/');
+    let layer = components.next()?;
+    let first = components.next()?;
+    if !LAYERS.contains(&layer) || (first == "mod.rs" && components.next().is_none()) {
+        return None;
+    }
+    Some((layer.to_string(), first.trim_end_matches(".rs").to_string()))
 }
 
 /// The code of a file without comments and without its `#[cfg(test)]` module (tests may reach
@@ -78,43 +119,84 @@ fn code_of(text: &str) -> String {
         .join("\n")
 }
 
-fn imported_modules(code: &str) -> BTreeSet<String> {
-    let mut modules = BTreeSet::new();
+/// Every path in `code` that starts at `crate::`, as its segments after `crate`, with grouped imports
+/// spelled out: `crate::{base::ids::NodeId, contract::{action, config}}` gives `base::ids::NodeId`,
+/// `contract::action` and `contract::config`.
+fn crate_paths(code: &str) -> Vec<Vec<String>> {
+    let mut paths = Vec::new();
     let mut rest = code;
     while let Some(start) = rest.find("crate::") {
-        rest = &rest[start + "crate::".len()..];
-        let name: String = rest
+        let joined_to_a_word = rest[..start]
             .chars()
-            .take_while(|character| character.is_ascii_alphanumeric() || *character == '_')
-            .collect();
-        if !name.is_empty() {
-            modules.insert(name);
+            .next_back()
+            .is_some_and(|character| character.is_ascii_alphanumeric() || character == '_');
+        rest = &rest[start + "crate::".len()..];
+        if !joined_to_a_word {
+            let mut cursor = rest;
+            read_path_tree(&mut cursor, Vec::new(), &mut paths);
         }
     }
-    modules
+    paths
 }
 
-/// Top-level module -> the top-level modules its code imports.
-fn engine_graph() -> Graph {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut paths = Vec::new();
-    rust_files(&root, &mut paths);
-    let mut graph = Graph::new();
-    for path in paths.iter().filter(|path| path.is_file()) {
-        let relative = path.strip_prefix(&root).expect("under sim/src");
-        let first = relative.components().next().expect("a path inside src");
-        let module = first
-            .as_os_str()
-            .to_string_lossy()
-            .trim_end_matches(".rs")
-            .to_string();
-        if module == "bin" || module == "lib" {
-            continue;
+/// Reads one path, or one `{...}` group of paths, from `cursor` onwards, each prefixed by `prefix`.
+fn read_path_tree(cursor: &mut &str, mut prefix: Vec<String>, paths: &mut Vec<Vec<String>>) {
+    let mut read_a_segment = false;
+    loop {
+        *cursor = cursor.trim_start();
+        if let Some(group) = cursor.strip_prefix('{') {
+            *cursor = group;
+            loop {
+                read_path_tree(cursor, prefix.clone(), paths);
+                *cursor = cursor.trim_start();
+                match cursor.strip_prefix(',') {
+                    Some(after) => *cursor = after,
+                    None => {
+                        *cursor = cursor.strip_prefix('}').unwrap_or(cursor);
+                        return;
+                    }
+                }
+            }
         }
-        let text = std::fs::read_to_string(path).expect("a source file is readable");
-        let imports = graph.entry(module.clone()).or_default();
-        for imported in imported_modules(&code_of(&text)) {
-            if imported != module {
+        let length = cursor
+            .find(|character: char| !(character.is_ascii_alphanumeric() || character == '_'))
+            .unwrap_or(cursor.len());
+        if length == 0 {
+            break;
+        }
+        prefix.push(cursor[..length].to_string());
+        read_a_segment = true;
+        *cursor = &cursor[length..];
+        match cursor.strip_prefix("::") {
+            Some(after) => *cursor = after,
+            None => break,
+        }
+    }
+    if read_a_segment {
+        paths.push(prefix);
+    }
+}
+
+/// The modules (`layer::module`) a file's code imports: its `crate::<layer>::<module>` paths.
+fn imported_modules(code: &str) -> BTreeSet<String> {
+    crate_paths(code)
+        .into_iter()
+        .filter(|path| path.len() >= 2 && LAYERS.contains(&path[0].as_str()))
+        .map(|path| format!("{}::{}", path[0], path[1]))
+        .collect()
+}
+
+/// Each module of a layer -> the modules its code imports (itself left out).
+fn graph_of(sources: &[Source]) -> Graph {
+    let mut graph = Graph::new();
+    for source in sources {
+        let Some((layer, module)) = module_of(&source.path) else {
+            continue;
+        };
+        let name = format!("{layer}::{module}");
+        let imports = graph.entry(name.clone()).or_default();
+        for imported in imported_modules(&code_of(&source.text)) {
+            if imported != name {
                 imports.insert(imported);
             }
         }
@@ -156,17 +238,78 @@ fn find_cycle(graph: &Graph) -> Option<Vec<String>> {
         .find_map(|node| visit(node, graph, &mut Vec::new(), &mut done))
 }
 
-fn layer_of(module: &str) -> Option<(usize, &'static str)> {
-    LAYERS
+/// The position in [`LAYERS`] of a module named `layer::module`.
+fn layer_index(module: &str) -> Option<usize> {
+    let layer = module.split("::").next()?;
+    LAYERS.iter().position(|name| *name == layer)
+}
+
+/// Every import that points to a higher layer, as a sentence.
+fn upward_imports(graph: &Graph) -> Vec<String> {
+    let mut upward = Vec::new();
+    for (module, imports) in graph {
+        let layer = layer_index(module).expect("graph modules sit in a layer");
+        for imported in imports {
+            if layer_index(imported).is_some_and(|imported_layer| imported_layer > layer) {
+                upward.push(format!("{module} imports {imported}, a higher layer"));
+            }
+        }
+    }
+    upward
+}
+
+/// Every path inside the engine that goes through the crate root (`crate::time::SimTime`,
+/// `crate::World`) rather than naming its layer, as a sentence saying how to write it.
+fn root_paths(sources: &[Source]) -> Vec<String> {
+    let layer_of_module: BTreeMap<String, String> = sources
         .iter()
-        .enumerate()
-        .find(|(_, (_, modules))| modules.contains(&module))
-        .map(|(index, (name, _))| (index, *name))
+        .filter_map(|source| module_of(&source.path))
+        .map(|(layer, module)| (module, layer))
+        .collect();
+    let mut found = Vec::new();
+    for source in sources {
+        for path in crate_paths(&code_of(&source.text)) {
+            let first = &path[0];
+            if LAYERS.contains(&first.as_str()) {
+                continue;
+            }
+            let advice = match layer_of_module.get(first) {
+                Some(layer) => format!("write `crate::{layer}::{first}`"),
+                None => "name the layer the item is declared in".to_string(),
+            };
+            found.push(format!(
+                "{}: `crate::{}` goes through the crate root's re-export; {advice}",
+                source.path,
+                path.join("::")
+            ));
+        }
+    }
+    found
+}
+
+#[test]
+fn only_the_layer_folders_sit_in_sim_src() {
+    let entries: Vec<(String, bool)> = std::fs::read_dir(source_root())
+        .expect("sim/src is readable")
+        .map(|entry| {
+            let path = entry.expect("a directory entry").path();
+            let name = path.file_name().expect("a name").to_string_lossy().into();
+            (name, path.is_dir())
+        })
+        .collect();
+    let stray = stray_entries(&entries);
+    assert!(stray.is_empty(), "{}", stray.join("\n"));
+    for layer in LAYERS {
+        assert!(
+            entries.contains(&(layer.to_string(), true)),
+            "the layer folder sim/src/{layer} is missing: create it or take it out of LAYERS"
+        );
+    }
 }
 
 #[test]
 fn the_engine_has_no_module_cycle() {
-    let graph = engine_graph();
+    let graph = graph_of(&engine_sources());
     assert!(graph.len() > 20, "found only {} modules", graph.len());
     if let Some(cycle) = find_cycle(&graph) {
         panic!("import cycle among sim/src modules: {}", cycle.join(" -> "));
@@ -175,52 +318,112 @@ fn the_engine_has_no_module_cycle() {
 
 #[test]
 fn every_import_points_down_the_layers() {
-    let graph = engine_graph();
-    let mut upward = Vec::new();
-    for (module, imports) in &graph {
-        let Some((layer, layer_name)) = layer_of(module) else {
-            panic!("module `{module}` is in no layer: place it in LAYERS and in ENGINE.md");
-        };
-        for imported in imports
-            .iter()
-            .filter(|imported| graph.contains_key(*imported))
-        {
-            let Some((imported_layer, imported_name)) = layer_of(imported) else {
-                panic!("module `{imported}` is in no layer: place it in LAYERS and in ENGINE.md");
-            };
-            if imported_layer > layer {
-                upward.push(format!(
-                    "{module} ({layer_name}) imports {imported} ({imported_name})"
-                ));
-            }
-        }
-    }
-    assert!(upward.is_empty(), "imports pointing up: {upward:#?}");
+    let upward = upward_imports(&graph_of(&engine_sources()));
+    assert!(
+        upward.is_empty(),
+        "imports pointing up (a module may import only its own layer or lower ones): {upward:#?}"
+    );
 }
 
 #[test]
-fn the_cycle_finder_finds_a_planted_cycle() {
-    let mut graph = Graph::new();
-    let edge = |graph: &mut Graph, from: &str, to: &str| {
-        graph.entry(from.into()).or_default().insert(to.into());
-        graph.entry(to.into()).or_default();
+fn inside_the_engine_every_path_names_its_layer() {
+    let through_root = root_paths(&engine_sources());
+    assert!(through_root.is_empty(), "{through_root:#?}");
+}
+
+/// The checks above can fail: a made-up engine with a stray file, a cycle, an upward import and a path
+/// through the crate root is reported on each count.
+#[test]
+fn the_checks_report_a_planted_example() {
+    let source = |path: &str, text: &str| Source {
+        path: path.to_string(),
+        text: text.to_string(),
     };
-    edge(&mut graph, "world", "network");
-    edge(&mut graph, "network", "ids");
-    assert_eq!(find_cycle(&graph), None);
-    edge(&mut graph, "network", "actor");
-    edge(&mut graph, "actor", "world");
-    let cycle = find_cycle(&graph).expect("world -> network -> actor -> world");
+    let sources = [
+        source("lib.rs", "pub mod base;\npub use base::ids;"),
+        source("base/mod.rs", "pub mod ids;"),
+        source("base/ids.rs", "use crate::engine::world::World; // upward"),
+        source(
+            "engine/world/mod.rs",
+            "use crate::engine::network::Network;\n// crate::views::view in a comment",
+        ),
+        source(
+            "engine/network.rs",
+            "use crate::{\n    base::ids::NodeId,\n    engine::{trace, world::World},\n};",
+        ),
+        source(
+            "engine/trace.rs",
+            "fn f() -> crate::base::ids::NodeId { todo!() }",
+        ),
+        source(
+            "views/view.rs",
+            "use crate::ids::NodeId;\n#[cfg(test)]\nmod tests { use crate::tooling::scenario; }",
+        ),
+    ];
+    let graph = graph_of(&sources);
+    let expected_modules: BTreeSet<String> = [
+        "base::ids",
+        "engine::network",
+        "engine::trace",
+        "engine::world",
+        "views::view",
+    ]
+    .map(String::from)
+    .into();
+    assert_eq!(
+        graph.keys().cloned().collect::<BTreeSet<_>>(),
+        expected_modules
+    );
+    let network_imports: BTreeSet<String> = ["base::ids", "engine::trace", "engine::world"]
+        .map(String::from)
+        .into();
+    assert_eq!(graph["engine::network"], network_imports);
+    assert!(
+        graph["views::view"].is_empty(),
+        "comments and tests are no imports"
+    );
+
+    let cycle = find_cycle(&graph).expect("world -> network -> world");
     assert_eq!(cycle.first(), cycle.last());
-    assert!(cycle.contains(&"actor".to_string()));
+    assert!(cycle.contains(&"engine::network".to_string()));
+    assert!(cycle.contains(&"engine::world".to_string()));
+
+    assert_eq!(
+        upward_imports(&graph),
+        ["base::ids imports engine::world, a higher layer"]
+    );
+
+    let through_root = root_paths(&sources);
+    assert_eq!(through_root.len(), 1, "{through_root:#?}");
+    assert!(through_root[0].contains("views/view.rs"));
+    assert!(through_root[0].contains("write `crate::base::ids`"));
+
+    let entries = [
+        ("lib.rs".to_string(), false),
+        ("bin".to_string(), true),
+        ("base".to_string(), true),
+        ("bench.rs".to_string(), false),
+        ("raft".to_string(), true),
+    ];
+    let stray = stray_entries(&entries);
+    assert_eq!(stray.len(), 2, "{stray:#?}");
+    assert!(stray[0].starts_with("sim/src/bench.rs sits outside the layers"));
 }
 
 #[test]
-fn imports_are_read_from_code_not_comments_or_tests() {
-    let text = "use crate::ids::NodeId; // crate::world in a comment\n\
-                fn f() { crate::time::SimTime::ZERO; }\n\
-                #[cfg(test)]\nmod tests { use crate::scenario::Scenario; }";
-    let imports = imported_modules(&code_of(text));
-    let expected: BTreeSet<String> = ["ids", "time"].map(String::from).into();
-    assert_eq!(imports, expected);
+fn a_clean_example_reports_nothing() {
+    let sources = [
+        Source {
+            path: "base/ids.rs".to_string(),
+            text: "pub struct NodeId;".to_string(),
+        },
+        Source {
+            path: "engine/world/mod.rs".to_string(),
+            text: "use crate::base::{ids::NodeId, ids};".to_string(),
+        },
+    ];
+    let graph = graph_of(&sources);
+    assert_eq!(find_cycle(&graph), None);
+    assert!(upward_imports(&graph).is_empty());
+    assert!(root_paths(&sources).is_empty());
 }

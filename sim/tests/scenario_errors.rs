@@ -423,7 +423,10 @@ fn compiled_in_examples_match_the_folder_and_parse() {
     on_disk.sort();
     let mut compiled: Vec<String> = EXAMPLES.iter().map(|(name, _)| name.to_string()).collect();
     compiled.sort();
-    assert_eq!(compiled, on_disk, "update sim/src/scenario/examples.rs");
+    assert_eq!(
+        compiled, on_disk,
+        "update sim/src/tooling/scenario/examples.rs"
+    );
     for (name, text) in EXAMPLES {
         parse_scenario(text, name).unwrap_or_else(|error| panic!("{error}"));
     }

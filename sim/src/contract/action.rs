@@ -1,0 +1,124 @@
+//! User and scenario actions: the only way anything outside the simulation changes it.
+//!
+//! A scenario step, a click in the app, a keyboard shortcut and a replayed share link all become an
+//! [`Action`] handed to `World::apply`. Recording these (with the time they were applied) is what makes a
+//! run reproducible: same scenario + seed + action log = same trace.
+
+use crate::base::ids::NodeId;
+use serde::{Deserialize, Serialize};
+
+/// Probabilities are integers in parts per million so native and wasm agree bit for bit.
+pub const PPM_ONE: u32 = 1_000_000;
+
+/// Who an action is aimed at. `Leader` is resolved when the action runs: the up node that believes it
+/// leads with the highest term. If none exists the action is recorded as skipped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum NodeTarget {
+    Node(NodeId),
+    Leader,
+}
+
+/// What a client request asks the replicated state machine to do.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RequestKind {
+    /// Write a generated key/value pair (the world picks deterministic keys and values).
+    Put,
+    /// Read a key (served through the log, or through the leader lease when that option is on).
+    Get,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Action {
+    /// Lose volatile state and stop; persisted state survives. Timers cancelled, messages to it dropped.
+    Crash {
+        target: NodeTarget,
+    },
+    /// Come back from a crash, recovering from what the node persisted.
+    Restart {
+        target: NodeTarget,
+    },
+    /// Stop-the-world pause. With `duration_ms` the world schedules the resume itself.
+    Pause {
+        target: NodeTarget,
+        duration_ms: Option<u64>,
+    },
+    Resume {
+        target: NodeTarget,
+    },
+    /// Only nodes in the same group can talk. Nodes left out of every group form one more group.
+    Partition {
+        groups: Vec<Vec<NodeId>>,
+    },
+    /// Cut every link to and from the node.
+    Isolate {
+        target: NodeTarget,
+    },
+    /// Cut the link `from -> to`; with `both` also `to -> from`.
+    Cut {
+        from: NodeTarget,
+        to: NodeTarget,
+        both: bool,
+    },
+    /// Restore every link (partitions, isolations and cuts).
+    Heal,
+    /// Drop ratio for every link, in parts per million.
+    DropRate {
+        ppm: u32,
+    },
+    /// Move a node's local clock by `by_ms` (negative = backwards).
+    ClockJump {
+        target: NodeTarget,
+        by_ms: i64,
+    },
+    /// Make a node's clock run fast (positive) or slow (negative) by `ppm` parts per million.
+    ClockDrift {
+        target: NodeTarget,
+        ppm: i64,
+    },
+    /// Submit `count` client requests to `target` (a request to a non-leader is rejected with a hint).
+    Request {
+        count: u32,
+        target: NodeTarget,
+        kind: RequestKind,
+    },
+}
+
+impl NodeTarget {
+    /// The node named explicitly, if any (`Leader` names none until it is resolved).
+    pub fn named_node(self) -> Option<NodeId> {
+        match self {
+            NodeTarget::Node(node) => Some(node),
+            NodeTarget::Leader => None,
+        }
+    }
+}
+
+impl Action {
+    /// The action's targets with the key each is written under (`target`, or `from` and `to`).
+    pub fn targets(&self) -> Vec<(&'static str, NodeTarget)> {
+        match self {
+            Action::Crash { target }
+            | Action::Restart { target }
+            | Action::Pause { target, .. }
+            | Action::Resume { target }
+            | Action::Isolate { target }
+            | Action::ClockJump { target, .. }
+            | Action::ClockDrift { target, .. }
+            | Action::Request { target, .. } => vec![("target", *target)],
+            Action::Cut { from, to, .. } => vec![("from", *from), ("to", *to)],
+            Action::Partition { .. } | Action::Heal | Action::DropRate { .. } => Vec::new(),
+        }
+    }
+
+    /// Every node this action names explicitly, e.g. to check it still fits a resized cluster.
+    pub fn named_nodes(&self) -> Vec<NodeId> {
+        match self {
+            Action::Partition { groups } => groups.iter().flatten().copied().collect(),
+            _ => self
+                .targets()
+                .into_iter()
+                .filter_map(|(_, target)| target.named_node())
+                .collect(),
+        }
+    }
+}

@@ -1,0 +1,345 @@
+//! Settings a scenario chooses for a run. Plain data with documented defaults (see `sim/SCENARIOS.md`).
+
+use crate::base::ids::MAX_NODES;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Timing {
+    /// Election timeout drawn uniformly (from the world's PRNG) in this inclusive range, local-clock ms.
+    pub election_timeout_ms: (u64, u64),
+    pub heartbeat_ms: u64,
+    /// One-way network delay drawn uniformly in this inclusive range, ms.
+    pub network_delay_ms: (u64, u64),
+    /// Initial drop ratio for every link, parts per million.
+    pub drop_ppm: u32,
+    /// Duplicate ratio for every link, parts per million.
+    pub duplicate_ppm: u32,
+    /// How long a client waits for an answer before calling the outcome unknown, ms.
+    pub client_timeout_ms: u64,
+}
+
+impl Default for Timing {
+    fn default() -> Self {
+        Timing {
+            election_timeout_ms: (150, 300),
+            heartbeat_ms: 50,
+            network_delay_ms: (5, 15),
+            drop_ppm: 0,
+            duplicate_ppm: 0,
+            client_timeout_ms: 1_000,
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RaftOptions {
+    pub pre_vote: bool,
+    pub check_quorum: bool,
+    /// Serve reads on the leader only while its lease (measured on its own clock) holds.
+    pub lease_reads: bool,
+    /// TEST ONLY, deliberately broken: commit entries of earlier terms by counting replicas (the Raft
+    /// paper's Figure 8 bug) and skip the start-of-term no-op that would hide it. Checkers must catch it.
+    #[doc(hidden)]
+    #[serde(default)]
+    pub unsafe_commit_previous_term: bool,
+}
+
+/// Which world a run builds, with that world's own options: the first choice of every scenario and
+/// every `WorldConfig`. Its [`ProtocolKind`] is the key into the registry (`crate::worlds::registry`), which
+/// knows each world's name, layout, invariants and capabilities.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ProtocolConfig {
+    /// A plain Raft cluster `n1..nN` serving a key/value client.
+    Raft,
+    /// An etcd-like lock service (the servers run Raft and a lock state machine), workers `A`, `B`, ...
+    /// and the protected resource `store`.
+    LockService(LockServiceOptions),
+    /// One Redis-style key-value server (`n1`) with `SET NX PX` locks, workers and the `store`.
+    RedisLock(LockServiceOptions),
+    /// Redlock: `nodes` independent Redis-style servers, majority acquisition, workers and the `store`.
+    Redlock(LockServiceOptions),
+    /// The invoice scheduler: instances `A`, `B`, `C`, ... each simulated minute decide whether to
+    /// generate that minute's invoices, coordinating through the lock service on `n1..nN` (or not at
+    /// all), and write them to the invoice store `store`. The lock options give `workers` (instances),
+    /// `lease_ttl_ms`, `renew_ms` and `op_timeout_ms`.
+    Scheduler(LockServiceOptions, SchedulerOptions),
+    /// ZooKeeper-style leader election on the coordination service `n1..nN`: candidates `A`, `B`, ...
+    /// (`workers`), sessions with timeout `lease_ttl_ms` pinged every `renew_ms`. No store.
+    Zookeeper(LockServiceOptions, ZkRecipe),
+    /// Avoiding coordination: workers process jobs keyed by account, read-modify-writing the account's
+    /// balance at `store`, either each owning a partition of the accounts (no lock) or all under one
+    /// global lock from the lock service on `n1..nN`.
+    WorkQueue(LockServiceOptions, QueueOptions),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QueueOptions {
+    /// Workers own disjoint partitions of the accounts and take no lock; otherwise one global lock.
+    pub partitioned: bool,
+    /// Accounts the jobs are keyed by (1 to 10 000).
+    pub accounts: u32,
+}
+
+impl Default for QueueOptions {
+    fn default() -> Self {
+        QueueOptions {
+            partitioned: true,
+            accounts: 64,
+        }
+    }
+}
+
+/// Which election recipe the candidates follow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ZkRecipe {
+    /// Everyone races for `/election/leader` and watches it.
+    Herd,
+    /// Ephemeral sequential znodes; each watches its predecessor.
+    Sequential,
+}
+
+/// How the scheduler instances avoid generating a minute's invoices twice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SchedulerMode {
+    /// Every instance generates every minute: duplicates.
+    None,
+    /// Every run takes the lock, checks whether the minute is done, generates if not, releases.
+    LockEveryRun,
+    /// One instance holds a long-lived lease (leadership) and generates alone.
+    LeaderElection,
+    /// Leader election, and the invoice store fences writes with the leader's token.
+    LeaderFencing,
+}
+
+impl SchedulerMode {
+    pub const NAMES: &'static [&'static str] = &[
+        "none",
+        "lock-every-run",
+        "leader-election",
+        "leader-fencing",
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            SchedulerMode::None => "none",
+            SchedulerMode::LockEveryRun => "lock-every-run",
+            SchedulerMode::LeaderElection => "leader-election",
+            SchedulerMode::LeaderFencing => "leader-fencing",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<SchedulerMode> {
+        [
+            SchedulerMode::None,
+            SchedulerMode::LockEveryRun,
+            SchedulerMode::LeaderElection,
+            SchedulerMode::LeaderFencing,
+        ]
+        .into_iter()
+        .find(|mode| mode.name() == name)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SchedulerOptions {
+    pub mode: SchedulerMode,
+    /// Length of one scheduler "minute" on each instance's clock (60 000 = a real minute).
+    pub minute_ms: u64,
+}
+
+impl Default for SchedulerOptions {
+    fn default() -> Self {
+        SchedulerOptions {
+            mode: SchedulerMode::LeaderFencing,
+            minute_ms: 60_000,
+        }
+    }
+}
+
+/// The registry's key: which world, without its options.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum ProtocolKind {
+    Raft,
+    LockService,
+    RedisLock,
+    Redlock,
+    Scheduler,
+    Zookeeper,
+    WorkQueue,
+}
+
+/// A world with no options of its own: the plain Raft cluster a scenario is unless it names another,
+/// and the world a view without coordination actors shows.
+impl Default for ProtocolConfig {
+    fn default() -> Self {
+        ProtocolConfig::Raft
+    }
+}
+
+impl ProtocolConfig {
+    pub fn kind(&self) -> ProtocolKind {
+        match self {
+            ProtocolConfig::Raft => ProtocolKind::Raft,
+            ProtocolConfig::LockService(_) => ProtocolKind::LockService,
+            ProtocolConfig::RedisLock(_) => ProtocolKind::RedisLock,
+            ProtocolConfig::Redlock(_) => ProtocolKind::Redlock,
+            ProtocolConfig::Scheduler(..) => ProtocolKind::Scheduler,
+            ProtocolConfig::Zookeeper(..) => ProtocolKind::Zookeeper,
+            ProtocolConfig::WorkQueue(..) => ProtocolKind::WorkQueue,
+        }
+    }
+
+    /// The lock options every coordination world shares (`None` for plain Raft).
+    pub fn lock_options(&self) -> Option<&LockServiceOptions> {
+        match self {
+            ProtocolConfig::Raft => None,
+            ProtocolConfig::LockService(options)
+            | ProtocolConfig::RedisLock(options)
+            | ProtocolConfig::Redlock(options)
+            | ProtocolConfig::Scheduler(options, _)
+            | ProtocolConfig::Zookeeper(options, _)
+            | ProtocolConfig::WorkQueue(options, _) => Some(options),
+        }
+    }
+
+    pub fn lock_options_mut(&mut self) -> Option<&mut LockServiceOptions> {
+        match self {
+            ProtocolConfig::Raft => None,
+            ProtocolConfig::LockService(options)
+            | ProtocolConfig::RedisLock(options)
+            | ProtocolConfig::Redlock(options)
+            | ProtocolConfig::Scheduler(options, _)
+            | ProtocolConfig::Zookeeper(options, _)
+            | ProtocolConfig::WorkQueue(options, _) => Some(options),
+        }
+    }
+
+    /// Whether the world runs actors beside its servers (every world but plain Raft).
+    pub fn is_coordination(&self) -> bool {
+        self.lock_options().is_some()
+    }
+}
+
+/// Settings of the lock-service lesson. Defaults are documented in `sim/SCENARIOS.md`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LockServiceOptions {
+    /// Lock clients, named `A`, `B`, ... (1 to 26).
+    pub workers: usize,
+    /// Lease time to live granted by the service.
+    pub lease_ttl_ms: u64,
+    /// How often a worker sends a keep-alive for its lease.
+    pub renew_ms: u64,
+    /// The resource rejects accesses carrying a token lower than the highest it has seen.
+    pub fencing: bool,
+    /// A worker checks, on its own clock, that its lease still holds just before it writes.
+    pub check_lease_before_write: bool,
+    /// Retries carry the same idempotency key, so the service and the resource apply them once.
+    pub idempotency_key: bool,
+    /// Pause between two jobs of one worker.
+    pub think_ms: u64,
+    /// Time a worker spends between reading the count and writing it back (the "modify").
+    pub work_ms: u64,
+    /// How long a worker waits for one answer (lock service or resource) before calling it unknown.
+    pub op_timeout_ms: u64,
+    /// The inventory count the resource starts with.
+    pub initial_count: u64,
+    /// Redis lock only: release with a plain `DEL` instead of compare-and-delete (unsafe on purpose).
+    #[serde(default)]
+    pub unchecked_release: bool,
+    /// Redlock only: subtracted from the validity time to allow for clock drift between servers.
+    #[serde(default)]
+    pub drift_allowance_ms: u64,
+}
+
+impl Default for LockServiceOptions {
+    fn default() -> Self {
+        LockServiceOptions {
+            workers: 2,
+            lease_ttl_ms: 1_000,
+            renew_ms: 300,
+            fencing: true,
+            check_lease_before_write: true,
+            idempotency_key: true,
+            think_ms: 100,
+            work_ms: 50,
+            op_timeout_ms: 300,
+            initial_count: 1_000,
+            unchecked_release: false,
+            drift_allowance_ms: 12,
+        }
+    }
+}
+
+/// Longest timing value accepted (one hour), so microsecond arithmetic never overflows.
+pub const MAX_DURATION_MS: u64 = 3_600_000;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WorldConfig {
+    pub protocol: ProtocolConfig,
+    /// Every actor of the world (servers first); a scenario's `nodes` counts the servers only.
+    pub node_count: usize,
+    pub seed: u64,
+    pub timing: Timing,
+    pub raft: RaftOptions,
+}
+
+impl WorldConfig {
+    pub fn raft(node_count: usize, seed: u64) -> WorldConfig {
+        WorldConfig {
+            protocol: ProtocolConfig::Raft,
+            node_count,
+            seed,
+            timing: Timing::default(),
+            raft: RaftOptions::default(),
+        }
+    }
+
+    pub fn validate(&self) -> Result<(), String> {
+        let timing = &self.timing;
+        if self.node_count == 0 || self.node_count > MAX_NODES {
+            return Err(format!(
+                "node count {} is outside 1..={MAX_NODES}",
+                self.node_count
+            ));
+        }
+        if timing.election_timeout_ms.0 == 0
+            || timing.election_timeout_ms.0 > timing.election_timeout_ms.1
+        {
+            return Err(format!(
+                "election_timeout_ms [{}, {}] must be a non-empty range above zero",
+                timing.election_timeout_ms.0, timing.election_timeout_ms.1
+            ));
+        }
+        if timing.network_delay_ms.0 > timing.network_delay_ms.1 {
+            return Err(format!(
+                "network_delay_ms [{}, {}] has min above max",
+                timing.network_delay_ms.0, timing.network_delay_ms.1
+            ));
+        }
+        let longest_ms = [
+            timing.election_timeout_ms.1,
+            timing.network_delay_ms.1,
+            timing.heartbeat_ms,
+            timing.client_timeout_ms,
+        ];
+        if longest_ms.iter().any(|ms| *ms > MAX_DURATION_MS) {
+            return Err(format!(
+                "timing values must be at most {MAX_DURATION_MS} ms"
+            ));
+        }
+        if timing.heartbeat_ms == 0 {
+            return Err("heartbeat_ms must be above zero".to_string());
+        }
+        if timing.client_timeout_ms == 0 {
+            return Err("client_timeout_ms must be above zero".to_string());
+        }
+        if timing.drop_ppm > crate::contract::action::PPM_ONE
+            || timing.duplicate_ppm > crate::contract::action::PPM_ONE
+        {
+            return Err("drop and duplicate ratios must be at most 1_000_000 ppm".to_string());
+        }
+        Ok(())
+    }
+}

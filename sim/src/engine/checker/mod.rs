@@ -1,0 +1,196 @@
+//! Checkers watch every step from outside the protocol and report violations as values.
+//!
+//! They never panic on a protocol violation: a deliberately unsafe configuration must be able to break
+//! an invariant visibly. Each violation names the invariant (as the Raft paper's Figure 3 does), the
+//! simulated time, the nodes involved and a sentence for people. At most [`VIOLATIONS_PER_INVARIANT`]
+//! are listed per invariant; `violation_counts` keeps counting past the cap.
+
+mod liveness;
+pub mod locks;
+mod raft;
+
+pub use liveness::Liveness;
+pub use locks::{
+    LockChecker, EXCLUSIVE_BELIEF, MUTUAL_EXCLUSION, NO_DUPLICATE_INVOICE, NO_LOST_UPDATES,
+    RELEASE_BY_OWNER, SINGLE_LEASE_HOLDER, TOKEN_MONOTONICITY,
+};
+pub use raft::{
+    RaftChecker, ELECTION_SAFETY, LEADER_APPEND_ONLY, LEADER_COMPLETENESS, LOG_MATCHING,
+    STATE_MACHINE_SAFETY,
+};
+
+use crate::base::ids::NodeId;
+use crate::base::time::SimTime;
+use crate::contract::protocol::{Effect, RaftFact};
+use crate::contract::report::{LeaderRecord, ViolationRecord};
+use crate::engine::trace::TraceEvent;
+use crate::worlds::actor::{Actor, Message};
+use std::collections::BTreeMap;
+
+pub use crate::contract::entry::invariants::LINEARIZABLE_READS;
+
+pub const VIOLATIONS_PER_INVARIANT: u64 = 100;
+/// Leader elections kept for the report.
+pub const MAX_LEADER_RECORDS: usize = 10_000;
+
+/// What a checker needs to remember about a node from just before it handles an input.
+pub type LeaderMark = Option<raft::LeaderMark>;
+
+#[derive(Clone, Debug, Default)]
+pub struct Violations {
+    list: Vec<ViolationRecord>,
+    counts: BTreeMap<String, u64>,
+}
+
+impl Violations {
+    /// Records a violation; returns the trace event for it.
+    pub fn report(
+        &mut self,
+        invariant: &'static str,
+        now: SimTime,
+        nodes: Vec<NodeId>,
+        detail: String,
+    ) -> TraceEvent {
+        let count = self.counts.entry(invariant.to_string()).or_insert(0);
+        *count += 1;
+        if *count <= VIOLATIONS_PER_INVARIANT {
+            self.list.push(ViolationRecord {
+                invariant: invariant.to_string(),
+                at_ms: now.as_ms(),
+                nodes: nodes.iter().map(|node| node.to_string()).collect(),
+                detail: detail.clone(),
+            });
+        }
+        TraceEvent::Violation {
+            invariant,
+            nodes,
+            detail,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Checkers {
+    raft: RaftChecker,
+    liveness: Liveness,
+    violations: Violations,
+    leaders: Vec<LeaderRecord>,
+    locks: LockChecker,
+}
+
+impl Checkers {
+    pub fn new(node_count: usize) -> Checkers {
+        Checkers {
+            raft: RaftChecker::new(node_count),
+            liveness: Liveness::new(node_count),
+            violations: Violations::default(),
+            leaders: Vec::new(),
+            locks: LockChecker::default(),
+        }
+    }
+
+    /// The lock and resource checker (and its records for the report).
+    pub fn locks(&self) -> &LockChecker {
+        &self.locks
+    }
+
+    /// Names for violation details in coordination worlds (`A`, `store`), indexed by node.
+    pub fn set_labels(&mut self, labels: Vec<String>) {
+        self.locks.set_labels(labels);
+    }
+
+    /// Tokens are unique hold values, not fencing tokens (Redis, Redlock): no Token Monotonicity.
+    pub fn tokens_not_fencing(&mut self) {
+        self.locks.tokens_not_fencing();
+    }
+
+    /// Starts the lost-update count of a protected resource at `initial_count`.
+    pub fn watch_resource(&mut self, initial_count: u64) {
+        self.locks.watch_resource(initial_count);
+    }
+
+    pub fn before_dispatch(&self, _node: NodeId, actor: &Actor) -> LeaderMark {
+        actor.as_raft().and_then(raft::LeaderMark::of)
+    }
+
+    /// Runs after `node` handled one input; returns trace events for any new violations.
+    pub fn after_dispatch(
+        &mut self,
+        now: SimTime,
+        node: NodeId,
+        actor: &Actor,
+        mark: LeaderMark,
+        effects: &[Effect<Message>],
+    ) -> Vec<TraceEvent> {
+        let mut found = Vec::new();
+        for effect in effects {
+            if let Effect::Observe(fact) = effect {
+                self.locks
+                    .check(now, node, fact, &mut self.violations, &mut found);
+            }
+        }
+        let Some(raft_node) = actor.as_raft() else {
+            return found;
+        };
+        for effect in effects {
+            if let Effect::Observe(crate::worlds::actor::Fact::Raft(RaftFact::BecameLeader {
+                term,
+                ..
+            })) = effect
+            {
+                if self.leaders.len() < MAX_LEADER_RECORDS {
+                    let record = LeaderRecord {
+                        term: *term,
+                        node: node.to_string(),
+                        elected_at_ms: now.as_ms(),
+                    };
+                    self.leaders.push(record);
+                }
+            }
+        }
+        let context = raft::CheckContext {
+            now,
+            node,
+            raft: raft_node,
+            mark,
+            effects,
+        };
+        self.raft.check(&context, &mut self.violations, &mut found);
+        found
+    }
+
+    /// Records a violation found outside the protocol checkers (e.g. by the client history).
+    pub fn report_violation(
+        &mut self,
+        invariant: &'static str,
+        now: SimTime,
+        nodes: Vec<NodeId>,
+        detail: String,
+    ) -> TraceEvent {
+        self.violations.report(invariant, now, nodes, detail)
+    }
+
+    pub fn note_leadership(&mut self, now: SimTime, node: NodeId, leads: bool) {
+        self.liveness.note(now, node, leads);
+    }
+
+    pub fn leaders(&self) -> &[LeaderRecord] {
+        &self.leaders
+    }
+
+    pub fn violations(&self) -> &[ViolationRecord] {
+        &self.violations.list
+    }
+
+    pub fn violation_counts(&self) -> &BTreeMap<String, u64> {
+        &self.violations.counts
+    }
+
+    pub fn total_violations(&self) -> u64 {
+        self.violations.counts.values().sum()
+    }
+
+    pub fn leaderless_ms(&self, now: SimTime) -> u64 {
+        self.liveness.leaderless_us(now) / 1_000
+    }
+}

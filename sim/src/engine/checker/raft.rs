@@ -1,0 +1,252 @@
+//! Raft's safety properties (Figure 3 of the paper), checked incrementally.
+//!
+//! Each node's log is summarized by a *prefix hash chain*: `prefix[i]` hashes entries 1..=i, so two logs
+//! agree up to `i` exactly when their `prefix[i]` agree. The checker extends a node's chain when its log
+//! grows and cuts it on a `LogTruncated` fact, so each step costs only the entries that changed.
+//!
+//! - Election Safety: at most one leader per term.
+//! - Leader Append-Only: a leader never overwrites or deletes entries in its log.
+//! - Log Matching: same index and term means the same prefix (a global map of (index, term) -> prefix).
+//! - Leader Completeness: a new leader holds every entry committed so far.
+//! - State Machine Safety: no node commits (and so applies) a different entry at a committed index.
+
+use super::Violations;
+use crate::base::hash::Fnv;
+use crate::base::ids::NodeId;
+use crate::base::time::SimTime;
+use crate::base::units::{LogIndex, Term};
+pub use crate::contract::entry::invariants::{
+    ELECTION_SAFETY, LEADER_APPEND_ONLY, LEADER_COMPLETENESS, LOG_MATCHING, STATE_MACHINE_SAFETY,
+};
+use crate::contract::protocol::{Effect, RaftFact};
+use crate::engine::trace::TraceEvent;
+use crate::worlds::actor::Fact;
+use crate::worlds::actor::{ClusterRaft, Message};
+use std::collections::BTreeMap;
+
+/// A leader's log as it was before one step: its term, length and last entry's term.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LeaderMark {
+    term: Term,
+    log_len: LogIndex,
+    last_term: Term,
+}
+
+impl LeaderMark {
+    pub fn of(node: &ClusterRaft) -> Option<LeaderMark> {
+        node.is_leader().then(|| LeaderMark {
+            term: node.term(),
+            log_len: node.log().last_index(),
+            last_term: node.log().last_term(),
+        })
+    }
+}
+
+pub struct CheckContext<'a> {
+    pub now: SimTime,
+    pub node: NodeId,
+    pub raft: &'a ClusterRaft,
+    pub mark: Option<LeaderMark>,
+    pub effects: &'a [Effect<Message>],
+}
+
+fn chain(previous: u64, digest: u64) -> u64 {
+    let mut hash = Fnv::new();
+    hash.write_u64(previous);
+    hash.write_u64(digest);
+    hash.finish()
+}
+
+#[derive(Clone, Debug)]
+pub struct RaftChecker {
+    /// Per node: prefix hash chain, `prefix[0] = 0` for the empty log.
+    prefix: Vec<Vec<u64>>,
+    /// (index, term) -> prefix hash, first seen.
+    known: BTreeMap<(LogIndex, Term), u64>,
+    /// The cluster's committed prefix, as a chain: `committed[i]` for i <= highest commit seen.
+    committed: Vec<u64>,
+    /// `committed_in_term[i]`: the term of the node that first reported index `i` committed. Leader
+    /// Completeness only binds leaders of *later* terms (§5.4): a stale candidate can still win an older
+    /// term after newer entries committed.
+    committed_in_term: Vec<Term>,
+    leader_of_term: BTreeMap<Term, NodeId>,
+    /// Per node: the commit index at its last check (commit checks run only when it moves).
+    checked_commit: Vec<LogIndex>,
+}
+
+impl RaftChecker {
+    pub fn new(node_count: usize) -> RaftChecker {
+        RaftChecker {
+            prefix: vec![vec![0]; node_count],
+            known: BTreeMap::new(),
+            committed: vec![0],
+            committed_in_term: vec![Term::ZERO],
+            leader_of_term: BTreeMap::new(),
+            checked_commit: vec![LogIndex::ZERO; node_count],
+        }
+    }
+
+    pub fn check(
+        &mut self,
+        context: &CheckContext<'_>,
+        violations: &mut Violations,
+        found: &mut Vec<TraceEvent>,
+    ) {
+        let node = context.node;
+        for effect in context.effects {
+            if let Effect::Observe(Fact::Raft(RaftFact::LogTruncated { from_index })) = effect {
+                self.prefix[node.index()].truncate(from_index.0.max(1) as usize);
+            }
+        }
+        self.extend_prefix(context, violations, found);
+        self.check_append_only(context, violations, found);
+        for effect in context.effects {
+            if let Effect::Observe(Fact::Raft(RaftFact::BecameLeader { term, .. })) = effect {
+                self.check_new_leader(context, *term, violations, found);
+            }
+        }
+        self.check_commit(context, violations, found);
+    }
+
+    fn extend_prefix(
+        &mut self,
+        context: &CheckContext<'_>,
+        violations: &mut Violations,
+        found: &mut Vec<TraceEvent>,
+    ) {
+        let log = context.raft.log();
+        let prefix = &mut self.prefix[context.node.index()];
+        let last_index = log.last_index().0;
+        if prefix.len() as u64 > last_index + 1 {
+            prefix.truncate(last_index as usize + 1);
+        }
+        while (prefix.len() as u64) <= last_index {
+            let index = LogIndex(prefix.len() as u64);
+            let entry = log.entry(index).expect("index within the log");
+            let hash = chain(
+                *prefix.last().expect("prefix starts non-empty"),
+                entry.digest(),
+            );
+            prefix.push(hash);
+            let first_seen = *self.known.entry((index, entry.term)).or_insert(hash);
+            if first_seen != hash {
+                let detail = format!(
+                    "{} holds entry {index} of term {} but its log before it differs from another node's",
+                    context.node, entry.term
+                );
+                found.push(violations.report(
+                    LOG_MATCHING,
+                    context.now,
+                    vec![context.node],
+                    detail,
+                ));
+            }
+        }
+    }
+
+    fn check_append_only(
+        &self,
+        context: &CheckContext<'_>,
+        violations: &mut Violations,
+        found: &mut Vec<TraceEvent>,
+    ) {
+        let Some(mark) = context.mark else {
+            return;
+        };
+        let raft = context.raft;
+        if !raft.is_leader() || raft.term() != mark.term {
+            return;
+        }
+        let log = raft.log();
+        if log.last_index() < mark.log_len || log.term_at(mark.log_len) != Some(mark.last_term) {
+            let detail = format!(
+                "leader {} of term {} changed its log below index {} (now {} entries)",
+                context.node,
+                mark.term,
+                mark.log_len,
+                log.last_index()
+            );
+            found.push(violations.report(
+                LEADER_APPEND_ONLY,
+                context.now,
+                vec![context.node],
+                detail,
+            ));
+        }
+    }
+
+    fn check_new_leader(
+        &mut self,
+        context: &CheckContext<'_>,
+        term: Term,
+        violations: &mut Violations,
+        found: &mut Vec<TraceEvent>,
+    ) {
+        let node = context.node;
+        let previous = *self.leader_of_term.entry(term).or_insert(node);
+        if previous != node {
+            let detail = format!("{previous} and {node} were both elected leader of term {term}");
+            found.push(violations.report(
+                ELECTION_SAFETY,
+                context.now,
+                vec![previous, node],
+                detail,
+            ));
+        }
+        let committed_len = self
+            .committed_in_term
+            .iter()
+            .rposition(|committed_term| *committed_term < term)
+            .unwrap_or(0);
+        let prefix = &self.prefix[node.index()];
+        if prefix.get(committed_len) != Some(&self.committed[committed_len]) {
+            let detail = format!(
+                "{node} became leader of term {term} without every committed entry (committed up to index {committed_len})"
+            );
+            found.push(violations.report(LEADER_COMPLETENESS, context.now, vec![node], detail));
+        }
+    }
+
+    fn check_commit(
+        &mut self,
+        context: &CheckContext<'_>,
+        violations: &mut Violations,
+        found: &mut Vec<TraceEvent>,
+    ) {
+        let node = context.node;
+        let commit = context.raft.commit_index();
+        if std::mem::replace(&mut self.checked_commit[node.index()], commit) == commit {
+            return;
+        }
+        let prefix = &self.prefix[node.index()];
+        let Some(&node_hash) = prefix.get(commit.0 as usize) else {
+            return;
+        };
+        let shared = (commit.0 as usize).min(self.committed.len() - 1);
+        if commit == LogIndex::ZERO {
+            return;
+        }
+        if prefix[shared] != self.committed[shared] {
+            let term = context
+                .raft
+                .log()
+                .term_at(LogIndex(shared as u64))
+                .unwrap_or(Term::ZERO);
+            let detail = format!(
+                "{node} committed entry {shared} (term {term}) but a different entry was committed there before"
+            );
+            found.push(violations.report(STATE_MACHINE_SAFETY, context.now, vec![node], detail));
+            return;
+        }
+        let commit_position = commit.0 as usize;
+        if commit_position >= self.committed.len() {
+            let newly_committed = commit_position + 1 - self.committed.len();
+            self.committed
+                .extend_from_slice(&prefix[self.committed.len()..commit_position]);
+            self.committed.push(node_hash);
+            let term = context.raft.term();
+            self.committed_in_term
+                .extend(std::iter::repeat_n(term, newly_committed));
+        }
+    }
+}

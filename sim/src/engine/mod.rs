@@ -1,0 +1,8 @@
+//! The engine layer: the simulated network, the trace and its hash, the checkers, the world that runs
+//! events in virtual time, and time travel over it. It may import the worlds layer and below.
+
+pub mod checker;
+pub mod history;
+pub mod network;
+pub mod trace;
+pub mod world;

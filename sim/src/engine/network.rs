@@ -1,0 +1,136 @@
+//! The simulated network: directed links that can be cut, a global drop and duplication ratio, and the
+//! messages in flight.
+//!
+//! Caps: at most [`MAX_IN_FLIGHT`] messages travel at once; a send beyond that is discarded on the spot and
+//! the trace notes it. Dropped messages still travel (marked `dropped`) so the UI can show them fade out.
+
+use crate::base::ids::NodeId;
+use crate::base::time::SimTime;
+use crate::worlds::actor::Message;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// Most messages in flight at once (dropped ones included).
+pub const MAX_IN_FLIGHT: usize = 10_000;
+
+pub type MessageId = u64;
+
+#[derive(Clone, Debug)]
+pub struct InFlight {
+    pub id: MessageId,
+    pub from: NodeId,
+    pub to: NodeId,
+    pub label: &'static str,
+    pub sent_at: SimTime,
+    pub deliver_at: SimTime,
+    /// Decided at send time from the link state and drop ratio; a dropped message is never delivered.
+    pub dropped: bool,
+    pub message: Message,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LinkCut {
+    pub from: NodeId,
+    pub to: NodeId,
+}
+
+#[derive(Clone, Debug)]
+pub struct Network {
+    node_count: usize,
+    /// `cut[from * node_count + to]`: the directed link is down.
+    cut: Vec<bool>,
+    /// The groups of the last `Partition` action (cleared by heal), for display.
+    pub partition_groups: Vec<Vec<NodeId>>,
+    pub drop_ppm: u32,
+    pub duplicate_ppm: u32,
+    pub in_flight: BTreeMap<MessageId, InFlight>,
+    next_message_id: MessageId,
+}
+
+impl Network {
+    pub fn new(node_count: usize, drop_ppm: u32, duplicate_ppm: u32) -> Network {
+        Network {
+            node_count,
+            cut: vec![false; node_count * node_count],
+            partition_groups: Vec::new(),
+            drop_ppm,
+            duplicate_ppm,
+            in_flight: BTreeMap::new(),
+            next_message_id: 1,
+        }
+    }
+
+    pub fn link_up(&self, from: NodeId, to: NodeId) -> bool {
+        !self.cut[from.index() * self.node_count + to.index()]
+    }
+
+    pub fn set_link(&mut self, from: NodeId, to: NodeId, up: bool) {
+        self.cut[from.index() * self.node_count + to.index()] = !up;
+    }
+
+    /// Only nodes in the same group can talk; nodes named in no group form one more group.
+    pub fn partition(&mut self, groups: &[Vec<NodeId>]) {
+        let group_of = group_assignment(groups, self.node_count);
+        for from in 0..self.node_count {
+            for to in 0..self.node_count {
+                self.cut[from * self.node_count + to] = group_of[from] != group_of[to];
+            }
+        }
+        self.partition_groups = groups.to_vec();
+    }
+
+    pub fn isolate(&mut self, node: NodeId) {
+        for other in 0..self.node_count as u16 {
+            if other != node.0 {
+                self.set_link(node, NodeId(other), false);
+                self.set_link(NodeId(other), node, false);
+            }
+        }
+    }
+
+    pub fn heal(&mut self) {
+        self.cut.iter_mut().for_each(|cut| *cut = false);
+        self.partition_groups.clear();
+    }
+
+    pub fn cuts(&self) -> Vec<LinkCut> {
+        let count = self.node_count;
+        (0..count * count)
+            .filter(|slot| self.cut[*slot])
+            .map(|slot| LinkCut {
+                from: NodeId((slot / count) as u16),
+                to: NodeId((slot % count) as u16),
+            })
+            .collect()
+    }
+
+    pub fn next_id(&mut self) -> MessageId {
+        let id = self.next_message_id;
+        self.next_message_id += 1;
+        id
+    }
+}
+
+/// Group number of every node: its group's position, or `groups.len()` for nodes left out.
+pub fn group_assignment(groups: &[Vec<NodeId>], node_count: usize) -> Vec<usize> {
+    let mut group_of = vec![groups.len(); node_count];
+    for (group_index, group) in groups.iter().enumerate() {
+        for node in group {
+            if node.index() < node_count {
+                group_of[node.index()] = group_index;
+            }
+        }
+    }
+    group_of
+}
+
+/// Can `from` reach `to` under this partition? (Pure; the network applies the same rule.)
+pub fn partition_allows(
+    groups: &[Vec<NodeId>],
+    node_count: usize,
+    from: NodeId,
+    to: NodeId,
+) -> bool {
+    let group_of = group_assignment(groups, node_count);
+    group_of[from.index()] == group_of[to.index()]
+}

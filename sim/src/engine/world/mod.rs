@@ -1,0 +1,348 @@
+//! The world: virtual time, the event queue, the network, the nodes' clocks and faults, the clients and
+//! the checkers, behind one facade. Everything random comes from the world's one [`Rng`].
+//!
+//! Determinism contract: the same [`WorldConfig`] and the same sequence of `apply` calls (at the same
+//! simulated times) produce the same trace, hence the same [`World::trace_hash`], on every platform.
+//! `World` is `Clone`; a clone is an exact snapshot that continues identically (time travel).
+
+mod actions;
+mod clients;
+mod coordination_report;
+mod dispatch;
+mod events;
+
+pub use clients::{ClientRecord, Clients, RECENT_REQUESTS};
+pub use events::{EventKind, EventQueue};
+
+use crate::base::clock::LocalClock;
+use crate::base::ids::NodeId;
+use crate::base::rng::Rng;
+use crate::base::time::SimTime;
+use crate::contract::action::Action;
+use crate::contract::config::ProtocolConfig;
+use crate::contract::protocol::{ClientCommand, Effects, Input, Protocol, RequestId, TimerKey};
+use crate::contract::report::{NodeFinal, NodeKey, Report};
+use crate::engine::checker::Checkers;
+use crate::engine::network::{MessageId, Network};
+use crate::engine::trace::{TraceEvent, TraceLog};
+use crate::worlds::actor::{Actor, Message};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, VecDeque};
+
+/// Messages and client requests that wait at a paused node, at most this many (older ones are kept,
+/// newer ones dropped with a trace note).
+pub const MAX_BACKLOG: usize = 10_000;
+
+pub use crate::contract::config::{WorldConfig, MAX_DURATION_MS};
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ActionOutcome {
+    Applied,
+    Skipped { reason: String },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NodeStatus {
+    Up,
+    Crashed,
+    Paused,
+}
+
+impl NodeStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            NodeStatus::Up => "up",
+            NodeStatus::Crashed => "crashed",
+            NodeStatus::Paused => "paused",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PendingTimer {
+    pub label: &'static str,
+    pub generation: u64,
+    pub set_at: SimTime,
+    pub due_local_us: i64,
+    pub due_at: SimTime,
+}
+
+#[derive(Clone, Debug)]
+enum BacklogItem {
+    Message {
+        id: MessageId,
+        from: NodeId,
+        message: Message,
+    },
+    Client {
+        request_id: RequestId,
+        command: ClientCommand,
+    },
+}
+
+#[derive(Clone, Debug)]
+pub struct NodeSlot {
+    pub actor: Actor,
+    pub status: NodeStatus,
+    pub clock: LocalClock,
+    pub timers: BTreeMap<TimerKey, PendingTimer>,
+    backlog: VecDeque<BacklogItem>,
+    pause_generation: u64,
+    pub persist_count: u64,
+}
+
+impl NodeSlot {
+    pub fn backlog_len(&self) -> usize {
+        self.backlog.len()
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct World {
+    config: WorldConfig,
+    now: SimTime,
+    rng: Rng,
+    queue: EventQueue,
+    nodes: Vec<NodeSlot>,
+    network: Network,
+    clients: Clients,
+    trace: TraceLog,
+    checkers: Checkers,
+    action_log: Vec<(SimTime, Action)>,
+    events_processed: u64,
+    next_timer_generation: u64,
+    effects: Effects<Message>,
+}
+
+impl World {
+    pub fn new(config: WorldConfig) -> Result<World, String> {
+        config.validate()?;
+        let layout = crate::worlds::coordination::check_world(&config)?;
+        let actors = (config.protocol.entry().build_actors)(&config, &layout);
+        World::from_actors(config, actors)
+    }
+
+    /// A world of any mix of actors (actor `i` is node `n{i+1}`); `config.node_count` must match. This is
+    /// the seam for worlds where Raft servers, clients and other services run side by side.
+    pub fn from_actors(config: WorldConfig, actors: Vec<Actor>) -> Result<World, String> {
+        config.validate()?;
+        let count = config.node_count;
+        if actors.len() != count {
+            return Err(format!("{} actors for a {count}-node world", actors.len()));
+        }
+        let nodes = actors
+            .into_iter()
+            .map(|actor| NodeSlot {
+                actor,
+                status: NodeStatus::Up,
+                clock: LocalClock::default(),
+                timers: BTreeMap::new(),
+                backlog: VecDeque::new(),
+                pause_generation: 0,
+                persist_count: 0,
+            })
+            .collect();
+        let mut world = World {
+            rng: Rng::new(config.seed),
+            now: SimTime::ZERO,
+            queue: EventQueue::default(),
+            nodes,
+            network: Network::new(count, config.timing.drop_ppm, config.timing.duplicate_ppm),
+            clients: Clients::default(),
+            trace: TraceLog::default(),
+            checkers: Checkers::new(count),
+            action_log: Vec::new(),
+            events_processed: 0,
+            next_timer_generation: 1,
+            effects: Effects::new(),
+            config,
+        };
+        let resource = world.nodes.iter().find_map(|slot| slot.actor.as_resource());
+        if let Some(initial_count) = resource.map(|resource| resource.value) {
+            world.checkers.watch_resource(initial_count);
+        }
+        if world.layout().is_some() {
+            let labels = (0..count)
+                .map(|index| world.node_label(NodeId(index as u16)))
+                .collect();
+            world.checkers.set_labels(labels);
+        }
+        let kv_locks = matches!(
+            world.config.protocol,
+            ProtocolConfig::RedisLock(_) | ProtocolConfig::Redlock(_)
+        );
+        if kv_locks {
+            world.checkers.tokens_not_fencing();
+        }
+        for index in 0..count {
+            world.dispatch(NodeId(index as u16), Input::Start);
+        }
+        Ok(world)
+    }
+
+    pub fn config(&self) -> &WorldConfig {
+        &self.config
+    }
+
+    pub fn now(&self) -> SimTime {
+        self.now
+    }
+
+    pub fn node_count(&self) -> usize {
+        self.nodes.len()
+    }
+
+    pub fn nodes(&self) -> &[NodeSlot] {
+        &self.nodes
+    }
+
+    pub fn network(&self) -> &Network {
+        &self.network
+    }
+
+    pub fn clients(&self) -> &Clients {
+        &self.clients
+    }
+
+    pub fn checkers(&self) -> &Checkers {
+        &self.checkers
+    }
+
+    pub fn trace(&self) -> &TraceLog {
+        &self.trace
+    }
+
+    /// Every applied action with the time it was applied, in order.
+    pub fn action_log(&self) -> &[(SimTime, Action)] {
+        &self.action_log
+    }
+
+    pub fn events_processed(&self) -> u64 {
+        self.events_processed
+    }
+
+    pub fn trace_hash(&self) -> u64 {
+        self.trace.hash()
+    }
+
+    /// Time of the next queued event, if any.
+    pub fn next_event_time(&self) -> Option<SimTime> {
+        self.queue.peek_time()
+    }
+
+    /// Processes the next event. Returns false if the queue is empty.
+    pub fn step(&mut self) -> bool {
+        let Some(event) = self.queue.pop() else {
+            return false;
+        };
+        assert!(event.at >= self.now, "event queue went back in time");
+        self.now = event.at;
+        self.events_processed += 1;
+        self.handle_event(event.kind);
+        true
+    }
+
+    /// Processes every event due at or before `until`, then sets the clock to `until`.
+    pub fn run_until(&mut self, until: SimTime) {
+        while self.queue.peek_time().is_some_and(|at| at <= until) {
+            self.step();
+        }
+        if until > self.now {
+            self.now = until;
+        }
+    }
+
+    /// Replay helper: processes events until `events_processed` reaches `events_processed`, then moves the
+    /// clock to `at`. Used to re-apply a recorded action at exactly the point it was first applied.
+    pub fn fast_forward_to(&mut self, events_processed: u64, at: SimTime) {
+        while self.events_processed < events_processed && self.step() {}
+        // In a faithful replay nothing is left before `at`; this keeps the clock monotonic regardless.
+        while self.queue.peek_time().is_some_and(|time| time < at) {
+            self.step();
+        }
+        if at > self.now {
+            self.now = at;
+        }
+    }
+
+    pub fn run_for_ms(&mut self, ms: u64) {
+        self.run_until(self.now.plus_ms(ms));
+    }
+
+    pub fn write_trace_jsonl(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        self.trace.write_jsonl(out)
+    }
+
+    /// The up node that believes it leads with the highest term (ties: lowest id).
+    pub fn current_leader(&self) -> Option<NodeId> {
+        let mut best: Option<(crate::base::units::Term, NodeId)> = None;
+        for (index, slot) in self.nodes.iter().enumerate() {
+            let summary = slot.actor.summary();
+            let leads = slot.status == NodeStatus::Up
+                && summary.role == crate::contract::protocol::RoleLabel::Leader;
+            if leads && best.is_none_or(|(term, _)| summary.term > term) {
+                best = Some((summary.term, NodeId(index as u16)));
+            }
+        }
+        best.map(|(_, node)| node)
+    }
+
+    pub fn report(&self) -> Report {
+        let final_state = self
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(index, slot)| {
+                let summary = slot.actor.summary();
+                let record = NodeFinal {
+                    status: slot.status.as_str().to_string(),
+                    role: summary.role.as_str().to_string(),
+                    term: summary.term,
+                    commit_index: summary.commit_index,
+                    log_len: summary.log_len,
+                };
+                (NodeKey(NodeId(index as u16)), record)
+            })
+            .collect();
+        Report {
+            end_ms: self.now.as_ms(),
+            events_processed: self.events_processed,
+            leaders: self.checkers.leaders().to_vec(),
+            final_state,
+            requests: self.clients.counts.clone(),
+            violations: self.checkers.violations().to_vec(),
+            violation_counts: self.checkers.violation_counts().clone(),
+            leaderless_ms: self.checkers.leaderless_ms(self.now),
+            trace_hash: format!("{:016x}", self.trace_hash()),
+            labels: BTreeMap::new(),
+            locks: None,
+            resource: None,
+            invoices: None,
+            throughput: None,
+            notifications: None,
+            contention: None,
+        }
+        .with_coordination(self)
+    }
+
+    /// The layout of a coordination world (`None` for a plain Raft cluster).
+    pub fn layout(&self) -> Option<crate::worlds::coordination::Layout> {
+        let protocol = &self.config.protocol;
+        protocol
+            .is_coordination()
+            .then(|| crate::worlds::coordination::Layout::of_world(self.nodes.len(), protocol))
+    }
+
+    /// The name a node goes by: `n1`.. for servers, `A`.. for workers, `store` for the resource.
+    pub fn node_label(&self, node: NodeId) -> String {
+        match self.layout() {
+            Some(layout) => layout.label(node),
+            None => node.to_string(),
+        }
+    }
+
+    fn record(&mut self, event: TraceEvent) {
+        self.trace.record(self.now.as_micros(), event);
+    }
+}

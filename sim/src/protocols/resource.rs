@@ -1,0 +1,425 @@
+//! The protected resource: a storage node holding an inventory count, read and written by lock holders.
+//!
+//! Every access carries the fencing token of the lock its sender believes it holds. With fencing on, the
+//! resource remembers the highest token it has seen (on reads too, so a read-modify-write cycle is
+//! protected as a whole) and refuses any access with a lower one: `StaleToken { presented, highest_seen }`.
+//! That single comparison is what makes a lock safe against paused or slow holders; the lock service
+//! alone cannot, because it has no way to stop a process that does not know it lost the lock. With fencing
+//! off the resource accepts everything, which is what most storage does.
+//!
+//! With an idempotency key, a write whose key (client, message id) was already applied is acknowledged and
+//! not applied again. The resource keeps a ledger of every access, accepted or refused (the newest
+//! [`LEDGER_CAP`] in full, all of them in the counts). It is storage: a crash loses nothing.
+
+use crate::base::ids::NodeId;
+use crate::base::units::FencingToken;
+use crate::contract::entry::describe::{Described, Describer, Telling, Weight};
+use crate::contract::protocol::{
+    ActorSummary, Carries, ClientError, ClientOutcome, Effects, Input, Observes, Protocol,
+};
+use crate::protocols::scheduler::{InvoiceMessage, SchedulerFact};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, VecDeque};
+
+/// Why the protected resource refused an access.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ResourceError {
+    /// Fencing: a holder with a newer token has already been here.
+    StaleToken {
+        presented: FencingToken,
+        highest_seen: FencingToken,
+    },
+}
+
+/// A read of the count, or a write of a new count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum AccessKind {
+    Read,
+    Write { value: u64 },
+}
+
+/// What lock holders say to the protected resource, and its answers. (The invoice store, the same
+/// actor in the scheduler world, speaks the scheduler's [`InvoiceMessage`]s.)
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ResourceMessage {
+    /// `op` identifies the message (the same on a retry only with an idempotency key); `intent` names
+    /// the job, for the checkers.
+    Access {
+        kind: AccessKind,
+        token: FencingToken,
+        op: u64,
+        idempotent: bool,
+        intent: u64,
+        /// The record accessed: 0 is the inventory count; the work queue uses one per account.
+        account: u32,
+    },
+    AccessReply {
+        op: u64,
+        result: Result<u64, ResourceError>,
+    },
+}
+
+impl ResourceMessage {
+    pub fn label(&self) -> &'static str {
+        match self {
+            ResourceMessage::Access {
+                kind: AccessKind::Read,
+                ..
+            } => "Read",
+            ResourceMessage::Access { .. } => "Write",
+            ResourceMessage::AccessReply { result: Ok(_), .. } => "Access ok",
+            ResourceMessage::AccessReply { .. } => "Stale token",
+        }
+    }
+}
+
+/// What the protected resource did with one access.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AccessOutcome {
+    Accepted,
+    /// A retried write whose idempotency key was already applied: acknowledged, not applied again.
+    Duplicate,
+    /// Fencing: the token is lower than the highest the resource has seen.
+    StaleToken,
+}
+
+/// What the resource tells the checkers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ResourceFact {
+    /// The protected resource handled one access (a read or a write carrying a fencing token).
+    ResourceAccess {
+        client: NodeId,
+        token: FencingToken,
+        write: bool,
+        outcome: AccessOutcome,
+        /// The count after the access.
+        value: u64,
+        highest_seen: FencingToken,
+        /// The job this access belongs to (the same across retries), for the lost-update checker.
+        intent: u64,
+        /// The record accessed (0: the inventory count; the work queue's accounts from 1).
+        account: u32,
+    },
+}
+
+/// What a world's message type must carry for the store: accesses and invoices, and the facts about
+/// them.
+pub trait ResourceWire:
+    Carries<ResourceMessage>
+    + Carries<InvoiceMessage>
+    + Observes<ResourceFact>
+    + Observes<SchedulerFact>
+{
+}
+
+impl<M> ResourceWire for M where
+    M: Carries<ResourceMessage>
+        + Carries<InvoiceMessage>
+        + Observes<ResourceFact>
+        + Observes<SchedulerFact>
+{
+}
+
+/// Ledger entries kept in full.
+pub const LEDGER_CAP: usize = 4_096;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct LedgerEntry {
+    pub client: NodeId,
+    pub token: FencingToken,
+    /// `None` for a read, the value written for a write.
+    pub write: Option<u64>,
+    pub outcome: AccessOutcome,
+    pub highest_seen: FencingToken,
+    /// The count after the access.
+    pub value: u64,
+    pub local_us: u64,
+}
+
+#[derive(Clone, Debug)]
+pub struct Resource {
+    pub fencing: bool,
+    pub value: u64,
+    pub highest_seen: FencingToken,
+    pub ledger: VecDeque<LedgerEntry>,
+    pub accepted: u64,
+    pub rejected: u64,
+    pub duplicates: u64,
+    /// Last idempotency key applied per client.
+    applied: BTreeMap<NodeId, u64>,
+    /// Invoice store: who generated each minute's invoices (more than one entry = duplicates).
+    pub invoices: BTreeMap<u64, Vec<NodeId>>,
+    /// Invoice store: last run applied per client (a duplicated message is not a second run).
+    last_run: BTreeMap<NodeId, u64>,
+    /// Work queue: balance per account other than 0 (account 0 is `value`).
+    pub accounts: BTreeMap<u32, u64>,
+}
+
+impl Resource {
+    pub fn new(fencing: bool, initial_count: u64) -> Resource {
+        Resource {
+            fencing,
+            value: initial_count,
+            highest_seen: FencingToken::ZERO,
+            ledger: VecDeque::new(),
+            accepted: 0,
+            rejected: 0,
+            duplicates: 0,
+            applied: BTreeMap::new(),
+            invoices: BTreeMap::new(),
+            last_run: BTreeMap::new(),
+            accounts: BTreeMap::new(),
+        }
+    }
+
+    /// Invoice store: fencing first, then the optional "only if absent" check, then the write.
+    fn invoice<M: ResourceWire>(
+        &mut self,
+        client: NodeId,
+        minute: u64,
+        token: FencingToken,
+        (if_absent, run): (bool, u64),
+        effects: &mut Effects<M>,
+    ) -> InvoiceMessage {
+        if self.last_run.get(&client) == Some(&run) {
+            return InvoiceMessage::InvoiceReply {
+                minute,
+                written: false,
+                refused: false,
+            };
+        }
+        self.last_run.insert(client, run);
+        let refused = self.fencing && token < self.highest_seen;
+        let existing = self.invoices.get(&minute).map_or(0, Vec::len);
+        let already_done = if_absent && existing > 0;
+        let written = !(refused || already_done);
+        if !refused {
+            self.highest_seen = self.highest_seen.max(token);
+        }
+        if written {
+            self.invoices.entry(minute).or_default().push(client);
+            effects.persist("invoices");
+        }
+        if written || refused {
+            effects.observe(SchedulerFact::InvoiceWritten {
+                client,
+                minute,
+                token,
+                duplicate: written && existing > 0,
+                refused,
+            });
+        }
+        InvoiceMessage::InvoiceReply {
+            minute,
+            written,
+            refused,
+        }
+    }
+
+    /// The value of `account` (0 is the inventory count).
+    pub fn balance(&self, account: u32) -> u64 {
+        match account {
+            0 => self.value,
+            _ => self.accounts.get(&account).copied().unwrap_or(0),
+        }
+    }
+
+    fn set_balance(&mut self, account: u32, value: u64) {
+        match account {
+            0 => self.value = value,
+            _ => {
+                self.accounts.insert(account, value);
+            }
+        }
+    }
+
+    /// One access: fencing first, then the idempotency key, then the read or write itself.
+    pub fn access(
+        &mut self,
+        client: NodeId,
+        kind: AccessKind,
+        token: FencingToken,
+        op: u64,
+        idempotent: bool,
+        account: u32,
+    ) -> (AccessOutcome, Result<u64, ResourceError>) {
+        if self.fencing && token < self.highest_seen {
+            self.rejected += 1;
+            let error = ResourceError::StaleToken {
+                presented: token,
+                highest_seen: self.highest_seen,
+            };
+            return (AccessOutcome::StaleToken, Err(error));
+        }
+        self.highest_seen = self.highest_seen.max(token);
+        let AccessKind::Write { value } = kind else {
+            self.accepted += 1;
+            return (AccessOutcome::Accepted, Ok(self.balance(account)));
+        };
+        if idempotent && self.applied.get(&client) == Some(&op) {
+            self.duplicates += 1;
+            return (AccessOutcome::Duplicate, Ok(self.balance(account)));
+        }
+        self.applied.insert(client, op);
+        self.set_balance(account, value);
+        self.accepted += 1;
+        (AccessOutcome::Accepted, Ok(value))
+    }
+}
+
+impl Resource {
+    /// One access arriving: apply it, write the ledger, tell the checkers, answer.
+    fn on_access<M: ResourceWire>(
+        &mut self,
+        from: NodeId,
+        local_now_us: u64,
+        message: &ResourceMessage,
+        effects: &mut Effects<M>,
+    ) {
+        let ResourceMessage::Access {
+            kind,
+            token,
+            op,
+            idempotent,
+            intent,
+            account,
+        } = message
+        else {
+            return;
+        };
+        let (outcome, result) = self.access(from, *kind, *token, *op, *idempotent, *account);
+        let write = match kind {
+            AccessKind::Write { value } => Some(*value),
+            AccessKind::Read => None,
+        };
+        if self.ledger.len() >= LEDGER_CAP {
+            self.ledger.pop_front();
+        }
+        self.ledger.push_back(LedgerEntry {
+            client: from,
+            token: *token,
+            write,
+            outcome,
+            highest_seen: self.highest_seen,
+            value: self.balance(*account),
+            local_us: local_now_us,
+        });
+        effects.persist("resource");
+        effects.observe(ResourceFact::ResourceAccess {
+            client: from,
+            token: *token,
+            write: write.is_some(),
+            outcome,
+            value: self.balance(*account),
+            highest_seen: self.highest_seen,
+            intent: *intent,
+            account: *account,
+        });
+        let reply = ResourceMessage::AccessReply { op: *op, result };
+        effects.send(from, reply);
+    }
+}
+
+impl<M: ResourceWire> Protocol<M> for Resource {
+    fn handle(&mut self, local_now_us: u64, input: Input<'_, M>, effects: &mut Effects<M>) {
+        match input {
+            Input::Message { from, message } => {
+                // Messages of other protocols never reach the store; they fall through here.
+                if let Some(access) = Carries::<ResourceMessage>::peel(message) {
+                    self.on_access(from, local_now_us, access, effects);
+                } else if let Some(InvoiceMessage::Invoice {
+                    minute,
+                    token,
+                    if_absent,
+                    run,
+                }) = Carries::<InvoiceMessage>::peel(message)
+                {
+                    let reply = self.invoice(from, *minute, *token, (*if_absent, *run), effects);
+                    effects.send(from, reply);
+                }
+            }
+            Input::Client { request_id, .. } => {
+                let error = ClientError::NotLeader { leader_hint: None };
+                effects.reply(request_id, ClientOutcome::Rejected(error));
+            }
+            _ => {}
+        }
+    }
+
+    /// Storage: everything is durable.
+    fn crash(&mut self) {}
+
+    fn summary(&self) -> ActorSummary {
+        ActorSummary::WITHOUT_LOG
+    }
+}
+
+/// The store's accesses in plain words: accepted writes, retries recognised by their idempotency key,
+/// and writes refused for a stale fencing token (with both numbers).
+pub struct StoreDescriber {
+    /// The store checks fencing tokens (otherwise the numbers are Redis values and are not shown).
+    pub fenced: bool,
+}
+
+impl StoreDescriber {
+    fn access(
+        &self,
+        store: NodeId,
+        fact: &ResourceFact,
+        telling: &Telling<'_>,
+    ) -> Option<Described> {
+        let ResourceFact::ResourceAccess {
+            client,
+            token,
+            write,
+            outcome,
+            value,
+            highest_seen,
+            ..
+        } = *fact;
+        let (store_name, client_name) = (telling.name(store), telling.name(client));
+        let nodes = vec![client, store];
+        let described = match outcome {
+            AccessOutcome::StaleToken => Described::new(
+                Weight::Notable,
+                format!(
+                    "{store_name} refuses {client_name}'s {}: its token {token} is below {highest_seen}, \
+                     the highest {store_name} has seen, so a newer lock holder has written since",
+                    if write { "write" } else { "read" }
+                ),
+                nodes,
+            ),
+            AccessOutcome::Duplicate => Described::new(
+                Weight::Notable,
+                format!(
+                    "{store_name} recognises {client_name}'s retry by its idempotency key: it \
+                     acknowledges it without applying it a second time"
+                ),
+                nodes,
+            ),
+            AccessOutcome::Accepted if write => {
+                let with = if self.fenced { format!(" with token {token}") } else { String::new() };
+                Described::new(
+                    Weight::Routine,
+                    format!("{store_name} accepts {client_name}'s write{with}; the value is now {value}"),
+                    nodes,
+                )
+                .coalescing("accepted-write")
+            }
+            AccessOutcome::Accepted => return None,
+        };
+        Some(described)
+    }
+}
+
+impl Describer<ResourceFact> for StoreDescriber {
+    fn describe(
+        &mut self,
+        node: NodeId,
+        fact: &ResourceFact,
+        telling: &Telling<'_>,
+    ) -> Option<Described> {
+        self.access(node, fact, telling)
+    }
+}

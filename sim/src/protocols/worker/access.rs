@@ -1,0 +1,68 @@
+//! The worker's side of the protected resource: one read or write carrying the token it believes it
+//! holds, and what the answer means for the job (a stale token means the lock is gone).
+
+use super::{Phase, Worker, WorkerWire, OP_TIMER, WORK_TIMER};
+use crate::contract::protocol::{Effects, TimerDelay};
+use crate::protocols::resource::{AccessKind, ResourceError, ResourceMessage};
+
+impl Worker {
+    pub(super) fn send_access<M: WorkerWire>(
+        &mut self,
+        kind: AccessKind,
+        effects: &mut Effects<M>,
+    ) {
+        let Some(belief) = self.belief else {
+            return;
+        };
+        self.attempts += 1;
+        let access = ResourceMessage::Access {
+            kind,
+            token: belief.token,
+            op: self.op,
+            idempotent: self.options.idempotency_key,
+            intent: self.job,
+            account: self.account,
+        };
+        effects.send(self.store, access);
+        self.op_timer(effects);
+    }
+
+    pub(super) fn on_access_reply<M: WorkerWire>(
+        &mut self,
+        now_us: u64,
+        op: u64,
+        result: Result<u64, ResourceError>,
+        effects: &mut Effects<M>,
+    ) {
+        if op != self.op || !matches!(self.phase, Phase::Reading | Phase::Writing) {
+            return;
+        }
+        effects.cancel_timer(OP_TIMER);
+        let value = match result {
+            Ok(value) => value,
+            Err(ResourceError::StaleToken { .. }) => {
+                // Fenced off: someone with a newer token has been there. The lock is gone.
+                self.fenced_off += 1;
+                self.client.lease = None;
+                self.abandon(effects);
+                return;
+            }
+        };
+        match self.phase {
+            Phase::Reading => {
+                if self.options.check_lease_before_write && !self.lease_holds(now_us) {
+                    self.abandon(effects);
+                    return;
+                }
+                self.read_value = value;
+                self.phase = Phase::Modifying;
+                let local_us = self.options.work_ms * 1_000;
+                effects.set_timer(WORK_TIMER, TimerDelay::Exactly { local_us }, "modify");
+            }
+            _ => {
+                self.jobs_done += 1;
+                self.release(now_us, effects);
+            }
+        }
+    }
+}

@@ -1,0 +1,354 @@
+//! Checkpoints: the closed set of conditions a lesson step can wait for, and their text syntax.
+//!
+//! A checkpoint is written as a name, optionally with one argument in parentheses:
+//! `leader_changed`, `term_at_least(3)`, `node_crashed(n2)`, `node_paused(A)`. The set is closed on purpose:
+//! each one is something the engine can answer exactly from a live world, so a lesson can never ask for a
+//! condition the simulation cannot check. How each is evaluated lives in `evaluate.rs`.
+
+use crate::base::ids::NodeId;
+use crate::contract::action::NodeTarget;
+use crate::tooling::scenario::fields::NodeNames;
+use std::fmt;
+
+/// Every checkpoint name, in the spelling used in lesson files.
+pub const CHECKPOINT_NAMES: &[&str] = &[
+    "leader_changed",
+    "term_at_least",
+    "no_leader_for_ms",
+    "minority_cannot_commit",
+    "node_crashed",
+    "node_paused",
+    "partitioned",
+    "leader_stepped_down",
+    "commit_index_at_least",
+    "resource_rejected_stale_token",
+    "two_clients_believe_they_hold_lock",
+    "duplicate_invoice",
+    "jobs_done_while_paused",
+    "jobs_done_without_leader",
+    "duplicate_write_ignored",
+    "notifications_at_least",
+    "zk_leader_changed",
+    "missed_invoice",
+    "node_caught_up",
+    "stale_read",
+    "lock_released_by_wrong_owner",
+    "lost_update",
+];
+
+/// A condition on the live simulation. `NodeTarget::Leader` in a checkpoint means the node that led
+/// when the step began.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Checkpoint {
+    /// A leader is known whose (node, term) differs from the one known when the step began.
+    LeaderChanged,
+    /// Some node has reached this term.
+    TermAtLeast(u64),
+    /// No node has led (up, believing it leads) for this long without a break.
+    NoLeaderForMs(u64),
+    /// Some server is cut off from a majority, and the majority side has committed entries that the
+    /// cut-off servers have not.
+    MinorityCannotCommit,
+    NodeCrashed(NodeTarget),
+    /// The named node is paused; with no argument, any node is.
+    NodePaused(Option<NodeTarget>),
+    /// At least one link is cut (a partition, an isolation or a one-way cut).
+    Partitioned,
+    /// The node that led when the step began is up and no longer believes it leads.
+    LeaderSteppedDown,
+    /// Some node's commit index has reached this value.
+    CommitIndexAtLeast(u64),
+    /// The protected store refused an access for a stale fencing token since the step began.
+    ResourceRejectedStaleToken,
+    /// At this moment at least two lock clients each believe they hold the lock.
+    TwoClientsBelieveTheyHoldLock,
+    /// The invoice store recorded some minute twice.
+    DuplicateInvoice,
+    /// Workers finished this many jobs, counted from the step's start, while some worker was paused.
+    JobsDoneWhilePaused(u64),
+    /// Workers finished this many jobs, counted from the step's start, while no server led.
+    JobsDoneWithoutLeader(u64),
+    /// Since the step began the store recognised a repeated write by its idempotency key and
+    /// acknowledged it without applying it again.
+    DuplicateWriteIgnored,
+    /// Election candidates received at least this many watch notifications since the step began.
+    NotificationsAtLeast(u64),
+    /// A ZooKeeper-style election is led by another candidate, or the same one in a new session, than
+    /// when the step began.
+    ZkLeaderChanged,
+    /// A scheduler minute under way when the step began, or later, ended with no invoice.
+    MissedInvoice,
+    /// The named server was down, paused or cut off while entries it lacks were committed, and now
+    /// holds every committed entry again.
+    NodeCaughtUp(NodeTarget),
+    /// A client read answered with state older than a write acknowledged before the read began
+    /// (a Linearizable Reads violation) since the step began.
+    StaleRead,
+    /// A lock client deleted a key another client held (a Release By Owner violation) since the step
+    /// began.
+    LockReleasedByWrongOwner,
+    /// The protected store's count stopped matching the jobs written to it (a No Lost Updates
+    /// violation) since the step began.
+    LostUpdate,
+}
+
+/// Why a checkpoint string does not parse; `at` is the 1-based character where the problem starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckpointError {
+    pub at: usize,
+    pub message: String,
+}
+
+impl fmt::Display for CheckpointError {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(formatter, "at character {}: {}", self.at, self.message)
+    }
+}
+
+/// Parses `text` such as `term_at_least(3)`; node names are checked against `names`.
+pub(crate) fn parse_checkpoint(
+    text: &str,
+    names: &NodeNames,
+) -> Result<Checkpoint, CheckpointError> {
+    let trimmed_start = text.len() - text.trim_start().len();
+    let body = text.trim();
+    let (name, argument) = match body.find('(') {
+        None => (body, None),
+        Some(open) => {
+            let Some(inner) = body[open + 1..].strip_suffix(')') else {
+                return Err(error_at(
+                    text,
+                    trimmed_start + body.len(),
+                    "missing `)` at the end",
+                ));
+            };
+            let argument_offset = trimmed_start + open + 1;
+            (
+                body[..open].trim_end(),
+                Some((inner.trim(), argument_offset)),
+            )
+        }
+    };
+    let needs = |kind: &str| -> Result<(&str, usize), CheckpointError> {
+        argument.ok_or_else(|| {
+            error_at(
+                text,
+                trimmed_start + name.len(),
+                &format!(
+                    "`{name}` takes {kind} in parentheses, e.g. `{name}({})`",
+                    example(kind)
+                ),
+            )
+        })
+    };
+    let no_argument = |checkpoint: Checkpoint| match argument {
+        None => Ok(checkpoint),
+        Some((_, offset)) => Err(error_at(
+            text,
+            offset,
+            &format!("`{name}` takes no argument"),
+        )),
+    };
+    match name {
+        "leader_changed" => no_argument(Checkpoint::LeaderChanged),
+        "minority_cannot_commit" => no_argument(Checkpoint::MinorityCannotCommit),
+        "partitioned" => no_argument(Checkpoint::Partitioned),
+        "leader_stepped_down" => no_argument(Checkpoint::LeaderSteppedDown),
+        "resource_rejected_stale_token" => no_argument(Checkpoint::ResourceRejectedStaleToken),
+        "two_clients_believe_they_hold_lock" => {
+            no_argument(Checkpoint::TwoClientsBelieveTheyHoldLock)
+        }
+        "duplicate_invoice" => no_argument(Checkpoint::DuplicateInvoice),
+        "duplicate_write_ignored" => no_argument(Checkpoint::DuplicateWriteIgnored),
+        "zk_leader_changed" => no_argument(Checkpoint::ZkLeaderChanged),
+        "jobs_done_while_paused" => Ok(Checkpoint::JobsDoneWhilePaused(number(
+            text,
+            needs("a number")?,
+        )?)),
+        "jobs_done_without_leader" => Ok(Checkpoint::JobsDoneWithoutLeader(number(
+            text,
+            needs("a number")?,
+        )?)),
+        "notifications_at_least" => Ok(Checkpoint::NotificationsAtLeast(number(
+            text,
+            needs("a number")?,
+        )?)),
+        "missed_invoice" => no_argument(Checkpoint::MissedInvoice),
+        "node_caught_up" => Ok(Checkpoint::NodeCaughtUp(node(
+            text,
+            needs("a node")?,
+            names,
+        )?)),
+        "stale_read" => no_argument(Checkpoint::StaleRead),
+        "lock_released_by_wrong_owner" => no_argument(Checkpoint::LockReleasedByWrongOwner),
+        "lost_update" => no_argument(Checkpoint::LostUpdate),
+        "term_at_least" => Ok(Checkpoint::TermAtLeast(number(text, needs("a number")?)?)),
+        "no_leader_for_ms" => Ok(Checkpoint::NoLeaderForMs(number(text, needs("a number")?)?)),
+        "commit_index_at_least" => Ok(Checkpoint::CommitIndexAtLeast(number(
+            text,
+            needs("a number")?,
+        )?)),
+        "node_crashed" => Ok(Checkpoint::NodeCrashed(node(
+            text,
+            needs("a node")?,
+            names,
+        )?)),
+        "node_paused" => match argument {
+            None => Ok(Checkpoint::NodePaused(None)),
+            Some(argument) => Ok(Checkpoint::NodePaused(Some(node(text, argument, names)?))),
+        },
+        _ => Err(error_at(
+            text,
+            trimmed_start,
+            &format!(
+                "unknown checkpoint `{name}`; expected one of {}",
+                CHECKPOINT_NAMES.join(", ")
+            ),
+        )),
+    }
+}
+
+fn example(kind: &str) -> &'static str {
+    if kind == "a node" {
+        "n2"
+    } else {
+        "3"
+    }
+}
+
+fn number(text: &str, (argument, offset): (&str, usize)) -> Result<u64, CheckpointError> {
+    argument.parse::<u64>().map_err(|_| {
+        error_at(
+            text,
+            offset,
+            &format!("`{argument}` is not a whole number 0 or more"),
+        )
+    })
+}
+
+fn node(
+    text: &str,
+    (argument, offset): (&str, usize),
+    names: &NodeNames,
+) -> Result<NodeTarget, CheckpointError> {
+    if argument == "leader" {
+        return Ok(NodeTarget::Leader);
+    }
+    if let Some((_, node)) = names.extra.iter().find(|(name, _)| name == argument) {
+        return Ok(NodeTarget::Node(*node));
+    }
+    let number = argument
+        .strip_prefix('n')
+        .and_then(|digits| digits.parse::<usize>().ok());
+    match number {
+        Some(number) if (1..=names.servers).contains(&number) => {
+            Ok(NodeTarget::Node(NodeId((number - 1) as u16)))
+        }
+        _ => {
+            let mut expected = format!("n1..n{}", names.servers);
+            for (name, _) in &names.extra {
+                expected.push_str(&format!(", {name}"));
+            }
+            Err(error_at(
+                text,
+                offset,
+                &format!("`{argument}` is not a node: expected {expected} or `leader`"),
+            ))
+        }
+    }
+}
+
+fn error_at(text: &str, byte_offset: usize, message: &str) -> CheckpointError {
+    let byte_offset = byte_offset.min(text.len());
+    CheckpointError {
+        at: text[..byte_offset].chars().count() + 1,
+        message: message.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names() -> NodeNames {
+        NodeNames {
+            servers: 3,
+            extra: vec![("A".into(), NodeId(3)), ("store".into(), NodeId(4))],
+        }
+    }
+
+    #[test]
+    fn every_name_parses_with_its_argument() {
+        let cases = [
+            ("leader_changed", Checkpoint::LeaderChanged),
+            (" term_at_least( 3 ) ", Checkpoint::TermAtLeast(3)),
+            ("no_leader_for_ms(500)", Checkpoint::NoLeaderForMs(500)),
+            (
+                "node_crashed(n2)",
+                Checkpoint::NodeCrashed(NodeTarget::Node(NodeId(1))),
+            ),
+            (
+                "node_crashed(leader)",
+                Checkpoint::NodeCrashed(NodeTarget::Leader),
+            ),
+            ("node_paused", Checkpoint::NodePaused(None)),
+            (
+                "node_paused(A)",
+                Checkpoint::NodePaused(Some(NodeTarget::Node(NodeId(3)))),
+            ),
+            (
+                "commit_index_at_least(7)",
+                Checkpoint::CommitIndexAtLeast(7),
+            ),
+            ("duplicate_invoice", Checkpoint::DuplicateInvoice),
+            (
+                "jobs_done_while_paused(20)",
+                Checkpoint::JobsDoneWhilePaused(20),
+            ),
+            (
+                "jobs_done_without_leader(5)",
+                Checkpoint::JobsDoneWithoutLeader(5),
+            ),
+            ("duplicate_write_ignored", Checkpoint::DuplicateWriteIgnored),
+            (
+                "notifications_at_least(4)",
+                Checkpoint::NotificationsAtLeast(4),
+            ),
+            ("zk_leader_changed", Checkpoint::ZkLeaderChanged),
+            ("missed_invoice", Checkpoint::MissedInvoice),
+            (
+                "node_caught_up(n3)",
+                Checkpoint::NodeCaughtUp(NodeTarget::Node(NodeId(2))),
+            ),
+            ("stale_read", Checkpoint::StaleRead),
+            (
+                "lock_released_by_wrong_owner",
+                Checkpoint::LockReleasedByWrongOwner,
+            ),
+            ("lost_update", Checkpoint::LostUpdate),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(parse_checkpoint(text, &names()), Ok(expected), "{text}");
+        }
+    }
+
+    #[test]
+    fn mistakes_point_at_the_character_that_is_wrong() {
+        let error = |text| parse_checkpoint(text, &names()).unwrap_err();
+        assert_eq!(error("term_at_least(x)").at, 15);
+        assert!(error("term_at_least(x)")
+            .message
+            .contains("`x` is not a whole number"));
+        assert_eq!(error("term_at_least").at, 14);
+        assert!(error("leadr_changed")
+            .message
+            .contains("unknown checkpoint `leadr_changed`"));
+        assert!(error("node_crashed(n9)")
+            .message
+            .contains("expected n1..n3, A, store"));
+        assert!(error("partitioned(2)")
+            .message
+            .contains("takes no argument"));
+        assert_eq!(error("term_at_least(3").message, "missing `)` at the end");
+    }
+}

@@ -1,0 +1,115 @@
+//! What can be wrong with a lesson file, with the place it is wrong.
+//!
+//! Lesson errors look like scenario errors (`file:line:column: step N key `k`: what`), and a mistake in a
+//! solution action *is* a scenario error: the lesson parser hands those tables to the scenario parser's
+//! own action reader, so `do = "crsh"` is reported the same way in both formats.
+
+use crate::tooling::scenario::{ScenarioError, ScenarioErrorKind};
+use std::fmt;
+
+/// A lesson file that cannot be used, and where the problem is.
+///
+/// `line` and `column` are 1-based positions in the lesson file (front matter lines count from the
+/// `+++` line at the top). `step` is the 1-based index of the `[[step]]` involved, when there is one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LessonError {
+    pub file: String,
+    pub line: u32,
+    pub column: u32,
+    pub step: Option<usize>,
+    pub key: Option<String>,
+    /// Boxed to keep `Result<_, LessonError>` small.
+    pub kind: Box<LessonErrorKind>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LessonErrorKind {
+    /// The file does not start with a `+++` line, or the front matter is never closed.
+    MissingFrontMatter,
+    /// Anything the scenario format also reports: bad TOML, unknown or missing keys, wrong types,
+    /// unknown actions, node names that do not exist, numbers out of range.
+    Format(ScenarioErrorKind),
+    /// `scenario` names a file that is not compiled into the library.
+    UnknownScenario { path: String, known: Vec<String> },
+    /// The scenario file itself does not parse.
+    BadScenario { message: String },
+    /// A checkpoint expression that does not parse (the column inside the string is `at`, 1-based).
+    BadCheckpoint {
+        text: String,
+        at: usize,
+        message: String,
+    },
+    /// A `{word}` in an instruction that names nothing the run knows (see `live_names.rs`).
+    UnknownLiveName { word: String, known: Vec<String> },
+    /// A multiple-choice question with no option marked `correct = true`.
+    NoCorrectOption,
+    /// An `id` that is not lowercase words joined by dashes.
+    BadId { id: String },
+}
+
+impl fmt::Display for LessonErrorKind {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LessonErrorKind::MissingFrontMatter => write!(
+                formatter,
+                "a lesson starts with a `+++` line, then TOML front matter, then a closing `+++` line"
+            ),
+            LessonErrorKind::Format(kind) => write!(formatter, "{kind}"),
+            LessonErrorKind::UnknownScenario { path, known } => write!(
+                formatter,
+                "no scenario `{path}` is compiled in; known: {}",
+                known.join(", ")
+            ),
+            LessonErrorKind::BadScenario { message } => {
+                write!(formatter, "the scenario does not parse: {message}")
+            }
+            LessonErrorKind::BadCheckpoint { text, at, message } => {
+                write!(formatter, "checkpoint `{text}` at character {at}: {message}")
+            }
+            LessonErrorKind::UnknownLiveName { word, known } => write!(
+                formatter,
+                "`{{{word}}}` names nothing in the run; an instruction may name {}",
+                known
+                    .iter()
+                    .map(|name| format!("`{{{name}}}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            LessonErrorKind::NoCorrectOption => {
+                write!(formatter, "no option is marked `correct = true`")
+            }
+            LessonErrorKind::BadId { id } => write!(
+                formatter,
+                "`{id}` is not a lesson id: use lowercase letters, digits and dashes"
+            ),
+        }
+    }
+}
+
+impl fmt::Display for LessonError {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let place = (self.file.as_str(), self.line, self.column);
+        crate::tooling::scenario::errors::write_place(
+            formatter,
+            place,
+            self.step,
+            self.key.as_deref(),
+        )?;
+        write!(formatter, "{}", self.kind)
+    }
+}
+
+impl std::error::Error for LessonError {}
+
+impl From<ScenarioError> for LessonError {
+    fn from(error: ScenarioError) -> LessonError {
+        LessonError {
+            file: error.file,
+            line: error.line,
+            column: error.column,
+            step: error.step,
+            key: error.key,
+            kind: Box::new(LessonErrorKind::Format(error.kind)),
+        }
+    }
+}

@@ -1,0 +1,543 @@
+//! Evaluating a checkpoint on a live world, with the little it must remember between calls.
+//!
+//! Some conditions are about *change*: "the leader changed" needs the leader at the moment the step
+//! began, "no leader for 500 ms" needs the moment leadership was last seen, "the store rejected a stale
+//! token" needs the rejection count when the step began. A [`CheckpointEvaluator`] is created when a step
+//! starts, remembers that baseline, and is then asked again and again (the app asks every frame, the
+//! runner every few simulated milliseconds). Once satisfied it stays satisfied: the step has ticked.
+//!
+//! Every answer carries a sentence saying why, so the app can show "not yet: n3 still leads in term 2"
+//! rather than a bare red cross.
+
+mod coordination;
+mod progress;
+#[cfg(test)]
+mod test_support;
+mod violations;
+
+use super::checkpoint::Checkpoint;
+use crate::base::ids::NodeId;
+use crate::base::time::SimTime;
+use crate::base::units::{LogIndex, Term};
+use crate::contract::action::NodeTarget;
+use crate::contract::protocol::{Protocol, RoleLabel};
+use crate::engine::checker::locks::NO_DUPLICATE_INVOICE;
+use crate::engine::world::{NodeStatus, World};
+
+/// The answer to "is this checkpoint met now?", with the reason in plain words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    pub satisfied: bool,
+    pub explanation: String,
+}
+
+impl Verdict {
+    fn yes(explanation: String) -> Verdict {
+        Verdict {
+            satisfied: true,
+            explanation,
+        }
+    }
+
+    fn not_yet(explanation: String) -> Verdict {
+        Verdict {
+            satisfied: false,
+            explanation,
+        }
+    }
+}
+
+/// One checkpoint being watched from the start of its step.
+#[derive(Clone, Debug)]
+pub struct CheckpointEvaluator {
+    checkpoint: Checkpoint,
+    /// The leader (node, term) when the step began, or the first one seen after that.
+    start_leader: Option<(NodeId, Term)>,
+    /// When the cluster was last seen without a leader after having one (or since the step began).
+    leaderless_since: Option<SimTime>,
+    rejected_at_start: u64,
+    /// The highest commit index of any server when a server was first seen cut off from a majority
+    /// (cleared when every server can reach a majority again).
+    commit_when_cut_off: Option<LogIndex>,
+    /// Violations per invariant when the step began (for checkpoints about a new violation).
+    violations_at_start: violations::ViolationBaseline,
+    /// When the step began, and whether a watched server has fallen behind since.
+    progress: progress::ProgressWatch,
+    /// Jobs, duplicates, notifications and the leading candidate, for the coordination checkpoints.
+    coordination: coordination::CoordinationBaseline,
+    /// Two clients already believed they held the lock when the step began (left over from the step
+    /// before): that overlap does not count, a new one must begin. Cleared once it ends.
+    overlap_at_start: bool,
+    /// Set once the checkpoint has been met; later calls return it unchanged.
+    met: Option<Verdict>,
+}
+
+impl CheckpointEvaluator {
+    /// Starts watching `checkpoint` on `world` as it is now.
+    pub fn begin(checkpoint: Checkpoint, world: &World) -> CheckpointEvaluator {
+        let start_leader = leader_and_term(world);
+        let progress = progress::ProgressWatch::begin(&checkpoint, world, start_leader);
+        let overlap_at_start = checkpoint == Checkpoint::TwoClientsBelieveTheyHoldLock
+            && two_believers(world).satisfied;
+        CheckpointEvaluator {
+            overlap_at_start,
+            checkpoint,
+            start_leader,
+            leaderless_since: start_leader.is_none().then_some(world.now()),
+            rejected_at_start: rejected_count(world),
+            commit_when_cut_off: None,
+            violations_at_start: violations::ViolationBaseline::of(world),
+            progress,
+            coordination: coordination::CoordinationBaseline::begin(world),
+            met: None,
+        }
+    }
+
+    pub fn checkpoint(&self) -> &Checkpoint {
+        &self.checkpoint
+    }
+
+    /// Evaluates the checkpoint now, updating what it remembers.
+    pub fn check(&mut self, world: &World) -> Verdict {
+        if let Some(verdict) = &self.met {
+            return verdict.clone();
+        }
+        let verdict = self.evaluate(world);
+        if verdict.satisfied {
+            self.met = Some(verdict.clone());
+        }
+        verdict
+    }
+
+    fn evaluate(&mut self, world: &World) -> Verdict {
+        let leader = leader_and_term(world);
+        if self.start_leader.is_none() {
+            self.start_leader = leader;
+        }
+        match leader {
+            Some(_) => self.leaderless_since = None,
+            None => {
+                self.leaderless_since.get_or_insert(world.now());
+            }
+        }
+        match &self.checkpoint {
+            Checkpoint::LeaderChanged => self.leader_changed(world, leader),
+            Checkpoint::TermAtLeast(term) => term_at_least(world, *term),
+            Checkpoint::NoLeaderForMs(ms) => self.no_leader_for(world, *ms),
+            Checkpoint::MinorityCannotCommit => self.minority_cannot_commit(world),
+            Checkpoint::NodeCrashed(target) => {
+                self.node_status(world, *target, NodeStatus::Crashed)
+            }
+            Checkpoint::NodePaused(Some(target)) => {
+                self.node_status(world, *target, NodeStatus::Paused)
+            }
+            Checkpoint::NodePaused(None) => any_paused(world),
+            Checkpoint::Partitioned => partitioned(world),
+            Checkpoint::LeaderSteppedDown => self.leader_stepped_down(world),
+            Checkpoint::CommitIndexAtLeast(index) => commit_index_at_least(world, *index),
+            Checkpoint::ResourceRejectedStaleToken => self.stale_token_rejected(world),
+            Checkpoint::TwoClientsBelieveTheyHoldLock => self.new_two_believers(world),
+            Checkpoint::DuplicateInvoice => duplicate_invoice(world),
+            Checkpoint::JobsDoneWhilePaused(jobs) => {
+                self.coordination.jobs_done_while_paused(world, *jobs)
+            }
+            Checkpoint::JobsDoneWithoutLeader(jobs) => {
+                self.coordination.jobs_done_without_leader(world, *jobs)
+            }
+            Checkpoint::DuplicateWriteIgnored => self.coordination.duplicate_write_ignored(world),
+            Checkpoint::NotificationsAtLeast(count) => {
+                self.coordination.notifications_at_least(world, *count)
+            }
+            Checkpoint::ZkLeaderChanged => self.coordination.zk_leader_changed(world),
+            Checkpoint::MissedInvoice => self.progress.missed_invoice(world),
+            Checkpoint::NodeCaughtUp(target) => match self.resolve(*target) {
+                Some(node) => self.progress.caught_up(world, node),
+                None => Verdict::not_yet("there was no leader when this step began".into()),
+            },
+            Checkpoint::StaleRead => self.violations_at_start.stale_read(world),
+            Checkpoint::LockReleasedByWrongOwner => {
+                self.violations_at_start.released_by_wrong_owner(world)
+            }
+            Checkpoint::LostUpdate => self.violations_at_start.lost_update(world),
+        }
+    }
+
+    fn leader_changed(&self, world: &World, leader: Option<(NodeId, Term)>) -> Verdict {
+        match (self.start_leader, leader) {
+            (None, _) => Verdict::not_yet("no leader has been seen yet".into()),
+            (Some(_), None) => Verdict::not_yet("there is no leader at the moment".into()),
+            (Some((old, old_term)), Some((new, term))) if term > old_term => Verdict::yes(format!(
+                "{} leads in term {term}; {} led in term {old_term}",
+                world.node_label(new),
+                world.node_label(old)
+            )),
+            (Some(_), Some((same, term))) => Verdict::not_yet(format!(
+                "{} still leads in term {term}",
+                world.node_label(same)
+            )),
+        }
+    }
+
+    fn no_leader_for(&self, world: &World, wanted_ms: u64) -> Verdict {
+        match self.leaderless_since {
+            None => Verdict::not_yet("a leader is in charge right now".into()),
+            Some(since) => {
+                let leaderless_ms = world.now().saturating_since(since) / 1_000;
+                if leaderless_ms >= wanted_ms {
+                    Verdict::yes(format!("no leader for {leaderless_ms} ms"))
+                } else {
+                    Verdict::not_yet(format!(
+                        "no leader for {leaderless_ms} ms so far (waiting for {wanted_ms} ms)"
+                    ))
+                }
+            }
+        }
+    }
+
+    fn resolve(&self, target: NodeTarget) -> Option<NodeId> {
+        match target {
+            NodeTarget::Node(node) => Some(node),
+            NodeTarget::Leader => self.start_leader.map(|(node, _)| node),
+        }
+    }
+
+    fn node_status(&self, world: &World, target: NodeTarget, wanted: NodeStatus) -> Verdict {
+        let Some(node) = self.resolve(target) else {
+            return Verdict::not_yet("there was no leader when this step began".into());
+        };
+        let status = world.nodes()[node.index()].status;
+        let label = world.node_label(node);
+        if status == wanted {
+            Verdict::yes(format!("{label} is {}", status.as_str()))
+        } else {
+            Verdict::not_yet(format!("{label} is {}", status.as_str()))
+        }
+    }
+
+    fn leader_stepped_down(&self, world: &World) -> Verdict {
+        let Some((node, term)) = self.start_leader else {
+            return Verdict::not_yet("there was no leader when this step began".into());
+        };
+        let label = world.node_label(node);
+        let slot = &world.nodes()[node.index()];
+        let summary = slot.actor.summary();
+        match (slot.status, summary.role) {
+            (NodeStatus::Up, RoleLabel::Leader) => Verdict::not_yet(format!(
+                "{label} still believes it leads (its term: {})",
+                summary.term
+            )),
+            (NodeStatus::Up, _) => Verdict::yes(format!(
+                "{label}, leader of term {term}, is now a follower in term {}",
+                summary.term
+            )),
+            (status, _) => Verdict::not_yet(format!(
+                "{label} is {}: it cannot step down until it runs again",
+                status.as_str()
+            )),
+        }
+    }
+
+    /// Met when some up server cannot reach a majority and the majority side has committed past the
+    /// highest index any server had when the split was first seen: new writes went through on one side
+    /// only. (Comparing the two sides directly would also count a follower that was merely one
+    /// heartbeat behind when the split came.)
+    fn minority_cannot_commit(&mut self, world: &World) -> Verdict {
+        let count = server_count(world);
+        let majority = count / 2 + 1;
+        let up: Vec<NodeId> = servers(world)
+            .filter(|node| world.nodes()[node.index()].status == NodeStatus::Up)
+            .collect();
+        let network = world.network();
+        let reaches = |from: NodeId| {
+            up.iter()
+                .filter(|to| {
+                    **to == from || (network.link_up(from, **to) && network.link_up(**to, from))
+                })
+                .count()
+        };
+        let (cut_off, majority_side): (Vec<NodeId>, Vec<NodeId>) =
+            up.iter().partition(|node| reaches(**node) < majority);
+        let commit = |nodes: &[NodeId]| {
+            nodes
+                .iter()
+                .map(|node| world.nodes()[node.index()].actor.summary().commit_index)
+                .max()
+                .unwrap_or_default()
+        };
+        if cut_off.is_empty() {
+            self.commit_when_cut_off = None;
+            return Verdict::not_yet("every up server can reach a majority".into());
+        }
+        let baseline = *self.commit_when_cut_off.get_or_insert_with(|| commit(&up));
+        if majority_side.is_empty() {
+            return Verdict::not_yet(format!(
+                "no group of up servers reaches a majority ({majority} of {count})"
+            ));
+        }
+        let labels = cut_off
+            .iter()
+            .map(|node| world.node_label(*node))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let (minority_commit, majority_commit) = (commit(&cut_off), commit(&majority_side));
+        if majority_commit > baseline && minority_commit <= baseline {
+            Verdict::yes(format!(
+                "{labels} cannot reach a majority and stay at commit index {minority_commit}, \
+                 while the majority side has committed up to {majority_commit}"
+            ))
+        } else {
+            Verdict::not_yet(format!(
+                "{labels} are cut off from a majority; send writes so the majority side commits \
+                 past index {baseline}"
+            ))
+        }
+    }
+
+    fn stale_token_rejected(&self, world: &World) -> Verdict {
+        let Some(resource) = world.coordination_view().and_then(|view| view.resource) else {
+            return Verdict::not_yet("this world has no protected resource".into());
+        };
+        let new_rejections = resource.rejected.saturating_sub(self.rejected_at_start);
+        if new_rejections > 0 {
+            Verdict::yes(format!(
+                "the store refused {} with a stale token (highest token seen: {})",
+                counted(new_rejections, "access", "accesses"),
+                resource.highest_seen
+            ))
+        } else if !resource.fencing {
+            Verdict::not_yet("the store does not check tokens (fencing is off)".into())
+        } else {
+            Verdict::not_yet(format!(
+                "the store has refused nothing yet (highest token seen: {})",
+                resource.highest_seen
+            ))
+        }
+    }
+}
+
+/// The up node that believes it leads with the highest term, and that term.
+fn leader_and_term(world: &World) -> Option<(NodeId, Term)> {
+    let leader = world.current_leader()?;
+    Some((leader, world.nodes()[leader.index()].actor.summary().term))
+}
+
+/// Servers only: in a coordination world the workers and the store have no terms or logs.
+fn server_count(world: &World) -> usize {
+    world
+        .layout()
+        .map_or(world.node_count(), |layout| layout.servers)
+}
+
+fn servers(world: &World) -> impl Iterator<Item = NodeId> {
+    (0..server_count(world)).map(|index| NodeId(index as u16))
+}
+
+fn term_at_least(world: &World, wanted: u64) -> Verdict {
+    let highest = servers(world)
+        .map(|node| world.nodes()[node.index()].actor.summary().term)
+        .max()
+        .unwrap_or_default();
+    let text = format!("the highest term any node has reached is {highest}");
+    if highest.0 >= wanted {
+        Verdict::yes(text)
+    } else {
+        Verdict::not_yet(format!("{text} (waiting for {wanted})"))
+    }
+}
+
+fn commit_index_at_least(world: &World, wanted: u64) -> Verdict {
+    let highest = servers(world)
+        .map(|node| world.nodes()[node.index()].actor.summary().commit_index)
+        .max()
+        .unwrap_or_default();
+    let text = format!("the highest commit index is {highest}");
+    if highest.0 >= wanted {
+        Verdict::yes(text)
+    } else {
+        Verdict::not_yet(format!("{text} (waiting for {wanted})"))
+    }
+}
+
+fn any_paused(world: &World) -> Verdict {
+    let paused: Vec<String> = (0..world.node_count())
+        .map(|index| NodeId(index as u16))
+        .filter(|node| world.nodes()[node.index()].status == NodeStatus::Paused)
+        .map(|node| world.node_label(node))
+        .collect();
+    if paused.is_empty() {
+        Verdict::not_yet("no node is paused".into())
+    } else {
+        Verdict::yes(format!("paused: {}", paused.join(", ")))
+    }
+}
+
+/// `n` with the right noun form: `counted(1, "read", "reads")` is "1 read".
+pub(super) fn counted(n: impl Into<u64>, one: &str, many: &str) -> String {
+    let n = n.into();
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+fn partitioned(world: &World) -> Verdict {
+    let cuts = world.network().cuts().len();
+    if cuts > 0 {
+        Verdict::yes(format!(
+            "{} cut",
+            counted(cuts as u64, "one-way link is", "one-way links are")
+        ))
+    } else {
+        Verdict::not_yet("every link is up".into())
+    }
+}
+
+fn rejected_count(world: &World) -> u64 {
+    world
+        .coordination_view()
+        .and_then(|view| view.resource)
+        .map_or(0, |resource| resource.rejected)
+}
+
+impl CheckpointEvaluator {
+    /// Two clients believe they hold the lock, in an overlap that began during this step.
+    fn new_two_believers(&mut self, world: &World) -> Verdict {
+        let verdict = two_believers(world);
+        if self.overlap_at_start {
+            if verdict.satisfied {
+                return Verdict::not_yet(
+                    "two clients still overlap from the step before; this step wants a new overlap, \
+                     so wait for it to end, then make one"
+                        .into(),
+                );
+            }
+            self.overlap_at_start = false;
+        }
+        verdict
+    }
+}
+
+fn two_believers(world: &World) -> Verdict {
+    let Some(view) = world.coordination_view() else {
+        return Verdict::not_yet("this world has no lock clients".into());
+    };
+    // Redis-style holds carry a unique value, not a token: call it what it is.
+    let tokens_fence = view.kind.entry().capabilities.tokens_fence;
+    let mut believers: Vec<String> = view
+        .workers
+        .iter()
+        .filter_map(|worker| {
+            let belief = worker.belief.as_ref()?;
+            // A frozen holder's belief outlives its validity: it cannot look at its clock.
+            let past = worker.local_clock_us >= belief.lease_until_local_us as i64;
+            Some(format!(
+                "{} ({}{})",
+                world.node_label(worker.id),
+                crate::contract::entry::hold_number(tokens_fence, belief.token.0),
+                if past {
+                    ", its time already up by its own clock"
+                } else {
+                    ""
+                }
+            ))
+        })
+        .collect();
+    believers.extend(
+        view.scheduler
+            .iter()
+            .flat_map(|scheduler| &scheduler.instances)
+            .filter(|instance| instance.believes_it_leads)
+            .map(|instance| {
+                format!(
+                    "{} (token {})",
+                    world.node_label(instance.id),
+                    instance.token
+                )
+            }),
+    );
+    match believers.len() {
+        0 => Verdict::not_yet("no client believes it holds the lock".into()),
+        1 => Verdict::not_yet(format!("only {} believes it holds the lock", believers[0])),
+        _ => {
+            // Exclusive Belief judges beliefs within their validity only; say why it may stay green.
+            let note = if believers
+                .iter()
+                .any(|believer| believer.contains("time already up"))
+            {
+                "; a belief past its own validity is not one Exclusive Belief counts, so that check \
+                 can stay green while the stale holder still acts"
+            } else {
+                ""
+            };
+            Verdict::yes(format!(
+                "{} each believe they hold the lock{note}",
+                believers.join(" and ")
+            ))
+        }
+    }
+}
+
+fn duplicate_invoice(world: &World) -> Verdict {
+    let duplicates = world
+        .checkers()
+        .violation_counts()
+        .get(NO_DUPLICATE_INVOICE)
+        .copied()
+        .unwrap_or(0);
+    if duplicates > 0 {
+        Verdict::yes(format!(
+            "the invoice store recorded a minute twice ({})",
+            counted(duplicates, "time", "times")
+        ))
+    } else {
+        Verdict::not_yet("no minute has been invoiced twice".into())
+    }
+}
+
+#[cfg(test)]
+mod overlap_tests {
+    use super::test_support::watch_until_met;
+    use crate::tooling::lesson::Checkpoint;
+
+    const NO_FENCING: &str = include_str!("../../../scenarios/no-fencing-pause.toml");
+    const REDIS: &str = include_str!("../../../scenarios/redis-unsafe-release.toml");
+
+    /// Lesson 5: the frozen holder still believes, past its validity; the verdict says so, and why
+    /// Exclusive Belief (which counts beliefs within their validity) stays green.
+    #[test]
+    fn a_frozen_holder_past_its_validity_is_named_so() {
+        let (met, verdict) =
+            watch_until_met(REDIS, Checkpoint::TwoClientsBelieveTheyHoldLock, 0, 4_000);
+        assert!(met.is_some(), "{}", verdict.explanation);
+        assert!(
+            verdict
+                .explanation
+                .contains("its time already up by its own clock"),
+            "{}",
+            verdict.explanation
+        );
+        assert!(
+            verdict.explanation.contains("Exclusive Belief"),
+            "{}",
+            verdict.explanation
+        );
+    }
+
+    /// Lesson 5 step 3 ticked by itself: the overlap step 2 left behind counted. It must not.
+    #[test]
+    fn an_overlap_left_from_the_step_before_does_not_count() {
+        let believe = || Checkpoint::TwoClientsBelieveTheyHoldLock;
+        let (first_ms, _) = watch_until_met(NO_FENCING, believe(), 0, 6_000);
+        let first_ms = first_ms.expect("the paused holder and the new one overlap");
+        let (met, verdict) = watch_until_met(NO_FENCING, believe(), first_ms, first_ms + 100);
+        assert_eq!(met, None, "begun inside the overlap, the step waits");
+        assert!(
+            verdict.explanation.contains("still overlap"),
+            "{}",
+            verdict.explanation
+        );
+        let (met_before, _) =
+            watch_until_met(NO_FENCING, believe(), first_ms.saturating_sub(200), 6_000);
+        assert!(
+            met_before.is_some(),
+            "an overlap that begins during the step still counts"
+        );
+    }
+}

@@ -1,0 +1,450 @@
+//! Evaluating the checkpoints of the coordination lessons: work that carries on while something is down,
+//! retries the store recognises, and the ZooKeeper-style election.
+//!
+//! "Work carries on" is about a stretch of time, not a moment: a lesson asks for, say, twenty jobs
+//! finished *while* a worker is paused. So the baseline remembers how many jobs each worker had finished
+//! at the previous check and, at every check where the condition holds, adds what was finished since.
+//! Counting from the step's start (rather than totals) is what keeps an untouched world, which finishes
+//! jobs all the time, from ticking the step. The other conditions are counters compared with their value
+//! when the step began, or (for the election) the candidate that led then.
+
+use super::{counted, Verdict};
+use crate::base::ids::NodeId;
+use crate::engine::world::{NodeStatus, World};
+use crate::protocols::zookeeper::CandidatePhase;
+
+/// What the coordination checkpoints remember from the start of their step.
+#[derive(Clone, Debug)]
+pub(super) struct CoordinationBaseline {
+    /// Jobs each worker had finished at the previous check, indexed by worker.
+    jobs_seen: Vec<u64>,
+    /// Jobs finished since the step began at checks where the step's condition held.
+    jobs_counted: u64,
+    duplicates_at_start: u64,
+    notifications_at_start: u64,
+    /// The candidate (node, session) leading when the step began, or the first one seen after that.
+    start_candidate: Option<(NodeId, u64)>,
+}
+
+impl CoordinationBaseline {
+    pub(super) fn begin(world: &World) -> CoordinationBaseline {
+        CoordinationBaseline {
+            jobs_seen: jobs_per_worker(world),
+            jobs_counted: 0,
+            duplicates_at_start: store_duplicates(world),
+            notifications_at_start: notifications_received(world),
+            start_candidate: leading_candidate(world).or_else(|| paused_believer(world)),
+        }
+    }
+
+    /// Adds the jobs finished since the previous check when `condition_holds`; always moves the
+    /// per-worker baseline forward, so a stretch where the condition did not hold is never counted.
+    fn tally_jobs(&mut self, world: &World, condition_holds: bool) {
+        let now = jobs_per_worker(world);
+        if condition_holds {
+            let finished: u64 = now
+                .iter()
+                .zip(self.jobs_seen.iter().chain(std::iter::repeat(&0)))
+                .map(|(now, before)| now.saturating_sub(*before))
+                .sum();
+            self.jobs_counted += finished;
+        }
+        self.jobs_seen = now;
+    }
+
+    pub(super) fn jobs_done_while_paused(&mut self, world: &World, wanted: u64) -> Verdict {
+        if world.layout().is_none_or(|layout| layout.workers == 0) {
+            return Verdict::not_yet("this world has no workers".into());
+        }
+        let paused = paused_workers(world);
+        self.tally_jobs(world, !paused.is_empty());
+        let counted = self.jobs_counted;
+        // Zero jobs asked for still means "while a worker is paused": the pause itself must happen.
+        if counted >= wanted && (counted > 0 || !paused.is_empty()) {
+            return Verdict::yes(format!(
+                "the other workers finished {counted} jobs while a worker was paused"
+            ));
+        }
+        if paused.is_empty() {
+            Verdict::not_yet(format!(
+                "no worker is paused ({counted} of {wanted} jobs counted so far)"
+            ))
+        } else {
+            Verdict::not_yet(format!(
+                "{} paused: {counted} of {wanted} jobs finished meanwhile",
+                paused.join(", ")
+            ))
+        }
+    }
+
+    pub(super) fn jobs_done_without_leader(&mut self, world: &World, wanted: u64) -> Verdict {
+        if world.layout().is_none_or(|layout| layout.workers == 0) {
+            return Verdict::not_yet("this world has no workers".into());
+        }
+        let leader = world.current_leader();
+        self.tally_jobs(world, leader.is_none());
+        let counted = self.jobs_counted;
+        match leader {
+            _ if counted >= wanted && (counted > 0 || leader.is_none()) => Verdict::yes(format!(
+                "the workers finished {counted} jobs while no server led"
+            )),
+            Some(leader) => Verdict::not_yet(format!(
+                "{} leads the service ({counted} of {wanted} jobs counted without a leader so far)",
+                world.node_label(leader)
+            )),
+            None => Verdict::not_yet(format!(
+                "no server leads: {counted} of {wanted} jobs finished meanwhile"
+            )),
+        }
+    }
+
+    pub(super) fn duplicate_write_ignored(&self, world: &World) -> Verdict {
+        let Some(resource) = store(world) else {
+            return Verdict::not_yet("this world has no store".into());
+        };
+        let new_duplicates = resource.duplicates.saturating_sub(self.duplicates_at_start);
+        if new_duplicates > 0 {
+            Verdict::yes(format!(
+                "the store recognised {} by their idempotency key and applied none of them twice",
+                counted(new_duplicates, "repeated write", "repeated writes")
+            ))
+        } else {
+            Verdict::not_yet("no write has reached the store twice yet".into())
+        }
+    }
+
+    pub(super) fn notifications_at_least(&self, world: &World, wanted: u64) -> Verdict {
+        if candidates(world).next().is_none() {
+            return Verdict::not_yet("this world has no election candidates".into());
+        }
+        let received = notifications_received(world).saturating_sub(self.notifications_at_start);
+        let text = format!(
+            "candidates received {} in this step",
+            counted(received, "watch notification", "watch notifications")
+        );
+        if received >= wanted {
+            Verdict::yes(text)
+        } else {
+            Verdict::not_yet(format!("{text} (waiting for {wanted})"))
+        }
+    }
+
+    pub(super) fn zk_leader_changed(&mut self, world: &World) -> Verdict {
+        if candidates(world).next().is_none() {
+            return Verdict::not_yet("this world has no election candidates".into());
+        }
+        let leading = leading_candidate(world);
+        if self.start_candidate.is_none() {
+            self.start_candidate = leading.or_else(|| paused_believer(world));
+        }
+        match (self.start_candidate, leading) {
+            (None, _) => Verdict::not_yet("no candidate has led yet".into()),
+            (Some(_), None) => Verdict::not_yet("no running candidate leads at the moment".into()),
+            (Some((old, old_session)), Some((new, session)))
+                if (old, old_session) != (new, session) =>
+            {
+                Verdict::yes(format!(
+                    "{} leads with session {session}; {} led with session {old_session}",
+                    world.node_label(new),
+                    world.node_label(old)
+                ))
+            }
+            (Some(_), Some((same, session))) => Verdict::not_yet(format!(
+                "{} still leads with session {session}",
+                world.node_label(same)
+            )),
+        }
+    }
+}
+
+/// Jobs finished by each worker (0 for a worker slot that holds something else).
+fn jobs_per_worker(world: &World) -> Vec<u64> {
+    let Some(layout) = world.layout() else {
+        return Vec::new();
+    };
+    (0..layout.workers)
+        .map(|index| {
+            world.nodes()[layout.worker(index).index()]
+                .actor
+                .as_worker()
+                .map_or(0, |worker| worker.jobs_done)
+        })
+        .collect()
+}
+
+fn paused_workers(world: &World) -> Vec<String> {
+    let Some(layout) = world.layout() else {
+        return Vec::new();
+    };
+    (0..layout.workers)
+        .map(|index| layout.worker(index))
+        .filter(|node| world.nodes()[node.index()].status == NodeStatus::Paused)
+        .map(|node| world.node_label(node))
+        .collect()
+}
+
+fn store(world: &World) -> Option<&crate::protocols::resource::Resource> {
+    let layout = world.layout()?;
+    world
+        .nodes()
+        .get(layout.store().index())?
+        .actor
+        .as_resource()
+}
+
+fn store_duplicates(world: &World) -> u64 {
+    store(world).map_or(0, |resource| resource.duplicates)
+}
+
+/// Every election candidate with its node id.
+fn candidates(
+    world: &World,
+) -> impl Iterator<Item = (NodeId, &crate::protocols::zookeeper::ZkCandidate)> {
+    let layout = world.layout();
+    let workers = layout.map_or(0, |layout| layout.workers);
+    (0..workers).filter_map(move |index| {
+        let node = layout?.worker(index);
+        let candidate = world.nodes()[node.index()].actor.as_candidate()?;
+        Some((node, candidate))
+    })
+}
+
+/// Crashes keep a candidate's tally, so this only ever grows.
+fn notifications_received(world: &World) -> u64 {
+    candidates(world)
+        .map(|(_, candidate)| candidate.notifications)
+        .sum()
+}
+
+/// The running candidate that believes it leads, with its session. A paused one still believes it, but
+/// cannot act on it, so it does not count until it runs again (and then it checks its session first).
+fn leading_candidate(world: &World) -> Option<(NodeId, u64)> {
+    candidates(world)
+        .filter(|(node, _)| world.nodes()[node.index()].status == NodeStatus::Up)
+        .filter(|(_, candidate)| candidate.phase == CandidatePhase::Leading)
+        .find_map(|(node, candidate)| Some((node, candidate.session?)))
+}
+
+/// A paused candidate that still believes it leads. It is the leader a step starts from when the
+/// learner (or a scripted solution) froze it before any running candidate was seen leading.
+fn paused_believer(world: &World) -> Option<(NodeId, u64)> {
+    candidates(world)
+        .filter(|(node, _)| world.nodes()[node.index()].status == NodeStatus::Paused)
+        .filter(|(_, candidate)| candidate.phase == CandidatePhase::Leading)
+        .find_map(|(node, candidate)| Some((node, candidate.session?)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::CheckpointEvaluator;
+    use super::Verdict;
+    use crate::base::time::SimTime;
+    use crate::tooling::lesson::Checkpoint;
+    use crate::tooling::runner::ScenarioRun;
+    use crate::tooling::scenario::parse_scenario;
+
+    const QUEUE: &str = "protocol = \"work-queue\"\nnodes = 3\nduration_ms = 4000\n\
+        [timing]\ncheck_quorum = true\n[locks]\nworkers = 4\nwork_ms = 20\nthink_ms = 10\n\
+        [queue]\npartitioned = true\naccounts = 64\n";
+    const INVENTORY: &str = "protocol = \"lock-service\"\nnodes = 3\nduration_ms = 4000\n\
+        [locks]\nworkers = 2\nwork_ms = 400\nthink_ms = 100\n";
+    const HERD: &str = "protocol = \"zookeeper\"\nnodes = 3\nduration_ms = 4000\n\
+        [locks]\nworkers = 5\nlease_ttl_ms = 800\nrenew_ms = 200\n[zookeeper]\nrecipe = \"herd\"\n";
+
+    fn step(at_ms: u64, action: &str) -> String {
+        format!("[[step]]\nat_ms = {at_ms}\n{action}\n")
+    }
+
+    /// Runs `scenario` (base text plus steps), watching `checkpoint` from `begin_ms` every 5 ms to the
+    /// end. Returns the last verdict and when it was first met.
+    fn watch(scenario: &str, checkpoint: Checkpoint, begin_ms: u64) -> (Verdict, Option<u64>) {
+        let mut run = ScenarioRun::new(parse_scenario(scenario, "test.toml").unwrap()).unwrap();
+        run.advance_to(SimTime::from_ms(begin_ms));
+        let mut evaluator = CheckpointEvaluator::begin(checkpoint, run.world());
+        let mut met_at = None;
+        loop {
+            let verdict = evaluator.check(run.world());
+            if verdict.satisfied && met_at.is_none() {
+                met_at = Some(run.world().now().as_ms());
+            }
+            if run.is_finished() {
+                return (verdict, met_at);
+            }
+            let next = run.world().now().plus_ms(5);
+            run.advance_to(next);
+        }
+    }
+
+    #[test]
+    fn jobs_count_only_while_a_worker_is_paused() {
+        let paused = format!(
+            "{QUEUE}{}",
+            step(1000, "do = \"pause\"\ntarget = \"A\"\nduration_ms = 2000")
+        );
+        let (verdict, met_at) = watch(&paused, Checkpoint::JobsDoneWhilePaused(20), 500);
+        assert!(verdict.satisfied, "{}", verdict.explanation);
+        assert!(met_at.unwrap() > 1000, "{met_at:?}");
+        // The calm queue finishes hundreds of jobs, none of them while anyone is paused.
+        assert!(
+            !watch(QUEUE, Checkpoint::JobsDoneWhilePaused(0), 500)
+                .0
+                .satisfied
+        );
+        let (verdict, _) = watch(QUEUE, Checkpoint::JobsDoneWhilePaused(1), 500);
+        assert!(!verdict.satisfied);
+        assert_eq!(
+            verdict.explanation,
+            "no worker is paused (0 of 1 jobs counted so far)"
+        );
+        // Pausing a server is not pausing a worker.
+        let server = format!("{QUEUE}{}", step(1000, "do = \"pause\"\ntarget = \"n3\""));
+        assert!(
+            !watch(&server, Checkpoint::JobsDoneWhilePaused(1), 500)
+                .0
+                .satisfied
+        );
+    }
+
+    #[test]
+    fn jobs_count_only_while_no_server_leads() {
+        let quorum_lost = format!(
+            "{QUEUE}{}{}",
+            step(1000, "do = \"crash\"\ntarget = \"n1\""),
+            step(1000, "do = \"crash\"\ntarget = \"n2\"")
+        );
+        let (verdict, met_at) = watch(&quorum_lost, Checkpoint::JobsDoneWithoutLeader(50), 500);
+        assert!(verdict.satisfied, "{}", verdict.explanation);
+        assert!(met_at.unwrap() > 1000, "{met_at:?}");
+        assert!(
+            !watch(QUEUE, Checkpoint::JobsDoneWithoutLeader(0), 500)
+                .0
+                .satisfied
+        );
+        let (verdict, _) = watch(QUEUE, Checkpoint::JobsDoneWithoutLeader(1), 500);
+        assert!(
+            verdict.explanation.contains("leads the service"),
+            "{}",
+            verdict.explanation
+        );
+        assert!(!verdict.satisfied);
+        // Under one global lock, losing the service's majority stops the work (a holder may still finish
+        // the job it had begun, but no new job can take the lock).
+        let global = quorum_lost.replace("partitioned = true", "partitioned = false");
+        let (verdict, _) = watch(&global, Checkpoint::JobsDoneWithoutLeader(5), 500);
+        assert!(!verdict.satisfied, "{}", verdict.explanation);
+        assert!(
+            verdict.explanation.starts_with("no server leads"),
+            "{}",
+            verdict.explanation
+        );
+    }
+
+    #[test]
+    fn a_repeated_write_is_seen_only_when_a_retry_reaches_the_store() {
+        let store_paused = format!(
+            "{INVENTORY}{}",
+            step(
+                1300,
+                "do = \"pause\"\ntarget = \"store\"\nduration_ms = 1000"
+            )
+        );
+        let (verdict, met_at) = watch(&store_paused, Checkpoint::DuplicateWriteIgnored, 500);
+        assert!(verdict.satisfied, "{}", verdict.explanation);
+        assert!(
+            met_at.unwrap() >= 2300,
+            "the store answers only when it wakes: {met_at:?}"
+        );
+        let (verdict, _) = watch(INVENTORY, Checkpoint::DuplicateWriteIgnored, 500);
+        assert_eq!(
+            verdict.explanation,
+            "no write has reached the store twice yet"
+        );
+        // Without idempotency keys every retry is a new write, so nothing is recognised.
+        let no_keys = store_paused.replace("[locks]\n", "[locks]\nidempotency_key = false\n");
+        assert!(
+            !watch(&no_keys, Checkpoint::DuplicateWriteIgnored, 500)
+                .0
+                .satisfied
+        );
+    }
+
+    #[test]
+    fn the_herd_is_told_all_at_once_and_the_sequential_line_one_at_a_time() {
+        let crash = step(1100, "do = \"crash\"\ntarget = \"A\"");
+        let herd = format!("{HERD}{crash}");
+        let (verdict, _) = watch(&herd, Checkpoint::NotificationsAtLeast(4), 1000);
+        assert!(verdict.satisfied, "{}", verdict.explanation);
+        let sequential = herd.replace("\"herd\"", "\"sequential\"");
+        let (verdict, _) = watch(&sequential, Checkpoint::NotificationsAtLeast(2), 1000);
+        assert!(!verdict.satisfied);
+        assert!(
+            verdict
+                .explanation
+                .starts_with("candidates received 1 watch"),
+            "{}",
+            verdict.explanation
+        );
+        let (verdict, _) = watch(HERD, Checkpoint::NotificationsAtLeast(1), 1000);
+        assert!(!verdict.satisfied, "{}", verdict.explanation);
+        // Notifications from before the step began do not count.
+        let (verdict, _) = watch(&herd, Checkpoint::NotificationsAtLeast(1), 3000);
+        assert!(!verdict.satisfied, "{}", verdict.explanation);
+    }
+
+    #[test]
+    fn the_election_changes_hands_after_a_crash_or_a_long_pause_only() {
+        let crash = format!("{HERD}{}", step(1100, "do = \"crash\"\ntarget = \"A\""));
+        let (verdict, met_at) = watch(&crash, Checkpoint::ZkLeaderChanged, 1000);
+        assert!(verdict.satisfied, "{}", verdict.explanation);
+        assert!(
+            verdict.explanation.contains("A led with session"),
+            "{}",
+            verdict.explanation
+        );
+        // The session outlives the crash by its timeout: no change before A's session ends.
+        assert!(met_at.unwrap() > 1100 + 500, "{met_at:?}");
+        let (verdict, _) = watch(HERD, Checkpoint::ZkLeaderChanged, 1000);
+        assert_eq!(verdict.explanation, "A still leads with session 2");
+        // A pause shorter than the session changes nothing; a longer one hands the role on, even when
+        // the step begins after the leader froze.
+        let short = format!(
+            "{HERD}{}",
+            step(1100, "do = \"pause\"\ntarget = \"A\"\nduration_ms = 300")
+        );
+        assert!(!watch(&short, Checkpoint::ZkLeaderChanged, 1000).0.satisfied);
+        let long = format!(
+            "{HERD}{}",
+            step(1100, "do = \"pause\"\ntarget = \"A\"\nduration_ms = 2000")
+        );
+        assert!(watch(&long, Checkpoint::ZkLeaderChanged, 1200).0.satisfied);
+    }
+
+    #[test]
+    fn worlds_without_workers_or_candidates_say_so() {
+        let raft = "protocol = \"raft\"\nnodes = 3\nduration_ms = 600\n";
+        let cases = [
+            (
+                Checkpoint::JobsDoneWhilePaused(1),
+                "this world has no workers",
+            ),
+            (
+                Checkpoint::JobsDoneWithoutLeader(1),
+                "this world has no workers",
+            ),
+            (Checkpoint::DuplicateWriteIgnored, "this world has no store"),
+            (
+                Checkpoint::NotificationsAtLeast(1),
+                "this world has no election candidates",
+            ),
+            (
+                Checkpoint::ZkLeaderChanged,
+                "this world has no election candidates",
+            ),
+        ];
+        for (checkpoint, expected) in cases {
+            let (verdict, _) = watch(raft, checkpoint, 0);
+            assert!(!verdict.satisfied);
+            assert_eq!(verdict.explanation, expected);
+        }
+    }
+}

@@ -1,0 +1,30 @@
+//! Test support for the checkpoint modules: play a scenario text and watch one checkpoint the way a
+//! lesson run does (every 5 ms of simulated time).
+
+use super::{CheckpointEvaluator, Verdict};
+use crate::base::time::SimTime;
+use crate::tooling::lesson::Checkpoint;
+use crate::tooling::runner::ScenarioRun;
+use crate::tooling::scenario::parse_scenario;
+
+/// Runs `text` to `begin_ms`, then checks `checkpoint` every 5 ms until it is met or `until_ms` is
+/// reached. Returns when it was met (`None`: never) and the last verdict.
+pub(super) fn watch_until_met(
+    text: &str,
+    checkpoint: Checkpoint,
+    begin_ms: u64,
+    until_ms: u64,
+) -> (Option<u64>, Verdict) {
+    let scenario = parse_scenario(text, "test.toml").expect("test scenario parses");
+    let mut run = ScenarioRun::new(scenario).expect("test scenario builds");
+    run.advance_to(SimTime::from_ms(begin_ms));
+    let mut evaluator = CheckpointEvaluator::begin(checkpoint, run.world());
+    let mut verdict = evaluator.check(run.world());
+    let mut ms = begin_ms;
+    while !verdict.satisfied && ms < until_ms {
+        ms += 5;
+        run.advance_to(SimTime::from_ms(ms));
+        verdict = evaluator.check(run.world());
+    }
+    (verdict.satisfied.then_some(ms), verdict)
+}

@@ -1,0 +1,235 @@
+//! Lessons: guided labs whose every step the simulation itself checks.
+//!
+//! A lesson is a markdown file in `lessons/` that opens with TOML front matter between two `+++` lines:
+//!
+//! ```text
+//! +++
+//! id = "leader-election"
+//! title = "Leader election"
+//! order = 3
+//! outcomes = ["Explain what a term is", "..."]
+//! scenario = "lessons/scenarios/calm-five.toml"   # a compiled-in scenario file, by path from the repo root
+//! start_ms = 1000                                 # optional: run this long before step 1 (a leader exists)
+//!
+//! [[step]]
+//! instruction = "Crash the leader."              # markdown
+//! checkpoint = "leader_changed"                  # see `checkpoint.rs` for the closed list
+//! solution = [{ after_ms = 100, do = "crash", target = "leader" }]
+//! within_ms = 3000                               # optional: time allowed after the last solution action
+//!
+//! [[step.predict]]
+//! question = "What happens next?"
+//! options = [{ text = "...", correct = true, explanation = "..." }, ...]
+//!
+//! [[interview]]                                  # optional: open questions, model answer behind a reveal
+//! question = "Why are election timeouts random?"
+//! answer = "..."
+//! +++
+//! ## The idea in plain words
+//! ...
+//! ```
+//!
+//! The scenario is named by path rather than written inline, so a lesson and the scenario tests, the
+//! CLI and the app share one file; [`SCENARIO_FILES`] compiles the usable ones in. A solution action is a
+//! scenario step with `after_ms` (milliseconds after the step begins) in place of `at_ms`, read by the
+//! scenario parser's own action reader. The untouched scenario should be calm (no faults in its own
+//! steps): the faults are the learner's to make, and a test proves no checkpoint is met without them.
+//!
+//! [`LESSONS`] compiles every lesson file in, so the tests and the CLI read the text the app fetches
+//! (the app carries only [`LESSON_FILES`], paths and checksums, and loads the text when first needed);
+//! [`parse_lessons`] parses them all and orders them by `order`. [`LessonRun`] plays a lesson headless:
+//! the native tests run every scripted solution and require every checkpoint, in order.
+
+mod checkpoint;
+mod errors;
+mod evaluate;
+mod live_names;
+mod parse;
+mod runner;
+
+pub use checkpoint::{Checkpoint, CheckpointError, CHECKPOINT_NAMES};
+pub use errors::{LessonError, LessonErrorKind};
+pub use evaluate::{CheckpointEvaluator, Verdict};
+pub use live_names::{leading_placeholder, placeholders, LiveName, LIVE_NAMES};
+pub use parse::{parse_lesson, DEFAULT_START_MS, DEFAULT_WITHIN_MS};
+pub use runner::{LessonRun, CHECK_EVERY_MS};
+
+use crate::contract::action::Action;
+use crate::tooling::scenario::Scenario;
+
+/// Declares the course once: [`LESSON_FILES`] (each file's path and checksum, small enough for the app
+/// to carry while the text itself is fetched on demand) and [`LESSONS`] (the text, compiled in, for the
+/// tests, the command line and anything else that runs without a web server).
+macro_rules! course_files {
+    ($($name:literal),* $(,)?) => {
+        /// Every lesson file by path from the repository root (also its address beside the app's
+        /// `index.html`), with the FNV-1a hash of the text this build was made with.
+        pub const LESSON_FILES: &[LessonFile] = &[$(LessonFile {
+            path: concat!("lessons/", $name),
+            text_hash: crate::base::hash::fnv_of(include_bytes!(concat!("../../../../lessons/", $name))),
+        }),*];
+        /// `(path from the repository root, markdown text)` of every lesson, compiled in.
+        pub const LESSONS: &[(&str, &str)] = &[$(
+            (concat!("lessons/", $name), include_str!(concat!("../../../../lessons/", $name)))
+        ),*];
+    };
+}
+
+course_files![
+    "01-exactly-once.md",
+    "02-consensus-and-quorums.md",
+    "03-leader-election.md",
+    "04-leases.md",
+    "05-distributed-locks.md",
+    "06-fencing-tokens.md",
+    "07-quorum-availability.md",
+    "08-avoiding-coordination.md",
+    "09-zookeeper-election.md",
+    "10-guided-lab.md",
+];
+
+/// One lesson file as this build knows it, without its text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LessonFile {
+    pub path: &'static str,
+    pub text_hash: u64,
+}
+
+impl LessonFile {
+    /// Whether `text` is the very file this build was made with (a server or cache can hand a page a
+    /// lesson from another version; its checkpoints could then name things this engine lacks).
+    pub fn matches(&self, text: &str) -> bool {
+        crate::base::hash::fnv_of(text.as_bytes()) == self.text_hash
+    }
+}
+
+/// `(path from the repository root, TOML text)` of every scenario a lesson may name.
+pub const SCENARIO_FILES: &[(&str, &str)] = &[
+    (
+        "lessons/scenarios/log-five.toml",
+        include_str!("../../../../lessons/scenarios/log-five.toml"),
+    ),
+    (
+        "lessons/scenarios/scheduler-lease-calm.toml",
+        include_str!("../../../../lessons/scenarios/scheduler-lease-calm.toml"),
+    ),
+    (
+        "lessons/scenarios/calm-five.toml",
+        include_str!("../../../../lessons/scenarios/calm-five.toml"),
+    ),
+    (
+        "lessons/scenarios/quorum-five.toml",
+        include_str!("../../../../lessons/scenarios/quorum-five.toml"),
+    ),
+    (
+        "lessons/scenarios/fencing-calm.toml",
+        include_str!("../../../../lessons/scenarios/fencing-calm.toml"),
+    ),
+    (
+        "lessons/scenarios/lease-five.toml",
+        include_str!("../../../../lessons/scenarios/lease-five.toml"),
+    ),
+    (
+        "lessons/scenarios/redis-lock-calm.toml",
+        include_str!("../../../../lessons/scenarios/redis-lock-calm.toml"),
+    ),
+    (
+        "lessons/scenarios/queue-calm.toml",
+        include_str!("../../../../lessons/scenarios/queue-calm.toml"),
+    ),
+    (
+        "lessons/scenarios/zk-herd-calm.toml",
+        include_str!("../../../../lessons/scenarios/zk-herd-calm.toml"),
+    ),
+    (
+        "lessons/scenarios/inventory-batch.toml",
+        include_str!("../../../../lessons/scenarios/inventory-batch.toml"),
+    ),
+];
+
+/// A parsed lesson.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lesson {
+    /// Lowercase words joined by dashes; used in deep links (`#/lesson/<id>/step/<n>`).
+    pub id: String,
+    pub title: String,
+    /// Position in the course (1-based; gaps allowed).
+    pub order: u32,
+    pub outcomes: Vec<String>,
+    pub scenario_path: String,
+    pub scenario: Scenario,
+    /// Simulated time run before the first step begins.
+    pub start_ms: u64,
+    pub steps: Vec<LessonStep>,
+    /// Interview-style questions whose model answers the app keeps behind a reveal.
+    pub interview: Vec<InterviewQuestion>,
+    /// The markdown after the front matter.
+    pub body: String,
+}
+
+/// One interactive step: what to do, how the simulation knows it happened, and how to do it for you.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LessonStep {
+    /// Markdown.
+    pub instruction: String,
+    /// As written in the file, e.g. `term_at_least(3)`.
+    pub checkpoint_text: String,
+    pub checkpoint: Checkpoint,
+    /// The "show me" script. Invariant: `after_ms` nondecreasing.
+    pub solution: Vec<SolutionAction>,
+    /// Time the checkpoint is given after the last solution action.
+    pub within_ms: u64,
+    pub predict: Vec<Prediction>,
+}
+
+impl LessonStep {
+    /// When, after the step begins, a scripted run gives up waiting for the checkpoint.
+    pub fn deadline_ms(&self) -> u64 {
+        self.solution.last().map_or(0, |action| action.after_ms) + self.within_ms
+    }
+}
+
+/// One scripted action, `after_ms` after its step began.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SolutionAction {
+    pub after_ms: u64,
+    pub action: Action,
+}
+
+/// A multiple-choice question asked before the step is revealed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Prediction {
+    pub question: String,
+    /// Invariant: at least one option is correct.
+    pub options: Vec<PredictOption>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PredictOption {
+    pub text: String,
+    pub correct: bool,
+    /// Shown after the learner picks this option, right or wrong.
+    pub explanation: String,
+}
+
+/// An open question with a model answer (markdown), shown after the learner has tried it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InterviewQuestion {
+    pub question: String,
+    pub answer: String,
+}
+
+/// Every compiled-in lesson, parsed, in course order.
+pub fn parse_lessons() -> Result<Vec<Lesson>, LessonError> {
+    parse_course(LESSONS)
+}
+
+/// Parses `(path, text)` lesson files and puts them in course order.
+pub fn parse_course(files: &[(&str, &str)]) -> Result<Vec<Lesson>, LessonError> {
+    let mut lessons = files
+        .iter()
+        .map(|(path, text)| parse_lesson(text, path))
+        .collect::<Result<Vec<_>, _>>()?;
+    lessons.sort_by_key(|lesson| lesson.order);
+    Ok(lessons)
+}

@@ -1,0 +1,10 @@
+//! The tooling layer: what drives the engine from outside. Scenario files, lessons, trace files,
+//! chaos schedules, seed sweeps and the scenario runner (the `quorumlab` command in `bin/` belongs here
+//! too, as a separate crate). It may import every layer below.
+
+pub mod chaos;
+pub mod lesson;
+pub mod runner;
+pub mod scenario;
+pub mod sweep;
+pub mod trace_file;

@@ -1,0 +1,150 @@
+//! Running a [`Scenario`] on a [`World`]: the scripted steps are applied as the simulated clock reaches
+//! them, and the result is one [`RunReport`]. The CLI, the scenario tests, the sweeps and the app all go
+//! through here, so a scenario means the same thing everywhere.
+//!
+//! A step at `at_ms` is applied after every event due at or before that time; steps sharing a time are
+//! applied in file order. A step the world cannot apply (no leader to target, restarting an up node) is
+//! recorded in `skipped_steps`, never fatal: chaos schedules and lessons rely on that.
+
+use crate::base::time::SimTime;
+use crate::contract::report::Report;
+use crate::engine::world::{ActionOutcome, World, WorldConfig};
+use crate::tooling::scenario::{Scenario, Step};
+use serde::{Deserialize, Serialize};
+
+/// A step the world declined, and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SkippedStep {
+    /// 1-based, as in scenario errors: the n-th `[[step]]` of the file.
+    pub step: usize,
+    pub at_ms: u64,
+    pub reason: String,
+}
+
+/// What `quorumlab run` prints: the scenario's identity, the world's report, and the skipped steps.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunReport {
+    pub title: String,
+    pub protocol: String,
+    pub seed: u64,
+    pub nodes: usize,
+    #[serde(flatten)]
+    pub world: Report,
+    pub skipped_steps: Vec<SkippedStep>,
+}
+
+/// A scenario in progress. The app advances it frame by frame; the CLI runs it to the end at once.
+#[derive(Clone, Debug)]
+pub struct ScenarioRun {
+    scenario: Scenario,
+    world: World,
+    /// Index into `scenario.steps` of the next step to apply.
+    next_step: usize,
+    skipped_steps: Vec<SkippedStep>,
+}
+
+impl ScenarioRun {
+    /// A run of `scenario` at time zero; refused if the scenario breaks the format's rules
+    /// ([`Scenario::validate`]) or the world refuses its configuration.
+    pub fn new(scenario: Scenario) -> Result<ScenarioRun, String> {
+        scenario.validate().map_err(|invalid| invalid.to_string())?;
+        let world = World::new(world_config(&scenario))?;
+        Ok(ScenarioRun {
+            scenario,
+            world,
+            next_step: 0,
+            skipped_steps: Vec::new(),
+        })
+    }
+
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    pub fn world(&self) -> &World {
+        &self.world
+    }
+
+    /// For actions that are not in the script (a click in the app). They go straight to the world, which
+    /// records them in its action log, so the run stays reproducible from that log.
+    pub fn world_mut(&mut self) -> &mut World {
+        &mut self.world
+    }
+
+    /// The next scripted step not yet applied, with its 1-based index.
+    pub fn next_step(&self) -> Option<(usize, &Step)> {
+        self.scenario
+            .steps
+            .get(self.next_step)
+            .map(|step| (self.next_step + 1, step))
+    }
+
+    pub fn skipped_steps(&self) -> &[SkippedStep] {
+        &self.skipped_steps
+    }
+
+    pub fn end_time(&self) -> SimTime {
+        SimTime::from_ms(self.scenario.duration_ms)
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.world.now() >= self.end_time()
+    }
+
+    /// Runs the world up to `until` (never past the end of the scenario), applying due steps on the way.
+    pub fn advance_to(&mut self, until: SimTime) {
+        let until = until.min(self.end_time());
+        while let Some(step) = self.scenario.steps.get(self.next_step) {
+            let step_time = SimTime::from_ms(step.at_ms);
+            if step_time > until {
+                break;
+            }
+            self.world.run_until(step_time);
+            if let ActionOutcome::Skipped { reason } = self.world.apply(&step.action) {
+                let skipped = SkippedStep {
+                    step: self.next_step + 1,
+                    at_ms: step.at_ms,
+                    reason,
+                };
+                self.skipped_steps.push(skipped);
+            }
+            self.next_step += 1;
+        }
+        self.world.run_until(until);
+    }
+
+    pub fn run_to_end(&mut self) {
+        self.advance_to(self.end_time());
+    }
+
+    /// The report as of now (the final one once the run is finished).
+    pub fn report(&self) -> RunReport {
+        RunReport {
+            title: self.scenario.title.clone(),
+            protocol: self.scenario.protocol_name().to_string(),
+            seed: self.scenario.seed,
+            nodes: self.scenario.node_count,
+            world: self.world.report(),
+            skipped_steps: self.skipped_steps.clone(),
+        }
+    }
+}
+
+/// The world a scenario asks for.
+pub fn world_config(scenario: &Scenario) -> WorldConfig {
+    WorldConfig {
+        protocol: scenario.protocol.clone(),
+        node_count: scenario.actor_count(),
+        seed: scenario.seed,
+        timing: scenario.timing.clone(),
+        raft: scenario.raft.clone(),
+    }
+}
+
+/// Runs `scenario` from start to end and returns its report. Fails only if the world rejects the
+/// configuration, which a scenario that passed validation never causes.
+pub fn run_scenario(scenario: &Scenario) -> Result<RunReport, String> {
+    let mut run = ScenarioRun::new(scenario.clone())?;
+    run.run_to_end();
+    Ok(run.report())
+}

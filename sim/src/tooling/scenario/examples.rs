@@ -1,0 +1,92 @@
+//! The example scenarios of `sim/scenarios/`, compiled in, so the app can offer them without a file
+//! system. A test checks that this list and the folder agree.
+
+/// `(file name, TOML text)` for every example scenario, in a stable teaching order: Raft first, then
+/// the coordination protocols.
+pub const EXAMPLES: &[(&str, &str)] = &[
+    (
+        "leader-crash.toml",
+        include_str!("../../../scenarios/leader-crash.toml"),
+    ),
+    (
+        "partition-minority.toml",
+        include_str!("../../../scenarios/partition-minority.toml"),
+    ),
+    (
+        "paused-leader.toml",
+        include_str!("../../../scenarios/paused-leader.toml"),
+    ),
+    (
+        "split-vote.toml",
+        include_str!("../../../scenarios/split-vote.toml"),
+    ),
+    (
+        "lossy-network.toml",
+        include_str!("../../../scenarios/lossy-network.toml"),
+    ),
+    (
+        "clock-drift.toml",
+        include_str!("../../../scenarios/clock-drift.toml"),
+    ),
+    (
+        "prevote-rejoin.toml",
+        include_str!("../../../scenarios/prevote-rejoin.toml"),
+    ),
+    (
+        "lease-reads.toml",
+        include_str!("../../../scenarios/lease-reads.toml"),
+    ),
+    (
+        "every-action.toml",
+        include_str!("../../../scenarios/every-action.toml"),
+    ),
+    // Coordination protocols (lock service, Redis lock, Redlock, scheduler, ZooKeeper, work queue).
+    (
+        "fencing-pause.toml",
+        include_str!("../../../scenarios/fencing-pause.toml"),
+    ),
+    (
+        "no-fencing-pause.toml",
+        include_str!("../../../scenarios/no-fencing-pause.toml"),
+    ),
+    (
+        "redis-unsafe-release.toml",
+        include_str!("../../../scenarios/redis-unsafe-release.toml"),
+    ),
+    (
+        "redlock-clock-jump.toml",
+        include_str!("../../../scenarios/redlock-clock-jump.toml"),
+    ),
+    (
+        "scheduler-none.toml",
+        include_str!("../../../scenarios/scheduler-none.toml"),
+    ),
+    (
+        "scheduler-lock-every-run.toml",
+        include_str!("../../../scenarios/scheduler-lock-every-run.toml"),
+    ),
+    (
+        "scheduler-leader-election.toml",
+        include_str!("../../../scenarios/scheduler-leader-election.toml"),
+    ),
+    (
+        "scheduler-leader-fencing.toml",
+        include_str!("../../../scenarios/scheduler-leader-fencing.toml"),
+    ),
+    (
+        "zk-herd.toml",
+        include_str!("../../../scenarios/zk-herd.toml"),
+    ),
+    (
+        "zk-sequential.toml",
+        include_str!("../../../scenarios/zk-sequential.toml"),
+    ),
+    (
+        "queue-partitioned.toml",
+        include_str!("../../../scenarios/queue-partitioned.toml"),
+    ),
+    (
+        "queue-global-lock.toml",
+        include_str!("../../../scenarios/queue-global-lock.toml"),
+    ),
+];

@@ -1,0 +1,298 @@
+//! What a valid scenario is, written once. The scenario parser checks a file key by key (so its errors
+//! can point at a line and column) and then asks [`Scenario::validate`] as a last word; a scenario built
+//! in code (a sweep, a test, the app's settings form) and one read from a share link or a trace file are
+//! held to the same rules here, so no path can start a world a scenario file could not describe.
+//!
+//! Errors are values naming the field (`locks.workers is 30; expected 1..=26`), in the words the share
+//! link and trace file readers show.
+
+use super::{
+    Scenario, Step, MAX_CLOCK_DRIFT_PPM, MAX_CLOCK_JUMP_MS, MAX_DURATION_MS, MAX_INITIAL_COUNT,
+    MAX_REQUEST_COUNT, MAX_STEPS, MAX_TIMING_MS, MIN_CLOCK_DRIFT_PPM,
+};
+use crate::base::ids::{NodeId, MAX_NODES};
+use crate::contract::action::{Action, NodeTarget, PPM_ONE};
+use crate::contract::config::{LockServiceOptions, ProtocolConfig};
+use crate::contract::entry::OptionValue;
+pub use crate::contract::invalid::Invalid;
+use crate::worlds::coordination::{servers_fit, MAX_WORKERS};
+
+impl Scenario {
+    /// Whether the scenario keeps every rule of the format: ranges, a coordination world's options and
+    /// size, steps in order inside the run, and every action's nodes and values.
+    pub fn validate(&self) -> Result<(), Invalid> {
+        scenario(self)
+    }
+}
+
+pub(super) fn scenario(scenario: &Scenario) -> Result<(), Invalid> {
+    in_range("nodes", scenario.node_count as u64, 1, MAX_NODES as u64)?;
+    in_range("duration_ms", scenario.duration_ms, 1, MAX_DURATION_MS)?;
+    timing(scenario)?;
+    if scenario.protocol.is_coordination() {
+        self::coordination(scenario.node_count, &scenario.protocol)?;
+    }
+    steps(
+        &scenario.steps,
+        scenario.actor_count(),
+        scenario.duration_ms,
+    )
+}
+
+/// A coordination workload, against the limits of the scenario keys that set it (`[locks]`,
+/// `[scheduler]`, `[zookeeper]`, `[queue]` in `sim/SCENARIOS.md`). A key a scenario file may not set
+/// for this protocol must hold the value such a file gets.
+fn coordination(servers: usize, coordination: &ProtocolConfig) -> Result<(), Invalid> {
+    let protocol = coordination.name();
+    let Some(locks) = coordination.lock_options() else {
+        return Ok(());
+    };
+    lock_options(locks)?;
+    servers_fit(servers, coordination)?;
+    let defaults = LockServiceOptions::default();
+    let settable = |key: &str| coordination.entry().lock_keys.contains(&key);
+    if !settable("fencing") {
+        fixed("locks.fencing", protocol, locks.fencing, false)?;
+    }
+    if !settable("renew_ms") {
+        fixed(
+            "locks.renew_ms",
+            protocol,
+            locks.renew_ms,
+            defaults.renew_ms,
+        )?;
+    }
+    if !settable("unchecked_release") {
+        fixed(
+            "locks.unchecked_release",
+            protocol,
+            locks.unchecked_release,
+            false,
+        )?;
+    }
+    if !settable("drift_allowance_ms") {
+        fixed(
+            "locks.drift_allowance_ms",
+            protocol,
+            locks.drift_allowance_ms,
+            defaults.drift_allowance_ms,
+        )?;
+    }
+    world_tables(coordination)
+}
+
+/// The world's own tables, against the limits its folder declares for each number.
+fn world_tables(coordination: &ProtocolConfig) -> Result<(), Invalid> {
+    for table in coordination.entry().tables {
+        for key in table.keys {
+            if let OptionValue::Unsigned { low, high } = key.value {
+                let value = (key.read)(coordination).unsigned();
+                in_range(
+                    &format!("{}{}", table.key_prefix, key.name),
+                    value,
+                    low,
+                    high,
+                )?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn lock_options(locks: &LockServiceOptions) -> Result<(), Invalid> {
+    in_range("locks.workers", locks.workers as u64, 1, MAX_WORKERS as u64)?;
+    in_range("locks.lease_ttl_ms", locks.lease_ttl_ms, 1, MAX_TIMING_MS)?;
+    in_range("locks.renew_ms", locks.renew_ms, 1, MAX_TIMING_MS)?;
+    in_range("locks.op_timeout_ms", locks.op_timeout_ms, 1, MAX_TIMING_MS)?;
+    in_range("locks.think_ms", locks.think_ms, 0, MAX_TIMING_MS)?;
+    in_range("locks.work_ms", locks.work_ms, 0, MAX_TIMING_MS)?;
+    in_range(
+        "locks.initial_count",
+        locks.initial_count,
+        0,
+        MAX_INITIAL_COUNT,
+    )?;
+    in_range(
+        "locks.drift_allowance_ms",
+        locks.drift_allowance_ms,
+        0,
+        MAX_TIMING_MS,
+    )
+}
+
+/// A setting `protocol` does not let a scenario file change.
+fn fixed<T: PartialEq + ToString>(
+    field: &str,
+    protocol: &str,
+    value: T,
+    expected: T,
+) -> Result<(), Invalid> {
+    if value != expected {
+        return Err(Invalid::OutOfRange {
+            field: field.into(),
+            value: value.to_string(),
+            expected: format!(
+                "{} (protocol \"{protocol}\" does not set it)",
+                expected.to_string()
+            ),
+        });
+    }
+    Ok(())
+}
+
+fn timing(scenario: &Scenario) -> Result<(), Invalid> {
+    let timing = &scenario.timing;
+    let (election_min, election_max) = timing.election_timeout_ms;
+    ordered_range("election_timeout_ms", election_min, election_max, 1)?;
+    in_range("heartbeat_ms", timing.heartbeat_ms, 1, MAX_TIMING_MS)?;
+    let (delay_min, delay_max) = timing.network_delay_ms;
+    ordered_range("network_delay_ms", delay_min, delay_max, 0)?;
+    in_range("drop rate (ppm)", timing.drop_ppm, 0, PPM_ONE)?;
+    in_range("duplicate rate (ppm)", timing.duplicate_ppm, 0, PPM_ONE)?;
+    in_range(
+        "client_timeout_ms",
+        timing.client_timeout_ms,
+        1,
+        MAX_TIMING_MS,
+    )
+}
+
+fn ordered_range(field: &str, min: u64, max: u64, lowest: u64) -> Result<(), Invalid> {
+    in_range(&format!("{field} min"), min, lowest, MAX_TIMING_MS)?;
+    in_range(&format!("{field} max"), max, lowest, MAX_TIMING_MS)?;
+    if min > max {
+        return Err(Invalid::InvertedRange {
+            field: field.into(),
+            min,
+            max,
+        });
+    }
+    Ok(())
+}
+
+fn steps(steps: &[Step], node_count: usize, duration_ms: u64) -> Result<(), Invalid> {
+    at_most_count("steps", steps.len(), MAX_STEPS)?;
+    let mut previous_ms = 0;
+    for (index, step) in steps.iter().enumerate() {
+        let place = format!("step {}", index + 1);
+        if step.at_ms < previous_ms {
+            return Err(Invalid::OutOfOrder {
+                field: format!("{place} at_ms"),
+                previous: previous_ms,
+                found: step.at_ms,
+            });
+        }
+        in_range(&format!("{place} at_ms"), step.at_ms, 0, duration_ms)?;
+        action(&place, &step.action, node_count)?;
+        previous_ms = step.at_ms;
+    }
+    Ok(())
+}
+
+/// One action, against the same bounds a scenario step has.
+pub fn action(place: &str, action: &Action, node_count: usize) -> Result<(), Invalid> {
+    for (field, target) in action.targets() {
+        if let NodeTarget::Node(node) = target {
+            node_exists(&format!("{place} {field}"), node, node_count)?;
+        }
+    }
+    let field = |name: &str| format!("{place} {name}");
+    match action {
+        Action::Pause {
+            duration_ms: Some(duration_ms),
+            ..
+        } => in_range(&field("duration_ms"), *duration_ms, 1, MAX_DURATION_MS),
+        Action::Partition { groups } => partition(&field("groups"), groups, node_count),
+        Action::Cut {
+            from: NodeTarget::Node(from),
+            to: NodeTarget::Node(to),
+            ..
+        } if from == to => Err(Invalid::CutToItself {
+            field: field("to"),
+            node: u64::from(from.0) + 1,
+        }),
+        Action::DropRate { ppm } => in_range(&field("rate (ppm)"), *ppm, 0, PPM_ONE),
+        Action::ClockJump { by_ms, .. } => in_range(
+            &field("by_ms"),
+            *by_ms,
+            -MAX_CLOCK_JUMP_MS,
+            MAX_CLOCK_JUMP_MS,
+        ),
+        Action::ClockDrift { ppm, .. } => in_range(
+            &field("ppm"),
+            *ppm,
+            MIN_CLOCK_DRIFT_PPM,
+            MAX_CLOCK_DRIFT_PPM,
+        ),
+        Action::Request { count, .. } => in_range(&field("count"), *count, 1, MAX_REQUEST_COUNT),
+        _ => Ok(()),
+    }
+}
+
+/// At least one group, none empty, every node in range and in at most one group.
+fn partition(field: &str, groups: &[Vec<NodeId>], node_count: usize) -> Result<(), Invalid> {
+    in_range(
+        &format!("{field} count"),
+        groups.len() as u64,
+        1,
+        node_count as u64,
+    )?;
+    let mut seen = vec![false; node_count];
+    for group in groups {
+        in_range(
+            &format!("{field} size"),
+            group.len() as u64,
+            1,
+            node_count as u64,
+        )?;
+        for &node in group {
+            node_exists(field, node, node_count)?;
+            if std::mem::replace(&mut seen[node.index()], true) {
+                return Err(Invalid::DuplicateNode {
+                    field: field.into(),
+                    node: u64::from(node.0) + 1,
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+fn node_exists(field: &str, node: NodeId, node_count: usize) -> Result<(), Invalid> {
+    if node.index() >= node_count {
+        return Err(Invalid::NodeOutOfRange {
+            field: field.into(),
+            node: u64::from(node.0) + 1,
+            node_count,
+        });
+    }
+    Ok(())
+}
+
+fn at_most_count(field: &str, count: usize, max: usize) -> Result<(), Invalid> {
+    if count > max {
+        return Err(Invalid::TooMany {
+            field: field.into(),
+            count: count as u64,
+            max: max as u64,
+        });
+    }
+    Ok(())
+}
+
+/// `value` must lie in `min..=max` (unsigned counts and durations, or signed clock values alike).
+fn in_range<T: PartialOrd + std::fmt::Display>(
+    field: &str,
+    value: T,
+    min: T,
+    max: T,
+) -> Result<(), Invalid> {
+    if value < min || value > max {
+        return Err(Invalid::OutOfRange {
+            field: field.into(),
+            value: value.to_string(),
+            expected: format!("{min}..={max}"),
+        });
+    }
+    Ok(())
+}

@@ -1,0 +1,253 @@
+//! Seed sweeps: run many chaos scenarios and tally what the checkers found.
+//!
+//! Each seed is judged twice, as TigerBeetle's VOPR does: *safety* (the world's checkers report no
+//! violation, at any time, faults or not), then *liveness* (after the final heal and quiet period an up
+//! node leads in the highest term any up node has reached). A seed that fails either is a failing seed; its
+//! scenario can be printed with [`chaos_scenario`] + [`crate::tooling::scenario::to_toml_string`] and
+//! re-run alone.
+
+use crate::contract::config::{ProtocolConfig, ZkRecipe};
+use crate::protocols::zookeeper::CandidatePhase;
+use crate::tooling::chaos::locks::{lock_chaos_scenario, LockChaosOptions, LockKind};
+use crate::tooling::chaos::{chaos_scenario, ChaosOptions};
+use crate::tooling::runner::ScenarioRun;
+use crate::tooling::scenario::{parse_scenario, to_toml_string, Scenario};
+use std::collections::BTreeMap;
+
+/// Name under which a liveness failure is tallied next to the checkers' invariants.
+pub const LIVENESS_AFTER_HEAL: &str = "Liveness after heal";
+
+/// Most failing seeds listed in a summary (all are counted).
+pub const MAX_LISTED_FAILING_SEEDS: usize = 20;
+
+/// What one seed's run found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeedOutcome {
+    pub seed: u64,
+    /// Violations per invariant name (the checkers' own counts), plus [`LIVENESS_AFTER_HEAL`] if no
+    /// leader emerged after the heal.
+    pub violations: BTreeMap<String, u64>,
+    pub events_processed: u64,
+    pub trace_hash: String,
+}
+
+impl SeedOutcome {
+    pub fn failed(&self) -> bool {
+        !self.violations.is_empty()
+    }
+}
+
+/// Runs the chaos scenario for one seed.
+pub fn run_seed(seed: u64, options: &ChaosOptions) -> Result<SeedOutcome, String> {
+    judge_scenario(chaos_scenario(seed, options))
+}
+
+/// Runs any scenario (typically a chaos one, perhaps altered) and judges it as a sweep would.
+pub fn judge_scenario(scenario: Scenario) -> Result<SeedOutcome, String> {
+    let seed = scenario.seed;
+    let mut run = ScenarioRun::new(scenario)?;
+    run.run_to_end();
+    let report = run.world().report();
+    let mut violations = report.violation_counts.clone();
+    violations.retain(|_, count| *count > 0);
+    if !has_settled_leader(&run) {
+        violations.insert(LIVENESS_AFTER_HEAL.to_string(), 1);
+    }
+    Ok(SeedOutcome {
+        seed,
+        violations,
+        events_processed: report.events_processed,
+        trace_hash: report.trace_hash,
+    })
+}
+
+/// An up node leads, and no up node has seen a higher term than it.
+fn has_settled_leader(run: &ScenarioRun) -> bool {
+    let report = run.world().report();
+    let up_nodes = report
+        .final_state
+        .values()
+        .filter(|node| node.status == "up");
+    let highest_term = up_nodes
+        .clone()
+        .map(|node| node.term)
+        .max()
+        .unwrap_or_default();
+    up_nodes
+        .into_iter()
+        .any(|node| node.role == "leader" && node.term == highest_term)
+}
+
+/// The tally of a sweep.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SweepSummary {
+    pub seeds_run: u64,
+    pub events_processed: u64,
+    /// Total violations per invariant over all seeds.
+    pub violations_per_invariant: BTreeMap<String, u64>,
+    /// Seeds that violated each invariant.
+    pub failing_seeds_per_invariant: BTreeMap<String, u64>,
+    pub failing_seed_count: u64,
+    /// The first [`MAX_LISTED_FAILING_SEEDS`] failing seeds, in the order run.
+    pub failing_seeds: Vec<u64>,
+}
+
+impl SweepSummary {
+    pub fn add(&mut self, outcome: &SeedOutcome) {
+        self.seeds_run += 1;
+        self.events_processed += outcome.events_processed;
+        for (invariant, count) in &outcome.violations {
+            *self
+                .violations_per_invariant
+                .entry(invariant.clone())
+                .or_insert(0) += count;
+            *self
+                .failing_seeds_per_invariant
+                .entry(invariant.clone())
+                .or_insert(0) += 1;
+        }
+        if outcome.failed() {
+            self.failing_seed_count += 1;
+            if self.failing_seeds.len() < MAX_LISTED_FAILING_SEEDS {
+                self.failing_seeds.push(outcome.seed);
+            }
+        }
+    }
+
+    pub fn first_failing_seed(&self) -> Option<u64> {
+        self.failing_seeds.first().copied()
+    }
+}
+
+/// Runs `seed_count` consecutive seeds from `first_seed`, telling `on_seed` about each as it finishes.
+pub fn sweep(
+    first_seed: u64,
+    seed_count: u64,
+    options: &ChaosOptions,
+    mut on_seed: impl FnMut(&SeedOutcome),
+) -> Result<SweepSummary, String> {
+    let mut summary = SweepSummary::default();
+    for offset in 0..seed_count {
+        let outcome = run_seed(first_seed.wrapping_add(offset), options)?;
+        on_seed(&outcome);
+        summary.add(&outcome);
+    }
+    Ok(summary)
+}
+
+/// Name under which a coordination world that did no work after the heal is tallied.
+pub const PROGRESS_AFTER_HEAL: &str = "Progress after heal";
+
+/// The coordination protocols a sweep can run, with the chaos settings each is claimed safe under:
+/// the lock service with fencing; a single Redis lock and Redlock with honest server clocks and servers
+/// that keep their keys (their stores cannot fence, so a paused client may still break mutual
+/// exclusion: that is what the sweep shows); the scheduler in `leader-fencing` mode; the ZooKeeper
+/// recipe (sequential); the work queue partitioned by account. `None` for any other name.
+pub fn lock_chaos_options(protocol: &str, chaos: bool) -> Option<LockChaosOptions> {
+    let defaults = LockChaosOptions::default();
+    let options = match protocol {
+        "lock-service" => defaults,
+        "redis-lock" => LockChaosOptions {
+            kind: LockKind::Redis,
+            servers: 1,
+            server_time_faults: false,
+            ..defaults
+        },
+        "redlock" => LockChaosOptions {
+            kind: LockKind::Redlock,
+            servers: 5,
+            server_time_faults: false,
+            ..defaults
+        },
+        "scheduler" => LockChaosOptions {
+            kind: LockKind::Scheduler,
+            quiet_ms: 4_000,
+            ..defaults
+        },
+        "zookeeper" => LockChaosOptions {
+            kind: LockKind::Zookeeper(ZkRecipe::Sequential),
+            quiet_ms: 3_000,
+            ..defaults
+        },
+        "work-queue" => LockChaosOptions {
+            kind: LockKind::WorkQueue { partitioned: true },
+            ..defaults
+        },
+        _ => return None,
+    };
+    // Without chaos the fault window is empty: the workload alone, a baseline.
+    Some(if chaos {
+        options
+    } else {
+        LockChaosOptions {
+            fault_window_ms: 0,
+            ..options
+        }
+    })
+}
+
+/// The coordination chaos scenario for one seed, exactly as a scenario file carries it: written out
+/// and read back, so settings a file cannot hold for this protocol (the generator draws a keep-alive
+/// interval even for Redis-style locks, which send none) take the value a file gives them. A sweep
+/// runs this scenario, and `--emit-scenario` prints it: the printed file reruns the very same run.
+pub fn lock_sweep_scenario(seed: u64, options: &LockChaosOptions) -> Result<Scenario, String> {
+    let scenario = lock_chaos_scenario(seed, options);
+    let text = to_toml_string(&scenario);
+    parse_scenario(&text, &format!("chaos seed {seed}")).map_err(|error| error.to_string())
+}
+
+/// Runs the coordination chaos scenario for one seed and judges it: safety (no checker violation at
+/// any time) and progress after the heal (see [`judge_lock_scenario`]).
+pub fn run_lock_seed(seed: u64, options: &LockChaosOptions) -> Result<SeedOutcome, String> {
+    judge_lock_scenario(lock_sweep_scenario(seed, options)?, options.fault_window_ms)
+}
+
+/// Judges a coordination run as a sweep does. Besides the checkers' violations, a seed fails with
+/// [`PROGRESS_AFTER_HEAL`] when, after `heal_ms`, the world did none of its work: no write accepted
+/// by the store (lock service, work queue), no minute invoiced after the heal's minute (scheduler), or
+/// not exactly one candidate leading at the end (ZooKeeper recipe). Redis-style locks are judged on
+/// safety alone.
+pub fn judge_lock_scenario(scenario: Scenario, heal_ms: u64) -> Result<SeedOutcome, String> {
+    let seed = scenario.seed;
+    let coordination = scenario.protocol.clone();
+    let mut run = ScenarioRun::new(scenario)?;
+    run.run_to_end();
+    let report = run.world().report();
+    let mut violations = report.violation_counts.clone();
+    violations.retain(|_, count| *count > 0);
+    let progressed = match &coordination {
+        ProtocolConfig::LockService(_) | ProtocolConfig::WorkQueue(..) => {
+            report.resource.as_ref().is_some_and(|resource| {
+                resource
+                    .accepted
+                    .iter()
+                    .any(|access| access.write.is_some() && access.at_ms > heal_ms)
+            })
+        }
+        ProtocolConfig::Scheduler(_, scheduler) => {
+            let minute_ms = scheduler.minute_ms.max(1);
+            let (heal_minute, last_minute) = (heal_ms / minute_ms, report.end_ms / minute_ms);
+            report.invoices.as_ref().is_some_and(|invoices| {
+                (heal_minute + 1..last_minute)
+                    .any(|minute| !invoices.missed_minutes.contains(&minute))
+            })
+        }
+        ProtocolConfig::Zookeeper(..) => run.world().view().coordination.is_some_and(|view| {
+            view.candidates
+                .iter()
+                .filter(|candidate| candidate.phase == CandidatePhase::Leading)
+                .count()
+                == 1
+        }),
+        _ => true,
+    };
+    if !progressed {
+        violations.insert(PROGRESS_AFTER_HEAL.to_string(), 1);
+    }
+    Ok(SeedOutcome {
+        seed,
+        violations,
+        events_processed: report.events_processed,
+        trace_hash: report.trace_hash,
+    })
+}

@@ -1,0 +1,140 @@
+//! Actions (a learner's crash, a scenario's partition) as short sentences, for the timeline, the
+//! history and the narration.
+
+use crate::base::ids::NodeId;
+use crate::contract::action::{Action, NodeTarget, RequestKind};
+
+/// A drift rate in percent, e.g. `+10%`, `−0.5%`.
+pub fn drift(drift_ppm: i64) -> String {
+    let sign = if drift_ppm < 0 { "−" } else { "+" };
+    let tenths_of_percent = drift_ppm.unsigned_abs() / 1_000;
+    if tenths_of_percent.is_multiple_of(10) {
+        format!("{sign}{}%", tenths_of_percent / 10)
+    } else {
+        format!(
+            "{sign}{}.{}%",
+            tenths_of_percent / 10,
+            tenths_of_percent % 10
+        )
+    }
+}
+fn target_named(target: &NodeTarget, name: &dyn Fn(NodeId) -> String) -> String {
+    match target {
+        NodeTarget::Node(node) => name(*node),
+        NodeTarget::Leader => "the leader".to_string(),
+    }
+}
+
+/// An action as a short sentence, for the timeline and the history.
+pub fn describe_action(action: &Action) -> String {
+    describe_action_named(action, &|node| node.to_string())
+}
+
+/// [`describe_action`] with each node called by `name` (a coordination world's `A`, `store`).
+pub fn describe_action_named(action: &Action, name: &dyn Fn(NodeId) -> String) -> String {
+    let target = |who: &NodeTarget| target_named(who, name);
+    let node_list = |nodes: &[NodeId]| {
+        nodes
+            .iter()
+            .map(|node| name(*node))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match action {
+        Action::Crash { target: who } => format!("crash {}", target(who)),
+        Action::Restart { target: who } => format!("restart {}", target(who)),
+        Action::Pause {
+            target: who,
+            duration_ms: Some(ms),
+        } => format!("pause {} for {ms} ms", target(who)),
+        Action::Pause {
+            target: who,
+            duration_ms: None,
+        } => format!("pause {}", target(who)),
+        Action::Resume { target: who } => format!("resume {}", target(who)),
+        Action::Partition { groups } => {
+            let groups: Vec<String> = groups
+                .iter()
+                .map(|group| format!("{{{}}}", node_list(group)))
+                .collect();
+            format!("partition {}", groups.join(" | "))
+        }
+        Action::Isolate { target: who } => format!("isolate {}", target(who)),
+        Action::Cut { from, to, both } => {
+            format!(
+                "cut {} {} {}",
+                target(from),
+                if *both { "↔" } else { "→" },
+                target(to)
+            )
+        }
+        Action::Heal => "heal all links".to_string(),
+        Action::DropRate { ppm } => format!("drop rate {}%", *ppm as f64 / 10_000.0),
+        Action::ClockJump { target: who, by_ms } => {
+            format!("{}'s clock jumps {by_ms:+} ms", target(who))
+        }
+        Action::ClockDrift { target: who, ppm } => {
+            format!("{}'s clock drifts {}", target(who), drift(*ppm))
+        }
+        Action::Request {
+            count,
+            target: who,
+            kind,
+        } => {
+            let what = match kind {
+                RequestKind::Put => "write",
+                RequestKind::Get => "read",
+            };
+            let plural = if *count == 1 { "" } else { "s" };
+            format!("{count} {what}{plural} to {}", target(who))
+        }
+    }
+}
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn actions_use_the_names_given() {
+        let name = |node: NodeId| ["n1", "A", "store"][node.index()].to_string();
+        let cut = Action::Cut {
+            from: NodeTarget::Node(NodeId(1)),
+            to: NodeTarget::Node(NodeId(2)),
+            both: false,
+        };
+        assert_eq!(describe_action_named(&cut, &name), "cut A → store");
+        let partition = Action::Partition {
+            groups: vec![vec![NodeId(0), NodeId(1)], vec![NodeId(2)]],
+        };
+        assert_eq!(
+            describe_action_named(&partition, &name),
+            "partition {n1, A} | {store}"
+        );
+    }
+
+    #[test]
+    fn actions_read_as_sentences() {
+        assert_eq!(
+            describe_action(&Action::Crash {
+                target: NodeTarget::Leader
+            }),
+            "crash the leader"
+        );
+        let cut = Action::Cut {
+            from: NodeTarget::Node(NodeId(0)),
+            to: NodeTarget::Node(NodeId(2)),
+            both: false,
+        };
+        assert_eq!(describe_action(&cut), "cut n1 → n3");
+        let partition = Action::Partition {
+            groups: vec![vec![NodeId(0), NodeId(1)], vec![NodeId(2)]],
+        };
+        assert_eq!(describe_action(&partition), "partition {n1, n2} | {n3}");
+    }
+
+    #[test]
+    fn drift_shows_percent() {
+        assert_eq!(drift(100_000), "+10%");
+        assert_eq!(drift(-5_000), "−0.5%");
+    }
+}

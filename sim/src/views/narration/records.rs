@@ -1,0 +1,147 @@
+//! The trace records every world shares (actions, client requests, violations), told in words; and a
+//! plain one-line reading of any record, for naming the event a single step processed.
+
+use super::actions::describe_action_named;
+use crate::contract::action::Action;
+use crate::contract::entry::describe::{Described, Describer, Telling, Weight};
+use crate::contract::protocol::{ClientCommand, ClientError, ClientOutcome};
+use crate::engine::trace::{TraceEvent, TraceRecord};
+use crate::worlds::registry::describe::WorldDescriber;
+
+/// The line for a record that is not a fact (facts go to the world's describer).
+pub(super) fn tell(
+    event: &TraceEvent,
+    describer: &mut WorldDescriber,
+    telling: &Telling<'_>,
+) -> Option<Described> {
+    match event {
+        TraceEvent::Action { action } => Some(action_line(action, describer, telling)),
+        TraceEvent::Skipped { reason } => Some(Described::new(
+            Weight::Notable,
+            format!("That action could not run: {reason}"),
+            Vec::new(),
+        )),
+        TraceEvent::ClientSubmit { node, command, .. } => {
+            let what = match command {
+                ClientCommand::Put { .. } => "a write",
+                ClientCommand::Get { .. } => "a read",
+            };
+            let text = format!("A client sends {what} to {}", telling.name(*node));
+            Some(Described::new(Weight::Routine, text, vec![*node]).coalescing("client-submit"))
+        }
+        TraceEvent::ClientOutcome { outcome, .. } => client_outcome(outcome, telling),
+        TraceEvent::Violation {
+            invariant,
+            nodes,
+            detail,
+        } => Some(Described::new(
+            Weight::Alarm,
+            format!("{invariant} is broken: {detail}"),
+            nodes.clone(),
+        )),
+        TraceEvent::Note { text } => {
+            Some(Described::new(Weight::Routine, text.clone(), Vec::new()))
+        }
+        TraceEvent::Send { .. }
+        | TraceEvent::Deliver { .. }
+        | TraceEvent::Drop { .. }
+        | TraceEvent::Queued { .. }
+        | TraceEvent::Timer { .. }
+        | TraceEvent::Observe { .. } => None,
+    }
+}
+
+fn action_line(
+    action: &Action,
+    describer: &mut WorldDescriber,
+    telling: &Telling<'_>,
+) -> Described {
+    let name = |node| telling.name(node);
+    let mut text = capitalised(&describe_action_named(action, &name));
+    if let Some(consequence) = describer.consequence(action, telling) {
+        text.push_str(". ");
+        text.push_str(&consequence);
+    }
+    Described::new(Weight::Notable, text, action.named_nodes())
+}
+
+fn client_outcome(outcome: &ClientOutcome, telling: &Telling<'_>) -> Option<Described> {
+    let (weight, text) = match outcome {
+        ClientOutcome::Pending => return None,
+        ClientOutcome::Committed { index, .. } => (
+            Weight::Routine,
+            format!("A client's write is acknowledged: committed at index {index}"),
+        ),
+        ClientOutcome::Read { index, .. } => (
+            Weight::Routine,
+            format!("A client's read is answered, as of index {index}"),
+        ),
+        ClientOutcome::Rejected(ClientError::NotLeader {
+            leader_hint: Some(hint),
+        }) => (
+            Weight::Routine,
+            format!(
+                "A request is refused: not the leader (it points to {})",
+                telling.name(*hint)
+            ),
+        ),
+        ClientOutcome::Rejected(ClientError::NotLeader { leader_hint: None }) => (
+            Weight::Routine,
+            "A request is refused: that node does not lead and knows no leader".to_string(),
+        ),
+        ClientOutcome::Rejected(ClientError::NodeDown) => (
+            Weight::Routine,
+            "A request fails: the node is down".to_string(),
+        ),
+        ClientOutcome::Unknown => (
+            Weight::Notable,
+            "A client gave up waiting: its request may or may not have taken effect".to_string(),
+        ),
+    };
+    Some(Described::new(weight, text, Vec::new()).coalescing("client-outcome"))
+}
+
+fn capitalised(text: &str) -> String {
+    let mut characters = text.chars();
+    match characters.next() {
+        Some(first) => first.to_uppercase().chain(characters).collect(),
+        None => String::new(),
+    }
+}
+
+/// Any record in one plain line ("n2 receives Heartbeat from n1"): what a single step did, even when
+/// the narration has nothing to say about it.
+pub fn plain_record(
+    record: &TraceRecord,
+    name: &dyn Fn(crate::base::ids::NodeId) -> String,
+) -> String {
+    match &record.event {
+        TraceEvent::Action { action } => capitalised(&describe_action_named(action, name)),
+        TraceEvent::Skipped { reason } => format!("The action could not run: {reason}"),
+        TraceEvent::Send {
+            from,
+            to,
+            label,
+            dropped,
+            ..
+        } => {
+            let lost = if *dropped { " (it will be lost)" } else { "" };
+            format!("{} sends {label} to {}{lost}", name(*from), name(*to))
+        }
+        TraceEvent::Deliver {
+            from, to, label, ..
+        } => {
+            format!("{} receives {label} from {}", name(*to), name(*from))
+        }
+        TraceEvent::Drop { reason, .. } => format!("A message is dropped: {reason}"),
+        TraceEvent::Queued { to, .. } => format!("A message waits for {} to resume", name(*to)),
+        TraceEvent::Timer { node, label } => format!("{}'s {label} timer fires", name(*node)),
+        TraceEvent::Observe { node, fact } => format!("{} reports {fact:?}", name(*node)),
+        TraceEvent::ClientSubmit { node, .. } => {
+            format!("A client request reaches {}", name(*node))
+        }
+        TraceEvent::ClientOutcome { .. } => "A client request is answered".to_string(),
+        TraceEvent::Violation { invariant, .. } => format!("{invariant} is broken"),
+        TraceEvent::Note { text } => text.clone(),
+    }
+}

@@ -1,0 +1,178 @@
+//! A read-only snapshot of the world for the UI, rebuilt every animation frame.
+//!
+//! Plain serde data, no floats, no references into the world. Cost is linear in nodes, their logs'
+//! terms, timers, messages in flight (at most `MAX_IN_FLIGHT`) and cut links; no sorting, no hashing.
+
+use crate::base::ids::NodeId;
+use crate::base::units::{LogIndex, Term};
+use crate::contract::protocol::{ClientOutcome, Protocol, RoleLabel};
+use crate::engine::network::LinkCut;
+use crate::engine::world::{ClientRecord, NodeStatus, World};
+use serde::Serialize;
+
+/// Newest log entries shown per node, so a frame stays cheap however long the logs grow.
+pub const MAX_VIEW_LOG_ENTRIES: usize = 256;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ClusterView {
+    pub now_us: u64,
+    pub nodes: Vec<NodeView>,
+    pub messages: Vec<MessageView>,
+    pub cut_links: Vec<LinkCut>,
+    pub partition_groups: Vec<Vec<NodeId>>,
+    pub drop_ppm: u32,
+    pub duplicate_ppm: u32,
+    /// Newest last.
+    pub recent_requests: Vec<ClientRecord>,
+    pub pending_requests: u64,
+    pub leader: Option<NodeId>,
+    pub violation_count: u64,
+    /// Coordination worlds (lock service, workers, resource); `None` for a plain Raft cluster.
+    pub coordination: Option<crate::views::view_coordination::CoordinationView>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct NodeView {
+    pub id: NodeId,
+    pub status: NodeStatus,
+    pub role: RoleLabel,
+    pub term: Term,
+    pub voted_for: Option<NodeId>,
+    pub leader_hint: Option<NodeId>,
+    pub commit_index: LogIndex,
+    pub applied_index: LogIndex,
+    pub log_len: u64,
+    /// Terms of the newest log entries (at most `MAX_VIEW_LOG_ENTRIES`), the first at `log_terms_from_index`.
+    pub log_terms: Vec<Term>,
+    pub log_terms_from_index: LogIndex,
+    /// Only on a leader: per node (itself included).
+    pub next_index: Option<Vec<LogIndex>>,
+    pub match_index: Option<Vec<LogIndex>>,
+    /// Candidates: who granted a vote (or pre-vote) so far.
+    pub votes_from: Vec<NodeId>,
+    /// Leaders with lease reads on: whether the lease holds on the leader's own clock right now.
+    pub lease_holds: Option<bool>,
+    pub local_clock_us: i64,
+    pub true_clock_us: u64,
+    pub clock_offset_us: i64,
+    pub clock_drift_ppm: i64,
+    pub timers: Vec<TimerView>,
+    /// Inputs waiting at a paused node.
+    pub queued_inputs: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TimerView {
+    pub kind: &'static str,
+    pub started_at_us: u64,
+    pub due_at_us: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MessageView {
+    pub id: u64,
+    pub from: NodeId,
+    pub to: NodeId,
+    pub kind: &'static str,
+    pub term: Term,
+    pub entry_count: u32,
+    pub sent_at_us: u64,
+    pub deliver_at_us: u64,
+    pub dropped: bool,
+}
+
+impl World {
+    pub fn view(&self) -> ClusterView {
+        let network = self.network();
+        let messages = network
+            .in_flight
+            .values()
+            .map(|flight| MessageView {
+                id: flight.id,
+                from: flight.from,
+                to: flight.to,
+                kind: flight.label,
+                term: flight.message.term(),
+                entry_count: flight.message.entry_count(),
+                sent_at_us: flight.sent_at.as_micros(),
+                deliver_at_us: flight.deliver_at.as_micros(),
+                dropped: flight.dropped,
+            })
+            .collect();
+        ClusterView {
+            now_us: self.now().as_micros(),
+            nodes: (0..self.node_count())
+                .map(|index| self.node_view(NodeId(index as u16)))
+                .collect(),
+            messages,
+            cut_links: network.cuts(),
+            partition_groups: network.partition_groups.clone(),
+            drop_ppm: network.drop_ppm,
+            duplicate_ppm: network.duplicate_ppm,
+            recent_requests: self.clients().recent.iter().cloned().collect(),
+            pending_requests: self
+                .clients()
+                .pending()
+                .filter(|record| record.outcome == ClientOutcome::Pending)
+                .count() as u64,
+            leader: self.current_leader(),
+            violation_count: self.checkers().total_violations(),
+            coordination: self.coordination_view(),
+        }
+    }
+
+    pub fn node_view(&self, node: NodeId) -> NodeView {
+        let slot = &self.nodes()[node.index()];
+        let now = self.now();
+        let summary = slot.actor.summary();
+        let raft = slot.actor.as_raft();
+        let leader = raft.and_then(|raft| raft.volatile.leader.as_ref());
+        let first_shown = summary.log_len.saturating_sub(MAX_VIEW_LOG_ENTRIES as u64) + 1;
+        let timers = slot
+            .timers
+            .values()
+            .map(|timer| TimerView {
+                kind: timer.label,
+                started_at_us: timer.set_at.as_micros(),
+                due_at_us: timer.due_at.as_micros(),
+            })
+            .collect();
+        NodeView {
+            id: node,
+            status: slot.status,
+            role: summary.role,
+            term: summary.term,
+            voted_for: raft.and_then(|raft| raft.durable.voted_for),
+            leader_hint: raft.and_then(|raft| raft.volatile.leader_hint),
+            commit_index: summary.commit_index,
+            applied_index: raft.map_or(LogIndex::ZERO, |raft| raft.volatile.applied_index),
+            log_len: summary.log_len,
+            log_terms: raft.map_or_else(Vec::new, |raft| {
+                raft.log().terms().skip(first_shown as usize - 1).collect()
+            }),
+            log_terms_from_index: LogIndex(first_shown),
+            next_index: leader.map(|leader| leader.next_index.clone()),
+            match_index: leader.map(|leader| leader.match_index.clone()),
+            votes_from: raft
+                .filter(|raft| {
+                    matches!(raft.role(), RoleLabel::Candidate | RoleLabel::PreCandidate)
+                })
+                .map_or_else(Vec::new, |raft| {
+                    let granted = raft.volatile.votes_granted.iter().enumerate();
+                    granted
+                        .filter(|(_, vote)| **vote)
+                        .map(|(index, _)| NodeId(index as u16))
+                        .collect()
+                }),
+            lease_holds: raft
+                .filter(|raft| raft.is_leader() && raft.options.lease_reads)
+                .map(|raft| raft.lease_holds(slot.clock.local_us(now))),
+            local_clock_us: slot.clock.local_signed_us(now),
+            true_clock_us: now.as_micros(),
+            clock_offset_us: slot.clock.offset_us(now),
+            clock_drift_ppm: slot.clock.drift_ppm(),
+            timers,
+            queued_inputs: slot.backlog_len() as u64,
+        }
+    }
+}

@@ -1,0 +1,291 @@
+//! The closed set of actors and messages a world can hold.
+//!
+//! Worlds are heterogeneous: a later lesson runs Raft servers, lock clients and a protected resource side
+//! by side. Each protocol contributes one variant to [`Actor`] (and, when it speaks a new wire
+//! language, one to [`Message`] with its [`Carries`] impl); the world only sees these two enums and
+//! the [`Protocol`] trait. The protocols themselves never name these enums: they are generic over the
+//! world's message type, so this module sits above every protocol and below the engine.
+
+use crate::base::units::Term;
+use crate::contract::protocol::{
+    ActorSummary, Carries, Effects, Input, Observes, Protocol, RaftFact, Wire,
+};
+use crate::protocols::lockservice::{
+    LockFact, LockOp, LockServer, LockServiceMessage, ServiceRaft, ZnodeMessage,
+};
+use crate::protocols::raft::RaftMessage;
+use crate::protocols::redlock::{BeliefFact, KvLockServer, KvMessage};
+use crate::protocols::resource::{Resource, ResourceFact, ResourceMessage};
+use crate::protocols::scheduler::{InvoiceMessage, SchedulerFact, SchedulerInstance};
+use crate::protocols::worker::Worker;
+use crate::protocols::zookeeper::ZkCandidate;
+use serde::{Deserialize, Serialize};
+
+// `Raft` stays unboxed: it is the common case and existing code builds it directly.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug)]
+pub enum Actor {
+    /// A plain Raft server. Its log's application entries are lock operations, like the lock
+    /// service's, so every world shares one Raft message type (a plain cluster never proposes one).
+    Raft(ClusterRaft),
+    /// A lock-service replica: Raft plus the lock state machine.
+    LockServer(Box<LockServer<Message>>),
+    /// A lock client.
+    Worker(Box<Worker>),
+    /// The protected resource.
+    Resource(Box<Resource>),
+    /// A Redis-style key-value lock server (single instance or one Redlock server).
+    KvServer(Box<KvLockServer>),
+    /// An instance of the invoice scheduler.
+    Scheduler(Box<SchedulerInstance>),
+    /// A candidate of the ZooKeeper-style election recipes.
+    Candidate(Box<ZkCandidate>),
+}
+
+/// The Raft node every world runs, on this module's message type.
+pub type ClusterRaft = ServiceRaft<Message>;
+
+/// One variant per wire language. Each protocol folder owns its own message type; a world mixes them
+/// here, so an event is still a plain `match`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Message {
+    Raft(RaftMessage<LockOp>),
+    /// Lock clients (workers, scheduler instances, candidates' sessions) and the lock service.
+    LockService(LockServiceMessage),
+    /// ZooKeeper-style candidates and the lock service: sessions, znodes, watches.
+    Znode(ZnodeMessage),
+    /// Lock holders and the protected resource.
+    Resource(ResourceMessage),
+    /// Scheduler instances and the invoice store.
+    Invoice(InvoiceMessage),
+    /// Redis-style clients and key-value servers.
+    Kv(KvMessage),
+}
+
+/// `Carries` for one variant of [`Message`]: wrapping builds it, peeling matches only it.
+macro_rules! carries {
+    ($inner:ty, $variant:ident) => {
+        impl Carries<$inner> for Message {
+            fn wrap(inner: $inner) -> Message {
+                Message::$variant(inner)
+            }
+
+            fn peel(&self) -> Option<&$inner> {
+                match self {
+                    Message::$variant(message) => Some(message),
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+carries!(RaftMessage<LockOp>, Raft);
+carries!(LockServiceMessage, LockService);
+carries!(ZnodeMessage, Znode);
+carries!(ResourceMessage, Resource);
+carries!(InvoiceMessage, Invoice);
+carries!(KvMessage, Kv);
+
+/// Everything an actor of any world can observe: one variant per protocol's fact type.
+///
+/// Each variant is `untagged`, so a fact serializes exactly as its protocol's enum does, which is what
+/// it was when `Fact` was one flat enum (`{"BecameLeader":{"term":3}}`): trace records, and so the
+/// pinned trace hashes, are byte for byte the same. The variant names of the inner enums are distinct,
+/// so reading one back finds the only inner enum that knows the name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Fact {
+    #[serde(untagged)]
+    Raft(RaftFact),
+    #[serde(untagged)]
+    Lock(LockFact),
+    #[serde(untagged)]
+    Belief(BeliefFact),
+    #[serde(untagged)]
+    Scheduler(SchedulerFact),
+    #[serde(untagged)]
+    Resource(ResourceFact),
+}
+
+impl Wire for Message {
+    type Fact = Fact;
+}
+
+/// `Observes` for one variant of [`Fact`].
+macro_rules! observes {
+    ($inner:ty, $variant:ident) => {
+        impl Observes<$inner> for Message {
+            fn observed(inner: $inner) -> Fact {
+                Fact::$variant(inner)
+            }
+        }
+    };
+}
+
+observes!(RaftFact, Raft);
+observes!(LockFact, Lock);
+observes!(BeliefFact, Belief);
+observes!(SchedulerFact, Scheduler);
+observes!(ResourceFact, Resource);
+
+impl Message {
+    /// Short human label for the UI and the trace ("RequestVote", "Heartbeat", "Vote granted", ...).
+    pub fn label(&self) -> &'static str {
+        match self {
+            Message::Raft(message) => message.label(),
+            Message::LockService(message) => message.label(),
+            Message::Znode(message) => message.label(),
+            Message::Resource(message) => message.label(),
+            Message::Invoice(message) => message.label(),
+            Message::Kv(message) => message.label(),
+        }
+    }
+
+    /// The term the message carries (0 for protocols without terms).
+    pub fn term(&self) -> Term {
+        match self {
+            Message::Raft(message) => message.term(),
+            _ => Term::ZERO,
+        }
+    }
+
+    /// How many log entries the message carries (for drawing fat AppendEntries).
+    pub fn entry_count(&self) -> u32 {
+        match self {
+            Message::Raft(RaftMessage::AppendEntries { entries, .. }) => entries.len() as u32,
+            _ => 0,
+        }
+    }
+}
+
+impl Actor {
+    /// The Raft core of the actor, if it has one (Raft nodes and lock-service replicas).
+    pub fn as_raft(&self) -> Option<&ClusterRaft> {
+        match self {
+            Actor::Raft(node) => Some(node),
+            Actor::LockServer(server) => Some(&server.raft),
+            Actor::Worker(_)
+            | Actor::Resource(_)
+            | Actor::KvServer(_)
+            | Actor::Scheduler(_)
+            | Actor::Candidate(_) => None,
+        }
+    }
+
+    pub fn as_lock_server(&self) -> Option<&LockServer<Message>> {
+        match self {
+            Actor::LockServer(server) => Some(server),
+            _ => None,
+        }
+    }
+
+    pub fn as_worker(&self) -> Option<&Worker> {
+        match self {
+            Actor::Worker(worker) => Some(worker),
+            _ => None,
+        }
+    }
+
+    pub fn as_scheduler(&self) -> Option<&SchedulerInstance> {
+        match self {
+            Actor::Scheduler(instance) => Some(instance),
+            _ => None,
+        }
+    }
+
+    pub fn as_candidate(&self) -> Option<&ZkCandidate> {
+        match self {
+            Actor::Candidate(candidate) => Some(candidate),
+            _ => None,
+        }
+    }
+
+    pub fn as_kv_server(&self) -> Option<&KvLockServer> {
+        match self {
+            Actor::KvServer(server) => Some(server),
+            _ => None,
+        }
+    }
+
+    pub fn as_resource(&self) -> Option<&Resource> {
+        match self {
+            Actor::Resource(resource) => Some(resource),
+            _ => None,
+        }
+    }
+}
+
+impl Protocol<Message> for Actor {
+    fn handle(
+        &mut self,
+        local_now_us: u64,
+        input: Input<'_, Message>,
+        effects: &mut Effects<Message>,
+    ) {
+        match self {
+            Actor::Raft(node) => node.handle(local_now_us, input, effects),
+            Actor::LockServer(server) => server.handle(local_now_us, input, effects),
+            Actor::Worker(worker) => worker.handle(local_now_us, input, effects),
+            Actor::Resource(resource) => resource.handle(local_now_us, input, effects),
+            Actor::KvServer(server) => server.handle(local_now_us, input, effects),
+            Actor::Scheduler(instance) => instance.handle(local_now_us, input, effects),
+            Actor::Candidate(candidate) => candidate.handle(local_now_us, input, effects),
+        }
+    }
+
+    fn crash(&mut self) {
+        match self {
+            Actor::Raft(node) => node.crash(),
+            Actor::LockServer(server) => server.crash(),
+            Actor::Worker(worker) => Protocol::<Message>::crash(&mut **worker),
+            Actor::Resource(resource) => Protocol::<Message>::crash(&mut **resource),
+            Actor::KvServer(server) => Protocol::<Message>::crash(&mut **server),
+            Actor::Scheduler(instance) => Protocol::<Message>::crash(&mut **instance),
+            Actor::Candidate(candidate) => Protocol::<Message>::crash(&mut **candidate),
+        }
+    }
+
+    fn summary(&self) -> ActorSummary {
+        match self {
+            Actor::Raft(node) => node.summary(),
+            Actor::LockServer(server) => server.summary(),
+            Actor::Worker(worker) => Protocol::<Message>::summary(&**worker),
+            Actor::Resource(resource) => Protocol::<Message>::summary(&**resource),
+            Actor::KvServer(server) => Protocol::<Message>::summary(&**server),
+            Actor::Scheduler(instance) => Protocol::<Message>::summary(&**instance),
+            Actor::Candidate(candidate) => Protocol::<Message>::summary(&**candidate),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::base::ids::NodeId;
+    use crate::base::units::{FencingToken, Term};
+
+    #[test]
+    fn a_fact_serializes_as_its_protocols_enum_alone() {
+        let elected = Fact::Raft(RaftFact::BecameLeader {
+            term: Term(3),
+            votes: 2,
+            cluster: 3,
+        });
+        let json = serde_json::to_string(&elected).unwrap();
+        assert_eq!(json, r#"{"BecameLeader":{"term":3,"votes":2,"cluster":3}}"#);
+        assert_eq!(serde_json::from_str::<Fact>(&json).unwrap(), elected);
+        let invoiced = Fact::Scheduler(SchedulerFact::InvoiceWritten {
+            client: NodeId(4),
+            minute: 2,
+            token: FencingToken(7),
+            duplicate: false,
+            refused: true,
+        });
+        let json = serde_json::to_string(&invoiced).unwrap();
+        assert_eq!(
+            json,
+            r#"{"InvoiceWritten":{"client":4,"minute":2,"token":7,"duplicate":false,"refused":true}}"#
+        );
+        assert_eq!(serde_json::from_str::<Fact>(&json).unwrap(), invoiced);
+    }
+}

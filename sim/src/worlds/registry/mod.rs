@@ -1,0 +1,155 @@
+//! The protocol registry: one entry per world, declared in the world's own folder and listed here once.
+//!
+//! Everything that used to decide by a protocol-name string — the scenario parser, the app's badges,
+//! menus and panels, the tooling — asks the registry instead: `entry(kind)` for a world's name, its
+//! invariants and what it can do, `by_name("redlock")` to read a scenario file's choice, its options'
+//! defaults and tables, and the function that builds its actors. A new world adds its folder and one
+//! line to [`ENTRIES`]; a test checks that every [`ProtocolKind`] has exactly
+//! one entry, so forgetting the line fails at once rather than falling through somewhere quietly.
+
+pub mod describe;
+
+pub use crate::contract::entry::{
+    invariants, Capabilities, ClientPath, InvariantInfo, ProtocolEntry, ServerQuorum, Vocabulary,
+};
+
+use crate::contract::config::{ProtocolConfig, ProtocolKind};
+use crate::worlds::coordination::build::{self, BuildActors};
+
+/// A registry entry with its world's actor builder.
+pub type Entry = ProtocolEntry<BuildActors>;
+
+/// Every world, in teaching order (plain Raft first): its folder's entry and the builder of its actors.
+pub const ENTRIES: &[Entry] = &[
+    crate::protocols::raft::entry::RAFT.built_by(build::raft),
+    crate::protocols::lockservice::entry::LOCK_SERVICE.built_by(build::lock_service),
+    crate::protocols::redlock::entry::REDIS_LOCK.built_by(build::redis_lock),
+    crate::protocols::redlock::entry::REDLOCK.built_by(build::redlock),
+    crate::protocols::scheduler::entry::SCHEDULER.built_by(build::scheduler),
+    crate::protocols::zookeeper::entry::ZOOKEEPER.built_by(build::zookeeper),
+    crate::protocols::work_queue::entry::WORK_QUEUE.built_by(build::work_queue),
+];
+
+/// The entry for `kind`.
+pub fn entry(kind: ProtocolKind) -> &'static Entry {
+    ENTRIES
+        .iter()
+        .find(|entry| entry.kind == kind)
+        .expect("every protocol kind has a registry entry (checked by a test)")
+}
+
+/// The entry a scenario's `protocol = "…"` names.
+pub fn by_name(name: &str) -> Option<&'static Entry> {
+    ENTRIES.iter().find(|entry| entry.name == name)
+}
+
+/// Every protocol name a scenario file accepts, in registry order.
+pub fn names() -> impl Iterator<Item = &'static str> {
+    ENTRIES.iter().map(|entry| entry.name)
+}
+
+impl ProtocolKind {
+    pub fn entry(self) -> &'static Entry {
+        entry(self)
+    }
+
+    pub fn name(self) -> &'static str {
+        entry(self).name
+    }
+}
+
+impl ProtocolConfig {
+    pub fn entry(&self) -> &'static Entry {
+        entry(self.kind())
+    }
+
+    /// The scenario `protocol` name this world is written as.
+    pub fn name(&self) -> &'static str {
+        self.entry().name
+    }
+}
+
+/// What each invariant promises (empty for a name no entry lists).
+pub fn promise(invariant: &str) -> &'static str {
+    ENTRIES
+        .iter()
+        .flat_map(|entry| entry.invariants())
+        .find(|info| info.name == invariant)
+        .map_or("", |info| info.promise)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const EVERY_KIND: [ProtocolKind; 7] = [
+        ProtocolKind::Raft,
+        ProtocolKind::LockService,
+        ProtocolKind::RedisLock,
+        ProtocolKind::Redlock,
+        ProtocolKind::Scheduler,
+        ProtocolKind::Zookeeper,
+        ProtocolKind::WorkQueue,
+    ];
+
+    #[test]
+    fn every_kind_has_exactly_one_entry_and_names_are_unique() {
+        for kind in EVERY_KIND {
+            let count = ENTRIES.iter().filter(|entry| entry.kind == kind).count();
+            assert_eq!(count, 1, "{kind:?} has {count} registry entries");
+        }
+        assert_eq!(ENTRIES.len(), EVERY_KIND.len());
+        let mut names: Vec<&str> = names().collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), ENTRIES.len(), "two entries share a name");
+    }
+
+    #[test]
+    fn names_read_back_to_their_kind() {
+        for entry in ENTRIES {
+            assert_eq!(
+                by_name(entry.name).map(|found| found.kind),
+                Some(entry.kind)
+            );
+        }
+        assert!(by_name("paxos").is_none());
+    }
+
+    #[test]
+    fn every_listed_invariant_has_a_promise_and_raft_worlds_list_raft_first() {
+        for entry in ENTRIES {
+            assert!(
+                entry.invariants().next().is_some(),
+                "{} lists no invariant",
+                entry.name
+            );
+            for info in entry.invariants() {
+                assert!(!info.promise.is_empty(), "{} has no promise", info.name);
+            }
+            let lists_election_safety = entry
+                .invariants()
+                .any(|info| info.name == crate::engine::checker::ELECTION_SAFETY);
+            let mut names: Vec<&str> = entry.invariants().map(|info| info.name).collect();
+            let count = names.len();
+            names.sort_unstable();
+            names.dedup();
+            assert_eq!(
+                names.len(),
+                count,
+                "{} lists an invariant twice",
+                entry.name
+            );
+            assert_eq!(
+                lists_election_safety, entry.capabilities.runs_raft,
+                "{}",
+                entry.name
+            );
+        }
+        assert_eq!(
+            promise(crate::engine::checker::MUTUAL_EXCLUSION),
+            "the store sees one holder at a time"
+        );
+        assert_eq!(promise("no such invariant"), "");
+    }
+}
