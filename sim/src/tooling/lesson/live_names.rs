@@ -8,9 +8,9 @@
 //! lesson parser rejects a placeholder it does not know, so a typo cannot reach a learner as `{leadr}`.
 
 use crate::base::ids::NodeId;
-use crate::views::view::ClusterView;
 use crate::engine::world::NodeStatus;
 use crate::protocols::zookeeper::CandidatePhase;
+use crate::views::view::ClusterView;
 
 /// Something an instruction can name that only the run knows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
