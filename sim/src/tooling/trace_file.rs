@@ -4,18 +4,20 @@
 //! A share link and a trace file carry the same thing — the scenario, every recorded action at the exact
 //! point it was applied, and the instant being looked at — but the file also carries what happened (the
 //! trace records) and the run's fingerprint, so an import can prove it reproduced the same run. The
-//! layout, version 1 (documented for people in `sim/TRACE_FILES.md`):
+//! layout, version 2 (documented for people in `sim/TRACE_FILES.md`):
 //!
 //! ```text
-//! {"kind":"header","format":"quorumlab-trace","version":1,"scenario":"<scenario TOML>"}
-//! {"kind":"action","at_us":800600,"after_events":1234,"do":"crash","target":"leader"}
+//! {"kind":"header","format":"quorumlab-trace","version":2,"scenario":"<scenario TOML>"}
+//! {"kind":"action","at_us":800600,"after_events":1234,"action":{"do":"crash","target":"leader"}}
 //! {"kind":"event","record":{"at_us":0,"type":"...",...}}
 //! {"kind":"end","position_us":1500000,"events":5678,"trace_hash":"0123456789abcdef"}
 //! ```
 //!
 //! Action lines spell actions exactly as a scenario's `[[step]]` does (`do` plus its arguments, node
 //! names such as `"n2"`, `"A"` or `"store"`), and are read by the same parser, so the two formats cannot
-//! drift apart. Event lines are informative: a replay regenerates them, and the end line's hash covers
+//! drift apart. Version 2 nests them in `action`: version 1 wrote them beside the line's own keys, where
+//! a request's `kind = "put"` collided with the line's `kind` (such files never read back); version 1
+//! files are still read, flat. Event lines are informative: a replay regenerates them, and the end line's hash covers
 //! them. Reading is strict: every line is checked in order and the first problem is reported with its
 //! line number and field; nothing is half-read.
 
@@ -35,7 +37,9 @@ use toml::de::DeTable;
 
 /// The `format` every header names, and the only `version` this code reads and writes.
 pub const TRACE_FILE_FORMAT: &str = "quorumlab-trace";
-pub const TRACE_FILE_VERSION: u64 = 1;
+pub const TRACE_FILE_VERSION: u64 = 2;
+/// The first version: action fields beside the line's keys (read, never written).
+const FLAT_ACTIONS_VERSION: u64 = 1;
 /// Largest file read: a full in-memory trace of 100 000 records is about 15 MB.
 pub const MAX_TRACE_FILE_BYTES: usize = 32 * 1024 * 1024;
 /// Most recorded actions a file may hold (as many as a share link carries).
@@ -45,6 +49,7 @@ const MAX_TIME_US: u64 = MAX_DURATION_MS * 1_000;
 
 const HEADER_KEYS: &[&str] = &["kind", "format", "version", "scenario"];
 const ACTION_TIME_KEYS: &[&str] = &["kind", "at_us", "after_events"];
+const ACTION_KEYS: &[&str] = &["kind", "at_us", "after_events", "action"];
 const EVENT_KEYS: &[&str] = &["kind", "record"];
 const END_KEYS: &[&str] = &["kind", "position_us", "events", "trace_hash"];
 
@@ -94,14 +99,15 @@ pub fn write_trace_file(scenario: &Scenario, actions: &[RecordedAction], world: 
     for recorded in actions {
         let _ = write!(
             out,
-            "{{\"kind\":\"action\",\"at_us\":{},\"after_events\":{}",
+            "{{\"kind\":\"action\",\"at_us\":{},\"after_events\":{},\"action\":{{",
             recorded.at.as_micros(),
             recorded.after_events
         );
-        for (key, value) in action_fields(scenario, &recorded.action) {
-            let _ = write!(out, ",\"{key}\":{value}");
+        for (index, (key, value)) in action_fields(scenario, &recorded.action).iter().enumerate() {
+            let separator = if index == 0 { "" } else { "," };
+            let _ = write!(out, "{separator}\"{key}\":{value}");
         }
-        out.push_str("}\n");
+        out.push_str("}}\n");
     }
     let mut records = Vec::new();
     if world.write_trace_jsonl(&mut records).is_ok() {
@@ -178,6 +184,8 @@ fn problem(line: usize, field: Option<&str>, text: &str) -> TraceFileError {
 #[derive(Default)]
 struct Reader {
     header: Option<(Scenario, NodeNames)>,
+    /// The header's version: how action lines spell their action.
+    version: u64,
     actions: Vec<RecordedAction>,
     event_lines: usize,
     end: Option<(SimTime, u64, u64)>,
@@ -205,7 +213,11 @@ impl Reader {
             }
         };
         match (&self.header, kind) {
-            (None, "header") => self.header = Some(read_header(line, &object)?),
+            (None, "header") => {
+                let (scenario, names, version) = read_header(line, &object)?;
+                self.header = Some((scenario, names));
+                self.version = version;
+            }
             (None, _) => {
                 let found = format!("expected \"header\" on the first line, found \"{kind}\"");
                 return Err(problem(line, Some("kind"), &found));
@@ -263,7 +275,31 @@ impl Reader {
                 return Err(problem(line, Some("after_events"), &text));
             }
         }
-        let action = read_action(line, object, names)?;
+        let action = if self.version == FLAT_ACTIONS_VERSION {
+            let fields = object
+                .iter()
+                .filter(|(key, _)| !ACTION_TIME_KEYS.contains(&key.as_str()));
+            read_action(line, fields, names)?
+        } else {
+            check_keys(line, object, ACTION_KEYS)?;
+            match object.get("action") {
+                Some(Value::Object(fields)) => read_action(line, fields.iter(), names)?,
+                Some(other) => {
+                    let found = format!(
+                        "expected the action as an object, found {}",
+                        type_name(other)
+                    );
+                    return Err(problem(line, Some("action"), &found));
+                }
+                None => {
+                    return Err(problem(
+                        line,
+                        Some("action"),
+                        "missing; an action line holds its action",
+                    ))
+                }
+            }
+        };
         self.actions.push(RecordedAction {
             at: SimTime(at_us),
             after_events,
@@ -321,7 +357,7 @@ impl Reader {
 fn read_header(
     line: usize,
     object: &Map<String, Value>,
-) -> Result<(Scenario, NodeNames), TraceFileError> {
+) -> Result<(Scenario, NodeNames, u64), TraceFileError> {
     check_keys(line, object, HEADER_KEYS)?;
     match object.get("format") {
         Some(Value::String(format)) if format == TRACE_FILE_FORMAT => {}
@@ -338,8 +374,8 @@ fn read_header(
         }
     }
     let version = whole_number(line, object, "version")?;
-    if version != TRACE_FILE_VERSION {
-        let text = format!("this file is version {version}; this version of Quorum Lab reads version {TRACE_FILE_VERSION}");
+    if !(FLAT_ACTIONS_VERSION..=TRACE_FILE_VERSION).contains(&version) {
+        let text = format!("this file is version {version}; this version of Quorum Lab reads versions {FLAT_ACTIONS_VERSION} to {TRACE_FILE_VERSION}");
         return Err(problem(line, Some("version"), &text));
     }
     let text = match object.get("scenario") {
@@ -362,7 +398,7 @@ fn read_header(
     let scenario = parse_scenario(text, "scenario")
         .map_err(|error| problem(line, Some("scenario"), &error.to_string()))?;
     let names = node_names(&scenario);
-    Ok((scenario, names))
+    Ok((scenario, names, version))
 }
 
 fn read_end(
@@ -398,17 +434,14 @@ fn read_end(
     Ok((SimTime(position_us), events, hash))
 }
 
-/// The action of an action line: every key but the time keys, read as a scenario step's table would be.
-fn read_action(
+/// The action of an action line from its fields, read as a scenario step's table would be.
+fn read_action<'a>(
     line: usize,
-    object: &Map<String, Value>,
+    fields: impl Iterator<Item = (&'a String, &'a Value)>,
     names: &NodeNames,
 ) -> Result<crate::contract::action::Action, TraceFileError> {
     let mut toml_text = String::new();
-    for (key, value) in object {
-        if ACTION_TIME_KEYS.contains(&key.as_str()) {
-            continue;
-        }
+    for (key, value) in fields {
         if matches!(value, Value::Null | Value::Object(_)) {
             let found = format!(
                 "expected a string, number, boolean or list, found {}",

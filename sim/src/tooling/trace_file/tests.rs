@@ -59,6 +59,68 @@ fn with_line(text: &str, number: usize, replacement: &str) -> String {
 }
 
 #[test]
+fn a_client_request_survives_the_round_trip() {
+    // Version 1 wrote a request's `kind = "put"` beside the line's own `kind`, so it never read back.
+    let scenario = Scenario::new("Trace file with requests", 3, 3_000);
+    let put = Action::Request {
+        count: 2,
+        target: NodeTarget::Leader,
+        kind: crate::contract::action::RequestKind::Put,
+    };
+    let get = Action::Request {
+        count: 1,
+        target: NodeTarget::Node(NodeId(1)),
+        kind: crate::contract::action::RequestKind::Get,
+    };
+    let (actions, world) = run_with_actions(
+        &scenario,
+        &[(900_000, put.clone()), (1_100_000, get.clone())],
+        1_500_000,
+    );
+    let text = write_trace_file(&scenario, &actions, &world);
+    let file = parse_trace_file(&text).unwrap_or_else(|error| panic!("{error}\n{text}"));
+    assert_eq!(
+        file.actions
+            .iter()
+            .map(|recorded| recorded.action.clone())
+            .collect::<Vec<_>>(),
+        vec![put, get]
+    );
+    assert_eq!(replay(&file).unwrap().trace_hash(), world.trace_hash());
+}
+
+#[test]
+fn a_version_1_file_with_flat_actions_still_reads() {
+    let (text, world) = raft_file();
+    // Version 1's spelling of the same file: the action's fields beside the line's keys.
+    let flat: String = text
+        .lines()
+        .map(|line| {
+            let line = line.replace("\"version\":2", "\"version\":1");
+            match line.find(",\"action\":{") {
+                Some(start) if line.starts_with("{\"kind\":\"action\"") => {
+                    format!(
+                        "{},{}",
+                        &line[..start],
+                        &line[start + ",\"action\":{".len()..line.len() - 1]
+                    )
+                }
+                _ => line,
+            }
+        })
+        .map(|line| line + "\n")
+        .collect();
+    assert!(flat.contains("\"after_events\":"), "{flat}");
+    assert!(flat
+        .lines()
+        .filter(|line| line.starts_with("{\"kind\":\"action\""))
+        .all(|line| !line.contains("\"action\":{")));
+    let file = parse_trace_file(&flat).unwrap_or_else(|error| panic!("{error}\n{flat}"));
+    assert_eq!(file.actions.len(), 3);
+    assert_eq!(replay(&file).unwrap().trace_hash(), world.trace_hash());
+}
+
+#[test]
 fn a_written_file_reads_back_and_replays_to_the_same_hash() {
     let (text, world) = raft_file();
     let file = parse_trace_file(&text).unwrap();
@@ -225,7 +287,7 @@ fn header_errors_name_the_field() {
         Value::String("protocol = \"raft\"\nnodes = 3\nduration_ms = 1000\n".into()).to_string();
     let cases = [
         (header("\"other\"", "1", &good_scenario), "format", "quorumlab-trace"),
-        (header("\"quorumlab-trace\"", "2", &good_scenario), "version", "version 2"),
+        (header("\"quorumlab-trace\"", "3", &good_scenario), "version", "version 3"),
         (header("\"quorumlab-trace\"", "\"1\"", &good_scenario), "version", "whole number"),
         (header("\"quorumlab-trace\"", "1", "3"), "scenario", "TOML string"),
         (
@@ -257,55 +319,55 @@ fn header_errors_name_the_field() {
 fn action_errors_name_the_line_and_field() {
     let (text, _) = raft_file();
     let action = |rest: &str| {
-        format!("{{\"kind\":\"action\",\"at_us\":900000,\"after_events\":999999{rest}}}")
+        format!("{{\"kind\":\"action\",\"at_us\":900000,\"after_events\":999999,\"action\":{{{rest}}}}}")
     };
     let cases = [
-        (action(",\"do\":\"explode\""), Some("do"), "explode"),
+        (action("\"do\":\"explode\""), Some("do"), "explode"),
         (
-            action(",\"do\":\"crash\",\"target\":\"n9\""),
+            action("\"do\":\"crash\",\"target\":\"n9\""),
             Some("target"),
             "n9",
         ),
         (
-            action(",\"do\":\"crash\",\"taget\":\"n1\""),
+            action("\"do\":\"crash\",\"taget\":\"n1\""),
             Some("taget"),
             "target",
         ),
-        (action(",\"do\":\"crash\""), Some("target"), "missing"),
+        (action("\"do\":\"crash\""), Some("target"), "missing"),
         (
-            action(",\"do\":\"crash\",\"target\":{\"n\":1}"),
+            action("\"do\":\"crash\",\"target\":{\"n\":1}"),
             Some("target"),
             "an object",
         ),
         (
-            action(",\"do\":\"crash\",\"target\":null"),
+            action("\"do\":\"crash\",\"target\":null"),
             Some("target"),
             "null",
         ),
         (
-            action(",\"do\":\"drop_rate\",\"rate\":2.5"),
+            action("\"do\":\"drop_rate\",\"rate\":2.5"),
             Some("rate"),
             "2.5",
         ),
         (
-            "{\"kind\":\"action\",\"at_us\":100,\"after_events\":999999,\"do\":\"heal\"}"
+            "{\"kind\":\"action\",\"at_us\":100,\"after_events\":999999,\"action\":{\"do\":\"heal\"}}"
                 .to_string(),
             Some("at_us"),
             "time order",
         ),
         (
-            "{\"kind\":\"action\",\"at_us\":900000,\"after_events\":1,\"do\":\"heal\"}".to_string(),
+            "{\"kind\":\"action\",\"at_us\":900000,\"after_events\":1,\"action\":{\"do\":\"heal\"}}".to_string(),
             Some("after_events"),
             "only grow",
         ),
         (
-            "{\"kind\":\"action\",\"at_us\":3600000001,\"after_events\":999999,\"do\":\"heal\"}"
+            "{\"kind\":\"action\",\"at_us\":3600000001,\"after_events\":999999,\"action\":{\"do\":\"heal\"}}"
                 .to_string(),
             Some("at_us"),
             "one hour",
         ),
         (
-            "{\"kind\":\"action\",\"at_us\":-1,\"after_events\":999999,\"do\":\"heal\"}"
+            "{\"kind\":\"action\",\"at_us\":-1,\"after_events\":999999,\"action\":{\"do\":\"heal\"}}"
                 .to_string(),
             Some("at_us"),
             "whole number",
@@ -365,7 +427,9 @@ fn too_many_actions_are_refused_at_the_first_one_too_many() {
     let header = text.lines().next().unwrap();
     let mut file = format!("{header}\n");
     for _ in 0..=MAX_TRACE_FILE_ACTIONS {
-        file.push_str("{\"kind\":\"action\",\"at_us\":1,\"after_events\":0,\"do\":\"heal\"}\n");
+        file.push_str(
+            "{\"kind\":\"action\",\"at_us\":1,\"after_events\":0,\"action\":{\"do\":\"heal\"}}\n",
+        );
     }
     let error = error_of(&file);
     assert_eq!(error.line, MAX_TRACE_FILE_ACTIONS + 2, "{error}");
