@@ -65,6 +65,11 @@ pub enum ShareError {
     TooLongToReplay {
         estimated_events: u64,
     },
+    /// The replay used up its budget of `limit` events with the run at `stopped_at`.
+    ReplayStopped {
+        limit: u64,
+        stopped_at: SimTime,
+    },
     /// The run breaks a rule of the scenario format (the engine's own `Scenario::validate` words).
     Invalid(Invalid),
     /// The engine refused the settings.
@@ -134,6 +139,12 @@ impl fmt::Display for ShareError {
                 "replaying this run would take about {} million events, more than a browser tab \
                  should run before showing anything",
                 estimated_events / 1_000_000
+            ),
+            ReplayStopped { limit, stopped_at } => write!(
+                formatter,
+                "replaying it was stopped after {} million events, at {stopped_at} of the run: more \
+                 than a browser tab should run before showing anything",
+                limit / 1_000_000
             ),
             Refused { reason } => {
                 write!(formatter, "the simulation refused the settings: {reason}")

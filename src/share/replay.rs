@@ -5,9 +5,7 @@ use super::validate::MAX_TITLE_BYTES;
 use super::{ShareError, SharedRun};
 use crate::session::Session;
 use quorumlab_sim::config::ProtocolConfig;
-use quorumlab_sim::history::RecordedAction;
-use quorumlab_sim::runner::world_config;
-use quorumlab_sim::World;
+use quorumlab_sim::replay::{replay_to, ReplayError};
 
 /// The run `session` shows now, as a link would carry it (the page adds the lesson, if any). An imported scenario's title may be longer
 /// than a link carries; it is shortened (it names the run, it does not change it).
@@ -31,26 +29,46 @@ fn shortened(text: &str, max_bytes: usize) -> String {
     text[..end].to_string()
 }
 
-/// A session replayed to the run's position. Refuses a log that does not fit the run before replaying
-/// it, so a tampered link cannot make the replay spin through events it never had.
+/// A session replayed to the run's position. Refuses a log whose settings promise an absurd run before
+/// replaying anything (the estimate below), then replays it once within the engine's event budget
+/// (`quorumlab_sim::replay`), so neither a tampered link nor an honest but enormous run can keep the
+/// tab busy without end: past the budget it stops and says so, and nothing changes.
 pub fn open(run: SharedRun) -> Result<Session, ShareError> {
     let estimated_events = estimated_replay_events(&run);
     if estimated_events > MAX_REPLAY_EVENTS {
         return Err(ShareError::TooLongToReplay { estimated_events });
     }
-    let world =
-        World::new(world_config(&run.scenario)).map_err(|reason| ShareError::Refused { reason })?;
-    check_log_fits(world, &run.actions)?;
+    replay_to(&run.scenario, &run.actions, run.position, MAX_REPLAY_EVENTS).map_err(share_error)?;
     let mut session = Session::replaying(run.scenario, run.actions)
         .map_err(|reason| ShareError::Refused { reason })?;
     session.seek(run.position);
     Ok(session)
 }
 
-/// Most events a link may ask the browser to replay before showing anything: about ten seconds of
-/// work natively (the engine does roughly a million events a second), more in a browser. An hour of
-/// 51 nodes at default timing estimates about 7 million; a link with 1 ms heartbeats would not stop.
-pub const MAX_REPLAY_EVENTS: u64 = 10_000_000;
+fn share_error(error: ReplayError) -> ShareError {
+    match error {
+        ReplayError::Refused(reason) => ShareError::Refused { reason },
+        ReplayError::DoesNotFit {
+            action,
+            at,
+            after_events,
+            events_by_then,
+        } => ShareError::DoesNotFit {
+            action,
+            at,
+            after_events,
+            events_by_then,
+        },
+        ReplayError::TooManyEvents { limit, stopped_at } => {
+            ShareError::ReplayStopped { limit, stopped_at }
+        }
+    }
+}
+
+/// Most events a link may ask the browser to replay before showing anything (the engine's budget: about
+/// ten seconds of work natively, more in a browser). An hour of 51 nodes at default timing estimates
+/// about 7 million; a link with 1 ms heartbeats would not stop.
+pub use quorumlab_sim::replay::MAX_REPLAY_EVENTS;
 
 /// A rough upper estimate of the events replaying `run` processes: every heartbeat interval the leader
 /// sends one message to each follower and gets one answer. Timing values are validated, so the
@@ -100,29 +118,4 @@ fn coordination_events(run: &SharedRun, millis: u64) -> u64 {
         per_worker = per_worker.saturating_add(runs.saturating_mul(per_job));
     }
     per_worker.saturating_mul(locks.workers as u64)
-}
-
-/// Each recorded action says it came after `after_events` events, at time `at`. In an honest log those
-/// events all happen by `at`; replaying to an event count the run only reaches later would process
-/// events without a time bound, so a log that claims more is refused with the action that does.
-fn check_log_fits(mut world: World, actions: &[RecordedAction]) -> Result<(), ShareError> {
-    for (index, recorded) in actions.iter().enumerate() {
-        while world.events_processed() < recorded.after_events {
-            let due = world
-                .next_event_time()
-                .is_some_and(|time| time <= recorded.at);
-            if !due {
-                return Err(ShareError::DoesNotFit {
-                    action: index + 1,
-                    at: recorded.at,
-                    after_events: recorded.after_events,
-                    events_by_then: world.events_processed(),
-                });
-            }
-            world.step();
-        }
-        world.fast_forward_to(recorded.after_events, recorded.at);
-        world.apply(&recorded.action);
-    }
-    Ok(())
 }

@@ -4,6 +4,7 @@
 
 pub mod chaos;
 pub mod lesson;
+pub mod replay;
 pub mod runner;
 pub mod scenario;
 pub mod sweep;

@@ -25,7 +25,7 @@ use crate::base::time::SimTime;
 use crate::engine::history::RecordedAction;
 use crate::engine::trace::TRACE_CAP;
 use crate::engine::world::World;
-use crate::tooling::runner::world_config;
+use crate::tooling::replay::{replay_to, MAX_REPLAY_EVENTS};
 use crate::tooling::scenario::export::action_fields;
 use crate::tooling::scenario::fields::{NodeNames, Place, Source, TableReader};
 use crate::tooling::scenario::steps::parse_action;
@@ -157,19 +157,17 @@ pub fn parse_trace_file(text: &str) -> Result<TraceFile, TraceFileError> {
     reader.finish(lines.len())
 }
 
-/// A replay of `file` on a fresh world, stopped at the file's position. Compare its `trace_hash` with
-/// the file's to know whether it reproduced the run.
+/// A replay of `file` on a fresh world, stopped at the file's position (within the replay budget of
+/// [`crate::tooling::replay`]). Compare its `trace_hash` with the file's to know whether it reproduced
+/// the run.
 pub fn replay(file: &TraceFile) -> Result<World, String> {
-    let mut world = World::new(world_config(&file.scenario))?;
-    for recorded in &file.actions {
-        if recorded.at > file.position {
-            break; // a recorded future the exporter was not looking at
-        }
-        world.fast_forward_to(recorded.after_events, recorded.at);
-        world.apply(&recorded.action);
-    }
-    world.run_until(file.position);
-    Ok(world)
+    replay_to(
+        &file.scenario,
+        &file.actions,
+        file.position,
+        MAX_REPLAY_EVENTS,
+    )
+    .map_err(|error| error.to_string())
 }
 
 fn problem(line: usize, field: Option<&str>, text: &str) -> TraceFileError {

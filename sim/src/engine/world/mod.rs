@@ -255,8 +255,13 @@ impl World {
 
     /// Replay helper: processes events until `events_processed` reaches `events_processed`, then moves the
     /// clock to `at`. Used to re-apply a recorded action at exactly the point it was first applied.
+    /// Never runs past `at`: in an honest log those events all happen by then, and a log that claims
+    /// more (a tampered link or file) must not make the replay run on forever.
     pub fn fast_forward_to(&mut self, events_processed: u64, at: SimTime) {
-        while self.events_processed < events_processed && self.step() {}
+        while self.events_processed < events_processed
+            && self.queue.peek_time().is_some_and(|time| time <= at)
+            && self.step()
+        {}
         // In a faithful replay nothing is left before `at`; this keeps the clock monotonic regardless.
         while self.queue.peek_time().is_some_and(|time| time < at) {
             self.step();

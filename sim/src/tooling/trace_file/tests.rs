@@ -1,6 +1,7 @@
 use super::*;
 use crate::base::ids::NodeId;
 use crate::contract::action::{Action, NodeTarget};
+use crate::tooling::runner::world_config;
 use crate::tooling::scenario::EXAMPLES;
 
 /// A world driven by hand, recording each action where it was applied, as the app's timeline does.
