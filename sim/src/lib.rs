@@ -2,6 +2,7 @@
 
 pub mod action;
 pub mod actor;
+pub mod bench;
 pub mod chaos;
 pub mod checker;
 pub mod clock;

@@ -44,6 +44,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "chaos",
             "sweep",
             "runner",
+            "bench",
         ],
     ),
 ];
