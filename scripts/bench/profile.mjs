@@ -9,7 +9,8 @@
 //     wasm-bindgen output before wasm-opt (target/wasm-bindgen/release/, same code and JS glue, with
 //     its name section); it is a little slower than the -Oz file, and its names are what count here.
 //   - Engine: `perf record` (software cpu-clock event, so it also works where hardware counters are not
-//     exposed) on `quorumlab bench` built with CARGO_PROFILE_RELEASE_DEBUG=true, top self-time symbols.
+//     exposed; DWARF call graphs) on `quorumlab bench` built with CARGO_PROFILE_RELEASE_DEBUG=true in
+//     target/perf/: the top self-time symbols, and the share of samples with chosen frames on the stack.
 // Writes the raw files to target/bench/profile/ and prints markdown. Reports, never asserts.
 //
 //   ./x bench --profile [--seconds 8] [--no-perf]      (or: node scripts/bench/profile.mjs ...)
@@ -42,8 +43,18 @@ function profiledPages(ourUrl, raftScopeUrl) {
   return [reference, ...ours];
 }
 const PERF_WORKLOADS = [
-  { nodes: 5, simulated_seconds: 100, repeats: 8 },
-  { nodes: 51, simulated_seconds: 30, repeats: 3 },
+  { nodes: 5, simulated_seconds: 100, repeats: 4 },
+  { nodes: 51, simulated_seconds: 30, repeats: 2 },
+];
+/** Frames whose share of the engine's samples (inclusive: anywhere on the stack) the profile reports. */
+const PERF_STACK_MARKERS = [
+  ['quorumlab_sim::runner::ScenarioRun::run_to_end', 'the whole run'],
+  ['quorumlab_sim::world::World::step', 'World::step (one event)'],
+  ['quorumlab_sim::trace::TraceLog::record', 'TraceLog::record (keep a trace record, hash it)'],
+  ['serde_json::ser::to_writer', '… of which serde_json::to_writer into the FNV hash'],
+  ['quorumlab_sim::raft::', 'Raft (quorumlab_sim::raft)'],
+  ['quorumlab_sim::checker::', 'checkers (quorumlab_sim::checker)'],
+  ['BinaryHeap', 'the event queue (BinaryHeap)'],
 ];
 const log = (line) => console.error(`profile: ${line}`);
 
@@ -171,7 +182,27 @@ function perfEngine({ nodes, simulated_seconds: simulatedSeconds, repeats }) {
   const binary = join(targetDir, 'release', 'quorumlab');
   // A scenario holds at most 100 simulated seconds of this load: the run is repeated for more samples.
   const command = `for run in $(seq ${repeats}); do '${binary}' bench --nodes ${nodes} --seconds ${simulatedSeconds}; done`;
-  execFileSync('perf', ['record', '-e', 'cpu-clock', '-F', '4000', '-g', '-o', data, '--', 'sh', '-c', command], { stdio: 'ignore' });
+  const record = ['record', '-e', 'cpu-clock', '-F', '1000', '--call-graph', 'dwarf,16384', '-o', data];
+  execFileSync('perf', [...record, '--', 'sh', '-c', command], { stdio: 'ignore' });
+  return { top: perfSelf(data), stack_shares: perfStackShares(data) };
+}
+
+/** The share of samples with each of PERF_STACK_MARKERS anywhere on their call stack. */
+function perfStackShares(data) {
+  const script = execFileSync('perf', ['script', '-i', data, '-F', 'ip,sym'], {
+    encoding: 'utf8',
+    maxBuffer: 1024 * 1024 * 1024,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  const engineSamples = script.split('\n\n').filter((sample) => sample.includes('quorumlab_sim'));
+  return PERF_STACK_MARKERS.map(([marker, label]) => ({
+    label,
+    share: engineSamples.filter((sample) => sample.includes(marker)).length / engineSamples.length,
+  }));
+}
+
+/** The top self-time symbols as perf report prints them. */
+function perfSelf(data) {
   const report = execFileSync(
     'perf',
     ['report', '-i', data, '--stdio', '--no-children', '--sort', 'symbol', '-g', 'none', '--percent-limit', '1.5'],
@@ -226,7 +257,7 @@ async function main() {
   if (!flag('no-perf')) {
     for (const workload of PERF_WORKLOADS) {
       log(`perf on the engine, ${workload.nodes} nodes`);
-      engine.push({ ...workload, top: perfEngine(workload) });
+      engine.push({ ...workload, ...perfEngine(workload) });
     }
   }
   await writeFile(join(OUTPUT_DIR, 'summary.json'), `${JSON.stringify({ date: new Date().toISOString(), pages, engine }, null, 2)}\n`);
@@ -237,6 +268,10 @@ async function main() {
     console.log(`| engine, ${run.nodes} nodes, ${run.repeats} × ${run.simulated_seconds} simulated s (perf, self) | share |`);
     console.log('| --- | ---: |');
     for (const row of run.top) console.log(`| \`${row.symbol}\` | ${(row.share * 100).toFixed(1)}% |`);
+    console.log('');
+    console.log(`| engine, ${run.nodes} nodes: on the stack (inclusive), of the samples in quorumlab_sim | share |`);
+    console.log('| --- | ---: |');
+    for (const row of run.stack_shares) console.log(`| ${row.label} | ${(row.share * 100).toFixed(1)}% |`);
     console.log('');
   }
   log(`raw files: ${OUTPUT_DIR}`);
