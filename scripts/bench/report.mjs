@@ -21,12 +21,14 @@ function pairedRatio(oursList, theirsList) {
   return median(oursList.map((value, index) => value / theirsList[index]));
 }
 
+const plural = (count, word) => `${count} ${word}${count === 1 ? '' : 's'}`;
+
 function header(results) {
   const { machine, settings } = results;
   const when = `${results.date.slice(0, 10)} ${results.date.slice(11, 16)} UTC`;
   return [
-    `Measured ${when} with \`${results.command}\`: ${settings.rounds} rounds of frames (${settings.seconds_per_measurement} s per measurement`,
-    `after a ${settings.warm_up_ms / 1000} s warm-up, each in a fresh page) and ${settings.engine_rounds ?? settings.rounds} rounds of engine samples; ${machine.cores} cores`,
+    `Measured ${when} with \`${results.command}\`: ${plural(settings.rounds, 'round')} of frames (${settings.seconds_per_measurement} s per measurement`,
+    `after a ${settings.warm_up_ms / 1000} s warm-up, each in a fresh page) and ${plural(settings.engine_rounds ?? settings.rounds, 'round')} of engine samples; ${machine.cores} cores`,
     `(${machine.cpu_model}), load average ${machine.load_average_1_min} at the start and ${machine.load_average_1_min_at_end ?? '–'} at the end;`,
     `headless Chromium ${machine.chromium} (--disable-gpu, ${settings.viewport.width}×${settings.viewport.height}). Ratios are ours / RaftScope`,
     `(or wasm / native), the median of each round's same-run ratio.`,
