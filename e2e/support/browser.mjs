@@ -11,7 +11,7 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 export const REPO_ROOT = resolve(HERE, '..', '..');
 export const SCREENSHOT_DIR = join(REPO_ROOT, 'e2e', 'screenshots');
 
-const CHROMIUM_ARGS = [
+export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-dev-shm-usage',
@@ -41,15 +41,20 @@ async function mountApp(page, url, problems) {
   }
 }
 
+/** Debian's Chromium, headless, with the flags every test and benchmark uses. */
+export function launchChromium() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+  });
+}
+
 // `serviceWorkers: 'block'` keeps public/sw.js out of a test that intercepts the page's requests
 // (Playwright's routes do not see requests a service worker answers).
 export async function openApp({ width = 1440, height = 900, path = '/', serviceWorkers = 'allow' } = {}) {
   // QUORUMLAB_DIST lets parallel work test its own build (`trunk build --release --dist DIR`).
   const server = await serveDist(process.env.QUORUMLAB_DIST ?? join(REPO_ROOT, 'dist'));
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: CHROMIUM_ARGS,
-  });
+  const browser = await launchChromium();
   const page = await browser.newPage({ viewport: { width, height }, serviceWorkers });
   const problems = [];
   page.on('console', (message) => {

@@ -1,4 +1,5 @@
-// A tiny static file server for the release build in dist/, on loopback only, on a free port.
+// A tiny static file server on loopback only, on a free port: for the release build in dist/ (tests), and
+// for any other folder of static files (the benchmark serves RaftScope and its wasm page with it).
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
@@ -15,6 +16,9 @@ const CONTENT_TYPES = {
   '.webmanifest': 'application/manifest+json',
   '.md': 'text/markdown; charset=utf-8',
   '.toml': 'text/plain; charset=utf-8',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.ttf': 'font/ttf',
 };
 
 async function resolveFile(root, urlPath) {
@@ -29,6 +33,7 @@ async function resolveFile(root, urlPath) {
   }
 }
 
+/** Serves the files under `root` (an absolute path); unknown paths get its index.html. */
 export async function serveDist(root) {
   const server = createServer(async (request, response) => {
     const file = await resolveFile(root, request.url ?? '/');

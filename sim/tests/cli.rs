@@ -259,6 +259,19 @@ fn bench_reports_throughput() {
 }
 
 #[test]
+fn bench_runs_the_bare_event_loop() {
+    let results = stdout_json(&quorumlab(&["bench", "--bare-loop", "--events", "1000"]));
+    assert_eq!(results[0]["workload"], "bare_loop");
+    assert_eq!(results[0]["events_processed"], 1000);
+    let checksum = quorumlab_sim::bench::bare_event_loop(1000);
+    assert_eq!(results[0]["checksum"], format!("{checksum:016x}"));
+    assert_bad_input(
+        &quorumlab(&["bench", "--bare-loop", "--nodes", "5"]),
+        &["--bare-loop takes --events"],
+    );
+}
+
+#[test]
 fn sweep_summary_does_not_depend_on_the_number_of_threads() {
     let args = [
         "sweep",

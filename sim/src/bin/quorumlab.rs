@@ -18,6 +18,7 @@ usage:
   quorumlab sweep [--protocol raft] --emit-scenario SEED [--nodes K] [--chaos | --profile P]
       profiles: calm (no faults, the default), mixed (= --chaos), leader-churn
   quorumlab bench [--nodes N] [--seconds SIMULATED_SECONDS]
+  quorumlab bench --bare-loop [--events N]   (the bare event-queue loop, the reference)
 
 exit codes: 0 done, 1 sweep found failing seeds or a replay diverged, 2 bad input
 scenario format: sim/SCENARIOS.md";

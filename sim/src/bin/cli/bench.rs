@@ -1,26 +1,28 @@
 //! `quorumlab bench [--nodes N] [--seconds S]`: how fast the engine simulates Raft under steady client
-//! load. Reported, never asserted: wall-clock numbers depend on the machine.
+//! load. `quorumlab bench --bare-loop [--events N]`: how fast a bare event-queue loop runs, the physical
+//! reference for one event's cost. Both workloads live in `quorumlab_sim::bench` (the wasm benchmark
+//! runs the same ones); this command only times them. Reported, never asserted: wall-clock numbers
+//! depend on the machine.
 
 use super::args::FlagSpec;
 use super::Outcome;
-use quorumlab_sim::action::{Action, NodeTarget, RequestKind};
+use quorumlab_sim::bench::{
+    bare_event_loop, run_steady_load, BARE_LOOP_PENDING_EVENTS, MAX_STEADY_LOAD_SECONDS,
+};
 use quorumlab_sim::ids::MAX_NODES;
-use quorumlab_sim::runner::ScenarioRun;
-use quorumlab_sim::scenario::{Scenario, Step};
 use serde::Serialize;
 use std::time::Instant;
 
 const FLAGS: FlagSpec = FlagSpec {
-    with_value: &["nodes", "seconds"],
-    switches: &[],
+    with_value: &["nodes", "seconds", "events"],
+    switches: &["bare-loop"],
 };
 
 /// Cluster sizes measured when `--nodes` is not given: the usual size and the largest.
 const DEFAULT_NODE_COUNTS: &[usize] = &[5, MAX_NODES];
 const DEFAULT_SIMULATED_SECONDS: u64 = 30;
-const MAX_SIMULATED_SECONDS: u64 = 3_600;
-/// Steady load: one put to the leader every this many simulated ms (100 requests per second).
-const REQUEST_EVERY_MS: u64 = 10;
+const DEFAULT_BARE_LOOP_EVENTS: u64 = 20_000_000;
+const MAX_BARE_LOOP_EVENTS: u64 = 10_000_000_000;
 
 #[derive(Serialize)]
 struct BenchResult {
@@ -34,6 +36,16 @@ struct BenchResult {
     requests_committed: u64,
 }
 
+#[derive(Serialize)]
+struct BareLoopResult {
+    workload: &'static str,
+    pending_events: usize,
+    events_processed: u64,
+    wall_seconds: f64,
+    events_per_second: f64,
+    checksum: String,
+}
+
 pub fn bench_command(args: &[String]) -> Outcome {
     match bench(args) {
         Ok(()) => Outcome::Success,
@@ -44,6 +56,35 @@ pub fn bench_command(args: &[String]) -> Outcome {
 fn bench(args: &[String]) -> Result<(), String> {
     let parsed = FLAGS.parse(args)?;
     parsed.no_positionals()?;
+    let json = if parsed.switch("bare-loop") {
+        if parsed.text("nodes").is_some() || parsed.text("seconds").is_some() {
+            return Err("--bare-loop takes --events, not --nodes or --seconds".to_string());
+        }
+        let events = parsed
+            .number::<u64>("events")?
+            .unwrap_or(DEFAULT_BARE_LOOP_EVENTS);
+        if !(1..=MAX_BARE_LOOP_EVENTS).contains(&events) {
+            return Err(format!(
+                "--events {events} is out of range: expected 1 to {MAX_BARE_LOOP_EVENTS}"
+            ));
+        }
+        serde_json::to_string_pretty(&[measure_bare_loop(events)])
+    } else {
+        if parsed.text("events").is_some() {
+            return Err("--events goes with --bare-loop".to_string());
+        }
+        let (node_counts, seconds) = steady_load_settings(&parsed)?;
+        let results = node_counts
+            .iter()
+            .map(|count| measure_steady_load(*count, seconds))
+            .collect::<Result<Vec<BenchResult>, String>>()?;
+        serde_json::to_string_pretty(&results)
+    };
+    println!("{}", json.expect("bench results serialize"));
+    Ok(())
+}
+
+fn steady_load_settings(parsed: &super::args::ParsedArgs) -> Result<(Vec<usize>, u64), String> {
     let node_counts = match parsed.number::<usize>("nodes")? {
         Some(count) if (1..=MAX_NODES).contains(&count) => vec![count],
         Some(count) => {
@@ -56,55 +97,41 @@ fn bench(args: &[String]) -> Result<(), String> {
     let seconds = parsed
         .number::<u64>("seconds")?
         .unwrap_or(DEFAULT_SIMULATED_SECONDS);
-    if !(1..=MAX_SIMULATED_SECONDS).contains(&seconds) {
+    if !(1..=MAX_STEADY_LOAD_SECONDS).contains(&seconds) {
         return Err(format!(
-            "--seconds {seconds} is out of range: expected 1 to {MAX_SIMULATED_SECONDS}"
+            "--seconds {seconds} is out of range: expected 1 to {MAX_STEADY_LOAD_SECONDS}"
         ));
     }
-    let results: Vec<BenchResult> = node_counts
-        .iter()
-        .map(|count| measure(*count, seconds))
-        .collect();
-    println!(
-        "{}",
-        serde_json::to_string_pretty(&results).expect("bench results serialize")
-    );
-    Ok(())
+    Ok((node_counts, seconds))
 }
 
-/// A cluster under steady put load for `seconds` of simulated time.
-fn steady_load_scenario(node_count: usize, seconds: u64) -> Scenario {
-    let duration_ms = seconds * 1_000;
-    let mut scenario = Scenario::new("Benchmark: steady client load", node_count, duration_ms);
-    let request = Action::Request {
-        count: 1,
-        target: NodeTarget::Leader,
-        kind: RequestKind::Put,
-    };
-    scenario.steps = (1..duration_ms / REQUEST_EVERY_MS)
-        .map(|tick| Step {
-            at_ms: tick * REQUEST_EVERY_MS,
-            action: request.clone(),
-        })
-        .collect();
-    scenario
-}
-
-fn measure(node_count: usize, seconds: u64) -> BenchResult {
-    let mut run = ScenarioRun::new(steady_load_scenario(node_count, seconds))
-        .expect("benchmark scenario is valid");
+fn measure_steady_load(node_count: usize, seconds: u64) -> Result<BenchResult, String> {
     let started = Instant::now();
-    run.run_to_end();
+    let outcome = run_steady_load(node_count, seconds)?;
     let wall_seconds = started.elapsed().as_secs_f64().max(1e-9);
-    let report = run.world().report();
-    BenchResult {
+    Ok(BenchResult {
         nodes: node_count,
         simulated_seconds: seconds,
         wall_seconds,
-        events_processed: report.events_processed,
-        events_per_second: report.events_processed as f64 / wall_seconds,
+        events_processed: outcome.events_processed,
+        events_per_second: outcome.events_processed as f64 / wall_seconds,
         simulated_seconds_per_wall_second: seconds as f64 / wall_seconds,
-        requests_submitted: report.requests.submitted,
-        requests_committed: report.requests.committed,
+        requests_submitted: outcome.requests_submitted,
+        requests_committed: outcome.requests_committed,
+    })
+}
+
+fn measure_bare_loop(events: u64) -> BareLoopResult {
+    let started = Instant::now();
+    let checksum = bare_event_loop(events);
+    let wall_seconds = started.elapsed().as_secs_f64().max(1e-9);
+    BareLoopResult {
+        workload: "bare_loop",
+        pending_events: BARE_LOOP_PENDING_EVENTS,
+        events_processed: events,
+        wall_seconds,
+        events_per_second: events as f64 / wall_seconds,
+        // As text: JSON readers (JavaScript among them) lose a u64's low bits.
+        checksum: format!("{checksum:016x}"),
     }
 }
