@@ -87,9 +87,9 @@ test('a trace export re-imports to the exact run, and a bad trace file changes n
     assert.match(exported.name, /-trace\.jsonl$/);
     const lines = exported.text.trimEnd().split('\n').map((line) => JSON.parse(line));
     assert.equal(lines[0].kind, 'header');
-    assert.equal(lines[0].version, 1);
-    const crash = lines.find((line) => line.kind === 'action' && line.do === 'crash');
-    assert.ok(crash && crash.target === 'leader', 'the crash is an action line');
+    assert.equal(lines[0].version, 2);
+    const crash = lines.find((line) => line.kind === 'action' && line.action.do === 'crash');
+    assert.ok(crash && crash.action.target === 'leader', 'the crash is an action line');
     assert.equal(lines.at(-1).kind, 'end');
     assert.equal(lines.at(-1).trace_hash, hash, 'the file records the fingerprint shown');
     await app.screenshot('transfer-1-exported');
