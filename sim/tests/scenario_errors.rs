@@ -431,3 +431,35 @@ fn compiled_in_examples_match_the_folder_and_parse() {
         parse_scenario(text, name).unwrap_or_else(|error| panic!("{error}"));
     }
 }
+
+#[test]
+fn errors_quote_user_text_short_and_escaped() {
+    // A 100 000-character action name used to come back whole: a 100 KB error line.
+    let long = "x".repeat(100_000);
+    let message = error_of(&one_step(&format!("at_ms = 1\ndo = \"{long}\""))).to_string();
+    assert!(
+        message.len() < 400,
+        "{} bytes: {}",
+        message.len(),
+        &message[..200]
+    );
+    assert!(message.contains("… (100000 characters)"), "{message}");
+    // Control characters are shown escaped, never printed raw into a terminal or a page.
+    let message = error_of(&one_step("at_ms = 1\ndo = \"cr\\u001b[2Jash\"")).to_string();
+    assert!(message.contains("cr\\u{1b}[2Jash"), "{message}");
+    assert!(!message.contains('\u{1b}'), "{message:?}");
+    // A key is user text too.
+    let key = "k".repeat(5_000);
+    let message = error_of(&format!("{HEADER}{key} = 1\n")).to_string();
+    assert!(message.len() < 600, "{} bytes", message.len());
+}
+
+#[test]
+fn a_number_past_u64_names_the_keys_own_range() {
+    let text = HEADER.replace("duration_ms = 5000", "duration_ms = 18446744073709551616");
+    let message = error_of(&text).to_string();
+    assert!(
+        message.contains("18446744073709551616 is out of range: expected 1 to 3600000"),
+        "{message}"
+    );
+}

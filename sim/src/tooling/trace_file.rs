@@ -26,6 +26,7 @@ use crate::engine::history::RecordedAction;
 use crate::engine::trace::TRACE_CAP;
 use crate::engine::world::World;
 use crate::tooling::replay::{replay_to, MAX_REPLAY_EVENTS};
+use crate::tooling::scenario::errors::shown;
 use crate::tooling::scenario::export::action_fields;
 use crate::tooling::scenario::fields::{NodeNames, Place, Source, TableReader};
 use crate::tooling::scenario::steps::parse_action;
@@ -79,7 +80,12 @@ impl fmt::Display for TraceFileError {
     fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (self.line, &self.field) {
             (0, _) => write!(formatter, "{}", self.problem),
-            (line, Some(field)) => write!(formatter, "line {line}, `{field}`: {}", self.problem),
+            (line, Some(field)) => write!(
+                formatter,
+                "line {line}, `{}`: {}",
+                shown(field),
+                self.problem
+            ),
             (line, None) => write!(formatter, "line {line}: {}", self.problem),
         }
     }

@@ -127,36 +127,42 @@ impl fmt::Display for ScenarioErrorKind {
             WrongType { expected, found } => write!(formatter, "expected {expected}, found {found}"),
             UnknownProtocol { protocol } => write!(
                 formatter,
-                "unknown protocol `{protocol}`; supported: {}",
+                "unknown protocol `{}`; supported: {}",
+                shown(protocol),
                 quoted_list(&crate::worlds::registry::names().collect::<Vec<_>>())
             ),
             UnknownAction { action } => write!(
                 formatter,
-                "unknown action `{action}`; expected one of {}",
+                "unknown action `{}`; expected one of {}",
+                shown(action),
                 quoted_list(crate::tooling::scenario::steps::ACTION_NAMES)
             ),
             BadNodeName { text, node_count, leader_allowed } => {
                 let leader = if *leader_allowed { " or `leader`" } else { "" };
-                write!(formatter, "`{text}` is not a node name: expected n1..n{node_count}{leader}")
+                write!(formatter, "`{}` is not a node name: expected n1..n{node_count}{leader}", shown(text))
             }
             UnknownNodeName { text, expected } => {
-                write!(formatter, "`{text}` is not a node name: expected {expected}")
+                write!(formatter, "`{}` is not a node name: expected {expected}", shown(text))
             }
             NeedsProtocol { protocol } => {
                 write!(formatter, "only allowed with protocol = \"{protocol}\"")
             }
             NodeOutOfWorld { node, expected } => write!(
                 formatter,
-                "node `{node}` is out of range (this world has {expected})"
+                "node `{}` is out of range (this world has {expected})",
+                shown(node)
             ),
             NodeOutOfRange { node, node_count } => write!(
                 formatter,
-                "node `{node}` is out of range (this cluster has n1..n{node_count})"
+                "node `{}` is out of range (this cluster has n1..n{node_count})",
+                shown(node)
             ),
             Negative { value, expected } => {
                 write!(formatter, "{value} is negative: expected {expected}")
             }
-            OutOfRange { value, expected } => write!(formatter, "{value} is out of range: expected {expected}"),
+            OutOfRange { value, expected } => {
+                write!(formatter, "{} is out of range: expected {expected}", shown(value))
+            }
             InvertedRange { min, max } => write!(formatter, "min {min} is greater than max {max}"),
             StepAfterDuration { at_ms, duration_ms } => write!(
                 formatter,
@@ -166,11 +172,35 @@ impl fmt::Display for ScenarioErrorKind {
                 formatter,
                 "at_ms {at_ms} is earlier than the previous step's at_ms {previous_at_ms}; write steps in time order"
             ),
-            DuplicateNode { node } => write!(formatter, "node `{node}` appears more than once"),
-            CutToItself { node } => write!(formatter, "cannot cut `{node}` from itself"),
+            DuplicateNode { node } => write!(formatter, "node `{}` appears more than once", shown(node)),
+            CutToItself { node } => write!(formatter, "cannot cut `{}` from itself", shown(node)),
             WrongLength { expected, found } => write!(formatter, "expected {expected}, found {found}"),
         }
     }
+}
+
+/// Most characters of a user's own text an error repeats.
+const MAX_SHOWN_CHARS: usize = 60;
+
+/// Text from the input as an error shows it: control characters escaped and anything past
+/// [`MAX_SHOWN_CHARS`] cut (saying how long it was), so an error stays one short line whatever it quotes.
+pub fn shown(text: &str) -> String {
+    let length = text.chars().count();
+    let mut out: String = text
+        .chars()
+        .take(MAX_SHOWN_CHARS)
+        .flat_map(|character| -> Box<dyn Iterator<Item = char>> {
+            if character.is_control() {
+                Box::new(character.escape_default())
+            } else {
+                Box::new(std::iter::once(character))
+            }
+        })
+        .collect();
+    if length > MAX_SHOWN_CHARS {
+        out.push_str(&format!("… ({length} characters)"));
+    }
+    out
 }
 
 /// Where an error is, as every file error in Quorum Lab starts: `file:line:column: step N key `k`: `.
@@ -180,12 +210,12 @@ pub(crate) fn write_place(
     step: Option<usize>,
     key: Option<&str>,
 ) -> fmt::Result {
-    write!(formatter, "{file}:{line}:{column}: ")?;
+    write!(formatter, "{}:{line}:{column}: ", shown(file))?;
     if let Some(step) = step {
         write!(formatter, "step {step} ")?;
     }
     if let Some(key) = key {
-        write!(formatter, "key `{key}`")?;
+        write!(formatter, "key `{}`", shown(key))?;
     }
     if step.is_some() || key.is_some() {
         write!(formatter, ": ")?;

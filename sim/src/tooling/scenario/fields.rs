@@ -136,7 +136,8 @@ impl<'a> Field<'a> {
             let expected = expected.to_string();
             return Err(self.error(ScenarioErrorKind::Negative { value, expected }));
         }
-        u64::try_from(value).map_err(|_| self.out_of_range(value, "a number up to 2^64 - 1".into()))
+        // Past u64 the key's own range is still what to say ("1 to 3600000"), not the type's limit.
+        u64::try_from(value).map_err(|_| self.out_of_range(value, expected.to_string()))
     }
 
     pub fn signed_in(&self, low: i64, high: i64) -> Result<i64> {
