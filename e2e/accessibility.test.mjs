@@ -61,3 +61,39 @@ test('the playground, every world, a lesson, presenter mode and the dialogs pass
     await app.close();
   }
 });
+
+/** Each message's positions over `samples` frames, by message id. */
+async function messagePositions(page, samples) {
+  return page.evaluate(async (count) => {
+    const seen = {};
+    for (let frame = 0; frame < count; frame += 1) {
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      for (const dot of document.querySelectorAll('[data-testid=cluster-view] g.message[data-message-id]')) {
+        const id = dot.dataset.messageId;
+        (seen[id] ??= new Set()).add(dot.getAttribute('transform'));
+      }
+    }
+    return Object.values(seen).map((positions) => positions.size);
+  }, samples);
+}
+
+for (const [reducedMotion, most] of [['reduce', 3], ['no-preference', Infinity]]) {
+  test(`with prefers-reduced-motion: ${reducedMotion}, messages ${most === 3 ? 'step through three stops' : 'glide'}`, async () => {
+    const app = await openApp({ reducedMotion });
+    const { page } = app;
+    try {
+      // Slow playback, so each message is on screen for many frames.
+      await page.locator('input[aria-label="Playback speed"]').fill('250');
+      if (!(await page.textContent('[data-testid=play-toggle]')).includes('Pause')) await page.click('[data-testid=play-toggle]');
+      await page.waitForSelector('[data-testid=cluster-view] g.message[data-message-id]', { state: 'attached' });
+      const counts = await messagePositions(page, 90);
+      assert.ok(counts.length > 0, 'messages flew while sampled');
+      const busiest = Math.max(...counts);
+      if (most === 3) assert.ok(busiest <= 3, `at most three positions per message, saw ${busiest}`);
+      else assert.ok(busiest > 3, `messages glide through many positions, saw ${busiest}`);
+      assertNoProblems(app);
+    } finally {
+      await app.close();
+    }
+  });
+}

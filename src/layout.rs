@@ -70,15 +70,26 @@ mod tests {
 pub fn message_position(
     from: Point,
     to: Point,
-    sent_at_us: u64,
-    deliver_at_us: u64,
+    (sent_at_us, deliver_at_us): (u64, u64),
     now_us: u64,
+    reduced_motion: bool,
 ) -> Point {
-    let progress = flight_progress(sent_at_us, deliver_at_us, now_us);
+    let glide = flight_progress(sent_at_us, deliver_at_us, now_us);
+    let progress = if reduced_motion {
+        stepped(glide)
+    } else {
+        glide
+    };
     Point {
         x: from.x + (to.x - from.x) * progress,
         y: from.y + (to.y - from.y) * progress,
     }
+}
+
+/// Positions a message takes when motion is reduced: three stops along its line (a sixth, half, five
+/// sixths of the way), so the direction still reads without anything gliding.
+pub fn stepped(progress: f64) -> f64 {
+    (((progress * 3.0).floor().min(2.0)) + 0.5) / 3.0
 }
 
 /// How much of a flight is done, in 0.0..=1.0.
@@ -145,12 +156,26 @@ mod message_tests {
 
     #[test]
     fn a_message_moves_linearly_from_sender_to_receiver() {
-        assert_eq!(message_position(FROM, TO, 1_000, 2_000, 1_000), FROM);
         assert_eq!(
-            message_position(FROM, TO, 1_000, 2_000, 1_500),
+            message_position(FROM, TO, (1_000, 2_000), 1_000, false),
+            FROM
+        );
+        assert_eq!(
+            message_position(FROM, TO, (1_000, 2_000), 1_500, false),
             Point { x: 50.0, y: 25.0 }
         );
-        assert_eq!(message_position(FROM, TO, 1_000, 2_000, 2_000), TO);
+        assert_eq!(message_position(FROM, TO, (1_000, 2_000), 2_000, false), TO);
+        // Reduced motion: three stops, however finely time moves.
+        let stops: std::collections::BTreeSet<String> = (1_000..=2_000)
+            .step_by(10)
+            .map(|now| {
+                format!(
+                    "{:?}",
+                    message_position(FROM, TO, (1_000, 2_000), now, true)
+                )
+            })
+            .collect();
+        assert_eq!(stops.len(), 3, "{stops:?}");
     }
 
     #[test]

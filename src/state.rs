@@ -48,6 +48,8 @@ pub struct AppState {
     pub selected: RwSignal<Option<NodeId>>,
     pub notice: RwSignal<Option<Notice>>,
     pub presenter: RwSignal<bool>,
+    /// The reader asked the system for less motion: messages step along their line instead of gliding.
+    pub reduced_motion: bool,
     pub help_open: RwSignal<bool>,
     /// The furthest simulated time recorded (the timeline's end); refreshed with `panel_view`.
     pub horizon_us: RwSignal<u64>,
@@ -75,6 +77,7 @@ impl AppState {
         });
         let view = session.view();
         AppState {
+            reduced_motion: crate::web_io::prefers_reduced_motion(),
             session: StoredValue::new_local(session),
             panel_view: RwSignal::new(view.clone()),
             panel_age_ms: StoredValue::new(0.0),

@@ -27,6 +27,20 @@ pub fn service_worker_controls_page() -> bool {
         .is_ok_and(|controller| !controller.is_null() && !controller.is_undefined())
 }
 
+/// Whether the system asks for reduced motion (`prefers-reduced-motion: reduce`); false without a window.
+pub fn prefers_reduced_motion() -> bool {
+    let Some(window) = web_sys::window() else {
+        return false;
+    };
+    let query = JsValue::from_str("(prefers-reduced-motion: reduce)");
+    Reflect::get(&window, &JsValue::from_str("matchMedia"))
+        .ok()
+        .and_then(|match_media| match_media.dyn_into::<Function>().ok())
+        .and_then(|match_media| match_media.call1(&window, &query).ok())
+        .and_then(|list| Reflect::get(&list, &JsValue::from_str("matches")).ok())
+        .is_some_and(|matches| matches.is_truthy())
+}
+
 /// Replaces the address's fragment without reloading or adding a history entry; returns the address.
 pub fn replace_fragment(fragment: &str) -> Option<String> {
     let window = web_sys::window()?;

@@ -51,11 +51,11 @@ export function launchChromium() {
 
 // `serviceWorkers: 'block'` keeps public/sw.js out of a test that intercepts the page's requests
 // (Playwright's routes do not see requests a service worker answers).
-export async function openApp({ width = 1440, height = 900, path = '/', serviceWorkers = 'allow' } = {}) {
+export async function openApp({ width = 1440, height = 900, path = '/', serviceWorkers = 'allow', reducedMotion = 'no-preference' } = {}) {
   // QUORUMLAB_DIST lets parallel work test its own build (`trunk build --release --dist DIR`).
   const server = await serveDist(process.env.QUORUMLAB_DIST ?? join(REPO_ROOT, 'dist'));
   const browser = await launchChromium();
-  const page = await browser.newPage({ viewport: { width, height }, serviceWorkers });
+  const page = await browser.newPage({ viewport: { width, height }, serviceWorkers, reducedMotion });
   const problems = [];
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(`console error: ${message.text()}`);

@@ -74,9 +74,15 @@ fn BulkMessages(geometry: Memo<StageGeometry>) -> impl IntoView {
     let path_for = move |class: &'static str| {
         move || {
             geometry.with(|geometry| {
-                state
-                    .view
-                    .with(|view| bulk_path(&view.messages, class, view.now_us, geometry))
+                state.view.with(|view| {
+                    bulk_path(
+                        &view.messages,
+                        class,
+                        view.now_us,
+                        geometry,
+                        state.reduced_motion,
+                    )
+                })
             })
         }
     };
@@ -94,6 +100,7 @@ pub fn bulk_path(
     class: &str,
     now_us: u64,
     geometry: &StageGeometry,
+    reduced_motion: bool,
 ) -> String {
     let mut path = String::new();
     for message in messages {
@@ -108,9 +115,9 @@ pub fn bulk_path(
         let point = message_position(
             geometry.position(message.from),
             geometry.position(message.to),
-            message.sent_at_us,
-            message.deliver_at_us,
+            (message.sent_at_us, message.deliver_at_us),
             now_us,
+            reduced_motion,
         );
         path.push_str(&format!("M{:.1} {:.1}h0", point.x, point.y));
     }
@@ -126,9 +133,9 @@ fn MessageDot(message: MessageView, geometry: Memo<StageGeometry>) -> impl IntoV
             message_position(
                 geometry.position(message.from),
                 geometry.position(message.to),
-                message.sent_at_us,
-                message.deliver_at_us,
+                (message.sent_at_us, message.deliver_at_us),
                 now_us(),
+                state.reduced_motion,
             )
         })
     };
@@ -207,16 +214,19 @@ mod tests {
             message(2, "Heartbeat", true),
             message(3, "RequestVote", false),
         ];
-        let heartbeats = bulk_path(&messages, "msg-heartbeat", 500, &geometry());
+        let heartbeats = bulk_path(&messages, "msg-heartbeat", 500, &geometry(), false);
         assert_eq!(heartbeats, "M50.0 0.0h0");
         assert_eq!(
-            bulk_path(&messages, "dropped", 250, &geometry()),
+            bulk_path(&messages, "dropped", 250, &geometry(), false),
             "M25.0 0.0h0"
         );
         assert_eq!(
-            bulk_path(&messages, "msg-vote-request", 1_000, &geometry()),
+            bulk_path(&messages, "msg-vote-request", 1_000, &geometry(), false),
             "M100.0 0.0h0"
         );
-        assert_eq!(bulk_path(&messages, "msg-append", 500, &geometry()), "");
+        assert_eq!(
+            bulk_path(&messages, "msg-append", 500, &geometry(), false),
+            ""
+        );
     }
 }
