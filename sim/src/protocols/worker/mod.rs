@@ -179,8 +179,16 @@ impl Worker {
         self
     }
 
+    /// Work queue, partitioned: the index of the worker that owns `account` (accounts 1..=N, dealt out
+    /// in turn: A owns 1, 5, 9, ... of four workers). With fewer accounts than a multiple of the
+    /// workers the last ones are also drawn by others ([`Worker::account_of`] wraps around): the
+    /// partitions overlap, which the checker *Partition Ownership* reports.
+    pub fn owner_of(account: u32, workers: u64) -> u64 {
+        u64::from(account.saturating_sub(1)) % workers.max(1)
+    }
+
     /// Work queue: the account of job number `job` of worker `index` of `workers`. Partitioned, a
-    /// worker draws only from the accounts it owns (`account % workers == index`, accounts 1..=N);
+    /// worker draws only from the accounts it owns (those whose [`Worker::owner_of`] is `index`);
     /// under the global lock, from all of them.
     pub fn account_of(
         queue: &crate::contract::config::QueueOptions,
@@ -203,6 +211,16 @@ impl Worker {
 
     fn worker_index(&self) -> u64 {
         (self.id.index() - self.servers) as u64
+    }
+
+    /// A worker built from this one's configuration alone, as it is before its first job.
+    fn configured(&self) -> Worker {
+        let fresh =
+            Worker::new(self.id, self.servers, self.store, self.options).with_backend(self.backend);
+        match self.queue {
+            Some(queue) => fresh.with_queue(queue),
+            None => fresh,
+        }
     }
 
     /// The same worker taking a Redis-style lock instead of the lock service's.
@@ -548,10 +566,11 @@ impl<M: WorkerWire> Protocol<M> for Worker {
         }
     }
 
-    /// A worker keeps nothing but its id counter (so it never reuses a request id) and its tallies.
+    /// A worker keeps its configuration (a restarted process reads its config again: the backend, and
+    /// in the work queue its queue and partition), its id counter (so it never reuses a request id) and
+    /// its tallies; everything else was volatile.
     fn crash(&mut self) {
-        let fresh =
-            Worker::new(self.id, self.servers, self.store, self.options).with_backend(self.backend);
+        let fresh = self.configured();
         *self = Worker {
             next_id: self.next_id,
             jobs_done: self.jobs_done,
