@@ -16,6 +16,7 @@ pub const SINGLE_LEASE_HOLDER: &str = "Single Lease Holder";
 pub const RELEASE_BY_OWNER: &str = "Release By Owner";
 pub const EXCLUSIVE_BELIEF: &str = "Exclusive Belief";
 pub const NO_DUPLICATE_INVOICE: &str = "No Duplicate Invoice";
+pub const PARTITION_OWNERSHIP: &str = "Partition Ownership";
 /// A read must reflect every write acknowledged to any client before the read was submitted.
 pub const LINEARIZABLE_READS: &str = "Linearizable Reads";
 
@@ -58,6 +59,10 @@ pub const EXCLUSIVE_BELIEF_INFO: InvariantInfo = info(
 );
 pub const NO_DUPLICATE_INVOICE_INFO: InvariantInfo =
     info(NO_DUPLICATE_INVOICE, "each minute is invoiced once");
+pub const PARTITION_OWNERSHIP_INFO: InvariantInfo = info(
+    PARTITION_OWNERSHIP,
+    "with partitions, only an account's owner writes it",
+);
 
 /// Raft's five safety properties (Figure 3 of the paper), for every world whose servers run Raft.
 pub const RAFT_CORE: [InvariantInfo; 5] = [

@@ -11,6 +11,12 @@
 //!   replicated state (each change is counted once, by revision).
 //! - **Release By Owner**: a hold ends by its owner's release or by lease expiry, never by a stranger.
 //! - **No Duplicate Invoice**: the invoice store never records a minute's invoices twice.
+//! - **Partition Ownership** (partitioned work queue): the store accepts a write to an account only from
+//!   the worker that owns it ([`Worker::owner_of`]), and none to the inventory record, which belongs to no
+//!   partition. Partitions are what let the workers go without a lock, so a write from anyone else is a
+//!   job lost to its owner or done outside every partition: overlapping partitions, or a worker that
+//!   forgot its partition (one restarted without its configuration took the global lock and wrote the
+//!   inventory record, and its fencing token locked everyone else out, with no other checker firing).
 //! - **Exclusive Belief** (Redis and Redlock clients, which have no fencing token to fall back on): at no
 //!   moment do two clients both believe, within the validity time they computed, that they hold the lock.
 //!   A belief's end is placed at true time "acquired + validity", so a client paused past its validity
@@ -21,14 +27,15 @@ use crate::base::ids::NodeId;
 use crate::base::time::SimTime;
 use crate::base::units::FencingToken;
 pub use crate::contract::entry::invariants::{
-    EXCLUSIVE_BELIEF, MUTUAL_EXCLUSION, NO_DUPLICATE_INVOICE, NO_LOST_UPDATES, RELEASE_BY_OWNER,
-    SINGLE_LEASE_HOLDER, TOKEN_MONOTONICITY,
+    EXCLUSIVE_BELIEF, MUTUAL_EXCLUSION, NO_DUPLICATE_INVOICE, NO_LOST_UPDATES, PARTITION_OWNERSHIP,
+    RELEASE_BY_OWNER, SINGLE_LEASE_HOLDER, TOKEN_MONOTONICITY,
 };
 use crate::engine::trace::TraceEvent;
 use crate::protocols::lockservice::LockFact;
 use crate::protocols::redlock::BeliefFact;
 use crate::protocols::resource::{AccessOutcome, ResourceFact};
 use crate::protocols::scheduler::SchedulerFact;
+use crate::protocols::worker::Worker;
 use crate::worlds::actor::Fact;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -41,6 +48,14 @@ pub struct InvoiceRecord {
     pub at_ms: u64,
     pub duplicate: bool,
     pub refused: bool,
+}
+
+/// How a partitioned work queue deals out its accounts: among `workers` workers, the first of them
+/// node `first_worker`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Partitions {
+    pub first_worker: NodeId,
+    pub workers: u64,
 }
 
 /// Records kept per list for the report (the counts go on).
@@ -98,6 +113,8 @@ pub struct LockChecker {
     pub notifications: u64,
     /// Work queue, per account: baseline and the distinct jobs written to it.
     accounts: BTreeMap<u32, (u64, BTreeSet<u64>)>,
+    /// Partitioned work queue: who owns which account (`None`: no partitions to judge).
+    partitions: Option<Partitions>,
 }
 
 /// Where one fact's violations go: the run's list and the trace events that announce them.
@@ -146,6 +163,10 @@ impl LockChecker {
     /// Tokens are unique per hold but not increasing: skip Token Monotonicity.
     pub fn tokens_not_fencing(&mut self) {
         self.tokens_are_fencing = Some(false);
+    }
+
+    pub fn watch_partitions(&mut self, partitions: Partitions) {
+        self.partitions = Some(partitions);
     }
 
     pub fn watch_resource(&mut self, initial_count: u64) {
@@ -376,6 +397,7 @@ impl LockChecker {
                 self.token_monotonicity(&record, report);
                 self.mutual_exclusion(&record, report);
                 self.no_lost_updates(&record, job, report);
+                self.partition_ownership(&record, job.1, report);
             }
         }
     }
@@ -466,6 +488,40 @@ impl LockChecker {
             // Re-baseline so one lost update is reported once.
             state.0 = access.value.saturating_sub(state.1.len() as u64);
         }
+    }
+
+    /// Partition Ownership: with partitions, an accepted write names an account its writer owns.
+    fn partition_ownership(
+        &mut self,
+        access: &AccessRecord,
+        account: u32,
+        report: &mut Reporter<'_>,
+    ) {
+        let Some(Partitions {
+            first_worker,
+            workers,
+        }) = self.partitions
+        else {
+            return;
+        };
+        if !access.write {
+            return;
+        }
+        let writer = access.client.index().checked_sub(first_worker.index());
+        let owner = (account != 0).then(|| Worker::owner_of(account, workers));
+        if writer.is_some_and(|writer| Some(writer as u64) == owner) {
+            return;
+        }
+        let name = self.name(access.client);
+        let detail = match owner {
+            Some(owner) => {
+                let owner_node = NodeId(first_worker.0 + owner as u16);
+                let owner_name = self.name(owner_node);
+                format!("{name} wrote account {account}, which is {owner_name}'s partition")
+            }
+            None => format!("{name} wrote the inventory record, which is in no partition"),
+        };
+        report.fire(PARTITION_OWNERSHIP, vec![access.client], detail);
     }
 
     /// Work queue: distinct jobs whose write the store accepted.

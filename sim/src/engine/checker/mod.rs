@@ -11,8 +11,9 @@ mod raft;
 
 pub use liveness::Liveness;
 pub use locks::{
-    LockChecker, EXCLUSIVE_BELIEF, MUTUAL_EXCLUSION, NO_DUPLICATE_INVOICE, NO_LOST_UPDATES,
-    RELEASE_BY_OWNER, SINGLE_LEASE_HOLDER, TOKEN_MONOTONICITY,
+    LockChecker, Partitions, EXCLUSIVE_BELIEF, MUTUAL_EXCLUSION, NO_DUPLICATE_INVOICE,
+    NO_LOST_UPDATES, PARTITION_OWNERSHIP, RELEASE_BY_OWNER, SINGLE_LEASE_HOLDER,
+    TOKEN_MONOTONICITY,
 };
 pub use raft::{
     RaftChecker, ELECTION_SAFETY, LEADER_APPEND_ONLY, LEADER_COMPLETENESS, LOG_MATCHING,
@@ -102,6 +103,11 @@ impl Checkers {
     /// Tokens are unique hold values, not fencing tokens (Redis, Redlock): no Token Monotonicity.
     pub fn tokens_not_fencing(&mut self) {
         self.locks.tokens_not_fencing();
+    }
+
+    /// A partitioned work queue: judge Partition Ownership by how `partitions` deals out the accounts.
+    pub fn watch_partitions(&mut self, partitions: Partitions) {
+        self.locks.watch_partitions(partitions);
     }
 
     /// Starts the lost-update count of a protected resource at `initial_count`.

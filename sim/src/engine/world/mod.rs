@@ -22,7 +22,7 @@ use crate::contract::action::Action;
 use crate::contract::config::ProtocolConfig;
 use crate::contract::protocol::{ClientCommand, Effects, Input, Protocol, RequestId, TimerKey};
 use crate::contract::report::{NodeFinal, NodeKey, Report};
-use crate::engine::checker::Checkers;
+use crate::engine::checker::{Checkers, Partitions};
 use crate::engine::network::{MessageId, Network};
 use crate::engine::trace::{TraceEvent, TraceLog};
 use crate::worlds::actor::{Actor, Message};
@@ -158,27 +158,41 @@ impl World {
             effects: Effects::new(),
             config,
         };
-        let resource = world.nodes.iter().find_map(|slot| slot.actor.as_resource());
-        if let Some(initial_count) = resource.map(|resource| resource.value) {
-            world.checkers.watch_resource(initial_count);
-        }
-        if world.layout().is_some() {
-            let labels = (0..count)
-                .map(|index| world.node_label(NodeId(index as u16)))
-                .collect();
-            world.checkers.set_labels(labels);
-        }
-        let kv_locks = matches!(
-            world.config.protocol,
-            ProtocolConfig::RedisLock(_) | ProtocolConfig::Redlock(_)
-        );
-        if kv_locks {
-            world.checkers.tokens_not_fencing();
-        }
+        world.arm_checkers();
         for index in 0..count {
             world.dispatch(NodeId(index as u16), Input::Start);
         }
         Ok(world)
+    }
+
+    /// Tells the checkers what the configuration decides: the resource's starting count, the names of
+    /// the nodes, whether tokens fence, and a work queue's partitions.
+    fn arm_checkers(&mut self) {
+        let resource = self.nodes.iter().find_map(|slot| slot.actor.as_resource());
+        if let Some(initial_count) = resource.map(|resource| resource.value) {
+            self.checkers.watch_resource(initial_count);
+        }
+        if let Some(layout) = self.layout() {
+            let labels = (0..self.nodes.len())
+                .map(|index| self.node_label(NodeId(index as u16)))
+                .collect();
+            self.checkers.set_labels(labels);
+            if let ProtocolConfig::WorkQueue(_, queue) = &self.config.protocol {
+                if queue.partitioned && layout.workers > 0 {
+                    self.checkers.watch_partitions(Partitions {
+                        first_worker: layout.worker(0),
+                        workers: layout.workers as u64,
+                    });
+                }
+            }
+        }
+        let kv_locks = matches!(
+            self.config.protocol,
+            ProtocolConfig::RedisLock(_) | ProtocolConfig::Redlock(_)
+        );
+        if kv_locks {
+            self.checkers.tokens_not_fencing();
+        }
     }
 
     pub fn config(&self) -> &WorldConfig {

@@ -22,13 +22,16 @@ pub enum AcquireResult {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LockServiceMessage {
-    /// Create a lease with `ttl_ms` and queue it for `key`. `request` identifies the attempt; with
+    /// Create a lease with `ttl_ms` and queue it for `key`. `request` identifies the acquire; with
     /// `idempotent` the service answers a repeated `request` from the same client with the lease it
-    /// already created instead of a new one.
+    /// already created instead of a new one. `attempt` numbers the sends of one request (a refusal
+    /// echoes it, so the client can tell a late or duplicated refusal of an earlier send from one of
+    /// the send it waits for).
     Acquire {
         key: u32,
         ttl_ms: u64,
         request: u64,
+        attempt: u32,
         idempotent: bool,
     },
     AcquireReply {
@@ -63,9 +66,12 @@ pub enum LockServiceMessage {
         request: u64,
         released: bool,
     },
-    /// This server does not lead (or cannot vouch for its leadership right now).
+    /// This server does not lead (or cannot vouch for its leadership right now). `request` and
+    /// `attempt` are the refused message's (`attempt` is 0 for a message that has none: only an
+    /// `Acquire` is numbered).
     NotLeader {
         request: u64,
+        attempt: u32,
         leader_hint: Option<NodeId>,
     },
 }

@@ -124,7 +124,7 @@ impl<M: ServiceWire> LockServer<M> {
         effects.send(to, message);
     }
 
-    fn not_leader(&self, effects: &mut Effects<M>, to: NodeId, request: u64) {
+    fn not_leader(&self, effects: &mut Effects<M>, to: NodeId, (request, attempt): (u64, u32)) {
         let leader_hint = self
             .raft
             .volatile
@@ -135,6 +135,7 @@ impl<M: ServiceWire> LockServer<M> {
             to,
             LockServiceMessage::NotLeader {
                 request,
+                attempt,
                 leader_hint,
             },
         );
@@ -152,6 +153,7 @@ impl<M: ServiceWire> LockServer<M> {
                 key,
                 ttl_ms,
                 request,
+                attempt,
                 idempotent,
             } => {
                 let op = LockOp::Acquire {
@@ -161,7 +163,7 @@ impl<M: ServiceWire> LockServer<M> {
                     request,
                     idempotent,
                 };
-                self.propose(now_us, from, request, op, effects);
+                self.propose(now_us, from, (request, attempt), op, effects);
             }
             LockServiceMessage::Release {
                 key,
@@ -173,7 +175,7 @@ impl<M: ServiceWire> LockServer<M> {
                     lease,
                     by: from,
                 };
-                self.propose(now_us, from, request, op, effects);
+                self.propose(now_us, from, (request, 0), op, effects);
             }
             LockServiceMessage::KeepAlive {
                 lease,
@@ -196,7 +198,7 @@ impl<M: ServiceWire> LockServer<M> {
                     owner: from,
                     ttl_ms,
                 };
-                self.propose(now_us, from, request, op, effects);
+                self.propose(now_us, from, (request, 0), op, effects);
             }
             ZnodeMessage::Create {
                 session,
@@ -207,11 +209,11 @@ impl<M: ServiceWire> LockServer<M> {
                     lease: session,
                     path,
                 };
-                self.propose(now_us, from, request, op, effects);
+                self.propose(now_us, from, (request, 0), op, effects);
             }
             ZnodeMessage::WatchExists { path, request } => {
                 if !self.raft.is_leader() || !self.raft.lease_holds(now_us) {
-                    self.not_leader(effects, from, request);
+                    self.not_leader(effects, from, (request, 0));
                     return;
                 }
                 let owner_session = self.table.znodes.get(&path).map(|node| node.session);
@@ -229,7 +231,7 @@ impl<M: ServiceWire> LockServer<M> {
             }
             ZnodeMessage::Children { request } => {
                 if !self.raft.is_leader() || !self.raft.lease_holds(now_us) {
-                    self.not_leader(effects, from, request);
+                    self.not_leader(effects, from, (request, 0));
                     return;
                 }
                 let sequences = self
@@ -248,11 +250,13 @@ impl<M: ServiceWire> LockServer<M> {
         }
     }
 
+    /// Appends `op` for `from`'s request (with the send's attempt, echoed if refused) and answers
+    /// when it is applied.
     fn propose(
         &mut self,
         now_us: u64,
         from: NodeId,
-        request: u64,
+        (request, attempt): (u64, u32),
         op: LockOp,
         effects: &mut Effects<M>,
     ) {
@@ -260,7 +264,7 @@ impl<M: ServiceWire> LockServer<M> {
             Some(index) => {
                 self.pending.insert(index, (from, request));
             }
-            None => self.not_leader(effects, from, request),
+            None => self.not_leader(effects, from, (request, attempt)),
         }
     }
 
@@ -273,7 +277,7 @@ impl<M: ServiceWire> LockServer<M> {
         effects: &mut Effects<M>,
     ) {
         if !self.raft.is_leader() || !self.raft.lease_holds(now_us) {
-            self.not_leader(effects, from, lease);
+            self.not_leader(effects, from, (lease, 0));
             return;
         }
         let known = self.table.leases.get(&lease).copied();

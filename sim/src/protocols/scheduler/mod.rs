@@ -21,6 +21,9 @@
 //!   found this). So in this mode the leader also writes "if absent": the token keeps stale leaders out,
 //!   the minute as idempotency key keeps each minute single.
 //!
+//! An instance takes its lock through the shared [`LockClient`]: a refused acquire goes again after its
+//! back-off, and duplicated refusals start no second resend (see [`crate::protocols::lock_client`]).
+//!
 //! The store records who generated each minute; the checker *No Duplicate Invoice* fires when a minute is
 //! invoiced twice, and the report counts generated invoices, duplicates and missed minutes.
 
@@ -65,6 +68,8 @@ const MINUTE_TIMER: TimerKey = 0;
 const OP_TIMER: TimerKey = 1;
 const RENEW_TIMER: TimerKey = 2;
 const GENERATE_TIMER: TimerKey = 3;
+/// A refused acquire goes again when this fires (`lock_client`'s back-off).
+const RESEND_TIMER: TimerKey = 4;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -161,22 +166,16 @@ impl SchedulerInstance {
 
     fn acquire<M: SchedulerWire>(&mut self, now_us: u64, effects: &mut Effects<M>) {
         self.next_id += 1;
-        self.client.request = self.next_id;
+        self.client.begin_acquire(self.next_id);
         self.lock = LockState::Acquiring;
         self.send_acquire(now_us, effects);
     }
 
     fn send_acquire<M: SchedulerWire>(&mut self, now_us: u64, effects: &mut Effects<M>) {
-        self.client.acquire_sent_local_us = now_us;
         self.lock_round_trips += 1;
         effects.observe(LockFact::LockRequested { key: SCHEDULER_KEY });
-        let message = LockServiceMessage::Acquire {
-            key: SCHEDULER_KEY,
-            ttl_ms: self.locks.lease_ttl_ms,
-            request: self.client.request,
-            idempotent: true,
-        };
-        self.client.send(effects, message);
+        let lock = (SCHEDULER_KEY, self.locks.lease_ttl_ms);
+        self.client.send_acquire(now_us, effects, lock, true);
         self.set(
             effects,
             OP_TIMER,
@@ -191,6 +190,7 @@ impl SchedulerInstance {
         self.client.lease = None;
         effects.cancel_timer(RENEW_TIMER);
         effects.cancel_timer(OP_TIMER);
+        effects.cancel_timer(RESEND_TIMER);
         if led {
             effects.observe(SchedulerFact::SchedulerLeader { leads: false });
         }
@@ -254,6 +254,7 @@ impl SchedulerInstance {
             .acquire_sent_local_us
             .saturating_add(self.locks.lease_ttl_ms * 1_000);
         effects.cancel_timer(OP_TIMER);
+        effects.cancel_timer(RESEND_TIMER);
         self.set(effects, RENEW_TIMER, self.locks.renew_ms, "lease renewal");
         if self.leader_mode() {
             effects.observe(SchedulerFact::SchedulerLeader { leads: true });
@@ -314,7 +315,7 @@ impl SchedulerInstance {
         effects: &mut Effects<M>,
     ) {
         let acquiring = self.lock == LockState::Acquiring;
-        if let Some(reply) = self.client.on_reply(from, message, acquiring) {
+        if let Some(reply) = self.client.on_reply(now_us, from, message, acquiring) {
             self.on_lock_reply(now_us, reply, effects);
             return;
         }
@@ -336,12 +337,18 @@ impl SchedulerInstance {
     ) {
         match reply {
             LockReply::Ignored => {}
+            // Not applied: the same id goes again, now or after the back-off (awaiting no answer).
             LockReply::Resend => self.send_acquire(now_us, effects),
+            LockReply::BackOff { delay } => {
+                effects.cancel_timer(OP_TIMER);
+                effects.set_timer(RESEND_TIMER, delay, "resend after back-off");
+            }
             LockReply::Acquired { lease, token } => self.on_granted(now_us, lease, token, effects),
             LockReply::Queued { lease } => {
                 self.lock = LockState::Waiting;
                 self.client.lease = Some(lease);
                 effects.cancel_timer(OP_TIMER);
+                effects.cancel_timer(RESEND_TIMER);
                 self.set(effects, RENEW_TIMER, self.locks.renew_ms, "lease renewal");
             }
             LockReply::Granted { lease, token } => {
@@ -397,6 +404,11 @@ impl<M: SchedulerWire> Protocol<M> for SchedulerInstance {
             Input::Timer { key: MINUTE_TIMER } => self.on_minute(local_now_us, effects),
             Input::Timer { key: OP_TIMER } => self.on_op_timeout(local_now_us, effects),
             Input::Timer { key: RENEW_TIMER } => self.on_renew(local_now_us, effects),
+            Input::Timer { key: RESEND_TIMER } => {
+                if self.lock == LockState::Acquiring {
+                    self.send_acquire(local_now_us, effects);
+                }
+            }
             Input::Timer {
                 key: GENERATE_TIMER,
             } => {

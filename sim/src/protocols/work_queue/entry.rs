@@ -17,6 +17,7 @@ pub const WORK_QUEUE: ProtocolEntry = ProtocolEntry {
         MUTUAL_EXCLUSION_INFO,
         NO_LOST_UPDATES_INFO,
         SINGLE_LEASE_HOLDER_INFO,
+        PARTITION_OWNERSHIP_INFO,
     ],
     defaults: super::options::defaults,
     lock_keys: &["renew_ms", "fencing"],

@@ -17,6 +17,9 @@
 //! request may have been applied. On a retry, `idempotency_key` decides whether the retry carries the same
 //! key (the service and the resource recognise it and apply it once) or looks like a new request (a
 //! retried `Acquire` creates a second lease that nobody keeps alive; a retried write is applied twice).
+//! A refused acquire ("not leader") is different: it was not applied, so it goes again with the same id,
+//! no sooner than the lock client's back-off window allows, and only a refusal of the one outstanding
+//! send counts (see [`crate::protocols::lock_client`]).
 //!
 //! With a Redis-style backend the worker takes its lock with `SET NX PX` instead; that client side lives
 //! in `redis.rs`, speaking the servers' [`KvMessage`]s.
@@ -69,6 +72,8 @@ const JOB_TIMER: TimerKey = 0;
 pub(crate) const OP_TIMER: TimerKey = 1;
 const RENEW_TIMER: TimerKey = 2;
 const WORK_TIMER: TimerKey = 3;
+/// A refused acquire goes again when this fires (`lock_client`'s back-off).
+const RESEND_TIMER: TimerKey = 4;
 /// Attempts at one resource access before the worker gives the job up.
 pub const MAX_ACCESS_ATTEMPTS: u32 = 3;
 
@@ -174,8 +179,16 @@ impl Worker {
         self
     }
 
+    /// Work queue, partitioned: the index of the worker that owns `account` (accounts 1..=N, dealt out
+    /// in turn: A owns 1, 5, 9, ... of four workers). With fewer accounts than a multiple of the
+    /// workers the last ones are also drawn by others ([`Worker::account_of`] wraps around): the
+    /// partitions overlap, which the checker *Partition Ownership* reports.
+    pub fn owner_of(account: u32, workers: u64) -> u64 {
+        u64::from(account.saturating_sub(1)) % workers.max(1)
+    }
+
     /// Work queue: the account of job number `job` of worker `index` of `workers`. Partitioned, a
-    /// worker draws only from the accounts it owns (`account % workers == index`, accounts 1..=N);
+    /// worker draws only from the accounts it owns (those whose [`Worker::owner_of`] is `index`);
     /// under the global lock, from all of them.
     pub fn account_of(
         queue: &crate::contract::config::QueueOptions,
@@ -198,6 +211,16 @@ impl Worker {
 
     fn worker_index(&self) -> u64 {
         (self.id.index() - self.servers) as u64
+    }
+
+    /// A worker built from this one's configuration alone, as it is before its first job.
+    fn configured(&self) -> Worker {
+        let fresh =
+            Worker::new(self.id, self.servers, self.store, self.options).with_backend(self.backend);
+        match self.queue {
+            Some(queue) => fresh.with_queue(queue),
+            None => fresh,
+        }
     }
 
     /// The same worker taking a Redis-style lock instead of the lock service's.
@@ -230,26 +253,23 @@ impl Worker {
     }
 
     fn send_acquire<M: WorkerWire>(&mut self, now_us: u64, effects: &mut Effects<M>) {
-        self.client.acquire_sent_local_us = now_us;
         self.lock_requests += 1;
         effects.observe(LockFact::LockRequested { key: LOCK_KEY });
         if self.backend != Backend::Service {
+            self.client.acquire_sent_local_us = now_us;
             self.send_set_nx(effects);
             return;
         }
-        let message = LockServiceMessage::Acquire {
-            key: LOCK_KEY,
-            ttl_ms: self.options.lease_ttl_ms,
-            request: self.client.request,
-            idempotent: self.options.idempotency_key,
-        };
-        self.client.send(effects, message);
+        let lock = (LOCK_KEY, self.options.lease_ttl_ms);
+        let idempotent = self.options.idempotency_key;
+        self.client.send_acquire(now_us, effects, lock, idempotent);
         self.op_timer(effects);
     }
 
     fn start_job<M: WorkerWire>(&mut self, now_us: u64, effects: &mut Effects<M>) {
         self.phase = Phase::Acquiring;
-        self.client.request = self.fresh_id();
+        let request = self.fresh_id();
+        self.client.begin_acquire(request);
         self.job = (self.id.0 as u64) << 40 | self.fresh_id();
         if let Some(queue) = self.queue {
             let workers = queue_workers(self.options.workers);
@@ -286,6 +306,7 @@ impl Worker {
         effects.cancel_timer(OP_TIMER);
         effects.cancel_timer(RENEW_TIMER);
         effects.cancel_timer(WORK_TIMER);
+        effects.cancel_timer(RESEND_TIMER);
         self.schedule_job(effects);
     }
 
@@ -375,7 +396,7 @@ impl Worker {
         effects: &mut Effects<M>,
     ) {
         let acquiring = self.phase == Phase::Acquiring;
-        if let Some(reply) = self.client.on_reply(from, message, acquiring) {
+        if let Some(reply) = self.client.on_reply(now_us, from, message, acquiring) {
             self.on_lock_reply(now_us, reply, effects);
             return;
         }
@@ -395,9 +416,16 @@ impl Worker {
     ) {
         match reply {
             LockReply::Ignored => {}
-            // Refused outright: the request was not applied, so the same id is safe to resend.
+            // Refused outright: the request was not applied, so the same id is safe to resend, now or
+            // after the back-off (no answer is awaited meanwhile, so no operation timeout either).
             LockReply::Resend => self.send_acquire(now_us, effects),
+            LockReply::BackOff { delay } => {
+                effects.cancel_timer(OP_TIMER);
+                effects.set_timer(RESEND_TIMER, delay, "resend after back-off");
+            }
             LockReply::Acquired { .. } | LockReply::Queued { .. } => {
+                // An earlier send's answer may come while a refused later one backs off.
+                effects.cancel_timer(RESEND_TIMER);
                 self.client.lease_until_local_us = self
                     .client
                     .acquire_sent_local_us
@@ -525,6 +553,11 @@ impl<M: WorkerWire> Protocol<M> for Worker {
             Input::Timer { key: OP_TIMER } => self.on_op_timeout(local_now_us, effects),
             Input::Timer { key: RENEW_TIMER } => self.on_renew(local_now_us, effects),
             Input::Timer { key: WORK_TIMER } => self.on_work_done(effects),
+            Input::Timer { key: RESEND_TIMER } => {
+                if self.phase == Phase::Acquiring {
+                    self.send_acquire(local_now_us, effects);
+                }
+            }
             Input::Timer { .. } => {}
             Input::Client { request_id, .. } => {
                 let error = ClientError::NotLeader { leader_hint: None };
@@ -533,10 +566,11 @@ impl<M: WorkerWire> Protocol<M> for Worker {
         }
     }
 
-    /// A worker keeps nothing but its id counter (so it never reuses a request id) and its tallies.
+    /// A worker keeps its configuration (a restarted process reads its config again: the backend, and
+    /// in the work queue its queue and partition), its id counter (so it never reuses a request id) and
+    /// its tallies; everything else was volatile.
     fn crash(&mut self) {
-        let fresh =
-            Worker::new(self.id, self.servers, self.store, self.options).with_backend(self.backend);
+        let fresh = self.configured();
         *self = Worker {
             next_id: self.next_id,
             jobs_done: self.jobs_done,

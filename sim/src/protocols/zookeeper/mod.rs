@@ -21,6 +21,13 @@
 //! client is connected to; a waiting candidate sets its watch again with every session ping, so a change
 //! of service leader does not strand it.
 //!
+//! A request a server refuses ("not leader") goes again no sooner than a back-off window after it was
+//! sent ([`crate::protocols::lock_client::ResendBackoff`]: windows doubling up to a cap, the resend
+//! jittered inside them, at once if the refusal took the whole window to come back), and a candidate
+//! keeps one request outstanding: each request has a fresh id and only a refusal naming the outstanding
+//! one counts. So a duplicated refusal cannot start a second chain of retries, and with no leader the
+//! candidates' retries cannot keep a network that takes no time at one instant.
+//!
 //! A leader here *believes* it leads for as long as its session holds on its own clock (the last ping the
 //! service answered plus the session timeout), and reports that belief (`LockBelief`) so the checker
 //! *Exclusive Belief* can confirm that the recipe never gives two candidates the role at once.
@@ -35,6 +42,7 @@ use crate::contract::protocol::{
     ActorSummary, Carries, ClientError, ClientOutcome, Effects, Input, Observes, Protocol,
     TimerDelay, TimerKey,
 };
+use crate::protocols::lock_client::ResendBackoff;
 use crate::protocols::lockservice::{CreatePath, LockServiceMessage, ZPath, ZnodeMessage};
 use crate::protocols::redlock::BeliefFact;
 use serde::Serialize;
@@ -53,6 +61,8 @@ impl<M> CandidateWire for M where
 
 const OP_TIMER: TimerKey = 1;
 const PING_TIMER: TimerKey = 2;
+/// A refused request goes again when this fires.
+const RETRY_TIMER: TimerKey = 3;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -83,6 +93,9 @@ pub struct ZkCandidate {
     pub session_until_local_us: u64,
     leader_guess: usize,
     request: u64,
+    /// The current request still waits for an answer (false once refused, while backing off).
+    outstanding: bool,
+    backoff: ResendBackoff,
     sent_local_us: u64,
     pub notifications: u64,
     pub times_led: u64,
@@ -102,6 +115,8 @@ impl ZkCandidate {
             session_until_local_us: 0,
             leader_guess: 0,
             request: 0,
+            outstanding: false,
+            backoff: ResendBackoff::default(),
             sent_local_us: 0,
             notifications: 0,
             times_led: 0,
@@ -120,7 +135,9 @@ impl ZkCandidate {
         message: impl Fn(u64) -> ZnodeMessage,
     ) {
         self.request += 1;
+        self.outstanding = true;
         self.sent_local_us = now_us;
+        effects.cancel_timer(RETRY_TIMER);
         effects.send(self.server(), message(self.request));
         let local_us = self.options.op_timeout_ms * 1_000;
         effects.set_timer(
@@ -228,6 +245,10 @@ impl ZkCandidate {
         if let Some(message) = Carries::<LockServiceMessage>::peel(message) {
             self.on_session_reply(now_us, from, message, effects);
         } else if let Some(message) = Carries::<ZnodeMessage>::peel(message) {
+            if answered_request(message) == Some(self.request) {
+                self.outstanding = false;
+                self.backoff.reset();
+            }
             self.on_znode_message(now_us, from, message, effects);
         }
     }
@@ -244,13 +265,22 @@ impl ZkCandidate {
             LockServiceMessage::NotLeader {
                 request,
                 leader_hint,
+                ..
             } => {
                 self.leader_guess = match leader_hint {
                     Some(hint) if hint.index() < self.servers => hint.index(),
                     _ => (from.index() + 1) % self.servers,
                 };
-                if *request == self.request {
-                    self.retry(now_us, effects);
+                if *request == self.request && self.outstanding {
+                    // Not applied: ask again, now or after the back-off (awaiting no answer meanwhile).
+                    self.outstanding = false;
+                    match self.backoff.after_refusal(self.sent_local_us, now_us) {
+                        None => self.retry(now_us, effects),
+                        Some(delay) => {
+                            effects.cancel_timer(OP_TIMER);
+                            effects.set_timer(RETRY_TIMER, delay, "retry after back-off");
+                        }
+                    }
                 }
             }
             LockServiceMessage::KeepAliveReply {
@@ -397,6 +427,17 @@ impl ZkCandidate {
     }
 }
 
+/// The request a service answer is for (`None` for a watch event, which answers nothing).
+fn answered_request(message: &ZnodeMessage) -> Option<u64> {
+    match *message {
+        ZnodeMessage::SessionOpened { request, .. }
+        | ZnodeMessage::CreateReply { request, .. }
+        | ZnodeMessage::WatchExistsReply { request, .. }
+        | ZnodeMessage::ChildrenReply { request, .. } => Some(request),
+        _ => None,
+    }
+}
+
 impl<M: CandidateWire> Protocol<M> for ZkCandidate {
     fn handle(&mut self, local_now_us: u64, input: Input<'_, M>, effects: &mut Effects<M>) {
         match input {
@@ -409,6 +450,7 @@ impl<M: CandidateWire> Protocol<M> for ZkCandidate {
                 self.retry(local_now_us, effects);
             }
             Input::Timer { key: PING_TIMER } => self.on_ping(local_now_us, effects),
+            Input::Timer { key: RETRY_TIMER } => self.retry(local_now_us, effects),
             Input::Timer { .. } => {}
             Input::Client { request_id, .. } => {
                 let error = ClientError::NotLeader { leader_hint: None };
