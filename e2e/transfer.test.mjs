@@ -87,7 +87,7 @@ test('a trace export re-imports to the exact run, and a bad trace file changes n
     assert.match(exported.name, /-trace\.jsonl$/);
     const lines = exported.text.trimEnd().split('\n').map((line) => JSON.parse(line));
     assert.equal(lines[0].kind, 'header');
-    assert.equal(lines[0].version, 2);
+    assert.equal(lines[0].version, 3);
     const crash = lines.find((line) => line.kind === 'action' && line.action.do === 'crash');
     assert.ok(crash && crash.action.target === 'leader', 'the crash is an action line');
     assert.equal(lines.at(-1).kind, 'end');

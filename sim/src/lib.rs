@@ -17,7 +17,7 @@ pub mod worlds;
 
 pub use base::{clock, hash, ids, rng, time, units};
 pub use contract::{action, config, entry, invalid, protocol, report};
-pub use engine::{checker, history, network, trace, world};
+pub use engine::{checker, fingerprint, history, network, trace, world};
 pub use protocols::{
     lock_client, lockservice, raft, redlock, resource, scheduler, work_queue, worker, zookeeper,
 };

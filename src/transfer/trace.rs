@@ -10,7 +10,8 @@
 use crate::session::Session;
 use crate::share::replay::{capture, open};
 use crate::share::{validate, ShareError, SharedRun};
-use quorumlab_sim::trace_file::{parse_trace_file, write_trace_file, TraceFileError};
+use quorumlab_sim::fingerprint::FingerprintKind;
+use quorumlab_sim::trace_file::{parse_trace_file, replay, write_trace_file, TraceFileError};
 use std::fmt;
 
 /// The trace file for the run `session` shows, at the instant it shows. The title is shortened as in
@@ -58,14 +59,21 @@ impl fmt::Display for TraceImportError {
 pub fn import_trace(text: &str) -> Result<Session, TraceImportError> {
     let file = parse_trace_file(text).map_err(TraceImportError::Invalid)?;
     let run = SharedRun {
-        scenario: file.scenario,
-        actions: file.actions,
+        scenario: file.scenario.clone(),
+        actions: file.actions.clone(),
         position: file.position,
         lesson: None,
     };
     validate::run(&run).map_err(TraceImportError::Limits)?;
     let session = open(run).map_err(TraceImportError::Limits)?;
-    let replayed = session.world().trace_hash();
+    let replayed = match file.fingerprint {
+        FingerprintKind::Compact => session.world().trace_hash(),
+        // An older file's print needs the older function: one more replay, within the same limits
+        // (the run fitted them a moment ago).
+        FingerprintKind::JsonFnv => replay(&file)
+            .map(|world| world.trace_hash())
+            .map_err(|reason| TraceImportError::Limits(ShareError::Refused { reason }))?,
+    };
     if replayed != file.trace_hash {
         return Err(TraceImportError::Diverged {
             recorded: file.trace_hash,

@@ -1,15 +1,19 @@
 //! What the native and the browser determinism tests share: the example scenarios, compiled in, and the
 //! fixture both sides check against.
 //!
-//! The fixture holds one line per scenario file: `NAME TRACE_HASH EVENTS_PROCESSED`. The native test
-//! (`native_hashes.rs`) fails when the file disagrees with a native run; the browser test
+//! The fixture holds one line per scenario file: `NAME TRACE_HASH JSON_FNV_HASH EVENTS_PROCESSED`. The
+//! native test (`native_hashes.rs`) fails when the file disagrees with a native run; the browser test
 //! (`web_determinism.rs`) fails when the wasm build disagrees with the file. Together they check the
 //! determinism contract of issue 3: the same scenario gives the same trace on native and on wasm32.
+//! `TRACE_HASH` is the run fingerprint every run now has; `JSON_FNV_HASH` is the one it had before
+//! (FNV-1a over JSON lines, still used to check old trace files): its values were pinned long before
+//! the compact fingerprint existed, so their holding shows the runs themselves did not change.
 
 // Each test crate that includes this module uses a different part of it.
 #![allow(dead_code)]
 
-use quorumlab_sim::runner::run_scenario;
+use quorumlab_sim::fingerprint::FingerprintKind;
+use quorumlab_sim::runner::{run_scenario, run_scenario_with_fingerprint};
 use quorumlab_sim::scenario::parse_scenario;
 
 pub const FIXTURE_PATH: &str = "tests/fixtures/expected-hashes.txt";
@@ -109,14 +113,15 @@ pub const SCENARIOS: [(&str, &str); 21] = [
 pub struct Expected {
     pub name: String,
     pub trace_hash: String,
+    pub json_fnv_hash: String,
     pub events_processed: u64,
 }
 
 impl Expected {
     pub fn line(&self) -> String {
         format!(
-            "{} {} {}",
-            self.name, self.trace_hash, self.events_processed
+            "{} {} {} {}",
+            self.name, self.trace_hash, self.json_fnv_hash, self.events_processed
         )
     }
 }
@@ -125,9 +130,16 @@ impl Expected {
 pub fn run(name: &str, text: &str) -> Expected {
     let scenario = parse_scenario(text, name).unwrap_or_else(|error| panic!("{name}: {error}"));
     let report = run_scenario(&scenario).unwrap_or_else(|error| panic!("{name}: {error}"));
+    let json_fnv = run_scenario_with_fingerprint(&scenario, FingerprintKind::JsonFnv)
+        .unwrap_or_else(|error| panic!("{name}: {error}"));
+    assert_eq!(
+        json_fnv.world.events_processed, report.world.events_processed,
+        "{name}: the fingerprint changed the run"
+    );
     Expected {
         name: name.to_string(),
         trace_hash: report.world.trace_hash,
+        json_fnv_hash: json_fnv.world.trace_hash,
         events_processed: report.world.events_processed,
     }
 }
@@ -141,13 +153,14 @@ pub fn parse_fixture(text: &str) -> Vec<Expected> {
             let fields: Vec<&str> = line.split_whitespace().collect();
             assert_eq!(
                 fields.len(),
-                3,
-                "fixture line `{line}`: NAME TRACE_HASH EVENTS"
+                4,
+                "fixture line `{line}`: NAME TRACE_HASH JSON_FNV_HASH EVENTS"
             );
             Expected {
                 name: fields[0].to_string(),
                 trace_hash: fields[1].to_string(),
-                events_processed: fields[2]
+                json_fnv_hash: fields[2].to_string(),
+                events_processed: fields[3]
                     .parse()
                     .unwrap_or_else(|_| panic!("fixture line `{line}`: events is a number")),
             }
@@ -157,7 +170,8 @@ pub fn parse_fixture(text: &str) -> Vec<Expected> {
 
 pub fn render_fixture(expected: &[Expected]) -> String {
     let mut text = format!(
-        "# Trace hashes of sim/scenarios/*.toml from a native run: NAME TRACE_HASH EVENTS_PROCESSED.\n\
+        "# Trace hashes of sim/scenarios/*.toml from a native run: NAME TRACE_HASH JSON_FNV_HASH EVENTS_PROCESSED.\n\
+         # TRACE_HASH is the run fingerprint; JSON_FNV_HASH the older one, which old trace files carry.\n\
          # tests/native_hashes.rs checks them natively, tests/web_determinism.rs in the browser (wasm32).\n\
          # Regenerate after a deliberate engine change: {REGENERATE}\n"
     );

@@ -82,7 +82,13 @@ impl FromIterator<NodeId> for NodeSet {
 
 impl Serialize for NodeSet {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.iter())
+        // A known length: binary formats (the run fingerprint's postcard) need it up front.
+        use serde::ser::SerializeSeq;
+        let mut seq = serializer.serialize_seq(Some(self.len()))?;
+        for node in self.iter() {
+            seq.serialize_element(&node)?;
+        }
+        seq.end()
     }
 }
 

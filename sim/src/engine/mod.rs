@@ -2,6 +2,7 @@
 //! events in virtual time, and time travel over it. It may import the worlds layer and below.
 
 pub mod checker;
+pub mod fingerprint;
 pub mod history;
 pub mod network;
 pub mod trace;

@@ -1,15 +1,14 @@
 //! The trace: one serializable record per thing that happened, and a hash over all of them.
 //!
-//! The hash is FNV-1a 64 over each record's JSON bytes (serde_json writes struct fields in declaration
-//! order and no floats exist, so the bytes are the same on every platform). It covers every record of
-//! the run. Memory is capped: only the newest [`TRACE_CAP`] records are kept (in shared chunks, so cloning
+//! The hash (the run's fingerprint, see [`crate::engine::fingerprint`]) covers every record of the
+//! run. Memory is capped: only the newest [`TRACE_CAP`] records are kept (in shared chunks, so cloning
 //! a world for a snapshot is cheap); older ones are forgotten but stay covered by the hash, and
 //! `dropped_records` says how many were forgotten.
 
-use crate::base::hash::Fnv;
 use crate::base::ids::NodeId;
 use crate::contract::action::Action;
 use crate::contract::protocol::{ClientCommand, ClientOutcome, RequestId};
+use crate::engine::fingerprint::{Fingerprint, FingerprintKind};
 use crate::engine::network::MessageId;
 use crate::worlds::actor::Fact;
 use serde::Serialize;
@@ -90,16 +89,22 @@ pub enum TraceEvent {
 pub struct TraceLog {
     sealed: VecDeque<Arc<Vec<TraceRecord>>>,
     open: Vec<TraceRecord>,
-    hash: Fnv,
+    fingerprint: Fingerprint,
     total: u64,
     dropped_records: u64,
 }
 
 impl TraceLog {
+    pub fn new(fingerprint: FingerprintKind) -> TraceLog {
+        TraceLog {
+            fingerprint: Fingerprint::new(fingerprint),
+            ..TraceLog::default()
+        }
+    }
+
     pub fn record(&mut self, at_us: u64, event: TraceEvent) {
         let record = TraceRecord { at_us, event };
-        serde_json::to_writer(&mut self.hash, &record).expect("trace records always serialize");
-        self.hash.write_bytes(b"\n");
+        self.fingerprint.add(&record, record.at_us, &record.event);
         self.total += 1;
         self.open.push(record);
         if self.open.len() >= CHUNK_LEN {
@@ -114,7 +119,11 @@ impl TraceLog {
     }
 
     pub fn hash(&self) -> u64 {
-        self.hash.finish()
+        self.fingerprint.value()
+    }
+
+    pub fn fingerprint_kind(&self) -> FingerprintKind {
+        self.fingerprint.kind()
     }
 
     pub fn total(&self) -> u64 {

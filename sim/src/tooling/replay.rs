@@ -9,6 +9,7 @@
 //! bounded by counting the events processed; past the budget the replay stops and says where.
 
 use crate::base::time::SimTime;
+use crate::engine::fingerprint::FingerprintKind;
 use crate::engine::history::RecordedAction;
 use crate::engine::world::World;
 use crate::tooling::runner::world_config;
@@ -66,7 +67,26 @@ pub fn replay_to(
     position: SimTime,
     max_events: u64,
 ) -> Result<World, ReplayError> {
-    let mut world = World::new(world_config(scenario)).map_err(ReplayError::Refused)?;
+    replay_with_fingerprint(
+        scenario,
+        actions,
+        position,
+        max_events,
+        FingerprintKind::Compact,
+    )
+}
+
+/// As [`replay_to`], the replayed world's fingerprint computed by `fingerprint` (to check a trace file
+/// that recorded an older kind).
+pub fn replay_with_fingerprint(
+    scenario: &Scenario,
+    actions: &[RecordedAction],
+    position: SimTime,
+    max_events: u64,
+    fingerprint: FingerprintKind,
+) -> Result<World, ReplayError> {
+    let config = world_config(scenario);
+    let mut world = World::with_fingerprint(config, fingerprint).map_err(ReplayError::Refused)?;
     for (index, recorded) in actions.iter().enumerate() {
         if recorded.at > position {
             break;

@@ -8,6 +8,7 @@
 
 use crate::base::time::SimTime;
 use crate::contract::report::Report;
+use crate::engine::fingerprint::FingerprintKind;
 use crate::engine::world::{ActionOutcome, World, WorldConfig};
 use crate::tooling::scenario::{Scenario, Step};
 use serde::{Deserialize, Serialize};
@@ -47,8 +48,16 @@ impl ScenarioRun {
     /// A run of `scenario` at time zero; refused if the scenario breaks the format's rules
     /// ([`Scenario::validate`]) or the world refuses its configuration.
     pub fn new(scenario: Scenario) -> Result<ScenarioRun, String> {
+        ScenarioRun::with_fingerprint(scenario, FingerprintKind::Compact)
+    }
+
+    /// As [`ScenarioRun::new`], the run's fingerprint computed by `fingerprint`.
+    pub fn with_fingerprint(
+        scenario: Scenario,
+        fingerprint: FingerprintKind,
+    ) -> Result<ScenarioRun, String> {
         scenario.validate().map_err(|invalid| invalid.to_string())?;
-        let world = World::new(world_config(&scenario))?;
+        let world = World::with_fingerprint(world_config(&scenario), fingerprint)?;
         Ok(ScenarioRun {
             scenario,
             world,
@@ -144,7 +153,15 @@ pub fn world_config(scenario: &Scenario) -> WorldConfig {
 /// Runs `scenario` from start to end and returns its report. Fails only if the world rejects the
 /// configuration, which a scenario that passed validation never causes.
 pub fn run_scenario(scenario: &Scenario) -> Result<RunReport, String> {
-    let mut run = ScenarioRun::new(scenario.clone())?;
+    run_scenario_with_fingerprint(scenario, FingerprintKind::Compact)
+}
+
+/// As [`run_scenario`], the run's fingerprint computed by `fingerprint`.
+pub fn run_scenario_with_fingerprint(
+    scenario: &Scenario,
+    fingerprint: FingerprintKind,
+) -> Result<RunReport, String> {
+    let mut run = ScenarioRun::with_fingerprint(scenario.clone(), fingerprint)?;
     run.run_to_end();
     Ok(run.report())
 }

@@ -4,10 +4,10 @@
 //! A share link and a trace file carry the same thing — the scenario, every recorded action at the exact
 //! point it was applied, and the instant being looked at — but the file also carries what happened (the
 //! trace records) and the run's fingerprint, so an import can prove it reproduced the same run. The
-//! layout, version 2 (documented for people in `sim/TRACE_FILES.md`):
+//! layout, version 3 (documented for people in `sim/TRACE_FILES.md`):
 //!
 //! ```text
-//! {"kind":"header","format":"quorumlab-trace","version":2,"scenario":"<scenario TOML>"}
+//! {"kind":"header","format":"quorumlab-trace","version":3,"scenario":"<scenario TOML>"}
 //! {"kind":"action","at_us":800600,"after_events":1234,"action":{"do":"crash","target":"leader"}}
 //! {"kind":"event","record":{"at_us":0,"type":"...",...}}
 //! {"kind":"end","position_us":1500000,"events":5678,"trace_hash":"0123456789abcdef"}
@@ -17,15 +17,18 @@
 //! names such as `"n2"`, `"A"` or `"store"`), and are read by the same parser, so the two formats cannot
 //! drift apart. Version 2 nests them in `action`: version 1 wrote them beside the line's own keys, where
 //! a request's `kind = "put"` collided with the line's `kind` (such files never read back); version 1
-//! files are still read, flat. Event lines are informative: a replay regenerates them, and the end line's hash covers
-//! them. Reading is strict: every line is checked in order and the first problem is reported with its
+//! files are still read, flat. Version 3 changed only the end line's fingerprint (from FNV-1a over JSON
+//! lines to the compact one, see [`crate::engine::fingerprint`]); older files are checked with the
+//! fingerprint they were made with. Event lines are informative: a replay regenerates them, and the end
+//! line's hash covers them. Reading is strict: every line is checked in order and the first problem is reported with its
 //! line number and field; nothing is half-read.
 
 use crate::base::time::SimTime;
+use crate::engine::fingerprint::FingerprintKind;
 use crate::engine::history::RecordedAction;
 use crate::engine::trace::TRACE_CAP;
 use crate::engine::world::World;
-use crate::tooling::replay::{replay_to, MAX_REPLAY_EVENTS};
+use crate::tooling::replay::{replay_with_fingerprint, MAX_REPLAY_EVENTS};
 use crate::tooling::scenario::errors::shown;
 use crate::tooling::scenario::export::action_fields;
 use crate::tooling::scenario::fields::{NodeNames, Place, Source, TableReader};
@@ -38,9 +41,11 @@ use toml::de::DeTable;
 
 /// The `format` every header names, and the only `version` this code reads and writes.
 pub const TRACE_FILE_FORMAT: &str = "quorumlab-trace";
-pub const TRACE_FILE_VERSION: u64 = 2;
+pub const TRACE_FILE_VERSION: u64 = 3;
 /// The first version: action fields beside the line's keys (read, never written).
 const FLAT_ACTIONS_VERSION: u64 = 1;
+/// The last version whose end line carries the JSON FNV-1a fingerprint (read, never written).
+const JSON_FINGERPRINT_VERSION: u64 = 2;
 /// Largest file read: a full in-memory trace of 100 000 records is about 15 MB.
 pub const MAX_TRACE_FILE_BYTES: usize = 32 * 1024 * 1024;
 /// Most recorded actions a file may hold (as many as a share link carries).
@@ -65,6 +70,8 @@ pub struct TraceFile {
     /// Events processed by `position`, and the trace hash there: what a faithful replay must reproduce.
     pub events: u64,
     pub trace_hash: u64,
+    /// How `trace_hash` was computed (by the file's version).
+    pub fingerprint: FingerprintKind,
 }
 
 /// What is wrong with a trace file: the 1-based line (0 for the file as a whole), the field if one is
@@ -98,9 +105,14 @@ impl std::error::Error for TraceFileError {}
 pub fn write_trace_file(scenario: &Scenario, actions: &[RecordedAction], world: &World) -> String {
     let mut out = String::new();
     let scenario_text = Value::String(to_toml_string(scenario));
+    // A world replayed with the old fingerprint can only be described by the last version that had it.
+    let version = match world.trace().fingerprint_kind() {
+        FingerprintKind::Compact => TRACE_FILE_VERSION,
+        FingerprintKind::JsonFnv => JSON_FINGERPRINT_VERSION,
+    };
     let _ = writeln!(
         out,
-        "{{\"kind\":\"header\",\"format\":\"{TRACE_FILE_FORMAT}\",\"version\":{TRACE_FILE_VERSION},\"scenario\":{scenario_text}}}"
+        "{{\"kind\":\"header\",\"format\":\"{TRACE_FILE_FORMAT}\",\"version\":{version},\"scenario\":{scenario_text}}}"
     );
     for recorded in actions {
         let _ = write!(
@@ -167,11 +179,12 @@ pub fn parse_trace_file(text: &str) -> Result<TraceFile, TraceFileError> {
 /// [`crate::tooling::replay`]). Compare its `trace_hash` with the file's to know whether it reproduced
 /// the run.
 pub fn replay(file: &TraceFile) -> Result<World, String> {
-    replay_to(
+    replay_with_fingerprint(
         &file.scenario,
         &file.actions,
         file.position,
         MAX_REPLAY_EVENTS,
+        file.fingerprint,
     )
     .map_err(|error| error.to_string())
 }
@@ -354,6 +367,11 @@ impl Reader {
             position,
             events,
             trace_hash,
+            fingerprint: if self.version <= JSON_FINGERPRINT_VERSION {
+                FingerprintKind::JsonFnv
+            } else {
+                FingerprintKind::Compact
+            },
         })
     }
 }

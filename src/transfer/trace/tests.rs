@@ -46,6 +46,30 @@ fn a_coordination_run_round_trips() {
     assert_eq!(imported.world().trace_hash(), session.world().trace_hash());
 }
 
+/// A file the build before the compact fingerprint exported (kept by the engine's tests).
+const OLD_BUILD_VERSION_2_FILE: &str =
+    include_str!("../../../sim/tests/fixtures/trace-v2-every-action.jsonl");
+
+#[test]
+fn a_version_2_file_from_the_old_build_imports_and_exports_as_version_3() {
+    let imported = import_trace(OLD_BUILD_VERSION_2_FILE).unwrap();
+    let exported = trace_file_text(&imported);
+    assert!(exported.contains("\"version\":3,"), "{}", &exported[..120]);
+    let again = import_trace(&exported).unwrap();
+    assert_eq!(again.world().trace_hash(), imported.world().trace_hash());
+    assert_eq!(again.actions(), imported.actions());
+}
+
+#[test]
+fn a_version_2_file_with_an_edited_fingerprint_is_refused() {
+    let edited = OLD_BUILD_VERSION_2_FILE.replacen("\"trace_hash\":\"e", "\"trace_hash\":\"f", 1);
+    assert_ne!(edited, OLD_BUILD_VERSION_2_FILE);
+    match import_trace(&edited).err() {
+        Some(TraceImportError::Diverged { .. }) => {}
+        other => panic!("expected a divergence, got {other:?}"),
+    }
+}
+
 #[test]
 fn an_edited_action_is_caught_by_the_fingerprint() {
     let text = trace_file_text(&session_with_history());

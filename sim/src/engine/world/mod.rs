@@ -23,6 +23,7 @@ use crate::contract::config::ProtocolConfig;
 use crate::contract::protocol::{ClientCommand, Effects, Input, Protocol, RequestId, TimerKey};
 use crate::contract::report::{NodeFinal, NodeKey, Report};
 use crate::engine::checker::{Checkers, Partitions};
+use crate::engine::fingerprint::FingerprintKind;
 use crate::engine::network::{MessageId, Network};
 use crate::engine::trace::{TraceEvent, TraceLog};
 use crate::worlds::actor::{Actor, Message};
@@ -117,16 +118,32 @@ pub struct World {
 
 impl World {
     pub fn new(config: WorldConfig) -> Result<World, String> {
+        World::with_fingerprint(config, FingerprintKind::Compact)
+    }
+
+    /// A world whose run fingerprint uses `fingerprint` (old trace files carry the JSON FNV-1a one).
+    pub fn with_fingerprint(
+        config: WorldConfig,
+        fingerprint: FingerprintKind,
+    ) -> Result<World, String> {
         config.validate()?;
         let layout = crate::worlds::coordination::check_world(&config)?;
         let actors = (config.protocol.entry().build_actors)(&config, &layout);
-        World::from_actors(config, actors)
+        World::build(config, actors, fingerprint)
     }
 
     /// A world of any mix of actors (actor `i` is node `n{i+1}`); `config.node_count` must match. This is
     /// the seam for worlds where Raft servers, clients and other services run side by side.
     pub fn from_actors(config: WorldConfig, actors: Vec<Actor>) -> Result<World, String> {
         config.validate()?;
+        World::build(config, actors, FingerprintKind::Compact)
+    }
+
+    fn build(
+        config: WorldConfig,
+        actors: Vec<Actor>,
+        fingerprint: FingerprintKind,
+    ) -> Result<World, String> {
         let count = config.node_count;
         if actors.len() != count {
             return Err(format!("{} actors for a {count}-node world", actors.len()));
@@ -150,7 +167,7 @@ impl World {
             nodes,
             network: Network::new(count, config.timing.drop_ppm, config.timing.duplicate_ppm),
             clients: Clients::default(),
-            trace: TraceLog::default(),
+            trace: TraceLog::new(fingerprint),
             checkers: Checkers::new(count),
             action_log: Vec::new(),
             events_processed: 0,

@@ -10,7 +10,16 @@ fn run_with_actions(
     script: &[(u64, Action)],
     end_us: u64,
 ) -> (Vec<RecordedAction>, World) {
-    let mut world = World::new(world_config(scenario)).unwrap();
+    run_fingerprinted(scenario, script, end_us, FingerprintKind::Compact)
+}
+
+fn run_fingerprinted(
+    scenario: &Scenario,
+    script: &[(u64, Action)],
+    end_us: u64,
+    fingerprint: FingerprintKind,
+) -> (Vec<RecordedAction>, World) {
+    let mut world = World::with_fingerprint(world_config(scenario), fingerprint).unwrap();
     let mut actions = Vec::new();
     for (at_us, action) in script {
         world.run_until(SimTime(*at_us));
@@ -26,6 +35,10 @@ fn run_with_actions(
 }
 
 fn raft_file() -> (String, World) {
+    raft_file_fingerprinted(FingerprintKind::Compact)
+}
+
+fn raft_file_fingerprinted(fingerprint: FingerprintKind) -> (String, World) {
     let scenario = Scenario::new("Trace file test", 5, 5_000);
     let script = [
         (
@@ -44,7 +57,7 @@ fn raft_file() -> (String, World) {
         ),
         (1_300_000, Action::DropRate { ppm: 50_000 }),
     ];
-    let (actions, world) = run_with_actions(&scenario, &script, 2_000_000);
+    let (actions, world) = run_fingerprinted(&scenario, &script, 2_000_000, fingerprint);
     (write_trace_file(&scenario, &actions, &world), world)
 }
 
@@ -92,7 +105,11 @@ fn a_client_request_survives_the_round_trip() {
 
 #[test]
 fn a_version_1_file_with_flat_actions_still_reads() {
-    let (text, world) = raft_file();
+    // Version 1 files carry the JSON FNV-1a fingerprint, as version 2 files do.
+    let (text, world) = raft_file_fingerprinted(FingerprintKind::JsonFnv);
+    assert!(text.starts_with(&format!(
+        "{{\"kind\":\"header\",\"format\":\"{TRACE_FILE_FORMAT}\",\"version\":2,"
+    )));
     // Version 1's spelling of the same file: the action's fields beside the line's keys.
     let flat: String = text
         .lines()
@@ -118,6 +135,53 @@ fn a_version_1_file_with_flat_actions_still_reads() {
         .all(|line| !line.contains("\"action\":{")));
     let file = parse_trace_file(&flat).unwrap_or_else(|error| panic!("{error}\n{flat}"));
     assert_eq!(file.actions.len(), 3);
+    assert_eq!(file.fingerprint, FingerprintKind::JsonFnv);
+    assert_eq!(replay(&file).unwrap().trace_hash(), world.trace_hash());
+}
+
+/// Written by the build before the compact fingerprint (header, actions, the first 30 event lines of
+/// its export, and its end line), so it carries that build's JSON FNV-1a fingerprint.
+const OLD_BUILD_VERSION_2_FILE: &str =
+    include_str!("../../../tests/fixtures/trace-v2-every-action.jsonl");
+
+#[test]
+fn a_version_2_file_from_the_old_build_still_proves_its_replay() {
+    let file = parse_trace_file(OLD_BUILD_VERSION_2_FILE).unwrap();
+    assert_eq!(file.fingerprint, FingerprintKind::JsonFnv);
+    assert!(file.actions.len() > 10, "the file has every kind of action");
+    let replayed = replay(&file).unwrap();
+    assert_eq!(replayed.events_processed(), file.events);
+    assert_eq!(replayed.trace_hash(), file.trace_hash);
+    // The same run under today's fingerprint: the same events, a different print.
+    let compact = crate::tooling::replay::replay_to(
+        &file.scenario,
+        &file.actions,
+        file.position,
+        MAX_REPLAY_EVENTS,
+    )
+    .unwrap();
+    assert_eq!(compact.events_processed(), file.events);
+    assert_ne!(compact.trace_hash(), file.trace_hash);
+}
+
+#[test]
+fn a_version_2_file_with_a_changed_fingerprint_does_not_prove_its_replay() {
+    let file = parse_trace_file(OLD_BUILD_VERSION_2_FILE).unwrap();
+    let tampered = TraceFile {
+        trace_hash: file.trace_hash ^ 1,
+        ..file
+    };
+    assert_ne!(replay(&tampered).unwrap().trace_hash(), tampered.trace_hash);
+}
+
+#[test]
+fn new_files_are_version_3_with_the_compact_fingerprint() {
+    let (text, world) = raft_file();
+    assert!(text.starts_with(&format!(
+        "{{\"kind\":\"header\",\"format\":\"{TRACE_FILE_FORMAT}\",\"version\":3,"
+    )));
+    let file = parse_trace_file(&text).unwrap();
+    assert_eq!(file.fingerprint, FingerprintKind::Compact);
     assert_eq!(replay(&file).unwrap().trace_hash(), world.trace_hash());
 }
 
@@ -288,7 +352,7 @@ fn header_errors_name_the_field() {
         Value::String("protocol = \"raft\"\nnodes = 3\nduration_ms = 1000\n".into()).to_string();
     let cases = [
         (header("\"other\"", "1", &good_scenario), "format", "quorumlab-trace"),
-        (header("\"quorumlab-trace\"", "3", &good_scenario), "version", "version 3"),
+        (header("\"quorumlab-trace\"", "4", &good_scenario), "version", "version 4"),
         (header("\"quorumlab-trace\"", "\"1\"", &good_scenario), "version", "whole number"),
         (header("\"quorumlab-trace\"", "1", "3"), "scenario", "TOML string"),
         (
