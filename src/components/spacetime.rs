@@ -131,8 +131,20 @@ pub fn SpaceTime() -> impl IntoView {
     let now_us = RwSignal::new(state.view.with_untracked(|view| view.now_us));
     let last_update_ms = StoredValue::new(f64::NEG_INFINITY);
     let catch_up_pending = StoredValue::new(false);
+    // Scrolled out of sight the card's rendering is skipped (`content-visibility: auto`); the diagram
+    // then stops following the run too, and catches up (from the kept trace) when it comes back.
+    let section_ref = NodeRef::<leptos::html::Section>::new();
+    let on_screen = track_on_screen(section_ref);
+    Effect::new(move |_| {
+        if on_screen.get() {
+            now_us.set(state.view.with_untracked(|view| view.now_us));
+        }
+    });
     Effect::new(move |_| {
         let now = state.view.with(|view| view.now_us);
+        if !on_screen.get_untracked() {
+            return;
+        }
         let wall_ms = window().performance().map_or(0.0, |clock| clock.now());
         let moved_back = now < now_us.get_untracked();
         if moved_back || wall_ms - last_update_ms.get_value() >= MIN_REDRAW_MS {
@@ -238,7 +250,7 @@ pub fn SpaceTime() -> impl IntoView {
     };
 
     view! {
-        <section class="card spacetime-card" aria-label="Space-time diagram" data-testid="spacetime">
+        <section class="card spacetime-card" aria-label="Space-time diagram" data-testid="spacetime" node_ref=section_ref>
             <div class="spacetime-head">
                 <h2>"Space-time diagram"</h2>
                 <span class="hint">{move || lanes.with(|lanes| if lanes.others > 0 {
@@ -291,6 +303,26 @@ pub fn SpaceTime() -> impl IntoView {
             <p class="spacetime-caption" aria-live="polite">{move || hovered_caption().unwrap_or_else(|| "Hover an arrow (or a message dot in the cluster) to follow it in both views.".to_string())}</p>
         </section>
     }
+}
+
+/// Whether the browser renders `section` (false while `content-visibility: auto` skips it off screen).
+fn track_on_screen(section: NodeRef<leptos::html::Section>) -> RwSignal<bool> {
+    let on_screen = RwSignal::new(true);
+    section.on_load(move |section| {
+        use leptos::tachys::html::element::ElementExt;
+        let listener = section.on(
+            leptos::ev::Custom::new("contentvisibilityautostatechange"),
+            move |event: web_sys::Event| {
+                let skipped = js_sys::Reflect::get(&event, &"skipped".into())
+                    .ok()
+                    .and_then(|value| value.as_bool());
+                _ = on_screen.try_set(!skipped.unwrap_or(false));
+            },
+        );
+        // The listener lives as long as the element; the handle would only remove it early.
+        std::mem::forget(listener);
+    });
+    on_screen
 }
 
 #[component]
