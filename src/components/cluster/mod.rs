@@ -7,6 +7,7 @@ pub mod links;
 pub mod messages;
 pub mod node;
 pub mod node_popover;
+pub mod timer_rings;
 pub mod watches;
 
 use crate::state::AppState;
@@ -16,9 +17,10 @@ use lease::ClusterLeaseRings;
 use leptos::prelude::*;
 use links::{ClusterLinks, LinkMenu, LinkMenuTarget};
 use messages::ClusterMessages;
-use node::ClusterNode;
+use node::{node_faces, ClusterNode};
 use node_popover::{NodePopover, NodePopoverTarget};
 use quorumlab_sim::ids::NodeId;
+use timer_rings::ClusterTimerRings;
 use watches::ClusterWatches;
 
 #[component]
@@ -26,6 +28,7 @@ pub fn ClusterStage() -> impl IntoView {
     let state = expect_context::<AppState>();
     let node_count = Memo::new(move |_| state.view.with(|view| view.nodes.len()));
     let geometry = Memo::new(move |_| StageGeometry::for_nodes(node_count.get()));
+    let faces = node_faces();
     let link_menu = LinkMenuTarget(RwSignal::new(None));
     provide_context(link_menu);
     provide_context(NodePopoverTarget(RwSignal::new(None)));
@@ -70,8 +73,12 @@ pub fn ClusterStage() -> impl IntoView {
             <ClusterWatches geometry=geometry />
             <ClusterMessages geometry=geometry />
             <For each=node_ids key=|node| *node let:node>
-                <ClusterNode node=node geometry=geometry />
+                <ClusterNode node=node geometry=geometry faces=faces />
             </For>
+            // Over the nodes' ring tracks, as each small node's own ring is.
+            <Show when=move || geometry.with(|geometry| geometry.compact)>
+                <ClusterTimerRings geometry=geometry />
+            </Show>
             <ClusterLeaseRings geometry=geometry />
         </svg>
         <LinkMenu />

@@ -5,6 +5,7 @@
 
 use super::geometry::StageGeometry;
 use super::node_popover::NodePopoverTarget;
+use super::timer_rings::timer_remaining;
 use crate::format;
 use crate::state::AppState;
 use crate::world_text::capabilities::runs_raft;
@@ -22,7 +23,7 @@ const GROUP_COLORS: [&str; 4] = ["#4fb3ff", "#ff7a90", "#3ecf8e", "#b98cff"];
 
 /// The parts of a node that change rarely, so the node's DOM updates only when they do.
 #[derive(Clone, Debug, PartialEq)]
-struct NodeFace {
+pub struct NodeFace {
     status: NodeStatus,
     role: RoleLabel,
     term: Term,
@@ -168,27 +169,29 @@ fn hexagon(radius: f64) -> String {
         .join(" ")
 }
 
-/// Fraction of the election timeout still to run, from the node's timer as true-time instants.
-fn timer_remaining(node: &NodeView, now_us: u64) -> Option<f64> {
-    let timer = node
-        .timers
-        .iter()
-        .find(|timer| timer.kind == "election" || timer.kind == "check quorum")?;
-    let total_us = timer.due_at_us.saturating_sub(timer.started_at_us).max(1) as f64;
-    let left_us = timer.due_at_us.saturating_sub(now_us) as f64;
-    Some((left_us / total_us).clamp(0.0, 1.0))
+/// Every node's face, computed once per view change: one memo for the cluster rather than one per
+/// node, whose re-runs every frame (with their bookkeeping in the reactive graph) dominated the
+/// script time of large clusters. A node's own memo then re-runs only when some face changed.
+pub fn node_faces() -> Memo<Vec<NodeFace>> {
+    let state = expect_context::<AppState>();
+    Memo::new(move |_| {
+        state.view.with(|view| {
+            view.nodes
+                .iter()
+                .map(|node_view| NodeFace::from_view(node_view, view))
+                .collect()
+        })
+    })
 }
 
 #[component]
-pub fn ClusterNode(node: NodeId, geometry: Memo<StageGeometry>) -> impl IntoView {
+pub fn ClusterNode(
+    node: NodeId,
+    geometry: Memo<StageGeometry>,
+    faces: Memo<Vec<NodeFace>>,
+) -> impl IntoView {
     let state = expect_context::<AppState>();
-    let face = Memo::new(move |_| {
-        state.view.with(|view| {
-            view.nodes
-                .get(node.index())
-                .map(|node_view| NodeFace::from_view(node_view, view))
-        })
-    });
+    let face = Memo::new(move |_| faces.with(|faces| faces.get(node.index()).cloned()));
     let compact = move || geometry.with(|geometry| geometry.compact);
     let radius = move || geometry.with(|geometry| geometry.node_radius);
     let ring_radius = move || geometry.with(|geometry| geometry.node_radius + geometry.timer_gap);
@@ -260,13 +263,16 @@ pub fn ClusterNode(node: NodeId, geometry: Memo<StageGeometry>) -> impl IntoView
                 ></circle>
             </Show>
             <circle class="timer-track" r=ring_radius></circle>
-            <circle
-                class="timer-ring"
-                r=ring_radius
-                transform="rotate(-90)"
-                stroke-dasharray=dash
-                stroke-dashoffset=ring_offset
-            ></circle>
+            // A large cluster draws every ring in one layer (`ClusterTimerRings`).
+            <Show when=move || !compact()>
+                <circle
+                    class="timer-ring"
+                    r=ring_radius
+                    transform="rotate(-90)"
+                    stroke-dasharray=dash
+                    stroke-dashoffset=ring_offset
+                ></circle>
+            </Show>
             {move || match face.with(|face| face.as_ref().map_or(NodeKind::Server, |face| face.kind)) {
                 NodeKind::Server => view! { <circle class="node-body" r=radius></circle> }.into_any(),
                 NodeKind::Worker => view! {
