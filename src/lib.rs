@@ -20,6 +20,7 @@ pub mod settings_form;
 pub mod share;
 pub mod spacetime;
 pub mod state;
+pub mod theme;
 pub mod transfer;
 pub mod web_io;
 pub mod world_text;

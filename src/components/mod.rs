@@ -27,6 +27,7 @@ pub mod settings_panel;
 pub mod share_button;
 pub mod shortcuts;
 pub mod spacetime;
+pub mod theme_toggle;
 pub mod timeline;
 pub mod worker_lanes;
 pub mod znode_tree;
