@@ -1,6 +1,6 @@
 // An axe-core audit (node_modules/axe-core, injected into the page) of every screen a learner or an
 // instructor meets, in the dark and in the light theme: the playground, each world in the protocol picker,
-// a lesson, presenter mode, the node popover and the dialogs. No serious or critical
+// a lesson, presenter mode, the node popover, the export menu and the dialogs. No serious or critical
 // violation (colour contrast among them) may remain; lesser ones are printed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -50,6 +50,10 @@ for (const colorScheme of ['dark', 'light']) test(`in the ${colorScheme} theme, 
     await page.locator('[data-testid=cluster-view] g[data-testid^="node-"]').first().click();
     await page.waitForSelector('[data-testid=node-popover]');
     found.push(...(await audit(page, 'node popover')));
+    await page.keyboard.press('Escape');
+    await page.click('[data-testid=export-button]');
+    await page.waitForSelector('[data-testid=export-choices]');
+    found.push(...(await audit(page, 'export menu')));
     await page.keyboard.press('Escape');
     await page.click('[aria-label="Keyboard shortcuts (?)"]');
     found.push(...(await audit(page, 'shortcuts dialog')));

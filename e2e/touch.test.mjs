@@ -1,7 +1,7 @@
 // A phone: 390×844 with a touch screen and no mouse. The layout fits the width (no sideways scrolling,
 // every control on screen, the cluster's words large enough to read), and everything a mouse does by
 // hovering has a tap: a message dot (its details on the stage, its arrow in the space-time diagram), an
-// arrow, a timeline mark (its label written under the track), a node (its actions).
+// arrow, a timeline mark (its label written under the track), a node (its actions), the Export menu.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openApp } from './support/browser.mjs';
@@ -49,7 +49,7 @@ test('at 390×844 the page fits the width, every control is on screen and the cl
   }
 });
 
-test('at 390×844 by touch: a message dot, an arrow, a timeline mark, and a node each answer a tap', async () => {
+test('at 390×844 by touch: a message dot, an arrow, a timeline mark, a node and the Export menu each answer a tap', async () => {
   const app = await openApp(PHONE);
   const { page } = app;
   try {
@@ -128,6 +128,13 @@ test('at 390×844 by touch: a message dot, an arrow, a timeline mark, and a node
     await app.screenshot('touch-390-node-popover');
     await page.keyboard.press('Escape');
 
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.locator('[data-testid=export-button]').tap();
+    await page.waitForSelector('[data-testid=export-choices]');
+    await assertWithinWidth(page, '[data-testid=export-choices]', 'the Export menu');
+    await app.screenshot('touch-390-export-menu');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-testid=export-cluster-png]').tap()]);
+    assert.match(download.suggestedFilename(), /^quorumlab-raft-playground-cluster-\d+ms\.png$/);
     assertNoProblems(app);
   } finally {
     await app.close();

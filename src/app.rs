@@ -4,6 +4,7 @@ use crate::components::charts::Charts;
 use crate::components::checker_badges::CheckerBadges;
 use crate::components::client_panel::ClientPanel;
 use crate::components::cluster::ClusterStage;
+use crate::components::export_menu::ExportMenu;
 use crate::components::import_export::ImportExport;
 use crate::components::inspector::Inspector;
 use crate::components::kv_servers::KvServers;
@@ -63,6 +64,7 @@ pub fn App() -> impl IntoView {
                 <span class="scenario-title" data-testid="scenario-title">{move || state.scenario.with(|scenario| format!("{} · {} nodes · seed {}", scenario.title, scenario.node_count, scenario.seed))}</span>
                 <RunFingerprint />
                 <ShareButton />
+                <ExportMenu />
                 <button on:click=move |_| state.presenter.update(|on| *on = !*on) aria-pressed=move || state.presenter.get().to_string()
                     data-testid="presenter-toggle">"Presenter (F)"</button>
                 <ThemeToggle />

@@ -6,6 +6,7 @@
 pub mod app;
 pub mod branch;
 pub mod components;
+pub mod export;
 pub mod format;
 pub mod frame_loop;
 pub mod keyboard;

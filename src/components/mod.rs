@@ -7,6 +7,7 @@ pub mod charts;
 pub mod checker_badges;
 pub mod client_panel;
 pub mod cluster;
+pub mod export_menu;
 pub mod import_export;
 pub mod inspector;
 pub mod kv_servers;
