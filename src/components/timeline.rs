@@ -8,6 +8,9 @@ use crate::world_text::capabilities::tokens_fence;
 use crate::world_text::hold_words::reworded_holds;
 use leptos::prelude::*;
 
+/// Share of the track after which a mark's tip opens to the left of it.
+const TIP_LEFTWARDS_FROM: f64 = 0.6;
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct Mark {
     at_us: u64,
@@ -88,7 +91,14 @@ pub fn Timeline() -> impl IntoView {
                             let mark = mark.clone();
                             move || {
                                 let pressed = chosen.with(|chosen| chosen.as_ref() == Some(&mark));
-                                format!("mark mark-{}{}", mark.kind, if pressed { " chosen" } else { "" })
+                                // A mark in the right part of the track opens its tip leftwards, on screen.
+                                let late = mark.at_us as f64 > TIP_LEFTWARDS_FROM * horizon_us() as f64;
+                                format!(
+                                    "mark mark-{}{}{}",
+                                    mark.kind,
+                                    if pressed { " chosen" } else { "" },
+                                    if late { " late" } else { "" }
+                                )
                             }
                         }
                         style=move || format!("left: {:.3}%", 100.0 * mark.at_us as f64 / horizon_us() as f64)
