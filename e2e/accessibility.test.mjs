@@ -1,6 +1,7 @@
 // An axe-core audit (node_modules/axe-core, injected into the page) of every screen a learner or an
-// instructor meets: the playground, each world in the protocol picker, a lesson, presenter mode, the node
-// popover and the dialogs. No serious or critical violation may remain; lesser ones are printed.
+// instructor meets, in the dark and in the light theme: the playground, each world in the protocol picker,
+// a lesson, presenter mode, the node popover, the export menu and the dialogs. No serious or critical
+// violation (colour contrast among them) may remain; lesser ones are printed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -26,11 +27,17 @@ async function audit(page, where) {
   return severe.map((violation) => `${where}: ${violation.impact} ${violation.id} (${violation.help}) at ${violation.nodes.join(' | ')}`);
 }
 
-test('the playground, every world, a lesson, presenter mode and the dialogs pass axe with no serious violation', async () => {
-  const app = await openApp();
+// Once per theme: the system's preference picks it (no choice stored), and the page must say which one it
+// drew, so a broken light theme cannot pass as a second dark run.
+for (const colorScheme of ['dark', 'light']) test(`in the ${colorScheme} theme, the playground, every world, a lesson, presenter mode and the dialogs pass axe with no serious violation`, async () => {
+  const app = await openApp({ page: { colorScheme } });
   const { page } = app;
   const found = [];
   try {
+    const background = await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+    const [red, green, blue] = background.match(/\d+/g).map(Number);
+    const light = (red + green + blue) / 3 > 128;
+    assert.equal(light, colorScheme === 'light', `the page background ${background} is ${colorScheme}`);
     found.push(...(await audit(page, 'playground')));
     const worlds = await page.$$eval('[data-testid=protocol-picker] option:not([disabled])', (options) => options.map((option) => option.value));
     assert.ok(worlds.length >= 7, `the picker offers the worlds: ${worlds}`);
@@ -43,6 +50,10 @@ test('the playground, every world, a lesson, presenter mode and the dialogs pass
     await page.locator('[data-testid=cluster-view] g[data-testid^="node-"]').first().click();
     await page.waitForSelector('[data-testid=node-popover]');
     found.push(...(await audit(page, 'node popover')));
+    await page.keyboard.press('Escape');
+    await page.click('[data-testid=export-button]');
+    await page.waitForSelector('[data-testid=export-choices]');
+    found.push(...(await audit(page, 'export menu')));
     await page.keyboard.press('Escape');
     await page.click('[aria-label="Keyboard shortcuts (?)"]');
     found.push(...(await audit(page, 'shortcuts dialog')));

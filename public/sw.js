@@ -7,13 +7,14 @@
 // (a lesson from another version is refused by the app's checksum anyway). Each time a fresh index.html
 // arrives, hashed files it no longer names are dropped, so old versions do not pile up.
 
+// Trunk writes the hash as plain hex, so a leading zero is left out: fewer than 16 digits happen.
 const CACHE = 'quorumlab-v1';
-const HASHED = /-[0-9a-f]{16}(_bg)?\.(js|wasm|css)$/;
+const HASHED = /-[0-9a-f]{8,16}(_bg)?\.(js|wasm|css)$/;
 
 // The first visit loaded the page before this worker existed, so what it needs is fetched again here:
 // the page, every hashed file it names, and the manifest's files.
 const STATIC = ['/manifest.webmanifest', '/icon.svg', '/icon-192.png', '/icon-512.png'];
-const NAMED = /\/[\w.-]+-[0-9a-f]{16}(_bg)?\.(js|wasm|css)/g;
+const NAMED = /\/[\w.-]+-[0-9a-f]{8,16}(_bg)?\.(js|wasm|css)/g;
 
 self.addEventListener('install', (event) => {
   self.skipWaiting();

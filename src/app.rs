@@ -4,6 +4,7 @@ use crate::components::charts::Charts;
 use crate::components::checker_badges::CheckerBadges;
 use crate::components::client_panel::ClientPanel;
 use crate::components::cluster::ClusterStage;
+use crate::components::export_menu::ExportMenu;
 use crate::components::import_export::ImportExport;
 use crate::components::inspector::Inspector;
 use crate::components::kv_servers::KvServers;
@@ -21,6 +22,7 @@ use crate::components::settings_panel::SettingsPanel;
 use crate::components::share_button::{self, RunFingerprint, ShareButton};
 use crate::components::shortcuts::ShortcutSheet;
 use crate::components::spacetime::SpaceTime;
+use crate::components::theme_toggle::ThemeToggle;
 use crate::components::timeline::Timeline;
 use crate::components::worker_lanes::WorkerLanes;
 use crate::components::znode_tree::ZnodeTree;
@@ -28,12 +30,14 @@ use crate::frame_loop;
 use crate::keyboard;
 use crate::lesson::live;
 use crate::state::{default_scenario, AppState};
+use crate::theme::ThemeState;
 use leptos::prelude::*;
 
 #[component]
 pub fn App() -> impl IntoView {
     let state = AppState::new(default_scenario());
     provide_context(state);
+    provide_context(ThemeState::install());
     share_button::open_from_address(state);
     live::open_from_address(state);
     live::install(state);
@@ -60,8 +64,10 @@ pub fn App() -> impl IntoView {
                 <span class="scenario-title" data-testid="scenario-title">{move || state.scenario.with(|scenario| format!("{} · {} nodes · seed {}", scenario.title, scenario.node_count, scenario.seed))}</span>
                 <RunFingerprint />
                 <ShareButton />
+                <ExportMenu />
                 <button on:click=move |_| state.presenter.update(|on| *on = !*on) aria-pressed=move || state.presenter.get().to_string()
                     data-testid="presenter-toggle">"Presenter (F)"</button>
+                <ThemeToggle />
                 <button on:click=move |_| state.help_open.set(true) aria-label="Keyboard shortcuts (?)">"?"</button>
             </header>
             <NoticeBar />

@@ -62,12 +62,11 @@ pub fn outcome_class(outcome: &ClientOutcome) -> &'static str {
     }
 }
 
-/// A colour per term, cycling through a palette that stays distinct on a projector.
-pub fn term_color(term: u64) -> &'static str {
-    const PALETTE: [&str; 8] = [
-        "#f5b942", "#4fb3ff", "#3ecf8e", "#ff7a90", "#b98cff", "#ffa05c", "#5ce0d8", "#d4e157",
-    ];
-    PALETTE[(term % PALETTE.len() as u64) as usize]
+/// A colour per term, cycling through eight (`--term-0` … `--term-7` in style/main.css) that stay
+/// distinct on a projector and under dark text in either theme.
+pub fn term_color(term: u64) -> String {
+    const TERM_COLOURS: u64 = 8;
+    format!("var(--term-{})", term % TERM_COLOURS)
 }
 
 /// Quorum badge text for a group of `group_size` nodes in a cluster of `node_count`.

@@ -6,6 +6,7 @@
 pub mod app;
 pub mod branch;
 pub mod components;
+pub mod export;
 pub mod format;
 pub mod frame_loop;
 pub mod keyboard;
@@ -20,6 +21,7 @@ pub mod settings_form;
 pub mod share;
 pub mod spacetime;
 pub mod state;
+pub mod theme;
 pub mod transfer;
 pub mod web_io;
 pub mod world_text;

@@ -1,7 +1,7 @@
 //! The few browser calls sharing and file transfer need: the address fragment, the clipboard, a file
-//! download and reading a chosen file. Each one degrades quietly (returns `None` or reports failure to
-//! its callback) instead of throwing, so a browser that refuses the clipboard never puts an error in
-//! the console.
+//! download (text or a picture) and reading a chosen file. Each one degrades quietly (returns `None` or
+//! reports failure to its callback) instead of throwing, so a browser that refuses the clipboard never
+//! puts an error in the console.
 
 use std::cell::Cell;
 use std::rc::Rc;
@@ -70,15 +70,20 @@ pub fn copy_text(text: &str, done: impl FnOnce(bool) + 'static) {
 
 /// Offers `text` as a file download named `file_name`.
 pub fn download_text(file_name: &str, mime_type: &str, text: &str) -> Result<(), String> {
-    let document = web_sys::window()
-        .and_then(|window| window.document())
-        .ok_or("no document")?;
     let parts = Array::of1(&JsValue::from_str(text));
     let options = web_sys::BlobPropertyBag::new();
     options.set_type(mime_type);
     let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options)
         .map_err(|_| "the browser could not make the file")?;
-    let address = web_sys::Url::create_object_url_with_blob(&blob)
+    download_blob(file_name, &blob)
+}
+
+/// Offers `blob` (a picture, a text file) as a file download named `file_name`.
+pub fn download_blob(file_name: &str, blob: &web_sys::Blob) -> Result<(), String> {
+    let document = web_sys::window()
+        .and_then(|window| window.document())
+        .ok_or("no document")?;
+    let address = web_sys::Url::create_object_url_with_blob(blob)
         .map_err(|_| "the browser could not make a download address")?;
     let anchor = document
         .create_element("a")

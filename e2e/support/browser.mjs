@@ -51,18 +51,21 @@ export function launchChromium() {
 
 // `serviceWorkers: 'block'` keeps public/sw.js out of a test that intercepts the page's requests
 // (Playwright's routes do not see requests a service worker answers).
-export async function openApp({ width = 1440, height = 900, path = '/', serviceWorkers = 'allow', reducedMotion = 'no-preference' } = {}) {
+// `page` adds options for the page's context: `colorScheme`, `forcedColors`, `hasTouch`, `isMobile`...
+export async function openApp({ width = 1440, height = 900, path = '/', serviceWorkers = 'allow', reducedMotion = 'no-preference', page: pageOptions = {} } = {}) {
   // QUORUMLAB_DIST lets parallel work test its own build (`trunk build --release --dist DIR`).
   const server = await serveDist(process.env.QUORUMLAB_DIST ?? join(REPO_ROOT, 'dist'));
   const browser = await launchChromium();
-  const page = await browser.newPage({ viewport: { width, height }, serviceWorkers, reducedMotion });
+  const page = await browser.newPage({ viewport: { width, height }, serviceWorkers, reducedMotion, ...pageOptions });
   const problems = [];
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
   });
   page.on('pageerror', (error) => problems.push(`uncaught exception: ${error.message}`));
   page.on('request', (request) => {
-    if (!request.url().startsWith(server.url) && !request.url().startsWith('data:')) {
+    // blob: addresses of the page's own origin are memory of this page (exported pictures), not network.
+    const local = [server.url, 'data:', `blob:${server.url}`];
+    if (!local.some((prefix) => request.url().startsWith(prefix))) {
       problems.push(`network request outside the app: ${request.url()}`);
     }
   });

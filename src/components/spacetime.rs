@@ -287,7 +287,13 @@ pub fn SpaceTime() -> impl IntoView {
                                 state.hovered_message.set(Some(id));
                             }
                         }
-                        on:mouseout=move |_| state.hovered_message.set(None)>
+                        on:mouseout=move |_| state.hovered_message.set(None)
+                        on:click=move |event| {
+                            // A tap: what a hover does with a mouse.
+                            if let Some(id) = message_id_at(&event) {
+                                state.hovered_message.set(Some(id));
+                            }
+                        }>
                         <For each=move || ticks.get() key=move |tick| (*tick, scale.get()) let:tick>
                             <Tick tick=tick.0 labelled=tick.1 scale=scale.get_untracked() height=height />
                         </For>
@@ -300,7 +306,7 @@ pub fn SpaceTime() -> impl IntoView {
                 </g>
                 <line class="st-now" x1=move || plot_right_px(width_px.get()) x2=move || plot_right_px(width_px.get()) y1=AXIS_PX - 4.0 y2=height></line>
             </svg>
-            <p class="spacetime-caption" aria-live="polite">{move || hovered_caption().unwrap_or_else(|| "Hover an arrow (or a message dot in the cluster) to follow it in both views.".to_string())}</p>
+            <p class="spacetime-caption" aria-live="polite">{move || hovered_caption().unwrap_or_else(|| "Hover or tap an arrow (or a message dot in the cluster) to follow it in both views.".to_string())}</p>
         </section>
     }
 }
@@ -334,6 +340,12 @@ fn LaneLabels(lanes: Memo<Lanes>, width_px: RwSignal<u32>) -> impl IntoView {
         };
         state.view.with(|view| match view.nodes.get(node.index()) {
             Some(shown) if shown.status == NodeStatus::Crashed => "st-lane crashed",
+            // A paused leader still believes it leads: its lane keeps the leader's star.
+            Some(shown)
+                if shown.status == NodeStatus::Paused && shown.role == RoleLabel::Leader =>
+            {
+                "st-lane leader paused"
+            }
             Some(shown) if shown.status == NodeStatus::Paused => "st-lane paused",
             Some(shown) if shown.role == RoleLabel::Leader => "st-lane leader",
             _ => "st-lane",
@@ -373,6 +385,8 @@ fn LaneLabels(lanes: Memo<Lanes>, width_px: RwSignal<u32>) -> impl IntoView {
                         <g class=move || lane_class(node)>
                             <line class="st-lane-line" x1=LABEL_PX x2=move || plot_right_px(width_px.get()) y1=y y2=y></line>
                             <text class="st-lane-label" x=LABEL_PX - 8.0 y=y + 5.0>{label}</text>
+                            // Shown on the leader's lane only (CSS): the leader is marked by shape too.
+                            <text class="st-lane-star" x="6" y=y + 5.0>"★"</text>
                         </g>
                     }
                 })

@@ -8,6 +8,9 @@ use crate::world_text::capabilities::tokens_fence;
 use crate::world_text::hold_words::reworded_holds;
 use leptos::prelude::*;
 
+/// Share of the track after which a mark's tip opens to the left of it.
+const TIP_LEFTWARDS_FROM: f64 = 0.6;
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct Mark {
     at_us: u64,
@@ -64,19 +67,49 @@ pub fn Timeline() -> impl IntoView {
             marks
         })
     });
+    // The mark last pressed: its label stays written under the track, since a touch screen cannot
+    // hover to show the tip (pressing it again hides it; scrubbing forgets it).
+    let chosen = RwSignal::new(None::<Mark>);
     let on_input = move |event| {
+        chosen.set(None);
         if let Ok(time_us) = event_target_value(&event).parse::<u64>() {
             state.seek_us(time_us);
         }
+    };
+    let chosen_text = move || {
+        chosen.with(|mark| {
+            mark.as_ref()
+                .map(|mark| format!("{} — {}", format::sim_time(mark.at_us), mark.label))
+        })
     };
     view! {
         <div class="timeline" data-testid="timeline">
             <div class="timeline-marks" aria-hidden="true">
                 <For each=move || marks.get() key=|mark| mark.clone() let:mark>
                     <button
-                        class=format!("mark mark-{}", mark.kind)
+                        class={
+                            let mark = mark.clone();
+                            move || {
+                                let pressed = chosen.with(|chosen| chosen.as_ref() == Some(&mark));
+                                // A mark in the right part of the track opens its tip leftwards, on screen.
+                                let late = mark.at_us as f64 > TIP_LEFTWARDS_FROM * horizon_us() as f64;
+                                format!(
+                                    "mark mark-{}{}{}",
+                                    mark.kind,
+                                    if pressed { " chosen" } else { "" },
+                                    if late { " late" } else { "" }
+                                )
+                            }
+                        }
                         style=move || format!("left: {:.3}%", 100.0 * mark.at_us as f64 / horizon_us() as f64)
-                        on:click=move |_| state.seek_us(mark.at_us + 1_000)
+                        on:click={
+                            let mark = mark.clone();
+                            move |_| {
+                                state.seek_us(mark.at_us + 1_000);
+                                let again = chosen.with_untracked(|chosen| chosen.as_ref() == Some(&mark));
+                                chosen.set((!again).then(|| mark.clone()));
+                            }
+                        }
                         tabindex="-1"
                     >
                         <span class="mark-tip">{format!("{} — {}", format::sim_time(mark.at_us), mark.label)}</span>
@@ -94,6 +127,9 @@ pub fn Timeline() -> impl IntoView {
                 prop:value=move || state.panel_view.with(|view| view.now_us).to_string()
                 on:input=on_input
             />
+            <Show when=move || chosen.with(Option::is_some)>
+                <p class="mark-chosen" data-testid="mark-chosen">{chosen_text}</p>
+            </Show>
             <div class="timeline-legend">
                 <span class="legend fault">"fault / action"</span>
                 <span class="legend leader">"new leader"</span>

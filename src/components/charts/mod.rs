@@ -6,14 +6,17 @@
 //! and the card is open. Text stays in HTML around the canvases, so plotters needs no font support.
 
 mod draw;
+pub mod palette;
 
 use crate::format;
 use crate::series::{
     chart_span, leader_chart, outcome_bars, LeaderSeries, OutcomeKind, OutcomeSeries,
 };
 use crate::state::AppState;
-use draw::{draw_leader_chart, draw_outcome_chart, node_color, outcome_color};
+use crate::theme::{Theme, ThemeState};
+use draw::{draw_leader_chart, draw_outcome_chart, outcome_color};
 use leptos::prelude::*;
+use palette::{series_css, ChartPalette};
 use quorumlab_sim::ids::NodeId;
 use std::time::Duration;
 
@@ -61,6 +64,10 @@ pub fn Charts() -> impl IntoView {
     let labels = RwSignal::new(ChartLabels::default());
     let leader_canvas = NodeRef::<leptos::html::Canvas>::new();
     let outcome_canvas = NodeRef::<leptos::html::Canvas>::new();
+    let probe = NodeRef::<leptos::html::Span>::new();
+    let theme = expect_context::<ThemeState>();
+    // The palette of the theme it was read in; a new theme reads it again and repaints.
+    let palette = StoredValue::new_local(None::<(Theme, ChartPalette)>);
 
     Effect::new(move |_| {
         let run = state
@@ -89,13 +96,18 @@ pub fn Charts() -> impl IntoView {
     });
 
     let last_drawn = StoredValue::new_local(None::<DrawKey>);
+    Effect::new(move |_| {
+        theme.resolved();
+        last_drawn.set_value(None);
+    });
     let redraw = move || {
         if !open.try_get_untracked().unwrap_or(false) {
             return;
         }
-        let (Some(leader_canvas), Some(outcome_canvas)) = (
+        let (Some(leader_canvas), Some(outcome_canvas), Some(probe)) = (
             leader_canvas.get_untracked(),
             outcome_canvas.get_untracked(),
+            probe.get_untracked(),
         ) else {
             return;
         };
@@ -125,14 +137,28 @@ pub fn Charts() -> impl IntoView {
                 canvas.set_height(height_px);
             }
         }
+        let in_effect = theme
+            .choice
+            .get_untracked()
+            .resolve(theme.system_light.get_untracked());
+        if palette.with_value(|palette| palette.as_ref().map(|(read_in, _)| *read_in))
+            != Some(in_effect)
+        {
+            palette.set_value(Some((in_effect, ChartPalette::read(&probe))));
+        }
+        let Some(colors) =
+            palette.with_value(|palette| palette.as_ref().map(|(_, colors)| colors.clone()))
+        else {
+            return;
+        };
         let (from_us, to_us) = chart_span(now_us, MIN_SPAN_US, MAX_SPAN_US);
         let (width, height) = (width_px as f64, height_px as f64);
         let new_labels = history.with_value(|history| {
             let chart = leader_chart(&history.leaders, from_us, to_us, width, height);
-            draw_leader_chart(&leader_canvas, &chart, ratio);
+            draw_leader_chart(&leader_canvas, &chart, ratio, &colors);
             let buckets = history.outcomes.buckets(from_us, to_us, BUCKETS);
             let (bars, tallest) = outcome_bars(&buckets, width, height);
-            draw_outcome_chart(&outcome_canvas, &bars);
+            draw_outcome_chart(&outcome_canvas, &bars, &colors);
             let mut leaders: Vec<NodeId> = Vec::new();
             let mut leaderless_us = 0;
             for segment in history.leaders.segments(from_us, now_us) {
@@ -174,7 +200,7 @@ pub fn Charts() -> impl IntoView {
                 .leaders
                 .iter()
                 .map(|node| {
-                    let style = format!("background:{}", node_color(*node).0);
+                    let style = format!("background:{}", series_css(node.index()));
                     view! { <span class="legend-item"><span class="swatch" style=style></span>{node.to_string()}</span> }
                 })
                 .collect_view()
@@ -201,6 +227,7 @@ pub fn Charts() -> impl IntoView {
                 last_drawn.set_value(None);
             }>
             <summary><h2>"Charts"</h2></summary>
+            <span class="chart-probe" node_ref=probe aria-hidden="true"></span>
             <figure class="chart" data-testid="chart-leader">
                 <figcaption>
                     <span class="chart-title">"Leader and term"</span>

@@ -9,6 +9,8 @@ use quorumlab_sim::view::MessageView;
 
 /// Labels are drawn only while the cluster is small enough for them to be legible.
 const LABELS_UP_TO_NODES: usize = 9;
+/// Radius of the invisible target around each dot (a dot is 9 user units, about 3 px on a phone).
+const TAP_RADIUS: f64 = 26.0;
 /// Share of its flight after which a dropped message shows its ✕.
 const DROP_MARK_FROM_PROGRESS: f64 = 0.55;
 
@@ -51,7 +53,7 @@ pub fn ClusterMessages(geometry: Memo<StageGeometry>) -> impl IntoView {
     }
 }
 
-/// One element per message: labels, ✕ marks and hover linking with the space-time diagram.
+/// One element per message: labels, ✕ marks, and linking with the space-time diagram by hover or tap.
 #[component]
 fn MessageDots(geometry: Memo<StageGeometry>) -> impl IntoView {
     let state = expect_context::<AppState>();
@@ -163,9 +165,13 @@ fn MessageDot(message: MessageView, geometry: Memo<StageGeometry>) -> impl IntoV
         }
     };
     view! {
+        // A tap sets what a hover would (a touch screen has no hover); the next tap elsewhere clears it.
         <g class=classes transform=transform data-kind=message.kind data-message-id=id.to_string()
             on:mouseenter=move |_| state.hovered_message.set(Some(id))
-            on:mouseleave=move |_| state.hovered_message.set(None)>
+            on:mouseleave=move |_| state.hovered_message.set(None)
+            on:click=move |_| state.hovered_message.set(Some(id))>
+            // Wider than the dot, so a finger can hit it on a phone-sized stage.
+            <circle class="message-hit" r=TAP_RADIUS></circle>
             <Show when=move || !drop_visible() fallback=|| view! { <text class="drop-mark" y="7">"✕"</text> }>
                 <circle r=if message.kind == "Heartbeat" { 6.0 } else { 9.0 }></circle>
             </Show>

@@ -4,6 +4,7 @@
 pub mod geometry;
 pub mod lease;
 pub mod links;
+pub mod message_detail;
 pub mod messages;
 pub mod node;
 pub mod node_popover;
@@ -16,6 +17,7 @@ use geometry::{StageGeometry, STAGE_HEIGHT, STAGE_WIDTH};
 use lease::ClusterLeaseRings;
 use leptos::prelude::*;
 use links::{ClusterLinks, LinkMenu, LinkMenuTarget};
+use message_detail::MessageDetail;
 use messages::ClusterMessages;
 use node::{node_faces, ClusterNode};
 use node_popover::{NodePopover, NodePopoverTarget};
@@ -84,6 +86,7 @@ pub fn ClusterStage() -> impl IntoView {
         <LinkMenu />
         <NodePopover />
         <QuorumOverlay />
+        <MessageDetail />
         </div>
     }
 }

@@ -18,8 +18,8 @@ use quorumlab_sim::units::Term;
 use quorumlab_sim::view::{ClusterView, NodeView};
 use quorumlab_sim::world::NodeStatus;
 
-/// Palette for partition groups (halo behind each member).
-const GROUP_COLORS: [&str; 4] = ["#4fb3ff", "#ff7a90", "#3ecf8e", "#b98cff"];
+/// Partition groups have this many halo colours (`--group-0` … in style/main.css).
+const GROUP_COLOURS: usize = 4;
 
 /// The parts of a node that change rarely, so the node's DOM updates only when they do.
 #[derive(Clone, Debug, PartialEq)]
@@ -254,12 +254,11 @@ pub fn ClusterNode(
         >
             <Show when=move || face.with(|face| face.as_ref().is_some_and(|face| face.group.is_some()))>
                 <circle
-                    class="group-halo"
-                    r=move || ring_radius() + 8.0
-                    fill=move || face.with(|face| {
+                    class=move || face.with(|face| {
                         let group = face.as_ref().and_then(|face| face.group).unwrap_or(0);
-                        GROUP_COLORS[group % GROUP_COLORS.len()]
+                        format!("group-halo group-{}", group % GROUP_COLOURS)
                     })
+                    r=move || ring_radius() + 8.0
                 ></circle>
             </Show>
             <circle class="timer-track" r=ring_radius></circle>
