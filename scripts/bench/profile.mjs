@@ -51,7 +51,7 @@ const PERF_STACK_MARKERS = [
   ['quorumlab_sim::runner::ScenarioRun::run_to_end', 'the whole run'],
   ['quorumlab_sim::world::World::step', 'World::step (one event)'],
   ['quorumlab_sim::trace::TraceLog::record', 'TraceLog::record (keep a trace record, hash it)'],
-  ['serde_json::ser::to_writer', '… of which serde_json::to_writer into the FNV hash'],
+  ['quorumlab_sim::engine::fingerprint::Fingerprint::add', '… of which the run fingerprint (Fingerprint::add)'],
   ['quorumlab_sim::raft::', 'Raft (quorumlab_sim::raft)'],
   ['quorumlab_sim::checker::', 'checkers (quorumlab_sim::checker)'],
   ['BinaryHeap', 'the event queue (BinaryHeap)'],
