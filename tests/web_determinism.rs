@@ -1,7 +1,9 @@
 //! The browser half of the determinism contract (issue 3): "a browser test compares the wasm hash with
 //! the native one for the same scenario". Each example scenario runs here, compiled to wasm32, in
 //! headless Chromium; its trace hash must equal the native hash recorded in
-//! `tests/fixtures/expected-hashes.txt` (which `native_hashes.rs` keeps honest).
+//! `tests/fixtures/expected-hashes.txt` (which `native_hashes.rs` keeps honest). At scale (issue 17):
+//! each registry world's digest of 1,000 short chaos seeds' trace hashes must equal the native one
+//! recorded in `tests/fixtures/chaos-digests.txt` (kept honest by `native_chaos_digests.rs`).
 #![cfg(target_arch = "wasm32")]
 
 mod common;
@@ -12,6 +14,7 @@ use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 wasm_bindgen_test_configure!(run_in_browser);
 
 const FIXTURE: &str = include_str!("fixtures/expected-hashes.txt");
+const CHAOS_DIGESTS: &str = include_str!("fixtures/chaos-digests.txt");
 
 #[wasm_bindgen_test]
 fn wasm_trace_hashes_equal_the_native_ones() {
@@ -29,4 +32,15 @@ fn wasm_trace_hashes_equal_the_native_ones() {
             "{name}: wasm32 run differs from the native run recorded in the fixture"
         );
     }
+}
+
+#[wasm_bindgen_test]
+fn wasm_chaos_digests_equal_the_native_ones() {
+    use quorumlab_sim::chaos_digest::{every_world_digest, parse_digests, DIGEST_SEEDS};
+    let expected = parse_digests(CHAOS_DIGESTS).expect("the fixture parses");
+    let wasm = every_world_digest(DIGEST_SEEDS).expect("every chaos seed runs");
+    assert_eq!(
+        wasm, expected,
+        "wasm32 chaos digests differ from the native ones recorded in tests/fixtures/chaos-digests.txt"
+    );
 }

@@ -21,7 +21,9 @@ pub use engine::{checker, fingerprint, history, network, trace, world};
 pub use protocols::{
     lock_client, lockservice, raft, redlock, resource, scheduler, work_queue, worker, zookeeper,
 };
-pub use tooling::{bench, chaos, lesson, replay, runner, scenario, sweep, trace_file};
+pub use tooling::{
+    bench, chaos, chaos_digest, lesson, replay, runner, scenario, sweep, trace_file,
+};
 pub use views::{narration, view, view_coordination};
 pub use worlds::{actor, coordination, registry};
 

@@ -2,9 +2,8 @@
 //! coordination chaos worlds swept from the command line, with a tally per invariant, the first failing
 //! seed and a reproduce command that recreates exactly that run.
 
-use quorumlab_sim::chaos::locks::{lock_chaos_scenario, LockKind};
+use quorumlab_sim::chaos::locks::{lock_chaos_scenario, LockChaosOptions};
 use quorumlab_sim::checker::{EXCLUSIVE_BELIEF, RELEASE_BY_OWNER, SINGLE_LEASE_HOLDER};
-use quorumlab_sim::config::ZkRecipe;
 use quorumlab_sim::registry;
 use quorumlab_sim::runner::run_scenario;
 use quorumlab_sim::scenario::parse_scenario;
@@ -72,7 +71,12 @@ fn every_coordination_protocol_sweeps_clean_in_its_safe_configuration() {
             assert_eq!(report["seeds"], 4);
             assert_eq!(report["profile"], if chaos { "mixed" } else { "calm" });
             assert!(report["events_processed"].as_u64().unwrap() > 0);
-            if matches!(protocol, "redis-lock" | "redlock") {
+            let claimed_safe = registry::by_name(protocol)
+                .unwrap()
+                .sweep
+                .default_variant()
+                .safe;
+            if !claimed_safe {
                 let violations = report["violations_per_invariant"].as_object().unwrap();
                 for invariant in [EXCLUSIVE_BELIEF, RELEASE_BY_OWNER, SINGLE_LEASE_HOLDER] {
                     assert!(!violations.contains_key(invariant), "{protocol}: {report}");
@@ -125,7 +129,8 @@ fn an_unsafe_variant_names_the_broken_invariants_and_reproduces_the_first_failin
         "sweep",
         "--protocol",
         "lock-service",
-        "--no-fencing",
+        "--variant",
+        "no-fencing",
         "--seeds",
         "12",
         "--chaos",
@@ -152,7 +157,7 @@ fn an_unsafe_variant_names_the_broken_invariants_and_reproduces_the_first_failin
 
     // The reproduce command: emit the seed's scenario, run it, same violations and trace hash.
     let reproduce = report["reproduce"].as_str().unwrap();
-    assert!(reproduce.contains("--no-fencing"), "{reproduce}");
+    assert!(reproduce.contains("--variant no-fencing"), "{reproduce}");
     assert_eq!(
         argument_after(reproduce, "--emit-scenario"),
         seed.to_string()
@@ -168,8 +173,10 @@ fn an_unsafe_variant_names_the_broken_invariants_and_reproduces_the_first_failin
     assert_eq!(emitted.status.code(), Some(0));
     let text = String::from_utf8(emitted.stdout).unwrap();
     let scenario = parse_scenario(&text, "emitted.toml").unwrap_or_else(|error| panic!("{error}"));
-    let mut options = lock_chaos_options("lock-service", true).unwrap();
-    options.fencing = false;
+    let options = LockChaosOptions {
+        variant: "no-fencing",
+        ..lock_chaos_options("lock-service", true).unwrap()
+    };
     let outcome = run_lock_seed(seed, &options).unwrap();
     let rerun = run_scenario(&scenario).unwrap();
     assert_eq!(rerun.world.trace_hash, outcome.trace_hash);
@@ -179,18 +186,19 @@ fn an_unsafe_variant_names_the_broken_invariants_and_reproduces_the_first_failin
 /// `--emit-scenario` writes each protocol's chaos scenario as a file that runs to the very same trace.
 #[test]
 fn emitted_coordination_scenarios_rerun_to_the_same_trace_hash() {
-    let variants: [(&str, &[&str]); 9] = [
-        ("lock-service", &[]),
-        ("lock-service", &["--no-fencing"]),
-        ("redis-lock", &["--server-time-faults"]),
-        ("redlock", &[]),
-        ("scheduler", &[]),
-        ("zookeeper", &["--recipe", "herd"]),
-        ("zookeeper", &[]),
-        ("work-queue", &["--global-lock"]),
-        ("work-queue", &[]),
-    ];
-    for (protocol, flags) in variants {
+    let every_variant = registry::ENTRIES.iter().flat_map(|entry| {
+        let default = entry.sweep.default_variant().name;
+        entry.sweep.variants.iter().filter_map(move |variant| {
+            let options = LockChaosOptions::new(entry.kind, variant.name)?;
+            let flags: Vec<&str> = if variant.name == default {
+                Vec::new()
+            } else {
+                vec!["--variant", variant.name]
+            };
+            Some((entry.name, options, flags))
+        })
+    });
+    for (protocol, options, flags) in every_variant {
         let mut args = vec![
             "sweep",
             "--protocol",
@@ -199,23 +207,13 @@ fn emitted_coordination_scenarios_rerun_to_the_same_trace_hash() {
             "7",
             "--chaos",
         ];
-        args.extend(flags);
+        args.extend(&flags);
         let output = quorumlab(&args);
         assert_eq!(output.status.code(), Some(0), "{protocol} {flags:?}");
         let text = String::from_utf8(output.stdout).unwrap();
         let scenario = parse_scenario(&text, "emitted.toml")
             .unwrap_or_else(|error| panic!("{protocol} {flags:?}: {error}"));
         assert_eq!(scenario.protocol_name(), protocol);
-        let mut options = lock_chaos_options(protocol, true).unwrap();
-        for flag in flags {
-            match *flag {
-                "--no-fencing" => options.fencing = false,
-                "--server-time-faults" => options.server_time_faults = true,
-                "--global-lock" => options.kind = LockKind::WorkQueue { partitioned: false },
-                "--recipe" => options.kind = LockKind::Zookeeper(ZkRecipe::Herd),
-                _ => {}
-            }
-        }
         assert_eq!(
             scenario,
             lock_sweep_scenario(7, &options).unwrap(),
@@ -241,7 +239,7 @@ fn emitted_coordination_scenarios_rerun_to_the_same_trace_hash() {
             "7",
             "--chaos",
         ];
-        sweep_args.extend(flags);
+        sweep_args.extend(&flags);
         let report = json(&quorumlab(&sweep_args));
         assert_eq!(report["seeds"], 1, "{protocol} {flags:?}");
     }
@@ -278,39 +276,39 @@ fn coordination_sweep_flags_are_checked() {
             "sweep",
             "--protocol",
             "redlock",
-            "--no-fencing",
+            "--variant",
+            "no-fencing",
             "--seeds",
             "1",
         ]),
-        &["--no-fencing only applies to --protocol lock-service"],
+        &[
+            "redlock has no variant `no-fencing`",
+            "honest-servers, server-time-faults",
+        ],
     );
     assert_bad_input(
-        &quorumlab(&["sweep", "--no-fencing", "--seeds", "1"]),
-        &["--no-fencing"],
-    );
-    assert_bad_input(
-        &quorumlab(&[
-            "sweep",
-            "--protocol",
-            "work-queue",
-            "--recipe",
-            "herd",
-            "--seeds",
-            "1",
-        ]),
-        &["--recipe only applies to --protocol zookeeper"],
+        &quorumlab(&["sweep", "--variant", "no-fencing", "--seeds", "1"]),
+        &["raft has no variant `no-fencing`"],
     );
     assert_bad_input(
         &quorumlab(&[
             "sweep",
             "--protocol",
             "zookeeper",
-            "--recipe",
+            "--variant",
             "mob",
             "--seeds",
             "1",
         ]),
-        &["mob", "herd or sequential"],
+        &["mob", "sequential, herd"],
+    );
+    assert_bad_input(
+        &quorumlab(&["sweep", "--all", "--protocol", "raft"]),
+        &["--protocol does not apply to --all"],
+    );
+    assert_bad_input(
+        &quorumlab(&["sweep", "--holder-seeds", "5", "--seeds", "1"]),
+        &["--holder-seeds only applies to --all"],
     );
     assert_bad_input(
         &quorumlab(&[
@@ -322,7 +320,7 @@ fn coordination_sweep_flags_are_checked() {
             "--seeds",
             "1",
         ]),
-        &["leader-churn", "calm or mixed"],
+        &["leader-churn", "calm, mixed, holders"],
     );
     assert_bad_input(
         &quorumlab(&["sweep", "--protocol", "paxos", "--seeds", "1"]),

@@ -4,6 +4,7 @@
 
 pub mod bench;
 pub mod chaos;
+pub mod chaos_digest;
 pub mod lesson;
 pub mod replay;
 pub mod runner;

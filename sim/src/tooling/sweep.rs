@@ -6,12 +6,16 @@
 //! scenario can be printed with [`chaos_scenario`] + [`crate::tooling::scenario::to_toml_string`] and
 //! re-run alone.
 
-use crate::contract::config::{ProtocolConfig, ZkRecipe};
+use crate::contract::config::ProtocolConfig;
+use crate::contract::entry::Progress;
+use crate::contract::report::Report;
 use crate::protocols::zookeeper::CandidatePhase;
-use crate::tooling::chaos::locks::{lock_chaos_scenario, LockChaosOptions, LockKind};
+use crate::tooling::chaos::holders::holder_run;
+use crate::tooling::chaos::locks::{lock_chaos_scenario, LockChaosOptions};
 use crate::tooling::chaos::{chaos_scenario, ChaosOptions};
 use crate::tooling::runner::ScenarioRun;
 use crate::tooling::scenario::{parse_scenario, to_toml_string, Scenario};
+use crate::worlds::registry;
 use std::collections::BTreeMap;
 
 /// Name under which a liveness failure is tallied next to the checkers' invariants.
@@ -34,6 +38,13 @@ pub struct SeedOutcome {
 impl SeedOutcome {
     pub fn failed(&self) -> bool {
         !self.violations.is_empty()
+    }
+
+    /// Some checker reported a violation (not only a liveness or progress failure).
+    pub fn broke_a_checker(&self) -> bool {
+        self.violations
+            .keys()
+            .any(|name| name != LIVENESS_AFTER_HEAL && name != PROGRESS_AFTER_HEAL)
     }
 }
 
@@ -90,6 +101,8 @@ pub struct SweepSummary {
     pub failing_seed_count: u64,
     /// The first [`MAX_LISTED_FAILING_SEEDS`] failing seeds, in the order run.
     pub failing_seeds: Vec<u64>,
+    /// Seeds with at least one checker violation (liveness and progress aside).
+    unsafe_seeds: u64,
 }
 
 impl SweepSummary {
@@ -106,12 +119,39 @@ impl SweepSummary {
                 .entry(invariant.clone())
                 .or_insert(0) += 1;
         }
+        if outcome.broke_a_checker() {
+            self.unsafe_seeds += 1;
+        }
         if outcome.failed() {
             self.failing_seed_count += 1;
             if self.failing_seeds.len() < MAX_LISTED_FAILING_SEEDS {
                 self.failing_seeds.push(outcome.seed);
             }
         }
+    }
+
+    /// Adds a later stretch of seeds' tally (`later` ran after every seed of `self`).
+    pub fn merge(&mut self, later: SweepSummary) {
+        self.seeds_run += later.seeds_run;
+        self.events_processed += later.events_processed;
+        for (invariant, count) in later.violations_per_invariant {
+            *self.violations_per_invariant.entry(invariant).or_insert(0) += count;
+        }
+        for (invariant, count) in later.failing_seeds_per_invariant {
+            *self
+                .failing_seeds_per_invariant
+                .entry(invariant)
+                .or_insert(0) += count;
+        }
+        self.failing_seed_count += later.failing_seed_count;
+        self.unsafe_seeds += later.unsafe_seeds;
+        self.failing_seeds.extend(later.failing_seeds);
+        self.failing_seeds.truncate(MAX_LISTED_FAILING_SEEDS);
+    }
+
+    /// Seeds that broke a checker (every failing seed but those failing only for want of progress).
+    pub fn unsafe_seed_count(&self) -> u64 {
+        self.unsafe_seeds
     }
 
     pub fn first_failing_seed(&self) -> Option<u64> {
@@ -138,44 +178,12 @@ pub fn sweep(
 /// Name under which a coordination world that did no work after the heal is tallied.
 pub const PROGRESS_AFTER_HEAL: &str = "Progress after heal";
 
-/// The coordination protocols a sweep can run, with the chaos settings each is claimed safe under:
-/// the lock service with fencing; a single Redis lock and Redlock with honest server clocks and servers
-/// that keep their keys (their stores cannot fence, so a paused client may still break mutual
-/// exclusion: that is what the sweep shows); the scheduler in `leader-fencing` mode; the ZooKeeper
-/// recipe (sequential); the work queue partitioned by account. `None` for any other name.
+/// The chaos options of coordination protocol `protocol` in its default sweep variant (the one it is
+/// claimed safe in, where it has one: see each entry's sweep plan); without `chaos` the fault window is
+/// empty, the workload alone, a baseline. `None` for plain Raft or an unknown name.
 pub fn lock_chaos_options(protocol: &str, chaos: bool) -> Option<LockChaosOptions> {
-    let defaults = LockChaosOptions::default();
-    let options = match protocol {
-        "lock-service" => defaults,
-        "redis-lock" => LockChaosOptions {
-            kind: LockKind::Redis,
-            servers: 1,
-            server_time_faults: false,
-            ..defaults
-        },
-        "redlock" => LockChaosOptions {
-            kind: LockKind::Redlock,
-            servers: 5,
-            server_time_faults: false,
-            ..defaults
-        },
-        "scheduler" => LockChaosOptions {
-            kind: LockKind::Scheduler,
-            quiet_ms: 4_000,
-            ..defaults
-        },
-        "zookeeper" => LockChaosOptions {
-            kind: LockKind::Zookeeper(ZkRecipe::Sequential),
-            quiet_ms: 3_000,
-            ..defaults
-        },
-        "work-queue" => LockChaosOptions {
-            kind: LockKind::WorkQueue { partitioned: true },
-            ..defaults
-        },
-        _ => return None,
-    };
-    // Without chaos the fault window is empty: the workload alone, a baseline.
+    let entry = registry::by_name(protocol)?;
+    let options = LockChaosOptions::default_for(entry.kind)?;
     Some(if chaos {
         options
     } else {
@@ -202,52 +210,68 @@ pub fn run_lock_seed(seed: u64, options: &LockChaosOptions) -> Result<SeedOutcom
     judge_lock_scenario(lock_sweep_scenario(seed, options)?, options.fault_window_ms)
 }
 
-/// Judges a coordination run as a sweep does. Besides the checkers' violations, a seed fails with
-/// [`PROGRESS_AFTER_HEAL`] when, after `heal_ms`, the world did none of its work: no write accepted
-/// by the store (lock service, work queue), no minute invoiced after the heal's minute (scheduler), or
-/// not exactly one candidate leading at the end (ZooKeeper recipe). Redis-style locks are judged on
-/// safety alone.
-pub fn judge_lock_scenario(scenario: Scenario, heal_ms: u64) -> Result<SeedOutcome, String> {
-    let seed = scenario.seed;
-    let coordination = scenario.protocol.clone();
-    let mut run = ScenarioRun::new(scenario)?;
-    run.run_to_end();
-    let report = run.world().report();
-    let mut violations = report.violation_counts.clone();
-    violations.retain(|_, count| *count > 0);
-    let progressed = match &coordination {
-        ProtocolConfig::LockService(_) | ProtocolConfig::WorkQueue(..) => {
-            report.resource.as_ref().is_some_and(|resource| {
-                resource
-                    .accepted
-                    .iter()
-                    .any(|access| access.write.is_some() && access.at_ms > heal_ms)
-            })
-        }
-        ProtocolConfig::Scheduler(_, scheduler) => {
-            let minute_ms = scheduler.minute_ms.max(1);
+/// Runs the holder-aimed profile (`chaos::holders`) for one seed and judges it as a coordination seed.
+pub fn run_holder_seed(seed: u64, options: &LockChaosOptions) -> Result<SeedOutcome, String> {
+    let finished = holder_run(seed, options)?;
+    Ok(judge_lock_run(&finished.run, options.fault_window_ms))
+}
+
+/// Whether a coordination world did its work after `heal_ms`, as its sweep plan's [`Progress`] asks.
+fn progressed(run: &ScenarioRun, report: &Report, heal_ms: u64) -> bool {
+    let world = run.world();
+    match world.config().protocol.entry().sweep.progress {
+        Progress::StoreWrite => report.resource.as_ref().is_some_and(|resource| {
+            resource
+                .accepted
+                .iter()
+                .any(|access| access.write.is_some() && access.at_ms > heal_ms)
+        }),
+        Progress::Invoicing => {
+            let minute_ms = match &world.config().protocol {
+                ProtocolConfig::Scheduler(_, scheduler) => scheduler.minute_ms.max(1),
+                _ => return false,
+            };
             let (heal_minute, last_minute) = (heal_ms / minute_ms, report.end_ms / minute_ms);
             report.invoices.as_ref().is_some_and(|invoices| {
                 (heal_minute + 1..last_minute)
                     .any(|minute| !invoices.missed_minutes.contains(&minute))
             })
         }
-        ProtocolConfig::Zookeeper(..) => run.world().view().coordination.is_some_and(|view| {
+        Progress::OneLeader => world.view().coordination.is_some_and(|view| {
             view.candidates
                 .iter()
                 .filter(|candidate| candidate.phase == CandidatePhase::Leading)
                 .count()
                 == 1
         }),
-        _ => true,
-    };
-    if !progressed {
+        Progress::RaftLeader => has_settled_leader(run),
+        Progress::SafetyOnly => true,
+    }
+}
+
+/// Judges a coordination run as a sweep does. Besides the checkers' violations, a seed fails with
+/// [`PROGRESS_AFTER_HEAL`] when, after `heal_ms`, the world did none of its work: no write accepted
+/// by the store (lock service, work queue), no minute invoiced after the heal's minute (scheduler), or
+/// not exactly one candidate leading at the end (ZooKeeper recipe). Redis-style locks are judged on
+/// safety alone.
+pub fn judge_lock_scenario(scenario: Scenario, heal_ms: u64) -> Result<SeedOutcome, String> {
+    let mut run = ScenarioRun::new(scenario)?;
+    run.run_to_end();
+    Ok(judge_lock_run(&run, heal_ms))
+}
+
+/// Judges a finished coordination run (see [`judge_lock_scenario`]).
+pub fn judge_lock_run(run: &ScenarioRun, heal_ms: u64) -> SeedOutcome {
+    let report = run.world().report();
+    let mut violations = report.violation_counts.clone();
+    violations.retain(|_, count| *count > 0);
+    if !progressed(run, &report, heal_ms) {
         violations.insert(PROGRESS_AFTER_HEAL.to_string(), 1);
     }
-    Ok(SeedOutcome {
-        seed,
+    SeedOutcome {
+        seed: run.scenario().seed,
         violations,
         events_processed: report.events_processed,
         trace_hash: report.trace_hash,
-    })
+    }
 }

@@ -7,6 +7,7 @@ pub mod parallel;
 pub mod replay;
 pub mod run;
 pub mod sweep;
+pub mod sweep_table;
 
 use std::process::ExitCode;
 

@@ -1,20 +1,20 @@
 //! `quorumlab sweep`: many seeds of randomized faults, a tally per invariant, and the command that
 //! reproduces the first failing seed. `--emit-scenario SEED` prints that seed's schedule as scenario TOML.
-//! `--protocol raft` (the default) sweeps Raft's chaos profiles; a coordination protocol (`lock-service`,
-//! `redis-lock`, `redlock`, `scheduler`, `zookeeper`, `work-queue`) sweeps its chaos world
-//! (`chaos::locks`), with a few switches that pick its unsafe or alternative variant.
+//! `--protocol raft` (the default) sweeps Raft's chaos profiles; any other registry entry sweeps its chaos
+//! world (`chaos::locks`) in one of the configurations its sweep plan lists (`--variant`), under the
+//! calm, mixed or holder-aimed profile. `--all` sweeps every registry entry (`sweep_table`).
 
 use super::args::{FlagSpec, ParsedArgs};
 use super::parallel::sweep_on_threads;
 use super::Outcome;
-use quorumlab_sim::chaos::locks::{LockChaosOptions, LockKind};
+use quorumlab_sim::chaos::holders::holder_run;
+use quorumlab_sim::chaos::locks::{LockChaosOptions, LockProfile};
 use quorumlab_sim::chaos::{chaos_scenario, ChaosOptions, ChaosProfile};
-use quorumlab_sim::config::ZkRecipe;
 use quorumlab_sim::ids::MAX_NODES;
 use quorumlab_sim::registry;
 use quorumlab_sim::scenario::to_toml_string;
 use quorumlab_sim::sweep::{
-    lock_chaos_options, lock_sweep_scenario, run_lock_seed, run_seed, SweepSummary,
+    lock_sweep_scenario, run_holder_seed, run_lock_seed, run_seed, SweepSummary,
 };
 use quorumlab_sim::ProtocolKind;
 use serde::Serialize;
@@ -29,9 +29,11 @@ const FLAGS: FlagSpec = FlagSpec {
         "emit-scenario",
         "profile",
         "jobs",
-        "recipe",
+        "variant",
+        "raft-seeds",
+        "holder-seeds",
     ],
-    switches: &["chaos", "no-fencing", "global-lock", "server-time-faults"],
+    switches: &["chaos", "all"],
 };
 
 const DEFAULT_NODES: usize = 5;
@@ -39,13 +41,6 @@ const DEFAULT_NODES: usize = 5;
 /// Most servers a coordination sweep may ask for: its workers (at most 5) and the store count toward
 /// the node limit too.
 const MAX_COORDINATION_SERVERS: usize = MAX_NODES - 6;
-
-/// The switches that choose a coordination variant, with the one protocol each applies to.
-const VARIANT_SWITCHES: &[(&str, &[&str])] = &[
-    ("no-fencing", &["lock-service"]),
-    ("global-lock", &["work-queue"]),
-    ("server-time-faults", &["redis-lock", "redlock"]),
-];
 
 /// The JSON printed by a sweep.
 #[derive(Serialize)]
@@ -77,12 +72,21 @@ enum Target {
     Coordination {
         name: &'static str,
         options: LockChaosOptions,
+        profile: LockProfile,
     },
 }
 
 fn sweep_or_emit(args: &[String]) -> Result<Outcome, String> {
     let parsed = FLAGS.parse(args)?;
     parsed.no_positionals()?;
+    if parsed.switch("all") {
+        return super::sweep_table::sweep_all(&parsed, jobs(&parsed)?);
+    }
+    for flag in ["raft-seeds", "holder-seeds"] {
+        if parsed.text(flag).is_some() {
+            return Err(format!("--{flag} only applies to --all"));
+        }
+    }
     let target = target(&parsed)?;
     if let Some(seed) = parsed.number::<u64>("emit-scenario")? {
         if parsed.text("seeds").is_some() || parsed.text("first-seed").is_some() {
@@ -92,7 +96,12 @@ fn sweep_or_emit(args: &[String]) -> Result<Outcome, String> {
         }
         let scenario = match &target {
             Target::Raft(options) => chaos_scenario(seed, options),
-            Target::Coordination { options, .. } => lock_sweep_scenario(seed, options)?,
+            Target::Coordination {
+                options, profile, ..
+            } => match profile {
+                LockProfile::Holders => holder_run(seed, options)?.scenario,
+                _ => lock_sweep_scenario(seed, options)?,
+            },
         };
         print!("{}", to_toml_string(&scenario));
         return Ok(Outcome::Success);
@@ -104,21 +113,29 @@ fn sweep_or_emit(args: &[String]) -> Result<Outcome, String> {
         return Err("--seeds must be at least 1".into());
     }
     let first_seed = parsed.number::<u64>("first-seed")?.unwrap_or(1);
-    let jobs = match parsed.number::<usize>("jobs")? {
-        Some(0) => return Err("--jobs must be at least 1".into()),
-        Some(jobs) => jobs,
-        None => std::thread::available_parallelism().map_or(1, |cores| cores.get()),
-    };
+    let jobs = jobs(&parsed)?;
     let report = match &target {
         Target::Raft(options) => {
             let summary =
                 sweep_on_threads(first_seed, seed_count, |seed| run_seed(seed, options), jobs)?;
             sweep_report(ProtocolKind::Raft, first_seed, options, summary)
         }
-        Target::Coordination { name, options } => {
-            let run = |seed| run_lock_seed(seed, options);
-            let summary = sweep_on_threads(first_seed, seed_count, run, jobs)?;
-            coordination_report(name, first_seed, options, summary)
+        Target::Coordination {
+            name,
+            options,
+            profile,
+        } => {
+            let summary = match profile {
+                LockProfile::Holders => {
+                    let run = |seed| run_holder_seed(seed, options);
+                    sweep_on_threads(first_seed, seed_count, run, jobs)?
+                }
+                _ => {
+                    let run = |seed| run_lock_seed(seed, options);
+                    sweep_on_threads(first_seed, seed_count, run, jobs)?
+                }
+            };
+            coordination_report(name, first_seed, options, *profile, summary)
         }
     };
     let failed = report.failing_seed_count > 0;
@@ -133,6 +150,15 @@ fn sweep_or_emit(args: &[String]) -> Result<Outcome, String> {
     })
 }
 
+/// `--jobs N`, or every core.
+pub fn jobs(parsed: &ParsedArgs) -> Result<usize, String> {
+    match parsed.number::<usize>("jobs")? {
+        Some(0) => Err("--jobs must be at least 1".into()),
+        Some(jobs) => Ok(jobs),
+        None => Ok(std::thread::available_parallelism().map_or(1, |cores| cores.get())),
+    }
+}
+
 fn target(parsed: &ParsedArgs) -> Result<Target, String> {
     let name = parsed.text("protocol").unwrap_or("raft");
     let Some(entry) = registry::by_name(name) else {
@@ -142,45 +168,72 @@ fn target(parsed: &ParsedArgs) -> Result<Target, String> {
             supported.join(", ")
         ));
     };
-    if entry.kind != ProtocolKind::Raft {
-        return Ok(Target::Coordination {
-            name: entry.name,
-            options: coordination_options(parsed, entry.name)?,
-        });
-    }
-    for (switch, protocols) in VARIANT_SWITCHES {
-        if parsed.switch(switch) {
-            return Err(only_for(switch, protocols));
+    let variant = parsed
+        .text("variant")
+        .unwrap_or(entry.sweep.default_variant().name);
+    let Some(options) = LockChaosOptions::new(entry.kind, variant) else {
+        if parsed.text("variant").is_some() && entry.sweep.variant(variant).is_none() {
+            return Err(unknown_variant(entry.name, variant));
         }
+        return Ok(Target::Raft(chaos_options(parsed)?));
+    };
+    if entry.sweep.variant(variant).is_none() {
+        return Err(unknown_variant(entry.name, variant));
     }
-    if parsed.text("recipe").is_some() {
-        return Err(only_for("recipe", &["zookeeper"]));
-    }
-    Ok(Target::Raft(chaos_options(parsed)?))
+    let profile = coordination_profile_flag(parsed, entry.name)?;
+    Ok(Target::Coordination {
+        name: entry.name,
+        options: coordination_options(parsed, options, profile)?,
+        profile,
+    })
 }
 
-fn only_for(flag: &str, protocols: &[&str]) -> String {
+fn unknown_variant(protocol: &str, variant: &str) -> String {
+    let entry = registry::by_name(protocol).expect("a registry name");
+    let names: Vec<&str> = entry
+        .sweep
+        .variants
+        .iter()
+        .map(|known| known.name)
+        .collect();
     format!(
-        "--{flag} only applies to --protocol {}",
-        protocols.join(" or --protocol ")
+        "--variant: {protocol} has no variant `{variant}`; expected one of {}",
+        names.join(", ")
     )
 }
 
-/// The chaos world of coordination protocol `name`, with `--nodes` servers and the variant switches.
-fn coordination_options(parsed: &ParsedArgs, name: &str) -> Result<LockChaosOptions, String> {
-    let chaos = match chaos_profile(parsed)? {
-        ChaosProfile::Calm => false,
-        ChaosProfile::Mixed => true,
-        other => {
-            return Err(format!(
-                "--profile {} is a Raft profile; a {name} sweep takes calm or mixed (--chaos)",
-                other.name()
-            ))
-        }
+/// `--profile calm|mixed|holders` for a coordination world (`--chaos` means mixed).
+fn coordination_profile_flag(parsed: &ParsedArgs, name: &str) -> Result<LockProfile, String> {
+    let Some(profile_name) = parsed.text("profile") else {
+        return Ok(if parsed.switch("chaos") {
+            LockProfile::Mixed
+        } else {
+            LockProfile::Calm
+        });
     };
-    let mut options = lock_chaos_options(name, chaos).expect("a coordination protocol");
+    let profile = LockProfile::from_name(profile_name).ok_or_else(|| {
+        format!(
+            "--profile {profile_name} is not a {name} profile: a {name} sweep takes {}",
+            LockProfile::NAMES.join(", ")
+        )
+    })?;
+    if profile == LockProfile::Calm && parsed.switch("chaos") {
+        return Err("--chaos contradicts --profile calm".into());
+    }
+    Ok(profile)
+}
+
+/// The chaos world of a coordination protocol, with `--nodes` servers (calm: no fault window).
+fn coordination_options(
+    parsed: &ParsedArgs,
+    mut options: LockChaosOptions,
+    profile: LockProfile,
+) -> Result<LockChaosOptions, String> {
+    if profile == LockProfile::Calm {
+        options.fault_window_ms = 0;
+    }
     if let Some(servers) = parsed.number::<usize>("nodes")? {
-        if name == "redis-lock" && servers != 1 {
+        if options.server_count() == 1 && servers != 1 {
             return Err(format!(
                 "--nodes {servers} is out of range: a single Redis lock has exactly 1 server"
             ));
@@ -192,35 +245,6 @@ fn coordination_options(parsed: &ParsedArgs, name: &str) -> Result<LockChaosOpti
             ));
         }
         options.servers = servers;
-    }
-    for (switch, protocols) in VARIANT_SWITCHES {
-        if parsed.switch(switch) && !protocols.contains(&name) {
-            return Err(only_for(switch, protocols));
-        }
-    }
-    if parsed.switch("no-fencing") {
-        options.fencing = false;
-    }
-    if parsed.switch("server-time-faults") {
-        options.server_time_faults = true;
-    }
-    if parsed.switch("global-lock") {
-        options.kind = LockKind::WorkQueue { partitioned: false };
-    }
-    if let Some(recipe) = parsed.text("recipe") {
-        if name != "zookeeper" {
-            return Err(only_for("recipe", &["zookeeper"]));
-        }
-        let recipe = match recipe {
-            "herd" => ZkRecipe::Herd,
-            "sequential" => ZkRecipe::Sequential,
-            other => {
-                return Err(format!(
-                    "--recipe: unknown recipe `{other}`; expected herd or sequential"
-                ))
-            }
-        };
-        options.kind = LockKind::Zookeeper(recipe);
     }
     Ok(options)
 }
@@ -287,13 +311,14 @@ fn coordination_report(
     name: &'static str,
     first_seed: u64,
     options: &LockChaosOptions,
+    profile: LockProfile,
     summary: SweepSummary,
 ) -> SweepReport {
     let first_failing_seed = summary.first_failing_seed();
     SweepReport {
         protocol: name,
-        nodes: options.servers,
-        profile: coordination_profile(options),
+        nodes: options.server_count(),
+        profile: profile.name(),
         first_seed,
         seeds: summary.seeds_run,
         events_processed: summary.events_processed,
@@ -302,48 +327,34 @@ fn coordination_report(
         failing_seed_count: summary.failing_seed_count,
         failing_seeds: summary.failing_seeds,
         first_failing_seed,
-        reproduce: first_failing_seed.map(|seed| coordination_reproduce(name, seed, options)),
+        reproduce: first_failing_seed
+            .map(|seed| coordination_reproduce(name, seed, options, profile)),
     }
-}
-
-fn coordination_profile(options: &LockChaosOptions) -> &'static str {
-    if options.fault_window_ms == 0 {
-        ChaosProfile::Calm.name()
-    } else {
-        ChaosProfile::Mixed.name()
-    }
-}
-
-/// The flags that recreate `options` for protocol `name` (beside `--nodes` and `--profile`).
-fn variant_flags(options: &LockChaosOptions) -> String {
-    let mut flags = String::new();
-    if !options.fencing {
-        flags.push_str(" --no-fencing");
-    }
-    match options.kind {
-        LockKind::Redis | LockKind::Redlock if options.server_time_faults => {
-            flags.push_str(" --server-time-faults");
-        }
-        LockKind::WorkQueue { partitioned: false } => flags.push_str(" --global-lock"),
-        LockKind::Zookeeper(ZkRecipe::Herd) => flags.push_str(" --recipe herd"),
-        _ => {}
-    }
-    flags
 }
 
 /// The shell commands that write a coordination sweep's failing seed to a file and run it.
-fn coordination_reproduce(name: &str, seed: u64, options: &LockChaosOptions) -> String {
+pub fn coordination_reproduce(
+    name: &str,
+    seed: u64,
+    options: &LockChaosOptions,
+    profile: LockProfile,
+) -> String {
     let file = format!("sweep-{name}-seed-{seed}.toml");
+    let default_variant = options.entry().sweep.default_variant().name;
+    let variant = if options.variant == default_variant {
+        String::new()
+    } else {
+        format!(" --variant {}", options.variant)
+    };
     format!(
-        "quorumlab sweep --protocol {name} --emit-scenario {seed} --nodes {} --profile {}{} > {file} && quorumlab run {file}",
-        options.servers,
-        coordination_profile(options),
-        variant_flags(options)
+        "quorumlab sweep --protocol {name} --emit-scenario {seed} --nodes {} --profile {}{variant} > {file} && quorumlab run {file}",
+        options.server_count(),
+        profile.name(),
     )
 }
 
 /// The shell commands that write the failing seed's scenario to a file and run it.
-fn reproduce_command(protocol: ProtocolKind, seed: u64, options: &ChaosOptions) -> String {
+pub fn reproduce_command(protocol: ProtocolKind, seed: u64, options: &ChaosOptions) -> String {
     let profile = options.profile.name();
     let file = format!("sweep-seed-{seed}.toml");
     format!(

@@ -8,9 +8,11 @@
 pub mod describe;
 pub mod invariants;
 pub mod options;
+pub mod sweep;
 
 use crate::contract::config::{ProtocolConfig, ProtocolKind};
 pub use options::{OptionKey, OptionSetting, OptionTable, OptionValue};
+pub use sweep::{FaultRules, Progress, SweepPlan, SweepVariant};
 
 /// An invariant a world can break: its name (as the checkers report it) and what it promises, in a
 /// phrase a learner can hold on to.
@@ -112,6 +114,8 @@ pub struct ProtocolEntry<Build = ()> {
     pub lock_keys: &'static [&'static str],
     /// The world's own tables (`[scheduler]`, ...), declared in its folder.
     pub tables: &'static [OptionTable],
+    /// How seed sweeps run the world: its configurations, safe and unsafe (see `sweep`).
+    pub sweep: SweepPlan,
     /// Builds the world's actors in node order (servers, then the lettered actors, then the store).
     pub build_actors: Build,
 }
@@ -131,6 +135,7 @@ impl ProtocolEntry {
             defaults: self.defaults,
             lock_keys: self.lock_keys,
             tables: self.tables,
+            sweep: self.sweep,
             build_actors,
         }
     }

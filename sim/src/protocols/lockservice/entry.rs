@@ -3,7 +3,10 @@
 use crate::contract::config::{LockServiceOptions, ProtocolConfig, ProtocolKind};
 use crate::contract::entry::describe::{LockStory, Story};
 use crate::contract::entry::invariants::*;
-use crate::contract::entry::{Capabilities, ClientPath, ProtocolEntry, ServerQuorum, Vocabulary};
+use crate::contract::entry::{
+    Capabilities, ClientPath, FaultRules, Progress, ProtocolEntry, ServerQuorum, SweepPlan,
+    SweepVariant, Vocabulary,
+};
 
 /// Raft servers with a lock state machine, lock-holding workers and a store that fences.
 pub const LOCK_SERVICE: ProtocolEntry = ProtocolEntry {
@@ -24,6 +27,28 @@ pub const LOCK_SERVICE: ProtocolEntry = ProtocolEntry {
     defaults: || ProtocolConfig::LockService(LockServiceOptions::default()),
     lock_keys: &["renew_ms", "fencing"],
     tables: &[],
+    sweep: SweepPlan {
+        servers: 3,
+        quiet_ms: 2_500,
+        progress: Progress::StoreWrite,
+        hold_marker: Some(HOLDER_READ_REPLY),
+        variants: &[
+            SweepVariant {
+                name: "fencing",
+                safe: true,
+                summary: "the store checks fencing tokens",
+                configure: |locks| ProtocolConfig::LockService(fenced(locks, true)),
+                faults: FaultRules::ALL,
+            },
+            SweepVariant {
+                name: "no-fencing",
+                safe: false,
+                summary: "the store takes any write",
+                configure: |locks| ProtocolConfig::LockService(fenced(locks, false)),
+                faults: FaultRules::ALL,
+            },
+        ],
+    },
     build_actors: (),
     story: Story {
         locks: Some(LockStory::Service),
@@ -31,6 +56,15 @@ pub const LOCK_SERVICE: ProtocolEntry = ProtocolEntry {
         election_recipe: false,
     },
 };
+
+/// The store's answer a worker gets to its read, the first access of a hold: from here until its write
+/// it computes, the moment a pause hurts (the label of `ResourceMessage::AccessReply`).
+pub const HOLDER_READ_REPLY: &str = "Access ok";
+
+/// `locks` with the store's fencing switched as asked.
+pub fn fenced(locks: LockServiceOptions, fencing: bool) -> LockServiceOptions {
+    LockServiceOptions { fencing, ..locks }
+}
 
 /// The words for a world whose lettered actors are lock-taking workers (the work queue's too).
 pub const WORKER_VOCABULARY: Vocabulary = Vocabulary {

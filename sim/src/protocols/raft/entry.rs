@@ -3,7 +3,10 @@
 use crate::contract::config::{ProtocolConfig, ProtocolKind};
 use crate::contract::entry::describe::Story;
 use crate::contract::entry::invariants::*;
-use crate::contract::entry::{Capabilities, ClientPath, ProtocolEntry, ServerQuorum, Vocabulary};
+use crate::contract::entry::{
+    Capabilities, ClientPath, FaultRules, Progress, ProtocolEntry, ServerQuorum, SweepPlan,
+    SweepVariant, Vocabulary,
+};
 
 pub const RAFT: ProtocolEntry = ProtocolEntry {
     kind: ProtocolKind::Raft,
@@ -29,6 +32,19 @@ pub const RAFT: ProtocolEntry = ProtocolEntry {
     defaults: ProtocolConfig::default,
     lock_keys: &[],
     tables: &[],
+    sweep: SweepPlan {
+        servers: 5,
+        quiet_ms: 5_000,
+        progress: Progress::RaftLeader,
+        hold_marker: None,
+        variants: &[SweepVariant {
+            name: "default",
+            safe: true,
+            summary: "PreVote, CheckQuorum and lease reads drawn per seed",
+            configure: |_| ProtocolConfig::Raft,
+            faults: FaultRules::ALL,
+        }],
+    },
     build_actors: (),
     story: Story {
         locks: None,

@@ -5,8 +5,10 @@ use crate::contract::entry::describe::{LockStory, Story};
 use crate::contract::entry::invariants::*;
 use crate::contract::entry::Vocabulary;
 use crate::contract::entry::{
-    Capabilities, ClientPath, InvariantInfo, ProtocolEntry, ServerQuorum,
+    Capabilities, ClientPath, FaultRules, InvariantInfo, Progress, ProtocolEntry, ServerQuorum,
+    SweepPlan, SweepVariant,
 };
+use crate::protocols::lockservice::entry::HOLDER_READ_REPLY;
 
 const KV_INVARIANTS: &[InvariantInfo] = &[
     MUTUAL_EXCLUSION_INFO,
@@ -45,6 +47,35 @@ pub const REDIS_LOCK: ProtocolEntry = ProtocolEntry {
     defaults: || ProtocolConfig::RedisLock(unfenced_locks()),
     lock_keys: &["unchecked_release"],
     tables: &[],
+    sweep: SweepPlan {
+        servers: 1,
+        quiet_ms: 2_500,
+        progress: Progress::SafetyOnly,
+        hold_marker: Some(HOLDER_READ_REPLY),
+        variants: &[
+            SweepVariant {
+                name: "honest-servers",
+                safe: false,
+                summary: "compare-and-delete, the server's clock and keys kept",
+                configure: |locks| ProtocolConfig::RedisLock(redis_locks(locks, false)),
+                faults: HONEST_SERVERS,
+            },
+            SweepVariant {
+                name: "unchecked-release",
+                safe: false,
+                summary: "released with a plain DEL",
+                configure: |locks| ProtocolConfig::RedisLock(redis_locks(locks, true)),
+                faults: HONEST_SERVERS,
+            },
+            SweepVariant {
+                name: "server-time-faults",
+                safe: false,
+                summary: "the server's clock jumps and drifts, and it crashes",
+                configure: |locks| ProtocolConfig::RedisLock(redis_locks(locks, false)),
+                faults: FaultRules::ALL,
+            },
+        ],
+    },
     build_actors: (),
     story: Story {
         locks: Some(LockStory::Redis),
@@ -66,6 +97,28 @@ pub const REDLOCK: ProtocolEntry = ProtocolEntry {
     defaults: || ProtocolConfig::Redlock(unfenced_locks()),
     lock_keys: &["drift_allowance_ms"],
     tables: &[],
+    sweep: SweepPlan {
+        servers: 5,
+        quiet_ms: 2_500,
+        progress: Progress::SafetyOnly,
+        hold_marker: Some(HOLDER_READ_REPLY),
+        variants: &[
+            SweepVariant {
+                name: "honest-servers",
+                safe: false,
+                summary: "majority of servers, their clocks and keys kept",
+                configure: |locks| ProtocolConfig::Redlock(redlock_locks(locks)),
+                faults: HONEST_SERVERS,
+            },
+            SweepVariant {
+                name: "server-time-faults",
+                safe: false,
+                summary: "server clocks jump and drift, servers crash",
+                configure: |locks| ProtocolConfig::Redlock(redlock_locks(locks)),
+                faults: FaultRules::ALL,
+            },
+        ],
+    },
     build_actors: (),
     story: Story {
         locks: Some(LockStory::Redis),
@@ -73,6 +126,39 @@ pub const REDLOCK: ProtocolEntry = ProtocolEntry {
         election_recipe: false,
     },
 };
+
+/// Redis and Redlock are claimed safe, in their own terms, only while the servers keep true time and
+/// their keys: no clock faults or crashes on the servers.
+const HONEST_SERVERS: FaultRules = FaultRules {
+    server_clocks: false,
+    server_crashes: false,
+    other_clocks: true,
+};
+
+/// A sweep's single Redis lock: nothing to fence with, no keep-alives, the release as asked.
+fn redis_locks(locks: LockServiceOptions, unchecked_release: bool) -> LockServiceOptions {
+    LockServiceOptions {
+        unchecked_release,
+        ..unfenced(locks)
+    }
+}
+
+/// A sweep's Redlock: a drift allowance of 1% of the TTL plus 2 ms, as Redlock's description asks.
+fn redlock_locks(locks: LockServiceOptions) -> LockServiceOptions {
+    LockServiceOptions {
+        drift_allowance_ms: locks.lease_ttl_ms / 100 + 2,
+        ..unfenced(locks)
+    }
+}
+
+/// Redis-style clients send no keep-alives and their store cannot fence.
+fn unfenced(locks: LockServiceOptions) -> LockServiceOptions {
+    LockServiceOptions {
+        fencing: false,
+        renew_ms: LockServiceOptions::default().renew_ms,
+        ..locks
+    }
+}
 
 /// Redis-style locks have no fencing tokens, so their store cannot fence.
 fn unfenced_locks() -> LockServiceOptions {

@@ -1,60 +1,111 @@
-//! Random-fault scenarios for the lock-service world, for seed sweeps: every fault the engine has, aimed at
-//! servers, workers and the store alike, then a quiet period in which everything is healed, restarted,
-//! resumed and every clock runs at true speed again.
+//! Random-fault scenarios for the coordination worlds, for seed sweeps: every fault the engine has that
+//! the configuration's rules allow, aimed at servers, workers and the store alike, then a quiet period in
+//! which everything is healed, restarted, resumed and every clock runs at true speed again.
 //!
-//! With fencing on, no seed may break any checker (the service's own invariants and mutual exclusion at
-//! the resource); with fencing off, some seeds must (pauses and clock faults on workers defeat leases).
+//! The world and its configuration come from the registry: an entry's sweep plan lists its variants,
+//! each with the world it builds from the drawn lock options and the faults it is claimed to tolerate.
+//! A safe variant (the lock service with fencing) must break no checker on any seed; an unsafe one (fencing
+//! off) must break one on some seeds (pauses and clock faults on workers defeat leases).
 
 use crate::base::ids::NodeId;
 use crate::base::rng::Rng;
 use crate::contract::action::{Action, NodeTarget, PPM_ONE};
-use crate::contract::config::{
-    LockServiceOptions, ProtocolConfig, SchedulerMode, SchedulerOptions,
-};
+use crate::contract::config::{LockServiceOptions, ProtocolConfig, ProtocolKind};
+use crate::contract::entry::{FaultRules, ServerQuorum, SweepVariant};
 use crate::tooling::scenario::{Scenario, Step};
 use crate::worlds::coordination::Layout;
+use crate::worlds::registry::{self, Entry};
 
 const SCHEDULE_SALT: u64 = 0x10c5_5e7c_1ce0_0001;
 
-/// Which lock the chaos world runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LockKind {
-    Service,
-    Redis,
-    Redlock,
-    /// The invoice scheduler in `leader-fencing` mode (minutes of 500 ms). Instance clocks stay honest:
-    /// an instance whose clock is behind re-runs minutes, which no lock can prevent.
-    Scheduler,
-    /// ZooKeeper-style election with five candidates. No clock faults anywhere: session timeouts, like
-    /// leases, assume clocks that tick at the same rate.
-    Zookeeper(crate::contract::config::ZkRecipe),
-    /// The work queue: partitioned by account without a lock, or under one global lock (fenced).
-    WorkQueue {
-        partitioned: bool,
-    },
-}
-
+/// Which world and configuration a coordination chaos run builds: a registry entry and one of the
+/// variants its sweep plan lists (`contract::entry::sweep`), so a newly registered world is swept with
+/// no edit here.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LockChaosOptions {
-    pub kind: LockKind,
+    pub protocol: ProtocolKind,
+    /// The name of one of the entry's sweep variants.
+    pub variant: &'static str,
+    /// Lock servers (a world with a single server runs one whatever this says).
     pub servers: usize,
-    pub fencing: bool,
-    /// Clock jumps and drift on the lock servers, and crashes of Redis-style servers (which forget
-    /// their keys). Redis and Redlock are only claimed safe without them.
-    pub server_time_faults: bool,
     pub fault_window_ms: u64,
     pub quiet_ms: u64,
 }
 
-impl Default for LockChaosOptions {
-    fn default() -> Self {
-        LockChaosOptions {
-            kind: LockKind::Service,
-            servers: 3,
-            fencing: true,
-            server_time_faults: true,
-            fault_window_ms: 4_000,
-            quiet_ms: 2_500,
+/// What a coordination sweep throws at its world during the fault window.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LockProfile {
+    /// No faults: the workload alone (the fault window is empty), a baseline.
+    Calm,
+    /// A random fault every 50-600 ms ([`lock_chaos_scenario`]).
+    Mixed,
+    /// Faults timed to land while a lock is held (`chaos::holders`).
+    Holders,
+}
+
+impl LockProfile {
+    pub const NAMES: &'static [&'static str] = &["calm", "mixed", "holders"];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            LockProfile::Calm => "calm",
+            LockProfile::Mixed => "mixed",
+            LockProfile::Holders => "holders",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<LockProfile> {
+        [LockProfile::Calm, LockProfile::Mixed, LockProfile::Holders]
+            .into_iter()
+            .find(|profile| profile.name() == name)
+    }
+}
+
+/// The fault window of a coordination chaos run.
+pub const FAULT_WINDOW_MS: u64 = 4_000;
+
+impl LockChaosOptions {
+    /// The chaos run of `protocol`'s variant `variant` as its sweep plan sets it up; `None` for a world
+    /// without actors (plain Raft) or a name the plan does not list.
+    pub fn new(protocol: ProtocolKind, variant: &str) -> Option<LockChaosOptions> {
+        let entry = registry::entry(protocol);
+        if !(entry.defaults)().is_coordination() {
+            return None;
+        }
+        let variant = entry.sweep.variant(variant)?;
+        Some(LockChaosOptions {
+            protocol,
+            variant: variant.name,
+            servers: entry.sweep.servers,
+            fault_window_ms: FAULT_WINDOW_MS,
+            quiet_ms: entry.sweep.quiet_ms,
+        })
+    }
+
+    /// The world's default sweep variant (see [`LockChaosOptions::new`]).
+    pub fn default_for(protocol: ProtocolKind) -> Option<LockChaosOptions> {
+        Self::new(
+            protocol,
+            registry::entry(protocol).sweep.default_variant().name,
+        )
+    }
+
+    pub fn entry(&self) -> &'static Entry {
+        registry::entry(self.protocol)
+    }
+
+    pub fn sweep_variant(&self) -> &'static SweepVariant {
+        self.entry()
+            .sweep
+            .variant(self.variant)
+            .expect("options are made from the plan's own variant names")
+    }
+
+    /// Servers the world really runs: one for a world with a single server.
+    pub fn server_count(&self) -> usize {
+        match self.entry().capabilities.server_quorum {
+            ServerQuorum::Single { .. } => 1,
+            ServerQuorum::Majority { .. } => self.servers,
         }
     }
 }
@@ -62,13 +113,24 @@ impl Default for LockChaosOptions {
 /// The chaos scenario for `seed`: worker options, network and faults all drawn from the seed.
 pub fn lock_chaos_scenario(seed: u64, options: &LockChaosOptions) -> Scenario {
     let mut rng = Rng::new(seed ^ SCHEDULE_SALT);
+    let (mut scenario, layout) = chaos_world(seed, options, &mut rng);
+    let faults = options.sweep_variant().faults;
+    let mut at_ms = rng.range_inclusive(100, 600);
+    while at_ms < options.fault_window_ms {
+        let action = random_fault(&mut rng, &layout, faults);
+        scenario.steps.push(Step { at_ms, action });
+        at_ms += rng.range_inclusive(50, 600);
+    }
+    push_heal(&mut scenario, options.fault_window_ms, &layout);
+    scenario
+}
+
+/// The scenario of `seed` without steps, and its layout: the lock options drawn from `rng` and given to
+/// the variant, then PreVote, CheckQuorum, network delay and duplicates.
+pub fn chaos_world(seed: u64, options: &LockChaosOptions, rng: &mut Rng) -> (Scenario, Layout) {
     let duration_ms = options.fault_window_ms + options.quiet_ms;
     let title = format!("Lock-service chaos seed {seed}");
-    // A single Redis lock has one server, whatever `servers` says.
-    let servers = match options.kind {
-        LockKind::Redis => 1,
-        _ => options.servers,
-    };
+    let servers = options.server_count();
     let mut scenario = Scenario::new(&title, servers, duration_ms);
     scenario.seed = seed;
     let ttl_ms = rng.range_inclusive(300, 1_500);
@@ -76,7 +138,7 @@ pub fn lock_chaos_scenario(seed: u64, options: &LockChaosOptions) -> Scenario {
         workers: rng.range_inclusive(2, 4) as usize,
         lease_ttl_ms: ttl_ms,
         renew_ms: (ttl_ms / 3).max(1),
-        fencing: options.fencing,
+        fencing: true,
         check_lease_before_write: rng.chance_ppm(PPM_ONE / 2),
         idempotency_key: rng.chance_ppm(PPM_ONE / 2),
         think_ms: rng.range_inclusive(0, 200),
@@ -85,53 +147,8 @@ pub fn lock_chaos_scenario(seed: u64, options: &LockChaosOptions) -> Scenario {
         initial_count: 1_000_000,
         ..LockServiceOptions::default()
     };
-    // Keys a scenario file cannot set for a protocol keep the value a file gets, so the scenario
-    // exports and reads back unchanged (`Scenario::validate` holds every scenario to that).
-    let default_renew_ms = LockServiceOptions::default().renew_ms;
-    let coordination = match options.kind {
-        LockKind::Service => ProtocolConfig::LockService(locks),
-        LockKind::Redis => ProtocolConfig::RedisLock(LockServiceOptions {
-            fencing: false,
-            renew_ms: default_renew_ms,
-            ..locks
-        }),
-        LockKind::Redlock => ProtocolConfig::Redlock(LockServiceOptions {
-            fencing: false,
-            renew_ms: default_renew_ms,
-            drift_allowance_ms: ttl_ms / 100 + 2,
-            ..locks
-        }),
-        LockKind::Zookeeper(recipe) => ProtocolConfig::Zookeeper(
-            LockServiceOptions {
-                workers: 5,
-                fencing: false,
-                ..locks
-            },
-            recipe,
-        ),
-        LockKind::WorkQueue { partitioned } => ProtocolConfig::WorkQueue(
-            LockServiceOptions {
-                workers: 4,
-                fencing: true,
-                ..locks
-            },
-            crate::contract::config::QueueOptions {
-                partitioned,
-                accounts: 32,
-            },
-        ),
-        LockKind::Scheduler => ProtocolConfig::Scheduler(
-            LockServiceOptions {
-                workers: 3,
-                fencing: false,
-                ..locks
-            },
-            SchedulerOptions {
-                mode: SchedulerMode::LeaderFencing,
-                minute_ms: 500,
-            },
-        ),
-    };
+    let mut coordination = (options.sweep_variant().configure)(locks);
+    keep_file_values(&mut coordination, options.entry());
     let layout = Layout::new(servers, &coordination);
     scenario.protocol = coordination;
     scenario.raft.pre_vote = rng.chance_ppm(PPM_ONE / 2);
@@ -141,16 +158,37 @@ pub fn lock_chaos_scenario(seed: u64, options: &LockChaosOptions) -> Scenario {
     if rng.chance_ppm(PPM_ONE / 2) {
         scenario.timing.duplicate_ppm = rng.range_inclusive(0, 100_000) as u32;
     }
-    let mut at_ms = rng.range_inclusive(100, 600);
-    while at_ms < options.fault_window_ms {
-        let action = random_fault(&mut rng, &layout, options);
-        scenario.steps.push(Step { at_ms, action });
-        at_ms += rng.range_inclusive(50, 600);
+    (scenario, layout)
+}
+
+/// Keys a scenario file cannot set for the world keep the value a file gets, so the scenario exports
+/// and reads back unchanged (`Scenario::validate` holds every scenario to that).
+fn keep_file_values(coordination: &mut ProtocolConfig, entry: &Entry) {
+    let settable = |key: &str| entry.lock_keys.contains(&key);
+    let defaults = LockServiceOptions::default();
+    let Some(locks) = coordination.lock_options_mut() else {
+        return;
+    };
+    if !settable("fencing") {
+        locks.fencing = false;
     }
-    let heal_at_ms = options.fault_window_ms;
+    if !settable("renew_ms") {
+        locks.renew_ms = defaults.renew_ms;
+    }
+    if !settable("unchecked_release") {
+        locks.unchecked_release = false;
+    }
+    if !settable("drift_allowance_ms") {
+        locks.drift_allowance_ms = defaults.drift_allowance_ms;
+    }
+}
+
+/// At `heal_ms` everything is healed, restarted, resumed, and every clock runs at true speed again
+/// (so the quiet period measures liveness, not a slow leader clock).
+pub fn push_heal(scenario: &mut Scenario, heal_ms: u64, layout: &Layout) {
     let mut push = |action| {
         scenario.steps.push(Step {
-            at_ms: heal_at_ms,
+            at_ms: heal_ms,
             action,
         })
     };
@@ -160,49 +198,30 @@ pub fn lock_chaos_scenario(seed: u64, options: &LockChaosOptions) -> Scenario {
         let target = NodeTarget::Node(NodeId(index as u16));
         push(Action::Restart { target });
         push(Action::Resume { target });
-        // Clocks run true again, so the quiet period measures liveness, not a slow leader clock.
         push(Action::ClockDrift { target, ppm: 0 });
     }
-    scenario
 }
 
-fn random_fault(rng: &mut Rng, layout: &Layout, options: &LockChaosOptions) -> Action {
+/// A random fault the variant's rules allow (others are drawn again).
+fn random_fault(rng: &mut Rng, layout: &Layout, rules: FaultRules) -> Action {
+    let on_server = |target: &NodeTarget| match target {
+        NodeTarget::Node(node) => node.index() < layout.servers,
+        NodeTarget::Leader => true,
+    };
     loop {
         let action = any_fault(rng, layout);
-        if let LockKind::Zookeeper(_) = options.kind {
-            if !matches!(action, Action::ClockJump { .. } | Action::ClockDrift { .. }) {
-                return action;
-            }
-            continue;
-        }
-        if options.kind == LockKind::Scheduler {
-            let instance_clock = match &action {
-                Action::ClockJump { target, .. } | Action::ClockDrift { target, .. } => {
-                    !matches!(target, NodeTarget::Node(node) if node.index() < layout.servers)
-                }
-                _ => false,
-            };
-            if !instance_clock {
-                return action;
-            }
-            continue;
-        }
-        if options.server_time_faults || options.kind == LockKind::Service {
-            return action;
-        }
-        // Redis-style servers keep time and keys only as well as their process does.
-        let hits_server = |target: &NodeTarget| match target {
-            NodeTarget::Node(node) => node.index() < layout.servers,
-            NodeTarget::Leader => true,
-        };
-        let forbidden = match &action {
+        let allowed = match &action {
             Action::ClockJump { target, .. } | Action::ClockDrift { target, .. } => {
-                hits_server(target)
+                if on_server(target) {
+                    rules.server_clocks
+                } else {
+                    rules.other_clocks
+                }
             }
-            Action::Crash { target } => hits_server(target),
-            _ => false,
+            Action::Crash { target } => rules.server_crashes || !on_server(target),
+            _ => true,
         };
-        if !forbidden {
+        if allowed {
             return action;
         }
     }

@@ -9,6 +9,7 @@
 //! The schedule is an ordinary [`Scenario`], so a failing seed can be written out with
 //! [`crate::tooling::scenario::to_toml_string`] and re-run by anyone with `quorumlab run`.
 
+pub mod holders;
 pub mod locks;
 
 use crate::base::ids::NodeId;
