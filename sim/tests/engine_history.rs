@@ -102,3 +102,46 @@ fn stepping_through_a_recorded_future_replays_actions_at_their_point() {
     timeline.run_until(SimTime::from_ms(2_000));
     assert_eq!(timeline.world().trace_hash(), hash);
 }
+
+#[test]
+fn snapshots_keep_only_the_newest_trace_records_and_seeks_stay_exact() {
+    use quorumlab_sim::history::SNAPSHOT_TRACE_RECORDS;
+    let config = WorldConfig::raft(5, 99);
+    let mut timeline = Timeline::new(World::new(config.clone()).unwrap(), 100, 16);
+    timeline.run_until(SimTime::from_ms(240_000));
+    let straight_records = timeline.world().trace().records().count();
+    assert!(
+        straight_records > 4 * SNAPSHOT_TRACE_RECORDS,
+        "the run keeps more records than a snapshot may ({straight_records})"
+    );
+    // Whole chunks of 1 000: a snapshot may keep up to one chunk more than the bound.
+    let per_snapshot = SNAPSHOT_TRACE_RECORDS + 1_000;
+    assert!(timeline.snapshot_trace_records() <= timeline.snapshot_count() * per_snapshot);
+    let target = SimTime::from_ms(123_456);
+    let mut straight = World::new(config).unwrap();
+    straight.run_until(target);
+    timeline.seek(target);
+    assert_eq!(
+        timeline.world().events_processed(),
+        straight.events_processed()
+    );
+    assert_eq!(timeline.world().trace_hash(), straight.trace_hash());
+    assert!(timeline.world().trace().records().count() < straight.trace().records().count());
+}
+
+#[test]
+fn one_long_run_keeps_the_snapshot_bound_without_doubling_the_interval_away() {
+    // The app's settings: a snapshot every 250 ms, at most 400. One call running ten minutes used to
+    // double the interval at every snapshot past the bound until it overflowed.
+    let world = World::new(WorldConfig::raft(5, 7)).unwrap();
+    let mut timeline = Timeline::new(world, 250, 400);
+    timeline.run_until(SimTime::from_ms(600_000));
+    assert!(timeline.snapshot_count() <= 400);
+    assert!(
+        timeline.snapshot_count() > 100,
+        "snapshots still cover the run: {}",
+        timeline.snapshot_count()
+    );
+    timeline.seek(SimTime::from_ms(590_000));
+    assert_eq!(timeline.now(), SimTime::from_ms(590_000));
+}

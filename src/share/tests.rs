@@ -402,3 +402,20 @@ fn a_run_too_heavy_to_replay_is_refused_before_replaying() {
         matches!(error, ShareError::TooLongToReplay { estimated_events } if estimated_events > 300_000_000)
     );
 }
+
+/// A link ten simulated minutes into a run: opening it runs the timeline that far in one go, which
+/// used to double the snapshot interval at every snapshot past the bound until it overflowed.
+#[test]
+fn a_link_minutes_into_a_run_opens() {
+    let mut scenario = quorumlab_sim::scenario::Scenario::new("Ten minutes", 5, 900_000);
+    scenario.seed = 3;
+    let run = SharedRun {
+        scenario,
+        actions: Vec::new(),
+        position: quorumlab_sim::time::SimTime::from_ms(600_000),
+        lesson: None,
+    };
+    let fragment = encode_fragment(&run).unwrap();
+    let opened = open(decode_fragment(&fragment).unwrap()).unwrap();
+    assert_eq!(opened.now(), run.position);
+}

@@ -9,11 +9,20 @@
 //! (or calling `branch_at`) discards the recorded future: the next actions make a new one.
 //!
 //! Bound: at most `max_snapshots`; past that every other snapshot is dropped and the interval doubles,
-//! so memory stays bounded while seeks stay roughly proportional to the interval.
+//! so memory stays bounded while seeks stay roughly proportional to the interval. A snapshot keeps only
+//! the newest [`SNAPSHOT_TRACE_RECORDS`] of its world's trace records: they were the bulk of a long
+//! run's memory (each snapshot held up to the trace cap, so together they held the whole run, about
+//! 10 MB per simulated minute at 5 nodes). A world restored from a snapshot therefore lists fewer old
+//! records than one that ran straight there — replay adds back everything after the snapshot — while
+//! its state, event count and trace hash are identical.
 
 use crate::base::time::SimTime;
 use crate::contract::action::Action;
 use crate::engine::world::{ActionOutcome, World};
+
+/// Trace records a snapshot keeps (whole chunks of 1 000): what the views may want to look back on
+/// right after a seek, before replay adds the records since the snapshot.
+pub const SNAPSHOT_TRACE_RECORDS: usize = 4_000;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RecordedAction {
@@ -119,6 +128,14 @@ impl Timeline {
         self.snapshots.len()
     }
 
+    /// Trace records kept by all snapshots together (chunks shared between them counted each time).
+    pub fn snapshot_trace_records(&self) -> usize {
+        self.snapshots
+            .iter()
+            .map(|snapshot| snapshot.world.trace().records().count())
+            .sum()
+    }
+
     /// Applies an action now. Whatever was recorded beyond this point (actions, snapshots, the furthest
     /// time reached) belongs to the old future and is discarded first.
     pub fn apply(&mut self, action: &Action) -> ActionOutcome {
@@ -205,8 +222,11 @@ impl Timeline {
     /// Processes events up to `until` (or, with a position, exactly up to that event count), snapshotting
     /// at every interval boundary crossed.
     fn run_events_until(&mut self, until: SimTime, position: Option<u64>) {
-        let every_us = self.snapshot_every_ms * 1_000;
         loop {
+            // Read afresh each time: a snapshot past the bound doubles the interval. (Reading it once
+            // kept the old interval for a long run, so every further snapshot doubled it again, until
+            // it overflowed: opening a share link a few minutes into a run panicked.)
+            let every_us = self.snapshot_every_ms * 1_000;
             let next_boundary = SimTime((self.current.now().as_micros() / every_us + 1) * every_us);
             // Events at the action's own instant may have come after it the first time: stop short of it.
             let past_end = match position {
@@ -238,8 +258,10 @@ impl Timeline {
         {
             return;
         }
+        let mut world = self.current.clone();
+        world.keep_newest_trace_records(SNAPSHOT_TRACE_RECORDS);
         self.snapshots.push(Snapshot {
-            world: self.current.clone(),
+            world,
             actions_applied: self.actions_applied,
         });
         if self.snapshots.len() > self.max_snapshots {

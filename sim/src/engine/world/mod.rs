@@ -253,6 +253,11 @@ impl World {
         self.events_processed
     }
 
+    /// Forgets all but about the newest `records` kept trace records (see [`TraceLog::keep_newest`]).
+    pub fn keep_newest_trace_records(&mut self, records: usize) {
+        self.trace.keep_newest(records);
+    }
+
     pub fn trace_hash(&self) -> u64 {
         self.trace.hash()
     }
