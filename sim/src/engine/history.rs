@@ -10,11 +10,11 @@
 //!
 //! Bound: at most `max_snapshots`; past that every other snapshot is dropped and the interval doubles,
 //! so memory stays bounded while seeks stay roughly proportional to the interval. A snapshot keeps only
-//! the newest [`SNAPSHOT_TRACE_RECORDS`] of its world's trace records: they were the bulk of a long
-//! run's memory (each snapshot held up to the trace cap, so together they held the whole run, about
-//! 10 MB per simulated minute at 5 nodes). A world restored from a snapshot therefore lists fewer old
-//! records than one that ran straight there — replay adds back everything after the snapshot — while
-//! its state, event count and trace hash are identical.
+//! the newest [`SNAPSHOT_TRACE_RECORDS`] of its world's trace records: otherwise each held up to the
+//! trace cap, so together they could hold every record of the run, and every seek handed the views a
+//! full trace to read again. A world restored from a snapshot therefore lists fewer old records than
+//! one that ran straight there — replay adds back everything after the snapshot — while its state,
+//! event count and trace hash are identical.
 
 use crate::base::time::SimTime;
 use crate::contract::action::Action;
