@@ -436,3 +436,21 @@ fn too_many_actions_are_refused_at_the_first_one_too_many() {
     assert_eq!(error.line, MAX_TRACE_FILE_ACTIONS + 2, "{error}");
     assert!(error.problem.contains("at most"), "{error}");
 }
+
+/// Found by the fuzzer: a line's unknown kind, a wrong value and serde_json's own words quoted the
+/// input whole (34 000 characters once) and with its control characters raw.
+#[test]
+fn errors_quote_the_input_short_and_escaped() {
+    let (text, _) = raft_file();
+    let long_kind = format!("{{\"kind\":\"event{}\u{7}\"}}", "9".repeat(100_000));
+    let long_number = format!(
+        "{{\"kind\":\"end\",\"position_us\":[{}]}}",
+        "1,".repeat(50_000) + "1"
+    );
+    let long_string = format!("[\"{}\"]", "x".repeat(100_000));
+    for replacement in [long_kind, long_number, long_string] {
+        let error = error_of(&with_line(&text, 2, &replacement)).to_string();
+        assert!(error.chars().count() < 300, "{} characters", error.len());
+        assert!(!error.chars().any(char::is_control), "{error:?}");
+    }
+}
