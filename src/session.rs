@@ -8,6 +8,7 @@ use quorumlab_sim::action::Action;
 use quorumlab_sim::history::{RecordedAction, Timeline};
 use quorumlab_sim::ids::NodeId;
 use quorumlab_sim::narration::{plain_record, Narrator};
+use quorumlab_sim::replay::step_is_recorded;
 use quorumlab_sim::runner::world_config;
 use quorumlab_sim::scenario::Scenario;
 use quorumlab_sim::time::SimTime;
@@ -268,26 +269,19 @@ impl Session {
     }
 
     /// The first scripted step due by `until` that this timeline has not yet applied. A step counts as
-    /// applied once the clock has passed its time, or when a recorded action sits exactly at it — also
-    /// ahead of `now`, in a recorded future that playing forward will replay (applying it again would
-    /// run it twice and discard that future).
+    /// applied once the clock has passed its time, or when a recorded action pairs off with it
+    /// (`quorumlab_sim::replay::step_is_recorded`, the rule every replay uses) — also ahead of `now`,
+    /// in a recorded future that playing forward will replay (applying it again would run it twice
+    /// and discard that future).
     fn next_scripted_step(&self, until: SimTime) -> Option<quorumlab_sim::scenario::Step> {
         let now = self.now();
-        self.scenario
-            .steps
-            .iter()
-            .find(|step| {
-                let at = SimTime::from_ms(step.at_ms);
-                at <= until && at >= now && !self.applied_at(at, &step.action)
+        let steps = &self.scenario.steps;
+        (0..steps.len())
+            .find(|&index| {
+                let at = SimTime::from_ms(steps[index].at_ms);
+                at <= until && at >= now && !step_is_recorded(steps, index, self.timeline.actions())
             })
-            .cloned()
-    }
-
-    fn applied_at(&self, at: SimTime, action: &Action) -> bool {
-        self.timeline
-            .actions()
-            .iter()
-            .any(|recorded| recorded.at == at && &recorded.action == action)
+            .map(|index| steps[index].clone())
     }
 }
 
@@ -346,6 +340,30 @@ mod tests {
         assert_eq!(session.actions()[0].at, SimTime::from_ms(400));
         session.advance_to(SimTime::from_ms(2_000));
         assert_eq!(session.actions().len(), 1, "a step fires once");
+    }
+
+    #[test]
+    fn two_identical_steps_at_one_instant_both_fire_as_in_the_runner() {
+        let mut script = scenario(3);
+        let request = Step {
+            at_ms: 400,
+            action: Action::Request {
+                count: 1,
+                target: NodeTarget::Leader,
+                kind: quorumlab_sim::action::RequestKind::Put,
+            },
+        };
+        script.steps = vec![request.clone(), request];
+        let mut session = Session::new(script.clone()).unwrap();
+        session.advance_to(SimTime::from_ms(1_000));
+        assert_eq!(
+            session.actions().len(),
+            2,
+            "each step pairs off with its own record"
+        );
+        let mut runner = quorumlab_sim::runner::ScenarioRun::new(script).unwrap();
+        runner.advance_to(SimTime::from_ms(1_000));
+        assert_eq!(session.world().trace_hash(), runner.world().trace_hash());
     }
 
     #[test]
