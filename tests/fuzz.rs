@@ -29,6 +29,9 @@ use fuzzer::targets::Target;
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
+/// How often a long run says how far it has got.
+const PROGRESS_EVERY: u64 = 10_000;
+
 fn setting(name: &str, default: u64) -> u64 {
     match std::env::var(name) {
         Ok(text) => text
@@ -168,6 +171,14 @@ fn every_parser_survives_the_fuzzer() {
         let mut random = Random::for_input(seed, index);
         let (target, source, text) = draw(&mut random, &corpus);
         run.try_input(target, source, Some(index), text);
+        if (index + 1) % PROGRESS_EVERY == 0 {
+            println!(
+                "fuzz: {} of {inputs} inputs after {:.0} s, {} finding(s)",
+                index + 1,
+                started.elapsed().as_secs_f64(),
+                run.tally.findings.len()
+            );
+        }
     }
     print_summary(&run, started.elapsed());
     assert!(
