@@ -42,10 +42,8 @@ pub fn open(run: SharedRun) -> Result<Session, ShareError> {
     // applied it, so the session below replays exactly that run (and `quorumlab replay` agrees).
     let replayed = replay_to(&run.scenario, &run.actions, run.position, MAX_REPLAY_EVENTS)
         .map_err(share_error)?;
-    let mut session = Session::replaying(run.scenario, replayed.actions)
-        .map_err(|reason| ShareError::Refused { reason })?;
-    session.seek(run.position);
-    Ok(session)
+    Session::replayed_to(run.scenario, replayed.actions, run.position)
+        .map_err(|reason| ShareError::Refused { reason })
 }
 
 fn share_error(error: ReplayError) -> ShareError {
