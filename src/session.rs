@@ -8,6 +8,7 @@ use quorumlab_sim::action::Action;
 use quorumlab_sim::history::{RecordedAction, Timeline};
 use quorumlab_sim::ids::NodeId;
 use quorumlab_sim::narration::{plain_record, Narrator};
+use quorumlab_sim::replay::step_is_recorded;
 use quorumlab_sim::runner::world_config;
 use quorumlab_sim::scenario::Scenario;
 use quorumlab_sim::time::SimTime;
@@ -31,6 +32,18 @@ const MAX_SILENT_INSTANTS: usize = 1_000;
 const MAX_TOLD_RECORDS: usize = 3;
 /// Frames longer than this (a hidden tab, a debugger stop) do not make the cluster leap ahead.
 const MAX_FRAME_WALL_MS: f64 = 100.0;
+
+/// Snapshots a session replayed to an instant at once starts with, at most.
+const REPLAYED_SNAPSHOTS: u64 = (MAX_SNAPSHOTS / 8) as u64;
+
+/// The snapshot interval for a session replayed to `position` at once.
+fn snapshot_interval_ms(position: SimTime) -> u64 {
+    let mut every_ms = SNAPSHOT_EVERY_MS;
+    while position.as_ms() / every_ms > REPLAYED_SNAPSHOTS {
+        every_ms *= 2;
+    }
+    every_ms
+}
 
 pub struct Session {
     scenario: Scenario,
@@ -62,6 +75,33 @@ impl Session {
             timeline: Timeline::replaying(world, SNAPSHOT_EVERY_MS, MAX_SNAPSHOTS, actions),
             carry_us: 0.0,
         })
+    }
+
+    /// A replaying session (see [`Session::replaying`]) moved to `position`, with its snapshots
+    /// spaced for a run that long: 250 ms, doubled until the run needs at most an eighth of the
+    /// snapshots kept (50). Taking one every 250 ms on the way and halving them again and again made
+    /// opening a 45-minute link cost 1 400 world copies, eight times the replay itself (found by the
+    /// fuzzer, issue 17); a scrub back now replays at most one wider interval, still milliseconds.
+    /// The picture and the hash are the same either way.
+    pub fn replayed_to(
+        scenario: Scenario,
+        actions: Vec<RecordedAction>,
+        position: SimTime,
+    ) -> Result<Session, String> {
+        let world = World::new(world_config(&scenario))?;
+        let mut session = Session {
+            scenario,
+            narrator: Narrator::for_world(&world),
+            timeline: Timeline::replaying(
+                world,
+                snapshot_interval_ms(position),
+                MAX_SNAPSHOTS,
+                actions,
+            ),
+            carry_us: 0.0,
+        };
+        session.seek(position);
+        Ok(session)
     }
 
     pub fn scenario(&self) -> &Scenario {
@@ -268,26 +308,19 @@ impl Session {
     }
 
     /// The first scripted step due by `until` that this timeline has not yet applied. A step counts as
-    /// applied once the clock has passed its time, or when a recorded action sits exactly at it — also
-    /// ahead of `now`, in a recorded future that playing forward will replay (applying it again would
-    /// run it twice and discard that future).
+    /// applied once the clock has passed its time, or when a recorded action pairs off with it
+    /// (`quorumlab_sim::replay::step_is_recorded`, the rule every replay uses) — also ahead of `now`,
+    /// in a recorded future that playing forward will replay (applying it again would run it twice
+    /// and discard that future).
     fn next_scripted_step(&self, until: SimTime) -> Option<quorumlab_sim::scenario::Step> {
         let now = self.now();
-        self.scenario
-            .steps
-            .iter()
-            .find(|step| {
-                let at = SimTime::from_ms(step.at_ms);
-                at <= until && at >= now && !self.applied_at(at, &step.action)
+        let steps = &self.scenario.steps;
+        (0..steps.len())
+            .find(|&index| {
+                let at = SimTime::from_ms(steps[index].at_ms);
+                at <= until && at >= now && !step_is_recorded(steps, index, self.timeline.actions())
             })
-            .cloned()
-    }
-
-    fn applied_at(&self, at: SimTime, action: &Action) -> bool {
-        self.timeline
-            .actions()
-            .iter()
-            .any(|recorded| recorded.at == at && &recorded.action == action)
+            .map(|index| steps[index].clone())
     }
 }
 
@@ -349,6 +382,30 @@ mod tests {
     }
 
     #[test]
+    fn two_identical_steps_at_one_instant_both_fire_as_in_the_runner() {
+        let mut script = scenario(3);
+        let request = Step {
+            at_ms: 400,
+            action: Action::Request {
+                count: 1,
+                target: NodeTarget::Leader,
+                kind: quorumlab_sim::action::RequestKind::Put,
+            },
+        };
+        script.steps = vec![request.clone(), request];
+        let mut session = Session::new(script.clone()).unwrap();
+        session.advance_to(SimTime::from_ms(1_000));
+        assert_eq!(
+            session.actions().len(),
+            2,
+            "each step pairs off with its own record"
+        );
+        let mut runner = quorumlab_sim::runner::ScenarioRun::new(script).unwrap();
+        runner.advance_to(SimTime::from_ms(1_000));
+        assert_eq!(session.world().trace_hash(), runner.world().trace_hash());
+    }
+
+    #[test]
     fn seeking_back_and_forward_reproduces_the_same_state() {
         let mut session = Session::new(scenario(5)).unwrap();
         session.advance_to(SimTime::from_ms(600));
@@ -391,6 +448,44 @@ mod tests {
         let mut replayed = Session::replaying(scenario(5), original.actions().to_vec()).unwrap();
         replayed.seek(SimTime::from_ms(1_500));
         assert_eq!(replayed.world().trace_hash(), original.world().trace_hash());
+    }
+
+    #[test]
+    fn a_session_replayed_to_a_late_instant_copies_the_world_a_few_dozen_times_at_most() {
+        let mut original = Session::new(Scenario::new("long", 3, 3_600_000)).unwrap();
+        original.advance_to(SimTime::from_ms(600));
+        original.apply(&Action::Crash {
+            target: NodeTarget::Leader,
+        });
+        let end = SimTime::from_ms(600_000);
+        original.advance_to(end);
+        let replayed = Session::replayed_to(
+            original.scenario().clone(),
+            original.actions().to_vec(),
+            end,
+        )
+        .unwrap();
+        assert_eq!(replayed.world().trace_hash(), original.world().trace_hash());
+        assert!(replayed.timeline.snapshot_count() as u64 <= REPLAYED_SNAPSHOTS + 1);
+        assert_eq!(
+            snapshot_interval_ms(SimTime::from_ms(1_000)),
+            SNAPSHOT_EVERY_MS
+        );
+        assert_eq!(
+            snapshot_interval_ms(end),
+            16_000,
+            "250 ms doubled six times"
+        );
+        // Scrubbing back is as exact as before.
+        let mut replayed = replayed;
+        let mut straight = Session::new(original.scenario().clone()).unwrap();
+        straight.advance_to(SimTime::from_ms(600));
+        straight.apply(&Action::Crash {
+            target: NodeTarget::Leader,
+        });
+        straight.advance_to(SimTime::from_ms(123_456));
+        replayed.seek(SimTime::from_ms(123_456));
+        assert_eq!(replayed.world().trace_hash(), straight.world().trace_hash());
     }
 
     #[test]

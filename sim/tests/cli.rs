@@ -323,35 +323,40 @@ fn check_validates_every_file_and_lists_every_mistake() {
 
 /// A trace file written by the library, replayed by the binary: same fingerprint, exit 0; a file whose
 /// fingerprint is wrong exits 1; a broken file is bad input naming its line.
+///
+/// The file lacks the action lines of the scenario's scripted steps (a request at 1 000 ms and a crash
+/// at 1 200 ms), as a hand-written or edited file may: the replay applies them as a run does, the way
+/// the app does (issue 17: the command used to skip them and exit 1).
 #[test]
 fn replay_reproduces_a_trace_file_and_reports_divergence() {
     use quorumlab_sim::action::{Action, NodeTarget};
     use quorumlab_sim::history::RecordedAction;
-    use quorumlab_sim::runner::world_config;
+    use quorumlab_sim::runner::ScenarioRun;
     use quorumlab_sim::time::SimTime;
     use quorumlab_sim::trace_file::write_trace_file;
-    use quorumlab_sim::World;
 
     let text = std::fs::read_to_string(example("leader-crash.toml")).unwrap();
     let scenario = parse_scenario(&text, "leader-crash.toml").unwrap();
-    let mut world = World::new(world_config(&scenario)).unwrap();
-    world.run_until(SimTime(700_250));
+    assert!(scenario.steps.iter().any(|step| step.at_ms < 1_500));
+    let mut run = ScenarioRun::new(scenario.clone()).unwrap();
+    run.advance_to(SimTime(700_250));
     let crash = Action::Crash {
         target: NodeTarget::Leader,
     };
     let actions = vec![RecordedAction {
-        at: world.now(),
-        after_events: world.events_processed(),
+        at: run.world().now(),
+        after_events: run.world().events_processed(),
         action: crash.clone(),
     }];
-    world.apply(&crash);
-    world.run_until(SimTime(1_500_000));
-    let file_text = write_trace_file(&scenario, &actions, &world);
+    run.world_mut().apply(&crash);
+    run.advance_to(SimTime(1_500_000));
+    let world = run.world();
+    let file_text = write_trace_file(&scenario, &actions, world);
     let report = stdout_json(&quorumlab(&["replay", &temp_file("run.jsonl", &file_text)]));
     assert_eq!(
         report["trace_hash"],
         format!("{:016x}", world.trace_hash()),
-        "the CLI computes the app's fingerprint"
+        "the CLI computes the app's fingerprint, scripted steps applied"
     );
 
     let wrong_hash = file_text.replace(&format!("{:016x}", world.trace_hash()), "0000000000000000");

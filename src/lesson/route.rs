@@ -6,6 +6,7 @@
 //! against the course ([`LessonRoute::resolve`]), so each refusal can say exactly what was wrong.
 
 use quorumlab_sim::lesson::Lesson;
+use quorumlab_sim::scenario::shown;
 
 pub const ROUTE_PREFIX: &str = "#/lesson/";
 
@@ -47,9 +48,9 @@ pub fn parse_route(fragment: &str) -> Result<LessonRoute, String> {
             character.is_ascii_lowercase() || character.is_ascii_digit() || character == '-'
         })
     {
-        let shown: String = id.chars().take(40).collect();
         return Err(format!(
-            "`{shown}` is not a lesson id (lowercase letters, digits and dashes)"
+            "`{}` is not a lesson id (lowercase letters, digits and dashes)",
+            shown(id)
         ));
     }
     let step = match (parts.next(), parts.next(), parts.next()) {
@@ -57,8 +58,10 @@ pub fn parse_route(fragment: &str) -> Result<LessonRoute, String> {
         (Some("step"), Some(number), None) => match number.parse::<usize>() {
             Ok(step) if step >= 1 => step,
             _ => {
-                let shown: String = number.chars().take(20).collect();
-                return Err(format!("step `{shown}` is not a step number (1, 2, ...)"));
+                return Err(format!(
+                    "step `{}` is not a step number (1, 2, ...)",
+                    shown(number)
+                ));
             }
         },
         _ => {
@@ -98,6 +101,15 @@ mod tests {
         LessonRoute {
             id: id.to_string(),
             step,
+        }
+    }
+
+    #[test]
+    fn errors_quote_an_address_escaped() {
+        // Found by the fuzzer: a newline or a bell in the address reached the notice raw.
+        for address in ["#/lesson/\n", "#/lesson/a\u{7}b", "#/lesson/x/step/\u{1b}"] {
+            let error = parse_route(address).unwrap_err();
+            assert!(!error.chars().any(char::is_control), "{error:?}");
         }
     }
 

@@ -1,7 +1,7 @@
 //! Why a share link could not be made or opened. Each variant names the field involved, so the notice
 //! the learner sees says what was wrong ("action 12 target: node n9 does not exist …"), not just "invalid".
 
-use quorumlab_sim::scenario::Invalid;
+use quorumlab_sim::scenario::{shown, Invalid};
 use quorumlab_sim::time::SimTime;
 use std::fmt;
 
@@ -86,7 +86,8 @@ impl fmt::Display for ShareError {
             Invalid(invalid) => write!(formatter, "{invalid}"),
             UnsupportedVersion { found } => write!(
                 formatter,
-                "link format `{found}` is not supported (this version of Quorum Lab reads v1 to v4)"
+                "link format `{}` is not supported (this version of Quorum Lab reads v1 to v4)",
+                shown(found)
             ),
             TooLong { length, max } => write!(
                 formatter,
@@ -97,7 +98,8 @@ impl fmt::Display for ShareError {
                 position,
             } => write!(
                 formatter,
-                "character `{character}` at position {position} cannot appear in a link payload"
+                "character `{}` at position {position} cannot appear in a link payload",
+                shown(&character.to_string())
             ),
             BadLength { length } => write!(
                 formatter,
@@ -142,9 +144,8 @@ impl fmt::Display for ShareError {
             ),
             ReplayStopped { limit, stopped_at } => write!(
                 formatter,
-                "replaying it was stopped after {} million events, at {stopped_at} of the run: more \
-                 than a browser tab should run before showing anything",
-                limit / 1_000_000
+                "replaying it was stopped after {limit} events, at {stopped_at} of the run: more \
+                 than a browser tab should run before showing anything"
             ),
             Refused { reason } => {
                 write!(formatter, "the simulation refused the settings: {reason}")

@@ -35,14 +35,15 @@ fn shortened(text: &str, max_bytes: usize) -> String {
 /// tab busy without end: past the budget it stops and says so, and nothing changes.
 pub fn open(run: SharedRun) -> Result<Session, ShareError> {
     let estimated_events = estimated_replay_events(&run);
-    if estimated_events > MAX_REPLAY_EVENTS {
+    if estimated_events > MAX_ESTIMATED_EVENTS {
         return Err(ShareError::TooLongToReplay { estimated_events });
     }
-    replay_to(&run.scenario, &run.actions, run.position, MAX_REPLAY_EVENTS).map_err(share_error)?;
-    let mut session = Session::replaying(run.scenario, run.actions)
-        .map_err(|reason| ShareError::Refused { reason })?;
-    session.seek(run.position);
-    Ok(session)
+    // The replay's log, not the link's: it holds any scripted step the link lacks where the replay
+    // applied it, so the session below replays exactly that run (and `quorumlab replay` agrees).
+    let replayed = replay_to(&run.scenario, &run.actions, run.position, MAX_REPLAY_EVENTS)
+        .map_err(share_error)?;
+    Session::replayed_to(run.scenario, replayed.actions, run.position)
+        .map_err(|reason| ShareError::Refused { reason })
 }
 
 fn share_error(error: ReplayError) -> ShareError {
@@ -66,9 +67,15 @@ fn share_error(error: ReplayError) -> ShareError {
 }
 
 /// Most events a link may ask the browser to replay before showing anything (the engine's budget: about
-/// ten seconds of work natively, more in a browser). An hour of 51 nodes at default timing estimates
-/// about 7 million; a link with 1 ms heartbeats would not stop.
+/// half a second of work natively, more in a browser); past it the replay stops and says so.
 pub use quorumlab_sim::replay::MAX_REPLAY_EVENTS;
+
+/// Most events a link's settings may promise before it is refused without replaying anything. The
+/// estimate is rough (the examples run at 0.08 to 0.76 of it), so this stays far above the budget:
+/// it turns away absurd settings (1 ms heartbeats for an hour) at once, as it did before the budget
+/// existed, and leaves the rest to the budget. An hour of 51 nodes at default timing estimates
+/// about 7 million.
+pub const MAX_ESTIMATED_EVENTS: u64 = 10_000_000;
 
 /// A rough upper estimate of the events replaying `run` processes: every heartbeat interval the leader
 /// sends one message to each follower and gets one answer. Timing values are validated, so the

@@ -390,7 +390,7 @@ fn a_run_too_heavy_to_replay_is_refused_before_replaying() {
     run.position = MAX_SHARED_TIME;
     let default_timing = super::replay::estimated_replay_events(&run);
     assert!(
-        default_timing < super::replay::MAX_REPLAY_EVENTS,
+        default_timing < super::replay::MAX_ESTIMATED_EVENTS,
         "{default_timing}"
     );
     run.scenario.timing.heartbeat_ms = 1;

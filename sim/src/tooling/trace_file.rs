@@ -177,7 +177,7 @@ pub fn parse_trace_file(text: &str) -> Result<TraceFile, TraceFileError> {
 
 /// A replay of `file` on a fresh world, stopped at the file's position (within the replay budget of
 /// [`crate::tooling::replay`]). Compare its `trace_hash` with the file's to know whether it reproduced
-/// the run.
+/// the run, or ask [`replay_checked`].
 pub fn replay(file: &TraceFile) -> Result<World, String> {
     replay_with_fingerprint(
         &file.scenario,
@@ -186,7 +186,37 @@ pub fn replay(file: &TraceFile) -> Result<World, String> {
         MAX_REPLAY_EVENTS,
         file.fingerprint,
     )
+    .map(|replayed| replayed.world)
     .map_err(|error| error.to_string())
+}
+
+/// What replaying a trace file came to. `quorumlab replay` prints it; the app's import reaches the
+/// same answer through the same replay (`crate::tooling::replay::replay_to`), plus the share-link
+/// limits it alone applies.
+#[derive(Debug)]
+pub enum ReplayCheck {
+    /// The replay reached the fingerprint the file recorded.
+    Reproduced(World),
+    /// The replay ran, to another run.
+    Diverged {
+        world: World,
+        recorded: u64,
+        replayed: u64,
+    },
+    /// The replay could not be done (a refused setting, an action that does not fit, the budget).
+    Failed(String),
+}
+
+pub fn replay_checked(file: &TraceFile) -> ReplayCheck {
+    match replay(file) {
+        Ok(world) if world.trace_hash() == file.trace_hash => ReplayCheck::Reproduced(world),
+        Ok(world) => ReplayCheck::Diverged {
+            replayed: world.trace_hash(),
+            recorded: file.trace_hash,
+            world,
+        },
+        Err(reason) => ReplayCheck::Failed(reason),
+    }
 }
 
 fn problem(line: usize, field: Option<&str>, text: &str) -> TraceFileError {
@@ -213,12 +243,12 @@ impl Reader {
         if self.end.is_some() {
             return Err(problem(line, None, "nothing may follow the end line"));
         }
-        let object: Map<String, Value> = serde_json::from_str(raw)
-            .map_err(|error| problem(line, None, &format!("not a JSON object ({error})")))?;
+        let object: Map<String, Value> =
+            serde_json::from_str(raw).map_err(|error| problem(line, None, &not_json(&error)))?;
         let kind = match object.get("kind") {
             Some(Value::String(kind)) => kind.as_str(),
             Some(other) => {
-                let found = format!("expected a string, found {other}");
+                let found = format!("expected a string, found {}", shown(&other.to_string()));
                 return Err(problem(line, Some("kind"), &found));
             }
             None => {
@@ -236,7 +266,10 @@ impl Reader {
                 self.version = version;
             }
             (None, _) => {
-                let found = format!("expected \"header\" on the first line, found \"{kind}\"");
+                let found = format!(
+                    "expected \"header\" on the first line, found \"{}\"",
+                    shown(kind)
+                );
                 return Err(problem(line, Some("kind"), &found));
             }
             (Some(_), "header") => {
@@ -250,7 +283,10 @@ impl Reader {
             (Some(_), "event") => self.event(line, &object)?,
             (Some(_), "end") => self.end = Some(read_end(line, &object)?),
             (Some(_), _) => {
-                let found = format!("expected \"action\", \"event\" or \"end\", found \"{kind}\"");
+                let found = format!(
+                    "expected \"action\", \"event\" or \"end\", found \"{}\"",
+                    shown(kind)
+                );
                 return Err(problem(line, Some("kind"), &found));
             }
         }
@@ -384,7 +420,10 @@ fn read_header(
     match object.get("format") {
         Some(Value::String(format)) if format == TRACE_FILE_FORMAT => {}
         Some(other) => {
-            let found = format!("expected \"{TRACE_FILE_FORMAT}\", found {other}");
+            let found = format!(
+                "expected \"{TRACE_FILE_FORMAT}\", found {}",
+                shown(&other.to_string())
+            );
             return Err(problem(line, Some("format"), &found));
         }
         None => {
@@ -442,7 +481,7 @@ fn read_end(
                 .map_err(|_| problem(line, Some("trace_hash"), expected))?
         }
         Some(other) => {
-            let found = format!("{expected}, found {other}");
+            let found = format!("{expected}, found {}", shown(&other.to_string()));
             return Err(problem(line, Some("trace_hash"), &found));
         }
         None => {
@@ -528,7 +567,10 @@ fn whole_number(
             .as_u64()
             .ok_or_else(|| problem(line, Some(key), "expected a whole number")),
         Some(other) => {
-            let found = format!("expected a whole number (0 or more), found {other}");
+            let found = format!(
+                "expected a whole number (0 or more), found {}",
+                shown(&other.to_string())
+            );
             Err(problem(line, Some(key), &found))
         }
         None => Err(problem(line, Some(key), "missing; expected a whole number")),
@@ -542,6 +584,20 @@ fn time_us(line: usize, object: &Map<String, Value>, key: &str) -> Result<u64, T
         return Err(problem(line, Some(key), &text));
     }
     Ok(micros)
+}
+
+/// serde_json's words for a line that is not JSON, which can quote a whole string of the input, cut
+/// as every error quotes the input.
+fn not_json(error: &serde_json::Error) -> String {
+    let text = error.to_string();
+    let message = text
+        .rsplit_once(" at line ")
+        .map_or(text.as_str(), |(message, _)| message);
+    format!(
+        "not a JSON object ({} at column {})",
+        shown(message),
+        error.column()
+    )
 }
 
 fn type_name(value: &Value) -> &'static str {

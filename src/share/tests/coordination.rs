@@ -357,7 +357,10 @@ fn the_replay_estimate_counts_the_workers_and_refuses_a_spinning_workload() {
             estimate >= actual,
             "{name}: estimated {estimate}, ran {actual}"
         );
-        assert!(estimate < super::super::replay::MAX_REPLAY_EVENTS, "{name}");
+        assert!(
+            estimate < super::super::replay::MAX_ESTIMATED_EVENTS,
+            "{name}"
+        );
         assert!(open(run).is_ok(), "{name}");
     }
     let (_, mut scenario) = coordination_examples()

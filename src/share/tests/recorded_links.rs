@@ -797,11 +797,11 @@ fn recorded_links_open_exactly_as_before() {
             quorumlab_sim::fingerprint::FingerprintKind::JsonFnv,
         )
         .unwrap_or_else(|error| panic!("{name}: {error}"));
-        assert_eq!(json_fnv.trace_hash(), recorded.trace_hash, "{name}");
+        assert_eq!(json_fnv.world.trace_hash(), recorded.trace_hash, "{name}");
         let opened = open(run).unwrap_or_else(|error| panic!("{name}: {error}"));
         assert_eq!(opened.now(), SimTime(recorded.position_us), "{name}");
         assert_eq!(opened.world().events_processed(), recorded.events, "{name}");
-        assert_eq!(json_fnv.events_processed(), recorded.events, "{name}");
+        assert_eq!(json_fnv.world.events_processed(), recorded.events, "{name}");
     }
 }
 

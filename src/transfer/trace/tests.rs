@@ -3,6 +3,7 @@ use quorumlab_sim::action::{Action, NodeTarget};
 use quorumlab_sim::ids::NodeId;
 use quorumlab_sim::scenario::{parse_scenario, Scenario, EXAMPLES};
 use quorumlab_sim::time::SimTime;
+use quorumlab_sim::trace_file::{replay_checked, ReplayCheck};
 
 /// A run with user actions, one mid-millisecond, then time travel back (leaving a recorded future).
 fn session_with_history() -> Session {
@@ -67,6 +68,40 @@ fn a_version_2_file_with_an_edited_fingerprint_is_refused() {
     match import_trace(&edited).err() {
         Some(TraceImportError::Diverged { .. }) => {}
         other => panic!("expected a divergence, got {other:?}"),
+    }
+}
+
+/// Issue 17: a file that lacks a scripted step's action line opens as the run it came from — the
+/// one replay path puts the step back where a run applies it — and `quorumlab replay`'s check of the
+/// same file agrees.
+#[test]
+fn a_missing_scripted_step_line_is_applied_by_the_app_and_the_command_alike() {
+    let (_, text) = EXAMPLES
+        .iter()
+        .find(|(name, _)| *name == "leader-crash.toml")
+        .unwrap();
+    let mut session = Session::new(parse_scenario(text, "example").unwrap()).unwrap();
+    session.advance_to(SimTime::from_ms(1_500));
+    let exported = trace_file_text(&session);
+    let crash_line = exported
+        .lines()
+        .find(|line| line.contains("\"do\":\"crash\""))
+        .expect("the scripted crash at 1 200 ms is exported");
+    let edited = exported.replacen(&format!("{crash_line}\n"), "", 1);
+    assert_ne!(edited, exported);
+    let imported = import_trace(&edited).unwrap();
+    assert_eq!(imported.world().trace_hash(), session.world().trace_hash());
+    assert_eq!(
+        imported.actions(),
+        session.actions(),
+        "the step is back in the log at the point it was applied"
+    );
+    let file = parse_trace_file(&edited).unwrap();
+    match replay_checked(&file) {
+        ReplayCheck::Reproduced(world) => {
+            assert_eq!(world.trace_hash(), session.world().trace_hash())
+        }
+        other => panic!("the command did not reproduce the run: {other:?}"),
     }
 }
 

@@ -4,7 +4,7 @@
 
 use super::args::FlagSpec;
 use super::Outcome;
-use quorumlab_sim::trace_file::{parse_trace_file, replay};
+use quorumlab_sim::trace_file::{parse_trace_file, replay_checked, ReplayCheck};
 
 const FLAGS: FlagSpec = FlagSpec {
     with_value: &[],
@@ -26,16 +26,21 @@ fn replay_file(args: &[String]) -> Result<bool, String> {
     let text =
         std::fs::read_to_string(path).map_err(|error| format!("{path}: cannot read: {error}"))?;
     let file = parse_trace_file(&text).map_err(|error| format!("{path}: {error}"))?;
-    let world = replay(&file).map_err(|error| format!("{path}: {error}"))?;
+    let (world, reproduced) = match replay_checked(&file) {
+        ReplayCheck::Reproduced(world) => (world, true),
+        ReplayCheck::Diverged {
+            world,
+            recorded,
+            replayed,
+        } => {
+            eprintln!(
+                "{path}: the replay did not reproduce the run: trace hash {replayed:016x}, the file says {recorded:016x}"
+            );
+            (world, false)
+        }
+        ReplayCheck::Failed(reason) => return Err(format!("{path}: {reason}")),
+    };
     let json = serde_json::to_string_pretty(&world.report()).expect("reports serialize");
     println!("{json}");
-    let reproduced = world.trace_hash() == file.trace_hash;
-    if !reproduced {
-        eprintln!(
-            "{path}: the replay did not reproduce the run: trace hash {:016x}, the file says {:016x}",
-            world.trace_hash(),
-            file.trace_hash
-        );
-    }
     Ok(reproduced)
 }

@@ -331,7 +331,8 @@ impl<M: ServiceWire> LockServer<M> {
     /// Notices leadership changes and applies newly committed lock entries.
     fn after_raft(&mut self, now_us: u64, effects: &mut Effects<M>) {
         let leads = self.raft.is_leader();
-        if leads && !self.was_leader {
+        let gained_leadership = leads && !self.was_leader;
+        if gained_leadership {
             self.deadlines.clear();
             self.expiring.clear();
         }
@@ -342,6 +343,7 @@ impl<M: ServiceWire> LockServer<M> {
             self.watches.clear();
         }
         self.was_leader = leads;
+        let applied_before = self.applied_index;
         while self.applied_index < self.raft.volatile.applied_index {
             let index = self.applied_index.next();
             self.applied_index = index;
@@ -360,7 +362,10 @@ impl<M: ServiceWire> LockServer<M> {
             }
             self.events = events;
         }
-        if leads {
+        // Only the table's changes and a new leadership can put deadlines out of step with the table
+        // (keep-alives and expiry proposals touch leases it holds), and the sync walks every lease:
+        // run on every event it made a pile of retried sessions cost time per event (issue 17, bug 7).
+        if leads && (gained_leadership || self.applied_index != applied_before) {
             self.sync_deadlines(now_us);
         }
     }

@@ -21,7 +21,7 @@ mod parse;
 pub(crate) mod steps;
 mod validate;
 
-pub use errors::{ScenarioError, ScenarioErrorKind};
+pub use errors::{shown, ScenarioError, ScenarioErrorKind};
 pub use examples::EXAMPLES;
 pub use export::to_toml_string;
 pub use limits::*;

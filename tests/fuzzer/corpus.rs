@@ -1,0 +1,97 @@
+//! The inputs mutations start from: every example scenario and lesson scenario, every lesson file,
+//! and real exports made now — each example run for a while with a few learner actions, then
+//! exported as a scenario file, a trace file and a share link (one of them from inside a lesson), so
+//! the corpus follows the formats as the app writes them today.
+
+use quorumlab::lesson::course;
+use quorumlab::lesson::headless::{lesson_session, play_to_step};
+use quorumlab::session::Session;
+use quorumlab::share::replay::capture;
+use quorumlab::share::{encode_fragment, SharedLesson};
+use quorumlab::transfer::trace::trace_file_text;
+use quorumlab::transfer::{scenario_file_text, scenario_with_recorded_steps};
+use quorumlab_sim::action::{Action, NodeTarget, RequestKind};
+use quorumlab_sim::lesson::{LESSONS, SCENARIO_FILES};
+use quorumlab_sim::scenario::{parse_scenario, Scenario, EXAMPLES};
+use quorumlab_sim::time::SimTime;
+
+/// Seed inputs by the parser that reads them.
+pub struct Corpus {
+    pub scenarios: Vec<String>,
+    pub lessons: Vec<String>,
+    pub traces: Vec<String>,
+    pub links: Vec<String>,
+    pub lesson_routes: Vec<String>,
+}
+
+impl Corpus {
+    pub fn build() -> Corpus {
+        let mut corpus = Corpus {
+            scenarios: EXAMPLES
+                .iter()
+                .chain(SCENARIO_FILES)
+                .map(|(_, text)| text.to_string())
+                .collect(),
+            lessons: LESSONS.iter().map(|(_, text)| text.to_string()).collect(),
+            traces: Vec::new(),
+            links: Vec::new(),
+            lesson_routes: vec![
+                "#/lesson/fencing-tokens".to_string(),
+                "#/lesson/leader-election/step/2".to_string(),
+            ],
+        };
+        for (name, text) in EXAMPLES.iter().chain(SCENARIO_FILES) {
+            let scenario = parse_scenario(text, name).expect("the examples parse");
+            let session = played(scenario);
+            corpus.add_exports(&session, None);
+        }
+        corpus.add_lesson_link();
+        corpus
+    }
+
+    fn add_exports(&mut self, session: &Session, lesson: Option<SharedLesson>) {
+        let mut run = capture(session);
+        run.lesson = lesson;
+        self.links
+            .push(encode_fragment(&run).expect("a played example can be shared"));
+        self.traces.push(trace_file_text(session));
+        let export = scenario_with_recorded_steps(&run);
+        self.scenarios.push(scenario_file_text(&export));
+    }
+
+    /// A link made inside a lesson, one step in (the lesson opens again at step 2 from it).
+    fn add_lesson_link(&mut self) {
+        let lessons = course().expect("the course parses");
+        let Some(lesson) = lessons.iter().find(|lesson| lesson.steps.len() >= 2) else {
+            return;
+        };
+        let mut session = lesson_session(lesson).expect("a lesson opens");
+        let tracker = play_to_step(&mut session, lesson, 1).expect("step 1 plays");
+        let shared = SharedLesson {
+            id: lesson.id.clone(),
+            step: tracker.current_step(),
+            step_began: tracker.step_began(),
+        };
+        self.add_exports(&session, Some(shared));
+    }
+}
+
+/// `scenario` run to 1.2 s (or its end) with learner actions on the way — one of them a request, one
+/// mid-millisecond — then scrubbed back, so the log has a recorded future.
+fn played(scenario: Scenario) -> Session {
+    let end_ms = scenario.duration_ms.min(1_200);
+    let mut session = Session::new(scenario).expect("the examples open");
+    session.advance_to(SimTime::from_ms(end_ms / 3));
+    session.apply(&Action::Request {
+        count: 3,
+        target: NodeTarget::Leader,
+        kind: RequestKind::Put,
+    });
+    session.advance_to(SimTime(end_ms * 500 + 300));
+    session.apply(&Action::Crash {
+        target: NodeTarget::Leader,
+    });
+    session.advance_to(SimTime::from_ms(end_ms));
+    session.seek(SimTime::from_ms(end_ms * 9 / 10));
+    session
+}
