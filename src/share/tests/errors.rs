@@ -441,7 +441,7 @@ fn the_test_only_unsafe_option_is_never_shared() {
 
 /// Found by the fuzzer (issue 17): a forged link, a generated scenario with floods of requests, took
 /// more than 30 s to open — ten million events checked, then as many again for the session. The
-/// budget now stops the replay after 600 000, and says so.
+/// budget now stops the replay after 400 000, and says so.
 #[test]
 fn a_forged_heavy_link_stops_at_the_replay_budget() {
     let link = "#/run/v4/CUdlbmVyYXRlZAEC3AOsAmQyrAKxBgwBAQAAB_auqOWB74T16wGp8YcBlgGsAhoFDwAA6AcAAAABAQABAyiY15szAAeWwMQeAAUAyPCHGgALAgAAj-feMAAHrZbdNAALCwAAqYq0JAADAQaI_ZwoAAscAQgB4PLxDgALZAAA1dbyHwALDgEEAL75wSoAB6P24w8ACwQAAYfp5iEABQCjn_IlAAtkAAC127oNAAEA7KKKEAALZAEGAJSslggABQED0ZqqIAACAQcB0Qisqf0XAAvoBwEDAIPy1x8ACJfgDO-N3yoAB6WBoCgAAgAA4emqEAAL6AcBBgDOnsEDAAsJAAHZgaYIAAvoBwEFAPqClggAB7WLuCoAC-gHAQAAlPKPLQAJANMY8J-0GwAL6AcBAwD-h5cmAAuQTgAAvK6wKAALZAECALXmqiEAAAEJ6ZrPFwALEwEJANGmmwgAAQEGrrmNMQAL6AcBCQDs3tAJAAvoBwAAts7mGgABAQDmyNoBAAvoBwAA5vkUAAvoBwEAAP2VEQAJAQDeHNzt0wEAC5BOAQQA-rShoggA_uyNJg";
