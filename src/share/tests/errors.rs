@@ -466,3 +466,18 @@ fn control_characters_in_a_link_are_shown_escaped() {
         assert!(error.contains("\\u{") || error.contains("\\n"), "{error:?}");
     }
 }
+
+/// Found by the fuzzer: a lesson id with a control character in it was quoted raw.
+#[test]
+fn a_lesson_id_is_quoted_escaped() {
+    let session = Session::new(quorumlab_sim::scenario::Scenario::new("lesson", 3, 1_000)).unwrap();
+    let mut run = super::super::replay::capture(&session);
+    run.lesson = Some(SharedLesson {
+        id: "exactly-o\rce".to_string(),
+        step: 0,
+        step_began: SimTime::ZERO,
+    });
+    let error = validate::run(&run).unwrap_err().to_string();
+    assert!(!error.chars().any(char::is_control), "{error:?}");
+    assert!(error.contains("exactly-o\\rce"), "{error:?}");
+}
