@@ -8,7 +8,7 @@ use quorumlab_sim::action::Action;
 use quorumlab_sim::history::{RecordedAction, Timeline};
 use quorumlab_sim::ids::NodeId;
 use quorumlab_sim::narration::{plain_record, Narrator};
-use quorumlab_sim::replay::step_is_recorded;
+use quorumlab_sim::replay::{step_is_recorded, Replayed};
 use quorumlab_sim::runner::world_config;
 use quorumlab_sim::scenario::Scenario;
 use quorumlab_sim::time::SimTime;
@@ -77,31 +77,27 @@ impl Session {
         })
     }
 
-    /// A replaying session (see [`Session::replaying`]) moved to `position`, with its snapshots
-    /// spaced for a run that long: 250 ms, doubled until the run needs at most an eighth of the
-    /// snapshots kept (50). Taking one every 250 ms on the way and halving them again and again made
-    /// opening a 45-minute link cost 1 400 world copies, eight times the replay itself (found by the
-    /// fuzzer, issue 17); a scrub back now replays at most one wider interval, still milliseconds.
-    /// The picture and the hash are the same either way.
-    pub fn replayed_to(
-        scenario: Scenario,
-        actions: Vec<RecordedAction>,
-        position: SimTime,
-    ) -> Result<Session, String> {
-        let world = World::new(world_config(&scenario))?;
-        let mut session = Session {
+    /// The session of a checked replay (`quorumlab_sim::replay::replay_to`, its world and its
+    /// log), opened on that replay rather than replaying it again. Its snapshots are spaced for a run
+    /// that long (250 ms, doubled until the run needs at most 50), and filled in the first time the
+    /// learner scrubs back. Replaying a link a second time into a fresh session, snapshotting every
+    /// 250 ms and halving again and again, made opening a 45-minute link cost up to thirteen times the
+    /// check (found by the fuzzer, issue 17). The picture and the hash are the same either way.
+    pub fn replayed_to(scenario: Scenario, replayed: Replayed) -> Result<Session, String> {
+        let start = World::new(world_config(&scenario))?;
+        let every_ms = snapshot_interval_ms(replayed.world.now());
+        Ok(Session {
             scenario,
-            narrator: Narrator::for_world(&world),
-            timeline: Timeline::replaying(
-                world,
-                snapshot_interval_ms(position),
+            narrator: Narrator::for_world(&start),
+            timeline: Timeline::resumed(
+                start,
+                replayed.world,
+                every_ms,
                 MAX_SNAPSHOTS,
-                actions,
+                replayed.actions,
             ),
             carry_us: 0.0,
-        };
-        session.seek(position);
-        Ok(session)
+        })
     }
 
     pub fn scenario(&self) -> &Scenario {
@@ -451,7 +447,7 @@ mod tests {
     }
 
     #[test]
-    fn a_session_replayed_to_a_late_instant_copies_the_world_a_few_dozen_times_at_most() {
+    fn a_session_opened_on_a_replay_scrubs_back_exactly() {
         let mut original = Session::new(Scenario::new("long", 3, 3_600_000)).unwrap();
         original.advance_to(SimTime::from_ms(600));
         original.apply(&Action::Crash {
@@ -459,14 +455,16 @@ mod tests {
         });
         let end = SimTime::from_ms(600_000);
         original.advance_to(end);
-        let replayed = Session::replayed_to(
-            original.scenario().clone(),
-            original.actions().to_vec(),
-            end,
-        )
-        .unwrap();
-        assert_eq!(replayed.world().trace_hash(), original.world().trace_hash());
-        assert!(replayed.timeline.snapshot_count() as u64 <= REPLAYED_SNAPSHOTS + 1);
+        let (scenario, actions) = (original.scenario().clone(), original.actions().to_vec());
+        let replayed =
+            quorumlab_sim::replay::replay_to(&scenario, &actions, end, 1_000_000).unwrap();
+        let mut opened = Session::replayed_to(scenario.clone(), replayed).unwrap();
+        assert_eq!(opened.world().trace_hash(), original.world().trace_hash());
+        assert_eq!(
+            opened.timeline.snapshot_count(),
+            2,
+            "the start and the replay, no more"
+        );
         assert_eq!(
             snapshot_interval_ms(SimTime::from_ms(1_000)),
             SNAPSHOT_EVERY_MS
@@ -476,16 +474,25 @@ mod tests {
             16_000,
             "250 ms doubled six times"
         );
-        // Scrubbing back is as exact as before.
-        let mut replayed = replayed;
-        let mut straight = Session::new(original.scenario().clone()).unwrap();
-        straight.advance_to(SimTime::from_ms(600));
-        straight.apply(&Action::Crash {
-            target: NodeTarget::Leader,
-        });
-        straight.advance_to(SimTime::from_ms(123_456));
-        replayed.seek(SimTime::from_ms(123_456));
-        assert_eq!(replayed.world().trace_hash(), straight.world().trace_hash());
+        // Back, forward and back again, each exact; the first trip back fills the snapshots in.
+        for to_ms in [123_456, 599_999, 64_000, 600_000] {
+            let mut straight = Session::new(scenario.clone()).unwrap();
+            straight.advance_to(SimTime::from_ms(600));
+            straight.apply(&Action::Crash {
+                target: NodeTarget::Leader,
+            });
+            straight.advance_to(SimTime::from_ms(to_ms));
+            opened.seek(SimTime::from_ms(to_ms));
+            assert_eq!(
+                opened.world().trace_hash(),
+                straight.world().trace_hash(),
+                "{to_ms}"
+            );
+        }
+        let filled = opened.timeline.snapshot_count() as u64;
+        assert!((3..=REPLAYED_SNAPSHOTS + 2).contains(&filled), "{filled}");
+        opened.advance_to(SimTime::from_ms(700_000));
+        assert_eq!(opened.actions(), &actions[..], "nothing applied twice");
     }
 
     #[test]

@@ -38,12 +38,12 @@ pub fn open(run: SharedRun) -> Result<Session, ShareError> {
     if estimated_events > MAX_ESTIMATED_EVENTS {
         return Err(ShareError::TooLongToReplay { estimated_events });
     }
-    // The replay's log, not the link's: it holds any scripted step the link lacks where the replay
-    // applied it, so the session below replays exactly that run (and `quorumlab replay` agrees).
+    // The session opens on this replay and its log, not the link's: the log holds any scripted step
+    // the link lacks where the replay applied it, so scrubbing replays exactly that run (and
+    // `quorumlab replay` agrees).
     let replayed = replay_to(&run.scenario, &run.actions, run.position, MAX_REPLAY_EVENTS)
         .map_err(share_error)?;
-    Session::replayed_to(run.scenario, replayed.actions, run.position)
-        .map_err(|reason| ShareError::Refused { reason })
+    Session::replayed_to(run.scenario, replayed).map_err(|reason| ShareError::Refused { reason })
 }
 
 fn share_error(error: ReplayError) -> ShareError {
@@ -67,7 +67,7 @@ fn share_error(error: ReplayError) -> ShareError {
 }
 
 /// Most events a link may ask the browser to replay before showing anything (the engine's budget: about
-/// half a second of work natively, more in a browser); past it the replay stops and says so.
+/// a second of work natively at most, more in a browser); past it the replay stops and says so.
 pub use quorumlab_sim::replay::MAX_REPLAY_EVENTS;
 
 /// Most events a link's settings may promise before it is refused without replaying anything. The

@@ -6,7 +6,7 @@
 use super::{ShareError, SharedLesson, SharedRun};
 use quorumlab_sim::history::RecordedAction;
 use quorumlab_sim::scenario::Invalid;
-use quorumlab_sim::scenario::{validate_action, Scenario, MAX_DURATION_MS};
+use quorumlab_sim::scenario::{shown, validate_action, Scenario, MAX_DURATION_MS};
 use quorumlab_sim::time::SimTime;
 
 /// Most recorded actions one link may carry.
@@ -48,7 +48,7 @@ fn lesson(lesson: &SharedLesson, position: SimTime) -> Result<(), ShareError> {
     if !well_formed {
         return Err(ShareError::Invalid(Invalid::OutOfRange {
             field: "lesson id".into(),
-            value: format!("`{}`", lesson.id.chars().take(40).collect::<String>()),
+            value: format!("`{}`", shown(&lesson.id)),
             expected: format!("1 to {MAX_LESSON_ID_BYTES} lowercase letters, digits and dashes"),
         }));
     }

@@ -95,6 +95,33 @@ impl Timeline {
         timeline
     }
 
+    /// A timeline already replayed to `current` — `start` run with `actions` (every one recorded up
+    /// to `current.now()` applied) — without replaying it again: a link checked by one replay opens
+    /// on that replay. It holds two snapshots, `start` and `current`; seeking back between them
+    /// replays from `start` once and fills the snapshots in on the way.
+    ///
+    /// Precondition: as for [`Timeline::replaying`], and `current` is that replay.
+    pub fn resumed(
+        start: World,
+        current: World,
+        snapshot_every_ms: u64,
+        max_snapshots: usize,
+        actions: Vec<RecordedAction>,
+    ) -> Timeline {
+        let applied = actions.partition_point(|recorded| recorded.at <= current.now());
+        let mut timeline = Timeline::replaying(start, snapshot_every_ms, max_snapshots, actions);
+        timeline.actions_applied = applied;
+        timeline.furthest = current.now();
+        let mut snapshot = current.clone();
+        snapshot.keep_newest_trace_records(SNAPSHOT_TRACE_RECORDS);
+        timeline.snapshots.push(Snapshot {
+            world: snapshot,
+            actions_applied: applied,
+        });
+        timeline.current = current;
+        timeline
+    }
+
     pub fn world(&self) -> &World {
         &self.current
     }
@@ -245,25 +272,30 @@ impl Timeline {
         }
     }
 
+    /// Invariant: snapshots are in order of (time, actions applied). A snapshot earlier than the
+    /// newest is filled in where it belongs (a resumed timeline fills in its past that way).
     fn take_snapshot(&mut self) {
         let now = self.current.now();
-        let already = self.snapshots.iter().any(|snapshot| {
-            snapshot.world.now() == now && snapshot.actions_applied == self.actions_applied
-        });
-        if already
-            || self
-                .snapshots
-                .last()
-                .is_some_and(|last| last.world.now() > now)
-        {
+        let key = (now, self.actions_applied);
+        let at = self
+            .snapshots
+            .partition_point(|snapshot| (snapshot.world.now(), snapshot.actions_applied) < key);
+        let already = self
+            .snapshots
+            .get(at)
+            .is_some_and(|snapshot| (snapshot.world.now(), snapshot.actions_applied) == key);
+        if already {
             return;
         }
         let mut world = self.current.clone();
         world.keep_newest_trace_records(SNAPSHOT_TRACE_RECORDS);
-        self.snapshots.push(Snapshot {
-            world,
-            actions_applied: self.actions_applied,
-        });
+        self.snapshots.insert(
+            at,
+            Snapshot {
+                world,
+                actions_applied: self.actions_applied,
+            },
+        );
         if self.snapshots.len() > self.max_snapshots {
             let mut index = 0;
             self.snapshots.retain(|_| {

@@ -441,7 +441,7 @@ fn the_test_only_unsafe_option_is_never_shared() {
 
 /// Found by the fuzzer (issue 17): a forged link, a generated scenario with floods of requests, took
 /// more than 30 s to open — ten million events checked, then as many again for the session. The
-/// budget now stops the replay after 600 000, and says so.
+/// budget now stops the replay after 400 000, and says so.
 #[test]
 fn a_forged_heavy_link_stops_at_the_replay_budget() {
     let link = "#/run/v4/CUdlbmVyYXRlZAEC3AOsAmQyrAKxBgwBAQAAB_auqOWB74T16wGp8YcBlgGsAhoFDwAA6AcAAAABAQABAyiY15szAAeWwMQeAAUAyPCHGgALAgAAj-feMAAHrZbdNAALCwAAqYq0JAADAQaI_ZwoAAscAQgB4PLxDgALZAAA1dbyHwALDgEEAL75wSoAB6P24w8ACwQAAYfp5iEABQCjn_IlAAtkAAC127oNAAEA7KKKEAALZAEGAJSslggABQED0ZqqIAACAQcB0Qisqf0XAAvoBwEDAIPy1x8ACJfgDO-N3yoAB6WBoCgAAgAA4emqEAAL6AcBBgDOnsEDAAsJAAHZgaYIAAvoBwEFAPqClggAB7WLuCoAC-gHAQAAlPKPLQAJANMY8J-0GwAL6AcBAwD-h5cmAAuQTgAAvK6wKAALZAECALXmqiEAAAEJ6ZrPFwALEwEJANGmmwgAAQEGrrmNMQAL6AcBCQDs3tAJAAvoBwAAts7mGgABAQDmyNoBAAvoBwAA5vkUAAvoBwEAAP2VEQAJAQDeHNzt0wEAC5BOAQQA-rShoggA_uyNJg";
@@ -465,4 +465,19 @@ fn control_characters_in_a_link_are_shown_escaped() {
         assert!(!error.chars().any(char::is_control), "{error:?}");
         assert!(error.contains("\\u{") || error.contains("\\n"), "{error:?}");
     }
+}
+
+/// Found by the fuzzer: a lesson id with a control character in it was quoted raw.
+#[test]
+fn a_lesson_id_is_quoted_escaped() {
+    let session = Session::new(quorumlab_sim::scenario::Scenario::new("lesson", 3, 1_000)).unwrap();
+    let mut run = super::super::replay::capture(&session);
+    run.lesson = Some(SharedLesson {
+        id: "exactly-o\rce".to_string(),
+        step: 0,
+        step_began: SimTime::ZERO,
+    });
+    let error = validate::run(&run).unwrap_err().to_string();
+    assert!(!error.chars().any(char::is_control), "{error:?}");
+    assert!(error.contains("exactly-o\\rce"), "{error:?}");
 }

@@ -7,6 +7,7 @@
 
 use crate::base::ids::NodeId;
 use crate::contract::action::NodeTarget;
+use crate::tooling::scenario::errors::shown;
 use crate::tooling::scenario::fields::NodeNames;
 use std::fmt;
 
@@ -201,7 +202,8 @@ pub(crate) fn parse_checkpoint(
             text,
             trimmed_start,
             &format!(
-                "unknown checkpoint `{name}`; expected one of {}",
+                "unknown checkpoint `{}`; expected one of {}",
+                shown(name),
                 CHECKPOINT_NAMES.join(", ")
             ),
         )),
@@ -221,7 +223,7 @@ fn number(text: &str, (argument, offset): (&str, usize)) -> Result<u64, Checkpoi
         error_at(
             text,
             offset,
-            &format!("`{argument}` is not a whole number 0 or more"),
+            &format!("`{}` is not a whole number 0 or more", shown(argument)),
         )
     })
 }
@@ -252,7 +254,10 @@ fn node(
             Err(error_at(
                 text,
                 offset,
-                &format!("`{argument}` is not a node: expected {expected} or `leader`"),
+                &format!(
+                    "`{}` is not a node: expected {expected} or `leader`",
+                    shown(argument)
+                ),
             ))
         }
     }
@@ -329,6 +334,23 @@ mod tests {
         ];
         for (text, expected) in cases {
             assert_eq!(parse_checkpoint(text, &names()), Ok(expected), "{text}");
+        }
+    }
+
+    #[test]
+    fn mistakes_quote_the_checkpoint_short_and_escaped() {
+        // Found by the fuzzer: a 70 000-character name came back whole in the error.
+        let long = format!("duplicate_invoic{}\u{7}", "9".repeat(70_000));
+        let argument = format!("term_at_least({}\n)", "x".repeat(70_000));
+        let node = format!("node_crashed(n{}\u{1b})", "1".repeat(70_000));
+        for text in [long, argument, node] {
+            let message = parse_checkpoint(&text, &names()).unwrap_err().message;
+            assert!(
+                message.chars().count() < 1_000,
+                "{} characters",
+                message.len()
+            );
+            assert!(!message.chars().any(char::is_control), "{message:?}");
         }
     }
 

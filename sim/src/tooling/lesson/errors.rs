@@ -4,6 +4,7 @@
 //! solution action *is* a scenario error: the lesson parser hands those tables to the scenario parser's
 //! own action reader, so `do = "crsh"` is reported the same way in both formats.
 
+use crate::tooling::scenario::errors::shown;
 use crate::tooling::scenario::{ScenarioError, ScenarioErrorKind};
 use std::fmt;
 
@@ -57,18 +58,21 @@ impl fmt::Display for LessonErrorKind {
             LessonErrorKind::Format(kind) => write!(formatter, "{kind}"),
             LessonErrorKind::UnknownScenario { path, known } => write!(
                 formatter,
-                "no scenario `{path}` is compiled in; known: {}",
+                "no scenario `{}` is compiled in; known: {}",
+                shown(path),
                 known.join(", ")
             ),
             LessonErrorKind::BadScenario { message } => {
                 write!(formatter, "the scenario does not parse: {message}")
             }
             LessonErrorKind::BadCheckpoint { text, at, message } => {
+                let text = shown(text);
                 write!(formatter, "checkpoint `{text}` at character {at}: {message}")
             }
             LessonErrorKind::UnknownLiveName { word, known } => write!(
                 formatter,
-                "`{{{word}}}` names nothing in the run; an instruction may name {}",
+                "`{{{}}}` names nothing in the run; an instruction may name {}",
+                shown(word),
                 known
                     .iter()
                     .map(|name| format!("`{{{name}}}`"))
@@ -80,7 +84,8 @@ impl fmt::Display for LessonErrorKind {
             }
             LessonErrorKind::BadId { id } => write!(
                 formatter,
-                "`{id}` is not a lesson id: use lowercase letters, digits and dashes"
+                "`{}` is not a lesson id: use lowercase letters, digits and dashes",
+                shown(id)
             ),
         }
     }
