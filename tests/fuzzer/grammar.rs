@@ -12,24 +12,10 @@ use quorumlab_sim::entry::OptionValue;
 use quorumlab_sim::history::RecordedAction;
 use quorumlab_sim::ids::NodeId;
 use quorumlab_sim::registry::ENTRIES;
-use quorumlab_sim::scenario::{parse_scenario, Scenario, ACTION_NAMES};
+use quorumlab_sim::scenario::{parse_scenario, Scenario, ACTION_NAMES, LOCK_KEYS};
 use quorumlab_sim::time::SimTime;
 use std::fmt::Write;
 
-const LOCK_KEYS: &[&str] = &[
-    "workers",
-    "lease_ttl_ms",
-    "renew_ms",
-    "fencing",
-    "check_lease_before_write",
-    "idempotency_key",
-    "think_ms",
-    "work_ms",
-    "op_timeout_ms",
-    "initial_count",
-    "unchecked_release",
-    "drift_allowance_ms",
-];
 /// The `[locks]` keys only some worlds take (each world's entry lists its own).
 const OPTIONAL_LOCK_KEYS: &[&str] = &[
     "renew_ms",

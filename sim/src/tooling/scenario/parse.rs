@@ -27,7 +27,8 @@ const BASE_KEYS: &[&str] = &[
     "locks",
 ];
 
-const LOCK_KEYS: &[&str] = &[
+/// Every key a `[locks]` table may hold (which of them a world takes, its registry entry says).
+pub const LOCK_KEYS: &[&str] = &[
     "workers",
     "lease_ttl_ms",
     "renew_ms",
