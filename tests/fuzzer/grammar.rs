@@ -12,7 +12,7 @@ use quorumlab_sim::entry::OptionValue;
 use quorumlab_sim::history::RecordedAction;
 use quorumlab_sim::ids::NodeId;
 use quorumlab_sim::registry::ENTRIES;
-use quorumlab_sim::scenario::{parse_scenario, Scenario, ACTION_NAMES, LOCK_KEYS};
+use quorumlab_sim::scenario::{parse_scenario, Scenario, ACTION_NAMES, LOCK_KEYS, TIMING_KEYS};
 use quorumlab_sim::time::SimTime;
 use std::fmt::Write;
 
@@ -201,18 +201,7 @@ fn timing_table(writer: &mut Writer) {
         return;
     }
     writer.text.push_str("\n[timing]\n");
-    let keys = [
-        "election_timeout_ms",
-        "heartbeat_ms",
-        "network_delay_ms",
-        "drop_rate",
-        "duplicate_rate",
-        "client_timeout_ms",
-        "pre_vote",
-        "check_quorum",
-        "lease_reads",
-    ];
-    for key in keys {
+    for &key in TIMING_KEYS {
         if !writer.random.percent(40) {
             continue;
         }

@@ -25,7 +25,7 @@ pub use errors::{shown, ScenarioError, ScenarioErrorKind};
 pub use examples::EXAMPLES;
 pub use export::to_toml_string;
 pub use limits::*;
-pub use parse::{parse_scenario, LOCK_KEYS};
+pub use parse::{parse_scenario, LOCK_KEYS, TIMING_KEYS};
 pub use steps::ACTION_NAMES;
 pub use validate::{action as validate_action, Invalid};
 

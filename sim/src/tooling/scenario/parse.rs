@@ -43,7 +43,8 @@ pub const LOCK_KEYS: &[&str] = &[
     "drift_allowance_ms",
 ];
 
-const TIMING_KEYS: &[&str] = &[
+/// Every key a `[timing]` table may hold.
+pub const TIMING_KEYS: &[&str] = &[
     "election_timeout_ms",
     "heartbeat_ms",
     "network_delay_ms",
