@@ -134,6 +134,10 @@ pub fn chaos_world(seed: u64, options: &LockChaosOptions, rng: &mut Rng) -> (Sce
     let mut scenario = Scenario::new(&title, servers, duration_ms);
     scenario.seed = seed;
     let ttl_ms = rng.range_inclusive(300, 1_500);
+    // A lease granted before the heal can outlive it by a whole TTL: a newly elected leader restarts
+    // every lease's countdown, so the next grant waits that long after the election, and the quiet
+    // period has to hold the world's work after that wait, not just the election (seed 27199).
+    scenario.duration_ms += ttl_ms;
     let locks = LockServiceOptions {
         workers: rng.range_inclusive(2, 4) as usize,
         lease_ttl_ms: ttl_ms,
