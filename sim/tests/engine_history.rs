@@ -104,29 +104,47 @@ fn stepping_through_a_recorded_future_replays_actions_at_their_point() {
 }
 
 #[test]
-fn snapshots_keep_only_the_newest_trace_records_and_seeks_stay_exact() {
-    use quorumlab_sim::history::SNAPSHOT_TRACE_RECORDS;
+fn snapshots_keep_no_trace_records_and_a_seek_replays_enough_to_look_back_on() {
+    use quorumlab_sim::history::SEEK_LOOKBACK_RECORDS;
     let config = WorldConfig::raft(5, 99);
     let mut timeline = Timeline::new(World::new(config.clone()).unwrap(), 100, 16);
     timeline.run_until(SimTime::from_ms(240_000));
     let straight_records = timeline.world().trace().records().count();
     assert!(
-        straight_records > 4 * SNAPSHOT_TRACE_RECORDS,
-        "the run keeps more records than a snapshot may ({straight_records})"
+        straight_records > 4 * SEEK_LOOKBACK_RECORDS,
+        "the run keeps more records than a seek replays ({straight_records})"
     );
-    // Whole chunks of 1 000: a snapshot may keep up to one chunk more than the bound.
-    let per_snapshot = SNAPSHOT_TRACE_RECORDS + 1_000;
-    assert!(timeline.snapshot_trace_records() <= timeline.snapshot_count() * per_snapshot);
-    let target = SimTime::from_ms(123_456);
-    let mut straight = World::new(config).unwrap();
-    straight.run_until(target);
-    timeline.seek(target);
-    assert_eq!(
-        timeline.world().events_processed(),
-        straight.events_processed()
-    );
-    assert_eq!(timeline.world().trace_hash(), straight.trace_hash());
-    assert!(timeline.world().trace().records().count() < straight.trace().records().count());
+    assert_eq!(timeline.snapshot_trace_records(), 0);
+    // 128 001 ms is just after a snapshot (they fall on multiples of 25.6 s by the end).
+    for target_ms in [239_000, 128_001, 123_456, 50] {
+        let target = SimTime::from_ms(target_ms);
+        let mut straight = World::new(config.clone()).unwrap();
+        straight.run_until(target);
+        timeline.seek(target);
+        let world = timeline.world();
+        assert_eq!(world.events_processed(), straight.events_processed());
+        assert_eq!(world.trace_hash(), straight.trace_hash());
+        let kept = world.trace().records().count();
+        let available = straight.trace().records().count();
+        assert!(
+            kept >= SEEK_LOOKBACK_RECORDS.min(available),
+            "at {target_ms} ms a seek leaves {kept} records to look back on"
+        );
+        // The lookback costs about one interval more than before, not the whole run.
+        assert!(kept < straight_records, "at {target_ms} ms: {kept} records");
+        let newest_kept = world
+            .trace()
+            .records()
+            .next_back()
+            .map(|record| record.at_us);
+        let newest_straight = straight
+            .trace()
+            .records()
+            .next_back()
+            .map(|record| record.at_us);
+        assert_eq!(newest_kept, newest_straight);
+    }
+    assert_eq!(timeline.snapshot_trace_records(), 0);
 }
 
 #[test]

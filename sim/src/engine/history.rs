@@ -9,20 +9,21 @@
 //! (or calling `branch_at`) discards the recorded future: the next actions make a new one.
 //!
 //! Bound: at most `max_snapshots`; past that every other snapshot is dropped and the interval doubles,
-//! so memory stays bounded while seeks stay roughly proportional to the interval. A snapshot keeps only
-//! the newest [`SNAPSHOT_TRACE_RECORDS`] of its world's trace records: otherwise each held up to the
-//! trace cap, so together they could hold every record of the run, and every seek handed the views a
-//! full trace to read again. A world restored from a snapshot therefore lists fewer old records than
-//! one that ran straight there — replay adds back everything after the snapshot — while its state,
-//! event count and trace hash are identical.
+//! so memory stays bounded while seeks stay roughly proportional to the interval. A snapshot keeps no
+//! trace records at all: each used to hold some (first the whole trace cap, then its newest 4,000), and
+//! once the interval had doubled a few times no two snapshots shared a chunk, so an hour's snapshots
+//! held well over a million records between them. Instead a backward seek starts from a snapshot early
+//! enough that its replay records at least [`SEEK_LOOKBACK_RECORDS`] before the instant sought, which is
+//! what the views want to look back on. A world restored that way lists fewer old records than one that
+//! ran straight there, while its state, event count and trace hash are identical.
 
 use crate::base::time::SimTime;
 use crate::contract::action::Action;
 use crate::engine::world::{ActionOutcome, World};
 
-/// Trace records a snapshot keeps (whole chunks of 1 000): what the views may want to look back on
-/// right after a seek, before replay adds the records since the snapshot.
-pub const SNAPSHOT_TRACE_RECORDS: usize = 4_000;
+/// Trace records a backward seek replays, at least, before the instant it seeks to (when the run has
+/// that many): the history the views may want to look back on right after a seek.
+pub const SEEK_LOOKBACK_RECORDS: usize = 4_000;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RecordedAction {
@@ -113,7 +114,7 @@ impl Timeline {
         timeline.actions_applied = applied;
         timeline.furthest = current.now();
         let mut snapshot = current.clone();
-        snapshot.keep_newest_trace_records(SNAPSHOT_TRACE_RECORDS);
+        snapshot.forget_trace_records();
         timeline.snapshots.push(Snapshot {
             world: snapshot,
             actions_applied: applied,
@@ -213,16 +214,30 @@ impl Timeline {
     /// Moves to time `t` (backwards or forwards), exactly as if the run had gone straight there.
     pub fn seek(&mut self, t: SimTime) {
         if t < self.current.now() {
-            let position = self
-                .snapshots
-                .iter()
-                .rposition(|snapshot| snapshot.world.now() <= t)
-                .unwrap_or(0);
-            let snapshot = &self.snapshots[position];
+            let snapshot = &self.snapshots[self.seek_start(t)];
             self.current = snapshot.world.clone();
             self.actions_applied = snapshot.actions_applied;
         }
         self.run_until(t);
+    }
+
+    /// The snapshot a backward seek to `t` restores: the newest one at or before `t` whose replay to the
+    /// newest such snapshot records at least [`SEEK_LOOKBACK_RECORDS`] (or the first one).
+    fn seek_start(&self, t: SimTime) -> usize {
+        let newest = self
+            .snapshots
+            .iter()
+            .rposition(|snapshot| snapshot.world.now() <= t)
+            .unwrap_or(0);
+        let wanted_total = self.snapshots[newest]
+            .world
+            .trace()
+            .total()
+            .saturating_sub(SEEK_LOOKBACK_RECORDS as u64);
+        self.snapshots[..=newest]
+            .iter()
+            .rposition(|snapshot| snapshot.world.trace().total() <= wanted_total)
+            .unwrap_or(0)
     }
 
     /// Seeks to `t` and forgets everything recorded after it.
@@ -288,7 +303,7 @@ impl Timeline {
             return;
         }
         let mut world = self.current.clone();
-        world.keep_newest_trace_records(SNAPSHOT_TRACE_RECORDS);
+        world.forget_trace_records();
         self.snapshots.insert(
             at,
             Snapshot {

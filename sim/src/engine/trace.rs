@@ -122,22 +122,13 @@ impl TraceLog {
         self.fingerprint.value()
     }
 
-    /// Forgets kept records, oldest chunks first, until at most about `records` remain (whole chunks:
-    /// the open chunk and enough sealed ones to reach `records`). The hash still covers them.
-    pub fn keep_newest(&mut self, records: usize) {
-        let mut kept = self.open.len();
-        let mut keep_chunks = 0;
-        for chunk in self.sealed.iter().rev() {
-            if kept >= records {
-                break;
-            }
-            kept += chunk.len();
-            keep_chunks += 1;
-        }
-        while self.sealed.len() > keep_chunks {
-            let forgotten = self.sealed.pop_front().map_or(0, |chunk| chunk.len());
-            self.dropped_records += forgotten as u64;
-        }
+    /// Forgets every kept record; the hash, the total and the count of dropped records still cover
+    /// them.
+    pub fn forget_records(&mut self) {
+        let kept = self.open.len() + self.sealed.iter().map(|chunk| chunk.len()).sum::<usize>();
+        self.dropped_records += kept as u64;
+        self.sealed.clear();
+        self.open = Vec::new();
     }
 
     pub fn fingerprint_kind(&self) -> FingerprintKind {

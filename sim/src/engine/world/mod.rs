@@ -253,9 +253,10 @@ impl World {
         self.events_processed
     }
 
-    /// Forgets all but about the newest `records` kept trace records (see [`TraceLog::keep_newest`]).
-    pub fn keep_newest_trace_records(&mut self, records: usize) {
-        self.trace.keep_newest(records);
+    /// Forgets every kept trace record (a time-travel snapshot needs none; see
+    /// [`TraceLog::forget_records`]). The hash and counts still cover them.
+    pub fn forget_trace_records(&mut self) {
+        self.trace.forget_records();
     }
 
     pub fn trace_hash(&self) -> u64 {
