@@ -28,6 +28,9 @@ pub struct Notice {
 const PANEL_REFRESH_MS: f64 = 100.0;
 /// Panel refreshes a caption stays up while playing before a newer one may replace it (about 2 s).
 const CAPTION_HOLD_REFRESHES: u32 = 20;
+/// Panel refreshes between recycle epochs (about twenty seconds of playing): how often the lists whose
+/// rows churn are rebuilt, to drop what their old rows left behind (`components::recycle`).
+const RECYCLE_EVERY_REFRESHES: u32 = 200;
 
 #[derive(Clone, Copy)]
 pub struct AppState {
@@ -68,6 +71,9 @@ pub struct AppState {
     pub highlighted: RwSignal<Vec<NodeId>>,
     /// The future the last action in the past replaced, which the learner may bring back.
     pub replaced_future: RwSignal<Option<ReplacedFuture>>,
+    /// Bumped every [`RECYCLE_EVERY_REFRESHES`] panel refreshes; see `components::recycle`.
+    pub recycle_epoch: RwSignal<u64>,
+    refreshes_since_recycle: StoredValue<u32>,
 }
 
 impl AppState {
@@ -99,6 +105,8 @@ impl AppState {
             stepped: RwSignal::new(None),
             highlighted: RwSignal::new(Vec::new()),
             replaced_future: RwSignal::new(None),
+            recycle_epoch: RwSignal::new(0),
+            refreshes_since_recycle: StoredValue::new(0),
         }
     }
 
@@ -128,8 +136,19 @@ impl AppState {
             self.panel_view.set(view.clone());
             self.horizon_us.set(horizon);
             self.publish_narration();
+            self.count_refresh_for_recycling();
         }
         self.view.set(view);
+    }
+
+    fn count_refresh_for_recycling(&self) {
+        let refreshes = self.refreshes_since_recycle.get_value() + 1;
+        if refreshes >= RECYCLE_EVERY_REFRESHES {
+            self.refreshes_since_recycle.set_value(0);
+            self.recycle_epoch.update(|epoch| *epoch += 1);
+        } else {
+            self.refreshes_since_recycle.set_value(refreshes);
+        }
     }
 
     fn publish_narration(&self) {

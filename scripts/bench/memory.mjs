@@ -3,7 +3,8 @@
 // is paused and the scrubber is moved to several earlier instants: each seek is timed from the input
 // event to the first animation frame whose clock shows the new instant. Every ~10 s of wall time the
 // tab's memory is sampled: the renderer process's resident set (from the DevTools process list and
-// /proc), and the JS heap. Reports, never asserts.
+// /proc), the wasm's linear memory, the JS heap and the DOM's node and listener counts, so a growth
+// can be placed in the wasm, the JS or the document. Reports, never asserts.
 //   node scripts/bench/memory.mjs [--simulated-minutes 60] [--seeks 6]   (or ./x bench --memory)
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -46,7 +47,12 @@ async function rendererMemoryMb(browserSession) {
 async function sample(page, pageSession, browserSession, startedMs) {
   const { metrics } = await pageSession.send('Performance.getMetrics');
   const heap = metrics.find((metric) => metric.name === 'JSHeapUsedSize')?.value ?? NaN;
+  const dom = await pageSession.send('Memory.getDOMCounters').catch(() => ({}));
+  const wasmMb = await page.evaluate(() => (window.__quorumlabWasmMemory?.buffer.byteLength ?? NaN) / 2 ** 20);
   return {
+    wasm_memory_mb: wasmMb,
+    dom_nodes: dom.nodes ?? NaN,
+    listeners: dom.jsEventListeners ?? NaN,
     wall_s: (Date.now() - startedMs) / 1000,
     simulated_min: clockUs(await page.textContent('[data-testid=sim-time]')) / 60e6,
     ...(await rendererMemoryMb(browserSession).then((memory) => ({ renderer_rss_mb: memory.resident, renderer_anon_mb: memory.anonymous }))),
@@ -98,6 +104,12 @@ const browser = await launchChromium();
 const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
 const problems = [];
 page.on('pageerror', (error) => problems.push(error.message));
+// Trunk's loader announces the started module; its exports hold the linear memory.
+await page.addInitScript(() =>
+  addEventListener('TrunkApplicationStarted', (event) => {
+    window.__quorumlabWasmMemory = event.detail.wasm.memory;
+  }),
+);
 await page.goto(server.url + '/');
 await page.waitForSelector('[data-testid=app-root]');
 await page.fill('[data-testid=import-text]', SCENARIO);
@@ -140,10 +152,10 @@ console.log('| --- | ---: | ---: | ---: | --- |');
 for (const round of seekRounds) {
   console.log(`| ${round.at_min} min | ${round.seeks} | ${round.median_ms.toFixed(1)} | ${round.worst_ms.toFixed(1)} | ${round.all_reached ? 'yes' : 'NO'} |`);
 }
-console.log('\n| wall (s) | simulated (min) | tab renderer resident (MB) | of it private (MB) | JS heap (MB) |');
-console.log('| ---: | ---: | ---: | ---: | ---: |');
+console.log('\n| wall (s) | simulated (min) | tab renderer resident (MB) | of it private (MB) | wasm memory (MB) | JS heap (MB) | DOM nodes | listeners |');
+console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
 for (const row of samples.filter((_, index) => index % 3 === 0 || index === samples.length - 1)) {
-  console.log(`| ${row.wall_s.toFixed(0)} | ${row.simulated_min.toFixed(1)} | ${row.renderer_rss_mb.toFixed(0)} | ${row.renderer_anon_mb.toFixed(0)} | ${row.js_heap_mb.toFixed(1)} |`);
+  console.log(`| ${row.wall_s.toFixed(0)} | ${row.simulated_min.toFixed(1)} | ${row.renderer_rss_mb.toFixed(0)} | ${row.renderer_anon_mb.toFixed(0)} | ${row.wasm_memory_mb.toFixed(0)} | ${row.js_heap_mb.toFixed(1)} | ${row.dom_nodes} | ${row.listeners} |`);
 }
 const peak = Math.max(...samples.map((row) => row.renderer_rss_mb));
 const peakPrivate = Math.max(...samples.map((row) => row.renderer_anon_mb));

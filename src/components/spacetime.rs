@@ -11,6 +11,7 @@
 //! one "others" lane for the rest; messages between two hidden nodes are left out.
 
 use super::cluster::messages::message_style;
+use super::recycle::recycled;
 use crate::format;
 use crate::spacetime::{
     choose_lanes, visible_arrows, ArrowEnd, Lanes, MessageLog, PlacedArrow, RunKey, DROP_AT_SHARE,
@@ -294,14 +295,22 @@ pub fn SpaceTime() -> impl IntoView {
                                 state.hovered_message.set(Some(id));
                             }
                         }>
-                        <For each=move || ticks.get() key=move |tick| (*tick, scale.get()) let:tick>
-                            <Tick tick=tick.0 labelled=tick.1 scale=scale.get_untracked() height=height />
-                        </For>
-                        <For each=move || arrows.get()
-                            key=move |arrow| (arrow.clone(), scale.get())
-                            let:arrow>
-                            <ArrowMark arrow=arrow scale=scale.get_untracked() />
-                        </For>
+                        {recycled(move || {
+                            // Ticks and arrows come and go all the time: they read these copies, never
+                            // the app's signals (`components::recycle` says why).
+                            let row_height = Memo::new(move |_| height.get());
+                            let hovered = Memo::new(move |_| state.hovered_message.get());
+                            view! {
+                                <For each=move || ticks.get() key=move |tick| (*tick, scale.get()) let:tick>
+                                    <Tick tick=tick.0 labelled=tick.1 scale=scale.get_untracked() height=row_height />
+                                </For>
+                                <For each=move || arrows.get()
+                                    key=move |arrow| (arrow.clone(), scale.get())
+                                    let:arrow>
+                                    <ArrowMark arrow=arrow scale=scale.get_untracked() hovered=hovered />
+                                </For>
+                            }
+                        })}
                     </g>
                 </g>
                 <line class="st-now" x1=move || plot_right_px(width_px.get()) x2=move || plot_right_px(width_px.get()) y1=AXIS_PX - 4.0 y2=height></line>
@@ -458,8 +467,7 @@ fn message_id_at(event: &leptos::ev::MouseEvent) -> Option<u64> {
 }
 
 #[component]
-fn ArrowMark(arrow: PlacedArrow, scale: Scale) -> impl IntoView {
-    let state = expect_context::<AppState>();
+fn ArrowMark(arrow: PlacedArrow, scale: Scale, hovered: Memo<Option<u64>>) -> impl IntoView {
     let id = arrow.id;
     let (line, end, end_class) = arrow_paths(&arrow, scale);
     let (kind_class, _) = message_style(arrow.kind);
@@ -469,7 +477,7 @@ fn ArrowMark(arrow: PlacedArrow, scale: Scale) -> impl IntoView {
         ""
     };
     let class = move || {
-        let hovered = state.hovered_message.get() == Some(id);
+        let hovered = hovered.get() == Some(id);
         format!(
             "st-arrow {kind_class}{dropped}{}",
             if hovered { " hovered" } else { "" }

@@ -2,6 +2,7 @@
 //! what kind of message it is; a dropped message turns into a ✕ before it would have arrived.
 
 use super::geometry::StageGeometry;
+use crate::components::recycle::recycled;
 use crate::layout::{flight_progress, message_position};
 use crate::state::AppState;
 use leptos::prelude::*;
@@ -57,13 +58,35 @@ pub fn ClusterMessages(geometry: Memo<StageGeometry>) -> impl IntoView {
 #[component]
 fn MessageDots(geometry: Memo<StageGeometry>) -> impl IntoView {
     let state = expect_context::<AppState>();
-    let messages = Memo::new(move |_| state.view.with(|view| view.messages.clone()));
-    view! {
-        <g class="messages">
-            <For each=move || messages.get() key=|message| (message.id, message.dropped) let:message>
-                <MessageDot message=message geometry=geometry />
-            </For>
-        </g>
+    recycled(move || {
+        let sources = DotSources::new(state, geometry);
+        let messages = Memo::new(move |_| state.view.with(|view| view.messages.clone()));
+        view! {
+            <g class="messages">
+                <For each=move || messages.get() key=|message| (message.id, message.dropped) let:message>
+                    <MessageDot message=message sources=sources />
+                </For>
+            </g>
+        }
+    })
+}
+
+/// What a dot reads, copied for one recycle epoch so that dots never subscribe to the app's own
+/// signals (`components::recycle` says why).
+#[derive(Clone, Copy)]
+struct DotSources {
+    now_us: Memo<u64>,
+    geometry: Memo<StageGeometry>,
+    hovered: Memo<Option<u64>>,
+}
+
+impl DotSources {
+    fn new(state: AppState, geometry: Memo<StageGeometry>) -> DotSources {
+        DotSources {
+            now_us: Memo::new(move |_| state.view.with(|view| view.now_us)),
+            geometry: Memo::new(move |_| geometry.get()),
+            hovered: Memo::new(move |_| state.hovered_message.get()),
+        }
     }
 }
 
@@ -127,9 +150,14 @@ pub fn bulk_path(
 }
 
 #[component]
-fn MessageDot(message: MessageView, geometry: Memo<StageGeometry>) -> impl IntoView {
+fn MessageDot(message: MessageView, sources: DotSources) -> impl IntoView {
     let state = expect_context::<AppState>();
-    let now_us = move || state.view.with(|view| view.now_us);
+    let DotSources {
+        now_us,
+        geometry,
+        hovered,
+    } = sources;
+    let now_us = move || now_us.get();
     let position = move || {
         geometry.with(|geometry| {
             message_position(
@@ -158,7 +186,7 @@ fn MessageDot(message: MessageView, geometry: Memo<StageGeometry>) -> impl IntoV
     // Hovering a dot highlights the same message in the space-time diagram, and the other way round.
     let id = message.id;
     let classes = move || {
-        if state.hovered_message.get() == Some(id) {
+        if hovered.get() == Some(id) {
             format!("{classes} hovered")
         } else {
             classes.clone()
