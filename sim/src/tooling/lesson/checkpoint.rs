@@ -35,6 +35,8 @@ pub const CHECKPOINT_NAMES: &[&str] = &[
     "stale_read",
     "lock_released_by_wrong_owner",
     "lost_update",
+    "batch_redo_recognised",
+    "tokens_grew_after_failover",
 ];
 
 /// A condition on the live simulation. `NodeTarget::Leader` in a checkpoint means the node that led
@@ -91,6 +93,12 @@ pub enum Checkpoint {
     /// The protected store's count stopped matching the jobs written to it (a No Lost Updates
     /// violation) since the step began.
     LostUpdate,
+    /// Since the step began the store recognised, by its idempotency key, a write repeated under a
+    /// newer token than the one it applied it with: a batch redone after its first write had landed.
+    BatchRedoRecognised,
+    /// After the lock service's leader changed (a later term than when the step began), a worker was
+    /// granted a token above every token seen before the change.
+    TokensGrewAfterFailover,
 }
 
 /// Why a checkpoint string does not parse; `at` is the 1-based character where the problem starts.
@@ -183,6 +191,8 @@ pub(crate) fn parse_checkpoint(
         "stale_read" => no_argument(Checkpoint::StaleRead),
         "lock_released_by_wrong_owner" => no_argument(Checkpoint::LockReleasedByWrongOwner),
         "lost_update" => no_argument(Checkpoint::LostUpdate),
+        "batch_redo_recognised" => no_argument(Checkpoint::BatchRedoRecognised),
+        "tokens_grew_after_failover" => no_argument(Checkpoint::TokensGrewAfterFailover),
         "term_at_least" => Ok(Checkpoint::TermAtLeast(number(text, needs("a number")?)?)),
         "no_leader_for_ms" => Ok(Checkpoint::NoLeaderForMs(number(text, needs("a number")?)?)),
         "commit_index_at_least" => Ok(Checkpoint::CommitIndexAtLeast(number(
@@ -331,6 +341,11 @@ mod tests {
                 Checkpoint::LockReleasedByWrongOwner,
             ),
             ("lost_update", Checkpoint::LostUpdate),
+            ("batch_redo_recognised", Checkpoint::BatchRedoRecognised),
+            (
+                "tokens_grew_after_failover",
+                Checkpoint::TokensGrewAfterFailover,
+            ),
         ];
         for (text, expected) in cases {
             assert_eq!(parse_checkpoint(text, &names()), Ok(expected), "{text}");
