@@ -149,6 +149,8 @@ pub struct Resource {
     pub ledger: VecDeque<LedgerEntry>,
     pub accepted: u64,
     pub rejected: u64,
+    /// Of `rejected`, the writes (the rest were reads).
+    pub rejected_writes: u64,
     pub duplicates: u64,
     /// Repeats recognised under a newer token than the write they repeat: a batch redone under a
     /// new lock after its first write had in fact landed.
@@ -174,6 +176,7 @@ impl Resource {
             ledger: VecDeque::new(),
             accepted: 0,
             rejected: 0,
+            rejected_writes: 0,
             duplicates: 0,
             redos_recognised: 0,
             idempotency_scope: IdempotencyScope::Message,
@@ -272,6 +275,7 @@ impl Resource {
         }
         if self.fencing && token < self.highest_seen {
             self.rejected += 1;
+            self.rejected_writes += u64::from(write);
             let error = ResourceError::StaleToken {
                 presented: token,
                 highest_seen: self.highest_seen,

@@ -37,6 +37,7 @@ pub const CHECKPOINT_NAMES: &[&str] = &[
     "lost_update",
     "batch_redo_recognised",
     "tokens_grew_after_failover",
+    "stale_write_refused",
 ];
 
 /// A condition on the live simulation. `NodeTarget::Leader` in a checkpoint means the node that led
@@ -99,6 +100,9 @@ pub enum Checkpoint {
     /// After the lock service's leader changed (a later term than when the step began), a worker was
     /// granted a token above every token seen before the change.
     TokensGrewAfterFailover,
+    /// The protected store refused a *write* for a stale fencing token since the step began (a refused
+    /// read does not count: it is the late write that fencing exists to stop).
+    StaleWriteRefused,
 }
 
 /// Why a checkpoint string does not parse; `at` is the 1-based character where the problem starts.
@@ -193,6 +197,7 @@ pub(crate) fn parse_checkpoint(
         "lost_update" => no_argument(Checkpoint::LostUpdate),
         "batch_redo_recognised" => no_argument(Checkpoint::BatchRedoRecognised),
         "tokens_grew_after_failover" => no_argument(Checkpoint::TokensGrewAfterFailover),
+        "stale_write_refused" => no_argument(Checkpoint::StaleWriteRefused),
         "term_at_least" => Ok(Checkpoint::TermAtLeast(number(text, needs("a number")?)?)),
         "no_leader_for_ms" => Ok(Checkpoint::NoLeaderForMs(number(text, needs("a number")?)?)),
         "commit_index_at_least" => Ok(Checkpoint::CommitIndexAtLeast(number(
@@ -346,6 +351,7 @@ mod tests {
                 "tokens_grew_after_failover",
                 Checkpoint::TokensGrewAfterFailover,
             ),
+            ("stale_write_refused", Checkpoint::StaleWriteRefused),
         ];
         for (text, expected) in cases {
             assert_eq!(parse_checkpoint(text, &names()), Ok(expected), "{text}");

@@ -164,6 +164,7 @@ impl CheckpointEvaluator {
             }
             Checkpoint::LostUpdate => self.violations_at_start.lost_update(world),
             Checkpoint::BatchRedoRecognised => self.coordination.batch_redo_recognised(world),
+            Checkpoint::StaleWriteRefused => self.coordination.stale_write_refused(world),
             Checkpoint::TokensGrewAfterFailover => {
                 let changed = tokens::later_term(self.start_leader, leader);
                 self.tokens.check(world, changed)
