@@ -296,6 +296,12 @@ fn checkpoints_are_met_by_the_scenarios_that_show_them_and_only_those() {
     assert!(unmet("leader-crash.toml", nobody_paused).contains("n1 is up"));
     assert!(met("split-vote.toml", Checkpoint::TermAtLeast(2)).0 > 0);
     assert!(unmet("lossy-network.toml", Checkpoint::NoLeaderForMs(2_000)).contains("leader"));
+    // A new leader after a crash is not a return from quorum loss: a majority was there all along.
+    let why = unmet("leader-crash.toml", Checkpoint::QuorumRegained);
+    assert!(
+        why.ends_with("up and connected throughout this step"),
+        "{why}"
+    );
 
     // Locks and invoices: the unsafe configurations show the problem, the safe ones refuse it.
     let (_, why) = met(

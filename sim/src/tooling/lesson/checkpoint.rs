@@ -38,6 +38,7 @@ pub const CHECKPOINT_NAMES: &[&str] = &[
     "batch_redo_recognised",
     "tokens_grew_after_failover",
     "stale_write_refused",
+    "quorum_regained",
 ];
 
 /// A condition on the live simulation. `NodeTarget::Leader` in a checkpoint means the node that led
@@ -103,6 +104,9 @@ pub enum Checkpoint {
     /// The protected store refused a *write* for a stale fencing token since the step began (a refused
     /// read does not count: it is the late write that fencing exists to stop).
     StaleWriteRefused,
+    /// After a stretch with no leader since the step began, a leader is up and the cluster has
+    /// committed past the highest index committed while it had none.
+    QuorumRegained,
 }
 
 /// Why a checkpoint string does not parse; `at` is the 1-based character where the problem starts.
@@ -198,6 +202,7 @@ pub(crate) fn parse_checkpoint(
         "batch_redo_recognised" => no_argument(Checkpoint::BatchRedoRecognised),
         "tokens_grew_after_failover" => no_argument(Checkpoint::TokensGrewAfterFailover),
         "stale_write_refused" => no_argument(Checkpoint::StaleWriteRefused),
+        "quorum_regained" => no_argument(Checkpoint::QuorumRegained),
         "term_at_least" => Ok(Checkpoint::TermAtLeast(number(text, needs("a number")?)?)),
         "no_leader_for_ms" => Ok(Checkpoint::NoLeaderForMs(number(text, needs("a number")?)?)),
         "commit_index_at_least" => Ok(Checkpoint::CommitIndexAtLeast(number(
@@ -352,6 +357,7 @@ mod tests {
                 Checkpoint::TokensGrewAfterFailover,
             ),
             ("stale_write_refused", Checkpoint::StaleWriteRefused),
+            ("quorum_regained", Checkpoint::QuorumRegained),
         ];
         for (text, expected) in cases {
             assert_eq!(parse_checkpoint(text, &names()), Ok(expected), "{text}");

@@ -11,6 +11,7 @@
 
 mod coordination;
 mod progress;
+mod quorum;
 #[cfg(test)]
 mod test_support;
 mod tokens;
@@ -71,6 +72,8 @@ pub struct CheckpointEvaluator {
     overlap_at_start: bool,
     /// Tokens before and after a failover of the lock service.
     tokens: tokens::TokenWatch,
+    /// The commit index while the cluster had no leader.
+    quorum: quorum::QuorumWatch,
     /// Set once the checkpoint has been met; later calls return it unchanged.
     met: Option<Verdict>,
 }
@@ -93,6 +96,7 @@ impl CheckpointEvaluator {
             progress,
             coordination: coordination::CoordinationBaseline::begin(world),
             tokens: tokens::TokenWatch::default(),
+            quorum: quorum::QuorumWatch::begin(world),
             met: None,
         }
     }
@@ -164,6 +168,7 @@ impl CheckpointEvaluator {
             }
             Checkpoint::LostUpdate => self.violations_at_start.lost_update(world),
             Checkpoint::BatchRedoRecognised => self.coordination.batch_redo_recognised(world),
+            Checkpoint::QuorumRegained => self.quorum.check(world),
             Checkpoint::StaleWriteRefused => self.coordination.stale_write_refused(world),
             Checkpoint::TokensGrewAfterFailover => {
                 let changed = tokens::later_term(self.start_leader, leader);
