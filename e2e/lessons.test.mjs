@@ -69,14 +69,15 @@ test('lesson 6 walked as a learner: pause A while it holds the lock, then resume
     await question.locator('[data-testid=predict-reveal]').click();
     assert.match(await question.locator('[data-testid=predict-feedback]').textContent(), /Not quite/);
 
-    // The real controls: select worker A, wait until it holds the lock, pause it there.
+    // The real controls: select worker A, wait until it holds the lock and is modifying (it has read
+    // the count, so the late access will be its write), pause it there.
     await selectActor(page, 'A');
     await waitUntil(
-      async () => /^▢ A.*holds lock, token \d+/.test((await page.locator('[data-testid=lane-A]').textContent()) ?? ''),
-      { timeout: 20_000, what: 'A to hold the lock' },
+      async () => /^▢ A.*holds lock, token \d+.*— modifying/.test((await page.locator('[data-testid=lane-A]').textContent()) ?? ''),
+      { timeout: 20_000, interval: 20, what: 'A to hold the lock while modifying' },
     );
     await page.locator('[data-testid=inspector] button', { hasText: /^Pause$/ }).click();
-    assert.match(await page.locator('[data-testid=lane-A]').textContent(), /paused — still believes it holds lock/);
+    assert.match(await page.locator('[data-testid=lane-A]').textContent(), /paused — still believes it holds lock.*\(stopped while modifying\)/);
     await setSpeedPosition(page);
     await waitForStepState(page, 1, 'done');
     assert.match(await step(page, 1).locator('[data-testid=step-result]').textContent(), /each believe they hold the lock/);
@@ -87,7 +88,7 @@ test('lesson 6 walked as a learner: pause A while it holds the lock, then resume
 
     await page.locator('[data-testid=inspector] button', { hasText: /^Resume$/ }).click();
     await waitForStepState(page, 2, 'done');
-    assert.match(await step(page, 2).locator('[data-testid=step-result]').textContent(), /refused \d+ access/);
+    assert.match(await step(page, 2).locator('[data-testid=step-result]').textContent(), /refused 1 write carrying a stale token/);
     await page.waitForSelector('[data-testid=lesson-complete]');
     assert.match(await page.textContent('[data-testid=lesson-progress]'), /complete/);
     assert.equal(await page.locator('[data-testid=show-me-log]').count(), 0, 'show me was never used');

@@ -296,6 +296,12 @@ fn checkpoints_are_met_by_the_scenarios_that_show_them_and_only_those() {
     assert!(unmet("leader-crash.toml", nobody_paused).contains("n1 is up"));
     assert!(met("split-vote.toml", Checkpoint::TermAtLeast(2)).0 > 0);
     assert!(unmet("lossy-network.toml", Checkpoint::NoLeaderForMs(2_000)).contains("leader"));
+    // A new leader after a crash is not a return from quorum loss: a majority was there all along.
+    let why = unmet("leader-crash.toml", Checkpoint::QuorumRegained);
+    assert!(
+        why.ends_with("up and connected throughout this step"),
+        "{why}"
+    );
 
     // Locks and invoices: the unsafe configurations show the problem, the safe ones refuse it.
     let (_, why) = met(
@@ -318,6 +324,16 @@ fn checkpoints_are_met_by_the_scenarios_that_show_them_and_only_those() {
     );
     assert!(why.contains("fencing is off"), "{why}");
     assert!(met("fencing-pause.toml", Checkpoint::ResourceRejectedStaleToken).0 > 950);
+    // A froze there while modifying, so what the store refuses is its late write.
+    let (at_ms, why) = met("fencing-pause.toml", Checkpoint::StaleWriteRefused);
+    assert!(
+        at_ms > 950 && why.starts_with("the store refused 1 write"),
+        "{at_ms}: {why}"
+    );
+    let why = unmet("no-fencing-pause.toml", Checkpoint::StaleWriteRefused);
+    assert!(why.contains("fencing is off"), "{why}");
+    let why = unmet("fencing-pause.toml", Checkpoint::BatchRedoRecognised);
+    assert!(why.starts_with("no batch has been redone"), "{why}");
     assert!(met("scheduler-none.toml", Checkpoint::DuplicateInvoice).0 > 0);
     let why = unmet(
         "scheduler-lock-every-run.toml",
@@ -404,4 +420,64 @@ fn live_names_follow_the_run_a_lesson_is_played_on() {
     });
     assert_eq!(LiveName::Paused.value(&run.world().view()), holder);
     assert_eq!(LiveName::Crashed.value(&run.world().view()), "nobody");
+}
+
+/// Lesson 6 asks for a pause while A is modifying, so that the access the store refuses is A's late
+/// write. Paused at other moments, A's refused access is its read, and the step must not tick: some
+/// pause moment in A's first jobs gives each outcome, and each is judged for what it is.
+#[test]
+fn a_refused_read_is_not_the_stale_write_lesson_six_asks_for() {
+    use quorumlab_sim::lesson::CheckpointEvaluator;
+    use quorumlab_sim::runner::ScenarioRun;
+    use quorumlab_sim::scenario::parse_scenario;
+    let (path, text) = SCENARIO_FILES
+        .iter()
+        .find(|(path, _)| path.ends_with("fencing-calm.toml"))
+        .unwrap();
+    let (mut writes, mut reads) = (0, 0);
+    for pause_ms in (1_000..1_600).step_by(10) {
+        let steps = format!(
+            "[[step]]\nat_ms = {pause_ms}\ndo = \"pause\"\ntarget = \"A\"\nduration_ms = 2500\n"
+        );
+        let text = text.replace("duration_ms = 120000", "duration_ms = 6000") + &steps;
+        let scenario = parse_scenario(&text, path).unwrap();
+        let mut run = ScenarioRun::new(scenario).unwrap();
+        run.advance_to(SimTime::from_ms(900));
+        let mut evaluator = CheckpointEvaluator::begin(Checkpoint::StaleWriteRefused, run.world());
+        while !run.is_finished() {
+            let next = run.world().now().plus_ms(5);
+            run.advance_to(next);
+            evaluator.check(run.world());
+        }
+        let verdict = evaluator.check(run.world());
+        let store = run
+            .world()
+            .nodes()
+            .last()
+            .unwrap()
+            .actor
+            .as_resource()
+            .unwrap();
+        let refused_reads = store.rejected - store.rejected_writes;
+        assert_eq!(
+            verdict.satisfied,
+            store.rejected_writes > 0,
+            "{pause_ms}: {}",
+            verdict.explanation
+        );
+        if store.rejected_writes > 0 {
+            writes += 1;
+        } else if refused_reads > 0 {
+            reads += 1;
+            assert!(
+                verdict.explanation.contains("while it is modifying"),
+                "{}",
+                verdict.explanation
+            );
+        }
+    }
+    assert!(
+        writes > 0 && reads > 0,
+        "{writes} pauses refused a write, {reads} a read"
+    );
 }

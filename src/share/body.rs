@@ -81,8 +81,22 @@ pub struct LinkLockOptions {
     pub drift_allowance_ms: u64,
     pub fencing: bool,
     pub check_lease_before_write: bool,
-    pub idempotency_key: bool,
+    /// Written where v4 links first wrote a yes/no `idempotency_key`: postcard spells `false` and
+    /// `true` as the bytes 0 and 1, exactly as it spells this enum's first two variants, so every
+    /// earlier link reads as before; only a run keyed by batch writes the new code 2.
+    pub idempotency: LinkIdempotency,
     pub unchecked_release: bool,
+}
+
+/// Whether retries carry an idempotency key, and what it names. Variant order is the format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LinkIdempotency {
+    /// No key (the old `idempotency_key = false`).
+    Off,
+    /// The key is the message id (the old `idempotency_key = true`).
+    PerMessage,
+    /// The key names the batch (`idempotency_scope = "batch"`).
+    PerBatch,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -4,16 +4,16 @@
 //! a [`LinkBody`] and converted here.
 
 use super::body::{
-    LinkAction, LinkBody, LinkLesson, LinkLockOptions, LinkProtocol, LinkRaftOptions,
-    LinkRecordedAction, LinkRequestKind, LinkSchedulerMode, LinkStep, LinkTarget, LinkTiming,
-    LinkZookeeperRecipe,
+    LinkAction, LinkBody, LinkIdempotency, LinkLesson, LinkLockOptions, LinkProtocol,
+    LinkRaftOptions, LinkRecordedAction, LinkRequestKind, LinkSchedulerMode, LinkStep, LinkTarget,
+    LinkTiming, LinkZookeeperRecipe,
 };
 use super::bounded::Bounded;
 use super::{ShareError, SharedLesson, SharedRun};
 use quorumlab_sim::action::{Action, NodeTarget, RequestKind};
 use quorumlab_sim::config::{
-    LockServiceOptions, ProtocolConfig, QueueOptions, RaftOptions, SchedulerMode, SchedulerOptions,
-    Timing, ZkRecipe,
+    IdempotencyScope, LockServiceOptions, ProtocolConfig, QueueOptions, RaftOptions, SchedulerMode,
+    SchedulerOptions, Timing, ZkRecipe,
 };
 use quorumlab_sim::history::RecordedAction;
 use quorumlab_sim::ids::NodeId;
@@ -199,7 +199,11 @@ fn locks_from(options: &LockServiceOptions) -> LinkLockOptions {
         drift_allowance_ms: options.drift_allowance_ms,
         fencing: options.fencing,
         check_lease_before_write: options.check_lease_before_write,
-        idempotency_key: options.idempotency_key,
+        idempotency: match (options.idempotency_key, options.idempotency_scope) {
+            (false, _) => LinkIdempotency::Off,
+            (true, IdempotencyScope::Message) => LinkIdempotency::PerMessage,
+            (true, IdempotencyScope::Batch) => LinkIdempotency::PerBatch,
+        },
         unchecked_release: options.unchecked_release,
     }
 }
@@ -211,7 +215,11 @@ fn locks_into(options: &LinkLockOptions) -> LockServiceOptions {
         renew_ms: options.renew_ms,
         fencing: options.fencing,
         check_lease_before_write: options.check_lease_before_write,
-        idempotency_key: options.idempotency_key,
+        idempotency_key: options.idempotency != LinkIdempotency::Off,
+        idempotency_scope: match options.idempotency {
+            LinkIdempotency::PerBatch => IdempotencyScope::Batch,
+            LinkIdempotency::Off | LinkIdempotency::PerMessage => IdempotencyScope::Message,
+        },
         think_ms: options.think_ms,
         work_ms: options.work_ms,
         op_timeout_ms: options.op_timeout_ms,

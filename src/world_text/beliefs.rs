@@ -20,10 +20,15 @@ pub fn belief_sentence(worker: &WorkerView, paused: bool, tokens: bool) -> Strin
             } else {
                 format!("holds lock, valid until {until} on its clock")
             };
+            // What it is doing with the lock: a pause while modifying is the one that ends in a late
+            // write, and the fencing lessons ask for exactly that pause.
+            let phase = phase_word(worker);
             match (paused, expired) {
-                (true, _) => format!("paused — still believes it {holds}"),
-                (false, true) => format!("thinks it {holds} (already past, by its clock)"),
-                (false, false) => holds,
+                (true, _) => format!("paused — still believes it {holds} (stopped while {phase})"),
+                (false, true) => {
+                    format!("thinks it {holds} (already past, by its clock) — {phase}")
+                }
+                (false, false) => format!("{holds} — {phase}"),
             }
         }
         None if paused => "paused — holds nothing".to_string(),
@@ -105,16 +110,20 @@ mod tests {
         };
         assert_eq!(
             belief_sentence(&worker(Some(belief), 1_000_000), false, true),
-            "holds lock, token 34, lease until 1.240 s on its clock"
+            "holds lock, token 34, lease until 1.240 s on its clock — writing"
         );
         assert!(
             belief_sentence(&worker(Some(belief), 1_000_000), true, true)
                 .starts_with("paused — still believes it holds lock, token 34")
         );
+        assert!(
+            belief_sentence(&worker(Some(belief), 1_000_000), true, true)
+                .ends_with("(stopped while writing)")
+        );
         assert_eq!(belief_sentence(&worker(None, 0), false, true), "writing");
         assert_eq!(
             belief_sentence(&worker(Some(belief), 1_000_000), false, false),
-            "holds lock, valid until 1.240 s on its clock"
+            "holds lock, valid until 1.240 s on its clock — writing"
         );
     }
 

@@ -7,12 +7,16 @@
 //! alone cannot, because it has no way to stop a process that does not know it lost the lock. With fencing
 //! off the resource accepts everything, which is what most storage does.
 //!
-//! With an idempotency key, a write whose key (client, message id) was already applied is acknowledged and
-//! not applied again. The resource keeps a ledger of every access, accepted or refused (the newest
+//! With an idempotency key, a write whose key was already applied is acknowledged and not applied again.
+//! The key is (client, message id), checked after the token, unless the world keys writes by batch
+//! ([`IdempotencyScope::Batch`]): then it is (client, batch), checked *before* the token, because a
+//! repeat of an applied write changes nothing and its sender needs the truth ("that landed"), not
+//! "stale token", which would send it off to redo what is already done. The resource keeps a ledger of every access, accepted or refused (the newest
 //! [`LEDGER_CAP`] in full, all of them in the counts). It is storage: a crash loses nothing.
 
 use crate::base::ids::NodeId;
 use crate::base::units::FencingToken;
+use crate::contract::config::IdempotencyScope;
 use crate::contract::entry::describe::{Described, Describer, Telling, Weight};
 use crate::contract::protocol::{
     ActorSummary, Carries, ClientError, ClientOutcome, Effects, Input, Observes, Protocol,
@@ -145,9 +149,16 @@ pub struct Resource {
     pub ledger: VecDeque<LedgerEntry>,
     pub accepted: u64,
     pub rejected: u64,
+    /// Of `rejected`, the writes (the rest were reads).
+    pub rejected_writes: u64,
     pub duplicates: u64,
-    /// Last idempotency key applied per client.
-    applied: BTreeMap<NodeId, u64>,
+    /// Repeats recognised under a newer token than the write they repeat: a batch redone under a
+    /// new lock after its first write had in fact landed.
+    pub redos_recognised: u64,
+    /// What an idempotency key names, and so which check comes first.
+    pub idempotency_scope: IdempotencyScope,
+    /// Last idempotency key applied per client, with the token of that write.
+    applied: BTreeMap<NodeId, (u64, FencingToken)>,
     /// Invoice store: who generated each minute's invoices (more than one entry = duplicates).
     pub invoices: BTreeMap<u64, Vec<NodeId>>,
     /// Invoice store: last run applied per client (a duplicated message is not a second run).
@@ -165,12 +176,21 @@ impl Resource {
             ledger: VecDeque::new(),
             accepted: 0,
             rejected: 0,
+            rejected_writes: 0,
             duplicates: 0,
+            redos_recognised: 0,
+            idempotency_scope: IdempotencyScope::Message,
             applied: BTreeMap::new(),
             invoices: BTreeMap::new(),
             last_run: BTreeMap::new(),
             accounts: BTreeMap::new(),
         }
+    }
+
+    /// The same store keying writes as `scope` says.
+    pub fn with_idempotency_scope(mut self, scope: IdempotencyScope) -> Resource {
+        self.idempotency_scope = scope;
+        self
     }
 
     /// Invoice store: fencing first, then the optional "only if absent" check, then the write.
@@ -234,18 +254,28 @@ impl Resource {
         }
     }
 
-    /// One access: fencing first, then the idempotency key, then the read or write itself.
+    /// One access: fencing first, then the idempotency key, then the read or write itself (by batch,
+    /// the key comes first).
     pub fn access(
         &mut self,
         client: NodeId,
         kind: AccessKind,
         token: FencingToken,
-        op: u64,
+        (op, intent): (u64, u64),
         idempotent: bool,
         account: u32,
     ) -> (AccessOutcome, Result<u64, ResourceError>) {
+        let write = matches!(kind, AccessKind::Write { .. });
+        let by_batch = self.idempotency_scope == IdempotencyScope::Batch;
+        let key = if by_batch { intent } else { op };
+        if by_batch && write && idempotent {
+            if let Some(answer) = self.repeat(client, key, token, account) {
+                return answer;
+            }
+        }
         if self.fencing && token < self.highest_seen {
             self.rejected += 1;
+            self.rejected_writes += u64::from(write);
             let error = ResourceError::StaleToken {
                 presented: token,
                 highest_seen: self.highest_seen,
@@ -257,14 +287,34 @@ impl Resource {
             self.accepted += 1;
             return (AccessOutcome::Accepted, Ok(self.balance(account)));
         };
-        if idempotent && self.applied.get(&client) == Some(&op) {
-            self.duplicates += 1;
-            return (AccessOutcome::Duplicate, Ok(self.balance(account)));
+        if idempotent {
+            if let Some(answer) = self.repeat(client, key, token, account) {
+                return answer;
+            }
         }
-        self.applied.insert(client, op);
+        self.applied.insert(client, (key, token));
         self.set_balance(account, value);
         self.accepted += 1;
         (AccessOutcome::Accepted, Ok(value))
+    }
+
+    /// A write whose key `client` has already applied: acknowledged with the current value.
+    fn repeat(
+        &mut self,
+        client: NodeId,
+        key: u64,
+        token: FencingToken,
+        account: u32,
+    ) -> Option<(AccessOutcome, Result<u64, ResourceError>)> {
+        let (applied_key, applied_token) = *self.applied.get(&client)?;
+        if applied_key != key {
+            return None;
+        }
+        self.duplicates += 1;
+        if token > applied_token {
+            self.redos_recognised += 1;
+        }
+        Some((AccessOutcome::Duplicate, Ok(self.balance(account))))
     }
 }
 
@@ -288,7 +338,8 @@ impl Resource {
         else {
             return;
         };
-        let (outcome, result) = self.access(from, *kind, *token, *op, *idempotent, *account);
+        let (outcome, result) =
+            self.access(from, *kind, *token, (*op, *intent), *idempotent, *account);
         let write = match kind {
             AccessKind::Write { value } => Some(*value),
             AccessKind::Read => None,
@@ -421,5 +472,70 @@ impl Describer<ResourceFact> for StoreDescriber {
         telling: &Telling<'_>,
     ) -> Option<Described> {
         self.access(node, fact, telling)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const A: NodeId = NodeId(3);
+    const B: NodeId = NodeId(4);
+
+    fn token(value: u64) -> FencingToken {
+        FencingToken(value)
+    }
+
+    /// A applies batch 7 with token 5, B then writes with token 6, and A's retry of batch 7 arrives
+    /// (as message 2: a redo, or a copy the network kept). Returns what the store makes of the retry.
+    fn late_repeat(scope: IdempotencyScope) -> (AccessOutcome, Resource) {
+        let mut store = Resource::new(true, 10).with_idempotency_scope(scope);
+        let write = |value| AccessKind::Write { value };
+        let first = store.access(A, write(9), token(5), (1, 7), true, 0);
+        assert_eq!(first.0, AccessOutcome::Accepted);
+        let second = store.access(B, write(8), token(6), (1, 8), true, 0);
+        assert_eq!(second.0, AccessOutcome::Accepted);
+        let op = match scope {
+            IdempotencyScope::Message => 1,
+            IdempotencyScope::Batch => 2,
+        };
+        let (outcome, _) = store.access(A, write(9), token(5), (op, 7), true, 0);
+        (outcome, store)
+    }
+
+    #[test]
+    fn by_batch_a_repeat_of_an_applied_write_is_answered_by_its_key_before_the_token() {
+        let (outcome, store) = late_repeat(IdempotencyScope::Batch);
+        assert_eq!(outcome, AccessOutcome::Duplicate);
+        assert_eq!((store.value, store.rejected, store.duplicates), (8, 0, 1));
+        // The same token as the write it repeats: a retry, not a redo under a new lock.
+        assert_eq!(store.redos_recognised, 0);
+    }
+
+    #[test]
+    fn by_message_the_token_is_checked_first_as_every_earlier_run_did() {
+        let (outcome, store) = late_repeat(IdempotencyScope::Message);
+        assert_eq!(outcome, AccessOutcome::StaleToken);
+        assert_eq!((store.value, store.rejected, store.duplicates), (8, 1, 0));
+    }
+
+    #[test]
+    fn a_redo_under_a_newer_token_is_counted_as_one() {
+        let mut store = Resource::new(true, 10).with_idempotency_scope(IdempotencyScope::Batch);
+        let write = AccessKind::Write { value: 9 };
+        assert_eq!(store.access(A, write, token(5), (1, 7), true, 0).1, Ok(9));
+        let (outcome, _) = store.access(A, write, token(9), (4, 7), true, 0);
+        assert_eq!(outcome, AccessOutcome::Duplicate);
+        assert_eq!((store.value, store.redos_recognised), (9, 1));
+        // A new batch under the same token is a new write.
+        let (outcome, _) = store.access(
+            A,
+            AccessKind::Write { value: 8 },
+            token(9),
+            (5, 11),
+            true,
+            0,
+        );
+        assert_eq!((outcome, store.value), (AccessOutcome::Accepted, 8));
     }
 }

@@ -4,7 +4,7 @@
 
 use super::reader::Reader;
 use crate::share::body::{
-    LinkLockOptions, LinkProtocol, LinkRaftOptions, LinkSchedulerMode, LinkTiming,
+    LinkIdempotency, LinkLockOptions, LinkProtocol, LinkRaftOptions, LinkSchedulerMode, LinkTiming,
     LinkZookeeperRecipe,
 };
 use crate::share::validate::MAX_TITLE_BYTES;
@@ -185,7 +185,11 @@ fn read_lock_options(reader: &mut Reader<'_>) -> Result<LinkLockOptions, ShareEr
         drift_allowance_ms,
         fencing: bits & LOCK_FENCING != 0,
         check_lease_before_write: bits & LOCK_CHECK_LEASE != 0,
-        idempotency_key: bits & LOCK_IDEMPOTENCY_KEY != 0,
+        idempotency: if bits & LOCK_IDEMPOTENCY_KEY != 0 {
+            LinkIdempotency::PerMessage
+        } else {
+            LinkIdempotency::Off
+        },
         unchecked_release: bits & LOCK_UNCHECKED_RELEASE != 0,
     })
 }

@@ -389,3 +389,60 @@ fn the_replay_estimate_counts_the_workers_and_refuses_a_spinning_workload() {
         "{error}"
     );
 }
+
+/// A run keyed by batch carries its scope in the byte where earlier links wrote a yes/no, so the same
+/// link never opens as the older, per-message behaviour; every run without the option writes the very
+/// bytes it wrote before.
+#[test]
+fn a_run_keyed_by_batch_keeps_its_scope_and_other_runs_keep_their_bytes() {
+    use quorumlab_sim::config::IdempotencyScope;
+    use quorumlab_sim::lesson::SCENARIO_FILES;
+    let (path, text) = SCENARIO_FILES
+        .iter()
+        .find(|(path, _)| path.ends_with("inventory-batch.toml"))
+        .unwrap();
+    let batch = parse_scenario(text, path).unwrap();
+    assert_eq!(
+        batch.protocol.lock_options().unwrap().idempotency_scope,
+        IdempotencyScope::Batch
+    );
+    let mut by_message = batch.clone();
+    locks(&mut by_message).idempotency_scope = IdempotencyScope::Message;
+    let mut fragments = Vec::new();
+    for scenario in [batch, by_message] {
+        // The store paused while a worker computes: it gives its batch up, and only by batch is it
+        // redone, so the two scopes part here.
+        let layout = Layout::new(scenario.node_count, &scenario.protocol);
+        let mut original = Session::new(scenario.clone()).unwrap();
+        original.advance_to(SimTime::from_ms(1_150));
+        original.apply(&Action::Pause {
+            target: NodeTarget::Node(layout.store()),
+            duration_ms: Some(2_000),
+        });
+        original.advance_to(SimTime::from_ms(4_000));
+        let run = capture(&original);
+        let fragment = encode_fragment(&run).unwrap();
+        let decoded = decode_fragment(&fragment).unwrap();
+        assert_eq!(decoded.scenario.protocol, scenario.protocol);
+        let mut opened = open(decoded).unwrap();
+        let end = SimTime::from_ms(6_000);
+        original.advance_to(end);
+        opened.advance_to(end);
+        assert_eq!(opened.world().trace_hash(), original.world().trace_hash());
+        fragments.push((fragment, original.world().trace_hash()));
+    }
+    let [(batch_link, batch_hash), (message_link, message_hash)] = &fragments[..] else {
+        unreachable!("two runs");
+    };
+    assert_ne!(batch_hash, message_hash, "the scope changes the run");
+    let bytes = |fragment: &str| payload::decode(fragment.rsplit('/').next().unwrap()).unwrap();
+    let (batch_bytes, message_bytes) = (bytes(batch_link), bytes(message_link));
+    assert_eq!(batch_bytes.len(), message_bytes.len());
+    // One byte differs in the body (1 → 2, the scope), and the checksum after it.
+    let body = batch_bytes.len() - 4;
+    let differing: Vec<(u8, u8)> = (0..body)
+        .filter(|&index| batch_bytes[index] != message_bytes[index])
+        .map(|index| (message_bytes[index], batch_bytes[index]))
+        .collect();
+    assert_eq!(differing, vec![(1, 2)]);
+}

@@ -25,7 +25,7 @@ pub const LOCK_SERVICE: ProtocolEntry = ProtocolEntry {
         RELEASE_BY_OWNER_INFO,
     ],
     defaults: || ProtocolConfig::LockService(LockServiceOptions::default()),
-    lock_keys: &["renew_ms", "fencing"],
+    lock_keys: &["renew_ms", "fencing", "idempotency_scope"],
     tables: &[],
     sweep: SweepPlan {
         servers: 3,

@@ -61,6 +61,7 @@ impl Worker {
             }
             _ => {
                 self.jobs_done += 1;
+                self.unfinished_job = None;
                 self.release(now_us, effects);
             }
         }

@@ -17,6 +17,12 @@
 //! request may have been applied. On a retry, `idempotency_key` decides whether the retry carries the same
 //! key (the service and the resource recognise it and apply it once) or looks like a new request (a
 //! retried `Acquire` creates a second lease that nobody keeps alive; a retried write is applied twice).
+//! With `idempotency_scope = "batch"` the key names the batch rather than the message, and a batch
+//! the worker gives up on (three unanswered tries, a stale token, a lease gone) is not dropped: the
+//! next job is the same batch again, from a fresh lock and a fresh read, under the same key. If the
+//! first write had landed after all, the store recognises the redo's write by that key. The default
+//! (`"message"`) keeps the older behaviour, where a given-up batch is simply dropped.
+//!
 //! A refused acquire ("not leader") is different: it was not applied, so it goes again with the same id,
 //! no sooner than the lock client's back-off window allows, and only a refusal of the one outstanding
 //! send counts (see [`crate::protocols::lock_client`]).
@@ -28,7 +34,7 @@
 
 use crate::base::ids::NodeId;
 use crate::base::units::FencingToken;
-use crate::contract::config::LockServiceOptions;
+use crate::contract::config::{IdempotencyScope, LockServiceOptions};
 use crate::contract::protocol::{
     ActorSummary, Carries, ClientError, ClientOutcome, Effects, Input, Observes, Protocol,
     TimerDelay, TimerKey,
@@ -128,6 +134,10 @@ pub struct Worker {
     next_id: u64,
     /// The job (intent) in progress and the access message id.
     pub job: u64,
+    /// The job started and not yet written (by batch, the next job redoes it).
+    unfinished_job: Option<u64>,
+    /// Jobs started again after an attempt was given up (by batch only).
+    pub jobs_redone: u64,
     op: u64,
     attempts: u32,
     read_value: u64,
@@ -158,6 +168,8 @@ impl Worker {
             belief: None,
             next_id: 0,
             job: 0,
+            unfinished_job: None,
+            jobs_redone: 0,
             op: 0,
             attempts: 0,
             read_value: 0,
@@ -270,7 +282,15 @@ impl Worker {
         self.phase = Phase::Acquiring;
         let request = self.fresh_id();
         self.client.begin_acquire(request);
-        self.job = (self.id.0 as u64) << 40 | self.fresh_id();
+        let fresh_job = (self.id.0 as u64) << 40 | self.fresh_id();
+        self.job = match (self.options.idempotency_scope, self.unfinished_job) {
+            (IdempotencyScope::Batch, Some(unfinished)) => {
+                self.jobs_redone += 1;
+                unfinished
+            }
+            _ => fresh_job,
+        };
+        self.unfinished_job = Some(self.job);
         if let Some(queue) = self.queue {
             let workers = queue_workers(self.options.workers);
             self.account = Worker::account_of(&queue, self.worker_index(), workers, self.job);
@@ -567,14 +587,17 @@ impl<M: WorkerWire> Protocol<M> for Worker {
     }
 
     /// A worker keeps its configuration (a restarted process reads its config again: the backend, and
-    /// in the work queue its queue and partition), its id counter (so it never reuses a request id) and
-    /// its tallies; everything else was volatile.
+    /// in the work queue its queue and partition), its id counter (so it never reuses a request id),
+    /// the batch it had not finished (batches come from a durable queue; only by batch is it redone)
+    /// and its tallies; everything else was volatile.
     fn crash(&mut self) {
         let fresh = self.configured();
         *self = Worker {
             next_id: self.next_id,
             jobs_done: self.jobs_done,
             jobs_abandoned: self.jobs_abandoned,
+            unfinished_job: self.unfinished_job,
+            jobs_redone: self.jobs_redone,
             fenced_off: self.fenced_off,
             lock_requests: self.lock_requests,
             unknown_outcomes: self.unknown_outcomes,

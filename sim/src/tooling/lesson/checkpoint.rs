@@ -35,6 +35,10 @@ pub const CHECKPOINT_NAMES: &[&str] = &[
     "stale_read",
     "lock_released_by_wrong_owner",
     "lost_update",
+    "batch_redo_recognised",
+    "tokens_grew_after_failover",
+    "stale_write_refused",
+    "quorum_regained",
 ];
 
 /// A condition on the live simulation. `NodeTarget::Leader` in a checkpoint means the node that led
@@ -91,6 +95,18 @@ pub enum Checkpoint {
     /// The protected store's count stopped matching the jobs written to it (a No Lost Updates
     /// violation) since the step began.
     LostUpdate,
+    /// Since the step began the store recognised, by its idempotency key, a write repeated under a
+    /// newer token than the one it applied it with: a batch redone after its first write had landed.
+    BatchRedoRecognised,
+    /// After the lock service's leader changed (a later term than when the step began), a worker was
+    /// granted a token above every token seen before the change.
+    TokensGrewAfterFailover,
+    /// The protected store refused a *write* for a stale fencing token since the step began (a refused
+    /// read does not count: it is the late write that fencing exists to stop).
+    StaleWriteRefused,
+    /// After a stretch with no leader since the step began, a leader is up and the cluster has
+    /// committed past the highest index committed while it had none.
+    QuorumRegained,
 }
 
 /// Why a checkpoint string does not parse; `at` is the 1-based character where the problem starts.
@@ -183,6 +199,10 @@ pub(crate) fn parse_checkpoint(
         "stale_read" => no_argument(Checkpoint::StaleRead),
         "lock_released_by_wrong_owner" => no_argument(Checkpoint::LockReleasedByWrongOwner),
         "lost_update" => no_argument(Checkpoint::LostUpdate),
+        "batch_redo_recognised" => no_argument(Checkpoint::BatchRedoRecognised),
+        "tokens_grew_after_failover" => no_argument(Checkpoint::TokensGrewAfterFailover),
+        "stale_write_refused" => no_argument(Checkpoint::StaleWriteRefused),
+        "quorum_regained" => no_argument(Checkpoint::QuorumRegained),
         "term_at_least" => Ok(Checkpoint::TermAtLeast(number(text, needs("a number")?)?)),
         "no_leader_for_ms" => Ok(Checkpoint::NoLeaderForMs(number(text, needs("a number")?)?)),
         "commit_index_at_least" => Ok(Checkpoint::CommitIndexAtLeast(number(
@@ -331,6 +351,13 @@ mod tests {
                 Checkpoint::LockReleasedByWrongOwner,
             ),
             ("lost_update", Checkpoint::LostUpdate),
+            ("batch_redo_recognised", Checkpoint::BatchRedoRecognised),
+            (
+                "tokens_grew_after_failover",
+                Checkpoint::TokensGrewAfterFailover,
+            ),
+            ("stale_write_refused", Checkpoint::StaleWriteRefused),
+            ("quorum_regained", Checkpoint::QuorumRegained),
         ];
         for (text, expected) in cases {
             assert_eq!(parse_checkpoint(text, &names()), Ok(expected), "{text}");

@@ -11,8 +11,10 @@
 
 mod coordination;
 mod progress;
+mod quorum;
 #[cfg(test)]
 mod test_support;
+mod tokens;
 mod violations;
 
 use super::checkpoint::Checkpoint;
@@ -68,6 +70,10 @@ pub struct CheckpointEvaluator {
     /// Two clients already believed they held the lock when the step began (left over from the step
     /// before): that overlap does not count, a new one must begin. Cleared once it ends.
     overlap_at_start: bool,
+    /// Tokens before and after a failover of the lock service.
+    tokens: tokens::TokenWatch,
+    /// The commit index while the cluster had no leader.
+    quorum: quorum::QuorumWatch,
     /// Set once the checkpoint has been met; later calls return it unchanged.
     met: Option<Verdict>,
 }
@@ -89,6 +95,8 @@ impl CheckpointEvaluator {
             violations_at_start: violations::ViolationBaseline::of(world),
             progress,
             coordination: coordination::CoordinationBaseline::begin(world),
+            tokens: tokens::TokenWatch::default(),
+            quorum: quorum::QuorumWatch::begin(world),
             met: None,
         }
     }
@@ -159,6 +167,13 @@ impl CheckpointEvaluator {
                 self.violations_at_start.released_by_wrong_owner(world)
             }
             Checkpoint::LostUpdate => self.violations_at_start.lost_update(world),
+            Checkpoint::BatchRedoRecognised => self.coordination.batch_redo_recognised(world),
+            Checkpoint::QuorumRegained => self.quorum.check(world),
+            Checkpoint::StaleWriteRefused => self.coordination.stale_write_refused(world),
+            Checkpoint::TokensGrewAfterFailover => {
+                let changed = tokens::later_term(self.start_leader, leader);
+                self.tokens.check(world, changed)
+            }
         }
     }
 

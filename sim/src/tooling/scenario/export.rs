@@ -62,6 +62,7 @@ fn write_coordination(out: &mut String, scenario: &Scenario) {
             "fencing" => options.fencing.to_string(),
             "unchecked_release" => options.unchecked_release.to_string(),
             "drift_allowance_ms" => options.drift_allowance_ms.to_string(),
+            "idempotency_scope" => quoted(options.idempotency_scope.name()),
             other => unreachable!("`{other}` is not a [locks] key only some worlds take"),
         };
         let _ = writeln!(out, "{key} = {value}");

@@ -3,14 +3,16 @@
 //! the `[locks]` keys it takes and its tables' descriptions) rather than knowing any world. Steps live
 //! in `steps.rs`.
 
-use super::errors::ScenarioErrorKind;
+use super::errors::{shown, ScenarioErrorKind};
 use super::fields::{Field, NodeNames, Place, Result, Source, TableReader};
 use super::limits::*;
 use super::steps::parse_steps;
 use super::validate::Invalid;
 use super::{Scenario, ScenarioError};
 use crate::base::ids::MAX_NODES;
-use crate::contract::config::{LockServiceOptions, ProtocolConfig, RaftOptions, Timing};
+use crate::contract::config::{
+    IdempotencyScope, LockServiceOptions, ProtocolConfig, RaftOptions, Timing,
+};
 use crate::contract::entry::{OptionSetting, OptionTable, OptionValue};
 use crate::worlds::coordination::{servers_fit, Layout, MAX_WORKERS};
 use crate::worlds::registry::{self, Entry};
@@ -41,6 +43,7 @@ pub const LOCK_KEYS: &[&str] = &[
     "initial_count",
     "unchecked_release",
     "drift_allowance_ms",
+    "idempotency_scope",
 ];
 
 /// Every key a `[timing]` table may hold.
@@ -254,6 +257,7 @@ const WORLD_LOCK_KEYS: &[&str] = &[
     "renew_ms",
     "unchecked_release",
     "drift_allowance_ms",
+    "idempotency_scope",
 ];
 
 /// A `[locks]` key this world does not take names the first world that does.
@@ -312,6 +316,16 @@ fn read_locks(
     read_flag(table, "unchecked_release", &mut options.unchecked_release)?;
     if let Some(field) = table.optional("drift_allowance_ms") {
         options.drift_allowance_ms = field.unsigned_in(0, MAX_TIMING_MS)?;
+    }
+    if let Some(field) = table.optional("idempotency_scope") {
+        let name = field.string()?;
+        let Some(scope) = IdempotencyScope::from_name(name) else {
+            return Err(field.error(ScenarioErrorKind::OutOfRange {
+                value: format!("`{}`", shown(name)),
+                expected: "\"message\" or \"batch\"".to_string(),
+            }));
+        };
+        options.idempotency_scope = scope;
     }
     Ok(())
 }

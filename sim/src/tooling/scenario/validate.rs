@@ -12,7 +12,7 @@ use super::{
 };
 use crate::base::ids::{NodeId, MAX_NODES};
 use crate::contract::action::{Action, NodeTarget, PPM_ONE};
-use crate::contract::config::{LockServiceOptions, ProtocolConfig};
+use crate::contract::config::{IdempotencyScope, LockServiceOptions, ProtocolConfig};
 use crate::contract::entry::OptionValue;
 pub use crate::contract::invalid::Invalid;
 use crate::worlds::coordination::{servers_fit, MAX_WORKERS};
@@ -77,6 +77,22 @@ fn coordination(servers: usize, coordination: &ProtocolConfig) -> Result<(), Inv
             locks.drift_allowance_ms,
             defaults.drift_allowance_ms,
         )?;
+    }
+    if !settable("idempotency_scope") {
+        fixed(
+            "locks.idempotency_scope",
+            protocol,
+            locks.idempotency_scope.name(),
+            defaults.idempotency_scope.name(),
+        )?;
+    }
+    if locks.idempotency_scope == IdempotencyScope::Batch && !locks.idempotency_key {
+        // A key that names the batch needs a key at all; a link could not carry the pair either.
+        return Err(Invalid::OutOfRange {
+            field: "locks.idempotency_scope".into(),
+            value: "\"batch\"".into(),
+            expected: "\"message\" when idempotency_key is false".into(),
+        });
     }
     world_tables(coordination)
 }

@@ -149,5 +149,7 @@ fn workers(layout: &Layout, options: &LockServiceOptions, backend: Backend) -> V
 }
 
 fn store(fencing: bool, options: &LockServiceOptions) -> Actor {
-    Actor::Resource(Box::new(Resource::new(fencing, options.initial_count)))
+    let resource = Resource::new(fencing, options.initial_count)
+        .with_idempotency_scope(options.idempotency_scope);
+    Actor::Resource(Box::new(resource))
 }

@@ -21,6 +21,9 @@ pub(super) struct CoordinationBaseline {
     /// Jobs finished since the step began at checks where the step's condition held.
     jobs_counted: u64,
     duplicates_at_start: u64,
+    redos_at_start: u64,
+    /// Accesses, and of them writes, the store had refused when the step began.
+    rejected_at_start: (u64, u64),
     notifications_at_start: u64,
     /// The candidate (node, session) leading when the step began, or the first one seen after that.
     start_candidate: Option<(NodeId, u64)>,
@@ -32,6 +35,10 @@ impl CoordinationBaseline {
             jobs_seen: jobs_per_worker(world),
             jobs_counted: 0,
             duplicates_at_start: store_duplicates(world),
+            redos_at_start: store(world).map_or(0, |resource| resource.redos_recognised),
+            rejected_at_start: store(world).map_or((0, 0), |resource| {
+                (resource.rejected, resource.rejected_writes)
+            }),
             notifications_at_start: notifications_received(world),
             start_candidate: leading_candidate(world).or_else(|| paused_believer(world)),
         }
@@ -113,6 +120,54 @@ impl CoordinationBaseline {
         }
     }
 
+    pub(super) fn batch_redo_recognised(&self, world: &World) -> Verdict {
+        let Some(resource) = store(world) else {
+            return Verdict::not_yet("this world has no store".into());
+        };
+        let redos = resource
+            .redos_recognised
+            .saturating_sub(self.redos_at_start);
+        if redos > 0 {
+            Verdict::yes(format!(
+                "the store recognised {} of a batch it had already applied, by the batch's key, \
+                 and did not apply it again",
+                counted(redos, "redo", "redos")
+            ))
+        } else {
+            Verdict::not_yet("no batch has been redone after its write landed yet".into())
+        }
+    }
+
+    pub(super) fn stale_write_refused(&self, world: &World) -> Verdict {
+        let Some(resource) = store(world) else {
+            return Verdict::not_yet("this world has no store".into());
+        };
+        let (rejected_before, writes_before) = self.rejected_at_start;
+        let writes = resource.rejected_writes.saturating_sub(writes_before);
+        let reads = resource
+            .rejected
+            .saturating_sub(rejected_before)
+            .saturating_sub(writes);
+        if writes > 0 {
+            return Verdict::yes(format!(
+                "the store refused {} carrying a stale token (highest token seen: {})",
+                counted(writes, "write", "writes"),
+                resource.highest_seen
+            ));
+        }
+        if !resource.fencing {
+            return Verdict::not_yet("the store does not check tokens (fencing is off)".into());
+        }
+        if reads > 0 {
+            // The paused holder had not read yet: its late access was a read, not the write.
+            return Verdict::not_yet(format!(
+                "the store refused {} but no write yet: pause a holder while it is modifying",
+                counted(reads, "stale read", "stale reads")
+            ));
+        }
+        Verdict::not_yet("the store has refused no stale write yet".into())
+    }
+
     pub(super) fn notifications_at_least(&self, world: &World, wanted: u64) -> Verdict {
         if candidates(world).next().is_none() {
             return Verdict::not_yet("this world has no election candidates".into());
@@ -183,7 +238,7 @@ fn paused_workers(world: &World) -> Vec<String> {
         .collect()
 }
 
-fn store(world: &World) -> Option<&crate::protocols::resource::Resource> {
+pub(super) fn store(world: &World) -> Option<&crate::protocols::resource::Resource> {
     let layout = world.layout()?;
     world
         .nodes()
