@@ -66,6 +66,7 @@ mod tests {
             sent_at_us: 1_200_000,
             deliver_at_us: 1_210_000,
             dropped: false,
+            held_ms: 0,
         };
         assert_eq!(
             describe_message(&message, None),

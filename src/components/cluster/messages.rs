@@ -210,6 +210,7 @@ mod tests {
             sent_at_us: 0,
             deliver_at_us: 1_000,
             dropped,
+            held_ms: 0,
         }
     }
 

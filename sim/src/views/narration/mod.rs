@@ -12,6 +12,7 @@
 //! "quiet" line ("4 rounds of heartbeats, nothing else changed").
 
 pub mod actions;
+mod fate;
 mod records;
 
 use crate::base::ids::NodeId;
@@ -142,7 +143,8 @@ impl Narrator {
                     name: &name,
                     timer: None,
                 };
-                if let Some(described) = records::tell(other, &mut self.describer, &telling) {
+                if let Some(described) = records::tell(other, at_us, &mut self.describer, &telling)
+                {
                     self.push(at_us, described);
                 }
             }

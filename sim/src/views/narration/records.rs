@@ -2,6 +2,7 @@
 //! plain one-line reading of any record, for naming the event a single step processed.
 
 use super::actions::describe_action_named;
+use super::fate::intercepted_text;
 use crate::contract::action::Action;
 use crate::contract::entry::describe::{Described, Describer, Telling, Weight};
 use crate::contract::protocol::{ClientCommand, ClientError, ClientOutcome};
@@ -11,11 +12,28 @@ use crate::worlds::registry::describe::WorldDescriber;
 /// The line for a record that is not a fact (facts go to the world's describer).
 pub(super) fn tell(
     event: &TraceEvent,
+    at_us: u64,
     describer: &mut WorldDescriber,
     telling: &Telling<'_>,
 ) -> Option<Described> {
     match event {
+        // A learner's hand on a message is told by the `Intercepted` record after it, which knows
+        // what the message was.
+        TraceEvent::Action {
+            action: Action::DropMessage { .. } | Action::HoldMessage { .. },
+        } => None,
         TraceEvent::Action { action } => Some(action_line(action, describer, telling)),
+        TraceEvent::Intercepted {
+            from,
+            to,
+            label,
+            held_until_us,
+            ..
+        } => {
+            let held_ms = held_until_us.map(|until_us| until_us.saturating_sub(at_us) / 1_000);
+            let text = intercepted_text(label, &telling.name(*from), &telling.name(*to), held_ms);
+            Some(Described::new(Weight::Notable, text, vec![*from, *to]))
+        }
         TraceEvent::Skipped { reason } => Some(Described::new(
             Weight::Notable,
             format!("That action could not run: {reason}"),
@@ -143,5 +161,19 @@ pub fn plain_record(
         TraceEvent::ClientOutcome { .. } => "A client request is answered".to_string(),
         TraceEvent::Violation { invariant, .. } => format!("{invariant} is broken"),
         TraceEvent::Note { text } => text.clone(),
+        TraceEvent::Intercepted {
+            from,
+            to,
+            label,
+            held_until_us: None,
+            ..
+        } => format!(
+            "{label} from {} to {} is dropped by hand",
+            name(*from),
+            name(*to)
+        ),
+        TraceEvent::Intercepted {
+            from, to, label, ..
+        } => format!("{label} from {} to {} is held back", name(*from), name(*to)),
     }
 }
