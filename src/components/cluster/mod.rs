@@ -3,6 +3,7 @@
 
 pub mod geometry;
 pub mod lease;
+pub mod link_menu;
 pub mod links;
 pub mod message_detail;
 pub mod messages;
@@ -16,8 +17,9 @@ use crate::world_text::{names, partition};
 use geometry::{StageGeometry, STAGE_HEIGHT, STAGE_WIDTH};
 use lease::ClusterLeaseRings;
 use leptos::prelude::*;
-use links::{ClusterLinks, LinkMenu, LinkMenuTarget};
-use message_detail::MessageDetail;
+use link_menu::LinkMenu;
+use links::{ClusterLinks, LinkMenuTarget};
+use message_detail::{MessageDetail, MessageMenuTarget};
 use messages::ClusterMessages;
 use node::{node_faces, ClusterNode};
 use node_popover::{NodePopover, NodePopoverTarget};
@@ -34,6 +36,7 @@ pub fn ClusterStage() -> impl IntoView {
     let link_menu = LinkMenuTarget(RwSignal::new(None));
     provide_context(link_menu);
     provide_context(NodePopoverTarget(RwSignal::new(None)));
+    provide_context(MessageMenuTarget(RwSignal::new(None)));
     let node_ids = move || {
         (0..node_count.get())
             .map(|index| NodeId(index as u16))
