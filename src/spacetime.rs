@@ -127,16 +127,16 @@ impl MessageLog {
             TraceEvent::Drop { id, .. }
             | TraceEvent::Intercepted {
                 id,
-                held_until_us: None,
+                held_by_ms: None,
                 ..
             } => self.set_end(id, |_| ArrowEnd::Dropped),
             TraceEvent::Intercepted {
                 id,
-                held_until_us: Some(until_us),
+                held_by_ms: Some(by_ms),
                 ..
             } => {
                 if let Ok(index) = self.arrows.binary_search_by_key(&id, |arrow| arrow.id) {
-                    self.arrows[index].deliver_us = until_us;
+                    self.arrows[index].deliver_us += by_ms * 1_000;
                 }
             }
             TraceEvent::Queued { id, .. } => {

@@ -308,6 +308,17 @@ fn a_held_message_arrives_that_much_later_and_a_wrong_one_is_refused() {
     assert_eq!(world.apply(&hold), ActionOutcome::Applied);
     world.run_until(SimTime::from_ms(1_500));
     assert_eq!(delivered(&world, id), Some(due_us + 100_000));
+    let mut narrator = Narrator::for_world(&world);
+    assert!(narrator.catch_up(world.trace()));
+    let held = format!(
+        "You held n{}'s Heartbeat to n{} back by 100 ms; ",
+        leader + 1,
+        follower + 1
+    );
+    assert!(
+        narrator.lines().any(|line| line.text.starts_with(&held)),
+        "{held}"
+    );
 }
 
 #[test]

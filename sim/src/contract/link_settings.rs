@@ -23,7 +23,7 @@ pub const MIN_REGIONS: usize = 2;
 pub const MAX_REGIONS: usize = 5;
 
 /// What one link overrides; `None` follows the world's setting.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct LinkSettings {
     /// Each message's delay is drawn in `min..=max` milliseconds.
     pub delay_ms: Option<(u64, u64)>,

@@ -84,13 +84,13 @@ pub enum TraceEvent {
         text: String,
     },
     // New variants go below this line only (the fingerprint numbers them in order).
-    /// A learner dropped (`held_until_us: None`) or held back one message in flight.
+    /// A learner dropped (`held_by_ms: None`) or held back one message in flight by `held_by_ms`.
     Intercepted {
         id: MessageId,
         from: NodeId,
         to: NodeId,
         label: &'static str,
-        held_until_us: Option<u64>,
+        held_by_ms: Option<u64>,
     },
 }
 

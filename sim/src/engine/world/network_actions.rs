@@ -76,7 +76,7 @@ impl World {
             from,
             to,
             label: flight.label,
-            held_until_us: None,
+            held_by_ms: None,
         });
         Ok(())
     }
@@ -113,7 +113,7 @@ impl World {
             from,
             to,
             label,
-            held_until_us: Some(deliver_at.as_micros()),
+            held_by_ms: Some(by_ms),
         });
         Ok(())
     }

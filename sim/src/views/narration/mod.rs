@@ -143,8 +143,7 @@ impl Narrator {
                     name: &name,
                     timer: None,
                 };
-                if let Some(described) = records::tell(other, at_us, &mut self.describer, &telling)
-                {
+                if let Some(described) = records::tell(other, &mut self.describer, &telling) {
                     self.push(at_us, described);
                 }
             }

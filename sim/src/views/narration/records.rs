@@ -12,7 +12,6 @@ use crate::worlds::registry::describe::WorldDescriber;
 /// The line for a record that is not a fact (facts go to the world's describer).
 pub(super) fn tell(
     event: &TraceEvent,
-    at_us: u64,
     describer: &mut WorldDescriber,
     telling: &Telling<'_>,
 ) -> Option<Described> {
@@ -27,11 +26,11 @@ pub(super) fn tell(
             from,
             to,
             label,
-            held_until_us,
+            held_by_ms,
             ..
         } => {
-            let held_ms = held_until_us.map(|until_us| until_us.saturating_sub(at_us) / 1_000);
-            let text = intercepted_text(label, &telling.name(*from), &telling.name(*to), held_ms);
+            let text =
+                intercepted_text(label, &telling.name(*from), &telling.name(*to), *held_by_ms);
             Some(Described::new(Weight::Notable, text, vec![*from, *to]))
         }
         TraceEvent::Skipped { reason } => Some(Described::new(
@@ -165,7 +164,7 @@ pub fn plain_record(
             from,
             to,
             label,
-            held_until_us: None,
+            held_by_ms: None,
             ..
         } => format!(
             "{label} from {} to {} is dropped by hand",
