@@ -36,7 +36,20 @@ pub fn ClusterStage() -> impl IntoView {
     let link_menu = LinkMenuTarget(RwSignal::new(None));
     provide_context(link_menu);
     provide_context(NodePopoverTarget(RwSignal::new(None)));
-    provide_context(MessageMenuTarget(RwSignal::new(None)));
+    let message_menu = MessageMenuTarget(RwSignal::new(None));
+    provide_context(message_menu);
+    // A click or tap on the stage away from any message closes a message's menu (a touch screen
+    // has no pointer leaving the dot to do it).
+    let close_message_menu = move |event: leptos::ev::MouseEvent| {
+        let on_message = event_target::<web_sys::Element>(&event)
+            .closest("g.message")
+            .ok()
+            .flatten()
+            .is_some();
+        if !on_message {
+            message_menu.0.set(None);
+        }
+    };
     let node_ids = move || {
         (0..node_count.get())
             .map(|index| NodeId(index as u16))
@@ -64,6 +77,7 @@ pub fn ClusterStage() -> impl IntoView {
             viewBox=format!("0 0 {STAGE_WIDTH} {STAGE_HEIGHT}")
             role="group"
             aria-label=label
+            on:click=close_message_menu
         >
             <defs>
                 <marker id="arrow-cut" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
