@@ -10,6 +10,7 @@ pub mod export;
 pub mod format;
 pub mod frame_loop;
 pub mod keyboard;
+pub mod latency;
 pub mod layout;
 pub mod lesson;
 pub mod narration;

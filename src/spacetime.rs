@@ -124,7 +124,21 @@ impl MessageLog {
                     },
                 });
             }
-            TraceEvent::Drop { id, .. } => self.set_end(id, |_| ArrowEnd::Dropped),
+            TraceEvent::Drop { id, .. }
+            | TraceEvent::Intercepted {
+                id,
+                held_by_ms: None,
+                ..
+            } => self.set_end(id, |_| ArrowEnd::Dropped),
+            TraceEvent::Intercepted {
+                id,
+                held_by_ms: Some(by_ms),
+                ..
+            } => {
+                if let Ok(index) = self.arrows.binary_search_by_key(&id, |arrow| arrow.id) {
+                    self.arrows[index].deliver_us += by_ms * 1_000;
+                }
+            }
             TraceEvent::Queued { id, .. } => {
                 self.set_end(id, |_| ArrowEnd::Queued { handled_us: None })
             }

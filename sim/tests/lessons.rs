@@ -197,7 +197,8 @@ fn mistakes_are_reported_with_file_line_column_step_and_key() {
         error("do = \"crash\"", "do = \"crsh\""),
         "demo.md:11:34: step 1 key `solution.do`: unknown action `crsh`; expected one of `crash`, \
          `restart`, `pause`, `resume`, `partition`, `isolate`, `cut`, `heal`, `drop_rate`, \
-         `clock_jump`, `clock_drift`, `request`"
+         `clock_jump`, `clock_drift`, `request`, `link`, `clear_link`, `regions`, `drop_message`, \
+         `hold_message`"
     );
     assert_eq!(
         error("target = \"leader\"", "target = \"n9\""),

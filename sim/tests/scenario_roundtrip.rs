@@ -4,6 +4,7 @@ use proptest::prelude::*;
 use quorumlab_sim::action::{Action, NodeTarget, RequestKind, PPM_ONE};
 use quorumlab_sim::config::{ProtocolConfig, RaftOptions, Timing};
 use quorumlab_sim::ids::{NodeId, MAX_NODES};
+use quorumlab_sim::link_settings::{LinkSettings, MAX_HOLD_MS, MAX_LINK_DELAY_MS};
 use quorumlab_sim::scenario::*;
 
 fn ordered_pair(low: u64, high: u64) -> impl Strategy<Value = (u64, u64)> {
@@ -81,6 +82,71 @@ fn cut(node_count: usize) -> impl Strategy<Value = Action> {
         .prop_map(|(from, to, both)| Action::Cut { from, to, both })
 }
 
+/// Two different nodes, or `None` in a one-node cluster (which has no links).
+fn link_pair(node_count: usize) -> impl Strategy<Value = Option<(NodeId, NodeId)>> {
+    (0..node_count as u16, 1..node_count.max(2) as u16).prop_map(move |(one, step)| {
+        let other = (one + step) % node_count as u16;
+        (node_count >= 2).then_some((NodeId(one), NodeId(other)))
+    })
+}
+
+/// The steps that change the network: link settings, clearing, regions, a hand on a message.
+fn network_action(node_count: usize) -> impl Strategy<Value = Action> {
+    let settings = (
+        proptest::option::of(ordered_pair(0, MAX_LINK_DELAY_MS)),
+        proptest::option::of(0..=PPM_ONE),
+        proptest::option::of(0..=PPM_ONE),
+    )
+        .prop_map(|(delay_ms, drop_ppm, duplicate_ppm)| LinkSettings {
+            delay_ms: delay_ms
+                .or(Some((0, 0)))
+                .filter(|_| delay_ms.is_some() || (drop_ppm.is_none() && duplicate_ppm.is_none())),
+            drop_ppm,
+            duplicate_ppm,
+        });
+    (
+        link_pair(node_count),
+        settings,
+        0..5u8,
+        1..=u64::MAX,
+        1..=MAX_HOLD_MS,
+        1..node_count.max(2),
+    )
+        .prop_map(move |(pair, settings, kind, message, by_ms, split)| {
+            let Some((one, other)) = pair else {
+                return Action::ClearLink { between: None };
+            };
+            match kind {
+                0 => Action::SetLink {
+                    between: (one, other),
+                    settings,
+                },
+                1 => Action::ClearLink {
+                    between: Some((one, other)).filter(|_| message % 2 == 0),
+                },
+                2 => Action::Regions {
+                    groups: vec![
+                        (0..split).map(|index| NodeId(index as u16)).collect(),
+                        (split..node_count)
+                            .map(|index| NodeId(index as u16))
+                            .collect(),
+                    ],
+                },
+                3 => Action::DropMessage {
+                    message,
+                    from: one,
+                    to: other,
+                },
+                _ => Action::HoldMessage {
+                    message,
+                    from: one,
+                    to: other,
+                    by_ms,
+                },
+            }
+        })
+}
+
 fn action(node_count: usize) -> impl Strategy<Value = Action> {
     let kind = prop_oneof![Just(RequestKind::Put), Just(RequestKind::Get)];
     prop_oneof![
@@ -114,6 +180,7 @@ fn action(node_count: usize) -> impl Strategy<Value = Action> {
                 kind,
             }
         }),
+        network_action(node_count),
     ]
 }
 

@@ -23,6 +23,7 @@ pub mod playback;
 pub mod protocol_picker;
 pub mod queue_compare;
 pub mod recycle;
+pub mod regions_control;
 pub mod resource_ledger;
 pub mod scheduler_strip;
 pub mod settings_panel;

@@ -2,6 +2,7 @@
 //! coordination world the chips carry the actors' names (`n1`, `A`, `store`) and a side's verdict
 //! counts the servers it holds, since workers and the store vote in nothing.
 
+use crate::components::regions_control::RegionsControl;
 use crate::state::AppState;
 use crate::world_text::{names, partition};
 use leptos::prelude::*;
@@ -100,6 +101,7 @@ pub fn PartitionPanel() -> impl IntoView {
                 <button on:click=move |_| state.apply(Action::Heal)>"Heal"</button>
             </div>
             <ul class="quorum-badges" data-testid="quorum-badges">{badges}</ul>
+            <RegionsControl />
         </section>
     }
 }

@@ -182,6 +182,35 @@ pub enum LinkAction {
         target: LinkTarget,
         kind: LinkRequestKind,
     },
+    SetLink {
+        between: (u16, u16),
+        settings: LinkLinkSettings,
+    },
+    ClearLink {
+        between: Option<(u16, u16)>,
+    },
+    Regions {
+        groups: Bounded<Bounded<u16, GroupSizeLimit>, GroupsLimit>,
+    },
+    DropMessage {
+        message: u64,
+        from: u16,
+        to: u16,
+    },
+    HoldMessage {
+        message: u64,
+        from: u16,
+        to: u16,
+        by_ms: u64,
+    },
+}
+
+/// One link's own settings; `None` follows the run's timing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LinkLinkSettings {
+    pub delay_ms: Option<(u64, u64)>,
+    pub drop_ppm: Option<u32>,
+    pub duplicate_ppm: Option<u32>,
 }
 
 /// Where in a lesson the sharer was: the lesson, the open step (0-based) and when it began.

@@ -4,9 +4,9 @@
 //! a [`LinkBody`] and converted here.
 
 use super::body::{
-    LinkAction, LinkBody, LinkIdempotency, LinkLesson, LinkLockOptions, LinkProtocol,
-    LinkRaftOptions, LinkRecordedAction, LinkRequestKind, LinkSchedulerMode, LinkStep, LinkTarget,
-    LinkTiming, LinkZookeeperRecipe,
+    GroupSizeLimit, GroupsLimit, LinkAction, LinkBody, LinkIdempotency, LinkLesson,
+    LinkLinkSettings, LinkLockOptions, LinkProtocol, LinkRaftOptions, LinkRecordedAction,
+    LinkRequestKind, LinkSchedulerMode, LinkStep, LinkTarget, LinkTiming, LinkZookeeperRecipe,
 };
 use super::bounded::Bounded;
 use super::{ShareError, SharedLesson, SharedRun};
@@ -17,6 +17,7 @@ use quorumlab_sim::config::{
 };
 use quorumlab_sim::history::RecordedAction;
 use quorumlab_sim::ids::NodeId;
+use quorumlab_sim::link_settings::LinkSettings;
 use quorumlab_sim::scenario::{Scenario, Step};
 use quorumlab_sim::time::SimTime;
 
@@ -340,12 +341,7 @@ fn action_from(action: &Action) -> LinkAction {
             target: target_from(*target),
         },
         Action::Partition { groups } => LinkAction::Partition {
-            groups: Bounded::new(
-                groups
-                    .iter()
-                    .map(|group| Bounded::new(group.iter().map(|node| node.0).collect()))
-                    .collect(),
-            ),
+            groups: groups_from(groups),
         },
         Action::Isolate { target } => LinkAction::Isolate {
             target: target_from(*target),
@@ -377,7 +373,54 @@ fn action_from(action: &Action) -> LinkAction {
                 RequestKind::Get => LinkRequestKind::Get,
             },
         },
+        Action::SetLink { between, settings } => LinkAction::SetLink {
+            between: (between.0 .0, between.1 .0),
+            settings: LinkLinkSettings {
+                delay_ms: settings.delay_ms,
+                drop_ppm: settings.drop_ppm,
+                duplicate_ppm: settings.duplicate_ppm,
+            },
+        },
+        Action::ClearLink { between } => LinkAction::ClearLink {
+            between: between.map(|(one, other)| (one.0, other.0)),
+        },
+        Action::Regions { groups } => LinkAction::Regions {
+            groups: groups_from(groups),
+        },
+        Action::DropMessage { message, from, to } => LinkAction::DropMessage {
+            message: *message,
+            from: from.0,
+            to: to.0,
+        },
+        Action::HoldMessage {
+            message,
+            from,
+            to,
+            by_ms,
+        } => LinkAction::HoldMessage {
+            message: *message,
+            from: from.0,
+            to: to.0,
+            by_ms: *by_ms,
+        },
     }
+}
+
+fn groups_from(groups: &[Vec<NodeId>]) -> Bounded<Bounded<u16, GroupSizeLimit>, GroupsLimit> {
+    Bounded::new(
+        groups
+            .iter()
+            .map(|group| Bounded::new(group.iter().map(|node| node.0).collect()))
+            .collect(),
+    )
+}
+
+fn groups_into(groups: Bounded<Bounded<u16, GroupSizeLimit>, GroupsLimit>) -> Vec<Vec<NodeId>> {
+    groups
+        .items
+        .into_iter()
+        .map(|group| group.items.into_iter().map(NodeId).collect())
+        .collect()
 }
 
 fn action_into(action: LinkAction) -> Action {
@@ -399,11 +442,7 @@ fn action_into(action: LinkAction) -> Action {
             target: target_into(target),
         },
         LinkAction::Partition { groups } => Action::Partition {
-            groups: groups
-                .items
-                .into_iter()
-                .map(|group| group.items.into_iter().map(NodeId).collect())
-                .collect(),
+            groups: groups_into(groups),
         },
         LinkAction::Isolate { target } => Action::Isolate {
             target: target_into(target),
@@ -434,6 +473,36 @@ fn action_into(action: LinkAction) -> Action {
                 LinkRequestKind::Put => RequestKind::Put,
                 LinkRequestKind::Get => RequestKind::Get,
             },
+        },
+        LinkAction::SetLink { between, settings } => Action::SetLink {
+            between: (NodeId(between.0), NodeId(between.1)),
+            settings: LinkSettings {
+                delay_ms: settings.delay_ms,
+                drop_ppm: settings.drop_ppm,
+                duplicate_ppm: settings.duplicate_ppm,
+            },
+        },
+        LinkAction::ClearLink { between } => Action::ClearLink {
+            between: between.map(|(one, other)| (NodeId(one), NodeId(other))),
+        },
+        LinkAction::Regions { groups } => Action::Regions {
+            groups: groups_into(groups),
+        },
+        LinkAction::DropMessage { message, from, to } => Action::DropMessage {
+            message,
+            from: NodeId(from),
+            to: NodeId(to),
+        },
+        LinkAction::HoldMessage {
+            message,
+            from,
+            to,
+            by_ms,
+        } => Action::HoldMessage {
+            message,
+            from: NodeId(from),
+            to: NodeId(to),
+            by_ms,
         },
     }
 }

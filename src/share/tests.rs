@@ -8,7 +8,9 @@ use crate::session::Session;
 use legacy_bytes::Writer;
 use quorumlab_sim::action::{Action, NodeTarget, RequestKind};
 use quorumlab_sim::ids::NodeId;
+use quorumlab_sim::link_settings::{LinkSettings, MAX_HOLD_MS, MAX_LINK_DELAY_MS};
 use quorumlab_sim::scenario::Step;
+use quorumlab_sim::ActionOutcome;
 
 mod coordination;
 mod errors;
@@ -65,6 +67,32 @@ pub(super) fn every_action() -> Vec<Action> {
             count: 1,
             target: node(4),
             kind: RequestKind::Put,
+        },
+        Action::SetLink {
+            between: (NodeId(4), NodeId(0)),
+            settings: LinkSettings {
+                delay_ms: Some((0, MAX_LINK_DELAY_MS)),
+                drop_ppm: Some(1_000_000),
+                duplicate_ppm: None,
+            },
+        },
+        Action::ClearLink {
+            between: Some((NodeId(0), NodeId(4))),
+        },
+        Action::ClearLink { between: None },
+        Action::Regions {
+            groups: vec![vec![NodeId(0), NodeId(1)], vec![NodeId(2)], vec![NodeId(4)]],
+        },
+        Action::DropMessage {
+            message: u64::MAX,
+            from: NodeId(1),
+            to: NodeId(0),
+        },
+        Action::HoldMessage {
+            message: 1,
+            from: NodeId(0),
+            to: NodeId(4),
+            by_ms: MAX_HOLD_MS,
         },
     ]
 }
@@ -334,6 +362,63 @@ fn an_opened_link_replays_to_the_same_trace_hash() {
         6,
         "scripted step replayed once, future kept"
     );
+}
+
+/// The message with the lowest id from `from` to `to` in flight at the session's moment.
+fn first_message(session: &Session, from: u16, to: u16) -> Option<u64> {
+    session
+        .view()
+        .messages
+        .iter()
+        .find(|message| (message.from.0, message.to.0) == (from, to) && !message.dropped)
+        .map(|message| message.id)
+}
+
+#[test]
+fn link_settings_regions_and_a_hand_on_messages_replay_from_a_link() {
+    let mut original = Session::new(Scenario::new("links", 5, 60_000)).unwrap();
+    original.advance_to(SimTime::from_ms(300));
+    original.apply(&Action::SetLink {
+        between: (NodeId(0), NodeId(2)),
+        settings: LinkSettings {
+            delay_ms: Some((80, 120)),
+            drop_ppm: Some(100_000),
+            duplicate_ppm: Some(50_000),
+        },
+    });
+    let mut handled = 0;
+    for _ in 0..20_000 {
+        if handled == 2 || !original.step_event() {
+            break;
+        }
+        let leader = original.world().current_leader().map(|node| node.0);
+        let Some(leader) = leader else { continue };
+        let follower = (leader + 1) % 5;
+        if let Some(message) = first_message(&original, leader, follower) {
+            let (from, to) = (NodeId(leader), NodeId(follower));
+            let action = match handled {
+                0 => Action::DropMessage { message, from, to },
+                _ => Action::HoldMessage {
+                    message,
+                    from,
+                    to,
+                    by_ms: 250,
+                },
+            };
+            assert_eq!(original.apply(&action), ActionOutcome::Applied);
+            handled += 1;
+        }
+    }
+    assert_eq!(handled, 2, "found messages to drop and to hold");
+    original.apply(&Action::Regions {
+        groups: vec![vec![NodeId(0), NodeId(1)], vec![NodeId(2), NodeId(3)]],
+    });
+    original.advance_to(SimTime::from_ms(3_500));
+    let fragment = encode_fragment(&capture(&original)).unwrap();
+    let opened = open(decode_fragment(&fragment).unwrap()).unwrap();
+    assert_eq!(opened.world().trace_hash(), original.world().trace_hash());
+    assert_eq!(opened.view(), original.view());
+    assert_eq!(opened.actions(), original.actions());
 }
 
 #[test]

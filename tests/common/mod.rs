@@ -21,7 +21,7 @@ pub const REGENERATE: &str = "QUORUMLAB_BLESS=1 cargo test -p quorumlab --test n
 
 /// Every example scenario (`sim/scenarios/*.toml`), by file name. The native test fails if a file is
 /// added to that folder without being listed here.
-pub const SCENARIOS: [(&str, &str); 21] = [
+pub const SCENARIOS: [(&str, &str); 23] = [
     (
         "clock-drift.toml",
         include_str!("../../sim/scenarios/clock-drift.toml"),
@@ -95,8 +95,16 @@ pub const SCENARIOS: [(&str, &str); 21] = [
         include_str!("../../sim/scenarios/scheduler-none.toml"),
     ),
     (
+        "slow-follower.toml",
+        include_str!("../../sim/scenarios/slow-follower.toml"),
+    ),
+    (
         "split-vote.toml",
         include_str!("../../sim/scenarios/split-vote.toml"),
+    ),
+    (
+        "two-regions.toml",
+        include_str!("../../sim/scenarios/two-regions.toml"),
     ),
     (
         "zk-herd.toml",

@@ -11,6 +11,7 @@ use quorumlab_sim::action::{Action, NodeTarget, RequestKind};
 use quorumlab_sim::entry::OptionValue;
 use quorumlab_sim::history::RecordedAction;
 use quorumlab_sim::ids::NodeId;
+use quorumlab_sim::link_settings::LinkSettings;
 use quorumlab_sim::registry::ENTRIES;
 use quorumlab_sim::scenario::{parse_scenario, Scenario, ACTION_NAMES, LOCK_KEYS, TIMING_KEYS};
 use quorumlab_sim::time::SimTime;
@@ -300,6 +301,43 @@ fn step_text(writer: &mut Writer, at_ms: u64, servers: u64) {
             let kind = writer.random.pick(&["\"put\"", "\"get\""]).to_string();
             writer.line("kind", kind);
         }
+        other => network_step_text(writer, other, servers),
+    }
+}
+
+/// The arguments of the steps that change the network: a link's own settings, regions, a hand on a
+/// message (whose id may or may not be in flight when the step runs: both must be fine).
+fn network_step_text(writer: &mut Writer, action: &str, servers: u64) {
+    let between = format!("[\"n1\", \"n{}\"]", servers.max(2));
+    match action {
+        "link" => {
+            writer.line("between", between);
+            let delay_ms = writer.pair(0, 100, 10_000);
+            writer.line("delay_ms", delay_ms);
+            if writer.random.percent(50) {
+                let rate = writer.rate();
+                writer.line("drop_rate", rate);
+            }
+            if writer.random.percent(30) {
+                let rate = writer.rate();
+                writer.line("duplicate_rate", rate);
+            }
+        }
+        "clear_link" if writer.random.percent(50) => writer.line("between", between),
+        "regions" => {
+            let last = servers.max(2);
+            writer.line("groups", format!("[[\"n1\"], [\"n{last}\"]]"));
+        }
+        "drop_message" | "hold_message" => {
+            let message = writer.number(1, 500, 1_000_000);
+            writer.line("message", message);
+            writer.line("from", "\"n1\"".to_string());
+            writer.line("to", format!("\"n{}\"", servers.max(2)));
+            if action == "hold_message" {
+                let by_ms = writer.number(1, 300, 60_000);
+                writer.line("by_ms", by_ms);
+            }
+        }
         _ => {}
     }
 }
@@ -385,6 +423,7 @@ fn action(random: &mut Random, nodes: u16) -> Action {
         7 => Action::DropRate {
             ppm: random.between(0, 300_000) as u32,
         },
+        8 if random.percent(50) => network_action(random, nodes),
         _ => Action::Request {
             count: random.between(1, 30) as u32,
             target,
@@ -392,6 +431,41 @@ fn action(random: &mut Random, nodes: u16) -> Action {
                 true => RequestKind::Put,
                 false => RequestKind::Get,
             },
+        },
+    }
+}
+
+/// A learner's change to the network: a link's own settings, regions, a hand on a message.
+fn network_action(random: &mut Random, nodes: u16) -> Action {
+    let (one, other) = (NodeId(0), NodeId(nodes.saturating_sub(1)));
+    let message = random.between(1, 400);
+    match random.below(5) {
+        0 => Action::SetLink {
+            between: (one, other),
+            settings: LinkSettings {
+                delay_ms: Some((random.between(0, 50), random.between(50, 300))),
+                drop_ppm: random
+                    .percent(30)
+                    .then(|| random.between(0, 500_000) as u32),
+                duplicate_ppm: None,
+            },
+        },
+        1 => Action::ClearLink {
+            between: random.percent(50).then_some((one, other)),
+        },
+        2 => Action::Regions {
+            groups: vec![vec![one], vec![other]],
+        },
+        3 => Action::DropMessage {
+            message,
+            from: one,
+            to: other,
+        },
+        _ => Action::HoldMessage {
+            message,
+            from: other,
+            to: one,
+            by_ms: random.between(1, 2_000),
         },
     }
 }

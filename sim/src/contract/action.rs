@@ -5,6 +5,7 @@
 //! run reproducible: same scenario + seed + action log = same trace.
 
 use crate::base::ids::NodeId;
+use crate::contract::link_settings::LinkSettings;
 use serde::{Deserialize, Serialize};
 
 /// Probabilities are integers in parts per million so native and wasm agree bit for bit.
@@ -81,6 +82,36 @@ pub enum Action {
         target: NodeTarget,
         kind: RequestKind,
     },
+    // New variants go below this line only: share links and trace hashes number them in order.
+    /// Give the link between two nodes (both directions) its own settings, replacing any it had.
+    SetLink {
+        between: (NodeId, NodeId),
+        settings: LinkSettings,
+    },
+    /// Give one link (`between`) back to the world's settings, or every link (`None`).
+    ClearLink {
+        between: Option<(NodeId, NodeId)>,
+    },
+    /// Regions: every link between nodes of two different groups becomes a long one
+    /// (`link_settings::REGION_DELAY_MS`), and every other link its world's. Nodes named in no group
+    /// keep the world's settings to everyone.
+    Regions {
+        groups: Vec<Vec<NodeId>>,
+    },
+    /// Lose one message in flight, named by its id (ids are handed out in send order, so the same run
+    /// always gives a message the same id); `from` and `to` say which message was meant.
+    DropMessage {
+        message: u64,
+        from: NodeId,
+        to: NodeId,
+    },
+    /// Deliver one message in flight `by_ms` later than it was due.
+    HoldMessage {
+        message: u64,
+        from: NodeId,
+        to: NodeId,
+        by_ms: u64,
+    },
 }
 
 impl NodeTarget {
@@ -106,14 +137,40 @@ impl Action {
             | Action::ClockDrift { target, .. }
             | Action::Request { target, .. } => vec![("target", *target)],
             Action::Cut { from, to, .. } => vec![("from", *from), ("to", *to)],
-            Action::Partition { .. } | Action::Heal | Action::DropRate { .. } => Vec::new(),
+            Action::Partition { .. }
+            | Action::Heal
+            | Action::DropRate { .. }
+            | Action::SetLink { .. }
+            | Action::ClearLink { .. }
+            | Action::Regions { .. }
+            | Action::DropMessage { .. }
+            | Action::HoldMessage { .. } => Vec::new(),
         }
     }
 
     /// Every node this action names explicitly, e.g. to check it still fits a resized cluster.
     pub fn named_nodes(&self) -> Vec<NodeId> {
         match self {
-            Action::Partition { groups } => groups.iter().flatten().copied().collect(),
+            Action::Partition { groups } | Action::Regions { groups } => {
+                groups.iter().flatten().copied().collect()
+            }
+            Action::SetLink {
+                between: (one, other),
+                ..
+            }
+            | Action::ClearLink {
+                between: Some((one, other)),
+            }
+            | Action::DropMessage {
+                from: one,
+                to: other,
+                ..
+            }
+            | Action::HoldMessage {
+                from: one,
+                to: other,
+                ..
+            } => vec![*one, *other],
             _ => self
                 .targets()
                 .into_iter()

@@ -40,6 +40,11 @@ pub enum Invalid {
         field: String,
         node: u64,
     },
+    /// A link (or a message) whose two ends are one node.
+    LinkToItself {
+        field: String,
+        node: u64,
+    },
 }
 
 impl fmt::Display for Invalid {
@@ -80,6 +85,12 @@ impl fmt::Display for Invalid {
             }
             Invalid::CutToItself { field, node } => {
                 write!(formatter, "{field}: cannot cut n{node} from itself")
+            }
+            Invalid::LinkToItself { field, node } => {
+                write!(
+                    formatter,
+                    "{field}: a link joins two different nodes, not n{node} to itself"
+                )
             }
         }
     }

@@ -6,5 +6,6 @@ pub mod action;
 pub mod config;
 pub mod entry;
 pub mod invalid;
+pub mod link_settings;
 pub mod protocol;
 pub mod report;

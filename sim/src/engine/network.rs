@@ -1,11 +1,13 @@
-//! The simulated network: directed links that can be cut, a global drop and duplication ratio, and the
-//! messages in flight.
+//! The simulated network: directed links that can be cut, a global drop and duplication ratio, links
+//! with settings of their own (`link_settings`: a delay range, drop and duplicate rates for one pair of
+//! nodes, both ways), and the messages in flight.
 //!
 //! Caps: at most [`MAX_IN_FLIGHT`] messages travel at once; a send beyond that is discarded on the spot and
 //! the trace notes it. Dropped messages still travel (marked `dropped`) so the UI can show them fade out.
 
 use crate::base::ids::NodeId;
 use crate::base::time::SimTime;
+use crate::contract::link_settings::{link_key, LinkSettings};
 use crate::worlds::actor::Message;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -25,6 +27,8 @@ pub struct InFlight {
     pub deliver_at: SimTime,
     /// Decided at send time from the link state and drop ratio; a dropped message is never delivered.
     pub dropped: bool,
+    /// Milliseconds a learner has held it back in all (its `deliver_at` already counts them).
+    pub held_ms: u64,
     pub message: Message,
 }
 
@@ -45,6 +49,17 @@ pub struct Network {
     pub duplicate_ppm: u32,
     pub in_flight: BTreeMap<MessageId, InFlight>,
     next_message_id: MessageId,
+    /// Links with settings of their own, by [`link_key`].
+    link_settings: BTreeMap<(NodeId, NodeId), LinkSettings>,
+}
+
+/// What a message between two nodes meets: the link's own settings where it has them, else the
+/// world's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EffectiveLink {
+    pub delay_ms: (u64, u64),
+    pub drop_ppm: u32,
+    pub duplicate_ppm: u32,
 }
 
 impl Network {
@@ -57,6 +72,7 @@ impl Network {
             duplicate_ppm,
             in_flight: BTreeMap::new(),
             next_message_id: 1,
+            link_settings: BTreeMap::new(),
         }
     }
 
@@ -102,6 +118,59 @@ impl Network {
                 to: NodeId((slot % count) as u16),
             })
             .collect()
+    }
+
+    /// The settings a message from `from` to `to` meets, given the world's delay range.
+    pub fn effective(&self, from: NodeId, to: NodeId, world_delay_ms: (u64, u64)) -> EffectiveLink {
+        let own = self.link_settings.get(&link_key(from, to));
+        EffectiveLink {
+            delay_ms: own.and_then(|own| own.delay_ms).unwrap_or(world_delay_ms),
+            drop_ppm: own.and_then(|own| own.drop_ppm).unwrap_or(self.drop_ppm),
+            duplicate_ppm: own
+                .and_then(|own| own.duplicate_ppm)
+                .unwrap_or(self.duplicate_ppm),
+        }
+    }
+
+    /// Gives the link between `one` and `other` its own settings (an empty one clears it).
+    pub fn set_link_settings(&mut self, one: NodeId, other: NodeId, settings: LinkSettings) {
+        let key = link_key(one, other);
+        if settings.is_empty() {
+            self.link_settings.remove(&key);
+        } else {
+            self.link_settings.insert(key, settings);
+        }
+    }
+
+    /// Gives one link, or every link (`None`), back to the world's settings.
+    pub fn clear_link_settings(&mut self, between: Option<(NodeId, NodeId)>) {
+        match between {
+            Some((one, other)) => {
+                self.link_settings.remove(&link_key(one, other));
+            }
+            None => self.link_settings.clear(),
+        }
+    }
+
+    /// Every link between two different groups gets `settings`; every other link the world's.
+    pub fn regions(&mut self, groups: &[Vec<NodeId>], settings: LinkSettings) {
+        self.link_settings.clear();
+        for (index, group) in groups.iter().enumerate() {
+            for later in &groups[index + 1..] {
+                for &one in group {
+                    for &other in later {
+                        self.set_link_settings(one, other, settings);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The links with settings of their own, lower node first, in order.
+    pub fn link_settings(&self) -> impl Iterator<Item = ((NodeId, NodeId), LinkSettings)> + '_ {
+        self.link_settings
+            .iter()
+            .map(|(pair, settings)| (*pair, *settings))
     }
 
     pub fn next_id(&mut self) -> MessageId {

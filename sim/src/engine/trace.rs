@@ -83,6 +83,15 @@ pub enum TraceEvent {
     Note {
         text: String,
     },
+    // New variants go below this line only (the fingerprint numbers them in order).
+    /// A learner dropped (`held_by_ms: None`) or held back one message in flight by `held_by_ms`.
+    Intercepted {
+        id: MessageId,
+        from: NodeId,
+        to: NodeId,
+        label: &'static str,
+        held_by_ms: Option<u64>,
+    },
 }
 
 #[derive(Clone, Debug, Default)]

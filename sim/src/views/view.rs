@@ -5,6 +5,7 @@
 
 use crate::base::ids::NodeId;
 use crate::base::units::{LogIndex, Term};
+use crate::contract::link_settings::LinkSettings;
 use crate::contract::protocol::{ClientOutcome, Protocol, RoleLabel};
 use crate::engine::network::LinkCut;
 use crate::engine::world::{ClientRecord, NodeStatus, World};
@@ -19,6 +20,8 @@ pub struct ClusterView {
     pub nodes: Vec<NodeView>,
     pub messages: Vec<MessageView>,
     pub cut_links: Vec<LinkCut>,
+    /// Links with settings of their own (`link_settings`), lower node first, in order.
+    pub link_settings: Vec<LinkSettingView>,
     pub partition_groups: Vec<Vec<NodeId>>,
     pub drop_ppm: u32,
     pub duplicate_ppm: u32,
@@ -68,6 +71,12 @@ pub struct TimerView {
     pub due_at_us: u64,
 }
 
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct LinkSettingView {
+    pub between: (NodeId, NodeId),
+    pub settings: LinkSettings,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct MessageView {
     pub id: u64,
@@ -79,6 +88,8 @@ pub struct MessageView {
     pub sent_at_us: u64,
     pub deliver_at_us: u64,
     pub dropped: bool,
+    /// Milliseconds a learner has held it back (0 when untouched).
+    pub held_ms: u64,
 }
 
 impl World {
@@ -97,6 +108,7 @@ impl World {
                 sent_at_us: flight.sent_at.as_micros(),
                 deliver_at_us: flight.deliver_at.as_micros(),
                 dropped: flight.dropped,
+                held_ms: flight.held_ms,
             })
             .collect();
         ClusterView {
@@ -106,6 +118,10 @@ impl World {
                 .collect(),
             messages,
             cut_links: network.cuts(),
+            link_settings: network
+                .link_settings()
+                .map(|(between, settings)| LinkSettingView { between, settings })
+                .collect(),
             partition_groups: network.partition_groups.clone(),
             drop_ppm: network.drop_ppm,
             duplicate_ppm: network.duplicate_ppm,

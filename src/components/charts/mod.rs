@@ -1,5 +1,6 @@
 //! Two small charts drawn with plotters on a canvas: who led in which term over time (no-leader gaps
-//! shaded), and how client requests ended over time (committed / failed / unknown, stacked per bucket).
+//! shaded), and how client requests ended over time (committed / failed / unknown, stacked per bucket),
+//! with the newest writes' mean commit latency beside it (`crate::latency`).
 //!
 //! Every published view is observed into the series of `crate::series` (a few comparisons per frame);
 //! the canvases are redrawn at most four times a second, and only when the time or the series changed
@@ -9,6 +10,7 @@ mod draw;
 pub mod palette;
 
 use crate::format;
+use crate::latency::latency_text;
 use crate::series::{
     chart_span, leader_chart, outcome_bars, LeaderSeries, OutcomeKind, OutcomeSeries,
 };
@@ -220,6 +222,9 @@ pub fn Charts() -> impl IntoView {
         })
     };
 
+    let commit_latency =
+        Memo::new(move |_| state.view.with(|view| latency_text(&view.recent_requests)));
+
     view! {
         <details class="card charts-card" open=true data-testid="charts"
             on:toggle=move |event| {
@@ -247,6 +252,7 @@ pub fn Charts() -> impl IntoView {
                 <figcaption>
                     <span class="chart-title">"Client requests"</span>
                     {outcome_legend}
+                    <span class="legend-item chart-latency" data-testid="commit-latency">{commit_latency}</span>
                 </figcaption>
                 <div class="chart-body">
                     <span class="chart-y">{move || labels.with(|labels| format!("{} per bar", labels.tallest))}</span>

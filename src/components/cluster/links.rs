@@ -1,20 +1,27 @@
-//! Links between nodes. Small clusters draw every link (click one to cut or restore it); large ones draw
-//! only the cut links, so the ring stays readable. Cut links are dashed red; a one-way cut carries an
-//! arrow pointing the way messages can no longer travel.
+//! Links between nodes. Small clusters draw every link (click one for its menu, `link_menu.rs`); large
+//! ones draw only the cut links and those with settings of their own, so the ring stays readable. Cut
+//! links are dashed red; a one-way cut carries an arrow pointing the way messages can no longer travel.
+//! A link with its own delay or loss is drawn thicker with a long dash and says its settings in words
+//! beside it ("60–90 ms"), so it is told apart by shape and text, not colour alone.
 
 use super::geometry::StageGeometry;
 use crate::layout::pull_toward;
 use crate::state::AppState;
 use leptos::prelude::*;
-use quorumlab_sim::action::{Action, NodeTarget};
 use quorumlab_sim::ids::NodeId;
+use quorumlab_sim::link_settings::LinkSettings;
+use quorumlab_sim::narration::actions::link_settings_text;
+use quorumlab_sim::view::LinkSettingView;
 
 /// The link whose menu is open (the pair, lower id first), shared by the links and the menu.
 #[derive(Clone, Copy)]
 pub struct LinkMenuTarget(pub RwSignal<Option<(NodeId, NodeId)>>);
 
-/// Above this many nodes only cut links are drawn.
+/// Above this many nodes only cut links and links with settings of their own are drawn.
 const ALL_LINKS_UP_TO_NODES: usize = 12;
+/// Above this many links with settings of their own, they are drawn without words (a regions preset
+/// on a large cluster would bury the ring in labels).
+const LABELS_UP_TO_TUNED_LINKS: usize = 12;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum LinkState {
@@ -29,10 +36,23 @@ struct LinkLine {
     low: NodeId,
     high: NodeId,
     state: LinkState,
+    /// The link's own settings, with whether to write them beside it.
+    tuned: Option<(LinkSettings, bool)>,
 }
 
-fn link_lines(node_count: usize, cuts: &[(NodeId, NodeId)]) -> Vec<LinkLine> {
+fn link_lines(
+    node_count: usize,
+    cuts: &[(NodeId, NodeId)],
+    tuned: &[LinkSettingView],
+) -> Vec<LinkLine> {
     let cut = |from: NodeId, to: NodeId| cuts.contains(&(from, to));
+    let labelled = tuned.len() <= LABELS_UP_TO_TUNED_LINKS;
+    let settings_of = |low: NodeId, high: NodeId| {
+        tuned
+            .iter()
+            .find(|view| view.between == (low, high))
+            .map(|view| (view.settings, labelled))
+    };
     let mut lines = Vec::new();
     for low in 0..node_count {
         for high in low + 1..node_count {
@@ -43,8 +63,14 @@ fn link_lines(node_count: usize, cuts: &[(NodeId, NodeId)]) -> Vec<LinkLine> {
                 (false, true) => LinkState::OneWay(high, low),
                 (false, false) => LinkState::Up,
             };
-            if state != LinkState::Up || node_count <= ALL_LINKS_UP_TO_NODES {
-                lines.push(LinkLine { low, high, state });
+            let tuned = settings_of(low, high);
+            if state != LinkState::Up || tuned.is_some() || node_count <= ALL_LINKS_UP_TO_NODES {
+                lines.push(LinkLine {
+                    low,
+                    high,
+                    state,
+                    tuned,
+                });
             }
         }
     }
@@ -61,7 +87,7 @@ pub fn ClusterLinks(geometry: Memo<StageGeometry>) -> impl IntoView {
                 .iter()
                 .map(|cut| (cut.from, cut.to))
                 .collect();
-            link_lines(view.nodes.len(), &cuts)
+            link_lines(view.nodes.len(), &cuts, &view.link_settings)
         })
     });
     view! {
@@ -94,16 +120,32 @@ fn LinkView(line: LinkLine, geometry: Memo<StageGeometry>) -> impl IntoView {
         LinkState::OneWay(..) => "link cut one-way",
         LinkState::Both => "link cut",
     };
+    let class = match line.tuned {
+        Some(_) => format!("{class} tuned"),
+        None => class.to_string(),
+    };
     let marker = matches!(line.state, LinkState::OneWay(..)).then_some("url(#arrow-cut)");
     let menu = expect_context::<LinkMenuTarget>().0;
     let toggle = move |_| menu.set(Some((line.low, line.high)));
+    let own = line
+        .tuned
+        .map(|(settings, _)| format!(", its own network: {}", link_settings_text(&settings)))
+        .unwrap_or_default();
     let label = match line.state {
         LinkState::Up => format!(
-            "Link {} to {}: up. Click for cut options",
+            "Link {} to {}: up{own}. Click for its menu",
             line.low, line.high
         ),
-        LinkState::OneWay(from, to) => format!("Link {from} to {to} is cut one way"),
-        LinkState::Both => format!("Link {} to {} is cut both ways", line.low, line.high),
+        LinkState::OneWay(from, to) => format!("Link {from} to {to} is cut one way{own}"),
+        LinkState::Both => format!("Link {} to {} is cut both ways{own}", line.low, line.high),
+    };
+    let words = line
+        .tuned
+        .filter(|(_, labelled)| *labelled)
+        .map(|(settings, _)| link_settings_text(&settings));
+    let middle = move || {
+        let (start, end) = ends();
+        ((start.x + end.x) / 2.0, (start.y + end.y) / 2.0 - 8.0)
     };
     view! {
         <g class=class on:click=toggle tabindex="0" role="button"
@@ -115,37 +157,10 @@ fn LinkView(line: LinkLine, geometry: Memo<StageGeometry>) -> impl IntoView {
             } aria-label=label data-testid=format!("link-{}-{}", line.low, line.high)>
             <line class="link-hit" x1=move || ends().0.x y1=move || ends().0.y x2=move || ends().1.x y2=move || ends().1.y></line>
             <line class="link-line" marker-end=marker x1=move || ends().0.x y1=move || ends().0.y x2=move || ends().1.x y2=move || ends().1.y></line>
+            {words.map(|words| view! {
+                <text class="link-label" x=move || middle().0 y=move || middle().1>{words}</text>
+            })}
         </g>
-    }
-}
-
-/// The options for the clicked link: cut one way, cut both ways, or heal every link.
-#[component]
-pub fn LinkMenu() -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let menu = expect_context::<LinkMenuTarget>().0;
-    let choose = move |action: Option<Action>| {
-        if let Some(action) = action {
-            state.apply(action);
-        }
-        menu.set(None);
-    };
-    let cut = |from: NodeId, to: NodeId, both: bool| Action::Cut {
-        from: NodeTarget::Node(from),
-        to: NodeTarget::Node(to),
-        both,
-    };
-    view! {
-        {move || menu.get().map(|(low, high)| view! {
-            <div class="link-menu" role="dialog" aria-label=format!("Link between {low} and {high}") data-testid="link-menu">
-                <strong>{format!("Link {low} — {high}")}</strong>
-                <button on:click=move |_| choose(Some(cut(low, high, false)))>{format!("Cut {low} → {high}")}</button>
-                <button on:click=move |_| choose(Some(cut(high, low, false)))>{format!("Cut {high} → {low}")}</button>
-                <button class="danger" on:click=move |_| choose(Some(cut(low, high, true)))>"Cut both ways"</button>
-                <button on:click=move |_| choose(Some(Action::Heal))>"Heal all links"</button>
-                <button class="link" on:click=move |_| choose(None)>"Close"</button>
-            </div>
-        })}
     }
 }
 
@@ -155,7 +170,7 @@ mod tests {
 
     #[test]
     fn small_clusters_list_every_pair_once() {
-        let lines = link_lines(5, &[]);
+        let lines = link_lines(5, &[], &[]);
         assert_eq!(lines.len(), 10);
         assert!(lines
             .iter()
@@ -171,6 +186,7 @@ mod tests {
                 (NodeId(1), NodeId(0)),
                 (NodeId(2), NodeId(0)),
             ],
+            &[],
         );
         let find = |low: u16, high: u16| {
             lines
@@ -186,8 +202,33 @@ mod tests {
 
     #[test]
     fn large_clusters_draw_only_cut_links() {
-        let lines = link_lines(51, &[(NodeId(3), NodeId(7))]);
+        let lines = link_lines(51, &[(NodeId(3), NodeId(7))], &[]);
         assert_eq!(lines.len(), 1);
         assert_eq!(lines[0].state, LinkState::OneWay(NodeId(3), NodeId(7)));
+    }
+
+    #[test]
+    fn links_with_their_own_settings_are_drawn_in_any_cluster_and_labelled_while_few() {
+        let slow = LinkSettingView {
+            between: (NodeId(2), NodeId(9)),
+            settings: LinkSettings {
+                delay_ms: Some((60, 90)),
+                ..LinkSettings::default()
+            },
+        };
+        let lines = link_lines(51, &[], &[slow]);
+        assert_eq!(lines.len(), 1);
+        assert_eq!(lines[0].tuned, Some((slow.settings, true)));
+        let many: Vec<LinkSettingView> = (1..=13)
+            .map(|other| LinkSettingView {
+                between: (NodeId(0), NodeId(other)),
+                ..slow
+            })
+            .collect();
+        let lines = link_lines(51, &[], &many);
+        assert_eq!(lines.len(), 13);
+        assert!(lines
+            .iter()
+            .all(|line| line.tuned == Some((slow.settings, false))));
     }
 }

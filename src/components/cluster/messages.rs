@@ -1,7 +1,10 @@
 //! Messages in flight, moving along their link from send time to delivery time. Colour and label say
-//! what kind of message it is; a dropped message turns into a ✕ before it would have arrived.
+//! what kind of message it is; a dropped message turns into a ✕ before it would have arrived. A click,
+//! a tap, or Enter on a focused dot pauses the run and opens the message's menu (drop it, hold it
+//! back: `message_detail.rs`).
 
 use super::geometry::StageGeometry;
+use super::message_detail::MessageMenuTarget;
 use crate::components::recycle::recycled;
 use crate::layout::{flight_progress, message_position};
 use crate::state::AppState;
@@ -185,6 +188,27 @@ fn MessageDot(message: MessageView, sources: DotSources) -> impl IntoView {
     let classes = format!("message {class}{}", if dropped { " dropped" } else { "" });
     // Hovering a dot highlights the same message in the space-time diagram, and the other way round.
     let id = message.id;
+    let menu = expect_context::<MessageMenuTarget>().0;
+    let open_menu = move || {
+        state.hovered_message.set(Some(id));
+        if !dropped {
+            if state.playing.get_untracked() {
+                state.toggle_playing();
+            }
+            menu.set(Some(id));
+        }
+    };
+    let label = format!(
+        "{} from {} to {}{}",
+        message.kind,
+        message.from,
+        message.to,
+        if dropped {
+            ", lost on the way"
+        } else {
+            ": press Enter to drop it or hold it back"
+        }
+    );
     let classes = move || {
         if hovered.get() == Some(id) {
             format!("{classes} hovered")
@@ -195,9 +219,16 @@ fn MessageDot(message: MessageView, sources: DotSources) -> impl IntoView {
     view! {
         // A tap sets what a hover would (a touch screen has no hover); the next tap elsewhere clears it.
         <g class=classes transform=transform data-kind=message.kind data-message-id=id.to_string()
+            tabindex="0" role="button" aria-label=label
             on:mouseenter=move |_| state.hovered_message.set(Some(id))
             on:mouseleave=move |_| state.hovered_message.set(None)
-            on:click=move |_| state.hovered_message.set(Some(id))>
+            on:click=move |_| open_menu()
+            on:keydown=move |event| {
+                if event.key() == "Enter" || event.key() == " " {
+                    event.prevent_default();
+                    open_menu();
+                }
+            }>
             // Wider than the dot, so a finger can hit it on a phone-sized stage.
             <circle class="message-hit" r=TAP_RADIUS></circle>
             <Show when=move || !drop_visible() fallback=|| view! { <text class="drop-mark" y="7">"✕"</text> }>
@@ -238,6 +269,7 @@ mod tests {
             sent_at_us: 0,
             deliver_at_us: 1_000,
             dropped,
+            held_ms: 0,
         }
     }
 

@@ -3,6 +3,7 @@
 
 pub mod geometry;
 pub mod lease;
+pub mod link_menu;
 pub mod links;
 pub mod message_detail;
 pub mod messages;
@@ -16,8 +17,9 @@ use crate::world_text::{names, partition};
 use geometry::{StageGeometry, STAGE_HEIGHT, STAGE_WIDTH};
 use lease::ClusterLeaseRings;
 use leptos::prelude::*;
-use links::{ClusterLinks, LinkMenu, LinkMenuTarget};
-use message_detail::MessageDetail;
+use link_menu::LinkMenu;
+use links::{ClusterLinks, LinkMenuTarget};
+use message_detail::{MessageDetail, MessageMenuTarget};
 use messages::ClusterMessages;
 use node::{node_faces, ClusterNode};
 use node_popover::{NodePopover, NodePopoverTarget};
@@ -34,6 +36,20 @@ pub fn ClusterStage() -> impl IntoView {
     let link_menu = LinkMenuTarget(RwSignal::new(None));
     provide_context(link_menu);
     provide_context(NodePopoverTarget(RwSignal::new(None)));
+    let message_menu = MessageMenuTarget(RwSignal::new(None));
+    provide_context(message_menu);
+    // A click or tap on the stage away from any message closes a message's menu (a touch screen
+    // has no pointer leaving the dot to do it).
+    let close_message_menu = move |event: leptos::ev::MouseEvent| {
+        let on_message = event_target::<web_sys::Element>(&event)
+            .closest("g.message")
+            .ok()
+            .flatten()
+            .is_some();
+        if !on_message {
+            message_menu.0.set(None);
+        }
+    };
     let node_ids = move || {
         (0..node_count.get())
             .map(|index| NodeId(index as u16))
@@ -61,6 +77,7 @@ pub fn ClusterStage() -> impl IntoView {
             viewBox=format!("0 0 {STAGE_WIDTH} {STAGE_HEIGHT}")
             role="group"
             aria-label=label
+            on:click=close_message_menu
         >
             <defs>
                 <marker id="arrow-cut" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">

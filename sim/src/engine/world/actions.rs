@@ -91,6 +91,16 @@ impl World {
                 }
                 node.map(|_| ())
             }
+            Action::SetLink { between, settings } => self.set_link(*between, settings),
+            Action::ClearLink { between } => self.clear_link(*between),
+            Action::Regions { groups } => self.regions(groups),
+            Action::DropMessage { message, from, to } => self.drop_message(*message, *from, *to),
+            Action::HoldMessage {
+                message,
+                from,
+                to,
+                by_ms,
+            } => self.hold_message(*message, (*from, *to), *by_ms),
         }
     }
 
@@ -107,7 +117,7 @@ impl World {
     }
 
     /// Names the actors a coordination world has, so the message speaks the learner's language.
-    fn not_in_world(&self, node: NodeId) -> String {
+    pub(super) fn not_in_world(&self, node: NodeId) -> String {
         match self.layout() {
             Some(layout) => {
                 let names: Vec<String> = (0..layout.total())

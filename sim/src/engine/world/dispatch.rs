@@ -3,7 +3,7 @@
 use super::{BacklogItem, EventKind, NodeStatus, PendingTimer, World, MAX_BACKLOG};
 use crate::base::ids::NodeId;
 use crate::contract::protocol::{Effect, Input, Protocol, TimerDelay, TimerKey};
-use crate::engine::network::{InFlight, MAX_IN_FLIGHT};
+use crate::engine::network::{EffectiveLink, InFlight, MAX_IN_FLIGHT};
 use crate::engine::trace::TraceEvent;
 use crate::worlds::actor::Message;
 
@@ -78,15 +78,20 @@ impl World {
         }
     }
 
-    /// Drop and delay are decided now, from the link state and the world's generator.
+    /// Drop and delay are decided now, from the link state and the world's generator. A link with
+    /// settings of its own changes the odds and the range, never the number of draws, so a run with
+    /// none draws exactly what it always did.
     fn send(&mut self, from: NodeId, to: NodeId, message: Message) {
-        if self.rng.chance_ppm(self.network.duplicate_ppm) {
-            self.send_one(from, to, message.clone());
+        let link = self
+            .network
+            .effective(from, to, self.config.timing.network_delay_ms);
+        if self.rng.chance_ppm(link.duplicate_ppm) {
+            self.send_one(from, to, message.clone(), link);
         }
-        self.send_one(from, to, message);
+        self.send_one(from, to, message, link);
     }
 
-    fn send_one(&mut self, from: NodeId, to: NodeId, message: Message) {
+    fn send_one(&mut self, from: NodeId, to: NodeId, message: Message, link: EffectiveLink) {
         let label = message.label();
         let id = self.network.next_id();
         if self.network.in_flight.len() >= MAX_IN_FLIGHT {
@@ -96,9 +101,9 @@ impl World {
             self.record(TraceEvent::Note { text });
             return;
         }
-        let lost = self.rng.chance_ppm(self.network.drop_ppm);
+        let lost = self.rng.chance_ppm(link.drop_ppm);
         let dropped = lost || !self.network.link_up(from, to);
-        let (min_ms, max_ms) = self.config.timing.network_delay_ms;
+        let (min_ms, max_ms) = link.delay_ms;
         let delay_us = self.rng.range_inclusive(min_ms * 1_000, max_ms * 1_000);
         let deliver_at = self.now.plus_micros(delay_us);
         let flight = InFlight {
@@ -109,6 +114,7 @@ impl World {
             sent_at: self.now,
             deliver_at,
             dropped,
+            held_ms: 0,
             message,
         };
         self.network.in_flight.insert(id, flight);
@@ -126,6 +132,16 @@ impl World {
     }
 
     fn deliver(&mut self, message_id: u64) {
+        // A held message keeps its first delivery event; it is due later now, at its own event.
+        let due_later = |flight: &InFlight| flight.deliver_at > self.now;
+        if self
+            .network
+            .in_flight
+            .get(&message_id)
+            .is_none_or(due_later)
+        {
+            return;
+        }
         let Some(flight) = self.network.in_flight.remove(&message_id) else {
             return;
         };

@@ -10,6 +10,7 @@ mod clients;
 mod coordination_report;
 mod dispatch;
 mod events;
+mod network_actions;
 
 pub use clients::{ClientRecord, Clients, RECENT_REQUESTS};
 pub use events::{EventKind, EventQueue};

@@ -103,6 +103,10 @@ pub enum ScenarioErrorKind {
     CutToItself {
         node: String,
     },
+    /// A link or a message from a node to itself.
+    LinkToItself {
+        node: String,
+    },
     /// The scenario as a whole breaks a rule of the format (`Scenario::validate`).
     Invalid {
         problem: String,
@@ -174,6 +178,7 @@ impl fmt::Display for ScenarioErrorKind {
             ),
             DuplicateNode { node } => write!(formatter, "node `{}` appears more than once", shown(node)),
             CutToItself { node } => write!(formatter, "cannot cut `{}` from itself", shown(node)),
+            LinkToItself { node } => write!(formatter, "a link joins two different nodes; `{}` is named at both ends", shown(node)),
             WrongLength { expected, found } => write!(formatter, "expected {expected}, found {found}"),
         }
     }

@@ -37,6 +37,14 @@ pub const EXAMPLES: &[(&str, &str)] = &[
         include_str!("../../../scenarios/lease-reads.toml"),
     ),
     (
+        "slow-follower.toml",
+        include_str!("../../../scenarios/slow-follower.toml"),
+    ),
+    (
+        "two-regions.toml",
+        include_str!("../../../scenarios/two-regions.toml"),
+    ),
+    (
         "every-action.toml",
         include_str!("../../../scenarios/every-action.toml"),
     ),

@@ -189,7 +189,57 @@ fn action_parts(action: &Action) -> (&'static str, Vec<(&'static str, String)>) 
             ];
             ("request", arguments)
         }
+        Action::SetLink { between, settings } => {
+            let mut arguments = vec![("between", pair_text(*between))];
+            if let Some((min_ms, max_ms)) = settings.delay_ms {
+                arguments.push(("delay_ms", format!("[{min_ms}, {max_ms}]")));
+            }
+            if let Some(ppm) = settings.drop_ppm {
+                arguments.push(("drop_rate", rate_text(ppm)));
+            }
+            if let Some(ppm) = settings.duplicate_ppm {
+                arguments.push(("duplicate_rate", rate_text(ppm)));
+            }
+            ("link", arguments)
+        }
+        Action::ClearLink { between } => (
+            "clear_link",
+            between
+                .map(|between| vec![("between", pair_text(between))])
+                .unwrap_or_default(),
+        ),
+        Action::Regions { groups } => ("regions", vec![("groups", groups_text(groups))]),
+        Action::DropMessage { message, from, to } => (
+            "drop_message",
+            vec![
+                ("message", message.to_string()),
+                ("from", quoted(&from.to_string())),
+                ("to", quoted(&to.to_string())),
+            ],
+        ),
+        Action::HoldMessage {
+            message,
+            from,
+            to,
+            by_ms,
+        } => (
+            "hold_message",
+            vec![
+                ("message", message.to_string()),
+                ("from", quoted(&from.to_string())),
+                ("to", quoted(&to.to_string())),
+                ("by_ms", by_ms.to_string()),
+            ],
+        ),
     }
+}
+
+fn pair_text((one, other): (NodeId, NodeId)) -> String {
+    format!(
+        "[{}, {}]",
+        quoted(&one.to_string()),
+        quoted(&other.to_string())
+    )
 }
 
 fn target_text(target: NodeTarget) -> String {

@@ -17,6 +17,7 @@ mod examples;
 pub(crate) mod export;
 pub(crate) mod fields;
 mod limits;
+mod network_steps;
 mod parse;
 pub(crate) mod steps;
 mod validate;

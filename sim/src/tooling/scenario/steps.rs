@@ -22,6 +22,11 @@ pub const ACTION_NAMES: &[&str] = &[
     "clock_jump",
     "clock_drift",
     "request",
+    "link",
+    "clear_link",
+    "regions",
+    "drop_message",
+    "hold_message",
 ];
 
 /// The keys an action accepts besides `at_ms` and `do`. `None` for an unknown action.
@@ -36,7 +41,7 @@ fn argument_keys(action: &str) -> Option<&'static [&'static str]> {
         "clock_jump" => &["target", "by_ms"],
         "clock_drift" => &["target", "ppm"],
         "request" => &["count", "target", "kind"],
-        _ => return None,
+        other => return super::network_steps::argument_keys(other),
     };
     Some(keys)
 }
@@ -167,9 +172,9 @@ pub(crate) fn parse_action(
 }
 
 /// The keys of one step, read as the arguments of its action.
-struct ActionArguments<'a> {
-    table: TableReader<'a>,
-    names: &'a NodeNames,
+pub(super) struct ActionArguments<'a> {
+    pub(super) table: TableReader<'a>,
+    pub(super) names: &'a NodeNames,
 }
 
 impl ActionArguments<'_> {
@@ -208,7 +213,9 @@ impl ActionArguments<'_> {
                 ppm: self.clock_drift_ppm()?,
             },
             "request" => self.request()?,
-            _ => unreachable!("action names are checked before their arguments"),
+            other => self
+                .network_action(other)
+                .expect("action names are checked before their arguments")?,
         };
         Ok(action)
     }
@@ -275,7 +282,7 @@ impl ActionArguments<'_> {
     }
 
     /// Groups of concrete nodes; no node may appear twice. Nodes left out form one more group.
-    fn groups(&self) -> Result<Vec<Vec<NodeId>>> {
+    pub(super) fn groups(&self) -> Result<Vec<Vec<NodeId>>> {
         let field = self.table.required("groups")?;
         let mut seen = vec![false; self.names.total()];
         let mut groups = Vec::new();

@@ -15,6 +15,9 @@ use crate::contract::action::{Action, NodeTarget, PPM_ONE};
 use crate::contract::config::{IdempotencyScope, LockServiceOptions, ProtocolConfig};
 use crate::contract::entry::OptionValue;
 pub use crate::contract::invalid::Invalid;
+use crate::contract::link_settings::{
+    LinkSettings, MAX_HOLD_MS, MAX_LINK_DELAY_MS, MAX_REGIONS, MIN_REGIONS,
+};
 use crate::worlds::coordination::{servers_fit, MAX_WORKERS};
 
 impl Scenario {
@@ -241,8 +244,94 @@ pub fn action(place: &str, action: &Action, node_count: usize) -> Result<(), Inv
             MAX_CLOCK_DRIFT_PPM,
         ),
         Action::Request { count, .. } => in_range(&field("count"), *count, 1, MAX_REQUEST_COUNT),
+        Action::SetLink { between, settings } => {
+            link_ends(&field("between"), *between, node_count)?;
+            link_settings(place, settings)
+        }
+        Action::ClearLink {
+            between: Some(between),
+        } => link_ends(&field("between"), *between, node_count),
+        Action::Regions { groups } => {
+            in_range(
+                &field("groups count"),
+                groups.len(),
+                MIN_REGIONS,
+                MAX_REGIONS,
+            )?;
+            partition(&field("groups"), groups, node_count)
+        }
+        Action::DropMessage { message, from, to } => {
+            in_range(&field("message"), *message, 1, u64::MAX)?;
+            link_ends(&field("to"), (*from, *to), node_count)
+        }
+        Action::HoldMessage {
+            message,
+            from,
+            to,
+            by_ms,
+        } => {
+            in_range(&field("message"), *message, 1, u64::MAX)?;
+            link_ends(&field("to"), (*from, *to), node_count)?;
+            in_range(&field("by_ms"), *by_ms, 1, MAX_HOLD_MS)
+        }
         _ => Ok(()),
     }
+}
+
+/// Two different nodes, both in the world.
+fn link_ends(
+    field: &str,
+    (one, other): (NodeId, NodeId),
+    node_count: usize,
+) -> Result<(), Invalid> {
+    node_exists(field, one, node_count)?;
+    node_exists(field, other, node_count)?;
+    if one == other {
+        return Err(Invalid::LinkToItself {
+            field: field.into(),
+            node: u64::from(one.0) + 1,
+        });
+    }
+    Ok(())
+}
+
+/// At least one value set, each within the limits of `link_settings`.
+fn link_settings(place: &str, settings: &LinkSettings) -> Result<(), Invalid> {
+    if settings.is_empty() {
+        return Err(Invalid::OutOfRange {
+            field: format!("{place} link"),
+            value: "no setting".into(),
+            expected: "at least one of delay_ms, drop_rate, duplicate_rate".into(),
+        });
+    }
+    if let Some((min_ms, max_ms)) = settings.delay_ms {
+        in_range(
+            &format!("{place} delay_ms min"),
+            min_ms,
+            0,
+            MAX_LINK_DELAY_MS,
+        )?;
+        in_range(
+            &format!("{place} delay_ms max"),
+            max_ms,
+            0,
+            MAX_LINK_DELAY_MS,
+        )?;
+        if min_ms > max_ms {
+            return Err(Invalid::InvertedRange {
+                field: format!("{place} delay_ms"),
+                min: min_ms,
+                max: max_ms,
+            });
+        }
+    }
+    if let Some(ppm) = settings.drop_ppm {
+        in_range(&format!("{place} drop_rate (ppm)"), ppm, 0, PPM_ONE)?;
+    }
+    if let Some(ppm) = settings.duplicate_ppm {
+        in_range(&format!("{place} duplicate_rate (ppm)"), ppm, 0, PPM_ONE)?;
+    }
+    Ok(())
 }
 
 /// At least one group, none empty, every node in range and in at most one group.

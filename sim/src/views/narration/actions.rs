@@ -3,6 +3,7 @@
 
 use crate::base::ids::NodeId;
 use crate::contract::action::{Action, NodeTarget, RequestKind};
+use crate::contract::link_settings::LinkSettings;
 
 /// A drift rate in percent, e.g. `+10%`, `−0.5%`.
 pub fn drift(drift_ppm: i64) -> String {
@@ -69,7 +70,7 @@ pub fn describe_action_named(action: &Action, name: &dyn Fn(NodeId) -> String) -
             )
         }
         Action::Heal => "heal all links".to_string(),
-        Action::DropRate { ppm } => format!("drop rate {}%", *ppm as f64 / 10_000.0),
+        Action::DropRate { ppm } => format!("drop rate {}", percent(*ppm)),
         Action::ClockJump { target: who, by_ms } => {
             format!("{}'s clock jumps {by_ms:+} ms", target(who))
         }
@@ -88,7 +89,68 @@ pub fn describe_action_named(action: &Action, name: &dyn Fn(NodeId) -> String) -
             let plural = if *count == 1 { "" } else { "s" };
             format!("{count} {what}{plural} to {}", target(who))
         }
+        Action::SetLink {
+            between: (one, other),
+            settings,
+        } => format!(
+            "link {} ↔ {}: {}",
+            name(*one),
+            name(*other),
+            link_settings_text(settings)
+        ),
+        Action::ClearLink {
+            between: Some((one, other)),
+        } => format!(
+            "link {} ↔ {} back to the usual network",
+            name(*one),
+            name(*other)
+        ),
+        Action::ClearLink { between: None } => "every link back to the usual network".to_string(),
+        Action::Regions { groups } => {
+            let groups: Vec<String> = groups
+                .iter()
+                .map(|group| format!("{{{}}}", node_list(group)))
+                .collect();
+            format!("regions {}", groups.join(" | "))
+        }
+        Action::DropMessage { message, from, to } => {
+            format!("drop message #{message} {} → {}", name(*from), name(*to))
+        }
+        Action::HoldMessage {
+            message,
+            from,
+            to,
+            by_ms,
+        } => format!(
+            "hold message #{message} {} → {} for {by_ms} ms",
+            name(*from),
+            name(*to)
+        ),
     }
+}
+
+/// A link's own settings in a few words: `80–120 ms, drops 10%`.
+pub fn link_settings_text(settings: &LinkSettings) -> String {
+    let mut parts = Vec::new();
+    if let Some((min_ms, max_ms)) = settings.delay_ms {
+        parts.push(if min_ms == max_ms {
+            format!("{min_ms} ms")
+        } else {
+            format!("{min_ms}–{max_ms} ms")
+        });
+    }
+    if let Some(ppm) = settings.drop_ppm {
+        parts.push(format!("drops {}", percent(ppm)));
+    }
+    if let Some(ppm) = settings.duplicate_ppm {
+        parts.push(format!("duplicates {}", percent(ppm)));
+    }
+    parts.join(", ")
+}
+
+/// Parts per million as a percentage, without trailing zeros (`100000` -> `10%`).
+fn percent(ppm: u32) -> String {
+    format!("{}%", ppm as f64 / 10_000.0)
 }
 #[cfg(test)]
 mod tests {

@@ -12,6 +12,7 @@
 //! "quiet" line ("4 rounds of heartbeats, nothing else changed").
 
 pub mod actions;
+mod fate;
 mod records;
 
 use crate::base::ids::NodeId;

@@ -2,6 +2,7 @@
 //! plain one-line reading of any record, for naming the event a single step processed.
 
 use super::actions::describe_action_named;
+use super::fate::intercepted_text;
 use crate::contract::action::Action;
 use crate::contract::entry::describe::{Described, Describer, Telling, Weight};
 use crate::contract::protocol::{ClientCommand, ClientError, ClientOutcome};
@@ -15,7 +16,23 @@ pub(super) fn tell(
     telling: &Telling<'_>,
 ) -> Option<Described> {
     match event {
+        // A learner's hand on a message is told by the `Intercepted` record after it, which knows
+        // what the message was.
+        TraceEvent::Action {
+            action: Action::DropMessage { .. } | Action::HoldMessage { .. },
+        } => None,
         TraceEvent::Action { action } => Some(action_line(action, describer, telling)),
+        TraceEvent::Intercepted {
+            from,
+            to,
+            label,
+            held_by_ms,
+            ..
+        } => {
+            let text =
+                intercepted_text(label, &telling.name(*from), &telling.name(*to), *held_by_ms);
+            Some(Described::new(Weight::Notable, text, vec![*from, *to]))
+        }
         TraceEvent::Skipped { reason } => Some(Described::new(
             Weight::Notable,
             format!("That action could not run: {reason}"),
@@ -143,5 +160,19 @@ pub fn plain_record(
         TraceEvent::ClientOutcome { .. } => "A client request is answered".to_string(),
         TraceEvent::Violation { invariant, .. } => format!("{invariant} is broken"),
         TraceEvent::Note { text } => text.clone(),
+        TraceEvent::Intercepted {
+            from,
+            to,
+            label,
+            held_by_ms: None,
+            ..
+        } => format!(
+            "{label} from {} to {} is dropped by hand",
+            name(*from),
+            name(*to)
+        ),
+        TraceEvent::Intercepted {
+            from, to, label, ..
+        } => format!("{label} from {} to {} is held back", name(*from), name(*to)),
     }
 }
