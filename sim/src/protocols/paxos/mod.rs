@@ -28,8 +28,9 @@
 //! and survive a crash (the world keeps an actor's durable fields when it crashes). The UNSAFE option
 //! `durable_acceptors = false` makes a restarted acceptor forget both: it can then promise a ballot it
 //! already refused and hide a value it accepted, and two different values can be chosen, which the
-//! checker *Agreement* catches. A proposer keeps the highest round it used (so it never reuses a ballot)
-//! and what it learned.
+//! checker *Agreement* catches. A proposer keeps the highest round it used (so it never reuses a
+//! ballot); what it learned is volatile, and a restarted proposer finds out again by running a ballot,
+//! which the value rule makes carry the chosen value forward.
 //!
 //! **Duelling proposers.** Paxos is always safe but not always live: two proposers that each answer a
 //! refusal at once with a higher ballot can pre-empt each other's second phase for as long as the timing

@@ -52,7 +52,8 @@ pub struct Proposer {
     /// Pre-emptions in a row, for the back-off window.
     preemptions: u32,
     pub ballots_started: u64,
-    /// What it has heard acceptors accept (durable: a learner writes down what it learned).
+    /// What it has heard acceptors accept (volatile: a restarted proposer finds out again by running
+    /// a ballot, which carries any chosen value forward).
     pub learner: Learner,
 }
 
@@ -294,8 +295,10 @@ impl<M: PaxosWire> Protocol<M> for Proposer {
         }
     }
 
-    /// The ballot in progress is forgotten; the highest round and what it learned are kept.
+    /// The ballot in progress and what it learned are forgotten; the highest round is kept, so no
+    /// ballot is ever used twice.
     fn crash(&mut self) {
+        self.learner = Learner::new(self.acceptors);
         self.phase = ProposerPhase::Waiting;
         self.ballot = None;
         self.promises = NodeSet::default();
