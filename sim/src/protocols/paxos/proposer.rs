@@ -52,6 +52,8 @@ pub struct Proposer {
     /// Pre-emptions in a row, for the back-off window.
     preemptions: u32,
     pub ballots_started: u64,
+    /// Ballots whose value it took from a promise instead of proposing its own.
+    pub carried_forward: u64,
     /// What it has heard acceptors accept (volatile: a restarted proposer finds out again by running
     /// a ballot, which carries any chosen value forward).
     pub learner: Learner,
@@ -73,6 +75,7 @@ impl Proposer {
             proposed: None,
             preemptions: 0,
             ballots_started: 0,
+            carried_forward: 0,
             learner: Learner::new(acceptors),
         }
     }
@@ -191,6 +194,7 @@ impl Proposer {
         let carried = self.highest_promised;
         let value = carried.map_or(self.own_value, |proposal| proposal.value);
         self.phase = ProposerPhase::Accepting;
+        self.carried_forward += u64::from(carried.is_some());
         self.proposed = Some(Proposal { ballot, value });
         effects.observe(PaxosFact::ValueProposed {
             ballot,

@@ -35,6 +35,10 @@ pub const CHECKPOINT_NAMES: &[&str] = &[
     "stale_read",
     "lock_released_by_wrong_owner",
     "lost_update",
+    "value_chosen",
+    "two_values_chosen",
+    "ballots_at_least",
+    "value_carried_forward",
 ];
 
 /// A condition on the live simulation. `NodeTarget::Leader` in a checkpoint means the node that led
@@ -91,6 +95,14 @@ pub enum Checkpoint {
     /// The protected store's count stopped matching the jobs written to it (a No Lost Updates
     /// violation) since the step began.
     LostUpdate,
+    /// Paxos: a majority of acceptors has accepted one ballot's value.
+    ValueChosen,
+    /// Paxos: a second, different value was chosen (an Agreement violation) since the step began.
+    TwoValuesChosen,
+    /// Paxos: proposers started at least this many ballots since the step began.
+    BallotsAtLeast(u64),
+    /// Paxos: since the step began a proposer proposed a value a promise carried, not its own.
+    ValueCarriedForward,
 }
 
 /// Why a checkpoint string does not parse; `at` is the 1-based character where the problem starts.
@@ -183,6 +195,13 @@ pub(crate) fn parse_checkpoint(
         "stale_read" => no_argument(Checkpoint::StaleRead),
         "lock_released_by_wrong_owner" => no_argument(Checkpoint::LockReleasedByWrongOwner),
         "lost_update" => no_argument(Checkpoint::LostUpdate),
+        "value_chosen" => no_argument(Checkpoint::ValueChosen),
+        "two_values_chosen" => no_argument(Checkpoint::TwoValuesChosen),
+        "value_carried_forward" => no_argument(Checkpoint::ValueCarriedForward),
+        "ballots_at_least" => Ok(Checkpoint::BallotsAtLeast(number(
+            text,
+            needs("a number")?,
+        )?)),
         "term_at_least" => Ok(Checkpoint::TermAtLeast(number(text, needs("a number")?)?)),
         "no_leader_for_ms" => Ok(Checkpoint::NoLeaderForMs(number(text, needs("a number")?)?)),
         "commit_index_at_least" => Ok(Checkpoint::CommitIndexAtLeast(number(
@@ -331,6 +350,10 @@ mod tests {
                 Checkpoint::LockReleasedByWrongOwner,
             ),
             ("lost_update", Checkpoint::LostUpdate),
+            ("value_chosen", Checkpoint::ValueChosen),
+            ("two_values_chosen", Checkpoint::TwoValuesChosen),
+            ("ballots_at_least(12)", Checkpoint::BallotsAtLeast(12)),
+            ("value_carried_forward", Checkpoint::ValueCarriedForward),
         ];
         for (text, expected) in cases {
             assert_eq!(parse_checkpoint(text, &names()), Ok(expected), "{text}");

@@ -10,6 +10,7 @@
 //! rather than a bare red cross.
 
 mod coordination;
+mod paxos;
 mod progress;
 #[cfg(test)]
 mod test_support;
@@ -68,6 +69,8 @@ pub struct CheckpointEvaluator {
     /// Two clients already believed they held the lock when the step began (left over from the step
     /// before): that overlap does not count, a new one must begin. Cleared once it ends.
     overlap_at_start: bool,
+    /// Ballots started and values carried forward when the step began (Paxos checkpoints).
+    paxos: paxos::PaxosBaseline,
     /// Set once the checkpoint has been met; later calls return it unchanged.
     met: Option<Verdict>,
 }
@@ -89,6 +92,7 @@ impl CheckpointEvaluator {
             violations_at_start: violations::ViolationBaseline::of(world),
             progress,
             coordination: coordination::CoordinationBaseline::begin(world),
+            paxos: paxos::PaxosBaseline::begin(world),
             met: None,
         }
     }
@@ -159,6 +163,10 @@ impl CheckpointEvaluator {
                 self.violations_at_start.released_by_wrong_owner(world)
             }
             Checkpoint::LostUpdate => self.violations_at_start.lost_update(world),
+            Checkpoint::ValueChosen => paxos::value_chosen(world),
+            Checkpoint::TwoValuesChosen => self.violations_at_start.two_values_chosen(world),
+            Checkpoint::BallotsAtLeast(wanted) => self.paxos.ballots_at_least(world, *wanted),
+            Checkpoint::ValueCarriedForward => self.paxos.value_carried_forward(world),
         }
     }
 
