@@ -196,12 +196,9 @@ fn paxos_state(paxos: &PaxosView, node: NodeId, labels: &[String]) -> Option<Str
                 format!("promised {}", ballot(promised))
             });
         return Some(match acceptor.accepted {
-            Some(accepted) => format!(
-                "{promised} · accepted {} in {}",
-                paxos::value_name(accepted.value),
-                ballot(accepted.ballot)
-            ),
-            None => format!("{promised} · accepted nothing"),
+            // The accepted ballot is in the Paxos card; the ring keeps captions short enough not to touch.
+            Some(accepted) => format!("{promised} · has {}", paxos::value_name(accepted.value)),
+            None => format!("{promised} · empty"),
         });
     }
     let proposer = paxos
@@ -431,16 +428,13 @@ mod tests {
         let labels = ["n1", "n2", "n3", "A"].map(String::from);
         assert_eq!(
             paxos_state(&paxos, NodeId(0), &labels).as_deref(),
-            Some("promised 2.A · accepted banana in 2.A")
+            Some("promised 2.A · has banana")
         );
         assert_eq!(paxos_state(&paxos, NodeId(1), &labels), None);
         let mut acceptor = face(NodeStatus::Up, NodeKind::Server, false);
         acceptor.server_word = "acceptor";
-        acceptor.paxos = Some("no promise · accepted nothing".into());
-        assert_eq!(
-            acceptor.caption(),
-            "acceptor · no promise · accepted nothing"
-        );
+        acceptor.paxos = Some("no promise · empty".into());
+        assert_eq!(acceptor.caption(), "acceptor · no promise · empty");
     }
 
     #[test]
