@@ -13,6 +13,7 @@ use crate::components::lesson_panel::LessonPanel;
 use crate::components::log_strips::LogStrips;
 use crate::components::narration::{NarrationCaption, NarrationLog};
 use crate::components::partition_panel::PartitionPanel;
+use crate::components::paxos_panel::PaxosPanel;
 use crate::components::playback::PlaybackBar;
 use crate::components::protocol_picker::ProtocolPicker;
 use crate::components::queue_compare::QueueCompare;
@@ -78,6 +79,7 @@ pub fn App() -> impl IntoView {
                     <div class="cluster-panel"><ClusterStage /><NarrationCaption /></div>
                     <WorkerLanes />
                     <KvServers />
+                    <PaxosPanel />
                     <SchedulerStrip />
                     <ZnodeTree />
                     <Timeline />

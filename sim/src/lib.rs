@@ -19,7 +19,8 @@ pub use base::{clock, hash, ids, rng, time, units};
 pub use contract::{action, config, entry, invalid, link_settings, protocol, report};
 pub use engine::{checker, fingerprint, history, network, trace, world};
 pub use protocols::{
-    lock_client, lockservice, raft, redlock, resource, scheduler, work_queue, worker, zookeeper,
+    lock_client, lockservice, paxos, raft, redlock, resource, scheduler, work_queue, worker,
+    zookeeper,
 };
 pub use tooling::{
     bench, chaos, chaos_digest, lesson, replay, runner, scenario, sweep, trace_file,

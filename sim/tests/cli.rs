@@ -190,8 +190,8 @@ fn bad_flags_and_commands_exit_2() {
     );
     assert_bad_input(&quorumlab(&[]), &["missing command"]);
     assert_bad_input(
-        &quorumlab(&["sweep", "--protocol", "paxos", "--seeds", "1"]),
-        &["paxos", "raft"],
+        &quorumlab(&["sweep", "--protocol", "multi-paxos", "--seeds", "1"]),
+        &["multi-paxos", "raft"],
     );
     assert_bad_input(
         &quorumlab(&["sweep", "--seeds", "2", "--profile", "storm"]),

@@ -323,7 +323,7 @@ fn coordination_sweep_flags_are_checked() {
         &["leader-churn", "calm, mixed, holders"],
     );
     assert_bad_input(
-        &quorumlab(&["sweep", "--protocol", "paxos", "--seeds", "1"]),
-        &["paxos", "raft", "lock-service", "work-queue"],
+        &quorumlab(&["sweep", "--protocol", "multi-paxos", "--seeds", "1"]),
+        &["multi-paxos", "raft", "lock-service", "work-queue"],
     );
 }

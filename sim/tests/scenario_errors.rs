@@ -273,7 +273,7 @@ fn wrong_types_say_what_was_expected() {
 
 #[test]
 fn unknown_protocol_lists_supported_ones() {
-    let error = error_of("protocol = \"paxos\"\nnodes = 3\nduration_ms = 100\n");
+    let error = error_of("protocol = \"multi-paxos\"\nnodes = 3\nduration_ms = 100\n");
     assert_place(&error, 1, 12, None, Some("protocol"));
     assert!(error.to_string().contains("supported: `raft`"), "{error}");
 }

@@ -48,6 +48,22 @@ pub enum LinkProtocol {
         partitioned: bool,
         accounts: u32,
     },
+    /// Added after `WorkQueue` (postcard numbers variants by position: older links keep decoding).
+    Paxos {
+        locks: LinkLockOptions,
+        remedy: LinkPaxosRemedy,
+        durable_acceptors: bool,
+        round_timeout_ms: u64,
+        backoff_ms: u64,
+        stagger_ms: u64,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LinkPaxosRemedy {
+    None,
+    Backoff,
+    Leader,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

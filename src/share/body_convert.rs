@@ -5,15 +5,16 @@
 
 use super::body::{
     GroupSizeLimit, GroupsLimit, LinkAction, LinkBody, LinkIdempotency, LinkLesson,
-    LinkLinkSettings, LinkLockOptions, LinkProtocol, LinkRaftOptions, LinkRecordedAction,
-    LinkRequestKind, LinkSchedulerMode, LinkStep, LinkTarget, LinkTiming, LinkZookeeperRecipe,
+    LinkLinkSettings, LinkLockOptions, LinkPaxosRemedy, LinkProtocol, LinkRaftOptions,
+    LinkRecordedAction, LinkRequestKind, LinkSchedulerMode, LinkStep, LinkTarget, LinkTiming,
+    LinkZookeeperRecipe,
 };
 use super::bounded::Bounded;
 use super::{ShareError, SharedLesson, SharedRun};
 use quorumlab_sim::action::{Action, NodeTarget, RequestKind};
 use quorumlab_sim::config::{
-    IdempotencyScope, LockServiceOptions, ProtocolConfig, QueueOptions, RaftOptions, SchedulerMode,
-    SchedulerOptions, Timing, ZkRecipe,
+    IdempotencyScope, LockServiceOptions, PaxosOptions, PaxosRemedy, ProtocolConfig, QueueOptions,
+    RaftOptions, SchedulerMode, SchedulerOptions, Timing, ZkRecipe,
 };
 use quorumlab_sim::history::RecordedAction;
 use quorumlab_sim::ids::NodeId;
@@ -141,6 +142,18 @@ fn protocol_from(scenario: &Scenario) -> LinkProtocol {
             partitioned: queue.partitioned,
             accounts: queue.accounts,
         },
+        ProtocolConfig::Paxos(_, paxos) => LinkProtocol::Paxos {
+            locks,
+            remedy: match paxos.remedy {
+                PaxosRemedy::None => LinkPaxosRemedy::None,
+                PaxosRemedy::Backoff => LinkPaxosRemedy::Backoff,
+                PaxosRemedy::Leader => LinkPaxosRemedy::Leader,
+            },
+            durable_acceptors: paxos.durable_acceptors,
+            round_timeout_ms: paxos.round_timeout_ms,
+            backoff_ms: paxos.backoff_ms,
+            stagger_ms: paxos.stagger_ms,
+        },
     }
 }
 
@@ -184,6 +197,28 @@ fn protocol_into(protocol: &LinkProtocol) -> ProtocolConfig {
                 accounts: *accounts,
             };
             ProtocolConfig::WorkQueue(locks_into(locks), queue)
+        }
+        LinkProtocol::Paxos {
+            locks,
+            remedy,
+            durable_acceptors,
+            round_timeout_ms,
+            backoff_ms,
+            stagger_ms,
+        } => {
+            let remedy = match remedy {
+                LinkPaxosRemedy::None => PaxosRemedy::None,
+                LinkPaxosRemedy::Backoff => PaxosRemedy::Backoff,
+                LinkPaxosRemedy::Leader => PaxosRemedy::Leader,
+            };
+            let paxos = PaxosOptions {
+                remedy,
+                durable_acceptors: *durable_acceptors,
+                round_timeout_ms: *round_timeout_ms,
+                backoff_ms: *backoff_ms,
+                stagger_ms: *stagger_ms,
+            };
+            ProtocolConfig::Paxos(locks_into(locks), paxos)
         }
     }
 }

@@ -29,5 +29,6 @@ pub fn bare_view(kind: quorumlab_sim::ProtocolKind, labels: &[&str]) -> Coordina
         kv_servers: Vec::new(),
         scheduler: None,
         candidates: Vec::new(),
+        paxos: None,
     }
 }

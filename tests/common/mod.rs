@@ -21,7 +21,7 @@ pub const REGENERATE: &str = "QUORUMLAB_BLESS=1 cargo test -p quorumlab --test n
 
 /// Every example scenario (`sim/scenarios/*.toml`), by file name. The native test fails if a file is
 /// added to that folder without being listed here.
-pub const SCENARIOS: [(&str, &str); 23] = [
+pub const SCENARIOS: [(&str, &str); 26] = [
     (
         "clock-drift.toml",
         include_str!("../../sim/scenarios/clock-drift.toml"),
@@ -57,6 +57,18 @@ pub const SCENARIOS: [(&str, &str); 23] = [
     (
         "paused-leader.toml",
         include_str!("../../sim/scenarios/paused-leader.toml"),
+    ),
+    (
+        "paxos-duel.toml",
+        include_str!("../../sim/scenarios/paxos-duel.toml"),
+    ),
+    (
+        "paxos-forgetful-acceptor.toml",
+        include_str!("../../sim/scenarios/paxos-forgetful-acceptor.toml"),
+    ),
+    (
+        "paxos-proposer-crash.toml",
+        include_str!("../../sim/scenarios/paxos-proposer-crash.toml"),
     ),
     (
         "prevote-rejoin.toml",

@@ -146,7 +146,7 @@ pub fn scenario_text(random: &mut Random) -> String {
     let title = title(writer.random);
     writer.line("title", title);
     let protocol = match dirty && writer.random.percent(5) {
-        true => "paxos",
+        true => "multi-paxos",
         false => entry.name,
     };
     writer.line("protocol", format!("\"{protocol}\""));

@@ -70,6 +70,66 @@ pub enum ProtocolConfig {
     /// balance at `store`, either each owning a partition of the accounts (no lock) or all under one
     /// global lock from the lock service on `n1..nN`.
     WorkQueue(LockServiceOptions, QueueOptions),
+    /// Single-decree Paxos: acceptors `n1..nN`, proposers `A`, `B`, ... (`workers`) that also learn.
+    /// Only the lock options' `workers` means anything here. No store.
+    Paxos(LockServiceOptions, PaxosOptions),
+}
+
+/// What a Paxos proposer does after a rival pre-empts its ballot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PaxosRemedy {
+    /// Try again at once with a higher ballot: two proposers can pre-empt each other for ever.
+    None,
+    /// Wait a random time in a window that doubles with each pre-emption, then try again.
+    Backoff,
+    /// Proposer `A` is distinguished; the others stand back and step in only after a long silence.
+    Leader,
+}
+
+impl PaxosRemedy {
+    pub const NAMES: &'static [&'static str] = &["none", "backoff", "leader"];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            PaxosRemedy::None => "none",
+            PaxosRemedy::Backoff => "backoff",
+            PaxosRemedy::Leader => "leader",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<PaxosRemedy> {
+        [PaxosRemedy::None, PaxosRemedy::Backoff, PaxosRemedy::Leader]
+            .into_iter()
+            .find(|remedy| remedy.name() == name)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PaxosOptions {
+    pub remedy: PaxosRemedy,
+    /// Acceptors keep their promise and accepted value across a crash. `false` is UNSAFE on purpose:
+    /// a restarted acceptor forgets both, and two different values can be chosen.
+    pub durable_acceptors: bool,
+    /// How long a proposer waits for a majority of answers before it gives a ballot up.
+    pub round_timeout_ms: u64,
+    /// The back-off window after the first pre-emption (doubling with each one after); with the
+    /// distinguished-proposer remedy, how long the others stand back.
+    pub backoff_ms: u64,
+    /// Proposer `A` starts at once, `B` this much later, `C` twice as late, ...
+    pub stagger_ms: u64,
+}
+
+impl Default for PaxosOptions {
+    fn default() -> Self {
+        PaxosOptions {
+            remedy: PaxosRemedy::Backoff,
+            durable_acceptors: true,
+            round_timeout_ms: 100,
+            backoff_ms: 40,
+            stagger_ms: 5,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -168,6 +228,7 @@ pub enum ProtocolKind {
     Scheduler,
     Zookeeper,
     WorkQueue,
+    Paxos,
 }
 
 /// A world with no options of its own: the plain Raft cluster a scenario is unless it names another,
@@ -188,6 +249,7 @@ impl ProtocolConfig {
             ProtocolConfig::Scheduler(..) => ProtocolKind::Scheduler,
             ProtocolConfig::Zookeeper(..) => ProtocolKind::Zookeeper,
             ProtocolConfig::WorkQueue(..) => ProtocolKind::WorkQueue,
+            ProtocolConfig::Paxos(..) => ProtocolKind::Paxos,
         }
     }
 
@@ -200,7 +262,8 @@ impl ProtocolConfig {
             | ProtocolConfig::Redlock(options)
             | ProtocolConfig::Scheduler(options, _)
             | ProtocolConfig::Zookeeper(options, _)
-            | ProtocolConfig::WorkQueue(options, _) => Some(options),
+            | ProtocolConfig::WorkQueue(options, _)
+            | ProtocolConfig::Paxos(options, _) => Some(options),
         }
     }
 
@@ -212,7 +275,8 @@ impl ProtocolConfig {
             | ProtocolConfig::Redlock(options)
             | ProtocolConfig::Scheduler(options, _)
             | ProtocolConfig::Zookeeper(options, _)
-            | ProtocolConfig::WorkQueue(options, _) => Some(options),
+            | ProtocolConfig::WorkQueue(options, _)
+            | ProtocolConfig::Paxos(options, _) => Some(options),
         }
     }
 

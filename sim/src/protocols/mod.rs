@@ -5,6 +5,7 @@
 
 pub mod lock_client;
 pub mod lockservice;
+pub mod paxos;
 pub mod raft;
 pub mod redlock;
 pub mod resource;

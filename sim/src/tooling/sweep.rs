@@ -244,6 +244,11 @@ fn progressed(run: &ScenarioRun, report: &Report, heal_ms: u64) -> bool {
                 .count()
                 == 1
         }),
+        Progress::ValueChosen => world
+            .nodes()
+            .iter()
+            .filter_map(|slot| slot.actor.as_proposer())
+            .all(|proposer| proposer.learned().is_some()),
         Progress::RaftLeader => has_settled_leader(run),
         Progress::SafetyOnly => true,
     }

@@ -13,6 +13,7 @@ use crate::contract::protocol::{
 use crate::protocols::lockservice::{
     LockFact, LockOp, LockServer, LockServiceMessage, ServiceRaft, ZnodeMessage,
 };
+use crate::protocols::paxos::{Acceptor, PaxosFact, PaxosMessage, Proposer};
 use crate::protocols::raft::RaftMessage;
 use crate::protocols::redlock::{BeliefFact, KvLockServer, KvMessage};
 use crate::protocols::resource::{Resource, ResourceFact, ResourceMessage};
@@ -40,6 +41,10 @@ pub enum Actor {
     Scheduler(Box<SchedulerInstance>),
     /// A candidate of the ZooKeeper-style election recipes.
     Candidate(Box<ZkCandidate>),
+    /// A Paxos acceptor.
+    Acceptor(Box<Acceptor>),
+    /// A Paxos proposer (and learner).
+    Proposer(Box<Proposer>),
 }
 
 /// The Raft node every world runs, on this module's message type.
@@ -60,6 +65,8 @@ pub enum Message {
     Invoice(InvoiceMessage),
     /// Redis-style clients and key-value servers.
     Kv(KvMessage),
+    /// Paxos proposers and acceptors.
+    Paxos(PaxosMessage),
 }
 
 /// `Carries` for one variant of [`Message`]: wrapping builds it, peeling matches only it.
@@ -86,6 +93,7 @@ carries!(ZnodeMessage, Znode);
 carries!(ResourceMessage, Resource);
 carries!(InvoiceMessage, Invoice);
 carries!(KvMessage, Kv);
+carries!(PaxosMessage, Paxos);
 
 /// Everything an actor of any world can observe: one variant per protocol's fact type.
 ///
@@ -105,6 +113,8 @@ pub enum Fact {
     Scheduler(SchedulerFact),
     #[serde(untagged)]
     Resource(ResourceFact),
+    #[serde(untagged)]
+    Paxos(PaxosFact),
 }
 
 impl Wire for Message {
@@ -127,6 +137,7 @@ observes!(LockFact, Lock);
 observes!(BeliefFact, Belief);
 observes!(SchedulerFact, Scheduler);
 observes!(ResourceFact, Resource);
+observes!(PaxosFact, Paxos);
 
 impl Message {
     /// Short human label for the UI and the trace ("RequestVote", "Heartbeat", "Vote granted", ...).
@@ -138,6 +149,7 @@ impl Message {
             Message::Resource(message) => message.label(),
             Message::Invoice(message) => message.label(),
             Message::Kv(message) => message.label(),
+            Message::Paxos(message) => message.label(),
         }
     }
 
@@ -168,7 +180,9 @@ impl Actor {
             | Actor::Resource(_)
             | Actor::KvServer(_)
             | Actor::Scheduler(_)
-            | Actor::Candidate(_) => None,
+            | Actor::Candidate(_)
+            | Actor::Acceptor(_)
+            | Actor::Proposer(_) => None,
         }
     }
 
@@ -207,6 +221,20 @@ impl Actor {
         }
     }
 
+    pub fn as_acceptor(&self) -> Option<&Acceptor> {
+        match self {
+            Actor::Acceptor(acceptor) => Some(acceptor),
+            _ => None,
+        }
+    }
+
+    pub fn as_proposer(&self) -> Option<&Proposer> {
+        match self {
+            Actor::Proposer(proposer) => Some(proposer),
+            _ => None,
+        }
+    }
+
     pub fn as_resource(&self) -> Option<&Resource> {
         match self {
             Actor::Resource(resource) => Some(resource),
@@ -230,6 +258,8 @@ impl Protocol<Message> for Actor {
             Actor::KvServer(server) => server.handle(local_now_us, input, effects),
             Actor::Scheduler(instance) => instance.handle(local_now_us, input, effects),
             Actor::Candidate(candidate) => candidate.handle(local_now_us, input, effects),
+            Actor::Acceptor(acceptor) => acceptor.handle(local_now_us, input, effects),
+            Actor::Proposer(proposer) => proposer.handle(local_now_us, input, effects),
         }
     }
 
@@ -242,6 +272,8 @@ impl Protocol<Message> for Actor {
             Actor::KvServer(server) => Protocol::<Message>::crash(&mut **server),
             Actor::Scheduler(instance) => Protocol::<Message>::crash(&mut **instance),
             Actor::Candidate(candidate) => Protocol::<Message>::crash(&mut **candidate),
+            Actor::Acceptor(acceptor) => Protocol::<Message>::crash(&mut **acceptor),
+            Actor::Proposer(proposer) => Protocol::<Message>::crash(&mut **proposer),
         }
     }
 
@@ -254,6 +286,8 @@ impl Protocol<Message> for Actor {
             Actor::KvServer(server) => Protocol::<Message>::summary(&**server),
             Actor::Scheduler(instance) => Protocol::<Message>::summary(&**instance),
             Actor::Candidate(candidate) => Protocol::<Message>::summary(&**candidate),
+            Actor::Acceptor(acceptor) => Protocol::<Message>::summary(&**acceptor),
+            Actor::Proposer(proposer) => Protocol::<Message>::summary(&**proposer),
         }
     }
 }

@@ -34,7 +34,7 @@ impl Layout {
             workers: protocol.lock_options().map_or(0, |options| options.workers),
             has_store: !matches!(
                 protocol,
-                ProtocolConfig::Raft | ProtocolConfig::Zookeeper(..)
+                ProtocolConfig::Raft | ProtocolConfig::Zookeeper(..) | ProtocolConfig::Paxos(..)
             ),
         }
     }

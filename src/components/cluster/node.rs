@@ -13,9 +13,11 @@ use crate::world_text::node_kind::NodeKind;
 use leptos::prelude::*;
 use quorumlab_sim::config::ProtocolConfig;
 use quorumlab_sim::ids::NodeId;
+use quorumlab_sim::paxos::{self, ProposerPhase};
 use quorumlab_sim::protocol::RoleLabel;
 use quorumlab_sim::units::Term;
 use quorumlab_sim::view::{ClusterView, NodeView};
+use quorumlab_sim::view_coordination::PaxosView;
 use quorumlab_sim::world::NodeStatus;
 
 /// Partition groups have this many halo colours (`--group-0` … in style/main.css).
@@ -40,6 +42,10 @@ pub struct NodeFace {
     kind_word: &'static str,
     /// Servers without Raft (Redis-style) have no term to show.
     raft: bool,
+    /// What the server is called in this world ("lock server", "acceptor").
+    server_word: &'static str,
+    /// A Paxos node's state in a few words (promise and accepted value, or what it learned).
+    paxos: Option<String>,
 }
 
 impl NodeFace {
@@ -56,6 +62,10 @@ impl NodeFace {
         });
         let raft = kind == NodeKind::Server && runs_raft(protocol);
         NodeFace {
+            server_word: server_word(protocol),
+            paxos: coordination
+                .and_then(|coordination| coordination.paxos.as_ref())
+                .and_then(|paxos| paxos_state(paxos, node.id, &coordination_labels(view))),
             kind_word: kind.word_in(protocol),
             label,
             kind,
@@ -95,11 +105,12 @@ impl NodeFace {
     fn caption(&self) -> String {
         if !self.raft {
             let kind = match self.kind {
-                NodeKind::Server => "lock server",
+                NodeKind::Server => self.server_word,
                 _ => self.kind_word,
             };
-            return match self.status {
-                NodeStatus::Crashed => format!("{kind} · crashed"),
+            return match (self.status, &self.paxos) {
+                (NodeStatus::Crashed, _) => format!("{kind} · crashed"),
+                (_, Some(state)) => format!("{kind} · {state}"),
                 _ => kind.to_string(),
             };
         }
@@ -159,6 +170,62 @@ impl NodeFace {
 }
 
 /// A flat-topped hexagon of circumradius `radius`, as SVG points.
+/// The registry's word for a world's servers, as a caption says it ("lock server" for Redis-style).
+fn server_word(protocol: quorumlab_sim::ProtocolKind) -> &'static str {
+    match protocol.entry().vocabulary.server {
+        "Redis server" => "lock server",
+        word => word,
+    }
+}
+
+fn coordination_labels(view: &ClusterView) -> Vec<String> {
+    view.coordination
+        .as_ref()
+        .map(|coordination| coordination.labels.clone())
+        .unwrap_or_default()
+}
+
+/// An acceptor's promise and accepted value, or a proposer's ballot and what it learned, in a few words.
+fn paxos_state(paxos: &PaxosView, node: NodeId, labels: &[String]) -> Option<String> {
+    let name = |node: NodeId| labels.get(node.index()).cloned().unwrap_or_default();
+    let ballot = |ballot| paxos::ballot_text(ballot, &name);
+    if let Some(acceptor) = paxos.acceptors.iter().find(|acceptor| acceptor.id == node) {
+        let promised = acceptor
+            .promised
+            .map_or("no promise".to_string(), |promised| {
+                format!("promised {}", ballot(promised))
+            });
+        return Some(match acceptor.accepted {
+            // The accepted ballot is in the Paxos card; the ring keeps captions short enough not to touch.
+            Some(accepted) => format!("{promised} · has {}", paxos::value_name(accepted.value)),
+            None => format!("{promised} · empty"),
+        });
+    }
+    let proposer = paxos
+        .proposers
+        .iter()
+        .find(|proposer| proposer.id == node)?;
+    if let Some(learned) = proposer.learned {
+        return Some(format!(
+            "knows {} is chosen",
+            paxos::value_name(learned.value)
+        ));
+    }
+    let current = proposer
+        .ballot
+        .map_or(String::new(), |current| format!(" {}", ballot(current)));
+    Some(match proposer.phase {
+        ProposerPhase::Preparing => format!("ballot{current}: asking for promises"),
+        ProposerPhase::Accepting => format!(
+            "ballot{current}: asking to accept {}",
+            proposer
+                .proposed
+                .map_or("?", |proposed| paxos::value_name(proposed.value))
+        ),
+        _ => format!("wants {}", paxos::value_name(proposer.own_value)),
+    })
+}
+
 fn hexagon(radius: f64) -> String {
     (0..6)
         .map(|corner| {
@@ -335,7 +402,39 @@ mod tests {
             kind,
             kind_word: kind.word(),
             raft,
+            server_word: "lock server",
+            paxos: None,
         }
+    }
+
+    #[test]
+    fn a_paxos_node_says_what_it_promised_accepted_or_learned() {
+        use quorumlab_sim::paxos::{Ballot, Proposal};
+        use quorumlab_sim::view_coordination::{AcceptorView, PaxosView};
+        let ballot = Ballot {
+            round: 2,
+            proposer: NodeId(3),
+        };
+        let paxos = PaxosView {
+            acceptors: vec![AcceptorView {
+                id: NodeId(0),
+                promised: Some(ballot),
+                accepted: Some(Proposal { ballot, value: 1 }),
+            }],
+            proposers: Vec::new(),
+            chosen: None,
+            durable_acceptors: true,
+        };
+        let labels = ["n1", "n2", "n3", "A"].map(String::from);
+        assert_eq!(
+            paxos_state(&paxos, NodeId(0), &labels).as_deref(),
+            Some("promised 2.A · has banana")
+        );
+        assert_eq!(paxos_state(&paxos, NodeId(1), &labels), None);
+        let mut acceptor = face(NodeStatus::Up, NodeKind::Server, false);
+        acceptor.server_word = "acceptor";
+        acceptor.paxos = Some("no promise · empty".into());
+        assert_eq!(acceptor.caption(), "acceptor · no promise · empty");
     }
 
     #[test]

@@ -6,7 +6,8 @@
 use super::recorded_links::Recorded;
 use super::*;
 use quorumlab_sim::config::{
-    LockServiceOptions, ProtocolConfig, QueueOptions, SchedulerMode, SchedulerOptions, ZkRecipe,
+    LockServiceOptions, PaxosOptions, PaxosRemedy, ProtocolConfig, QueueOptions, SchedulerMode,
+    SchedulerOptions, ZkRecipe,
 };
 use quorumlab_sim::scenario::Invalid;
 
@@ -69,6 +70,21 @@ fn every_protocol() -> Vec<ProtocolConfig> {
             QueueOptions {
                 partitioned: false,
                 accounts: 10_000,
+            },
+        ),
+        ProtocolConfig::Paxos(
+            LockServiceOptions {
+                workers: 4,
+                fencing: false,
+                think_ms: 7,
+                ..LockServiceOptions::default()
+            },
+            PaxosOptions {
+                remedy: PaxosRemedy::Leader,
+                durable_acceptors: false,
+                round_timeout_ms: 60_000,
+                backoff_ms: 1,
+                stagger_ms: 0,
             },
         ),
     ];

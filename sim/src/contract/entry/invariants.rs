@@ -72,3 +72,13 @@ pub const RAFT_CORE: [InvariantInfo; 5] = [
     LEADER_COMPLETENESS_INFO,
     STATE_MACHINE_SAFETY_INFO,
 ];
+
+pub const AGREEMENT: &str = "Agreement";
+pub const VALIDITY: &str = "Validity";
+pub const STABILITY: &str = "Stability";
+
+pub const AGREEMENT_INFO: InvariantInfo = info(AGREEMENT, "at most one value is ever chosen");
+pub const VALIDITY_INFO: InvariantInfo =
+    info(VALIDITY, "only a value some proposer proposed is chosen");
+pub const STABILITY_INFO: InvariantInfo =
+    info(STABILITY, "a learner never changes the value it learned");

@@ -38,6 +38,8 @@ pub enum Progress {
     Invoicing,
     /// Exactly one candidate leads at the end.
     OneLeader,
+    /// Some learner knows a value is chosen at the end.
+    ValueChosen,
     /// Judged on safety alone (Redis-style locks promise no liveness a sweep could check).
     SafetyOnly,
 }

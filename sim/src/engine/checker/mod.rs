@@ -7,6 +7,7 @@
 
 mod liveness;
 pub mod locks;
+pub mod paxos;
 mod raft;
 
 pub use liveness::Liveness;
@@ -15,6 +16,7 @@ pub use locks::{
     NO_LOST_UPDATES, PARTITION_OWNERSHIP, RELEASE_BY_OWNER, SINGLE_LEASE_HOLDER,
     TOKEN_MONOTONICITY,
 };
+pub use paxos::{PaxosChecker, AGREEMENT, STABILITY, VALIDITY};
 pub use raft::{
     RaftChecker, ELECTION_SAFETY, LEADER_APPEND_ONLY, LEADER_COMPLETENESS, LOG_MATCHING,
     STATE_MACHINE_SAFETY,
@@ -77,6 +79,7 @@ pub struct Checkers {
     violations: Violations,
     leaders: Vec<LeaderRecord>,
     locks: LockChecker,
+    paxos: PaxosChecker,
 }
 
 impl Checkers {
@@ -87,6 +90,7 @@ impl Checkers {
             violations: Violations::default(),
             leaders: Vec::new(),
             locks: LockChecker::default(),
+            paxos: PaxosChecker::default(),
         }
     }
 
@@ -95,8 +99,19 @@ impl Checkers {
         &self.locks
     }
 
+    /// The Paxos checker (what the acceptors chose, for views and tests).
+    pub fn paxos(&self) -> &PaxosChecker {
+        &self.paxos
+    }
+
+    /// A Paxos world with `acceptors` acceptors: judge Agreement, Validity and Stability.
+    pub fn watch_paxos(&mut self, acceptors: usize) {
+        self.paxos.watch(acceptors);
+    }
+
     /// Names for violation details in coordination worlds (`A`, `store`), indexed by node.
     pub fn set_labels(&mut self, labels: Vec<String>) {
+        self.paxos.set_labels(labels.clone());
         self.locks.set_labels(labels);
     }
 
@@ -132,6 +147,8 @@ impl Checkers {
         for effect in effects {
             if let Effect::Observe(fact) = effect {
                 self.locks
+                    .check(now, node, fact, &mut self.violations, &mut found);
+                self.paxos
                     .check(now, node, fact, &mut self.violations, &mut found);
             }
         }

@@ -195,6 +195,9 @@ impl World {
                 .map(|index| self.node_label(NodeId(index as u16)))
                 .collect();
             self.checkers.set_labels(labels);
+            if let ProtocolConfig::Paxos(..) = &self.config.protocol {
+                self.checkers.watch_paxos(layout.servers);
+            }
             if let ProtocolConfig::WorkQueue(_, queue) = &self.config.protocol {
                 if queue.partitioned && layout.workers > 0 {
                     self.checkers.watch_partitions(Partitions {

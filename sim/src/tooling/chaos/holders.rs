@@ -24,12 +24,14 @@ use crate::base::ids::NodeId;
 use crate::base::rng::Rng;
 use crate::base::time::SimTime;
 use crate::contract::action::{Action, NodeTarget};
+use crate::contract::config::ProtocolKind;
 use crate::engine::trace::{TraceEvent, TraceRecord};
 use crate::engine::world::World;
 use crate::protocols::lockservice::LockFact;
 use crate::protocols::redlock::BeliefFact;
 use crate::protocols::scheduler::SchedulerFact;
 use crate::tooling::chaos::locks::{chaos_world, push_heal, LockChaosOptions};
+use crate::tooling::chaos::paxos::paxos_aimed_scenario;
 use crate::tooling::runner::ScenarioRun;
 use crate::tooling::scenario::{parse_scenario, to_toml_string, Scenario, Step};
 use crate::worlds::actor::Fact;
@@ -49,6 +51,13 @@ pub struct HolderRun {
 
 /// Runs the holder-aimed profile for `seed` on the world and variant `options` names.
 pub fn holder_run(seed: u64, options: &LockChaosOptions) -> Result<HolderRun, String> {
+    // Paxos has no lock holders: its aimed profile strikes the acceptors holding the chosen value.
+    if options.protocol == ProtocolKind::Paxos {
+        let scenario = paxos_aimed_scenario(seed, options)?;
+        let mut run = ScenarioRun::new(scenario.clone())?;
+        run.run_to_end();
+        return Ok(HolderRun { run, scenario });
+    }
     let mut rng = Rng::new(seed ^ HOLDER_SALT);
     let (mut scenario, layout) = chaos_world(seed, options, &mut rng);
     scenario.title = format!("Holder-aimed chaos seed {seed}");

@@ -11,6 +11,7 @@
 
 pub mod holders;
 pub mod locks;
+pub mod paxos;
 
 use crate::base::ids::NodeId;
 use crate::base::rng::Rng;

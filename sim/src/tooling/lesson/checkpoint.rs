@@ -39,6 +39,10 @@ pub const CHECKPOINT_NAMES: &[&str] = &[
     "tokens_grew_after_failover",
     "stale_write_refused",
     "quorum_regained",
+    "value_chosen",
+    "two_values_chosen",
+    "ballots_at_least",
+    "value_carried_forward",
 ];
 
 /// A condition on the live simulation. `NodeTarget::Leader` in a checkpoint means the node that led
@@ -107,6 +111,14 @@ pub enum Checkpoint {
     /// After a stretch with no leader since the step began, a leader is up and the cluster has
     /// committed past the highest index committed while it had none.
     QuorumRegained,
+    /// Paxos: a majority of acceptors has accepted one ballot's value.
+    ValueChosen,
+    /// Paxos: a second, different value was chosen (an Agreement violation) since the step began.
+    TwoValuesChosen,
+    /// Paxos: proposers started at least this many ballots since the step began.
+    BallotsAtLeast(u64),
+    /// Paxos: since the step began a proposer proposed a value a promise carried, not its own.
+    ValueCarriedForward,
 }
 
 /// Why a checkpoint string does not parse; `at` is the 1-based character where the problem starts.
@@ -203,6 +215,13 @@ pub(crate) fn parse_checkpoint(
         "tokens_grew_after_failover" => no_argument(Checkpoint::TokensGrewAfterFailover),
         "stale_write_refused" => no_argument(Checkpoint::StaleWriteRefused),
         "quorum_regained" => no_argument(Checkpoint::QuorumRegained),
+        "value_chosen" => no_argument(Checkpoint::ValueChosen),
+        "two_values_chosen" => no_argument(Checkpoint::TwoValuesChosen),
+        "value_carried_forward" => no_argument(Checkpoint::ValueCarriedForward),
+        "ballots_at_least" => Ok(Checkpoint::BallotsAtLeast(number(
+            text,
+            needs("a number")?,
+        )?)),
         "term_at_least" => Ok(Checkpoint::TermAtLeast(number(text, needs("a number")?)?)),
         "no_leader_for_ms" => Ok(Checkpoint::NoLeaderForMs(number(text, needs("a number")?)?)),
         "commit_index_at_least" => Ok(Checkpoint::CommitIndexAtLeast(number(
@@ -358,6 +377,10 @@ mod tests {
             ),
             ("stale_write_refused", Checkpoint::StaleWriteRefused),
             ("quorum_regained", Checkpoint::QuorumRegained),
+            ("value_chosen", Checkpoint::ValueChosen),
+            ("two_values_chosen", Checkpoint::TwoValuesChosen),
+            ("ballots_at_least(12)", Checkpoint::BallotsAtLeast(12)),
+            ("value_carried_forward", Checkpoint::ValueCarriedForward),
         ];
         for (text, expected) in cases {
             assert_eq!(parse_checkpoint(text, &names()), Ok(expected), "{text}");

@@ -10,6 +10,7 @@
 //! rather than a bare red cross.
 
 mod coordination;
+mod paxos;
 mod progress;
 mod quorum;
 #[cfg(test)]
@@ -74,6 +75,8 @@ pub struct CheckpointEvaluator {
     tokens: tokens::TokenWatch,
     /// The commit index while the cluster had no leader.
     quorum: quorum::QuorumWatch,
+    /// Ballots started and values carried forward when the step began (Paxos checkpoints).
+    paxos: paxos::PaxosBaseline,
     /// Set once the checkpoint has been met; later calls return it unchanged.
     met: Option<Verdict>,
 }
@@ -97,6 +100,7 @@ impl CheckpointEvaluator {
             coordination: coordination::CoordinationBaseline::begin(world),
             tokens: tokens::TokenWatch::default(),
             quorum: quorum::QuorumWatch::begin(world),
+            paxos: paxos::PaxosBaseline::begin(world),
             met: None,
         }
     }
@@ -174,6 +178,10 @@ impl CheckpointEvaluator {
                 let changed = tokens::later_term(self.start_leader, leader);
                 self.tokens.check(world, changed)
             }
+            Checkpoint::ValueChosen => paxos::value_chosen(world),
+            Checkpoint::TwoValuesChosen => self.violations_at_start.two_values_chosen(world),
+            Checkpoint::BallotsAtLeast(wanted) => self.paxos.ballots_at_least(world, *wanted),
+            Checkpoint::ValueCarriedForward => self.paxos.value_carried_forward(world),
         }
     }
 

@@ -86,6 +86,7 @@ course_files![
     "08-avoiding-coordination.md",
     "09-zookeeper-election.md",
     "10-guided-lab.md",
+    "11-paxos.md",
 ];
 
 /// One lesson file as this build knows it, without its text.
@@ -140,6 +141,10 @@ pub const SCENARIO_FILES: &[(&str, &str)] = &[
     (
         "lessons/scenarios/zk-herd-calm.toml",
         include_str!("../../../../lessons/scenarios/zk-herd-calm.toml"),
+    ),
+    (
+        "lessons/scenarios/paxos-five.toml",
+        include_str!("../../../../lessons/scenarios/paxos-five.toml"),
     ),
     (
         "lessons/scenarios/inventory-batch.toml",

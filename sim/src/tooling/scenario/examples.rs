@@ -97,4 +97,16 @@ pub const EXAMPLES: &[(&str, &str)] = &[
         "queue-global-lock.toml",
         include_str!("../../../scenarios/queue-global-lock.toml"),
     ),
+    (
+        "paxos-duel.toml",
+        include_str!("../../../scenarios/paxos-duel.toml"),
+    ),
+    (
+        "paxos-proposer-crash.toml",
+        include_str!("../../../scenarios/paxos-proposer-crash.toml"),
+    ),
+    (
+        "paxos-forgetful-acceptor.toml",
+        include_str!("../../../scenarios/paxos-forgetful-acceptor.toml"),
+    ),
 ];

@@ -1,8 +1,9 @@
 //! The coordination part of a frame: names of the actors, each worker's belief, the lock service's truth
 //! on its leader's clock, and the resource's ledger.
 
-use crate::base::ids::NodeId;
+use crate::base::ids::{NodeId, NodeSet};
 use crate::base::units::FencingToken;
+use crate::contract::config::ProtocolConfig;
 use crate::contract::config::{ProtocolKind, SchedulerMode};
 use crate::engine::world::World;
 use crate::protocols::lockservice::{Hold, Lease, ZNode, ZPath};
@@ -14,9 +15,12 @@ use crate::protocols::zookeeper::CandidatePhase;
 use serde::Serialize;
 
 mod lock_service;
+mod paxos;
 mod redis;
 mod scheduler;
 mod zookeeper;
+
+pub use paxos::{AcceptorView, PaxosView, ProposerView};
 
 /// Newest ledger entries shown.
 pub const MAX_VIEW_LEDGER: usize = 64;
@@ -37,6 +41,8 @@ pub struct CoordinationView {
     pub scheduler: Option<SchedulerView>,
     /// ZooKeeper-style election candidates (the znode tree and watches are in `service`).
     pub candidates: Vec<CandidateView>,
+    /// Single-decree Paxos: acceptors, proposers and what was chosen (`None` in other worlds).
+    pub paxos: Option<PaxosView>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -155,6 +161,7 @@ impl World {
             service: self.service_view(now),
             resource: self.resource_view(&layout),
             kv_servers: self.kv_server_views(&layout, now),
+            paxos: self.paxos_view(&layout),
         })
     }
 }

@@ -11,6 +11,7 @@ use super::Layout;
 use crate::base::ids::NodeId;
 use crate::contract::config::{LockServiceOptions, ProtocolConfig, SchedulerMode, WorldConfig};
 use crate::protocols::lockservice::LockServer;
+use crate::protocols::paxos::{Acceptor, Proposer};
 use crate::protocols::raft::RaftTiming;
 use crate::protocols::redlock::KvLockServer;
 use crate::protocols::resource::Resource;
@@ -99,6 +100,29 @@ pub fn work_queue(config: &WorldConfig, layout: &Layout) -> Vec<Actor> {
         actors.push(Actor::Worker(Box::new(worker)));
     }
     actors.push(store(options.fencing, options));
+    actors
+}
+
+/// Acceptors `n1..nN`, then the proposers, which are also the learners every acceptor tells. No store.
+pub fn paxos(config: &WorldConfig, layout: &Layout) -> Vec<Actor> {
+    let ProtocolConfig::Paxos(_, options) = &config.protocol else {
+        unreachable!("the Paxos builder runs only for a Paxos world");
+    };
+    let proposers: Vec<NodeId> = (0..layout.workers)
+        .map(|index| layout.worker(index))
+        .collect();
+    let mut actors: Vec<Actor> = (0..layout.servers)
+        .map(|_| {
+            Actor::Acceptor(Box::new(Acceptor::new(
+                options.durable_acceptors,
+                proposers.clone(),
+            )))
+        })
+        .collect();
+    for (index, id) in proposers.iter().enumerate() {
+        let proposer = Proposer::new(*id, index, layout.servers, *options);
+        actors.push(Actor::Proposer(Box::new(proposer)));
+    }
     actors
 }
 

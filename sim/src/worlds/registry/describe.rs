@@ -7,6 +7,7 @@ use crate::contract::action::Action;
 use crate::contract::config::ProtocolKind;
 use crate::contract::entry::describe::{Described, Describer, LockStory, Telling};
 use crate::protocols::lockservice::describe::LockDescriber;
+use crate::protocols::paxos::describe::PaxosDescriber;
 use crate::protocols::raft::describe::RaftDescriber;
 use crate::protocols::resource::StoreDescriber;
 use crate::protocols::scheduler::describe::SchedulerDescriber;
@@ -20,6 +21,8 @@ pub struct WorldDescriber {
     store: Option<StoreDescriber>,
     invoices: Option<SchedulerDescriber>,
     election_recipe: Option<ZookeeperDescriber>,
+    /// Always there: only a Paxos world records Paxos facts.
+    paxos: PaxosDescriber,
 }
 
 impl WorldDescriber {
@@ -37,6 +40,7 @@ impl WorldDescriber {
             }),
             invoices: story.invoices.then(SchedulerDescriber::default),
             election_recipe: story.election_recipe.then(ZookeeperDescriber::default),
+            paxos: PaxosDescriber,
         }
     }
 }
@@ -64,6 +68,7 @@ impl Describer<Fact> for WorldDescriber {
             Fact::Belief(fact) => told(&mut self.locks, node, fact, telling),
             Fact::Scheduler(fact) => told(&mut self.invoices, node, fact, telling),
             Fact::Resource(fact) => told(&mut self.store, node, fact, telling),
+            Fact::Paxos(fact) => self.paxos.describe(node, fact, telling),
         }
     }
 

@@ -28,6 +28,7 @@ pub const ENTRIES: &[Entry] = &[
     crate::protocols::scheduler::entry::SCHEDULER.built_by(build::scheduler),
     crate::protocols::zookeeper::entry::ZOOKEEPER.built_by(build::zookeeper),
     crate::protocols::work_queue::entry::WORK_QUEUE.built_by(build::work_queue),
+    crate::protocols::paxos::entry::PAXOS.built_by(build::paxos),
 ];
 
 /// The entry for `kind`.
@@ -82,7 +83,7 @@ pub fn promise(invariant: &str) -> &'static str {
 mod tests {
     use super::*;
 
-    const EVERY_KIND: [ProtocolKind; 7] = [
+    const EVERY_KIND: [ProtocolKind; 8] = [
         ProtocolKind::Raft,
         ProtocolKind::LockService,
         ProtocolKind::RedisLock,
@@ -90,6 +91,7 @@ mod tests {
         ProtocolKind::Scheduler,
         ProtocolKind::Zookeeper,
         ProtocolKind::WorkQueue,
+        ProtocolKind::Paxos,
     ];
 
     #[test]
@@ -113,7 +115,7 @@ mod tests {
                 Some(entry.kind)
             );
         }
-        assert!(by_name("paxos").is_none());
+        assert!(by_name("multi-paxos").is_none());
     }
 
     #[test]

@@ -1,0 +1,258 @@
+//! Checkers for single-decree Paxos, fed by the facts acceptors and learners report.
+//!
+//! - **Agreement**: at most one value is ever chosen. The checker keeps its own tally of which
+//!   acceptors accepted which ballot (from `ValueAccepted`), so "chosen" is the truth — a majority of
+//!   acceptors accepted one ballot — whether or not any learner heard it.
+//! - **Validity**: a chosen value is one some proposer proposed as its own (`ValueProposed` with nothing
+//!   carried), never a value made up along the way.
+//! - **Stability**: a learner that learned a value never later learns another, across its restarts too.
+
+use super::Violations;
+use crate::base::ids::{NodeId, NodeSet};
+use crate::base::time::SimTime;
+pub use crate::contract::entry::invariants::{AGREEMENT, STABILITY, VALIDITY};
+use crate::engine::trace::TraceEvent;
+use crate::protocols::paxos::{majority, value_name, Ballot, PaxosFact, PaxosValue};
+use crate::worlds::actor::Fact;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Ballots tallied at most; the oldest is forgotten beyond this (a run has far fewer).
+const MAX_TALLIED_BALLOTS: usize = 4_096;
+
+/// The value the acceptors chose first, and the ballot that chose it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Chosen {
+    pub ballot: Ballot,
+    pub value: PaxosValue,
+    pub at: SimTime,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct PaxosChecker {
+    /// Acceptors in the world; 0 until armed (no Paxos world).
+    acceptors: usize,
+    tallies: BTreeMap<Ballot, (PaxosValue, NodeSet)>,
+    /// Ballots whose majority was already judged.
+    judged: BTreeSet<Ballot>,
+    pub chosen: Option<Chosen>,
+    /// Every value a proposer proposed as its own.
+    own_values: BTreeSet<PaxosValue>,
+    /// What each learner last learned.
+    learned: BTreeMap<NodeId, PaxosValue>,
+    /// Node names for details (`A`, `n3`), indexed by node.
+    labels: Vec<String>,
+}
+
+impl PaxosChecker {
+    pub fn set_labels(&mut self, labels: Vec<String>) {
+        self.labels = labels;
+    }
+
+    fn name(&self, node: NodeId) -> String {
+        self.labels
+            .get(node.index())
+            .cloned()
+            .unwrap_or_else(|| node.to_string())
+    }
+
+    pub fn watch(&mut self, acceptors: usize) {
+        self.acceptors = acceptors;
+    }
+
+    pub fn check(
+        &mut self,
+        now: SimTime,
+        node: NodeId,
+        fact: &Fact,
+        violations: &mut Violations,
+        found: &mut Vec<TraceEvent>,
+    ) {
+        let Fact::Paxos(fact) = fact else { return };
+        match *fact {
+            PaxosFact::ValueProposed {
+                value,
+                carried_from: None,
+                ..
+            } => {
+                self.own_values.insert(value);
+            }
+            PaxosFact::ValueAccepted { ballot, value } => {
+                self.accepted(now, node, ballot, value, violations, found)
+            }
+            PaxosFact::ValueLearned { value, .. } => {
+                if let Some(before) = self.learned.insert(node, value).filter(|old| *old != value) {
+                    let detail = format!(
+                        "{} had learned “{}” and now learns “{}”",
+                        self.name(node),
+                        value_name(before),
+                        value_name(value)
+                    );
+                    found.push(violations.report(STABILITY, now, vec![node], detail));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn accepted(
+        &mut self,
+        now: SimTime,
+        node: NodeId,
+        ballot: Ballot,
+        value: PaxosValue,
+        violations: &mut Violations,
+        found: &mut Vec<TraceEvent>,
+    ) {
+        if self.acceptors == 0 {
+            return;
+        }
+        let (tallied, acceptors) = self
+            .tallies
+            .entry(ballot)
+            .or_insert((value, NodeSet::default()));
+        if *tallied != value {
+            return;
+        }
+        acceptors.insert(node);
+        let acceptors = *acceptors;
+        if self.tallies.len() > MAX_TALLIED_BALLOTS {
+            self.tallies.pop_first();
+        }
+        if acceptors.len() < majority(self.acceptors) || !self.judged.insert(ballot) {
+            return;
+        }
+        let nodes: Vec<NodeId> = acceptors.iter().collect();
+        if !self.own_values.contains(&value) {
+            let detail = format!(
+                "“{}” was chosen but no proposer proposed it",
+                value_name(value)
+            );
+            found.push(violations.report(VALIDITY, now, nodes.clone(), detail));
+        }
+        match self.chosen {
+            None => {
+                self.chosen = Some(Chosen {
+                    ballot,
+                    value,
+                    at: now,
+                })
+            }
+            Some(first) if first.value != value => {
+                let detail = format!(
+                    "“{}” is chosen in round {}, but “{}” was already chosen in round {} at {} ms",
+                    value_name(value),
+                    ballot.round,
+                    value_name(first.value),
+                    first.ballot.round,
+                    first.at.as_ms()
+                );
+                found.push(violations.report(AGREEMENT, now, nodes, detail));
+            }
+            Some(_) => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ballot(round: u64, proposer: u16) -> Ballot {
+        Ballot {
+            round,
+            proposer: NodeId(proposer),
+        }
+    }
+
+    fn proposed(value: PaxosValue, round: u64) -> Fact {
+        Fact::Paxos(PaxosFact::ValueProposed {
+            ballot: ballot(round, 3),
+            value,
+            carried_from: None,
+            promises: NodeSet::default(),
+        })
+    }
+
+    fn accepted(value: PaxosValue, round: u64) -> Fact {
+        Fact::Paxos(PaxosFact::ValueAccepted {
+            ballot: ballot(round, 3),
+            value,
+        })
+    }
+
+    fn learned(value: PaxosValue) -> Fact {
+        Fact::Paxos(PaxosFact::ValueLearned {
+            ballot: ballot(1, 3),
+            value,
+            acceptors: NodeSet::default(),
+            before: None,
+        })
+    }
+
+    /// Feeds `facts` (node, fact) to a checker of three acceptors; returns the invariants that fired.
+    fn fired(facts: &[(u16, Fact)]) -> Vec<&'static str> {
+        let mut checker = PaxosChecker::default();
+        checker.watch(3);
+        let mut violations = Violations::default();
+        let mut found = Vec::new();
+        for (node, fact) in facts {
+            checker.check(
+                SimTime::ZERO,
+                NodeId(*node),
+                fact,
+                &mut violations,
+                &mut found,
+            );
+        }
+        found
+            .iter()
+            .filter_map(|event| match event {
+                TraceEvent::Violation { invariant, .. } => Some(*invariant),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn one_value_chosen_twice_over_is_quiet() {
+        let facts = [
+            (3, proposed(0, 1)),
+            (0, accepted(0, 1)),
+            (1, accepted(0, 1)),
+            (1, accepted(0, 2)),
+            (2, accepted(0, 2)),
+            (3, learned(0)),
+            (3, learned(0)),
+        ];
+        assert!(fired(&facts).is_empty());
+    }
+
+    #[test]
+    fn agreement_fires_when_a_second_value_reaches_a_majority() {
+        let facts = [
+            (3, proposed(0, 1)),
+            (4, proposed(1, 2)),
+            (0, accepted(0, 1)),
+            (1, accepted(0, 1)),
+            (1, accepted(1, 2)),
+            (2, accepted(1, 2)),
+        ];
+        assert_eq!(fired(&facts), vec![AGREEMENT]);
+    }
+
+    #[test]
+    fn validity_fires_for_a_value_nobody_proposed() {
+        let facts = [
+            (3, proposed(0, 1)),
+            (0, accepted(5, 1)),
+            (1, accepted(5, 1)),
+        ];
+        assert_eq!(fired(&facts), vec![VALIDITY]);
+    }
+
+    #[test]
+    fn stability_fires_when_a_learner_changes_its_mind() {
+        assert_eq!(fired(&[(3, learned(0)), (3, learned(1))]), vec![STABILITY]);
+        assert!(fired(&[(3, learned(0)), (4, learned(0))]).is_empty());
+    }
+}

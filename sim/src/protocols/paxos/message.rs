@@ -1,0 +1,33 @@
+//! What proposers and acceptors say to each other: the two phases and their refusals.
+
+use super::{Ballot, PaxosValue, Proposal};
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PaxosMessage {
+    /// Phase 1a: "promise to accept nothing below `ballot`".
+    Prepare { ballot: Ballot },
+    /// Phase 1b: the promise, with the highest-ballot proposal this acceptor already accepted.
+    Promise {
+        ballot: Ballot,
+        accepted: Option<Proposal>,
+    },
+    /// Phase 2a: "accept `value` in `ballot`".
+    Accept { ballot: Ballot, value: PaxosValue },
+    /// Phase 2b, sent to every learner: this acceptor accepted `value` in `ballot`.
+    Accepted { ballot: Ballot, value: PaxosValue },
+    /// A prepare or accept for `ballot` refused: the acceptor promised `promised`, which is higher.
+    Refused { ballot: Ballot, promised: Ballot },
+}
+
+impl PaxosMessage {
+    pub fn label(&self) -> &'static str {
+        match self {
+            PaxosMessage::Prepare { .. } => "Prepare",
+            PaxosMessage::Promise { accepted: None, .. } => "Promise",
+            PaxosMessage::Promise { .. } => "Promise (with value)",
+            PaxosMessage::Accept { .. } => "Accept",
+            PaxosMessage::Accepted { .. } => "Accepted",
+            PaxosMessage::Refused { .. } => "Refused",
+        }
+    }
+}

@@ -1,0 +1,98 @@
+//! The Paxos world's scenario table `[paxos]` (`remedy`, `durable_acceptors`, `round_timeout_ms`,
+//! `backoff_ms`, `stagger_ms`) and the world a file that sets nothing gets: two proposers that back
+//! off, and acceptors that keep their state. The parser, validator and export read this description
+//! through the registry entry.
+
+use crate::contract::config::{LockServiceOptions, PaxosOptions, PaxosRemedy, ProtocolConfig};
+use crate::contract::entry::{OptionKey, OptionSetting, OptionTable, OptionValue};
+
+/// Longest round timeout, back-off window or stagger a file may set.
+pub const MAX_PAXOS_MS: u64 = 60_000;
+
+pub const TABLE: OptionTable = OptionTable {
+    name: "paxos",
+    key_prefix: "paxos.",
+    keys: &[
+        OptionKey {
+            name: "remedy",
+            value: OptionValue::Choice {
+                names: PaxosRemedy::NAMES,
+                expected: "`none`, `backoff` or `leader`",
+            },
+            read: |protocol| OptionSetting::Choice(options(protocol).remedy.name()),
+            write: |protocol, setting| {
+                if let Some(remedy) = PaxosRemedy::from_name(setting.choice()) {
+                    options_mut(protocol, |options| options.remedy = remedy);
+                }
+            },
+        },
+        OptionKey {
+            name: "durable_acceptors",
+            value: OptionValue::Flag,
+            read: |protocol| OptionSetting::Flag(options(protocol).durable_acceptors),
+            write: |protocol, setting| {
+                options_mut(protocol, |options| {
+                    options.durable_acceptors = setting.flag()
+                })
+            },
+        },
+        OptionKey {
+            name: "round_timeout_ms",
+            value: OptionValue::Unsigned {
+                low: 1,
+                high: MAX_PAXOS_MS,
+            },
+            read: |protocol| OptionSetting::Unsigned(options(protocol).round_timeout_ms),
+            write: |protocol, setting| {
+                options_mut(protocol, |options| {
+                    options.round_timeout_ms = setting.unsigned()
+                })
+            },
+        },
+        OptionKey {
+            name: "backoff_ms",
+            value: OptionValue::Unsigned {
+                low: 1,
+                high: MAX_PAXOS_MS,
+            },
+            read: |protocol| OptionSetting::Unsigned(options(protocol).backoff_ms),
+            write: |protocol, setting| {
+                options_mut(protocol, |options| options.backoff_ms = setting.unsigned())
+            },
+        },
+        OptionKey {
+            name: "stagger_ms",
+            value: OptionValue::Unsigned {
+                low: 0,
+                high: MAX_PAXOS_MS,
+            },
+            read: |protocol| OptionSetting::Unsigned(options(protocol).stagger_ms),
+            write: |protocol, setting| {
+                options_mut(protocol, |options| options.stagger_ms = setting.unsigned())
+            },
+        },
+    ],
+};
+
+/// Two proposers (`workers`); the other lock options mean nothing to Paxos.
+pub fn defaults() -> ProtocolConfig {
+    let locks = LockServiceOptions {
+        fencing: false,
+        workers: 2,
+        ..LockServiceOptions::default()
+    };
+    ProtocolConfig::Paxos(locks, PaxosOptions::default())
+}
+
+fn options(protocol: &ProtocolConfig) -> PaxosOptions {
+    match protocol {
+        ProtocolConfig::Paxos(_, options) => *options,
+        _ => unreachable!("the [paxos] table is read only in a Paxos world"),
+    }
+}
+
+fn options_mut(protocol: &mut ProtocolConfig, change: impl FnOnce(&mut PaxosOptions)) {
+    if let ProtocolConfig::Paxos(_, options) = protocol {
+        change(options);
+    }
+}

@@ -1,0 +1,136 @@
+//! Checkpoints of the Paxos lesson: a value chosen, ballots piling up in a duel, and a value carried
+//! forward by the value rule. The counts run from the step's start, so an earlier step's ballots or
+//! carried values do not tick a later one.
+
+use super::{counted, Verdict};
+use crate::engine::world::World;
+use crate::protocols::paxos::{value_name, Proposer};
+
+fn proposers(world: &World) -> impl Iterator<Item = &Proposer> {
+    world
+        .nodes()
+        .iter()
+        .filter_map(|slot| slot.actor.as_proposer())
+}
+
+fn ballots(world: &World) -> u64 {
+    proposers(world)
+        .map(|proposer| proposer.ballots_started)
+        .sum()
+}
+
+fn carried(world: &World) -> u64 {
+    proposers(world)
+        .map(|proposer| proposer.carried_forward)
+        .sum()
+}
+
+pub(super) fn value_chosen(world: &World) -> Verdict {
+    match world.checkers().paxos().chosen {
+        Some(chosen) => Verdict::yes(format!(
+            "“{}” is chosen: a majority of acceptors accepted it in round {}",
+            value_name(chosen.value),
+            chosen.ballot.round
+        )),
+        None => Verdict::not_yet("no ballot has a majority of acceptances yet".into()),
+    }
+}
+
+/// Ballots started and values carried forward when the step began.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct PaxosBaseline {
+    ballots: u64,
+    carried: u64,
+}
+
+impl PaxosBaseline {
+    pub(super) fn begin(world: &World) -> PaxosBaseline {
+        PaxosBaseline {
+            ballots: ballots(world),
+            carried: carried(world),
+        }
+    }
+
+    pub(super) fn ballots_at_least(&self, world: &World, wanted: u64) -> Verdict {
+        // A proposer that crashes keeps its count (it is the round it must never reuse), so this
+        // never goes down.
+        let started = ballots(world).saturating_sub(self.ballots);
+        let text = format!(
+            "{} started since this step began",
+            counted(started, "ballot", "ballots")
+        );
+        if started >= wanted {
+            Verdict::yes(text)
+        } else {
+            Verdict::not_yet(text)
+        }
+    }
+
+    pub(super) fn value_carried_forward(&self, world: &World) -> Verdict {
+        match carried(world).saturating_sub(self.carried) {
+            0 => Verdict::not_yet("every proposal so far was the proposer's own value".into()),
+            times => Verdict::yes(format!(
+                "a promise carried an accepted value into a new ballot {}",
+                counted(times, "time", "times")
+            )),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::watch_until_met;
+    use crate::tooling::lesson::Checkpoint;
+
+    const DUEL: &str = include_str!("../../../../scenarios/paxos-duel.toml");
+    const FORGETFUL: &str = include_str!("../../../../scenarios/paxos-forgetful-acceptor.toml");
+    const PROPOSER_CRASH: &str = include_str!("../../../../scenarios/paxos-proposer-crash.toml");
+
+    fn watch(text: &str, checkpoint: Checkpoint, begin_ms: u64, until_ms: u64) -> (bool, String) {
+        let (met_at, verdict) = watch_until_met(text, checkpoint, begin_ms, until_ms);
+        (met_at.is_some(), verdict.explanation)
+    }
+
+    #[test]
+    fn a_duel_chooses_nothing_for_a_while_and_a_remedy_chooses_at_once() {
+        let (met, why) = watch(DUEL, Checkpoint::ValueChosen, 0, 300);
+        assert!(!met, "{why}");
+        assert_eq!(why, "no ballot has a majority of acceptances yet");
+        let backoff = DUEL.replace("remedy = \"none\"", "remedy = \"backoff\"");
+        assert_ne!(backoff, DUEL);
+        let (met, why) = watch(&backoff, Checkpoint::ValueChosen, 0, 300);
+        assert!(met, "{why}");
+        assert!(why.contains("is chosen: a majority of acceptors"), "{why}");
+    }
+
+    #[test]
+    fn duelling_proposers_pile_up_ballots_and_a_distinguished_one_does_not() {
+        let (met, why) = watch(DUEL, Checkpoint::BallotsAtLeast(20), 0, 500);
+        assert!(met, "{why}");
+        let leader = DUEL.replace("remedy = \"none\"", "remedy = \"leader\"");
+        let (met, why) = watch(&leader, Checkpoint::BallotsAtLeast(3), 0, 250);
+        assert!(!met, "{why}");
+        assert_eq!(why, "0 ballots started since this step began");
+    }
+
+    #[test]
+    fn a_forgetful_acceptor_lets_a_second_value_be_chosen_and_a_durable_one_does_not() {
+        let (met, why) = watch(FORGETFUL, Checkpoint::TwoValuesChosen, 0, 1500);
+        assert!(met, "{why}");
+        assert!(why.contains("“banana” is chosen in round"), "{why}");
+        let durable = FORGETFUL.replace("durable_acceptors = false", "durable_acceptors = true");
+        let (met, why) = watch(&durable, Checkpoint::TwoValuesChosen, 0, 1500);
+        assert!(!met, "{why}");
+        assert_eq!(why, "no second value has been chosen");
+    }
+
+    #[test]
+    fn a_rival_carries_the_crashed_proposers_value_and_a_lone_proposer_carries_none() {
+        let (met, why) = watch(PROPOSER_CRASH, Checkpoint::ValueCarriedForward, 0, 1500);
+        assert!(met, "{why}");
+        let lone = DUEL.replace("workers = 3", "workers = 1");
+        let (met, why) = watch(&lone, Checkpoint::ValueCarriedForward, 0, 1000);
+        assert!(!met, "{why}");
+        assert_eq!(why, "every proposal so far was the proposer's own value");
+    }
+}

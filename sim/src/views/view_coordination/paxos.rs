@@ -1,0 +1,82 @@
+//! The Paxos world's part of a frame: each acceptor's promise and accepted proposal, each proposer's
+//! ballot and what it knows is chosen (with the majority that told it), and the acceptors' truth.
+
+use super::*;
+use crate::protocols::paxos::learner::Learned;
+use crate::protocols::paxos::{Ballot, PaxosValue, Proposal, ProposerPhase};
+use crate::worlds::coordination::Layout;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PaxosView {
+    pub acceptors: Vec<AcceptorView>,
+    pub proposers: Vec<ProposerView>,
+    /// What a majority of acceptors first accepted in one ballot (the checker's count), if anything.
+    pub chosen: Option<Proposal>,
+    pub durable_acceptors: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct AcceptorView {
+    pub id: NodeId,
+    pub promised: Option<Ballot>,
+    pub accepted: Option<Proposal>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ProposerView {
+    pub id: NodeId,
+    pub phase: ProposerPhase,
+    pub ballot: Option<Ballot>,
+    pub own_value: PaxosValue,
+    /// Acceptors that promised the current ballot so far.
+    pub promises: NodeSet,
+    /// The value sent in phase 2 of the current ballot.
+    pub proposed: Option<Proposal>,
+    pub learned: Option<Learned>,
+    pub ballots_started: u64,
+}
+
+impl World {
+    pub(super) fn paxos_view(&self, layout: &Layout) -> Option<PaxosView> {
+        let ProtocolConfig::Paxos(_, options) = &self.config().protocol else {
+            return None;
+        };
+        let nodes = self.nodes();
+        let acceptors = (0..layout.servers)
+            .filter_map(|index| {
+                let acceptor = nodes.get(index)?.actor.as_acceptor()?;
+                Some(AcceptorView {
+                    id: NodeId(index as u16),
+                    promised: acceptor.promised,
+                    accepted: acceptor.accepted,
+                })
+            })
+            .collect();
+        let proposers = (0..layout.workers)
+            .filter_map(|index| {
+                let id = layout.worker(index);
+                let proposer = nodes.get(id.index())?.actor.as_proposer()?;
+                Some(ProposerView {
+                    id,
+                    phase: proposer.phase,
+                    ballot: proposer.ballot,
+                    own_value: proposer.own_value,
+                    promises: proposer.promises,
+                    proposed: proposer.proposed,
+                    learned: proposer.learned(),
+                    ballots_started: proposer.ballots_started,
+                })
+            })
+            .collect();
+        let chosen = self.checkers().paxos().chosen.map(|chosen| Proposal {
+            ballot: chosen.ballot,
+            value: chosen.value,
+        });
+        Some(PaxosView {
+            acceptors,
+            proposers,
+            chosen,
+            durable_acceptors: options.durable_acceptors,
+        })
+    }
+}
