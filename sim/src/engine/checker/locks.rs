@@ -154,10 +154,7 @@ impl LockChecker {
     }
 
     fn name(&self, node: NodeId) -> String {
-        self.labels
-            .get(node.index())
-            .cloned()
-            .unwrap_or_else(|| node.to_string())
+        super::node_label(&self.labels, node)
     }
 
     /// Tokens are unique per hold but not increasing: skip Token Monotonicity.

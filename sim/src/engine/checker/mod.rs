@@ -217,3 +217,11 @@ impl Checkers {
         self.liveness.leaderless_us(now) / 1_000
     }
 }
+
+/// The name a violation's detail gives `node`: its label (`A`, `n3`) where the world set one.
+fn node_label(labels: &[String], node: NodeId) -> String {
+    labels
+        .get(node.index())
+        .cloned()
+        .unwrap_or_else(|| node.to_string())
+}

@@ -49,10 +49,7 @@ impl PaxosChecker {
     }
 
     fn name(&self, node: NodeId) -> String {
-        self.labels
-            .get(node.index())
-            .cloned()
-            .unwrap_or_else(|| node.to_string())
+        super::node_label(&self.labels, node)
     }
 
     pub fn watch(&mut self, acceptors: usize) {
