@@ -1,7 +1,8 @@
 // Engine throughput, native and in wasm, in the same run: the steady Raft load of `quorumlab bench`
 // (a put to the leader every 10 ms) at 5 and 51 nodes, and the bare event-queue loop (a binary heap of
 // (time, sequence) events, pop one, push one: the physical floor of one event's cost). Both workloads
-// are `quorumlab_sim::bench`; natively `target/release/quorumlab bench` times them with Instant, and in
+// are `quorumlab_sim::bench`; natively `target/sweep/quorumlab bench` (the command built for speed, opt-level 3, as `./x sweep`
+// builds it; the app's release profile is opt-level "z" for size) times them with Instant, and in
 // headless Chromium the crate sim/bench-wasm (built with cargo and wasm-bindgen --target web, served
 // from a temporary folder) is timed with performance.now(). Used by scripts/bench/run.mjs (`./x bench`).
 import { execFileSync } from 'node:child_process';
@@ -31,7 +32,7 @@ async function repeated(workload, once) {
   return { events, wall_seconds, events_per_second: events / wall_seconds, checksum_low_32: calls[0].checksum_low_32 };
 }
 
-const NATIVE_BINARY = join(REPO_ROOT, 'target', 'release', 'quorumlab');
+const NATIVE_BINARY = join(REPO_ROOT, 'target', 'sweep', 'quorumlab');
 const WASM_FILE = join(REPO_ROOT, 'target', 'wasm32-unknown-unknown', 'release', 'quorumlab_bench_wasm.wasm');
 
 const PAGE = `<!DOCTYPE html>
@@ -49,7 +50,7 @@ function cargo(args) {
 
 /** Builds the native command and the wasm crate (both incremental), and the wasm page's folder. */
 export async function buildEngineBenches() {
-  cargo(['build', '--release', '--locked', '-p', 'quorumlab-sim', '--bin', 'quorumlab']);
+  cargo(['build', '--profile', 'sweep', '--locked', '-p', 'quorumlab-sim', '--bin', 'quorumlab']);
   cargo(['build', '--release', '--locked', '--target', 'wasm32-unknown-unknown', '-p', 'quorumlab-bench-wasm']);
   const folder = await mkdtemp(join(tmpdir(), 'quorumlab-bench-wasm-'));
   execFileSync('wasm-bindgen', ['--target', 'web', '--out-dir', folder, WASM_FILE], { stdio: 'inherit' });

@@ -173,13 +173,13 @@ async function profilePage(target) {
 function perfEngine({ nodes, simulated_seconds: simulatedSeconds, repeats }) {
   // Its own target folder, so that the benchmark's binary in target/release/ is not rebuilt each time.
   const targetDir = join(REPO_ROOT, 'target', 'perf');
-  execFileSync('cargo', ['build', '--release', '--locked', '-p', 'quorumlab-sim', '--bin', 'quorumlab', '--target-dir', targetDir], {
+  execFileSync('cargo', ['build', '--profile', 'sweep', '--locked', '-p', 'quorumlab-sim', '--bin', 'quorumlab', '--target-dir', targetDir], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'inherit', 'inherit'],
-    env: { ...process.env, CARGO_PROFILE_RELEASE_DEBUG: 'true' },
+    env: { ...process.env, CARGO_PROFILE_SWEEP_DEBUG: 'true' },
   });
   const data = join(OUTPUT_DIR, `perf-nodes-${nodes}.data`);
-  const binary = join(targetDir, 'release', 'quorumlab');
+  const binary = join(targetDir, 'sweep', 'quorumlab');
   // A scenario holds at most 100 simulated seconds of this load: the run is repeated for more samples.
   const command = `for run in $(seq ${repeats}); do '${binary}' bench --nodes ${nodes} --seconds ${simulatedSeconds}; done`;
   const record = ['record', '-e', 'cpu-clock', '-F', '1000', '--call-graph', 'dwarf,16384', '-o', data];

@@ -4,6 +4,7 @@
 pub mod checker;
 pub mod fingerprint;
 pub mod history;
+pub mod in_flight;
 pub mod network;
 pub mod trace;
 pub mod world;

@@ -6,31 +6,13 @@
 //! the trace notes it. Dropped messages still travel (marked `dropped`) so the UI can show them fade out.
 
 use crate::base::ids::NodeId;
-use crate::base::time::SimTime;
 use crate::contract::link_settings::{link_key, LinkSettings};
-use crate::worlds::actor::Message;
+pub use crate::engine::in_flight::{InFlight, InFlightMessages, MessageId};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// Most messages in flight at once (dropped ones included).
 pub const MAX_IN_FLIGHT: usize = 10_000;
-
-pub type MessageId = u64;
-
-#[derive(Clone, Debug)]
-pub struct InFlight {
-    pub id: MessageId,
-    pub from: NodeId,
-    pub to: NodeId,
-    pub label: &'static str,
-    pub sent_at: SimTime,
-    pub deliver_at: SimTime,
-    /// Decided at send time from the link state and drop ratio; a dropped message is never delivered.
-    pub dropped: bool,
-    /// Milliseconds a learner has held it back in all (its `deliver_at` already counts them).
-    pub held_ms: u64,
-    pub message: Message,
-}
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct LinkCut {
@@ -47,7 +29,7 @@ pub struct Network {
     pub partition_groups: Vec<Vec<NodeId>>,
     pub drop_ppm: u32,
     pub duplicate_ppm: u32,
-    pub in_flight: BTreeMap<MessageId, InFlight>,
+    pub in_flight: InFlightMessages,
     next_message_id: MessageId,
     /// Links with settings of their own, by [`link_key`].
     link_settings: BTreeMap<(NodeId, NodeId), LinkSettings>,
@@ -70,7 +52,7 @@ impl Network {
             partition_groups: Vec::new(),
             drop_ppm,
             duplicate_ppm,
-            in_flight: BTreeMap::new(),
+            in_flight: InFlightMessages::default(),
             next_message_id: 1,
             link_settings: BTreeMap::new(),
         }

@@ -117,14 +117,32 @@ impl TraceLog {
         self.total += 1;
         self.open.push(record);
         if self.open.len() >= CHUNK_LEN {
-            let chunk = std::mem::replace(&mut self.open, Vec::with_capacity(CHUNK_LEN));
-            self.sealed.push_back(Arc::new(chunk));
-            // Room for one open chunk, so sealed + open never exceeds the cap.
-            while (self.sealed.len() + 1) * CHUNK_LEN > TRACE_CAP {
-                let forgotten = self.sealed.pop_front().map_or(0, |chunk| chunk.len());
-                self.dropped_records += forgotten as u64;
-            }
+            self.seal_open_chunk();
         }
+    }
+
+    /// Moves the full open chunk to the sealed ones, forgetting the oldest so that sealed + open never
+    /// exceed the cap. A forgotten chunk no snapshot shares becomes the next open one: the profile of
+    /// a long run showed a twelfth of the engine's time in page faults from allocating fresh chunks.
+    fn seal_open_chunk(&mut self) {
+        let mut reusable = None;
+        // Room for the chunk being sealed and one open chunk.
+        while (self.sealed.len() + 2) * CHUNK_LEN > TRACE_CAP {
+            let Some(oldest) = self.sealed.pop_front() else {
+                break;
+            };
+            self.dropped_records += oldest.len() as u64;
+            reusable = Arc::try_unwrap(oldest).ok();
+        }
+        let next_open = match reusable {
+            Some(mut chunk) => {
+                chunk.clear();
+                chunk
+            }
+            None => Vec::with_capacity(CHUNK_LEN),
+        };
+        let full = std::mem::replace(&mut self.open, next_open);
+        self.sealed.push_back(Arc::new(full));
     }
 
     pub fn hash(&self) -> u64 {
@@ -166,5 +184,50 @@ impl TraceLog {
             out.write_all(b"\n")?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn note_number(record: &TraceRecord) -> u64 {
+        match &record.event {
+            TraceEvent::Note { text } => text.parse().expect("a numbered note"),
+            other => panic!("unexpected record {other:?}"),
+        }
+    }
+
+    fn record_notes(trace: &mut TraceLog, numbers: std::ops::Range<u64>) {
+        for number in numbers {
+            let text = number.to_string();
+            trace.record(number, TraceEvent::Note { text });
+        }
+    }
+
+    /// Past the cap the newest records stay, in order, whether a forgotten chunk was reused or a copy
+    /// (a snapshot) still shared it.
+    #[test]
+    fn past_the_cap_the_newest_records_stay_in_order_and_copies_keep_theirs() {
+        let mut trace = TraceLog::default();
+        record_notes(&mut trace, 0..TRACE_CAP as u64 + 2_500);
+        let copy = trace.clone();
+        record_notes(
+            &mut trace,
+            TRACE_CAP as u64 + 2_500..3 * TRACE_CAP as u64 + 700,
+        );
+        let kept: Vec<u64> = trace.records().map(note_number).collect();
+        let total = 3 * TRACE_CAP as u64 + 700;
+        assert!(kept.len() <= TRACE_CAP && kept.len() > TRACE_CAP - CHUNK_LEN);
+        let first = total - kept.len() as u64;
+        assert!(
+            kept.iter().copied().eq(first..total),
+            "kept records out of order"
+        );
+        assert_eq!(trace.dropped_records() + kept.len() as u64, total);
+        let copy_kept: Vec<u64> = copy.records().map(note_number).collect();
+        let copy_total = TRACE_CAP as u64 + 2_500;
+        let copy_first = copy_total - copy_kept.len() as u64;
+        assert!(copy_kept.iter().copied().eq(copy_first..copy_total));
     }
 }

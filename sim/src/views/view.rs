@@ -97,7 +97,8 @@ impl World {
         let network = self.network();
         let messages = network
             .in_flight
-            .values()
+            .in_id_order()
+            .into_iter()
             .map(|flight| MessageView {
                 id: flight.id,
                 from: flight.from,

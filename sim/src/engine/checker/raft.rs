@@ -22,6 +22,7 @@ use crate::contract::protocol::{Effect, RaftFact};
 use crate::engine::trace::TraceEvent;
 use crate::worlds::actor::Fact;
 use crate::worlds::actor::{ClusterRaft, Message};
+use rustc_hash::FxHashMap;
 use std::collections::BTreeMap;
 
 /// A leader's log as it was before one step: its term, length and last entry's term.
@@ -61,8 +62,9 @@ fn chain(previous: u64, digest: u64) -> u64 {
 pub struct RaftChecker {
     /// Per node: prefix hash chain, `prefix[0] = 0` for the empty log.
     prefix: Vec<Vec<u64>>,
-    /// (index, term) -> prefix hash, first seen.
-    known: BTreeMap<(LogIndex, Term), u64>,
+    /// (index, term) -> prefix hash, first seen. A hash map: every new entry on every node looks itself
+    /// up here, and in an ordered map of a long run's entries that lookup was the checker's largest cost.
+    known: FxHashMap<(LogIndex, Term), u64>,
     /// The cluster's committed prefix, as a chain: `committed[i]` for i <= highest commit seen.
     committed: Vec<u64>,
     /// `committed_in_term[i]`: the term of the node that first reported index `i` committed. Leader
@@ -78,7 +80,7 @@ impl RaftChecker {
     pub fn new(node_count: usize) -> RaftChecker {
         RaftChecker {
             prefix: vec![vec![0]; node_count],
-            known: BTreeMap::new(),
+            known: FxHashMap::default(),
             committed: vec![0],
             committed_in_term: vec![Term::ZERO],
             leader_of_term: BTreeMap::new(),

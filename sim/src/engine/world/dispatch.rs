@@ -117,7 +117,7 @@ impl World {
             held_ms: 0,
             message,
         };
-        self.network.in_flight.insert(id, flight);
+        self.network.in_flight.insert(flight);
         self.queue
             .push(deliver_at, EventKind::Deliver { message_id: id });
         let deliver_at_us = deliver_at.as_micros();
