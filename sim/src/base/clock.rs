@@ -111,8 +111,8 @@ mod tests {
                 anchor_local_us,
                 drift_ppm: 0,
             };
-            for now_us in [0, 6, 7, 8, 999_999, 1_000_001, 86_400_000_000] {
-                let elapsed = (now_us as u64).saturating_sub(anchor_true_us) as i128;
+            for now_us in [0_u64, 6, 7, 8, 999_999, 1_000_001, 86_400_000_000] {
+                let elapsed = now_us.saturating_sub(anchor_true_us) as i128;
                 let formula = anchor_local_us as i128 + elapsed * PPM_ONE / PPM_ONE;
                 assert_eq!(clock.local_signed_us(SimTime(now_us)) as i128, formula);
                 let target = anchor_local_us + 12_345;
