@@ -193,6 +193,13 @@ test('an imported scenario joins the gallery; a bad one shows the parser error a
     await waitUntil(async () => (await title(page)).includes('My class demo'), { what: 'the import to open' });
     assert.equal(new URL(page.url()).hash, '#/gallery/imported-1/demo');
     assert.equal(await page.locator('[data-testid=schedule-mark]').count(), 1);
+    // A scenario imported from the side panel's file box joins the gallery as well.
+    await page.fill('[data-testid=import-text]', text.replace('My class demo', 'From the side panel'));
+    await page.click('[data-testid=import-button]');
+    await waitUntil(async () => (await title(page)).includes('From the side panel'), { what: 'the side-panel import' });
+    await page.click('[data-testid=gallery-button]');
+    await page.waitForSelector('[data-testid=gallery-item][data-gallery-id=imported-2]');
+    assert.equal(await page.locator('[data-testid=gallery-item]').count(), EXAMPLE_COUNT + 2);
     assertNoProblems(app);
   } finally {
     await app.close();
