@@ -118,6 +118,7 @@ fn open_item(
     state.playing.set(!demo);
     if demo {
         schedule.0.set(true);
+        show_schedule_lane();
     }
     gallery.open.set(false);
     let how = if demo {
@@ -129,6 +130,28 @@ fn open_item(
         text: format!("Opened from the gallery: {} ({how})", item.title),
         is_error: false,
     }));
+}
+
+/// Scrolls the page so the opened schedule lane is on screen (below the fold in presenter mode).
+fn show_schedule_lane() {
+    use wasm_bindgen::JsCast;
+    // Twice a frame later: the lane is drawn on the next frame, and the cluster settles its size after.
+    request_animation_frame(|| {
+        request_animation_frame(|| {
+            let lane = web_sys::window()
+                .and_then(|window| window.document())
+                .and_then(|document| {
+                    document
+                        .query_selector("[data-testid=schedule-lane]")
+                        .ok()
+                        .flatten()
+                })
+                .and_then(|element| element.dyn_into::<web_sys::HtmlElement>().ok());
+            if let Some(lane) = lane {
+                lane.scroll_into_view_with_bool(false);
+            }
+        })
+    });
 }
 
 /// The header's button that opens the gallery.
@@ -212,11 +235,12 @@ fn focus_first_card() {
 #[component]
 fn GalleryCard(item: GalleryItem) -> impl IntoView {
     let scenario = &item.scenario;
+    let steps = scenario.steps.len();
     let facts = format!(
-        "{} · {} nodes · {} steps · {}",
+        "{} · {} nodes · {steps} step{} · {}",
         scenario.protocol.entry().title,
         scenario.node_count,
-        scenario.steps.len(),
+        if steps == 1 { "" } else { "s" },
         crate::format::sim_time(scenario.duration_ms * 1_000)
     );
     let open_route = GalleryRoute::Open {

@@ -206,7 +206,10 @@ pub fn ScheduleLane() -> impl IntoView {
         <section class="schedule-lane-card" aria-label="Fault schedule">
             <button class="schedule-toggle" data-testid="schedule-toggle" aria-expanded=move || shown.get().to_string()
                 on:click=move |_| shown.update(|open| *open = !*open)>
-                {move || format!("{} Fault schedule ({} steps)", if shown.get() { "▾" } else { "▸" }, count())}
+                {move || {
+                    let count = count();
+                    format!("{} Fault schedule ({count} step{})", if shown.get() { "▾" } else { "▸" }, if count == 1 { "" } else { "s" })
+                }}
             </button>
             <Show when=move || shown.get()>
                 <div class="schedule-lane" data-testid="schedule-lane">
