@@ -5,6 +5,7 @@ use crate::components::checker_badges::CheckerBadges;
 use crate::components::client_panel::ClientPanel;
 use crate::components::cluster::ClusterStage;
 use crate::components::export_menu::ExportMenu;
+use crate::components::gallery::{GalleryButton, GallerySheet, GalleryState};
 use crate::components::import_export::ImportExport;
 use crate::components::inspector::Inspector;
 use crate::components::kv_servers::KvServers;
@@ -18,6 +19,7 @@ use crate::components::playback::PlaybackBar;
 use crate::components::protocol_picker::ProtocolPicker;
 use crate::components::queue_compare::QueueCompare;
 use crate::components::resource_ledger::ResourceLedger;
+use crate::components::schedule_lane::ScheduleLane;
 use crate::components::scheduler_strip::SchedulerStrip;
 use crate::components::settings_panel::SettingsPanel;
 use crate::components::share_button::{self, RunFingerprint, ShareButton};
@@ -41,6 +43,7 @@ pub fn App() -> impl IntoView {
     provide_context(ThemeState::install());
     share_button::open_from_address(state);
     live::open_from_address(state);
+    GalleryState::install(state);
     live::install(state);
     live::prefetch_for_offline(state);
     frame_loop::start(state);
@@ -62,6 +65,7 @@ pub fn App() -> impl IntoView {
                 <button on:click=move |_| state.lesson.list_open.set(true) data-testid="lessons-button"
                     aria-label="Lessons (L)">"Lessons (L)"</button>
                 <ProtocolPicker />
+                <GalleryButton />
                 <span class="scenario-title" data-testid="scenario-title">{move || state.scenario.with(|scenario| format!("{} · {} nodes · seed {}", scenario.title, scenario.node_count, scenario.seed))}</span>
                 <RunFingerprint />
                 <ShareButton />
@@ -83,6 +87,7 @@ pub fn App() -> impl IntoView {
                     <SchedulerStrip />
                     <ZnodeTree />
                     <Timeline />
+                    <ScheduleLane />
                     <PlaybackBar />
                     <NarrationLog />
                     <SpaceTime />
@@ -102,6 +107,7 @@ pub fn App() -> impl IntoView {
             </main>
             <ShortcutSheet />
             <LessonList />
+            <GallerySheet />
         </div>
     }
 }

@@ -11,7 +11,7 @@ use quorumlab_sim::world::NodeStatus;
 use wasm_bindgen::JsCast;
 
 /// Every shortcut and what it does, as the sheet shows them.
-pub const SHORTCUTS: [(&str, &str); 15] = [
+pub const SHORTCUTS: [(&str, &str); 16] = [
     ("Space", "play / pause"),
     ("→", "step to the next event"),
     ("←", "step back to the previous event"),
@@ -30,6 +30,7 @@ pub const SHORTCUTS: [(&str, &str); 15] = [
     ("F", "presenter mode on / off"),
     ("L", "the lesson list"),
     ("?", "show this sheet"),
+    ("G", "the scenario gallery"),
 ];
 
 /// Keys typed into a text field belong to the field, not to the shortcuts.
@@ -81,6 +82,7 @@ pub fn handle_key(state: &AppState, key: &str) -> bool {
         "f" | "F" => state.presenter.update(|presenter| *presenter = !*presenter),
         "l" | "L" => state.lesson.list_open.update(|open| *open = !*open),
         "?" => state.help_open.update(|open| *open = !*open),
+        "g" | "G" => crate::components::gallery::open_gallery(),
         "Escape" => {
             state.help_open.set(false);
             state.lesson.list_open.set(false);

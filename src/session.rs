@@ -176,6 +176,34 @@ impl Session {
         self.timeline.apply(action)
     }
 
+    /// Replaces the scenario's steps still to come (the fault-schedule lane's edits). The steps up to
+    /// now must be the ones already there, since the past is fixed; a recorded future is dropped, as
+    /// acting in the past drops it. The new list is checked as a scenario file's would be.
+    pub fn set_future_steps(
+        &mut self,
+        steps: Vec<quorumlab_sim::scenario::Step>,
+    ) -> Result<(), String> {
+        let now_us = self.now().as_micros();
+        let past = |steps: &[quorumlab_sim::scenario::Step]| {
+            steps
+                .iter()
+                .filter(|step| !crate::schedule::is_future(step.at_ms, now_us))
+                .cloned()
+                .collect::<Vec<_>>()
+        };
+        if past(&steps) != past(&self.scenario.steps) {
+            return Err("the steps up to the present cannot change".into());
+        }
+        let mut scenario = self.scenario.clone();
+        scenario.steps = steps;
+        scenario.validate().map_err(|invalid| invalid.to_string())?;
+        if self.horizon() > self.now() {
+            self.timeline.branch_at(self.now());
+        }
+        self.scenario = scenario;
+        Ok(())
+    }
+
     /// Advances by one animation frame of `wall_ms` at `speed`. Returns true if time moved.
     pub fn advance_frame(&mut self, wall_ms: f64, speed: f64) -> bool {
         match self.frame_target(wall_ms, speed) {

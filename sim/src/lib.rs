@@ -23,7 +23,7 @@ pub use protocols::{
     zookeeper,
 };
 pub use tooling::{
-    bench, chaos, chaos_digest, lesson, replay, runner, scenario, sweep, trace_file,
+    bench, chaos, chaos_digest, gallery, lesson, replay, runner, scenario, sweep, trace_file,
 };
 pub use views::{narration, view, view_coordination};
 pub use worlds::{actor, coordination, registry};

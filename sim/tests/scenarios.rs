@@ -376,3 +376,33 @@ fn advancing_frame_by_frame_matches_running_straight_through() {
     assert_eq!(framed.report(), straight);
     assert!(framed.next_step().is_none(), "every step applied");
 }
+
+/// A cluster of one is its own majority: it commits alone, and while it is down nothing can take
+/// over, so the writes sent then fail; the restart brings service back.
+#[test]
+fn one_node_commits_alone_and_has_no_fault_tolerance() {
+    let scenario = load("one-node.toml");
+    let mut run = ScenarioRun::new(scenario.clone()).expect("valid");
+    let before_crash = report_at(&mut run, 1_400);
+    assert_eq!(before_crash.requests.committed, 3, "it needs nobody else");
+    let down = report_at(&mut run, 3_400);
+    assert!(down.final_state.iter().all(|(_, node)| node.status != "up"));
+    let report = self::run(&scenario);
+    assert_safe(&report);
+    assert_eq!(
+        report.world.requests.failed, 3,
+        "the writes sent while it was down"
+    );
+    assert_eq!(report.world.requests.committed, 6);
+}
+
+/// 51 servers follow the same rules as five: one leader per term, a new one after the crash.
+#[test]
+fn fifty_one_nodes_elect_again_after_the_leader_crashes() {
+    let report = run(&load("fifty-one-nodes.toml"));
+    assert_safe(&report);
+    let leaders = &report.world.leaders;
+    assert!(leaders.len() >= 2, "{leaders:?}");
+    assert!(leaders.iter().any(|leader| leader.elected_at_ms > 1_500));
+    assert_eq!(report.world.requests.committed, 10);
+}

@@ -16,6 +16,7 @@ use wasm_bindgen::JsCast;
 #[component]
 pub fn ImportExport() -> impl IntoView {
     let state = expect_context::<AppState>();
+    let gallery = use_context::<crate::components::gallery::GalleryState>();
     let pasted = RwSignal::new(String::new());
     let error = RwSignal::new(None::<String>);
     let import = move |file_name: &str, text: &str| {
@@ -24,6 +25,10 @@ pub fn ImportExport() -> impl IntoView {
             return;
         }
         import_scenario_text(state, error, file_name, text);
+        // An imported scenario also joins the gallery for this visit, to reopen in front of a class.
+        if let (Some(gallery), Ok(scenario)) = (gallery, import_scenario(text, file_name)) {
+            gallery.add_import(file_name, text, scenario);
+        }
     };
     let import_pasted = move |_| {
         let text = pasted.get_untracked();

@@ -21,7 +21,7 @@ pub const REGENERATE: &str = "QUORUMLAB_BLESS=1 cargo test -p quorumlab --test n
 
 /// Every example scenario (`sim/scenarios/*.toml`), by file name. The native test fails if a file is
 /// added to that folder without being listed here.
-pub const SCENARIOS: [(&str, &str); 26] = [
+pub const SCENARIOS: [(&str, &str); 28] = [
     (
         "clock-drift.toml",
         include_str!("../../sim/scenarios/clock-drift.toml"),
@@ -33,6 +33,10 @@ pub const SCENARIOS: [(&str, &str); 26] = [
     (
         "fencing-pause.toml",
         include_str!("../../sim/scenarios/fencing-pause.toml"),
+    ),
+    (
+        "fifty-one-nodes.toml",
+        include_str!("../../sim/scenarios/fifty-one-nodes.toml"),
     ),
     (
         "leader-crash.toml",
@@ -49,6 +53,10 @@ pub const SCENARIOS: [(&str, &str); 26] = [
     (
         "no-fencing-pause.toml",
         include_str!("../../sim/scenarios/no-fencing-pause.toml"),
+    ),
+    (
+        "one-node.toml",
+        include_str!("../../sim/scenarios/one-node.toml"),
     ),
     (
         "partition-minority.toml",

@@ -109,4 +109,13 @@ pub const EXAMPLES: &[(&str, &str)] = &[
         "paxos-forgetful-acceptor.toml",
         include_str!("../../../scenarios/paxos-forgetful-acceptor.toml"),
     ),
+    // Added for the gallery (issue 16): the smallest and the largest cluster.
+    (
+        "one-node.toml",
+        include_str!("../../../scenarios/one-node.toml"),
+    ),
+    (
+        "fifty-one-nodes.toml",
+        include_str!("../../../scenarios/fifty-one-nodes.toml"),
+    ),
 ];

@@ -1,0 +1,330 @@
+//! The instructors' gallery: a sheet listing every example scenario (and any imported this session)
+//! with what it shows, what to try and what the class should see. Opening a card goes through the
+//! address (`#/gallery/<id>`, see `crate::gallery::route`), so a link opens it, back and forward move
+//! between what was opened, and a `demo` card or address opens paused with the fault schedule showing.
+
+use crate::components::schedule_lane::ScheduleShown;
+use crate::gallery::route::{
+    gallery_fragment, is_gallery_fragment, parse_gallery_route, GalleryRoute,
+};
+use crate::gallery::{built_in, find, imported_item, remember, GalleryItem};
+use crate::lesson::live;
+use crate::state::{AppState, Notice};
+use crate::transfer::import_scenario;
+use crate::web_io;
+use leptos::prelude::*;
+
+/// The gallery's own state, shared through context: whether the sheet is open, and the scenarios
+/// imported this session (kept for as long as the page is open).
+#[derive(Clone, Copy)]
+pub struct GalleryState {
+    pub open: RwSignal<bool>,
+    pub imported: RwSignal<Vec<GalleryItem>>,
+    built_in: StoredValue<Vec<GalleryItem>>,
+    imports_so_far: StoredValue<usize>,
+}
+
+impl GalleryState {
+    /// Makes the gallery's state, provides it, and opens what the address names once the page starts.
+    pub fn install(state: AppState) -> GalleryState {
+        let gallery = GalleryState {
+            open: RwSignal::new(false),
+            imported: RwSignal::new(Vec::new()),
+            built_in: StoredValue::new(built_in()),
+            imports_so_far: StoredValue::new(0),
+        };
+        provide_context(gallery);
+        let schedule = ScheduleShown::install();
+        open_from_address(state, gallery, schedule);
+        let listener = window_event_listener(leptos::ev::hashchange, move |_| {
+            open_from_address(state, gallery, schedule)
+        });
+        on_cleanup(move || listener.remove());
+        gallery
+    }
+
+    /// Adds an imported scenario to the gallery for this session; returns its id.
+    pub fn add_import(
+        &self,
+        file_name: &str,
+        text: &str,
+        scenario: quorumlab_sim::scenario::Scenario,
+    ) -> String {
+        let number = self.imports_so_far.get_value() + 1;
+        self.imports_so_far.set_value(number);
+        let item = imported_item(number, file_name, text, scenario);
+        let id = item.id.clone();
+        self.imported.update(|imported| remember(imported, item));
+        id
+    }
+
+    fn item(&self, id: &str) -> Option<GalleryItem> {
+        let imported = self.imported.get_untracked();
+        self.built_in
+            .with_value(|built_in| find(built_in, &imported, id).cloned())
+    }
+}
+
+/// Goes to a gallery address: a new history entry, so back returns to what was there before.
+fn go_to(route: &GalleryRoute) {
+    if let Some(window) = web_sys::window() {
+        let _ = window.location().set_hash(&gallery_fragment(route));
+    }
+}
+
+/// Shows what a gallery address names: the list, or one scenario opened fresh. Any other address
+/// closes the list (back past the gallery).
+fn open_from_address(state: AppState, gallery: GalleryState, schedule: ScheduleShown) {
+    let fragment = web_io::location_hash();
+    if !is_gallery_fragment(&fragment) {
+        gallery.open.set(false);
+        return;
+    }
+    let opened = parse_gallery_route(&fragment).and_then(|route| match route {
+        GalleryRoute::List => {
+            gallery.open.set(true);
+            Ok(())
+        }
+        GalleryRoute::Open { id, demo } => match gallery.item(&id) {
+            Some(item) => {
+                open_item(state, gallery, schedule, &item, demo || item.demo);
+                Ok(())
+            }
+            None if id.starts_with(crate::gallery::IMPORTED_PREFIX) => Err(format!(
+                "`{id}` was imported in another visit, and imported scenarios last only as long as the page is open"
+            )),
+            None => Err(format!("the gallery has no scenario `{id}`")),
+        },
+    });
+    if let Err(reason) = opened {
+        state.notice.set(Some(Notice {
+            text: format!("This gallery address could not be opened: {reason}."),
+            is_error: true,
+        }));
+    }
+}
+
+fn open_item(
+    state: AppState,
+    gallery: GalleryState,
+    schedule: ScheduleShown,
+    item: &GalleryItem,
+    demo: bool,
+) {
+    if state.lesson.active.with_untracked(Option::is_some) {
+        live::close_lesson(state);
+    }
+    state.restart(item.scenario.clone());
+    state.playing.set(!demo);
+    if demo {
+        schedule.0.set(true);
+        show_schedule_lane();
+    }
+    gallery.open.set(false);
+    let how = if demo {
+        "paused, with its fault schedule under the timeline; press Space to play"
+    } else {
+        "playing"
+    };
+    state.notice.set(Some(Notice {
+        text: format!("Opened from the gallery: {} ({how})", item.title),
+        is_error: false,
+    }));
+}
+
+/// Scrolls the page so the opened schedule lane is on screen (below the fold in presenter mode).
+fn show_schedule_lane() {
+    use wasm_bindgen::JsCast;
+    // Twice a frame later: the lane is drawn on the next frame, and the cluster settles its size after.
+    request_animation_frame(|| {
+        request_animation_frame(|| {
+            let lane = web_sys::window()
+                .and_then(|window| window.document())
+                .and_then(|document| {
+                    document
+                        .query_selector("[data-testid=schedule-lane]")
+                        .ok()
+                        .flatten()
+                })
+                .and_then(|element| element.dyn_into::<web_sys::HtmlElement>().ok());
+            if let Some(lane) = lane {
+                lane.scroll_into_view_with_bool(false);
+            }
+        })
+    });
+}
+
+/// The header's button that opens the gallery.
+#[component]
+pub fn GalleryButton() -> impl IntoView {
+    view! {
+        <button data-testid="gallery-button" aria-label="Scenario gallery (G)"
+            on:click=move |_| go_to(&GalleryRoute::List)>"Gallery (G)"</button>
+    }
+}
+
+/// Opens the gallery (the `G` shortcut).
+pub fn open_gallery() {
+    go_to(&GalleryRoute::List);
+}
+
+#[component]
+pub fn GallerySheet() -> impl IntoView {
+    let gallery = expect_context::<GalleryState>();
+    let close = move || {
+        gallery.open.set(false);
+        // The address named the list: leave it, so reopening the same card later still opens it.
+        if is_gallery_fragment(&web_io::location_hash()) {
+            web_io::replace_fragment("");
+        }
+    };
+    Effect::new(move |_| {
+        if gallery.open.get() {
+            request_animation_frame(focus_first_card);
+        }
+    });
+    let cards = move || {
+        let imported = gallery.imported.get();
+        gallery.built_in.with_value(|built_in| {
+            built_in
+                .iter()
+                .chain(&imported)
+                .cloned()
+                .collect::<Vec<_>>()
+        })
+    };
+    view! {
+        <Show when=move || gallery.open.get()>
+            <div class="sheet-backdrop" on:click=move |_| close()>
+                <div class="sheet gallery-sheet" role="dialog" aria-modal="true" aria-label="Scenario gallery" data-testid="gallery"
+                    on:click=|event| event.stop_propagation()
+                    on:keydown=move |event| if event.key() == "Escape" { event.prevent_default(); close(); }>
+                    <div class="lesson-head">
+                        <h2>"Scenario gallery"</h2>
+                        <button class="link" aria-label="Close the gallery" data-testid="gallery-close" on:click=move |_| close()>"Close ✕"</button>
+                    </div>
+                    <p class="muted">"Every example scenario, ready for a class. “Open” starts it; “Demo” opens it paused with its fault schedule showing, so you can talk it through before pressing play. Each card's address opens it directly."</p>
+                    <ul class="gallery-cards">
+                        <For each=cards key=|item| item.id.clone() let:item>
+                            <GalleryCard item=item />
+                        </For>
+                    </ul>
+                    <GalleryImport />
+                </div>
+            </div>
+        </Show>
+    }
+}
+
+fn focus_first_card() {
+    use wasm_bindgen::JsCast;
+    let button = web_sys::window()
+        .and_then(|window| window.document())
+        .and_then(|document| {
+            document
+                .query_selector("[data-testid=gallery] [data-testid=gallery-open]")
+                .ok()
+                .flatten()
+        })
+        .and_then(|element| element.dyn_into::<web_sys::HtmlElement>().ok());
+    if let Some(button) = button {
+        let _ = button.focus();
+    }
+}
+
+#[component]
+fn GalleryCard(item: GalleryItem) -> impl IntoView {
+    let scenario = &item.scenario;
+    let steps = scenario.steps.len();
+    let facts = format!(
+        "{} · {} nodes · {steps} step{} · {}",
+        scenario.protocol.entry().title,
+        scenario.node_count,
+        if steps == 1 { "" } else { "s" },
+        crate::format::sim_time(scenario.duration_ms * 1_000)
+    );
+    let open_route = GalleryRoute::Open {
+        id: item.id.clone(),
+        demo: false,
+    };
+    let demo_route = GalleryRoute::Open {
+        id: item.id.clone(),
+        demo: true,
+    };
+    let open_label = format!("Open {}", item.title);
+    let demo_label = format!("Open {} as a demo, paused", item.title);
+    view! {
+        <li class="gallery-card" data-testid="gallery-item" data-gallery-id=item.id.clone()>
+            <h3>{item.title.clone()}{item.imported.then(|| view! { <span class="gallery-tag">"imported"</span> })}</h3>
+            <p class="gallery-facts muted">{facts}</p>
+            <p class="gallery-summary" data-testid="gallery-summary">{item.summary.clone()}</p>
+            {(!item.try_this.is_empty()).then(|| view! { <p class="gallery-try"><strong>"Try: "</strong>{item.try_this.clone()}</p> })}
+            {(!item.see.is_empty()).then(|| view! { <p class="gallery-see" data-testid="gallery-see"><strong>"The class should see: "</strong>{item.see.clone()}</p> })}
+            <div class="row">
+                <a class="button primary" href=gallery_fragment(&open_route) data-testid="gallery-open" aria-label=open_label>"Open"</a>
+                <a class="button" href=gallery_fragment(&demo_route) data-testid="gallery-demo" aria-label=demo_label>"Demo"</a>
+            </div>
+        </li>
+    }
+}
+
+/// "Add your own": an instructor's scenario file joins the gallery for this session. A file the
+/// scenario parser refuses shows its error and changes nothing.
+#[component]
+fn GalleryImport() -> impl IntoView {
+    let gallery = expect_context::<GalleryState>();
+    let pasted = RwSignal::new(String::new());
+    let error = RwSignal::new(None::<String>);
+    let added = RwSignal::new(None::<String>);
+    let add = move |file_name: &str, text: &str| match import_scenario(text, file_name) {
+        Ok(scenario) => {
+            error.set(None);
+            let title = scenario.title.clone();
+            gallery.add_import(file_name, text, scenario);
+            added.set(Some(format!(
+                "Added “{title}” to the gallery for this visit."
+            )));
+        }
+        Err(problem) => {
+            added.set(None);
+            error.set(Some(format!("Not added: {problem}")));
+        }
+    };
+    let add_file = move |event: leptos::ev::Event| {
+        use wasm_bindgen::JsCast;
+        let Some(input) = event
+            .target()
+            .and_then(|target| target.dyn_into::<web_sys::HtmlInputElement>().ok())
+        else {
+            return;
+        };
+        web_io::read_chosen_file(&input, crate::transfer::MAX_IMPORT_BYTES, move |outcome| {
+            match outcome {
+                Ok((name, text)) => add(&name, &text),
+                Err(problem) => error.set(Some(format!("Not added: {problem}"))),
+            }
+        });
+        input.set_value("");
+    };
+    view! {
+        <section class="gallery-import" aria-label="Add your own scenario">
+            <h3>"Add your own"</h3>
+            <label class="field">
+                <span>"A scenario file (TOML)"</span>
+                <input type="file" accept=".toml,text/plain" data-testid="gallery-import-file" on:change=add_file />
+            </label>
+            <label class="field">
+                <span>"…or paste one"</span>
+                <textarea rows="3" spellcheck="false" data-testid="gallery-import-text"
+                    prop:value=pasted on:input=move |event| pasted.set(event_target_value(&event))></textarea>
+            </label>
+            <button data-testid="gallery-import-button" on:click=move |_| add("pasted scenario", &pasted.get_untracked())>"Add to the gallery"</button>
+            <Show when=move || error.with(Option::is_some)>
+                <p class="error" role="alert" data-testid="gallery-import-error">{move || error.get().unwrap_or_default()}</p>
+            </Show>
+            <Show when=move || added.with(Option::is_some)>
+                <p class="muted" role="status" data-testid="gallery-import-added">{move || added.get().unwrap_or_default()}</p>
+            </Show>
+        </section>
+    }
+}

@@ -1,0 +1,143 @@
+//! The instructors' gallery as the page holds it: every example scenario with its notes (from
+//! `quorumlab_sim::gallery`), plus the scenarios an instructor imported this session, and the
+//! addresses that open them. Plain Rust, tested natively; the dialog is `components::gallery`.
+//!
+//! Addresses: `#/gallery` shows the list; `#/gallery/<id>` opens an example (paused with its fault
+//! schedule showing when its note says `demo`), `#/gallery/<id>/demo` opens any of them that way.
+//! Imported scenarios go by `imported-1`, `imported-2`, ... for as long as the page is open.
+
+pub mod route;
+
+use quorumlab_sim::gallery::examples;
+use quorumlab_sim::scenario::{parse_scenario, Scenario};
+
+/// Imported scenarios kept for the session, at most (older ones give way).
+pub const MAX_IMPORTED: usize = 20;
+/// The prefix of an imported scenario's id.
+pub const IMPORTED_PREFIX: &str = "imported-";
+
+/// One card of the gallery.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GalleryItem {
+    pub id: String,
+    pub title: String,
+    pub summary: String,
+    pub try_this: String,
+    pub see: String,
+    /// Opened paused, with the fault schedule showing, even without `/demo` in the address.
+    pub demo: bool,
+    pub scenario: Scenario,
+    pub imported: bool,
+}
+
+/// Every example that parses, in the notes' order (Raft first).
+pub fn built_in() -> Vec<GalleryItem> {
+    examples()
+        .into_iter()
+        .filter_map(|example| {
+            let scenario = parse_scenario(example.text, example.file).ok()?;
+            Some(GalleryItem {
+                id: example.id,
+                title: scenario.title.clone(),
+                summary: example.note.summary,
+                try_this: example.note.try_this,
+                see: example.note.see,
+                demo: example.note.demo,
+                scenario,
+                imported: false,
+            })
+        })
+        .collect()
+}
+
+/// A gallery card for a scenario an instructor imported: its file's opening comment is its summary.
+pub fn imported_item(
+    number: usize,
+    file_name: &str,
+    text: &str,
+    scenario: Scenario,
+) -> GalleryItem {
+    let comment: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .take_while(|line| line.starts_with('#'))
+        .map(|line| line.trim_start_matches('#').trim())
+        .collect();
+    let summary = if comment.is_empty() {
+        format!("Imported from {file_name}.")
+    } else {
+        comment.join(" ")
+    };
+    GalleryItem {
+        id: format!("{IMPORTED_PREFIX}{number}"),
+        title: scenario.title.clone(),
+        summary,
+        try_this: String::new(),
+        see: String::new(),
+        demo: false,
+        scenario,
+        imported: true,
+    }
+}
+
+/// Adds `item` to the session's imported list, dropping the oldest past [`MAX_IMPORTED`].
+pub fn remember(imported: &mut Vec<GalleryItem>, item: GalleryItem) {
+    imported.push(item);
+    if imported.len() > MAX_IMPORTED {
+        imported.remove(0);
+    }
+}
+
+/// The card with `id` among the built-in and imported ones.
+pub fn find<'a>(
+    built_in: &'a [GalleryItem],
+    imported: &'a [GalleryItem],
+    id: &str,
+) -> Option<&'a GalleryItem> {
+    built_in.iter().chain(imported).find(|item| item.id == id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quorumlab_sim::scenario::EXAMPLES;
+
+    #[test]
+    fn every_example_is_a_card_raft_ones_included() {
+        let cards = built_in();
+        assert_eq!(cards.len(), EXAMPLES.len());
+        for id in [
+            "split-vote",
+            "two-regions",
+            "one-node",
+            "fifty-one-nodes",
+            "fencing-pause",
+        ] {
+            let card = find(&cards, &[], id).unwrap_or_else(|| panic!("{id}"));
+            assert!(!card.see.is_empty() && !card.try_this.is_empty(), "{id}");
+        }
+        assert_eq!(cards[0].scenario.protocol_name(), "raft");
+    }
+
+    #[test]
+    fn an_import_is_named_by_its_comment_and_the_oldest_gives_way() {
+        let text = "# Two nodes, no majority after one crash\nprotocol = \"raft\"\nnodes = 2\nduration_ms = 1000\n";
+        let scenario = parse_scenario(text, "mine.toml").unwrap();
+        let item = imported_item(1, "mine.toml", text, scenario.clone());
+        assert_eq!(item.id, "imported-1");
+        assert_eq!(item.summary, "Two nodes, no majority after one crash");
+        let plain = imported_item(2, "plain.toml", "nodes = 2", scenario.clone());
+        assert_eq!(plain.summary, "Imported from plain.toml.");
+        let mut imported = Vec::new();
+        for number in 1..=MAX_IMPORTED + 2 {
+            remember(
+                &mut imported,
+                imported_item(number, "x", "", scenario.clone()),
+            );
+        }
+        assert_eq!(imported.len(), MAX_IMPORTED);
+        assert_eq!(imported[0].id, "imported-3");
+        assert!(find(&[], &imported, "imported-22").is_some());
+        assert!(find(&[], &imported, "imported-1").is_none());
+    }
+}

@@ -1,0 +1,103 @@
+//! Gallery addresses: `#/gallery` (the list), `#/gallery/<id>` and `#/gallery/<id>/demo`. Reading one
+//! checks only its shape; whether the id names a card is the gallery's question, so each refusal can
+//! say exactly what is wrong.
+
+use quorumlab_sim::scenario::shown;
+
+pub const GALLERY_PREFIX: &str = "#/gallery";
+
+/// A gallery address, as read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GalleryRoute {
+    /// The list itself.
+    List,
+    /// One scenario; `demo` opens it paused with its fault schedule showing.
+    Open { id: String, demo: bool },
+}
+
+/// Whether `fragment` is meant as a gallery address at all.
+pub fn is_gallery_fragment(fragment: &str) -> bool {
+    fragment == GALLERY_PREFIX || fragment.starts_with("#/gallery/")
+}
+
+/// The address of the list, or of one scenario.
+pub fn gallery_fragment(route: &GalleryRoute) -> String {
+    match route {
+        GalleryRoute::List => GALLERY_PREFIX.to_string(),
+        GalleryRoute::Open { id, demo: false } => format!("{GALLERY_PREFIX}/{id}"),
+        GalleryRoute::Open { id, demo: true } => format!("{GALLERY_PREFIX}/{id}/demo"),
+    }
+}
+
+/// Reads a gallery address; the error says what is wrong with it.
+pub fn parse_gallery_route(fragment: &str) -> Result<GalleryRoute, String> {
+    if !is_gallery_fragment(fragment) {
+        return Err(format!("a gallery address starts with `{GALLERY_PREFIX}`"));
+    }
+    let rest = fragment[GALLERY_PREFIX.len()..].trim_matches('/');
+    if rest.is_empty() {
+        return Ok(GalleryRoute::List);
+    }
+    let mut parts = rest.split('/');
+    let id = parts.next().unwrap_or_default();
+    if id.len() > 64
+        || !id.chars().all(|character| {
+            character.is_ascii_lowercase() || character.is_ascii_digit() || character == '-'
+        })
+    {
+        return Err(format!(
+            "`{}` is not a scenario id (lowercase letters, digits and dashes)",
+            shown(id)
+        ));
+    }
+    let demo = match (parts.next(), parts.next()) {
+        (None, _) => false,
+        (Some("demo"), None) => true,
+        _ => {
+            return Err("after the scenario id the address may only hold `/demo`".to_string());
+        }
+    };
+    Ok(GalleryRoute::Open {
+        id: id.to_string(),
+        demo,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn open(id: &str, demo: bool) -> GalleryRoute {
+        GalleryRoute::Open {
+            id: id.to_string(),
+            demo,
+        }
+    }
+
+    #[test]
+    fn every_form_round_trips() {
+        for route in [
+            GalleryRoute::List,
+            open("split-vote", false),
+            open("one-node", true),
+        ] {
+            assert_eq!(parse_gallery_route(&gallery_fragment(&route)), Ok(route));
+        }
+        assert_eq!(parse_gallery_route("#/gallery/"), Ok(GalleryRoute::List));
+        assert_eq!(
+            parse_gallery_route("#/gallery/split-vote/demo/"),
+            Ok(open("split-vote", true))
+        );
+    }
+
+    #[test]
+    fn malformed_addresses_say_what_is_wrong() {
+        let error = |fragment| parse_gallery_route(fragment).unwrap_err();
+        assert!(error("#/gallery/Split").contains("`Split` is not a scenario id"));
+        assert!(error("#/gallery/a/play").contains("only hold `/demo`"));
+        assert!(error("#/gallery/a/demo/x").contains("only hold `/demo`"));
+        assert!(error("#/galleryx").contains("starts with"));
+        assert!(!error("#/gallery/a\u{7}").chars().any(char::is_control));
+        assert!(!is_gallery_fragment("#/lesson/a") && !is_gallery_fragment("#/run/v4/x"));
+    }
+}
