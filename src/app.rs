@@ -4,6 +4,8 @@ use crate::components::charts::Charts;
 use crate::components::checker_badges::CheckerBadges;
 use crate::components::client_panel::ClientPanel;
 use crate::components::cluster::ClusterStage;
+use crate::components::compare_picker::ComparePicker;
+use crate::components::compare_stage::CompareStage;
 use crate::components::export_menu::ExportMenu;
 use crate::components::import_export::ImportExport;
 use crate::components::inspector::Inspector;
@@ -40,6 +42,7 @@ pub fn App() -> impl IntoView {
     provide_context(state);
     provide_context(ThemeState::install());
     share_button::open_from_address(state);
+    crate::compare::address::install(state);
     live::open_from_address(state);
     live::install(state);
     live::prefetch_for_offline(state);
@@ -62,6 +65,7 @@ pub fn App() -> impl IntoView {
                 <button on:click=move |_| state.lesson.list_open.set(true) data-testid="lessons-button"
                     aria-label="Lessons (L)">"Lessons (L)"</button>
                 <ProtocolPicker />
+                <ComparePicker />
                 <span class="scenario-title" data-testid="scenario-title">{move || state.scenario.with(|scenario| format!("{} · {} nodes · seed {}", scenario.title, scenario.node_count, scenario.seed))}</span>
                 <RunFingerprint />
                 <ShareButton />
@@ -76,7 +80,9 @@ pub fn App() -> impl IntoView {
             <main class=move || if state.lesson.active.with(Option::is_some) { "workspace with-lesson" } else { "workspace" }>
                 <LessonPanel />
                 <section class="stage-column" aria-label="Cluster">
-                    <div class="cluster-panel"><ClusterStage /><NarrationCaption /></div>
+                    <Show when=move || state.compare.is_comparing() fallback=|| view! {
+                        <div class="cluster-panel"><ClusterStage /><NarrationCaption /></div>
+                    }><CompareStage /></Show>
                     <WorkerLanes />
                     <KvServers />
                     <PaxosPanel />
