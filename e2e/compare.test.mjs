@@ -60,6 +60,7 @@ test('fencing on and off from the picker: StaleToken refused on the left, a lost
     await page.click('[data-testid=step-forward]');
     await waitUntil(async () => (await sideHash(page, 'left')) !== before, { what: 'a step to change the left run' });
     assert.ok((await simTimeMs(page)) >= pausedAt, 'a step never moves the shared clock back');
+    await page.evaluate(() => window.scrollTo(0, 0));
     await app.screenshot('compare-fencing-1920');
     await page.setViewportSize({ width: 1440, height: 900 });
     await app.screenshot('compare-fencing-1440');
