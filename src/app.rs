@@ -4,6 +4,8 @@ use crate::components::charts::Charts;
 use crate::components::checker_badges::CheckerBadges;
 use crate::components::client_panel::ClientPanel;
 use crate::components::cluster::ClusterStage;
+use crate::components::compare_picker::ComparePicker;
+use crate::components::compare_stage::CompareStage;
 use crate::components::export_menu::ExportMenu;
 use crate::components::gallery::{GalleryButton, GallerySheet, GalleryState};
 use crate::components::import_export::ImportExport;
@@ -42,6 +44,7 @@ pub fn App() -> impl IntoView {
     provide_context(state);
     provide_context(ThemeState::install());
     share_button::open_from_address(state);
+    crate::compare::address::install(state);
     live::open_from_address(state);
     GalleryState::install(state);
     live::install(state);
@@ -66,6 +69,7 @@ pub fn App() -> impl IntoView {
                     aria-label="Lessons (L)">"Lessons (L)"</button>
                 <ProtocolPicker />
                 <GalleryButton />
+                <ComparePicker />
                 <span class="scenario-title" data-testid="scenario-title">{move || state.scenario.with(|scenario| format!("{} · {} nodes · seed {}", scenario.title, scenario.node_count, scenario.seed))}</span>
                 <RunFingerprint />
                 <ShareButton />
@@ -80,7 +84,9 @@ pub fn App() -> impl IntoView {
             <main class=move || if state.lesson.active.with(Option::is_some) { "workspace with-lesson" } else { "workspace" }>
                 <LessonPanel />
                 <section class="stage-column" aria-label="Cluster">
-                    <div class="cluster-panel"><ClusterStage /><NarrationCaption /></div>
+                    <Show when=move || state.compare.is_comparing() fallback=|| view! {
+                        <div class="cluster-panel"><ClusterStage /><NarrationCaption /></div>
+                    }><CompareStage /></Show>
                     <WorkerLanes />
                     <KvServers />
                     <PaxosPanel />

@@ -5,6 +5,7 @@
 
 pub mod app;
 pub mod branch;
+pub mod compare;
 pub mod components;
 pub mod export;
 pub mod format;

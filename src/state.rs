@@ -4,7 +4,10 @@
 //! after each change the latest `ClusterView` is published to a signal that components read. Components
 //! never reach into the world directly.
 
+mod follow;
+
 use crate::branch::ReplacedFuture;
+use crate::compare::hook::CompareHook;
 use crate::lesson::live::LessonContext;
 use crate::narration::{caption_may_change, NarrationView};
 use crate::session::{Session, MAX_SPEED, MIN_SPEED};
@@ -74,6 +77,8 @@ pub struct AppState {
     /// Bumped every [`RECYCLE_EVERY_REFRESHES`] panel refreshes; see `components::recycle`.
     pub recycle_epoch: RwSignal<u64>,
     refreshes_since_recycle: StoredValue<u32>,
+    /// Compare mode: the right side this run leads, or the left side this run follows.
+    pub compare: CompareHook,
 }
 
 impl AppState {
@@ -107,6 +112,7 @@ impl AppState {
             replaced_future: RwSignal::new(None),
             recycle_epoch: RwSignal::new(0),
             refreshes_since_recycle: StoredValue::new(0),
+            compare: CompareHook::new(),
         }
     }
 
@@ -139,6 +145,7 @@ impl AppState {
             self.count_refresh_for_recycling();
         }
         self.view.set(view);
+        self.lead_partner(refresh_panels);
     }
 
     fn count_refresh_for_recycling(&self) {
@@ -204,6 +211,9 @@ impl AppState {
     }
 
     pub fn apply(&self, action: Action) {
+        if let Some(leader) = self.compare.leader() {
+            return leader.apply(action);
+        }
         self.start_waiting_lesson();
         let replaced = self.session.with_value(ReplacedFuture::before_acting);
         let outcome = self
@@ -222,6 +232,7 @@ impl AppState {
             })),
             None => {}
         }
+        self.mirror_to_partner(&action);
         self.history_revision.update(|revision| *revision += 1);
         self.publish();
     }
@@ -231,6 +242,9 @@ impl AppState {
     }
 
     pub fn toggle_playing(&self) {
+        if let Some(leader) = self.compare.leader() {
+            return leader.toggle_playing();
+        }
         self.stepped.set(None);
         self.lesson.waiting.set(false);
         self.playing.update(|playing| *playing = !*playing);
@@ -241,6 +255,9 @@ impl AppState {
     }
 
     pub fn step_once(&self) {
+        if let Some(leader) = self.compare.leader() {
+            return leader.step_once();
+        }
         self.lesson.waiting.set(false);
         self.playing.set(false);
         let told = self
@@ -254,6 +271,9 @@ impl AppState {
 
     /// Back to the previous instant that had events (the picture before the last step).
     pub fn step_back(&self) {
+        if let Some(leader) = self.compare.leader() {
+            return leader.step_back();
+        }
         self.lesson.waiting.set(false);
         self.playing.set(false);
         let moved = self
@@ -272,6 +292,9 @@ impl AppState {
     }
 
     pub fn seek_us(&self, time_us: u64) {
+        if let Some(leader) = self.compare.leader() {
+            return leader.seek_us(time_us);
+        }
         // Moving through time is taking control: the lesson stops waiting (and stays paused).
         self.lesson.waiting.set(false);
         self.playing.set(false);
@@ -291,6 +314,7 @@ impl AppState {
     pub fn restart(&self, scenario: Scenario) {
         match Session::new(scenario.clone()) {
             Ok(session) => {
+                self.compare.end();
                 self.session.set_value(session);
                 self.scenario.set(scenario);
                 self.forget_story();
@@ -308,6 +332,7 @@ impl AppState {
 
     /// Replaces the run with `session` (one replayed from a share link), playing or paused there.
     pub fn open_session(&self, session: Session, playing: bool) {
+        self.compare.end();
         self.scenario.set(session.scenario().clone());
         self.session.set_value(session);
         self.forget_story();

@@ -23,9 +23,10 @@ pub use protocols::{
     zookeeper,
 };
 pub use tooling::{
-    bench, chaos, chaos_digest, gallery, lesson, replay, runner, scenario, sweep, trace_file,
+    bench, chaos, chaos_digest, compare, gallery, lesson, replay, runner, scenario, sweep,
+    trace_file,
 };
-pub use views::{narration, view, view_coordination};
+pub use views::{difference, narration, view, view_coordination};
 pub use worlds::{actor, coordination, registry};
 
 pub use contract::config::{ProtocolConfig, ProtocolKind};

@@ -22,6 +22,11 @@ pub fn inlines_view(inlines: &[Inline]) -> AnyView {
             Inline::Emphasis(inner) => view! { <em>{inlines_view(inner)}</em> }.into_any(),
             Inline::Code(text) => view! { <code>{text.clone()}</code> }.into_any(),
             Inline::Live(name) => live_name_view(*name),
+            Inline::Compare {
+                label,
+                example,
+                variations,
+            } => compare_link_view(label, example, variations),
         })
         .collect_view()
         .into_any()
@@ -35,6 +40,29 @@ fn live_name_view(name: LiveName) -> AnyView {
     view! {
         <span class="live-name" data-testid="live-name" data-live=name.placeholder()
             title="Who this is in the run right now">{value}</span>
+    }
+    .into_any()
+}
+
+/// A button that opens compare mode as the lesson names it; a name that does not fit says why.
+fn compare_link_view(label: &str, example: &str, variations: &str) -> AnyView {
+    let state = expect_context::<AppState>();
+    let (example, variations) = (example.to_string(), variations.to_string());
+    let open = move |_| {
+        let opened = crate::compare::open::example(&example).and_then(|base| {
+            let chosen = crate::compare::open::variations_named(&variations)?;
+            crate::compare::open::open_compare(state, base, chosen)
+        });
+        if let Err(reason) = opened {
+            state.notice.set(Some(crate::state::Notice {
+                text: format!("Cannot compare: {reason}"),
+                is_error: true,
+            }));
+        }
+    };
+    view! {
+        <button class="link compare-link" data-testid="lesson-compare" on:click=open
+            title="Open both runs side by side on one clock">{label.to_string()}</button>
     }
     .into_any()
 }

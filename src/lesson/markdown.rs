@@ -38,6 +38,13 @@ pub enum Inline {
     Code(String),
     /// `{paused}`, `{lock_holder}`...: a name only the run knows, filled in where it is shown.
     Live(LiveName),
+    /// `[words](compare:fencing-pause.toml/fencing)`: a button opening compare mode on that example
+    /// with those options (comma-separated variation names) flipped on the right.
+    Compare {
+        label: String,
+        example: String,
+        variations: String,
+    },
 }
 
 /// Reads `source` into blocks.
@@ -149,6 +156,7 @@ pub fn parse_inlines(text: &str) -> Vec<Inline> {
         let span = match character {
             '`' => closed(rest, "`").map(|(inner, after)| (Inline::Code(inner.to_string()), after)),
             '{' => live_name(rest),
+            '[' => compare_link(rest),
             '*' if rest.starts_with("**") => closed(rest, "**")
                 .map(|(inner, after)| (Inline::Strong(parse_inlines(inner)), after)),
             '*' => closed(rest, "*")
@@ -182,6 +190,23 @@ fn live_name(text: &str) -> Option<(Inline, &str)> {
     Some((Inline::Live(name), &text[word.len() + 2..]))
 }
 
+/// For `text` starting with `[words](compare:example/options)`: the link, and what follows it. Any
+/// other bracket stays text.
+fn compare_link(text: &str) -> Option<(Inline, &str)> {
+    let (label, after_label) = text[1..].split_once("](compare:")?;
+    let (target, after) = after_label.split_once(')')?;
+    let (example, variations) = target.split_once('/')?;
+    let plain = |part: &str| !part.is_empty() && !part.contains(['[', ']', '(', ' ']);
+    (plain(example) && plain(variations) && !label.is_empty() && !label.contains(']')).then(|| {
+        let link = Inline::Compare {
+            label: label.to_string(),
+            example: example.to_string(),
+            variations: variations.to_string(),
+        };
+        (link, after)
+    })
+}
+
 /// For `text` starting with `marker`: the non-empty text up to the closing marker, and what follows it.
 fn closed<'a>(text: &'a str, marker: &str) -> Option<(&'a str, &'a str)> {
     let body = &text[marker.len()..];
@@ -197,6 +222,7 @@ pub fn plain_text(inlines: &[Inline]) -> String {
             Inline::Text(text) | Inline::Code(text) => text.clone(),
             Inline::Strong(inner) | Inline::Emphasis(inner) => plain_text(inner),
             Inline::Live(name) => format!("{{{}}}", name.placeholder()),
+            Inline::Compare { label, .. } => label.clone(),
         })
         .collect()
 }
@@ -310,6 +336,30 @@ mod tests {
                 "{} has a checklist",
                 lesson.id
             );
+        }
+    }
+
+    #[test]
+    fn a_compare_link_becomes_a_button_and_other_brackets_stay_text() {
+        assert_eq!(
+            parse_inlines("Try [fencing on and off](compare:fencing-pause.toml/fencing) now"),
+            vec![
+                text("Try "),
+                Inline::Compare {
+                    label: "fencing on and off".into(),
+                    example: "fencing-pause.toml".into(),
+                    variations: "fencing".into(),
+                },
+                text(" now"),
+            ]
+        );
+        for literal in [
+            "[a](https://x.org)",
+            "[a](compare:x.toml)",
+            "[](compare:x/y)",
+            "[a b",
+        ] {
+            assert_eq!(parse_inlines(literal), vec![text(literal)], "{literal}");
         }
     }
 

@@ -5,6 +5,7 @@
 pub mod bench;
 pub mod chaos;
 pub mod chaos_digest;
+pub mod compare;
 pub mod gallery;
 pub mod lesson;
 pub mod replay;

@@ -2,6 +2,7 @@
 //! coordination worlds' own part) and the narration that retells a trace in plain words. It may import
 //! the engine layer and below; nothing here changes a run.
 
+pub mod difference;
 pub mod narration;
 pub mod view;
 pub mod view_coordination;

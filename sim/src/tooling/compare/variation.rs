@@ -1,0 +1,212 @@
+//! The options compare mode can set differently on its two sides, each a named flip of one scenario
+//! setting (fencing on and off, Redlock instead of the fenced lock service, and so on). A variation
+//! that does not apply to a scenario's world is refused with a sentence saying so.
+
+use crate::contract::config::{
+    LockServiceOptions, ProtocolConfig, ProtocolKind, SchedulerMode, ZkRecipe,
+};
+use crate::tooling::scenario::Scenario;
+
+/// One option that differs between the two sides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Variation {
+    /// The store's fencing check, on or off (the lock service and the work queue).
+    Fencing,
+    /// The fenced lock service, or Redlock on the same number of servers.
+    Redlock,
+    /// ZooKeeper election: every candidate watching one znode (herd), or each its predecessor.
+    ZkRecipe,
+    /// Raft's PreVote round, on or off.
+    PreVote,
+    /// Raft's CheckQuorum (a leader that hears no majority steps down), on or off.
+    CheckQuorum,
+    /// Raft leader lease reads, on or off.
+    LeaseReads,
+    /// The scheduler taking the lock every run, or keeping a long-lived leader.
+    SchedulerLeader,
+    /// The work queue partitioned by account, or every job under one global lock.
+    QueuePartitioned,
+}
+
+impl Variation {
+    /// Every variation, in the order the picker lists them (new ones go at the end).
+    pub const ALL: &'static [Variation] = &[
+        Variation::Fencing,
+        Variation::Redlock,
+        Variation::ZkRecipe,
+        Variation::PreVote,
+        Variation::CheckQuorum,
+        Variation::LeaseReads,
+        Variation::SchedulerLeader,
+        Variation::QueuePartitioned,
+    ];
+
+    /// The spelling in lesson links and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Variation::Fencing => "fencing",
+            Variation::Redlock => "redlock",
+            Variation::ZkRecipe => "zk-recipe",
+            Variation::PreVote => "pre-vote",
+            Variation::CheckQuorum => "check-quorum",
+            Variation::LeaseReads => "lease-reads",
+            Variation::SchedulerLeader => "scheduler-leader",
+            Variation::QueuePartitioned => "queue-partitioned",
+        }
+    }
+
+    pub fn by_name(name: &str) -> Option<Variation> {
+        Variation::ALL
+            .iter()
+            .copied()
+            .find(|variation| variation.name() == name)
+    }
+
+    /// What this option is set to in `scenario`, in words ("fencing on"), or `None` where the
+    /// scenario's world has no such option.
+    pub fn value(self, scenario: &Scenario) -> Option<String> {
+        let on_off = |name: &str, on: bool| format!("{name} {}", if on { "on" } else { "off" });
+        let raft_inside = scenario.protocol.kind() == ProtocolKind::Raft;
+        match (self, &scenario.protocol) {
+            (Variation::Fencing, ProtocolConfig::LockService(locks))
+            | (Variation::Fencing, ProtocolConfig::WorkQueue(locks, _)) => {
+                Some(on_off("fencing", locks.fencing))
+            }
+            (Variation::Redlock, ProtocolConfig::LockService(_)) => {
+                Some("fenced lock service".into())
+            }
+            (Variation::Redlock, ProtocolConfig::Redlock(_)) => Some("Redlock".into()),
+            (Variation::ZkRecipe, ProtocolConfig::Zookeeper(_, recipe)) => Some(match recipe {
+                ZkRecipe::Herd => "herd recipe".into(),
+                ZkRecipe::Sequential => "sequential recipe".into(),
+            }),
+            (Variation::PreVote, _) if raft_inside => {
+                Some(on_off("PreVote", scenario.raft.pre_vote))
+            }
+            (Variation::CheckQuorum, _) if raft_inside => {
+                Some(on_off("CheckQuorum", scenario.raft.check_quorum))
+            }
+            (Variation::LeaseReads, _) if raft_inside => {
+                Some(on_off("lease reads", scenario.raft.lease_reads))
+            }
+            (Variation::SchedulerLeader, ProtocolConfig::Scheduler(_, options)) => {
+                Some(options.mode.name().into())
+            }
+            (Variation::QueuePartitioned, ProtocolConfig::WorkQueue(_, queue)) => Some(
+                if queue.partitioned {
+                    "partitioned queue"
+                } else {
+                    "global lock"
+                }
+                .into(),
+            ),
+            _ => None,
+        }
+    }
+
+    /// `scenario` with this option flipped; refused where the world has no such option, or where the
+    /// result breaks the scenario format's rules.
+    pub fn apply(self, scenario: &Scenario) -> Result<Scenario, String> {
+        if self.value(scenario).is_none() {
+            return Err(format!(
+                "\"{}\" cannot be compared in a {} run",
+                self.name(),
+                scenario.protocol_name()
+            ));
+        }
+        let mut varied = scenario.clone();
+        match (self, &mut varied.protocol) {
+            (Variation::Fencing, ProtocolConfig::LockService(locks))
+            | (Variation::Fencing, ProtocolConfig::WorkQueue(locks, _)) => {
+                locks.fencing = !locks.fencing
+            }
+            (Variation::Redlock, ProtocolConfig::LockService(locks)) => {
+                varied.protocol =
+                    ProtocolConfig::Redlock(shared_lock_options(locks, ProtocolKind::Redlock));
+            }
+            (Variation::Redlock, ProtocolConfig::Redlock(locks)) => {
+                varied.protocol = ProtocolConfig::LockService(shared_lock_options(
+                    locks,
+                    ProtocolKind::LockService,
+                ));
+            }
+            (Variation::ZkRecipe, ProtocolConfig::Zookeeper(_, recipe)) => {
+                *recipe = match recipe {
+                    ZkRecipe::Herd => ZkRecipe::Sequential,
+                    ZkRecipe::Sequential => ZkRecipe::Herd,
+                }
+            }
+            (Variation::PreVote, _) => varied.raft.pre_vote = !varied.raft.pre_vote,
+            (Variation::CheckQuorum, _) => varied.raft.check_quorum = !varied.raft.check_quorum,
+            (Variation::LeaseReads, _) => varied.raft.lease_reads = !varied.raft.lease_reads,
+            (Variation::SchedulerLeader, ProtocolConfig::Scheduler(_, options)) => {
+                options.mode = match options.mode {
+                    SchedulerMode::LockEveryRun => SchedulerMode::LeaderElection,
+                    _ => SchedulerMode::LockEveryRun,
+                }
+            }
+            (Variation::QueuePartitioned, ProtocolConfig::WorkQueue(_, queue)) => {
+                queue.partitioned = !queue.partitioned
+            }
+            _ => {}
+        }
+        varied.validate().map_err(|invalid| {
+            format!(
+                "with \"{}\" changed the run is not valid: {invalid}",
+                self.name()
+            )
+        })?;
+        Ok(varied)
+    }
+}
+
+/// The lock options every lock world takes, kept; the keys only some worlds take (renew, fencing,
+/// drift allowance) at the other world's defaults, as a file for it that does not set them would get.
+fn shared_lock_options(locks: &LockServiceOptions, to: ProtocolKind) -> LockServiceOptions {
+    let mut options = (to.entry().defaults)()
+        .lock_options()
+        .copied()
+        .unwrap_or(*locks);
+    options.workers = locks.workers;
+    options.lease_ttl_ms = locks.lease_ttl_ms;
+    options.think_ms = locks.think_ms;
+    options.work_ms = locks.work_ms;
+    options.op_timeout_ms = locks.op_timeout_ms;
+    options.initial_count = locks.initial_count;
+    options.check_lease_before_write = locks.check_lease_before_write;
+    options.idempotency_key = locks.idempotency_key;
+    options
+}
+
+/// `base` with every one of `variations` flipped (the right side of a comparison).
+pub fn vary(base: &Scenario, variations: &[Variation]) -> Result<Scenario, String> {
+    if variations.is_empty() {
+        return Err("a comparison needs at least one option that differs".into());
+    }
+    variations
+        .iter()
+        .try_fold(base.clone(), |scenario, variation| {
+            variation.apply(&scenario)
+        })
+}
+
+/// Each side's settings of the options that differ between them, in words ("fencing on" and
+/// "fencing off"); "same settings" when none of the named options differ.
+pub fn side_labels(left: &Scenario, right: &Scenario) -> (String, String) {
+    let (mut left_words, mut right_words) = (Vec::new(), Vec::new());
+    for variation in Variation::ALL {
+        // An option only one side has (fencing beside Redlock) is told by the one that differs.
+        if let (Some(left_value), Some(right_value)) =
+            (variation.value(left), variation.value(right))
+        {
+            if left_value != right_value {
+                left_words.push(left_value);
+                right_words.push(right_value);
+            }
+        }
+    }
+    if left_words.is_empty() && right_words.is_empty() {
+        return ("same settings".into(), "same settings".into());
+    }
+    (left_words.join(", "), right_words.join(", "))
+}

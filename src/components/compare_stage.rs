@@ -1,0 +1,83 @@
+//! Compare mode's stage: the line saying how the two runs differ so far, then the two runs side by
+//! side, each with its own invariant badges, cluster drawing and caption. The right side's components
+//! read the right run's state (provided here as their context); whatever they do to it (a node's
+//! menu, a badge's "show me") the right state hands to the left one, which applies it to both.
+
+use crate::components::checker_badges::CheckerBadges;
+use crate::components::cluster::ClusterStage;
+use crate::components::compare_actions::CompareActions;
+use crate::components::narration::NarrationCaption;
+use crate::state::AppState;
+use leptos::prelude::*;
+
+#[component]
+pub fn CompareStage() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let hook = state.compare;
+    let line = move || {
+        hook.difference.with(|difference| {
+            difference
+                .as_ref()
+                .map_or_else(String::new, |difference| difference.line.clone())
+        })
+    };
+    let tallies = move || {
+        hook.difference.with(|difference| {
+            difference
+                .as_ref()
+                .map_or_else(String::new, |difference| difference.tallies.join(" · "))
+        })
+    };
+    view! {
+        <section class="compare-stage" data-testid="compare-stage" aria-label="Two runs compared">
+            <div class="compare-bar">
+                <div class="compare-words">
+                    <p class="compare-difference" data-testid="compare-difference" aria-live="polite">{line}</p>
+                    <p class="compare-tallies" data-testid="compare-tallies">{tallies}</p>
+                </div>
+                <CompareActions />
+            </div>
+            <div class="compare-sides">
+                <div class="compare-side" data-testid="compare-left">
+                    <SidePanels title=Signal::derive(move || hook.labels.with(|labels| format!("Left · {}", labels.left))) />
+                </div>
+                {move || hook.partner.get().map(|partner| {
+                    let label = hook.labels.with(|labels| labels.right.clone());
+                    view! { <RightSide partner=partner label=label /> }
+                })}
+            </div>
+        </section>
+    }
+}
+
+/// One side's own panels, drawn from whichever state the context holds. The side's fingerprint (its
+/// trace hash, as the header shows the left one's) follows the panels' refresh.
+#[component]
+fn SidePanels(title: Signal<String>) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let hash = move || {
+        state.panel_view.track();
+        format!(
+            "{:016x}",
+            state.with_session(|session| session.trace_hash())
+        )
+    };
+    view! {
+        <div class="compare-side-head">
+            <h2 class="compare-side-title">{title}</h2>
+            <span class="compare-side-print">"run " <code data-testid="side-trace-hash" data-trace-hash=hash>{hash}</code></span>
+        </div>
+        <CheckerBadges />
+        <div class="cluster-panel"><ClusterStage /><NarrationCaption /></div>
+    }
+}
+
+#[component]
+fn RightSide(partner: AppState, label: String) -> impl IntoView {
+    provide_context(partner);
+    view! {
+        <div class="compare-side" data-testid="compare-right">
+            <SidePanels title=Signal::stored(format!("Right · {label}")) />
+        </div>
+    }
+}

@@ -1,0 +1,57 @@
+//! Compare mode's side of the state: the left side brings its partner to its own instant whenever it
+//! publishes, and hands it every action at the instant it applies it (see `crate::compare`).
+
+use super::AppState;
+use leptos::prelude::*;
+use quorumlab_sim::action::Action;
+use quorumlab_sim::time::SimTime;
+
+impl AppState {
+    /// On the left side of a comparison: brings the right side to this side's instant, playing or
+    /// paused as this side is, and republishes it (its panels when this side's panels refresh).
+    pub(super) fn lead_partner(&self, refresh_panels: bool) {
+        let Some(partner) = self.compare.partner() else {
+            return;
+        };
+        let now = self.session.with_value(|session| session.now());
+        let playing = self.playing.get_untracked();
+        partner.follow(now, playing, refresh_panels);
+        if refresh_panels {
+            self.compare.refresh_difference(*self, partner);
+        }
+    }
+
+    /// On the right side: moves to `now` (forward by simulating or replaying, back by seeking).
+    fn follow(&self, now: SimTime, playing: bool, refresh_panels: bool) {
+        if self.playing.get_untracked() != playing {
+            self.playing.set(playing);
+        }
+        self.session.update_value(|session| {
+            if now > session.now() {
+                session.advance_to(now);
+            } else if now < session.now() {
+                session.seek(now);
+            }
+        });
+        self.publish_with_panels(refresh_panels);
+    }
+
+    /// On the left side: applies `action` to the right side too, at the same instant. What the right
+    /// side made of it shows in its own narration; the notice bar tells the left side's outcome.
+    pub(super) fn mirror_to_partner(&self, action: &Action) {
+        let Some(partner) = self.compare.partner() else {
+            return;
+        };
+        let now = self.session.with_value(|session| session.now());
+        partner.session.update_value(|session| {
+            if now != session.now() {
+                session.seek(now);
+            }
+            session.apply(action);
+        });
+        partner
+            .caption_age_refreshes
+            .set_value(super::CAPTION_HOLD_REFRESHES);
+        partner.history_revision.update(|revision| *revision += 1);
+    }
+}
