@@ -396,7 +396,20 @@ fn after_tick(state: AppState) {
     if opens_own_world(&lesson, current) {
         // The next step is played on another world: open a fresh run of it, paused, as a lesson opens.
         if let Some(index) = lessons.active.get_untracked() {
+            // What the learner saw happen stays written under each step done so far.
+            let texts = lessons
+                .with_tracker(|tracker| {
+                    (0..current)
+                        .map(|step| tracker.done(step).unwrap_or_default().to_string())
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default();
             open_lesson(state, index, current);
+            lessons.tracker.update_value(|tracker| {
+                if let Some(tracker) = tracker {
+                    tracker.set_done_texts(texts);
+                }
+            });
             let title = lesson.world_of_step(current).1.title.clone();
             notice(
                 state,
