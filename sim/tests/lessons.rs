@@ -482,3 +482,41 @@ fn a_refused_read_is_not_the_stale_write_lesson_six_asks_for() {
         "{writes} pauses refused a write, {reads} a read"
     );
 }
+
+/// A step may switch to a world of its own; its nodes are that world's, and a mistake names the step.
+#[test]
+fn a_step_with_its_own_world_begins_on_a_fresh_run_of_it() {
+    let switching = MINIMAL.replace(
+        "+++\nBody.",
+        "\n[[step]]\nscenario = \"lessons/scenarios/fencing-calm.toml\"\ninstruction = \"Pause A.\"\n\
+         checkpoint = \"node_paused(A)\"\nsolution = [{ after_ms = 5, do = \"pause\", target = \"A\" }]\n+++\nBody.",
+    );
+    let lesson = parse_lesson(&switching, "demo.md").unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(lesson.world_of_step(0).0, 0);
+    assert_eq!(lesson.world_of_step(1).0, 1);
+    assert_eq!(
+        lesson.world_of_step(1).1.title,
+        "Fencing, before anything goes wrong"
+    );
+    let mut run = LessonRun::new(&lesson).unwrap();
+    run.apply_solution(0);
+    assert!(run.now() > SimTime::from_ms(lesson.start_ms));
+    assert_eq!(
+        run.begin(1),
+        SimTime::from_ms(lesson.start_ms),
+        "a fresh run, start_ms in"
+    );
+    assert!(run.apply_solution(1).satisfied);
+
+    let unknown = switching.replace("fencing-calm.toml", "missing.toml");
+    let error = parse_lesson(&unknown, "demo.md").unwrap_err().to_string();
+    assert!(error.contains("step 2 key `scenario`"), "{error}");
+    let wrong_node = MINIMAL.replace(
+        "+++\nBody.",
+        "\n[[step]]\ninstruction = \"Pause A.\"\ncheckpoint = \"node_paused(A)\"\n+++\nBody.",
+    );
+    let error = parse_lesson(&wrong_node, "demo.md")
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("is not a node"), "{error}");
+}

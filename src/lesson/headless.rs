@@ -10,22 +10,39 @@ use quorumlab_sim::time::SimTime;
 
 /// A fresh session of the lesson's scenario, run for the lesson's `start_ms`.
 pub fn lesson_session(lesson: &Lesson) -> Result<Session, String> {
-    let mut session = Session::new(lesson.scenario.clone())?;
+    lesson_session_at(lesson, 0)
+}
+
+/// A fresh session of the world `step` runs in (the lesson's, or the nearest earlier step's own),
+/// run for the lesson's `start_ms`.
+pub fn lesson_session_at(lesson: &Lesson, step: usize) -> Result<Session, String> {
+    let mut session = Session::new(lesson.world_of_step(step).1.clone())?;
     session.advance_to(SimTime::from_ms(lesson.start_ms));
     Ok(session)
 }
 
-/// Plays steps `0..step` of `lesson` on `session` with their scripted solutions, each checkpoint
-/// watched every [`CHECK_EVERY_MS`] until met; returns a tracker at `step`. Fails, naming the step, if
-/// a checkpoint is not met by its deadline (the lesson tests make sure that never happens).
+/// Whether `step` (0-based) begins on a world of its own, so the page must open a fresh session
+/// of it when the step before ticks.
+pub fn opens_own_world(lesson: &Lesson, step: usize) -> bool {
+    lesson
+        .steps
+        .get(step)
+        .is_some_and(|step| step.own_world.is_some())
+}
+
+/// Plays the steps before `step` that run in its world (from [`lesson_session_at`]) with their
+/// scripted solutions, each checkpoint watched every [`CHECK_EVERY_MS`] until met; returns a tracker
+/// at `step`, the steps of earlier worlds counted as done. Fails, naming the step, if a checkpoint is
+/// not met by its deadline (the lesson tests make sure that never happens).
 pub fn play_to_step(
     session: &mut Session,
     lesson: &Lesson,
     step: usize,
 ) -> Result<LessonTracker, String> {
-    let mut tracker = LessonTracker::start(lesson.clone(), session.world());
-    let mut texts = Vec::new();
-    for (index, scripted_step) in lesson.steps.iter().enumerate().take(step) {
+    let (first, _) = lesson.world_of_step(step);
+    let mut tracker = LessonTracker::at_step(lesson.clone(), first, session.world());
+    let mut texts = vec![super::tracker::DONE_EARLIER.to_string(); first];
+    for (index, scripted_step) in lesson.steps.iter().enumerate().take(step).skip(first) {
         let began = tracker.step_began();
         for scripted in &scripted_step.solution {
             session.advance_to(began.plus_ms(scripted.after_ms));

@@ -13,7 +13,7 @@
 
 use crate::format;
 use crate::lesson::drive::{self, drive_to, Driven};
-use crate::lesson::headless::{lesson_session, play_to_step, resume_at};
+use crate::lesson::headless::{lesson_session_at, opens_own_world, play_to_step, resume_at};
 use crate::lesson::loading::{load_course, Course};
 use crate::lesson::markdown::{parse_blocks, Block};
 use crate::lesson::progress::{storage_key, Progress};
@@ -199,7 +199,7 @@ pub fn open_lesson(state: AppState, index: usize, step: usize) {
     let Ok(Some(lesson)) = lessons.with_course(|course| course.get(index).cloned()) else {
         return;
     };
-    let opened = lesson_session(&lesson).and_then(|mut session| {
+    let opened = lesson_session_at(&lesson, step).and_then(|mut session| {
         let tracker = play_to_step(&mut session, &lesson, step)?;
         Ok((session, tracker))
     });
@@ -393,6 +393,32 @@ fn after_tick(state: AppState) {
         return;
     };
     update_progress(lessons, &lesson, |progress| progress.record_steps(done));
+    if opens_own_world(&lesson, current) {
+        // The next step is played on another world: open a fresh run of it, paused, as a lesson opens.
+        if let Some(index) = lessons.active.get_untracked() {
+            // What the learner saw happen stays written under each step done so far.
+            let texts = lessons
+                .with_tracker(|tracker| {
+                    (0..current)
+                        .map(|step| tracker.done(step).unwrap_or_default().to_string())
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default();
+            open_lesson(state, index, current);
+            lessons.tracker.update_value(|tracker| {
+                if let Some(tracker) = tracker {
+                    tracker.set_done_texts(texts);
+                }
+            });
+            let title = lesson.world_of_step(current).1.title.clone();
+            notice(
+                state,
+                format!("Step {} runs on a new world: {title}.", current + 1),
+                false,
+            );
+        }
+        return;
+    }
     let shown_step = (current + 1).min(lesson.steps.len());
     web_io::replace_fragment(&lesson_fragment(&lesson.id, shown_step));
     lessons.bump();

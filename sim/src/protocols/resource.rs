@@ -161,6 +161,8 @@ pub struct Resource {
     applied: BTreeMap<NodeId, (u64, FencingToken)>,
     /// Invoice store: who generated each minute's invoices (more than one entry = duplicates).
     pub invoices: BTreeMap<u64, Vec<NodeId>>,
+    /// Invoice store: runs refused for a token below the highest seen.
+    pub refused_invoices: u64,
     /// Invoice store: last run applied per client (a duplicated message is not a second run).
     last_run: BTreeMap<NodeId, u64>,
     /// Work queue: balance per account other than 0 (account 0 is `value`).
@@ -182,6 +184,7 @@ impl Resource {
             idempotency_scope: IdempotencyScope::Message,
             applied: BTreeMap::new(),
             invoices: BTreeMap::new(),
+            refused_invoices: 0,
             last_run: BTreeMap::new(),
             accounts: BTreeMap::new(),
         }
@@ -214,7 +217,9 @@ impl Resource {
         let existing = self.invoices.get(&minute).map_or(0, Vec::len);
         let already_done = if_absent && existing > 0;
         let written = !(refused || already_done);
-        if !refused {
+        if refused {
+            self.refused_invoices += 1;
+        } else {
             self.highest_seen = self.highest_seen.max(token);
         }
         if written {

@@ -43,6 +43,14 @@ pub const CHECKPOINT_NAMES: &[&str] = &[
     "two_values_chosen",
     "ballots_at_least",
     "value_carried_forward",
+    "write_acknowledged_after_ms",
+    "write_refused_or_unknown",
+    "lease_kept_through_pause",
+    "crashed_holder_asked_again",
+    "lock_reply_lost",
+    "lock_queue_at_least",
+    "scheduler_leader_changed",
+    "stale_invoice_refused",
 ];
 
 /// A condition on the live simulation. `NodeTarget::Leader` in a checkpoint means the node that led
@@ -119,6 +127,23 @@ pub enum Checkpoint {
     BallotsAtLeast(u64),
     /// Paxos: since the step began a proposer proposed a value a promise carried, not its own.
     ValueCarriedForward,
+    /// Since the step began a client write was acknowledged this many ms or more after it was sent.
+    WriteAcknowledgedAfterMs(u64),
+    /// Since the step began a client request came back refused, or unknown (its timeout ran out).
+    WriteRefusedOrUnknown,
+    /// A lock holder paused for at least one renewal interval, less than its lease, kept its token
+    /// and finished its job with nothing refused at the store.
+    LeaseKeptThroughPause,
+    /// A lock holder crashed, restarted holding nothing and asked the service for the lock again.
+    CrashedHolderAskedAgain,
+    /// A worker's `SET NX` was applied but its reply never came, and its timeout ran out.
+    LockReplyLost,
+    /// At least this many workers waited in the lock's queue at once.
+    LockQueueAtLeast(u64),
+    /// Another scheduler instance leads (or the same one under a newer token) than when the step began.
+    SchedulerLeaderChanged,
+    /// The invoice store refused a run whose token was below the highest it had seen.
+    StaleInvoiceRefused,
 }
 
 /// Why a checkpoint string does not parse; `at` is the 1-based character where the problem starts.
@@ -218,6 +243,20 @@ pub(crate) fn parse_checkpoint(
         "value_chosen" => no_argument(Checkpoint::ValueChosen),
         "two_values_chosen" => no_argument(Checkpoint::TwoValuesChosen),
         "value_carried_forward" => no_argument(Checkpoint::ValueCarriedForward),
+        "write_acknowledged_after_ms" => Ok(Checkpoint::WriteAcknowledgedAfterMs(number(
+            text,
+            needs("a number")?,
+        )?)),
+        "write_refused_or_unknown" => no_argument(Checkpoint::WriteRefusedOrUnknown),
+        "lease_kept_through_pause" => no_argument(Checkpoint::LeaseKeptThroughPause),
+        "crashed_holder_asked_again" => no_argument(Checkpoint::CrashedHolderAskedAgain),
+        "lock_reply_lost" => no_argument(Checkpoint::LockReplyLost),
+        "lock_queue_at_least" => Ok(Checkpoint::LockQueueAtLeast(number(
+            text,
+            needs("a number")?,
+        )?)),
+        "scheduler_leader_changed" => no_argument(Checkpoint::SchedulerLeaderChanged),
+        "stale_invoice_refused" => no_argument(Checkpoint::StaleInvoiceRefused),
         "ballots_at_least" => Ok(Checkpoint::BallotsAtLeast(number(
             text,
             needs("a number")?,
@@ -381,6 +420,29 @@ mod tests {
             ("two_values_chosen", Checkpoint::TwoValuesChosen),
             ("ballots_at_least(12)", Checkpoint::BallotsAtLeast(12)),
             ("value_carried_forward", Checkpoint::ValueCarriedForward),
+            (
+                "write_acknowledged_after_ms(300)",
+                Checkpoint::WriteAcknowledgedAfterMs(300),
+            ),
+            (
+                "write_refused_or_unknown",
+                Checkpoint::WriteRefusedOrUnknown,
+            ),
+            (
+                "lease_kept_through_pause",
+                Checkpoint::LeaseKeptThroughPause,
+            ),
+            (
+                "crashed_holder_asked_again",
+                Checkpoint::CrashedHolderAskedAgain,
+            ),
+            ("lock_reply_lost", Checkpoint::LockReplyLost),
+            ("lock_queue_at_least(4)", Checkpoint::LockQueueAtLeast(4)),
+            (
+                "scheduler_leader_changed",
+                Checkpoint::SchedulerLeaderChanged,
+            ),
+            ("stale_invoice_refused", Checkpoint::StaleInvoiceRefused),
         ];
         for (text, expected) in cases {
             assert_eq!(parse_checkpoint(text, &names()), Ok(expected), "{text}");

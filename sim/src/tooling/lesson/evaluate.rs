@@ -10,9 +10,12 @@
 //! rather than a bare red cross.
 
 mod coordination;
+mod holders;
 mod paxos;
 mod progress;
 mod quorum;
+mod requests;
+mod scheduler;
 #[cfg(test)]
 mod test_support;
 mod tokens;
@@ -77,6 +80,12 @@ pub struct CheckpointEvaluator {
     quorum: quorum::QuorumWatch,
     /// Ballots started and values carried forward when the step began (Paxos checkpoints).
     paxos: paxos::PaxosBaseline,
+    /// Client request outcomes since the step began.
+    requests: requests::RequestWatch,
+    /// A struck lock holder and what must follow (pause, crash, lost reply, queue).
+    holders: holders::HolderWatch,
+    /// The scheduler's leading instance and refused invoices when the step began.
+    scheduler: scheduler::SchedulerWatch,
     /// Set once the checkpoint has been met; later calls return it unchanged.
     met: Option<Verdict>,
 }
@@ -101,6 +110,9 @@ impl CheckpointEvaluator {
             tokens: tokens::TokenWatch::default(),
             quorum: quorum::QuorumWatch::begin(world),
             paxos: paxos::PaxosBaseline::begin(world),
+            requests: requests::RequestWatch::begin(world),
+            holders: holders::HolderWatch::begin(world),
+            scheduler: scheduler::SchedulerWatch::begin(world),
             met: None,
         }
     }
@@ -182,6 +194,18 @@ impl CheckpointEvaluator {
             Checkpoint::TwoValuesChosen => self.violations_at_start.two_values_chosen(world),
             Checkpoint::BallotsAtLeast(wanted) => self.paxos.ballots_at_least(world, *wanted),
             Checkpoint::ValueCarriedForward => self.paxos.value_carried_forward(world),
+            Checkpoint::WriteAcknowledgedAfterMs(ms) => {
+                self.requests.write_acknowledged_after(world, *ms)
+            }
+            Checkpoint::WriteRefusedOrUnknown => self.requests.refused_or_unknown(world),
+            Checkpoint::LeaseKeptThroughPause => self.holders.lease_kept_through_pause(world),
+            Checkpoint::CrashedHolderAskedAgain => self.holders.crashed_holder_asked_again(world),
+            Checkpoint::LockReplyLost => self.holders.lock_reply_lost(world),
+            Checkpoint::LockQueueAtLeast(wanted) => {
+                self.holders.lock_queue_at_least(world, *wanted)
+            }
+            Checkpoint::SchedulerLeaderChanged => self.scheduler.leader_changed(world),
+            Checkpoint::StaleInvoiceRefused => self.scheduler.stale_invoice_refused(world),
         }
     }
 

@@ -16,6 +16,8 @@
 //! checkpoint = "leader_changed"                  # see `checkpoint.rs` for the closed list
 //! solution = [{ after_ms = 100, do = "crash", target = "leader" }]
 //! within_ms = 3000                               # optional: time allowed after the last solution action
+//! scenario = "lessons/scenarios/fencing-calm.toml" # optional: this step (and the ones after it)
+//!                                                # begins on a fresh run of another world
 //!
 //! [[step.predict]]
 //! question = "What happens next?"
@@ -150,6 +152,18 @@ pub const SCENARIO_FILES: &[(&str, &str)] = &[
         "lessons/scenarios/inventory-batch.toml",
         include_str!("../../../../lessons/scenarios/inventory-batch.toml"),
     ),
+    (
+        "lessons/scenarios/redis-unchecked-calm.toml",
+        include_str!("../../../../lessons/scenarios/redis-unchecked-calm.toml"),
+    ),
+    (
+        "lessons/scenarios/lock-queue-calm.toml",
+        include_str!("../../../../lessons/scenarios/lock-queue-calm.toml"),
+    ),
+    (
+        "lessons/scenarios/scheduler-fencing-calm.toml",
+        include_str!("../../../../lessons/scenarios/scheduler-fencing-calm.toml"),
+    ),
 ];
 
 /// A parsed lesson.
@@ -185,6 +199,16 @@ pub struct LessonStep {
     /// Time the checkpoint is given after the last solution action.
     pub within_ms: u64,
     pub predict: Vec<Prediction>,
+    /// A world of its own (`scenario = "..."` in the step): the step begins on a fresh run of it,
+    /// `start_ms` in, and the steps after it go on in that world.
+    pub own_world: Option<StepWorld>,
+}
+
+/// The scenario a step switches to, by path and parsed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StepWorld {
+    pub path: String,
+    pub scenario: Scenario,
 }
 
 impl LessonStep {
@@ -222,6 +246,20 @@ pub struct PredictOption {
 pub struct InterviewQuestion {
     pub question: String,
     pub answer: String,
+}
+
+impl Lesson {
+    /// The first step played on the world `step` runs in (0 or the nearest step at or before it with
+    /// a world of its own), and that world's scenario.
+    pub fn world_of_step(&self, step: usize) -> (usize, &Scenario) {
+        self.steps
+            .iter()
+            .enumerate()
+            .take(step.saturating_add(1))
+            .rev()
+            .find_map(|(index, step)| Some((index, &step.own_world.as_ref()?.scenario)))
+            .unwrap_or((0, &self.scenario))
+    }
 }
 
 /// Every compiled-in lesson, parsed, in course order.

@@ -8,7 +8,7 @@ use super::checkpoint::parse_checkpoint;
 use super::errors::{LessonError, LessonErrorKind};
 use super::live_names::{placeholders, LiveName, LIVE_NAMES};
 use super::{
-    InterviewQuestion, Lesson, LessonStep, PredictOption, Prediction, SolutionAction,
+    InterviewQuestion, Lesson, LessonStep, PredictOption, Prediction, SolutionAction, StepWorld,
     SCENARIO_FILES,
 };
 use crate::tooling::scenario::errors::line_and_column;
@@ -35,6 +35,7 @@ const STEP_KEYS: &[&str] = &[
     "solution",
     "within_ms",
     "predict",
+    "scenario",
 ];
 const PREDICT_KEYS: &[&str] = &["question", "options"];
 const OPTION_KEYS: &[&str] = &["text", "correct", "explanation"];
@@ -100,31 +101,32 @@ pub fn parse_lesson(text: &str, file: &str) -> Result<Lesson> {
         Some(field) => field.unsigned_in(0, scenario.duration_ms)?,
         None => DEFAULT_START_MS.min(scenario.duration_ms),
     };
-    let names = node_names(&scenario);
-    let steps = match top.optional("step") {
-        Some(field) => field
-            .array()?
-            .iter()
-            .enumerate()
-            .map(|(index, entry)| {
-                let place = Place {
-                    step: Some(index + 1),
-                    ..field.place
-                };
-                read_step(
-                    &table_of(
-                        Field {
-                            place,
-                            ..field.element(entry)
-                        },
-                        "every step",
-                    )?,
-                    &names,
-                )
-            })
-            .collect::<Result<Vec<_>>>()?,
-        None => Vec::new(),
-    };
+    // A step with a scenario of its own names nodes of that world, and so do the steps after it.
+    let mut names = node_names(&scenario);
+    let mut steps = Vec::new();
+    if let Some(field) = top.optional("step") {
+        for (index, entry) in field.array()?.iter().enumerate() {
+            let place = Place {
+                step: Some(index + 1),
+                ..field.place
+            };
+            let table = table_of(
+                Field {
+                    place,
+                    ..field.element(entry)
+                },
+                "every step",
+            )?;
+            let own_world = match table.optional("scenario") {
+                Some(field) => Some(read_step_scenario(field, start_ms)?),
+                None => None,
+            };
+            if let Some(world) = &own_world {
+                names = node_names(&world.scenario);
+            }
+            steps.push(read_step(&table, &names, own_world)?);
+        }
+    }
     let interview = match top.optional("interview") {
         Some(field) => read_interview(field)?,
         None => Vec::new(),
@@ -197,6 +199,22 @@ fn table_of<'a>(field: Field<'a>, needed_by: &str) -> Result<TableReader<'a>> {
     }
 }
 
+/// A step's own world: it must run at least as long as the lesson runs before a world's first step.
+fn read_step_scenario(field: Field<'_>, start_ms: u64) -> Result<StepWorld> {
+    let (path, scenario) = read_scenario(field)?;
+    if scenario.duration_ms <= start_ms {
+        let message = format!(
+            "it lasts {} ms, no longer than the lesson's start_ms ({start_ms} ms)",
+            scenario.duration_ms
+        );
+        return Err(lesson_error(
+            &field,
+            LessonErrorKind::BadScenario { message },
+        ));
+    }
+    Ok(StepWorld { path, scenario })
+}
+
 fn read_scenario(field: Field<'_>) -> Result<(String, Scenario)> {
     let path = field.string()?;
     let Some(text) = scenario_text(path) else {
@@ -251,7 +269,11 @@ fn node_names(scenario: &Scenario) -> NodeNames {
     NodeNames::of_scenario(scenario)
 }
 
-fn read_step(table: &TableReader<'_>, names: &NodeNames) -> Result<LessonStep> {
+fn read_step(
+    table: &TableReader<'_>,
+    names: &NodeNames,
+    own_world: Option<StepWorld>,
+) -> Result<LessonStep> {
     table.check_keys(STEP_KEYS)?;
     let instruction_field = table.required("instruction")?;
     let instruction = instruction_field.string()?.to_string();
@@ -304,6 +326,7 @@ fn read_step(table: &TableReader<'_>, names: &NodeNames) -> Result<LessonStep> {
         solution,
         within_ms,
         predict,
+        own_world,
     })
 }
 

@@ -6,6 +6,8 @@
 //! applies the step's actions at their offsets, then runs time forward, checking every
 //! [`CHECK_EVERY_MS`], until the checkpoint is met or the step's deadline passes.
 //! [`LessonRun::watch`] runs forward without acting, which is how the tests prove a checkpoint can fail.
+//! A step with a world of its own begins on a fresh run of that scenario, `start_ms` in, as the app
+//! opens it; every such world is built up front, so a lesson whose worlds do not build fails at once.
 
 use super::evaluate::{CheckpointEvaluator, Verdict};
 use super::Lesson;
@@ -25,17 +27,30 @@ pub struct LessonRun {
     evaluators: Vec<Option<CheckpointEvaluator>>,
     /// When each step began.
     started_at: Vec<Option<SimTime>>,
+    /// Per step with a world of its own: that world, built and not yet run.
+    fresh_worlds: Vec<Option<ScenarioRun>>,
 }
 
 impl LessonRun {
     pub fn new(lesson: &Lesson) -> Result<LessonRun, String> {
         let mut run = ScenarioRun::new(lesson.scenario.clone())?;
         run.advance_to(SimTime::from_ms(lesson.start_ms));
+        let fresh_worlds = lesson
+            .steps
+            .iter()
+            .map(|step| {
+                step.own_world
+                    .as_ref()
+                    .map(|world| ScenarioRun::new(world.scenario.clone()))
+                    .transpose()
+            })
+            .collect::<Result<Vec<_>, _>>()?;
         Ok(LessonRun {
             lesson: lesson.clone(),
             run,
             evaluators: vec![None; lesson.steps.len()],
             started_at: vec![None; lesson.steps.len()],
+            fresh_worlds,
         })
     }
 
@@ -68,6 +83,10 @@ impl LessonRun {
             "no step {step} in this lesson"
         );
         if self.evaluators[step].is_none() {
+            if let Some(mut fresh) = self.fresh_worlds[step].take() {
+                fresh.advance_to(SimTime::from_ms(self.lesson.start_ms));
+                self.run = fresh;
+            }
             let checkpoint = self.lesson.steps[step].checkpoint.clone();
             self.evaluators[step] = Some(CheckpointEvaluator::begin(checkpoint, self.run.world()));
             self.started_at[step] = Some(self.now());

@@ -1,0 +1,115 @@
+// The source's edge cases as lesson steps (issue 16), in the browser: every new step through "show me"
+// (some open a world of their own when the step before ticks), lesson 7's writes without a majority and
+// lesson 4's crashed lock holder done by hand through the inspector, and two of the steps photographed.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openApp } from './support/browser.mjs';
+import { assertNoProblems, setSpeedPosition, waitUntil } from './support/cluster.mjs';
+
+const step = (page, number) => page.locator(`[data-testid=lesson-step-${number}]`);
+const stepState = (page, number) => step(page, number).getAttribute('data-state');
+const result = (page, number) => step(page, number).locator('[data-testid=step-result]').textContent();
+
+async function waitForStepState(page, number, wanted, timeout = 60_000) {
+  await waitUntil(async () => (await stepState(page, number)) === wanted, {
+    timeout,
+    what: `step ${number} to be ${wanted}`,
+  });
+}
+
+async function showMe(page, number) {
+  await waitForStepState(page, number, 'open', 20_000);
+  await step(page, number).locator('[data-testid=show-me]').click();
+  await waitForStepState(page, number, 'done');
+}
+
+async function selectActor(page, name) {
+  await page
+    .locator('[data-testid=cluster-view] g[data-testid^="node-"]', {
+      has: page.locator('text.node-id', { hasText: new RegExp(`^${name}$`) }),
+    })
+    .click();
+}
+
+async function openStep(id, number) {
+  const app = await openApp({ width: 1440, height: 900, path: `/#/lesson/${id}/step/${number}` });
+  await app.page.waitForSelector(`[data-testid=lesson-panel][data-lesson-id="${id}"]`);
+  await setSpeedPosition(app.page);
+  return app;
+}
+
+// Lesson id, first new step, and what each new step's result must say.
+const NEW_STEPS = [
+  ['leases', 5, [/kept its lease and token \d+/, /B is crashed/, /restarted remembering no lock/]],
+  ['distributed-locks', 4, [/SET NX was applied on the server, but the reply never reached it/, /freed by a client that did not hold it/, /queued behind one holder at once; jobs per second/]],
+  ['quorum-availability', 4, [/acknowledged \d+ ms after it was sent/, /came back (refused|unknown)/]],
+  ['guided-lab', 6, [/leads the scheduler with token \d+/, /invoice store refused 1 run carrying an old token/]],
+];
+
+for (const [id, first, results] of NEW_STEPS) {
+  test(`${id}: every new step ticks through show me`, async () => {
+    const app = await openStep(id, first);
+    const { page } = app;
+    try {
+      for (const [offset, wanted] of results.entries()) {
+        const number = first + offset;
+        await showMe(page, number);
+        assert.match(await result(page, number), wanted, `${id} step ${number}`);
+      }
+      if (id === 'guided-lab') {
+        await step(page, first + 1).scrollIntoViewIfNeeded();
+        await app.screenshot('lesson10-stale-invoice-refused-1440');
+      }
+      assertNoProblems(app);
+    } finally {
+      await app.close();
+    }
+  });
+}
+
+test('lesson 7 step 5 by hand: crash three of five, send a write, and see it come back refused or unknown', async () => {
+  const app = await openStep('quorum-availability', 4);
+  const { page } = app;
+  try {
+    await showMe(page, 4);
+    for (const name of ['n3', 'n4', 'n5']) {
+      await selectActor(page, name);
+      await page.locator('[data-testid=inspector] button', { hasText: /^Crash$/ }).click();
+    }
+    await page.click('[data-testid=send-write]');
+    await waitForStepState(page, 5, 'done');
+    assert.match(await result(page, 5), /came back (refused|unknown)/);
+    assert.equal(await page.locator('[data-testid=show-me-log] li', { hasText: /crash/i }).count(), 0, 'the crashes were the learner\'s');
+    await step(page, 5).scrollIntoViewIfNeeded();
+    await app.screenshot('lesson7-refused-or-unknown-1440');
+    assertNoProblems(app);
+  } finally {
+    await app.close();
+  }
+});
+
+test('lesson 4 steps 6 and 7 by hand: crash the holder B, restart it, and it asks again holding nothing', async () => {
+  const app = await openStep('leases', 5);
+  const { page } = app;
+  try {
+    await showMe(page, 5);
+    await selectActor(page, 'B');
+    await waitUntil(
+      async () => /holds lock, token \d+/.test((await page.locator('[data-testid=lane-B]').textContent()) ?? ''),
+      { timeout: 30_000, interval: 20, what: 'B to hold the lock' },
+    );
+    await page.locator('[data-testid=inspector] button', { hasText: /^Crash$/ }).click();
+    await waitForStepState(page, 6, 'done');
+    await waitUntil(
+      async () => /holds lock, token \d+/.test((await page.locator('[data-testid=lane-A]').textContent()) ?? ''),
+      { timeout: 30_000, interval: 20, what: 'A to take the lock' },
+    );
+    await selectActor(page, 'B');
+    await page.locator('[data-testid=inspector] button', { hasText: /^Restart$/ }).click();
+    await waitForStepState(page, 7, 'done');
+    assert.match(await result(page, 7), /B restarted remembering no lock/);
+    assertNoProblems(app);
+  } finally {
+    await app.close();
+  }
+});
