@@ -6,8 +6,8 @@
 use super::recorded_links::Recorded;
 use super::*;
 use quorumlab_sim::config::{
-    LockServiceOptions, PaxosOptions, PaxosRemedy, ProtocolConfig, QueueOptions, SchedulerMode,
-    SchedulerOptions, ZkRecipe,
+    LockServiceOptions, PaxosOptions, PaxosRemedy, PbftOptions, ProtocolConfig, QueueOptions,
+    SchedulerMode, SchedulerOptions, ZkRecipe,
 };
 use quorumlab_sim::scenario::Invalid;
 
@@ -85,6 +85,18 @@ fn every_protocol() -> Vec<ProtocolConfig> {
                 round_timeout_ms: 60_000,
                 backoff_ms: 1,
                 stagger_ms: 0,
+            },
+        ),
+        ProtocolConfig::Pbft(
+            LockServiceOptions {
+                workers: 3,
+                fencing: false,
+                ..LockServiceOptions::default()
+            },
+            PbftOptions {
+                quorum: 2,
+                request_interval_ms: 60_000,
+                view_timeout_ms: 1,
             },
         ),
     ];

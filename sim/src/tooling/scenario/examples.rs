@@ -109,4 +109,16 @@ pub const EXAMPLES: &[(&str, &str)] = &[
         "paxos-forgetful-acceptor.toml",
         include_str!("../../../scenarios/paxos-forgetful-acceptor.toml"),
     ),
+    (
+        "pbft-normal.toml",
+        include_str!("../../../scenarios/pbft-normal.toml"),
+    ),
+    (
+        "pbft-byzantine-primary.toml",
+        include_str!("../../../scenarios/pbft-byzantine-primary.toml"),
+    ),
+    (
+        "pbft-misconfigured-three.toml",
+        include_str!("../../../scenarios/pbft-misconfigured-three.toml"),
+    ),
 ];
