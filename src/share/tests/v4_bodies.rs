@@ -226,9 +226,9 @@ fn v4_bytes_after_the_end_overlong_numbers_and_unknown_codes_are_refused() {
         decode_error(&forged(&body, &[0, 0, 0, 2], 0)),
         ShareError::Undecodable { problem } if problem.contains("yes/no")
     ));
-    // One action of kind 17 (there are 17 kinds, 0..=16).
+    // One action of kind 18 (there are 18 kinds, 0..=17).
     assert!(matches!(
-        decode_error(&forged(&body, &[0, 1, 0, 0, 17], 4)),
+        decode_error(&forged(&body, &[0, 1, 0, 0, 18], 4)),
         ShareError::Undecodable { problem } if problem.contains("unknown code")
     ));
     let mut unknown_protocol = body.clone();
