@@ -208,3 +208,14 @@ fn the_misconfigured_quorum_is_caught_in_nearly_every_aimed_seed() {
         .count();
     assert!(caught >= 180, "caught in {caught} of 200 seeds");
 }
+
+/// Chaos seed 7214 (mixed profile, `n2` equivocating): replicas that had asked for view 3 still
+/// entered views 1 and 2 and prepared there, so the view-change messages the primary of view 3
+/// gathered no longer said what they had prepared, and it re-proposed another request at a sequence
+/// number one honest replica had already committed.
+#[test]
+fn chaos_seed_7214_keeps_honest_replicas_in_agreement_across_stale_view_changes() {
+    let options = chaos_options("three-f-plus-one");
+    let outcome = quorumlab_sim::sweep::run_lock_seed(7_214, &options).expect("runs");
+    assert!(outcome.violations.is_empty(), "{:?}", outcome.violations);
+}

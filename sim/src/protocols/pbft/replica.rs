@@ -335,8 +335,7 @@ impl Replica {
         if slot.phase != SlotPhase::PrePrepared || vouchers.len() < quorum {
             return;
         }
-        slot.phase = SlotPhase::Prepared;
-        slot.prepared_view = Some(view);
+        slot.mark_prepared(view);
         slot.commit_from(digest, me);
         effects.observe(PbftFact::SlotPrepared {
             view,

@@ -28,8 +28,10 @@ pub struct Slot {
     /// The digest of the accepted pre-prepare, and its request (`None` with digest 0: a null request).
     pub digest: Option<Digest>,
     pub request: Option<PbftRequest>,
-    /// The view it prepared in, kept across view changes for the proofs it sends.
+    /// The view it last prepared in, kept across view changes for the proofs it sends.
     pub prepared_view: Option<u64>,
+    /// The request it prepared then: a later view's pre-prepare replaces `request`, not this.
+    pub prepared_request: Option<PbftRequest>,
     prepares: BTreeMap<Digest, NodeSet>,
     commits: BTreeMap<Digest, NodeSet>,
 }
@@ -48,6 +50,7 @@ impl Slot {
             digest: None,
             request: None,
             prepared_view: None,
+            prepared_request: None,
             prepares: BTreeMap::new(),
             commits: BTreeMap::new(),
         }
@@ -62,6 +65,13 @@ impl Slot {
             self.phase = SlotPhase::Waiting;
             self.digest = None;
         }
+    }
+
+    /// A quorum vouched for the accepted digest in `view`: what its view changes will carry.
+    pub fn mark_prepared(&mut self, view: u64) {
+        self.phase = SlotPhase::Prepared;
+        self.prepared_view = Some(view);
+        self.prepared_request = self.request;
     }
 
     pub fn done(&self) -> bool {

@@ -53,7 +53,7 @@ impl Replica {
                 Some(PreparedProof {
                     sequence,
                     view: slot.prepared_view?,
-                    request: slot.request,
+                    request: slot.prepared_request,
                 })
             })
             .collect()
@@ -62,6 +62,13 @@ impl Replica {
     pub(super) fn on_timeout<M: PbftWire>(&mut self, effects: &mut Effects<M>) {
         self.timer_armed = false;
         match self.changing_to {
+            // Nobody else asks for this view or a later one yet: ask again instead of running ahead
+            // (it refuses the views before the one it asked for, so running ahead alone would leave
+            // it out of whichever view the others settle in).
+            Some(asked) if !self.others_ask_at_least(asked) => {
+                self.changing_to = None;
+                self.start_view_change(asked, Suspicion::Timeout, effects)
+            }
             Some(asked) => self.start_view_change(asked + 1, Suspicion::Timeout, effects),
             None if !self.pending.is_empty() => {
                 self.start_view_change(self.view + 1, Suspicion::Timeout, effects)
@@ -85,16 +92,31 @@ impl Replica {
         }
         let votes = self.view_changes.entry(view).or_default();
         votes.insert(from, prepared.to_vec());
-        let count = votes.len();
         let join = reply_quorum(self.replicas, self.quorum);
-        if count >= join && self.changing_to.is_none_or(|asked| asked < view) {
-            self.start_view_change(view, Suspicion::Joined, effects);
+        if let Some(ahead) = self.view_to_join(join) {
+            self.start_view_change(ahead, Suspicion::Joined, effects);
         }
         let count = self.view_changes.get(&view).map_or(0, BTreeMap::len);
-        let leads = primary_of(view, self.replicas) == self.id;
+        let leads = primary_of(view, self.replicas) == self.id && !self.asked_beyond(view);
         if leads && count >= self.quorum && self.new_view_sent.is_none_or(|sent| sent < view) {
             self.send_new_view(view, effects);
         }
+    }
+
+    /// PBFT's rule for catching up: when `join` other replicas ask for views past the one it is in
+    /// (or asking for), it asks for the lowest view at least `join` of them have reached, so at least
+    /// one honest replica is there or further (a liar alone cannot drag it up).
+    fn view_to_join(&self, join: usize) -> Option<u64> {
+        let floor = self.changing_to.unwrap_or(self.view);
+        let mut highest: BTreeMap<NodeId, u64> = BTreeMap::new();
+        for (&view, votes) in self.view_changes.range(floor + 1..) {
+            for &from in votes.keys().filter(|&&from| from != self.id) {
+                highest.insert(from, view);
+            }
+        }
+        let mut views: Vec<u64> = highest.into_values().collect();
+        views.sort_unstable_by(|a, b| b.cmp(a));
+        views.get(join.checked_sub(1)?).copied()
     }
 
     /// For each sequence number up to the highest any view change names, the request prepared in the
@@ -153,9 +175,24 @@ impl Replica {
         effects: &mut Effects<M>,
     ) {
         let fits = view > self.view && view <= self.view + MAX_VIEWS_AHEAD;
-        if fits && from == primary_of(view, self.replicas) {
+        if fits && !self.asked_beyond(view) && from == primary_of(view, self.replicas) {
             self.enter_view(view, proposals, effects);
         }
+    }
+
+    fn others_ask_at_least(&self, view: u64) -> bool {
+        let me = self.id;
+        let mut later = self.view_changes.range(view..);
+        later.any(|(_, votes)| votes.keys().any(|&from| from != me))
+    }
+
+    /// It sent a `ViewChange` for a view after `view`: that message promised (as a replica moving to
+    /// a view does in PBFT) to take no part in earlier views, since the primary it went to builds its
+    /// `NewView` from what it said it had prepared. Entering `view` now and preparing there would
+    /// leave that message stale, and the later primary could re-propose another request at a sequence
+    /// number that committed in `view`.
+    fn asked_beyond(&self, view: u64) -> bool {
+        self.changing_to.is_some_and(|asked| asked > view)
     }
 
     /// Enters `view`: old votes no longer count, the proposals are taken as pre-prepares, the new
