@@ -19,7 +19,7 @@ pub use base::{clock, hash, ids, rng, time, units};
 pub use contract::{action, config, entry, invalid, link_settings, protocol, report};
 pub use engine::{checker, fingerprint, history, network, trace, world};
 pub use protocols::{
-    lock_client, lockservice, paxos, raft, redlock, resource, scheduler, work_queue, worker,
+    lock_client, lockservice, paxos, pbft, raft, redlock, resource, scheduler, work_queue, worker,
     zookeeper,
 };
 pub use tooling::{

@@ -57,6 +57,13 @@ pub enum LinkProtocol {
         backoff_ms: u64,
         stagger_ms: u64,
     },
+    /// Added after `Paxos` (postcard numbers variants by position: older links keep decoding).
+    Pbft {
+        locks: LinkLockOptions,
+        quorum: u32,
+        request_interval_ms: u64,
+        view_timeout_ms: u64,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -219,6 +226,19 @@ pub enum LinkAction {
         to: u16,
         by_ms: u64,
     },
+    /// Added after `HoldMessage` (postcard numbers variants by position: older links keep decoding).
+    Byzantine {
+        target: LinkTarget,
+        mode: LinkByzantineMode,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LinkByzantineMode {
+    Honest,
+    Equivocate,
+    Lie,
+    Silent,
 }
 
 /// One link's own settings; `None` follows the run's timing.

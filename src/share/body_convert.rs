@@ -4,17 +4,17 @@
 //! a [`LinkBody`] and converted here.
 
 use super::body::{
-    GroupSizeLimit, GroupsLimit, LinkAction, LinkBody, LinkIdempotency, LinkLesson,
-    LinkLinkSettings, LinkLockOptions, LinkPaxosRemedy, LinkProtocol, LinkRaftOptions,
+    GroupSizeLimit, GroupsLimit, LinkAction, LinkBody, LinkByzantineMode, LinkIdempotency,
+    LinkLesson, LinkLinkSettings, LinkLockOptions, LinkPaxosRemedy, LinkProtocol, LinkRaftOptions,
     LinkRecordedAction, LinkRequestKind, LinkSchedulerMode, LinkStep, LinkTarget, LinkTiming,
     LinkZookeeperRecipe,
 };
 use super::bounded::Bounded;
 use super::{ShareError, SharedLesson, SharedRun};
-use quorumlab_sim::action::{Action, NodeTarget, RequestKind};
+use quorumlab_sim::action::{Action, ByzantineMode, NodeTarget, RequestKind};
 use quorumlab_sim::config::{
-    IdempotencyScope, LockServiceOptions, PaxosOptions, PaxosRemedy, ProtocolConfig, QueueOptions,
-    RaftOptions, SchedulerMode, SchedulerOptions, Timing, ZkRecipe,
+    IdempotencyScope, LockServiceOptions, PaxosOptions, PaxosRemedy, PbftOptions, ProtocolConfig,
+    QueueOptions, RaftOptions, SchedulerMode, SchedulerOptions, Timing, ZkRecipe,
 };
 use quorumlab_sim::history::RecordedAction;
 use quorumlab_sim::ids::NodeId;
@@ -142,6 +142,12 @@ fn protocol_from(scenario: &Scenario) -> LinkProtocol {
             partitioned: queue.partitioned,
             accounts: queue.accounts,
         },
+        ProtocolConfig::Pbft(_, pbft) => LinkProtocol::Pbft {
+            locks,
+            quorum: pbft.quorum,
+            request_interval_ms: pbft.request_interval_ms,
+            view_timeout_ms: pbft.view_timeout_ms,
+        },
         ProtocolConfig::Paxos(_, paxos) => LinkProtocol::Paxos {
             locks,
             remedy: match paxos.remedy {
@@ -197,6 +203,19 @@ fn protocol_into(protocol: &LinkProtocol) -> ProtocolConfig {
                 accounts: *accounts,
             };
             ProtocolConfig::WorkQueue(locks_into(locks), queue)
+        }
+        LinkProtocol::Pbft {
+            locks,
+            quorum,
+            request_interval_ms,
+            view_timeout_ms,
+        } => {
+            let pbft = PbftOptions {
+                quorum: *quorum,
+                request_interval_ms: *request_interval_ms,
+                view_timeout_ms: *view_timeout_ms,
+            };
+            ProtocolConfig::Pbft(locks_into(locks), pbft)
         }
         LinkProtocol::Paxos {
             locks,
@@ -438,6 +457,15 @@ fn action_from(action: &Action) -> LinkAction {
             to: to.0,
             by_ms: *by_ms,
         },
+        Action::Byzantine { target, mode } => LinkAction::Byzantine {
+            target: target_from(*target),
+            mode: match mode {
+                ByzantineMode::Honest => LinkByzantineMode::Honest,
+                ByzantineMode::Equivocate => LinkByzantineMode::Equivocate,
+                ByzantineMode::Lie => LinkByzantineMode::Lie,
+                ByzantineMode::Silent => LinkByzantineMode::Silent,
+            },
+        },
     }
 }
 
@@ -538,6 +566,15 @@ fn action_into(action: LinkAction) -> Action {
             from: NodeId(from),
             to: NodeId(to),
             by_ms,
+        },
+        LinkAction::Byzantine { target, mode } => Action::Byzantine {
+            target: target_into(target),
+            mode: match mode {
+                LinkByzantineMode::Honest => ByzantineMode::Honest,
+                LinkByzantineMode::Equivocate => ByzantineMode::Equivocate,
+                LinkByzantineMode::Lie => ByzantineMode::Lie,
+                LinkByzantineMode::Silent => ByzantineMode::Silent,
+            },
         },
     }
 }

@@ -6,7 +6,7 @@ use super::validate::{MAX_SHARED_ACTIONS, MAX_SHARED_TIME};
 use super::*;
 use crate::session::Session;
 use legacy_bytes::Writer;
-use quorumlab_sim::action::{Action, NodeTarget, RequestKind};
+use quorumlab_sim::action::{Action, ByzantineMode, NodeTarget, RequestKind};
 use quorumlab_sim::ids::NodeId;
 use quorumlab_sim::link_settings::{LinkSettings, MAX_HOLD_MS, MAX_LINK_DELAY_MS};
 use quorumlab_sim::scenario::Step;
@@ -93,6 +93,14 @@ pub(super) fn every_action() -> Vec<Action> {
             from: NodeId(0),
             to: NodeId(4),
             by_ms: MAX_HOLD_MS,
+        },
+        Action::Byzantine {
+            target: NodeTarget::Leader,
+            mode: ByzantineMode::Equivocate,
+        },
+        Action::Byzantine {
+            target: node(2),
+            mode: ByzantineMode::Honest,
         },
     ]
 }

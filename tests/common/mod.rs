@@ -21,7 +21,7 @@ pub const REGENERATE: &str = "QUORUMLAB_BLESS=1 cargo test -p quorumlab --test n
 
 /// Every example scenario (`sim/scenarios/*.toml`), by file name. The native test fails if a file is
 /// added to that folder without being listed here.
-pub const SCENARIOS: [(&str, &str); 28] = [
+pub const SCENARIOS: [(&str, &str); 31] = [
     (
         "clock-drift.toml",
         include_str!("../../sim/scenarios/clock-drift.toml"),
@@ -77,6 +77,18 @@ pub const SCENARIOS: [(&str, &str); 28] = [
     (
         "paxos-proposer-crash.toml",
         include_str!("../../sim/scenarios/paxos-proposer-crash.toml"),
+    ),
+    (
+        "pbft-byzantine-primary.toml",
+        include_str!("../../sim/scenarios/pbft-byzantine-primary.toml"),
+    ),
+    (
+        "pbft-misconfigured-three.toml",
+        include_str!("../../sim/scenarios/pbft-misconfigured-three.toml"),
+    ),
+    (
+        "pbft-normal.toml",
+        include_str!("../../sim/scenarios/pbft-normal.toml"),
     ),
     (
         "prevote-rejoin.toml",

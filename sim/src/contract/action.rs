@@ -112,6 +112,50 @@ pub enum Action {
         to: NodeId,
         by_ms: u64,
     },
+    /// Make a node Byzantine (it lies in the way `mode` says) or, with `Honest`, make it follow its
+    /// protocol again. Worlds whose nodes have no way to lie skip it with the reason.
+    Byzantine {
+        target: NodeTarget,
+        mode: ByzantineMode,
+    },
+}
+
+/// How a Byzantine node misbehaves. What each mode means is up to the protocol (its folder says).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ByzantineMode {
+    /// Follow the protocol again.
+    Honest,
+    /// Tell different peers different things (votes, values, digests).
+    Equivocate,
+    /// Claim what is not so (a forged grant, a wrong digest, a leadership it never won).
+    Lie,
+    /// Send nothing, while still listening.
+    Silent,
+}
+
+impl ByzantineMode {
+    pub const NAMES: &'static [&'static str] = &["honest", "equivocate", "lie", "silent"];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ByzantineMode::Honest => "honest",
+            ByzantineMode::Equivocate => "equivocate",
+            ByzantineMode::Lie => "lie",
+            ByzantineMode::Silent => "silent",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<ByzantineMode> {
+        [
+            ByzantineMode::Honest,
+            ByzantineMode::Equivocate,
+            ByzantineMode::Lie,
+            ByzantineMode::Silent,
+        ]
+        .into_iter()
+        .find(|mode| mode.name() == name)
+    }
 }
 
 impl NodeTarget {
@@ -135,7 +179,8 @@ impl Action {
             | Action::Isolate { target }
             | Action::ClockJump { target, .. }
             | Action::ClockDrift { target, .. }
-            | Action::Request { target, .. } => vec![("target", *target)],
+            | Action::Request { target, .. }
+            | Action::Byzantine { target, .. } => vec![("target", *target)],
             Action::Cut { from, to, .. } => vec![("from", *from), ("to", *to)],
             Action::Partition { .. }
             | Action::Heal

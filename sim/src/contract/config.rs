@@ -73,6 +73,31 @@ pub enum ProtocolConfig {
     /// Single-decree Paxos: acceptors `n1..nN`, proposers `A`, `B`, ... (`workers`) that also learn.
     /// Only the lock options' `workers` means anything here. No store.
     Paxos(LockServiceOptions, PaxosOptions),
+    /// PBFT: replicas `n1..nN` (n = 3f + 1 tolerates f that lie), clients `A`, `B`, ... (`workers`)
+    /// sending requests. Only the lock options' `workers` means anything here. No store.
+    Pbft(LockServiceOptions, PbftOptions),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PbftOptions {
+    /// Matching messages a replica needs to prepare and to commit; 0 means 2f + 1 with f = (n - 1) / 3.
+    /// Anything smaller than 2f + 1 is UNSAFE on purpose (two quorums may share no honest replica).
+    pub quorum: u32,
+    /// A client sends its next request this long after the last one was answered.
+    pub request_interval_ms: u64,
+    /// A replica waiting this long for a request to execute suspects the primary and asks for a new
+    /// view (doubling with each view change in a row); a client resends after the same time.
+    pub view_timeout_ms: u64,
+}
+
+impl Default for PbftOptions {
+    fn default() -> Self {
+        PbftOptions {
+            quorum: 0,
+            request_interval_ms: 200,
+            view_timeout_ms: 300,
+        }
+    }
 }
 
 /// What a Paxos proposer does after a rival pre-empts its ballot.
@@ -229,6 +254,7 @@ pub enum ProtocolKind {
     Zookeeper,
     WorkQueue,
     Paxos,
+    Pbft,
 }
 
 /// A world with no options of its own: the plain Raft cluster a scenario is unless it names another,
@@ -250,6 +276,7 @@ impl ProtocolConfig {
             ProtocolConfig::Zookeeper(..) => ProtocolKind::Zookeeper,
             ProtocolConfig::WorkQueue(..) => ProtocolKind::WorkQueue,
             ProtocolConfig::Paxos(..) => ProtocolKind::Paxos,
+            ProtocolConfig::Pbft(..) => ProtocolKind::Pbft,
         }
     }
 
@@ -263,7 +290,8 @@ impl ProtocolConfig {
             | ProtocolConfig::Scheduler(options, _)
             | ProtocolConfig::Zookeeper(options, _)
             | ProtocolConfig::WorkQueue(options, _)
-            | ProtocolConfig::Paxos(options, _) => Some(options),
+            | ProtocolConfig::Paxos(options, _)
+            | ProtocolConfig::Pbft(options, _) => Some(options),
         }
     }
 
@@ -276,7 +304,8 @@ impl ProtocolConfig {
             | ProtocolConfig::Scheduler(options, _)
             | ProtocolConfig::Zookeeper(options, _)
             | ProtocolConfig::WorkQueue(options, _)
-            | ProtocolConfig::Paxos(options, _) => Some(options),
+            | ProtocolConfig::Paxos(options, _)
+            | ProtocolConfig::Pbft(options, _) => Some(options),
         }
     }
 

@@ -15,6 +15,7 @@
 
 use crate::base::ids::{NodeId, NodeSet};
 use crate::base::units::{LogIndex, Term};
+use crate::contract::action::ByzantineMode;
 use serde::{Deserialize, Serialize};
 
 /// A node's name for one of its timers. Setting a key that is already pending replaces that timer.
@@ -299,6 +300,21 @@ impl<M: Wire> Effects<M> {
         });
     }
 
+    /// How many effects are buffered (a mark for [`Effects::drop_sends_since`]).
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    /// Forgets the sends pushed since `mark`, keeping every other effect: a silent Byzantine node
+    /// runs its protocol but says nothing.
+    pub fn drop_sends_since(&mut self, mark: usize) {
+        let mut index = 0;
+        self.list.retain(|effect| {
+            index += 1;
+            index <= mark || !matches!(effect, Effect::Send { .. })
+        });
+    }
+
     pub fn drain(&mut self) -> std::vec::Drain<'_, Effect<M>> {
         self.list.drain(..)
     }
@@ -357,4 +373,10 @@ pub trait Protocol<M: Wire> {
     /// Drop volatile state, keep what was persisted. The next input will be `Input::Recover`.
     fn crash(&mut self);
     fn summary(&self) -> ActorSummary;
+    /// Make the node lie in `mode` (or be honest again). A protocol whose nodes have no way to lie in
+    /// this simulation keeps the default, and the world skips the action with the reason.
+    fn turn_byzantine(&mut self, mode: ByzantineMode) -> Result<(), &'static str> {
+        let _ = mode;
+        Err("this world's nodes cannot be made to lie (only Raft and PBFT nodes can)")
+    }
 }

@@ -6,6 +6,7 @@
 pub mod lock_client;
 pub mod lockservice;
 pub mod paxos;
+pub mod pbft;
 pub mod raft;
 pub mod redlock;
 pub mod resource;

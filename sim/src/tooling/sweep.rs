@@ -249,6 +249,15 @@ fn progressed(run: &ScenarioRun, report: &Report, heal_ms: u64) -> bool {
             .iter()
             .filter_map(|slot| slot.actor.as_proposer())
             .all(|proposer| proposer.learned().is_some()),
+        Progress::ResultsTaken => world
+            .nodes()
+            .iter()
+            .filter_map(|slot| slot.actor.as_pbft_client())
+            .all(|client| {
+                client
+                    .last_result_local_us
+                    .is_some_and(|local_us| local_us > heal_ms * 1_000)
+            }),
         Progress::RaftLeader => has_settled_leader(run),
         Progress::SafetyOnly => true,
     }

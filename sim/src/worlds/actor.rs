@@ -7,6 +7,7 @@
 //! world's message type, so this module sits above every protocol and below the engine.
 
 use crate::base::units::Term;
+use crate::contract::action::ByzantineMode;
 use crate::contract::protocol::{
     ActorSummary, Carries, Effects, Input, Observes, Protocol, RaftFact, Wire,
 };
@@ -14,6 +15,7 @@ use crate::protocols::lockservice::{
     LockFact, LockOp, LockServer, LockServiceMessage, ServiceRaft, ZnodeMessage,
 };
 use crate::protocols::paxos::{Acceptor, PaxosFact, PaxosMessage, Proposer};
+use crate::protocols::pbft::{PbftClient, PbftFact, PbftMessage, Replica};
 use crate::protocols::raft::RaftMessage;
 use crate::protocols::redlock::{BeliefFact, KvLockServer, KvMessage};
 use crate::protocols::resource::{Resource, ResourceFact, ResourceMessage};
@@ -45,6 +47,10 @@ pub enum Actor {
     Acceptor(Box<Acceptor>),
     /// A Paxos proposer (and learner).
     Proposer(Box<Proposer>),
+    /// A PBFT replica.
+    Replica(Box<Replica>),
+    /// A PBFT client.
+    PbftClient(Box<PbftClient>),
 }
 
 /// The Raft node every world runs, on this module's message type.
@@ -67,6 +73,8 @@ pub enum Message {
     Kv(KvMessage),
     /// Paxos proposers and acceptors.
     Paxos(PaxosMessage),
+    /// PBFT clients and replicas.
+    Pbft(PbftMessage),
 }
 
 /// `Carries` for one variant of [`Message`]: wrapping builds it, peeling matches only it.
@@ -94,6 +102,7 @@ carries!(ResourceMessage, Resource);
 carries!(InvoiceMessage, Invoice);
 carries!(KvMessage, Kv);
 carries!(PaxosMessage, Paxos);
+carries!(PbftMessage, Pbft);
 
 /// Everything an actor of any world can observe: one variant per protocol's fact type.
 ///
@@ -115,6 +124,8 @@ pub enum Fact {
     Resource(ResourceFact),
     #[serde(untagged)]
     Paxos(PaxosFact),
+    #[serde(untagged)]
+    Pbft(PbftFact),
 }
 
 impl Wire for Message {
@@ -138,6 +149,7 @@ observes!(BeliefFact, Belief);
 observes!(SchedulerFact, Scheduler);
 observes!(ResourceFact, Resource);
 observes!(PaxosFact, Paxos);
+observes!(PbftFact, Pbft);
 
 impl Message {
     /// Short human label for the UI and the trace ("RequestVote", "Heartbeat", "Vote granted", ...).
@@ -150,6 +162,7 @@ impl Message {
             Message::Invoice(message) => message.label(),
             Message::Kv(message) => message.label(),
             Message::Paxos(message) => message.label(),
+            Message::Pbft(message) => message.label(),
         }
     }
 
@@ -182,7 +195,9 @@ impl Actor {
             | Actor::Scheduler(_)
             | Actor::Candidate(_)
             | Actor::Acceptor(_)
-            | Actor::Proposer(_) => None,
+            | Actor::Proposer(_)
+            | Actor::Replica(_)
+            | Actor::PbftClient(_) => None,
         }
     }
 
@@ -235,6 +250,20 @@ impl Actor {
         }
     }
 
+    pub fn as_replica(&self) -> Option<&Replica> {
+        match self {
+            Actor::Replica(replica) => Some(replica),
+            _ => None,
+        }
+    }
+
+    pub fn as_pbft_client(&self) -> Option<&PbftClient> {
+        match self {
+            Actor::PbftClient(client) => Some(client),
+            _ => None,
+        }
+    }
+
     pub fn as_resource(&self) -> Option<&Resource> {
         match self {
             Actor::Resource(resource) => Some(resource),
@@ -260,6 +289,8 @@ impl Protocol<Message> for Actor {
             Actor::Candidate(candidate) => candidate.handle(local_now_us, input, effects),
             Actor::Acceptor(acceptor) => acceptor.handle(local_now_us, input, effects),
             Actor::Proposer(proposer) => proposer.handle(local_now_us, input, effects),
+            Actor::Replica(replica) => replica.handle(local_now_us, input, effects),
+            Actor::PbftClient(client) => client.handle(local_now_us, input, effects),
         }
     }
 
@@ -274,6 +305,8 @@ impl Protocol<Message> for Actor {
             Actor::Candidate(candidate) => Protocol::<Message>::crash(&mut **candidate),
             Actor::Acceptor(acceptor) => Protocol::<Message>::crash(&mut **acceptor),
             Actor::Proposer(proposer) => Protocol::<Message>::crash(&mut **proposer),
+            Actor::Replica(replica) => Protocol::<Message>::crash(&mut **replica),
+            Actor::PbftClient(client) => Protocol::<Message>::crash(&mut **client),
         }
     }
 
@@ -288,6 +321,17 @@ impl Protocol<Message> for Actor {
             Actor::Candidate(candidate) => Protocol::<Message>::summary(&**candidate),
             Actor::Acceptor(acceptor) => Protocol::<Message>::summary(&**acceptor),
             Actor::Proposer(proposer) => Protocol::<Message>::summary(&**proposer),
+            Actor::Replica(replica) => Protocol::<Message>::summary(&**replica),
+            Actor::PbftClient(client) => Protocol::<Message>::summary(&**client),
+        }
+    }
+
+    fn turn_byzantine(&mut self, mode: ByzantineMode) -> Result<(), &'static str> {
+        match self {
+            Actor::Raft(node) => node.turn_byzantine(mode),
+            Actor::Replica(replica) => Protocol::<Message>::turn_byzantine(&mut **replica, mode),
+            Actor::PbftClient(_) => Err("a PBFT client only sends requests: make a replica lie"),
+            _ => Err("only Raft servers and PBFT replicas can be made to lie in this simulation"),
         }
     }
 }

@@ -34,7 +34,10 @@ impl Layout {
             workers: protocol.lock_options().map_or(0, |options| options.workers),
             has_store: !matches!(
                 protocol,
-                ProtocolConfig::Raft | ProtocolConfig::Zookeeper(..) | ProtocolConfig::Paxos(..)
+                ProtocolConfig::Raft
+                    | ProtocolConfig::Zookeeper(..)
+                    | ProtocolConfig::Paxos(..)
+                    | ProtocolConfig::Pbft(..)
             ),
         }
     }
@@ -111,6 +114,17 @@ pub fn servers_fit(servers: usize, protocol: &ProtocolConfig) -> Result<(), Inva
             value: servers.to_string(),
             expected: "1 (a single Redis server)".into(),
         });
+    }
+    if let ProtocolConfig::Pbft(_, options) = protocol {
+        if options.quorum as usize > servers {
+            return Err(Invalid::OutOfRange {
+                field: "pbft.quorum".into(),
+                value: options.quorum.to_string(),
+                expected: format!(
+                    "a pbft.quorum of 0 (for 2f + 1) or at most the {servers} replicas"
+                ),
+            });
+        }
     }
     let layout = Layout::new(servers, protocol);
     if layout.total() > MAX_NODES {

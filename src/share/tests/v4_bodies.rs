@@ -6,8 +6,8 @@
 use super::recorded_links::Recorded;
 use super::*;
 use quorumlab_sim::config::{
-    LockServiceOptions, PaxosOptions, PaxosRemedy, ProtocolConfig, QueueOptions, SchedulerMode,
-    SchedulerOptions, ZkRecipe,
+    LockServiceOptions, PaxosOptions, PaxosRemedy, PbftOptions, ProtocolConfig, QueueOptions,
+    SchedulerMode, SchedulerOptions, ZkRecipe,
 };
 use quorumlab_sim::scenario::Invalid;
 
@@ -85,6 +85,18 @@ fn every_protocol() -> Vec<ProtocolConfig> {
                 round_timeout_ms: 60_000,
                 backoff_ms: 1,
                 stagger_ms: 0,
+            },
+        ),
+        ProtocolConfig::Pbft(
+            LockServiceOptions {
+                workers: 3,
+                fencing: false,
+                ..LockServiceOptions::default()
+            },
+            PbftOptions {
+                quorum: 2,
+                request_interval_ms: 60_000,
+                view_timeout_ms: 1,
             },
         ),
     ];
@@ -214,9 +226,9 @@ fn v4_bytes_after_the_end_overlong_numbers_and_unknown_codes_are_refused() {
         decode_error(&forged(&body, &[0, 0, 0, 2], 0)),
         ShareError::Undecodable { problem } if problem.contains("yes/no")
     ));
-    // One action of kind 17 (there are 17 kinds, 0..=16).
+    // One action of kind 18 (there are 18 kinds, 0..=17).
     assert!(matches!(
-        decode_error(&forged(&body, &[0, 1, 0, 0, 17], 4)),
+        decode_error(&forged(&body, &[0, 1, 0, 0, 18], 4)),
         ShareError::Undecodable { problem } if problem.contains("unknown code")
     ));
     let mut unknown_protocol = body.clone();

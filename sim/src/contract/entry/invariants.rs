@@ -82,3 +82,10 @@ pub const VALIDITY_INFO: InvariantInfo =
     info(VALIDITY, "only a value some proposer proposed is chosen");
 pub const STABILITY_INFO: InvariantInfo =
     info(STABILITY, "a learner never changes the value it learned");
+
+pub const HONEST_AGREEMENT: &str = "Honest Agreement";
+
+pub const HONEST_AGREEMENT_INFO: InvariantInfo = info(
+    HONEST_AGREEMENT,
+    "honest replicas commit the same request at each sequence number",
+);

@@ -40,6 +40,8 @@ pub enum Progress {
     OneLeader,
     /// Some learner knows a value is chosen at the end.
     ValueChosen,
+    /// Every PBFT client took a result after the heal.
+    ResultsTaken,
     /// Judged on safety alone (Redis-style locks promise no liveness a sweep could check).
     SafetyOnly,
 }

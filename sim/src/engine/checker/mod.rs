@@ -8,6 +8,7 @@
 mod liveness;
 pub mod locks;
 pub mod paxos;
+pub mod pbft;
 mod raft;
 
 pub use liveness::Liveness;
@@ -17,6 +18,7 @@ pub use locks::{
     TOKEN_MONOTONICITY,
 };
 pub use paxos::{PaxosChecker, AGREEMENT, STABILITY, VALIDITY};
+pub use pbft::{PbftChecker, HONEST_AGREEMENT};
 pub use raft::{
     RaftChecker, ELECTION_SAFETY, LEADER_APPEND_ONLY, LEADER_COMPLETENESS, LOG_MATCHING,
     STATE_MACHINE_SAFETY,
@@ -80,6 +82,7 @@ pub struct Checkers {
     leaders: Vec<LeaderRecord>,
     locks: LockChecker,
     paxos: PaxosChecker,
+    pbft: PbftChecker,
 }
 
 impl Checkers {
@@ -91,6 +94,7 @@ impl Checkers {
             leaders: Vec::new(),
             locks: LockChecker::default(),
             paxos: PaxosChecker::default(),
+            pbft: PbftChecker::default(),
         }
     }
 
@@ -104,6 +108,11 @@ impl Checkers {
         &self.paxos
     }
 
+    /// The PBFT checker (what honest replicas committed, for views and tests).
+    pub fn pbft(&self) -> &PbftChecker {
+        &self.pbft
+    }
+
     /// A Paxos world with `acceptors` acceptors: judge Agreement, Validity and Stability.
     pub fn watch_paxos(&mut self, acceptors: usize) {
         self.paxos.watch(acceptors);
@@ -112,6 +121,7 @@ impl Checkers {
     /// Names for violation details in coordination worlds (`A`, `store`), indexed by node.
     pub fn set_labels(&mut self, labels: Vec<String>) {
         self.paxos.set_labels(labels.clone());
+        self.pbft.set_labels(labels.clone());
         self.locks.set_labels(labels);
     }
 
@@ -149,6 +159,8 @@ impl Checkers {
                 self.locks
                     .check(now, node, fact, &mut self.violations, &mut found);
                 self.paxos
+                    .check(now, node, fact, &mut self.violations, &mut found);
+                self.pbft
                     .check(now, node, fact, &mut self.violations, &mut found);
             }
         }

@@ -101,6 +101,14 @@ impl World {
                 to,
                 by_ms,
             } => self.hold_message(*message, (*from, *to), *by_ms),
+            Action::Byzantine { target, mode } => {
+                let node = self.resolve(*target)?;
+                let name = self.node_label(node);
+                self.nodes[node.index()]
+                    .actor
+                    .turn_byzantine(*mode)
+                    .map_err(|reason| format!("{name} cannot lie: {reason}"))
+            }
         }
     }
 

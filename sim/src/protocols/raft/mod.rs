@@ -34,6 +34,7 @@
 //! `replication.rs` (AppendEntries and commit), `client.rs` (requests, reads, applying), `log.rs`,
 //! `quorum.rs` (pure majority math), `message.rs`.
 
+mod byzantine;
 mod client;
 pub mod describe;
 mod election;
@@ -48,6 +49,7 @@ pub use message::RaftMessage;
 
 use crate::base::ids::NodeId;
 use crate::base::units::{LogIndex, Term};
+use crate::contract::action::ByzantineMode;
 use crate::contract::config::{RaftOptions, Timing};
 use crate::contract::protocol::{
     ActorSummary, Carries, Effects, Input, Observes, Protocol, RaftFact, RequestId, RoleLabel,
@@ -161,6 +163,8 @@ pub struct RaftNode<A, M> {
     pub durable: Durable<A>,
     pub volatile: Volatile,
     scratch: Vec<LogIndex>,
+    /// How it lies, if it does (`byzantine.rs`).
+    pub liar: Option<byzantine::Liar>,
     world_message: PhantomData<fn() -> M>,
 }
 
@@ -175,6 +179,7 @@ impl<A: Clone, M> Clone for RaftNode<A, M> {
             durable: self.durable.clone(),
             volatile: self.volatile.clone(),
             scratch: self.scratch.clone(),
+            liar: self.liar,
             world_message: PhantomData,
         }
     }
@@ -196,6 +201,7 @@ impl<A, M> RaftNode<A, M> {
             durable: Durable::default(),
             volatile: Volatile::fresh(node_count),
             scratch: Vec::with_capacity(node_count),
+            liar: None,
             world_message: PhantomData,
         }
     }
@@ -240,6 +246,9 @@ impl<A: Payload, M: RaftWire<A>> RaftNode<A, M> {
         message: &RaftMessage<A>,
         effects: &mut Effects<M>,
     ) {
+        if self.lies_about(now_us, from, message, effects) {
+            return;
+        }
         match message {
             RaftMessage::RequestVote { .. } => self.on_request_vote(now_us, from, message, effects),
             RaftMessage::RequestVoteReply {
@@ -297,6 +306,7 @@ impl<A, M> RaftNode<A, M> {
 
 impl<A: Payload, M: RaftWire<A>> Protocol<M> for RaftNode<A, M> {
     fn handle(&mut self, local_now_us: u64, input: Input<'_, M>, effects: &mut Effects<M>) {
+        let mark = effects.len();
         match input {
             Input::Start => {
                 self.volatile = Volatile::fresh(self.node_count);
@@ -327,11 +337,19 @@ impl<A: Payload, M: RaftWire<A>> Protocol<M> for RaftNode<A, M> {
                 command,
             } => self.on_client(local_now_us, request_id, command, effects),
         }
+        if self.lying_mode() == Some(ByzantineMode::Silent) {
+            effects.drop_sends_since(mark);
+        }
         self.debug_check_invariants();
     }
 
     fn crash(&mut self) {
         self.volatile = Volatile::fresh(self.node_count);
+    }
+
+    fn turn_byzantine(&mut self, mode: ByzantineMode) -> Result<(), &'static str> {
+        self.turn_liar(mode);
+        Ok(())
     }
 
     fn summary(&self) -> ActorSummary {

@@ -32,6 +32,7 @@ use crate::protocols::redlock::BeliefFact;
 use crate::protocols::scheduler::SchedulerFact;
 use crate::tooling::chaos::locks::{chaos_world, push_heal, LockChaosOptions};
 use crate::tooling::chaos::paxos::paxos_aimed_scenario;
+use crate::tooling::chaos::pbft::pbft_aimed_scenario;
 use crate::tooling::runner::ScenarioRun;
 use crate::tooling::scenario::{parse_scenario, to_toml_string, Scenario, Step};
 use crate::worlds::actor::Fact;
@@ -54,6 +55,13 @@ pub fn holder_run(seed: u64, options: &LockChaosOptions) -> Result<HolderRun, St
     // Paxos has no lock holders: its aimed profile strikes the acceptors holding the chosen value.
     if options.protocol == ProtocolKind::Paxos {
         let scenario = paxos_aimed_scenario(seed, options)?;
+        let mut run = ScenarioRun::new(scenario.clone())?;
+        run.run_to_end();
+        return Ok(HolderRun { run, scenario });
+    }
+    // PBFT neither: its aimed profile makes the primary equivocate.
+    if options.protocol == ProtocolKind::Pbft {
+        let scenario = pbft_aimed_scenario(seed, options)?;
         let mut run = ScenarioRun::new(scenario.clone())?;
         run.run_to_end();
         return Ok(HolderRun { run, scenario });

@@ -122,6 +122,9 @@ pub fn lock_chaos_scenario(seed: u64, options: &LockChaosOptions) -> Scenario {
         at_ms += rng.range_inclusive(50, 600);
     }
     push_heal(&mut scenario, options.fault_window_ms, &layout);
+    if options.protocol == ProtocolKind::Pbft && options.fault_window_ms > 1 {
+        super::pbft::add_liar(&mut scenario, seed, layout.servers);
+    }
     scenario
 }
 

@@ -12,6 +12,7 @@
 pub mod holders;
 pub mod locks;
 pub mod paxos;
+pub mod pbft;
 
 use crate::base::ids::NodeId;
 use crate::base::rng::Rng;

@@ -118,4 +118,16 @@ pub const EXAMPLES: &[(&str, &str)] = &[
         "fifty-one-nodes.toml",
         include_str!("../../../scenarios/fifty-one-nodes.toml"),
     ),
+    (
+        "pbft-normal.toml",
+        include_str!("../../../scenarios/pbft-normal.toml"),
+    ),
+    (
+        "pbft-byzantine-primary.toml",
+        include_str!("../../../scenarios/pbft-byzantine-primary.toml"),
+    ),
+    (
+        "pbft-misconfigured-three.toml",
+        include_str!("../../../scenarios/pbft-misconfigured-three.toml"),
+    ),
 ];

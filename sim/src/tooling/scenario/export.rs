@@ -189,6 +189,13 @@ fn action_parts(action: &Action) -> (&'static str, Vec<(&'static str, String)>) 
             ];
             ("request", arguments)
         }
+        Action::Byzantine { target, mode } => (
+            "byzantine",
+            vec![
+                ("target", target_text(*target)),
+                ("mode", quoted(mode.name())),
+            ],
+        ),
         Action::SetLink { between, settings } => {
             let mut arguments = vec![("between", pair_text(*between))];
             if let Some((min_ms, max_ms)) = settings.delay_ms {

@@ -5,7 +5,7 @@ use super::fields::{Field, NodeNames, Place, Result, TableReader};
 use super::limits::*;
 use super::Step;
 use crate::base::ids::NodeId;
-use crate::contract::action::{Action, NodeTarget, RequestKind};
+use crate::contract::action::{Action, ByzantineMode, NodeTarget, RequestKind};
 use toml::de::DeValue;
 
 /// Every action a step may name, in the spelling used in files.
@@ -27,6 +27,7 @@ pub const ACTION_NAMES: &[&str] = &[
     "regions",
     "drop_message",
     "hold_message",
+    "byzantine",
 ];
 
 /// The keys an action accepts besides `at_ms` and `do`. `None` for an unknown action.
@@ -41,6 +42,7 @@ fn argument_keys(action: &str) -> Option<&'static [&'static str]> {
         "clock_jump" => &["target", "by_ms"],
         "clock_drift" => &["target", "ppm"],
         "request" => &["count", "target", "kind"],
+        "byzantine" => &["target", "mode"],
         other => return super::network_steps::argument_keys(other),
     };
     Some(keys)
@@ -213,6 +215,10 @@ impl ActionArguments<'_> {
                 ppm: self.clock_drift_ppm()?,
             },
             "request" => self.request()?,
+            "byzantine" => Action::Byzantine {
+                target: self.target()?,
+                mode: byzantine_mode(self.table.required("mode")?)?,
+            },
             other => self
                 .network_action(other)
                 .expect("action names are checked before their arguments")?,
@@ -325,4 +331,14 @@ fn request_kind(field: Field<'_>) -> Result<RequestKind> {
             expected: "`put` or `get`".into(),
         })),
     }
+}
+
+fn byzantine_mode(field: Field<'_>) -> Result<ByzantineMode> {
+    let name = field.string()?;
+    ByzantineMode::from_name(name).ok_or_else(|| {
+        field.error(ScenarioErrorKind::OutOfRange {
+            value: format!("`{name}`"),
+            expected: "`equivocate`, `lie`, `silent` or `honest`".into(),
+        })
+    })
 }

@@ -2,7 +2,7 @@
 //! history and the narration.
 
 use crate::base::ids::NodeId;
-use crate::contract::action::{Action, NodeTarget, RequestKind};
+use crate::contract::action::{Action, ByzantineMode, NodeTarget, RequestKind};
 use crate::contract::link_settings::LinkSettings;
 
 /// A drift rate in percent, e.g. `+10%`, `−0.5%`.
@@ -113,6 +113,17 @@ pub fn describe_action_named(action: &Action, name: &dyn Fn(NodeId) -> String) -
                 .collect();
             format!("regions {}", groups.join(" | "))
         }
+        Action::Byzantine {
+            target: who,
+            mode: ByzantineMode::Honest,
+        } => format!("{} follows its protocol again", target(who)),
+        Action::Byzantine { target: who, mode } => {
+            format!(
+                "{} turns Byzantine: it will {}",
+                target(who),
+                byzantine_text(*mode)
+            )
+        }
         Action::DropMessage { message, from, to } => {
             format!("drop message #{message} {} → {}", name(*from), name(*to))
         }
@@ -152,6 +163,16 @@ pub fn link_settings_text(settings: &LinkSettings) -> String {
 fn percent(ppm: u32) -> String {
     format!("{}%", ppm as f64 / 10_000.0)
 }
+/// What a Byzantine node in `mode` will do, as the narration says it.
+pub fn byzantine_text(mode: ByzantineMode) -> &'static str {
+    match mode {
+        ByzantineMode::Honest => "follow its protocol",
+        ByzantineMode::Equivocate => "tell different peers different things",
+        ByzantineMode::Lie => "lie about what it holds and what it saw",
+        ByzantineMode::Silent => "say nothing while it still listens",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -12,6 +12,7 @@ use crate::base::ids::NodeId;
 use crate::contract::config::{LockServiceOptions, ProtocolConfig, SchedulerMode, WorldConfig};
 use crate::protocols::lockservice::LockServer;
 use crate::protocols::paxos::{Acceptor, Proposer};
+use crate::protocols::pbft::{quorum_size, PbftClient, Replica};
 use crate::protocols::raft::RaftTiming;
 use crate::protocols::redlock::KvLockServer;
 use crate::protocols::resource::Resource;
@@ -100,6 +101,31 @@ pub fn work_queue(config: &WorldConfig, layout: &Layout) -> Vec<Actor> {
         actors.push(Actor::Worker(Box::new(worker)));
     }
     actors.push(store(options.fencing, options));
+    actors
+}
+
+/// Replicas `n1..nN`, then the clients. No store.
+pub fn pbft(config: &WorldConfig, layout: &Layout) -> Vec<Actor> {
+    let ProtocolConfig::Pbft(_, options) = &config.protocol else {
+        unreachable!("the PBFT builder runs only for a PBFT world");
+    };
+    let quorum = quorum_size(layout.servers, options.quorum);
+    let mut actors: Vec<Actor> = (0..layout.servers)
+        .map(|index| {
+            let replica = Replica::new(NodeId(index as u16), layout.servers, *options);
+            Actor::Replica(Box::new(replica))
+        })
+        .collect();
+    for index in 0..layout.workers {
+        let client = PbftClient::new(
+            layout.worker(index),
+            index,
+            layout.servers,
+            quorum,
+            *options,
+        );
+        actors.push(Actor::PbftClient(Box::new(client)));
+    }
     actors
 }
 

@@ -8,6 +8,7 @@ use crate::contract::config::ProtocolKind;
 use crate::contract::entry::describe::{Described, Describer, LockStory, Telling};
 use crate::protocols::lockservice::describe::LockDescriber;
 use crate::protocols::paxos::describe::PaxosDescriber;
+use crate::protocols::pbft::describe::PbftDescriber;
 use crate::protocols::raft::describe::RaftDescriber;
 use crate::protocols::resource::StoreDescriber;
 use crate::protocols::scheduler::describe::SchedulerDescriber;
@@ -23,6 +24,8 @@ pub struct WorldDescriber {
     election_recipe: Option<ZookeeperDescriber>,
     /// Always there: only a Paxos world records Paxos facts.
     paxos: PaxosDescriber,
+    /// Always there: only a PBFT world records PBFT facts.
+    pbft: PbftDescriber,
 }
 
 impl WorldDescriber {
@@ -41,6 +44,7 @@ impl WorldDescriber {
             invoices: story.invoices.then(SchedulerDescriber::default),
             election_recipe: story.election_recipe.then(ZookeeperDescriber::default),
             paxos: PaxosDescriber,
+            pbft: PbftDescriber,
         }
     }
 }
@@ -69,6 +73,7 @@ impl Describer<Fact> for WorldDescriber {
             Fact::Scheduler(fact) => told(&mut self.invoices, node, fact, telling),
             Fact::Resource(fact) => told(&mut self.store, node, fact, telling),
             Fact::Paxos(fact) => self.paxos.describe(node, fact, telling),
+            Fact::Pbft(fact) => self.pbft.describe(node, fact, telling),
         }
     }
 

@@ -29,6 +29,7 @@ pub const ENTRIES: &[Entry] = &[
     crate::protocols::zookeeper::entry::ZOOKEEPER.built_by(build::zookeeper),
     crate::protocols::work_queue::entry::WORK_QUEUE.built_by(build::work_queue),
     crate::protocols::paxos::entry::PAXOS.built_by(build::paxos),
+    crate::protocols::pbft::entry::PBFT.built_by(build::pbft),
 ];
 
 /// The entry for `kind`.
@@ -83,7 +84,7 @@ pub fn promise(invariant: &str) -> &'static str {
 mod tests {
     use super::*;
 
-    const EVERY_KIND: [ProtocolKind; 8] = [
+    const EVERY_KIND: [ProtocolKind; 9] = [
         ProtocolKind::Raft,
         ProtocolKind::LockService,
         ProtocolKind::RedisLock,
@@ -92,6 +93,7 @@ mod tests {
         ProtocolKind::Zookeeper,
         ProtocolKind::WorkQueue,
         ProtocolKind::Paxos,
+        ProtocolKind::Pbft,
     ];
 
     #[test]

@@ -1,0 +1,105 @@
+//! PBFT in plain words: sequence numbers assigned, prepares and commits gathered, requests executed,
+//! view changes and why, and clients taking a result once f + 1 replicas agree.
+
+use super::fact::Suspicion;
+use super::{digest_text, PbftFact};
+use crate::base::ids::{NodeId, NodeSet};
+use crate::contract::entry::describe::{Described, Describer, Telling, Weight};
+
+/// Keeps nothing between facts: every PBFT fact carries what its sentence needs.
+#[derive(Clone, Debug, Default)]
+pub struct PbftDescriber;
+
+fn names(telling: &Telling<'_>, nodes: NodeSet) -> String {
+    nodes
+        .iter()
+        .map(|node| telling.name(node))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn suspicion(why: Suspicion) -> &'static str {
+    match why {
+        Suspicion::Timeout => "a request it knows of has waited too long",
+        Suspicion::Equivocation => {
+            "another backup quoted the primary's pre-prepare with a different digest: the primary equivocated"
+        }
+        Suspicion::Joined => "enough replicas asked for it already",
+    }
+}
+
+impl Describer<PbftFact> for PbftDescriber {
+    fn describe(
+        &mut self,
+        node: NodeId,
+        fact: &PbftFact,
+        telling: &Telling<'_>,
+    ) -> Option<Described> {
+        let who = telling.name(node);
+        let line = |weight, text: String| Described::new(weight, text, vec![node]);
+        Some(match *fact {
+            PbftFact::SequenceAssigned { view, sequence, digest } => line(
+                Weight::Routine,
+                format!("{who}, primary of view {view}, orders request {} at sequence {sequence}", digest_text(digest)),
+            )
+            .coalescing("pbft-assigned"),
+            PbftFact::PrePrepareAccepted { sequence, digest, .. } => line(
+                Weight::Routine,
+                format!("{who} accepts the pre-prepare of {} at {sequence} and tells everyone", digest_text(digest)),
+            )
+            .coalescing("pbft-pre-prepare"),
+            PbftFact::PrePrepareRefused { sequence, digest, .. } => line(
+                Weight::Notable,
+                format!(
+                    "{who} refuses a pre-prepare of {} at {sequence}: its digest does not match, or the slot holds another",
+                    digest_text(digest)
+                ),
+            ),
+            PbftFact::SlotPrepared { sequence, digest, vouchers, .. } => line(
+                Weight::Routine,
+                format!("{who} is prepared for {} at {sequence}: {} vouch for it", digest_text(digest), names(telling, vouchers)),
+            )
+            .coalescing("pbft-prepared"),
+            PbftFact::SlotCommitted { sequence, digest, committers, honest, .. } => line(
+                Weight::Routine,
+                format!(
+                    "{who} commits {} at {sequence} ({} sent matching commits){}",
+                    digest_text(digest),
+                    names(telling, committers),
+                    if honest { "" } else { ", though it is lying itself" }
+                ),
+            )
+            .coalescing("pbft-committed"),
+            PbftFact::RequestExecuted { sequence, digest, client, number, forged } => line(
+                if forged { Weight::Alarm } else { Weight::Routine },
+                format!(
+                    "{who} executes {}'s request {number} ({}) at {sequence}{}",
+                    telling.name(client),
+                    digest_text(digest),
+                    if forged { ": a request the client never sent" } else { "" }
+                ),
+            )
+            .coalescing("pbft-executed"),
+            PbftFact::ViewChangeStarted { view, why } => line(
+                Weight::Notable,
+                format!("{who} asks for view {view}: {}", suspicion(why)),
+            ),
+            PbftFact::ViewEntered { view, primary } => line(
+                Weight::Notable,
+                format!("{who} enters view {view}; its primary is {}", telling.name(primary)),
+            )
+            .coalescing("pbft-view"),
+            PbftFact::ResultAccepted { number, sequence, replicas } => line(
+                Weight::Notable,
+                format!(
+                    "{who} takes the result of request {number} (sequence {sequence}): {} agree",
+                    names(telling, replicas)
+                ),
+            ),
+            PbftFact::RequestResent { number } => line(
+                Weight::Notable,
+                format!("{who} hears no f + 1 matching replies to request {number} in time and sends it again"),
+            ),
+        })
+    }
+}

@@ -1,0 +1,84 @@
+//! What PBFT clients and replicas say to each other: the three normal-case phases, replies, and the
+//! two messages of a view change.
+
+use super::{Digest, PbftRequest};
+
+/// A request a replica prepared, as a view change carries it: the new primary re-proposes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PreparedProof {
+    pub sequence: u64,
+    /// The view it prepared in (the highest wins for a sequence number).
+    pub view: u64,
+    /// `None` for a null request.
+    pub request: Option<PbftRequest>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PbftMessage {
+    /// A client's request, sent to every replica.
+    Request(PbftRequest),
+    /// The primary orders `request` at `sequence` in `view`.
+    PrePrepare {
+        view: u64,
+        sequence: u64,
+        digest: Digest,
+        /// `None` for the null request a new view fills a gap with.
+        request: Option<PbftRequest>,
+    },
+    /// "I accepted a pre-prepare of `digest` for this slot." `primary_digest` quotes the digest of the
+    /// (signed) pre-prepare it holds: a liar can say a wrong `digest`, but cannot forge the quote.
+    Prepare {
+        view: u64,
+        sequence: u64,
+        digest: Digest,
+        primary_digest: Digest,
+    },
+    /// "A quorum vouched for `digest` at this slot."
+    Commit {
+        view: u64,
+        sequence: u64,
+        digest: Digest,
+    },
+    /// To the client: request `number` executed at `sequence`, its digest `digest`.
+    Reply {
+        view: u64,
+        number: u64,
+        sequence: u64,
+        digest: Digest,
+    },
+    /// "I suspect the primary; let us move to `view`." Carries what this replica prepared.
+    ViewChange {
+        view: u64,
+        prepared: Vec<PreparedProof>,
+    },
+    /// From the new primary: `view` starts, with these slots re-proposed (`None` is a null request).
+    NewView {
+        view: u64,
+        proposals: Vec<(u64, Option<PbftRequest>)>,
+    },
+}
+
+impl PbftMessage {
+    pub fn label(&self) -> &'static str {
+        match self {
+            PbftMessage::Request(_) => "Request",
+            PbftMessage::PrePrepare { .. } => "PrePrepare",
+            PbftMessage::Prepare { .. } => "Prepare",
+            PbftMessage::Commit { .. } => "Commit",
+            PbftMessage::Reply { .. } => "Reply",
+            PbftMessage::ViewChange { .. } => "ViewChange",
+            PbftMessage::NewView { .. } => "NewView",
+        }
+    }
+
+    /// The digest a vote or pre-prepare carries (what differs per recipient when a node equivocates).
+    pub fn digest(&self) -> Option<Digest> {
+        match self {
+            PbftMessage::PrePrepare { digest, .. }
+            | PbftMessage::Prepare { digest, .. }
+            | PbftMessage::Commit { digest, .. }
+            | PbftMessage::Reply { digest, .. } => Some(*digest),
+            _ => None,
+        }
+    }
+}
