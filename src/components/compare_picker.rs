@@ -56,8 +56,8 @@ pub fn ComparePicker() -> impl IntoView {
         }
     };
     view! {
+        // The first choice names the control, so the header needs no label beside it (it must fit one line).
         <label class="compare-picker">
-            <span class="muted">"Compare with…"</span>
             <select data-testid="compare-picker" aria-label="Compare with the same run with an option changed"
                 prop:value=move || {
                     // Back to the prompt after every pick, so picking the same option again is a change.
@@ -66,7 +66,7 @@ pub fn ComparePicker() -> impl IntoView {
                 }
                 disabled=move || offered.with(Vec::is_empty)
                 on:change=move |event| pick(event_target_value(&event))>
-                <option value="">{move || if hook.is_comparing() { "(add or remove an option)" } else { "(one run)" }}</option>
+                <option value="">{move || if hook.is_comparing() { "Compare: add or remove…" } else { "Compare with…" }}</option>
                 {move || offered.get().into_iter().map(|(variation, words)| {
                     let mark = move || if hook.variations.with(|chosen| chosen.contains(&variation)) { "✓ " } else { "" };
                     view! { <option value=variation.name()>{mark}{words}</option> }

@@ -159,7 +159,7 @@ fn show_schedule_lane() {
 pub fn GalleryButton() -> impl IntoView {
     view! {
         <button data-testid="gallery-button" aria-label="Scenario gallery (G)"
-            on:click=move |_| go_to(&GalleryRoute::List)>"Gallery (G)"</button>
+            title="Scenario gallery (G)" on:click=move |_| go_to(&GalleryRoute::List)>"Gallery"</button>
     }
 }
 
