@@ -5,30 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openApp } from './support/browser.mjs';
 import { assertNoProblems, setSpeedPosition, waitUntil } from './support/cluster.mjs';
-
-const step = (page, number) => page.locator(`[data-testid=lesson-step-${number}]`);
-const stepState = (page, number) => step(page, number).getAttribute('data-state');
-
-async function waitForStepState(page, number, wanted, timeout = 60_000) {
-  await waitUntil(async () => (await stepState(page, number)) === wanted, {
-    timeout,
-    what: `step ${number} to be ${wanted}`,
-  });
-}
-
-async function showMe(page, number) {
-  await waitForStepState(page, number, 'open', 10_000);
-  await step(page, number).locator('[data-testid=show-me]').click();
-  await waitForStepState(page, number, 'done');
-}
-
-async function selectActor(page, name) {
-  await page
-    .locator('[data-testid=cluster-view] g[data-testid^="node-"]', {
-      has: page.locator('text.node-id', { hasText: new RegExp(`^${name}$`) }),
-    })
-    .click();
-}
+import { selectActor, showMe, step, stepState } from './support/lesson-steps.mjs';
 
 test('lesson 7 step 3 by hand: restart a crashed server, send writes, and the cluster commits again', async () => {
   const app = await openApp({ path: '/#/lesson/quorum-availability' });

@@ -4,30 +4,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openApp } from './support/browser.mjs';
 import { assertNoProblems, setSpeedPosition, simTimeMs, waitUntil } from './support/cluster.mjs';
-
-const step = (page, number) => page.locator(`[data-testid=lesson-step-${number}]`);
-const stepState = (page, number) => step(page, number).getAttribute('data-state');
-
-async function waitForStepState(page, number, wanted, timeout = 30_000) {
-  await waitUntil(async () => (await stepState(page, number)) === wanted, {
-    timeout,
-    what: `step ${number} to be ${wanted}`,
-  });
-}
+import { selectActor, step, stepState, waitForStepState } from './support/lesson-steps.mjs';
 
 async function openFromList(page, id) {
   await page.click('[data-testid=lessons-button]');
   await page.locator(`[data-testid=lesson-item][data-lesson-id="${id}"] [data-testid=open-lesson]`).click();
   await page.waitForSelector(`[data-testid=lesson-panel][data-lesson-id="${id}"]`);
-}
-
-/** Clicks the ring node whose caption is `name` (A, B, store, n1, ...). */
-async function selectActor(page, name) {
-  await page
-    .locator('[data-testid=cluster-view] g[data-testid^="node-"]', {
-      has: page.locator('text.node-id', { hasText: new RegExp(`^${name}$`) }),
-    })
-    .click();
 }
 
 test('lesson 6 walked as a learner: pause A while it holds the lock, then resume it; each step ticks', async () => {
