@@ -1,5 +1,6 @@
 //! The few browser calls sharing and file transfer need: the address fragment, the clipboard, a file
-//! download (text or a picture) and reading a chosen file. Each one degrades quietly (returns `None` or
+//! download (text or a picture) and reading a chosen file; and moving focus or scroll for a panel that
+//! just opened. Each one degrades quietly (returns `None` or
 //! reports failure to its callback) instead of throwing, so a browser that refuses the clipboard never
 //! puts an error in the console.
 
@@ -159,6 +160,18 @@ fn when_settled(promise: &JsValue, done: impl FnOnce(Result<JsValue, JsValue>) +
         if let Some(done) = done.take() {
             done(Err(JsValue::UNDEFINED));
         }
+    }
+}
+
+/// Moves keyboard focus to the first element matching `selector`, if there is one (dialogs opening, a
+/// schedule mark after it moved).
+pub fn focus_element(selector: &str) {
+    let element = web_sys::window()
+        .and_then(|window| window.document())
+        .and_then(|document| document.query_selector(selector).ok().flatten())
+        .and_then(|element| element.dyn_into::<web_sys::HtmlElement>().ok());
+    if let Some(element) = element {
+        let _ = element.focus();
     }
 }
 

@@ -217,19 +217,7 @@ pub fn GallerySheet() -> impl IntoView {
 }
 
 fn focus_first_card() {
-    use wasm_bindgen::JsCast;
-    let button = web_sys::window()
-        .and_then(|window| window.document())
-        .and_then(|document| {
-            document
-                .query_selector("[data-testid=gallery] [data-testid=gallery-open]")
-                .ok()
-                .flatten()
-        })
-        .and_then(|element| element.dyn_into::<web_sys::HtmlElement>().ok());
-    if let Some(button) = button {
-        let _ = button.focus();
-    }
+    crate::web_io::focus_element("[data-testid=gallery] [data-testid=gallery-open]");
 }
 
 #[component]

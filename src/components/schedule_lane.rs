@@ -144,14 +144,9 @@ fn commit(state: AppState, edit: &Edit) -> Result<Option<usize>, String> {
 
 fn focus_mark(index: usize) {
     request_animation_frame(move || {
-        let selector = format!("[data-testid=schedule-mark][data-index=\"{index}\"]");
-        let mark = web_sys::window()
-            .and_then(|window| window.document())
-            .and_then(|document| document.query_selector(&selector).ok().flatten())
-            .and_then(|element| element.dyn_into::<web_sys::HtmlElement>().ok());
-        if let Some(mark) = mark {
-            let _ = mark.focus();
-        }
+        crate::web_io::focus_element(&format!(
+            "[data-testid=schedule-mark][data-index=\"{index}\"]"
+        ));
     });
 }
 
