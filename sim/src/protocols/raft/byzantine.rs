@@ -85,18 +85,8 @@ impl<A: Payload, M: RaftWire<A>> RaftNode<A, M> {
         pre_vote: bool,
         effects: &mut Effects<M>,
     ) {
-        effects.observe(RaftFact::VoteCast {
-            candidate,
-            term,
-            pre_vote,
-            verdict: VoteVerdict::Granted,
-        });
-        let reply = RaftMessage::RequestVoteReply {
-            term,
-            granted: true,
-            pre_vote,
-        };
-        effects.send(from, reply);
+        let granted = VoteVerdict::Granted;
+        self.answer_vote(from, candidate, term, pre_vote, granted, term, effects);
     }
 
     /// Claims the real leader's term and sends the other followers a forged write after its log.

@@ -217,7 +217,7 @@ impl<A: Payload, M: RaftWire<A>> RaftNode<A, M> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn answer_vote(
+    pub(super) fn answer_vote(
         &self,
         from: NodeId,
         candidate: NodeId,
