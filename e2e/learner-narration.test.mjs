@@ -93,11 +93,19 @@ test(`lesson 6 by hand at ${size}: pause A from its popover while it holds the l
     await page.waitForSelector('[data-testid=lesson-panel][data-lesson-id="fencing-tokens"]');
     await assertOpensPaused(page);
     await page.click('[data-testid=play-toggle]');
-    await waitUntil(
-      async () => /^▢ A.*holds lock, token \d+/.test((await page.locator('[data-testid=lane-A]').textContent()) ?? ''),
-      { timeout: 20_000, what: 'A to hold the lock' },
-    );
+    // The step asks for the pause while A is modifying: paused while reading, writing or releasing, A's
+    // resumed job sends no late write (or only a read), and step 2 waits for a refused write. The run is
+    // held still between seeing "modifying" and the click, so a slow machine cannot let the phase pass.
+    const modifying = async () => /^▢ A.*holds lock, token \d+.*— modifying/.test((await page.locator('[data-testid=lane-A]').textContent()) ?? '');
+    for (let attempt = 1; ; attempt += 1) {
+      await waitUntil(modifying, { timeout: 20_000, what: 'A to hold the lock and be modifying' });
+      await page.click('[data-testid=play-toggle]');
+      if (await modifying()) break;
+      assert.ok(attempt < 5, 'the run could be held still while A was modifying');
+      await page.click('[data-testid=play-toggle]');
+    }
     await act(page, 'A', 'Pause until resumed, A');
+    await page.click('[data-testid=play-toggle]');
     await waitForLine(page, /^Pause A$/, 'the pause told');
     await app.screenshot(`learner-3-A-paused-${size}`);
     await setSpeedPosition(page);
