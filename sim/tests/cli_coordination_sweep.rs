@@ -307,6 +307,18 @@ fn coordination_sweep_flags_are_checked() {
         &["--protocol does not apply to --all"],
     );
     assert_bad_input(
+        &quorumlab(&["sweep", "--all", "--world", "multi-paxos", "--seeds", "1"]),
+        &[
+            "--world multi-paxos is not a registered world",
+            "raft",
+            "pbft",
+        ],
+    );
+    assert_bad_input(
+        &quorumlab(&["sweep", "--world", "raft", "--seeds", "1"]),
+        &["--world only applies to --all"],
+    );
+    assert_bad_input(
         &quorumlab(&["sweep", "--holder-seeds", "5", "--seeds", "1"]),
         &["--holder-seeds only applies to --all"],
     );
@@ -326,4 +338,59 @@ fn coordination_sweep_flags_are_checked() {
         &quorumlab(&["sweep", "--protocol", "multi-paxos", "--seeds", "1"]),
         &["multi-paxos", "raft", "lock-service", "work-queue"],
     );
+}
+
+/// A table row without its seeds/s column, the one figure that depends on the machine.
+fn row_without_rate(line: &str) -> String {
+    let cells: Vec<&str> = line.split('|').collect();
+    // The holder table has one column more than the chaos table, before its rate.
+    let rate_column = if cells.len() == 11 { 8 } else { 7 };
+    cells
+        .iter()
+        .enumerate()
+        .filter(|(index, _)| *index != rate_column)
+        .map(|(_, cell)| *cell)
+        .collect::<Vec<_>>()
+        .join("|")
+}
+
+/// The rows of `world` in a `sweep --all` table, rates dropped.
+fn world_rows(output: &Output, world: &str) -> Vec<String> {
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    stdout
+        .lines()
+        .filter(|line| line.starts_with(&format!("| {world} |")))
+        .map(row_without_rate)
+        .collect()
+}
+
+#[test]
+fn a_world_swept_alone_prints_the_rows_it_has_in_the_whole_sweep() {
+    let counts = ["--seeds", "3", "--raft-seeds", "3", "--holder-seeds", "3"];
+    let whole = quorumlab(&[&["sweep", "--all"][..], &counts[..]].concat());
+    assert!(
+        whole.status.code().is_some(),
+        "stderr: {}",
+        String::from_utf8_lossy(&whole.stderr)
+    );
+    for world in ["raft", "lock-service", "zookeeper"] {
+        let alone = quorumlab(&[&["sweep", "--all", "--world", world][..], &counts[..]].concat());
+        let rows = world_rows(&alone, world);
+        assert!(!rows.is_empty(), "{world} printed no rows alone");
+        assert_eq!(
+            rows,
+            world_rows(&whole, world),
+            "{world}'s rows differ alone"
+        );
+        let stdout = String::from_utf8_lossy(&alone.stdout);
+        let other_rows = stdout
+            .lines()
+            .filter(|line| line.starts_with("| ") && !line.starts_with(&format!("| {world} |")))
+            .filter(|line| !line.starts_with("| world |") && !line.starts_with("| ---"))
+            .count();
+        assert_eq!(
+            other_rows, 0,
+            "{world} alone printed other worlds: {stdout}"
+        );
+    }
 }

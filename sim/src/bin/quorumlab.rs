@@ -15,6 +15,7 @@ usage:
   quorumlab replay TRACE.jsonl   (a trace file exported from the app; exit 1 if it does not reproduce)
   quorumlab check FILE...
   quorumlab sweep [--protocol raft] --seeds N [--nodes K] [--chaos | --profile P] [--first-seed S] [--jobs J]
+  quorumlab sweep --all [--world NAME] [--seeds N] [--raft-seeds N] [--holder-seeds N] [--first-seed S]
   quorumlab sweep [--protocol raft] --emit-scenario SEED [--nodes K] [--chaos | --profile P]
       profiles: calm (no faults, the default), mixed (= --chaos), leader-churn
   quorumlab bench [--nodes N] [--seconds SIMULATED_SECONDS]

@@ -32,6 +32,7 @@ const FLAGS: FlagSpec = FlagSpec {
         "variant",
         "raft-seeds",
         "holder-seeds",
+        "world",
     ],
     switches: &["chaos", "all"],
 };
@@ -82,7 +83,7 @@ fn sweep_or_emit(args: &[String]) -> Result<Outcome, String> {
     if parsed.switch("all") {
         return super::sweep_table::sweep_all(&parsed, jobs(&parsed)?);
     }
-    for flag in ["raft-seeds", "holder-seeds"] {
+    for flag in ["raft-seeds", "holder-seeds", "world"] {
         if parsed.text(flag).is_some() {
             return Err(format!("--{flag} only applies to --all"));
         }
