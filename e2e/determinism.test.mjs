@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -54,7 +54,7 @@ async function nativeTraceHash(actions = ACTIONS, endMs = END_MS) {
   const dir = await mkdtemp(join(tmpdir(), 'quorumlab-e2e-'));
   const file = join(dir, 'determinism.toml');
   await writeFile(file, scenarioToml(actions, endMs));
-  const report = await nativeReport(file);
+  const report = await nativeReport(file).finally(() => rm(dir, { recursive: true, force: true }));
   assert.equal(report.end_ms, endMs);
   assert.deepEqual(report.skipped_steps, [], 'every scripted action ran natively');
   return report.trace_hash;
