@@ -51,6 +51,12 @@ pub const CHECKPOINT_NAMES: &[&str] = &[
     "lock_queue_at_least",
     "scheduler_leader_changed",
     "stale_invoice_refused",
+    "two_leaders_in_one_term",
+    "applied_commands_diverged",
+    "pbft_view_changed",
+    "honest_replicas_disagree",
+    "requests_committed_at_least",
+    "requests_committed_while_lying",
 ];
 
 /// A condition on the live simulation. `NodeTarget::Leader` in a checkpoint means the node that led
@@ -144,6 +150,22 @@ pub enum Checkpoint {
     SchedulerLeaderChanged,
     /// The invoice store refused a run whose token was below the highest it had seen.
     StaleInvoiceRefused,
+    /// Two servers claimed leadership of one term (an Election Safety violation) since the step began.
+    TwoLeadersInOneTerm,
+    /// Servers committed different commands at one log index (a State Machine Safety violation) since
+    /// the step began.
+    AppliedCommandsDiverged,
+    /// PBFT: an honest replica finished a view change to a view above every view of the step's start.
+    PbftViewChanged,
+    /// PBFT: two honest replicas committed different requests at one sequence number (an Honest
+    /// Agreement violation) since the step began.
+    HonestReplicasDisagree,
+    /// At least this many client requests committed since the step began (Raft acknowledgements,
+    /// PBFT results taken); the verdict counts the messages sent meanwhile, by kind.
+    RequestsCommittedAtLeast(u64),
+    /// At least this many client requests committed while some node lied or equivocated (a silent one
+    /// does not count), counted from the step's start; the verdict counts the messages of those stretches and says whether honest replicas agree.
+    RequestsCommittedWhileLying(u64),
 }
 
 /// Why a checkpoint string does not parse; `at` is the 1-based character where the problem starts.
@@ -257,6 +279,18 @@ pub(crate) fn parse_checkpoint(
         )?)),
         "scheduler_leader_changed" => no_argument(Checkpoint::SchedulerLeaderChanged),
         "stale_invoice_refused" => no_argument(Checkpoint::StaleInvoiceRefused),
+        "two_leaders_in_one_term" => no_argument(Checkpoint::TwoLeadersInOneTerm),
+        "applied_commands_diverged" => no_argument(Checkpoint::AppliedCommandsDiverged),
+        "pbft_view_changed" => no_argument(Checkpoint::PbftViewChanged),
+        "honest_replicas_disagree" => no_argument(Checkpoint::HonestReplicasDisagree),
+        "requests_committed_at_least" => Ok(Checkpoint::RequestsCommittedAtLeast(number(
+            text,
+            needs("a number")?,
+        )?)),
+        "requests_committed_while_lying" => Ok(Checkpoint::RequestsCommittedWhileLying(number(
+            text,
+            needs("a number")?,
+        )?)),
         "ballots_at_least" => Ok(Checkpoint::BallotsAtLeast(number(
             text,
             needs("a number")?,
@@ -443,6 +477,24 @@ mod tests {
                 Checkpoint::SchedulerLeaderChanged,
             ),
             ("stale_invoice_refused", Checkpoint::StaleInvoiceRefused),
+            ("two_leaders_in_one_term", Checkpoint::TwoLeadersInOneTerm),
+            (
+                "applied_commands_diverged",
+                Checkpoint::AppliedCommandsDiverged,
+            ),
+            ("pbft_view_changed", Checkpoint::PbftViewChanged),
+            (
+                "honest_replicas_disagree",
+                Checkpoint::HonestReplicasDisagree,
+            ),
+            (
+                "requests_committed_at_least(10)",
+                Checkpoint::RequestsCommittedAtLeast(10),
+            ),
+            (
+                "requests_committed_while_lying(5)",
+                Checkpoint::RequestsCommittedWhileLying(5),
+            ),
         ];
         for (text, expected) in cases {
             assert_eq!(parse_checkpoint(text, &names()), Ok(expected), "{text}");
@@ -455,10 +507,12 @@ mod tests {
         let long = format!("duplicate_invoic{}\u{7}", "9".repeat(70_000));
         let argument = format!("term_at_least({}\n)", "x".repeat(70_000));
         let node = format!("node_crashed(n{}\u{1b})", "1".repeat(70_000));
+        // The list of names an unknown one is answered with grows with the course; the quote must not.
+        let listed = CHECKPOINT_NAMES.join(", ").chars().count();
         for text in [long, argument, node] {
             let message = parse_checkpoint(&text, &names()).unwrap_err().message;
             assert!(
-                message.chars().count() < 1_000,
+                message.chars().count() < 1_000 + listed,
                 "{} characters",
                 message.len()
             );

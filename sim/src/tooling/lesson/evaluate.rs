@@ -9,8 +9,10 @@
 //! Every answer carries a sentence saying why, so the app can show "not yet: n3 still leads in term 2"
 //! rather than a bare red cross.
 
+mod byzantine;
 mod coordination;
 mod holders;
+mod message_tally;
 mod paxos;
 mod progress;
 mod quorum;
@@ -86,6 +88,8 @@ pub struct CheckpointEvaluator {
     holders: holders::HolderWatch,
     /// The scheduler's leading instance and refused invoices when the step began.
     scheduler: scheduler::SchedulerWatch,
+    /// Violations, views, commits and messages for the checkpoints about lying nodes.
+    byzantine: byzantine::ByzantineWatch,
     /// Set once the checkpoint has been met; later calls return it unchanged.
     met: Option<Verdict>,
 }
@@ -113,6 +117,7 @@ impl CheckpointEvaluator {
             requests: requests::RequestWatch::begin(world),
             holders: holders::HolderWatch::begin(world),
             scheduler: scheduler::SchedulerWatch::begin(world),
+            byzantine: byzantine::ByzantineWatch::begin(world),
             met: None,
         }
     }
@@ -206,6 +211,16 @@ impl CheckpointEvaluator {
             }
             Checkpoint::SchedulerLeaderChanged => self.scheduler.leader_changed(world),
             Checkpoint::StaleInvoiceRefused => self.scheduler.stale_invoice_refused(world),
+            Checkpoint::TwoLeadersInOneTerm => self.byzantine.two_leaders_in_one_term(world),
+            Checkpoint::AppliedCommandsDiverged => self.byzantine.applied_commands_diverged(world),
+            Checkpoint::PbftViewChanged => self.byzantine.view_changed(world),
+            Checkpoint::HonestReplicasDisagree => self.byzantine.honest_replicas_disagree(world),
+            Checkpoint::RequestsCommittedAtLeast(wanted) => {
+                self.byzantine.requests_committed_at_least(world, *wanted)
+            }
+            Checkpoint::RequestsCommittedWhileLying(wanted) => self
+                .byzantine
+                .requests_committed_while_lying(world, *wanted),
         }
     }
 

@@ -89,6 +89,7 @@ course_files![
     "09-zookeeper-election.md",
     "10-guided-lab.md",
     "11-paxos.md",
+    "12-byzantine.md",
 ];
 
 /// One lesson file as this build knows it, without its text.
@@ -163,6 +164,18 @@ pub const SCENARIO_FILES: &[(&str, &str)] = &[
     (
         "lessons/scenarios/scheduler-fencing-calm.toml",
         include_str!("../../../../lessons/scenarios/scheduler-fencing-calm.toml"),
+    ),
+    (
+        "lessons/scenarios/raft-four.toml",
+        include_str!("../../../../lessons/scenarios/raft-four.toml"),
+    ),
+    (
+        "lessons/scenarios/pbft-four.toml",
+        include_str!("../../../../lessons/scenarios/pbft-four.toml"),
+    ),
+    (
+        "lessons/scenarios/pbft-three-quorum-two.toml",
+        include_str!("../../../../lessons/scenarios/pbft-three-quorum-two.toml"),
     ),
 ];
 

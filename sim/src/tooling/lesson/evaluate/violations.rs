@@ -79,7 +79,7 @@ fn count_of(counts: &BTreeMap<String, u64>, invariant: &str) -> u64 {
 }
 
 /// The newest recorded detail of `invariant` (the list keeps the first hundred per invariant).
-fn latest_detail(world: &World, invariant: &str) -> String {
+pub(super) fn latest_detail(world: &World, invariant: &str) -> String {
     world
         .checkers()
         .violations()

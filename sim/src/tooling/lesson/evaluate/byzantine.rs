@@ -1,0 +1,384 @@
+//! Checkpoints of the lesson "When nodes lie": what a Byzantine node breaks in Raft (two leaders in one
+//! term, honest servers applying different commands), what PBFT does about it (a view change past a
+//! faulty primary, requests still committed while a replica lies), where PBFT's guarantee ends (a
+//! quorum too small for its replicas lets honest replicas disagree), and what it costs (messages per
+//! committed request, counted by kind from the run itself).
+//!
+//! Everything counts from the step's start, so a violation or a commit of an earlier step never ticks
+//! a later one.
+
+use super::message_tally::MessageTally;
+use super::violations::latest_detail;
+use super::{counted, Verdict};
+use crate::base::ids::NodeId;
+use crate::contract::action::ByzantineMode;
+use crate::engine::checker::{ELECTION_SAFETY, HONEST_AGREEMENT, STATE_MACHINE_SAFETY};
+use crate::engine::world::{NodeStatus, World};
+use crate::protocols::pbft::{primary_of, Replica};
+use std::collections::BTreeMap;
+
+/// What the Byzantine checkpoints remember from the step's start.
+#[derive(Clone, Debug)]
+pub(super) struct ByzantineWatch {
+    violations: BTreeMap<String, u64>,
+    /// The highest view any replica had entered.
+    view_at_start: u64,
+    /// Requests committed (Raft acknowledgements, PBFT results taken) at the last look.
+    committed_seen: u64,
+    /// Requests committed since the step began that count (all of them, or only while a node lied).
+    committed_counted: u64,
+    messages: MessageTally,
+}
+
+impl ByzantineWatch {
+    pub(super) fn begin(world: &World) -> ByzantineWatch {
+        ByzantineWatch {
+            violations: world.checkers().violation_counts().clone(),
+            view_at_start: replicas(world)
+                .map(|replica| replica.view)
+                .max()
+                .unwrap_or(0),
+            committed_seen: committed(world),
+            committed_counted: 0,
+            messages: MessageTally::from_now(world),
+        }
+    }
+
+    fn new_violations(&self, world: &World, invariant: &str) -> u64 {
+        let count = |counts: &BTreeMap<String, u64>| counts.get(invariant).copied().unwrap_or(0);
+        count(world.checkers().violation_counts()).saturating_sub(count(&self.violations))
+    }
+
+    pub(super) fn two_leaders_in_one_term(&self, world: &World) -> Verdict {
+        match self.new_violations(world, ELECTION_SAFETY) {
+            0 => Verdict::not_yet("every term so far has had at most one leader".into()),
+            _ => Verdict::yes(latest_detail(world, ELECTION_SAFETY)),
+        }
+    }
+
+    pub(super) fn applied_commands_diverged(&self, world: &World) -> Verdict {
+        match self.new_violations(world, STATE_MACHINE_SAFETY) {
+            0 => Verdict::not_yet(
+                "every server that committed an entry committed the same command there".into(),
+            ),
+            _ => Verdict::yes(format!(
+                "honest servers committed different commands at one index: {}",
+                latest_detail(world, STATE_MACHINE_SAFETY)
+            )),
+        }
+    }
+
+    pub(super) fn honest_replicas_disagree(&self, world: &World) -> Verdict {
+        match self.new_violations(world, HONEST_AGREEMENT) {
+            0 => Verdict::not_yet(
+                "every honest replica committed the same request at each sequence number".into(),
+            ),
+            _ => Verdict::yes(latest_detail(world, HONEST_AGREEMENT)),
+        }
+    }
+
+    /// Met once an honest, up replica has finished a view change past the views of the step's start.
+    pub(super) fn view_changed(&self, world: &World) -> Verdict {
+        let Some(count) = replicas(world).next().map(|replica| replica.replicas) else {
+            return Verdict::not_yet("this world has no PBFT replicas".into());
+        };
+        let start = self.view_at_start;
+        let honest_up = |replica: &&Replica| {
+            !replica.is_lying() && world.nodes()[replica.id.index()].status == NodeStatus::Up
+        };
+        let entered: Vec<&Replica> = replicas(world)
+            .filter(honest_up)
+            .filter(|replica| replica.view > start && replica.changing_to.is_none())
+            .collect();
+        if let Some(highest) = entered.iter().map(|replica| replica.view).max() {
+            let at_highest = entered.iter().filter(|replica| replica.view == highest);
+            let names = names_of(world, at_highest.map(|replica| replica.id));
+            return Verdict::yes(format!(
+                "{names} moved to view {highest}, whose primary is {} (view {start} when this \
+                 step began, primary {})",
+                world.node_label(primary_of(highest, count)),
+                world.node_label(primary_of(start, count))
+            ));
+        }
+        let asking: Vec<&Replica> = replicas(world)
+            .filter(honest_up)
+            .filter(|replica| replica.changing_to.is_some())
+            .collect();
+        if asking.is_empty() {
+            Verdict::not_yet(format!(
+                "the replicas are still in view {start}, with {} as primary",
+                world.node_label(primary_of(start, count))
+            ))
+        } else {
+            Verdict::not_yet(format!(
+                "{} asked for a new view; waiting for its primary to start it",
+                names_of(world, asking.iter().map(|replica| replica.id))
+            ))
+        }
+    }
+
+    /// Requests committed since the step began, with the messages sent meanwhile.
+    pub(super) fn requests_committed_at_least(&mut self, world: &World, wanted: u64) -> Verdict {
+        self.tally(world, true);
+        let done = self.committed_counted;
+        let text = format!(
+            "{} committed since this step began; the cluster sent {}",
+            counted(done, "request", "requests"),
+            self.messages.per_request(done)
+        );
+        if done >= wanted && wanted > 0 {
+            Verdict::yes(text)
+        } else {
+            Verdict::not_yet(format!("{text} (waiting for {wanted} requests)"))
+        }
+    }
+
+    /// Requests committed while some node lied, counted from the step's start, with the messages
+    /// sent in those stretches; the verdict also says whether honest replicas still agree.
+    pub(super) fn requests_committed_while_lying(&mut self, world: &World, wanted: u64) -> Verdict {
+        let liars = liars(world);
+        self.tally(world, !liars.is_empty());
+        let done = self.committed_counted;
+        let agreement = match self.new_violations(world, HONEST_AGREEMENT) {
+            0 if replicas(world).next().is_some() => {
+                "; honest replicas agree at every sequence number"
+            }
+            0 => "",
+            _ => "; but honest replicas disagree (Honest Agreement broke)",
+        };
+        let text = format!(
+            "{} committed while a node lied, and the cluster sent {}{agreement}",
+            counted(done, "request", "requests"),
+            self.messages.per_request(done)
+        );
+        match liars.as_slice() {
+            _ if done >= wanted && wanted > 0 => Verdict::yes(text),
+            [] => Verdict::not_yet(format!("no node is lying now; {text}")),
+            _ => Verdict::not_yet(format!(
+                "{} lying: {text} (waiting for {wanted})",
+                liars.join(", ")
+            )),
+        }
+    }
+
+    /// Counts the requests committed and the messages sent since the last look, if `counting`.
+    fn tally(&mut self, world: &World, counting: bool) {
+        let now = committed(world);
+        if counting {
+            self.committed_counted += now.saturating_sub(self.committed_seen);
+        }
+        self.committed_seen = now;
+        self.messages.catch_up(world, counting);
+    }
+}
+
+fn replicas(world: &World) -> impl Iterator<Item = &Replica> {
+    world
+        .nodes()
+        .iter()
+        .filter_map(|slot| slot.actor.as_replica())
+}
+
+/// Requests committed so far: Raft clients' acknowledged requests and PBFT clients' results taken.
+fn committed(world: &World) -> u64 {
+    let pbft_results: u64 = world
+        .nodes()
+        .iter()
+        .filter_map(|slot| slot.actor.as_pbft_client())
+        .map(|client| client.accepted)
+        .sum();
+    world.clients().counts.committed + pbft_results
+}
+
+/// The nodes lying or equivocating now, by name. A silent node is left out: it says nothing false,
+/// and a step that silenced one must not count as a step that made one lie.
+fn liars(world: &World) -> Vec<String> {
+    let says_false = |mode: Option<ByzantineMode>| {
+        matches!(mode, Some(ByzantineMode::Lie | ByzantineMode::Equivocate))
+    };
+    let lying = |index: usize| {
+        let actor = &world.nodes()[index].actor;
+        let raft = actor
+            .as_raft()
+            .is_some_and(|node| says_false(node.lying_mode()));
+        raft || actor
+            .as_replica()
+            .is_some_and(|replica| says_false(replica.byzantine))
+    };
+    (0..world.node_count())
+        .filter(|index| lying(*index))
+        .map(|index| world.node_label(NodeId(index as u16)))
+        .collect()
+}
+
+fn names_of(world: &World, nodes: impl Iterator<Item = NodeId>) -> String {
+    let names: Vec<String> = nodes.map(|node| world.node_label(node)).collect();
+    match names.as_slice() {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::watch_until_met;
+    use crate::tooling::lesson::Checkpoint;
+
+    const RAFT_FOUR: &str = include_str!("../../../../../lessons/scenarios/raft-four.toml");
+    const PBFT_FOUR: &str = include_str!("../../../../../lessons/scenarios/pbft-four.toml");
+    const PBFT_NORMAL: &str = include_str!("../../../../scenarios/pbft-normal.toml");
+    const MISCONFIGURED: &str = include_str!("../../../../scenarios/pbft-misconfigured-three.toml");
+
+    fn watch(text: &str, checkpoint: Checkpoint, begin_ms: u64, until_ms: u64) -> (bool, String) {
+        let (met_at, verdict) = watch_until_met(text, checkpoint, begin_ms, until_ms);
+        (met_at.is_some(), verdict.explanation)
+    }
+
+    fn step(at_ms: u64, action: &str) -> String {
+        format!("\n[[step]]\nat_ms = {at_ms}\n{action}\n")
+    }
+
+    fn liar(at_ms: u64, node: &str, mode: &str) -> String {
+        step(
+            at_ms,
+            &format!("do = \"byzantine\"\ntarget = \"{node}\"\nmode = \"{mode}\""),
+        )
+    }
+
+    fn writes(first_ms: u64, count: u64) -> String {
+        (0..count)
+            .map(|index| {
+                let action = "do = \"request\"\ncount = 1\ntarget = \"leader\"";
+                step(first_ms + index * 200, action)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_lying_raft_follower_makes_two_leaders_of_one_term_and_an_honest_one_does_not() {
+        let lying = format!("{RAFT_FOUR}{}", liar(1_000, "n3", "lie"));
+        let (met, why) = watch(&lying, Checkpoint::TwoLeadersInOneTerm, 900, 2_000);
+        assert!(met, "{why}");
+        assert!(why.contains("both elected leader of term"), "{why}");
+        let honest = format!("{RAFT_FOUR}{}", liar(1_000, "n3", "honest"));
+        let (met, why) = watch(&honest, Checkpoint::TwoLeadersInOneTerm, 900, 2_000);
+        assert!(!met, "{why}");
+        assert_eq!(why, "every term so far has had at most one leader");
+    }
+
+    #[test]
+    fn a_write_after_the_forgery_makes_honest_servers_diverge_and_no_write_does_not() {
+        let lying = format!("{RAFT_FOUR}{}", liar(1_000, "n3", "lie"));
+        let (met, why) = watch(&lying, Checkpoint::AppliedCommandsDiverged, 1_200, 3_000);
+        assert!(
+            !met,
+            "the forgery alone commits nothing the leader contradicts: {why}"
+        );
+        let written = format!("{lying}{}", writes(1_500, 1));
+        let (met, why) = watch(&written, Checkpoint::AppliedCommandsDiverged, 1_200, 3_000);
+        assert!(met, "{why}");
+        assert!(why.contains("different commands at one index"), "{why}");
+    }
+
+    #[test]
+    fn a_silent_primary_is_replaced_and_a_lying_backup_changes_no_view() {
+        let silent = format!("{PBFT_FOUR}{}", liar(1_000, "n1", "silent"));
+        let (met, why) = watch(&silent, Checkpoint::PbftViewChanged, 900, 3_000);
+        assert!(met, "{why}");
+        assert!(
+            why.contains("moved to view 1, whose primary is n2"),
+            "{why}"
+        );
+        let (met, why) = watch(PBFT_NORMAL, Checkpoint::PbftViewChanged, 1_000, 4_000);
+        assert!(met, "a crashed primary is replaced too: {why}");
+        let backup = format!("{PBFT_FOUR}{}", liar(1_000, "n3", "lie"));
+        let (met, why) = watch(&backup, Checkpoint::PbftViewChanged, 900, 3_000);
+        assert!(!met, "{why}");
+        assert_eq!(why, "the replicas are still in view 0, with n1 as primary");
+    }
+
+    #[test]
+    fn a_quorum_too_small_lets_honest_replicas_disagree_and_four_replicas_do_not() {
+        let (met, why) = watch(MISCONFIGURED, Checkpoint::HonestReplicasDisagree, 0, 3_000);
+        assert!(met, "{why}");
+        assert!(why.contains("at sequence"), "{why}");
+        let four = MISCONFIGURED
+            .replace("nodes = 3", "nodes = 4")
+            .replace("quorum = 2", "quorum = 0");
+        assert_ne!(four, MISCONFIGURED);
+        let (met, why) = watch(&four, Checkpoint::HonestReplicasDisagree, 0, 3_000);
+        assert!(!met, "{why}");
+    }
+
+    #[test]
+    fn requests_while_a_replica_lies_count_only_once_it_lies_and_silence_is_not_lying() {
+        let lying = format!("{PBFT_FOUR}{}", liar(1_000, "n3", "lie"));
+        let (met, why) = watch(&lying, Checkpoint::RequestsCommittedWhileLying(5), 0, 3_000);
+        assert!(met, "{why}");
+        assert!(why.contains("honest replicas agree"), "{why}");
+        assert!(why.contains("Prepare") && why.contains("Commit"), "{why}");
+        let silent = format!("{PBFT_FOUR}{}", liar(1_000, "n3", "silent"));
+        let (met, why) = watch(
+            &silent,
+            Checkpoint::RequestsCommittedWhileLying(5),
+            0,
+            3_000,
+        );
+        assert!(!met, "{why}");
+        assert!(why.starts_with("no node is lying now; 0 requests"), "{why}");
+    }
+
+    #[test]
+    fn raft_requests_are_counted_with_their_messages_and_an_idle_cluster_commits_none() {
+        let written = format!("{RAFT_FOUR}{}", writes(1_000, 10));
+        let (met, why) = watch(
+            &written,
+            Checkpoint::RequestsCommittedAtLeast(10),
+            1_000,
+            4_000,
+        );
+        assert!(met, "{why}");
+        assert!(why.starts_with("10 requests committed since"), "{why}");
+        assert!(why.contains("Heartbeat"), "{why}");
+        let (met, why) = watch(
+            RAFT_FOUR,
+            Checkpoint::RequestsCommittedAtLeast(10),
+            1_000,
+            4_000,
+        );
+        assert!(!met, "{why}");
+        assert!(why.starts_with("0 requests committed"), "{why}");
+    }
+
+    /// The tally must agree with the trace it reads: the same sends, counted another way.
+    #[test]
+    fn the_messages_in_a_verdict_are_the_sends_in_the_trace() {
+        use crate::base::time::SimTime;
+        use crate::engine::trace::TraceEvent;
+        use crate::tooling::lesson::CheckpointEvaluator;
+        use crate::tooling::runner::ScenarioRun;
+        use crate::tooling::scenario::parse_scenario;
+        let scenario = parse_scenario(PBFT_FOUR, "pbft-four.toml").unwrap();
+        let mut run = ScenarioRun::new(scenario).unwrap();
+        run.advance_to(SimTime::from_ms(500));
+        let first = run.world().trace().total();
+        let checkpoint = Checkpoint::RequestsCommittedAtLeast(1_000);
+        let mut evaluator = CheckpointEvaluator::begin(checkpoint, run.world());
+        for ms in (505..=1_500).step_by(5) {
+            run.advance_to(SimTime::from_ms(ms));
+            evaluator.check(run.world());
+        }
+        let why = evaluator.check(run.world()).explanation;
+        let records = run.world().trace().records();
+        let sends = records
+            .skip(first as usize)
+            .filter(|record| matches!(record.event, TraceEvent::Send { .. }))
+            .count();
+        assert!(sends > 0);
+        assert!(
+            why.contains(&format!("the cluster sent {sends} messages,")),
+            "{sends}: {why}"
+        );
+    }
+}
