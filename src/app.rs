@@ -17,6 +17,7 @@ use crate::components::log_strips::LogStrips;
 use crate::components::narration::{NarrationCaption, NarrationLog};
 use crate::components::partition_panel::PartitionPanel;
 use crate::components::paxos_panel::PaxosPanel;
+use crate::components::pbft_panel::PbftPanel;
 use crate::components::playback::PlaybackBar;
 use crate::components::protocol_picker::ProtocolPicker;
 use crate::components::queue_compare::QueueCompare;
@@ -90,6 +91,7 @@ pub fn App() -> impl IntoView {
                     <WorkerLanes />
                     <KvServers />
                     <PaxosPanel />
+                    <PbftPanel />
                     <SchedulerStrip />
                     <ZnodeTree />
                     <Timeline />

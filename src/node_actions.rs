@@ -3,10 +3,11 @@
 //! and both hand the chosen `Action` to `AppState::apply` (the path recording, the timeline and share
 //! links watch).
 
+use crate::world_text::byzantine::{mode_button, servers_can_lie, LYING_MODES};
 use crate::world_text::client::{client_path, ClientPath};
 use crate::world_text::names::node_name;
 use crate::world_text::node_kind::NodeKind;
-use quorumlab_sim::action::{Action, NodeTarget, RequestKind};
+use quorumlab_sim::action::{Action, ByzantineMode, NodeTarget, RequestKind};
 use quorumlab_sim::ids::NodeId;
 use quorumlab_sim::view::ClusterView;
 use quorumlab_sim::world::NodeStatus;
@@ -35,6 +36,7 @@ pub enum ActionGroup {
     Clock,
     Drift,
     Client,
+    Byzantine,
 }
 
 impl ActionGroup {
@@ -46,6 +48,7 @@ impl ActionGroup {
             ActionGroup::Clock => "clock",
             ActionGroup::Drift => "drift",
             ActionGroup::Client => "client",
+            ActionGroup::Byzantine => "make Byzantine",
         }
     }
 }
@@ -68,6 +71,10 @@ pub struct NodeSituation {
     /// Some link to or from the node is cut, so healing would change something.
     pub cut_off: bool,
     pub client_path: ClientPath,
+    /// The node is a server of a world whose servers can be made to lie (Raft, PBFT).
+    pub can_lie: bool,
+    /// How it lies now, if it does.
+    pub lying: Option<ByzantineMode>,
 }
 
 impl NodeSituation {
@@ -79,11 +86,14 @@ impl NodeSituation {
             .cut_links
             .iter()
             .any(|cut| cut.from == node || cut.to == node);
+        let kind = NodeKind::of_label(&node_name(coordination, node));
         Some(NodeSituation {
-            kind: NodeKind::of_label(&node_name(coordination, node)),
+            kind,
             status: shown.status,
             cut_off,
             client_path: client_path(coordination),
+            can_lie: kind == NodeKind::Server && servers_can_lie(coordination),
+            lying: shown.lying,
         })
     }
 
@@ -237,6 +247,38 @@ fn clock_choices(target: NodeTarget, name: &str) -> Vec<NodeChoice> {
     jumps.chain(drifts).collect()
 }
 
+/// The Byzantine modes a node can be put in, and "Make honest" once it lies.
+fn byzantine_choices(
+    target: NodeTarget,
+    name: &str,
+    lying: Option<ByzantineMode>,
+) -> Vec<NodeChoice> {
+    let honest = lying.map(|_| ByzantineMode::Honest);
+    let modes = honest
+        .into_iter()
+        .chain(LYING_MODES.into_iter().filter(|mode| Some(*mode) != lying));
+    modes
+        .map(|mode| {
+            let (text, does) = mode_button(mode);
+            let spoken = match mode {
+                ByzantineMode::Honest => format!("Make honest, {name}: {does}"),
+                _ => format!("{text}, make {name} Byzantine: {does}"),
+            };
+            let tone = match mode {
+                ByzantineMode::Honest => Tone::Primary,
+                _ => Tone::Danger,
+            };
+            let made = choice(
+                ActionGroup::Byzantine,
+                text.into(),
+                spoken,
+                Action::Byzantine { target, mode },
+            );
+            toned(tone, made)
+        })
+        .collect()
+}
+
 /// Every choice `node` (called `name`) offers in `situation`, in the order they are drawn.
 pub fn node_choices(node: NodeId, name: &str, situation: NodeSituation) -> Vec<NodeChoice> {
     let target = NodeTarget::Node(node);
@@ -260,6 +302,9 @@ pub fn node_choices(node: NodeId, name: &str, situation: NodeSituation) -> Vec<N
                 kind: RequestKind::Put,
             },
         ));
+    }
+    if situation.can_lie {
+        choices.extend(byzantine_choices(target, name, situation.lying));
     }
     choices
 }
@@ -286,6 +331,8 @@ mod tests {
             status,
             cut_off: false,
             client_path,
+            can_lie: false,
+            lying: None,
         }
     }
 
@@ -367,6 +414,46 @@ mod tests {
         let heal = node_choices(NodeId(0), "n1", cut_off);
         assert!(heal.iter().any(|choice| choice.action == Action::Heal));
         assert!(!texts(&heal).contains(&"Isolate"));
+    }
+
+    #[test]
+    fn a_server_that_can_lie_offers_each_mode_then_honesty() {
+        let honest = NodeSituation {
+            can_lie: true,
+            ..situation(NodeKind::Server, NodeStatus::Up, ClientPath::None)
+        };
+        let offered = node_choices(NodeId(0), "n1", honest);
+        let byzantine: Vec<&NodeChoice> = offered
+            .iter()
+            .filter(|choice| choice.group == ActionGroup::Byzantine)
+            .collect();
+        let texts: Vec<&str> = byzantine
+            .iter()
+            .map(|choice| choice.text.as_str())
+            .collect();
+        assert_eq!(texts, ["Equivocate", "Lie", "Go silent"]);
+        assert_eq!(
+            byzantine[0].action,
+            Action::Byzantine {
+                target: NodeTarget::Node(NodeId(0)),
+                mode: ByzantineMode::Equivocate
+            }
+        );
+        let lying = NodeSituation {
+            lying: Some(ByzantineMode::Lie),
+            ..honest
+        };
+        let offered = node_choices(NodeId(0), "n1", lying);
+        let texts: Vec<&str> = offered
+            .iter()
+            .filter(|choice| choice.group == ActionGroup::Byzantine)
+            .map(|choice| choice.text.as_str())
+            .collect();
+        assert_eq!(texts, ["Make honest", "Equivocate", "Go silent"]);
+        let cannot = situation(NodeKind::Server, NodeStatus::Up, ClientPath::ServiceLog);
+        assert!(node_choices(NodeId(0), "n1", cannot)
+            .iter()
+            .all(|choice| choice.group != ActionGroup::Byzantine));
     }
 
     #[test]

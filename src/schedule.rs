@@ -10,14 +10,13 @@
 #[cfg(test)]
 mod tests;
 
-use quorumlab_sim::action::Action;
+use quorumlab_sim::action::{Action, ByzantineMode};
 use quorumlab_sim::scenario::Step;
 
 /// The smallest pause or partition the lane makes: shorter ones could not be grabbed.
 pub const MIN_SPAN_MS: u64 = 10;
 
-/// What the lane can place. A Byzantine mode joins this list (and `action`) once the engine has
-/// `Action::Byzantine`.
+/// What the lane can place; the Byzantine modes come last (appended, so the form's order stays).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FaultKind {
     Crash,
@@ -26,16 +25,22 @@ pub enum FaultKind {
     ClockJump,
     ClockDrift,
     RequestBurst,
+    /// Make the node lie (or, with `Honest`, stop): a Raft server or a PBFT replica.
+    Byzantine(ByzantineMode),
 }
 
 impl FaultKind {
-    pub const ALL: [FaultKind; 6] = [
+    pub const ALL: [FaultKind; 10] = [
         FaultKind::Crash,
         FaultKind::Pause,
         FaultKind::Partition,
         FaultKind::ClockJump,
         FaultKind::ClockDrift,
         FaultKind::RequestBurst,
+        FaultKind::Byzantine(ByzantineMode::Equivocate),
+        FaultKind::Byzantine(ByzantineMode::Lie),
+        FaultKind::Byzantine(ByzantineMode::Silent),
+        FaultKind::Byzantine(ByzantineMode::Honest),
     ];
 
     pub fn name(self) -> &'static str {
@@ -46,6 +51,10 @@ impl FaultKind {
             FaultKind::ClockJump => "clock jump",
             FaultKind::ClockDrift => "clock drift",
             FaultKind::RequestBurst => "request burst",
+            FaultKind::Byzantine(ByzantineMode::Equivocate) => "byzantine: equivocate",
+            FaultKind::Byzantine(ByzantineMode::Lie) => "byzantine: lie",
+            FaultKind::Byzantine(ByzantineMode::Silent) => "byzantine: silent",
+            FaultKind::Byzantine(ByzantineMode::Honest) => "byzantine: honest again",
         }
     }
 
@@ -56,7 +65,7 @@ impl FaultKind {
     /// What the amount field means for this kind, and its starting value.
     pub fn amount(self) -> Option<(&'static str, i64)> {
         match self {
-            FaultKind::Crash => None,
+            FaultKind::Crash | FaultKind::Byzantine(_) => None,
             FaultKind::Pause | FaultKind::Partition => Some(("lasting (ms)", 500)),
             FaultKind::ClockJump => Some(("jump by (ms, − for back)", 1_000)),
             FaultKind::ClockDrift => Some(("drift (ppm, − for slow)", 200_000)),
@@ -79,6 +88,7 @@ impl FaultKind {
         let step = |action| Step { at_ms, action };
         Ok(match self {
             FaultKind::Crash => vec![step(Action::Crash { target })],
+            FaultKind::Byzantine(mode) => vec![step(Action::Byzantine { target, mode })],
             FaultKind::Pause => vec![step(Action::Pause {
                 target,
                 duration_ms: Some(span_ms()?),

@@ -4,6 +4,7 @@
 
 use crate::format;
 use crate::state::AppState;
+use crate::world_text::capabilities::runs_raft;
 use crate::world_text::names::node_name;
 use leptos::prelude::*;
 use quorumlab_sim::ids::NodeId;
@@ -72,7 +73,16 @@ pub fn LogStrips() -> impl IntoView {
                 .collect::<Vec<_>>()
         })
     });
+    // Worlds whose servers keep no Raft log (Redis-style, Paxos, PBFT) show their own cards instead.
+    let keeps_logs = Memo::new(move |_| {
+        state.panel_view.with(|view| {
+            view.coordination
+                .as_ref()
+                .is_none_or(|coordination| runs_raft(coordination.kind))
+        })
+    });
     view! {
+        <Show when=move || keeps_logs.get()>
         <section class="card log-strips" aria-label="Replicated logs" data-testid="log-strips">
             <h2>"Logs"<span class="muted">" — boxes coloured by term, ▌marks the commit index"</span></h2>
             <For each=move || strips.get() key=|strip| strip.clone() let:strip>
@@ -95,5 +105,6 @@ pub fn LogStrips() -> impl IntoView {
                 </div>
             </For>
         </section>
+        </Show>
     }
 }

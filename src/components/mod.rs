@@ -24,6 +24,7 @@ pub mod narration;
 pub mod node_actions;
 pub mod partition_panel;
 pub mod paxos_panel;
+pub mod pbft_panel;
 pub mod playback;
 pub mod protocol_picker;
 pub mod queue_compare;

@@ -4,6 +4,8 @@
 use crate::format;
 use crate::session::{MAX_SPEED, MIN_SPEED, SIMULATED_US_PER_WALL_MS_AT_1X};
 use crate::state::AppState;
+use crate::world_text::names;
+use crate::world_text::pbft::agreed_primary;
 use leptos::prelude::*;
 use quorumlab_sim::action::{Action, NodeTarget, RequestKind};
 
@@ -48,9 +50,18 @@ pub fn PlaybackBar() -> impl IntoView {
     };
     // Who leads follows every frame, like the ring beside it (a memo: the text changes only with the leader).
     let leader_now = Memo::new(move |_| state.view.with(|view| view.leader));
-    let leader = move || match leader_now.get() {
-        Some(leader) => format!("leader: {leader}"),
-        None => "no leader".to_string(),
+    // PBFT elects no leader: its replicas follow the primary of the view they are in.
+    let primary_now = Memo::new(move |_| {
+        state.view.with(|view| {
+            let coordination = view.coordination.as_ref()?;
+            let (primary, number) = agreed_primary(coordination.pbft.as_ref()?)?;
+            Some((names::node_name(Some(coordination), primary), number))
+        })
+    });
+    let leader = move || match (leader_now.get(), primary_now.get()) {
+        (_, Some((primary, number))) => format!("primary of view {number}: {primary}"),
+        (Some(leader), None) => format!("leader: {leader}"),
+        (None, None) => "no leader".to_string(),
     };
     let on_speed = move |event| {
         if let Ok(position) = event_target_value(&event).parse::<f64>() {
@@ -83,8 +94,11 @@ pub fn PlaybackBar() -> impl IntoView {
         </div>
         <div class="quick-faults" role="toolbar" aria-label="Quick faults aimed at the current leader">
             <span class="muted">"Quick faults:"</span>
-            <Show when=has_leader fallback=|| view! {
-                <span class="muted" data-testid="no-leader-note">"these servers elect no leader; pick a node on the ring to break it"</span>
+            <Show when=has_leader fallback=move || view! {
+                <span class="muted" data-testid="no-leader-note">{move || match primary_now.get() {
+                    Some(_) => "replicas follow the primary of their view, chosen by number, not elected; pick a replica on the ring to break it or make it lie",
+                    None => "these servers elect no leader; pick a node on the ring to break it",
+                }}</span>
             }>
                 <button class="danger" on:click=move |_| state.apply_to_leader(|target| Action::Crash { target })
                     aria-label="Crash leader (K)" aria-keyshortcuts="K">"Crash leader"</button>

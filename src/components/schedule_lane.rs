@@ -95,6 +95,21 @@ impl Drag {
     }
 }
 
+/// A mark's words: the narration's, except a Byzantine step names its mode outright.
+fn mark_label(
+    action: &quorumlab_sim::action::Action,
+    name: &dyn Fn(quorumlab_sim::ids::NodeId) -> String,
+) -> String {
+    use quorumlab_sim::action::{Action, NodeTarget};
+    match action {
+        Action::Byzantine {
+            target: NodeTarget::Node(node),
+            mode,
+        } => format!("⚠ {} Byzantine: {}", name(*node), mode.name()),
+        _ => format::describe_action_named(action, name),
+    }
+}
+
 fn mark_class(action: &quorumlab_sim::action::Action) -> &'static str {
     use quorumlab_sim::action::Action::*;
     match action {
@@ -103,6 +118,7 @@ fn mark_class(action: &quorumlab_sim::action::Action) -> &'static str {
         Partition { .. } | Isolate { .. } | Cut { .. } | Heal | Regions { .. } => "partition",
         ClockJump { .. } | ClockDrift { .. } => "clock",
         Request { .. } => "request",
+        Byzantine { .. } => "byzantine",
         _ => "other",
     }
 }
@@ -170,7 +186,7 @@ pub fn ScheduleLane() -> impl IntoView {
                     .map(|mark| {
                         let step = &scenario.steps[mark.index];
                         DrawnMark {
-                            label: format::describe_action_named(&step.action, &name),
+                            label: mark_label(&step.action, &name),
                             class: mark_class(&step.action),
                             mark,
                         }

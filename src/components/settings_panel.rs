@@ -2,6 +2,7 @@
 
 use crate::settings_form::SettingsForm;
 use crate::state::{AppState, Notice};
+use crate::world_text::capabilities::runs_raft;
 use leptos::prelude::*;
 
 #[component]
@@ -47,6 +48,12 @@ pub fn SettingsPanel() -> impl IntoView {
             </label>
         }
     };
+    // Raft's timeouts and options mean something only where the servers run Raft.
+    let raft_world = move || {
+        state
+            .scenario
+            .with(|scenario| runs_raft(scenario.protocol.kind()))
+    };
     let check_field = move |label: &'static str,
                             get: fn(&SettingsForm) -> bool,
                             set: fn(&mut SettingsForm, bool)| {
@@ -64,18 +71,24 @@ pub fn SettingsPanel() -> impl IntoView {
             <div class="fields">
                 {text_field("Nodes (1–51)", "setting-nodes", |form| form.node_count.clone(), |form, value| form.node_count = value)}
                 {text_field("Seed", "setting-seed", |form| form.seed.clone(), |form, value| form.seed = value)}
+                <Show when=raft_world>
                 {text_field("Election timeout min (ms)", "setting-election-min", |form| form.election_min_ms.clone(), |form, value| form.election_min_ms = value)}
                 {text_field("Election timeout max (ms)", "setting-election-max", |form| form.election_max_ms.clone(), |form, value| form.election_max_ms = value)}
                 {text_field("Heartbeat (ms)", "setting-heartbeat", |form| form.heartbeat_ms.clone(), |form, value| form.heartbeat_ms = value)}
+                </Show>
                 {text_field("Network delay min (ms)", "setting-delay-min", |form| form.delay_min_ms.clone(), |form, value| form.delay_min_ms = value)}
                 {text_field("Network delay max (ms)", "setting-delay-max", |form| form.delay_max_ms.clone(), |form, value| form.delay_max_ms = value)}
                 {text_field("Drop rate (%)", "setting-drop", |form| form.drop_percent.clone(), |form, value| form.drop_percent = value)}
             </div>
+            <Show when=raft_world fallback=|| view! {
+                <p class="muted" data-testid="settings-no-raft">"This world's servers run no Raft, so Raft's timeouts and options do not apply; its own options are the scenario's, shown in its card."</p>
+            }>
             <div class="checks">
                 {check_field("PreVote", |form| form.pre_vote, |form, value| form.pre_vote = value)}
                 {check_field("CheckQuorum", |form| form.check_quorum, |form, value| form.check_quorum = value)}
                 {check_field("Leader-lease reads", |form| form.lease_reads, |form, value| form.lease_reads = value)}
             </div>
+            </Show>
             <Show when=move || error.with(Option::is_some)>
                 <p class="error" role="alert" data-testid="settings-error">{move || error.get().unwrap_or_default()}</p>
             </Show>

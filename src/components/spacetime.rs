@@ -18,6 +18,7 @@ use crate::spacetime::{
     MAX_DRAWN_ARROWS,
 };
 use crate::state::AppState;
+use crate::world_text::byzantine::liar_label;
 use crate::world_text::names::node_name;
 use leptos::prelude::*;
 use quorumlab_sim::ids::NodeId;
@@ -235,15 +236,22 @@ pub fn SpaceTime() -> impl IntoView {
                     handled_us: Some(at_us),
                 } => format!("handled late, at {}", format::sim_time(at_us)),
             };
-            let (from, to) = state.view.with_untracked(|view| {
+            let (from, to, says) = state.view.with_untracked(|view| {
                 let coordination = view.coordination.as_ref();
+                // What it carries, while it is still in flight (the arrow log keeps kinds only).
+                let content = view.messages.iter().find(|message| message.id == id);
+                let says = content
+                    .and_then(|message| message.content.as_ref())
+                    .map(|content| format!(" · says “{content}”"))
+                    .unwrap_or_default();
                 (
                     node_name(coordination, arrow.from),
                     node_name(coordination, arrow.to),
+                    says,
                 )
             });
             Some(format!(
-                "{} {from} → {to} · sent {} · {fate}",
+                "{} {from} → {to}{says} · sent {} · {fate}",
                 arrow.kind,
                 format::sim_time(arrow.sent_us)
             ))
@@ -369,6 +377,12 @@ fn LaneLabels(lanes: Memo<Lanes>, width_px: RwSignal<u32>) -> impl IntoView {
                 .map(|coordination| coordination.labels.clone())
         })
     });
+    // A lying node's lane says so in words, as its node on the ring does.
+    let liars = Memo::new(move |_| {
+        state
+            .view
+            .with(|view| view.nodes.iter().map(|node| node.lying).collect::<Vec<_>>())
+    });
     move || {
         lanes.with(|lanes| {
             let others = (lanes.others > 0).then_some(None);
@@ -389,11 +403,18 @@ fn LaneLabels(lanes: Memo<Lanes>, width_px: RwSignal<u32>) -> impl IntoView {
                         }),
                         None => format!("{} others", lanes.others),
                     };
+                    let liar = node.and_then(|node| liars.with(|liars| liars.get(node.index()).copied().flatten()));
+                    let label = match liar {
+                        Some(_) => format!("⚠ {label}"),
+                        None => label,
+                    };
+                    let liar_words = liar.map(liar_label).unwrap_or_default();
                     let y = lane_y(lane);
                     view! {
                         <g class=move || lane_class(node)>
                             <line class="st-lane-line" x1=LABEL_PX x2=move || plot_right_px(width_px.get()) y1=y y2=y></line>
                             <text class="st-lane-label" x=LABEL_PX - 8.0 y=y + 5.0>{label}</text>
+                            <text class="st-lane-liar" x=LABEL_PX + 4.0 y=y - 5.0>{liar_words}</text>
                             // Shown on the leader's lane only (CSS): the leader is marked by shape too.
                             <text class="st-lane-star" x="6" y=y + 5.0>"★"</text>
                         </g>

@@ -209,3 +209,28 @@ fn editing_ahead_of_a_recorded_future_replaces_it_and_keeps_the_past() {
         "{refused}"
     );
 }
+
+#[test]
+fn the_lane_places_a_byzantine_step_on_a_node_by_its_mode_name() {
+    use quorumlab_sim::action::ByzantineMode;
+    let kind = FaultKind::from_name("byzantine: equivocate").expect("a listed kind");
+    assert_eq!(kind.amount(), None);
+    let steps = kind.steps(0, 1_500, 0).unwrap();
+    assert_eq!(
+        steps,
+        vec![Step {
+            at_ms: 1_500,
+            action: Action::Byzantine {
+                target: NodeTarget::Node(NodeId(0)),
+                mode: ByzantineMode::Equivocate,
+            },
+        }]
+    );
+    let names: Vec<&str> = FaultKind::ALL.iter().map(|kind| kind.name()).collect();
+    let unique: std::collections::BTreeSet<&str> = names.iter().copied().collect();
+    assert_eq!(
+        names.len(),
+        unique.len(),
+        "every kind has its own name: {names:?}"
+    );
+}

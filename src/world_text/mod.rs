@@ -4,6 +4,7 @@
 //! that folder holds components only and every sentence here is tested natively. One concept a file.
 
 pub mod beliefs;
+pub mod byzantine;
 pub mod capabilities;
 pub mod client;
 pub mod hold_words;
@@ -12,6 +13,7 @@ pub mod ledger;
 pub mod names;
 pub mod node_kind;
 pub mod partition;
+pub mod pbft;
 
 #[cfg(test)]
 use quorumlab_sim::view_coordination::CoordinationView;
@@ -30,5 +32,6 @@ pub fn bare_view(kind: quorumlab_sim::ProtocolKind, labels: &[&str]) -> Coordina
         scheduler: None,
         candidates: Vec::new(),
         paxos: None,
+        pbft: None,
     }
 }

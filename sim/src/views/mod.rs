@@ -3,6 +3,8 @@
 //! the engine layer and below; nothing here changes a run.
 
 pub mod difference;
+pub mod message_content;
 pub mod narration;
+pub mod price;
 pub mod view;
 pub mod view_coordination;

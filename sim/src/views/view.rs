@@ -5,10 +5,12 @@
 
 use crate::base::ids::NodeId;
 use crate::base::units::{LogIndex, Term};
+use crate::contract::action::ByzantineMode;
 use crate::contract::link_settings::LinkSettings;
 use crate::contract::protocol::{ClientOutcome, Protocol, RoleLabel};
 use crate::engine::network::LinkCut;
 use crate::engine::world::{ClientRecord, NodeStatus, World};
+use crate::views::message_content::message_content;
 use serde::Serialize;
 
 /// Newest log entries shown per node, so a frame stays cheap however long the logs grow.
@@ -62,6 +64,8 @@ pub struct NodeView {
     pub timers: Vec<TimerView>,
     /// Inputs waiting at a paused node.
     pub queued_inputs: u64,
+    /// How the node lies, if it was made Byzantine.
+    pub lying: Option<ByzantineMode>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -90,11 +94,17 @@ pub struct MessageView {
     pub dropped: bool,
     /// Milliseconds a learner has held it back (0 when untouched).
     pub held_ms: u64,
+    /// What it says (`views::message_content`), for worlds whose nodes can lie.
+    pub content: Option<String>,
 }
 
 impl World {
     pub fn view(&self) -> ClusterView {
         let network = self.network();
+        let labels: Vec<String> = (0..self.node_count())
+            .map(|index| self.node_label(NodeId(index as u16)))
+            .collect();
+        let name = |node: NodeId| labels.get(node.index()).cloned().unwrap_or_default();
         let messages = network
             .in_flight
             .in_id_order()
@@ -110,6 +120,7 @@ impl World {
                 deliver_at_us: flight.deliver_at.as_micros(),
                 dropped: flight.dropped,
                 held_ms: flight.held_ms,
+                content: message_content(&flight.message, &name),
             })
             .collect();
         ClusterView {
@@ -190,6 +201,7 @@ impl World {
             clock_drift_ppm: slot.clock.drift_ppm(),
             timers,
             queued_inputs: slot.backlog_len() as u64,
+            lying: slot.actor.lying_mode(),
         }
     }
 }

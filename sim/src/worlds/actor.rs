@@ -257,6 +257,15 @@ impl Actor {
         }
     }
 
+    /// How the node lies, if it was made Byzantine (only Raft servers and PBFT replicas can be).
+    pub fn lying_mode(&self) -> Option<ByzantineMode> {
+        match self {
+            Actor::Raft(node) => node.lying_mode(),
+            Actor::Replica(replica) => replica.byzantine,
+            _ => None,
+        }
+    }
+
     pub fn as_pbft_client(&self) -> Option<&PbftClient> {
         match self {
             Actor::PbftClient(client) => Some(client),

@@ -25,6 +25,10 @@ pub fn describe_message(message: &MessageView, coordination: Option<&Coordinatio
     if message.entry_count > 0 {
         parts.push(format!("{} entries", message.entry_count));
     }
+    // What this recipient was told: a liar's messages differ here from one recipient to the next.
+    if let Some(content) = &message.content {
+        parts.push(format!("says “{content}”"));
+    }
     parts.push(format!("sent {}", format::sim_time(message.sent_at_us)));
     parts.push(if message.dropped {
         "lost on the way".to_string()
@@ -128,6 +132,7 @@ mod tests {
             deliver_at_us: 1_210_000,
             dropped: false,
             held_ms: 0,
+            content: None,
         };
         assert_eq!(
             describe_message(&message, None),

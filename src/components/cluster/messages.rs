@@ -270,6 +270,7 @@ mod tests {
             deliver_at_us: 1_000,
             dropped,
             held_ms: 0,
+            content: None,
         }
     }
 

@@ -8,9 +8,12 @@ use super::node_popover::NodePopoverTarget;
 use super::timer_rings::timer_remaining;
 use crate::format;
 use crate::state::AppState;
+use crate::world_text::byzantine::liar_label;
 use crate::world_text::capabilities::runs_raft;
 use crate::world_text::node_kind::NodeKind;
+use crate::world_text::pbft::pbft_state;
 use leptos::prelude::*;
+use quorumlab_sim::action::ByzantineMode;
 use quorumlab_sim::config::ProtocolConfig;
 use quorumlab_sim::ids::NodeId;
 use quorumlab_sim::paxos::{self, ProposerPhase};
@@ -44,8 +47,11 @@ pub struct NodeFace {
     raft: bool,
     /// What the server is called in this world ("lock server", "acceptor").
     server_word: &'static str,
-    /// A Paxos node's state in a few words (promise and accepted value, or what it learned).
+    /// A Paxos node's state in a few words (promise and accepted value, or what it learned); a PBFT
+    /// replica's view or a PBFT client's replies, likewise.
     paxos: Option<String>,
+    /// How the node lies, if it was made Byzantine.
+    lying: Option<ByzantineMode>,
 }
 
 impl NodeFace {
@@ -65,7 +71,12 @@ impl NodeFace {
             server_word: server_word(protocol),
             paxos: coordination
                 .and_then(|coordination| coordination.paxos.as_ref())
-                .and_then(|paxos| paxos_state(paxos, node.id, &coordination_labels(view))),
+                .and_then(|paxos| paxos_state(paxos, node.id, &coordination_labels(view)))
+                .or_else(|| {
+                    let pbft = coordination.and_then(|coordination| coordination.pbft.as_ref());
+                    pbft.and_then(|pbft| pbft_state(pbft, node.id))
+                }),
+            lying: node.lying,
             kind_word: kind.word_in(protocol),
             label,
             kind,
@@ -151,6 +162,7 @@ impl NodeFace {
     /// so what a screen reader says and what voice control can be told match what is seen.
     fn accessible_label(&self, node: NodeId) -> String {
         let mut parts = vec![format!("{} {}", self.label, self.caption())];
+        parts.extend(self.lying.map(|mode| liar_label(mode).to_string()));
         parts.extend(self.clock_badge());
         if self.queued_inputs > 0 {
             parts.push(format!("{} inputs waiting", self.queued_inputs));
@@ -236,6 +248,22 @@ fn hexagon(radius: f64) -> String {
         .join(" ")
 }
 
+/// A twelve-pointed jagged ring of outer radius `radius`, as SVG points: the mark of a lying node.
+fn jagged_ring(radius: f64) -> String {
+    (0..24)
+        .map(|corner| {
+            let angle = std::f64::consts::PI / 12.0 * corner as f64;
+            let reach = if corner % 2 == 0 {
+                radius
+            } else {
+                radius - 9.0
+            };
+            format!("{:.1},{:.1}", reach * angle.cos(), reach * angle.sin())
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// Every node's face, computed once per view change: one memo for the cluster rather than one per
 /// node, whose re-runs every frame (with their bookkeeping in the reactive graph) dominated the
 /// script time of large clusters. A node's own memo then re-runs only when some face changed.
@@ -271,9 +299,10 @@ pub fn ClusterNode(
         let highlighted = state.highlighted.with(|nodes| nodes.contains(&node));
         face.with(|face| match face {
             Some(face) => format!(
-                "node role-{} status-{}{}{}",
+                "node role-{} status-{}{}{}{}",
                 face.role_word(),
                 face.status.as_str(),
+                if face.lying.is_some() { " liar" } else { "" },
                 if selected { " selected" } else { "" },
                 if highlighted { " highlighted" } else { "" }
             ),
@@ -355,6 +384,13 @@ pub fn ClusterNode(
                     <line x1=radius y1=move || -radius() x2=move || -radius() y2=radius></line>
                 </g>
             </Show>
+            <Show when=move || face.with(|face| face.as_ref().is_some_and(|face| face.lying.is_some()))>
+                // Not by colour alone: a jagged ring round the node and the lie in words under it.
+                <polygon class="liar-ring" points=move || jagged_ring(ring_radius() + 6.0)></polygon>
+                <text class="liar-label" data-testid=format!("liar-{node}") y=move || radius() + 52.0>
+                    {read(|face| face.lying.map(|mode| format!(" ⚠ {}", liar_label(mode))).unwrap_or_default())}
+                </text>
+            </Show>
             <text class="node-icon" y=move || if compact() { -ring_radius() - 11.0 } else { -radius() * 0.28 }>{read(|face| face.role_icon().to_string())}</text>
             <text class="node-id" y=move || if compact() { 1.0 } else { radius() * 0.42 }>{read(|face| face.label.clone())}</text>
             <Show when=move || !compact()>
@@ -404,6 +440,7 @@ mod tests {
             raft,
             server_word: "lock server",
             paxos: None,
+            lying: None,
         }
     }
 

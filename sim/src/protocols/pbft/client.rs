@@ -61,6 +61,11 @@ impl PbftClient {
         }
     }
 
+    /// Replicas that replied to the current request so far, by the sequence number each named.
+    pub fn replies(&self) -> &BTreeMap<u64, NodeSet> {
+        &self.replies
+    }
+
     fn wait<M: PbftWire>(&self, ms: u64, effects: &mut Effects<M>) {
         let delay = TimerDelay::Exactly {
             local_us: ms * 1_000,

@@ -16,11 +16,13 @@ use serde::Serialize;
 
 mod lock_service;
 mod paxos;
+mod pbft;
 mod redis;
 mod scheduler;
 mod zookeeper;
 
 pub use paxos::{AcceptorView, PaxosView, ProposerView};
+pub use pbft::{PbftClientView, PbftView, ReplicaView, SlotView, MAX_VIEW_SLOTS};
 
 /// Newest ledger entries shown.
 pub const MAX_VIEW_LEDGER: usize = 64;
@@ -43,6 +45,8 @@ pub struct CoordinationView {
     pub candidates: Vec<CandidateView>,
     /// Single-decree Paxos: acceptors, proposers and what was chosen (`None` in other worlds).
     pub paxos: Option<PaxosView>,
+    /// PBFT: replicas' views and slots, clients' replies, the messages spent (`None` elsewhere).
+    pub pbft: Option<PbftView>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -162,6 +166,7 @@ impl World {
             resource: self.resource_view(&layout),
             kv_servers: self.kv_server_views(&layout, now),
             paxos: self.paxos_view(&layout),
+            pbft: self.pbft_view(&layout),
         })
     }
 }

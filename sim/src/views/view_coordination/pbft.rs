@@ -1,0 +1,156 @@
+//! The PBFT world's part of a frame: each replica's view, the primary it follows and its newest
+//! sequence slots (phase, digest, votes), each client's request and the replies it has, and the
+//! messages the run has cost so far for the results clients took.
+
+use super::*;
+use crate::contract::action::ByzantineMode;
+use crate::protocols::pbft::{
+    faults_tolerated, is_forged, reply_quorum, Digest, PbftClient, Replica, SlotPhase,
+};
+use crate::worlds::coordination::Layout;
+
+/// Newest sequence slots shown per replica.
+pub const MAX_VIEW_SLOTS: usize = 6;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PbftView {
+    pub replicas: Vec<ReplicaView>,
+    pub clients: Vec<PbftClientView>,
+    /// f: the liars the replica count tolerates with the safe quorum.
+    pub faults_tolerated: usize,
+    /// Matching prepares or commits a slot needs (2f + 1, or the configured one).
+    pub quorum: usize,
+    /// Matching replies a client waits for.
+    pub reply_quorum: usize,
+    /// Messages replicas and clients have sent since the run began.
+    pub messages_sent: u64,
+    /// Results the clients have taken (each a committed request a client knows about).
+    pub results_taken: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ReplicaView {
+    pub id: NodeId,
+    pub view: u64,
+    /// The view it asked to move to and has not entered yet.
+    pub changing_to: Option<u64>,
+    /// The primary of the view it is in.
+    pub primary: NodeId,
+    pub lying: Option<ByzantineMode>,
+    /// Every sequence number up to this one executed.
+    pub executed: u64,
+    /// Newest last, at most `MAX_VIEW_SLOTS`.
+    pub slots: Vec<SlotView>,
+    pub waiting_requests: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SlotView {
+    pub sequence: u64,
+    pub view: u64,
+    pub phase: SlotPhase,
+    pub digest: Option<Digest>,
+    /// The request the accepted pre-prepare carried: client and its request number.
+    pub request: Option<(NodeId, u64)>,
+    /// The request is one an equivocating primary made up.
+    pub forged: bool,
+    /// Replicas that vouched for the accepted digest, and that committed it.
+    pub vouchers: usize,
+    pub committers: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PbftClientView {
+    pub id: NodeId,
+    /// The request it waits on (its number), if any.
+    pub waiting_on: Option<u64>,
+    /// Replies to that request: the sequence number named, and which replicas named it.
+    pub replies: Vec<(u64, NodeSet)>,
+    pub needed: usize,
+    pub accepted: u64,
+    /// The last result taken: request number and the sequence number it executed at.
+    pub last_result: Option<(u64, u64)>,
+}
+
+fn replica_view(replica: &Replica) -> ReplicaView {
+    let slots = replica
+        .slots
+        .iter()
+        .rev()
+        .take(MAX_VIEW_SLOTS)
+        .rev()
+        .map(|(&sequence, slot)| SlotView {
+            sequence,
+            view: slot.view,
+            phase: slot.phase,
+            digest: slot.digest,
+            request: slot.request.map(|request| (request.client, request.number)),
+            forged: slot
+                .request
+                .is_some_and(|request| is_forged(request.operation)),
+            vouchers: slot.vouchers().len(),
+            committers: slot.committers().len(),
+        })
+        .collect();
+    ReplicaView {
+        id: replica.id,
+        view: replica.view,
+        changing_to: replica.changing_to,
+        primary: replica.primary(),
+        lying: replica.byzantine,
+        executed: replica.executed,
+        slots,
+        waiting_requests: replica.waiting_requests(),
+    }
+}
+
+fn client_view(client: &PbftClient) -> PbftClientView {
+    PbftClientView {
+        id: client.id,
+        waiting_on: client.current.map(|request| request.number),
+        replies: client
+            .replies()
+            .iter()
+            .map(|(&sequence, &replicas)| (sequence, replicas))
+            .collect(),
+        needed: client.needed,
+        accepted: client.accepted,
+        last_result: client.last_result,
+    }
+}
+
+impl World {
+    pub(super) fn pbft_view(&self, layout: &Layout) -> Option<PbftView> {
+        let ProtocolConfig::Pbft(_, options) = &self.config().protocol else {
+            return None;
+        };
+        let nodes = self.nodes();
+        let replicas: Vec<&Replica> = (0..layout.servers)
+            .filter_map(|index| nodes.get(index)?.actor.as_replica())
+            .collect();
+        let clients: Vec<&PbftClient> = (0..layout.workers)
+            .filter_map(|index| {
+                let id = layout.worker(index);
+                nodes.get(id.index())?.actor.as_pbft_client()
+            })
+            .collect();
+        let quorum = crate::protocols::pbft::quorum_size(layout.servers, options.quorum);
+        let messages_sent = replicas
+            .iter()
+            .map(|replica| replica.messages_sent)
+            .sum::<u64>()
+            + clients
+                .iter()
+                .map(|client| client.messages_sent)
+                .sum::<u64>();
+        Some(PbftView {
+            faults_tolerated: faults_tolerated(layout.servers),
+            quorum,
+            reply_quorum: reply_quorum(layout.servers, quorum),
+            messages_sent,
+            results_taken: clients.iter().map(|client| client.accepted).sum(),
+            replicas: replicas.into_iter().map(replica_view).collect(),
+            clients: clients.into_iter().map(client_view).collect(),
+        })
+    }
+}

@@ -1,0 +1,181 @@
+//! The PBFT world's state: each replica's view, the primary it follows and its newest sequence slots
+//! (phase, digest, votes), each client's replies against the f + 1 it needs, the options of the run,
+//! and the price: messages per request counted in this run beside a same-size Raft run's count.
+
+use crate::state::AppState;
+use crate::world_text::byzantine::liar_label;
+use crate::world_text::pbft::{client_words, per_request, slot_words};
+use leptos::prelude::*;
+use quorumlab_sim::ids::NodeId;
+use quorumlab_sim::price::{raft_baseline, MessageCost, BASELINE_WRITES};
+use quorumlab_sim::view_coordination::{CoordinationView, PbftView};
+use quorumlab_sim::ProtocolConfig;
+
+/// One replica's row: its name (with ◆ for the primary, and its lie), its view, and its slot chips.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct ReplicaRow {
+    name: String,
+    view: String,
+    slots: Vec<(String, &'static str)>,
+    liar: bool,
+}
+
+fn replica_rows(pbft: &PbftView, labels: &[String]) -> Vec<ReplicaRow> {
+    let name = |node: NodeId| labels.get(node.index()).cloned().unwrap_or_default();
+    pbft.replicas
+        .iter()
+        .map(|replica| {
+            let primary = replica.primary == replica.id && replica.changing_to.is_none();
+            let mut title = format!("{}{}", name(replica.id), if primary { " ◆" } else { "" });
+            if let Some(mode) = replica.lying {
+                title.push_str(&format!(" ({})", liar_label(mode)));
+            }
+            let view = match replica.changing_to {
+                Some(next) => format!("view {} → asks for {next}", replica.view),
+                None => format!("view {}, primary {}", replica.view, name(replica.primary)),
+            };
+            let slots = replica
+                .slots
+                .iter()
+                .map(|slot| (slot_words(slot, &name), phase_class(slot.phase)))
+                .collect();
+            ReplicaRow {
+                name: title,
+                view,
+                slots,
+                liar: replica.lying.is_some(),
+            }
+        })
+        .collect()
+}
+
+fn phase_class(phase: quorumlab_sim::pbft::SlotPhase) -> &'static str {
+    use quorumlab_sim::pbft::SlotPhase;
+    match phase {
+        SlotPhase::Waiting => "slot waiting",
+        SlotPhase::PrePrepared => "slot pre-prepared",
+        SlotPhase::Prepared => "slot prepared",
+        SlotPhase::Committed | SlotPhase::Executed => "slot committed",
+    }
+}
+
+/// The header line: n, f, the quorum and the replies a client needs.
+fn rules_line(pbft: &PbftView) -> String {
+    let replicas = pbft.replicas.len();
+    let safe = 2 * pbft.faults_tolerated + 1;
+    let quorum = match pbft.quorum == safe {
+        true => format!("quorum {} (2f + 1)", pbft.quorum),
+        false => format!("quorum {} — UNSAFE, 2f + 1 would be {safe}", pbft.quorum),
+    };
+    format!(
+        "n = {replicas} replicas tolerate f = {} liars · {quorum} · a client takes a result on {} matching replies",
+        pbft.faults_tolerated, pbft.reply_quorum
+    )
+}
+
+/// The price sentence: this run's count against the Raft run's.
+fn price_line(pbft: &PbftView, raft: Option<MessageCost>) -> String {
+    let counted = MessageCost {
+        messages: pbft.messages_sent,
+        committed: pbft.results_taken,
+        heartbeats: 0,
+    };
+    let own = format!(
+        "PBFT: {} messages per request ({} sent for {} results taken, counted in this run)",
+        per_request(counted),
+        pbft.messages_sent,
+        pbft.results_taken
+    );
+    match raft {
+        Some(raft) => format!(
+            "{own} · Raft with {} servers: {} per write ({} sent for {} committed, counted in a \
+             {BASELINE_WRITES}-write Raft run the engine makes with this seed; {} of them idle heartbeats)",
+            pbft.replicas.len(),
+            per_request(raft),
+            raft.messages,
+            raft.committed,
+            raft.heartbeats
+        ),
+        None => own,
+    }
+}
+
+fn pbft_of(coordination: Option<&CoordinationView>) -> Option<(&PbftView, &[String])> {
+    let coordination = coordination?;
+    Some((coordination.pbft.as_ref()?, &coordination.labels))
+}
+
+#[component]
+pub fn PbftPanel() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let shown = Memo::new(move |_| {
+        state.panel_view.with(|view| {
+            pbft_of(view.coordination.as_ref()).map(|(pbft, labels)| {
+                let name = |node: NodeId| labels.get(node.index()).cloned().unwrap_or_default();
+                let clients: Vec<(String, String)> = pbft
+                    .clients
+                    .iter()
+                    .map(|client| (name(client.id), client_words(client, &name)))
+                    .collect();
+                (rules_line(pbft), replica_rows(pbft, labels), clients)
+            })
+        })
+    });
+    // Raft's figure needs a run of its own: made once per scenario, not per frame.
+    let raft = Memo::new(move |_| {
+        state.scenario.with(|scenario| match &scenario.protocol {
+            // `node_count` counts the replicas; the clients come on top.
+            ProtocolConfig::Pbft(_, options) => raft_baseline(
+                scenario.node_count,
+                scenario.seed,
+                options.request_interval_ms,
+            ),
+            _ => None,
+        })
+    });
+    let options = move || {
+        state.scenario.with(|scenario| match &scenario.protocol {
+            ProtocolConfig::Pbft(_, options) => format!(
+                "Options: a client's next request {} ms after its last result; a replica asks for a new view after {} ms without progress ([pbft] in the scenario)",
+                options.request_interval_ms, options.view_timeout_ms
+            ),
+            _ => String::new(),
+        })
+    };
+    let price = move || {
+        state.panel_view.with(|view| {
+            pbft_of(view.coordination.as_ref())
+                .map(|(pbft, _)| price_line(pbft, raft.get()))
+                .unwrap_or_default()
+        })
+    };
+    view! {
+        <Show when=move || shown.with(Option::is_some)>
+            <section class="card pbft-panel" aria-label="PBFT state" data-testid="pbft-panel">
+                <h2>"PBFT " <span class="muted">"views, primaries, sequence slots and replies"</span></h2>
+                <p class="muted" data-testid="pbft-rules">{move || shown.with(|shown| shown.as_ref().map(|shown| shown.0.clone()).unwrap_or_default())}</p>
+                <table class="pbft-replicas" data-testid="pbft-replicas">
+                    <thead><tr><th>"replica"</th><th>"view"</th><th>"newest slots"</th></tr></thead>
+                    <tbody>
+                        {move || shown.with(|shown| shown.as_ref().map(|shown| shown.1.iter().map(|row| view! {
+                            <tr class=if row.liar { "liar" } else { "" } data-testid="pbft-replica">
+                                <th scope="row">{row.name.clone()}</th>
+                                <td>{row.view.clone()}</td>
+                                <td class="slots">{row.slots.iter().map(|(text, class)| view! {
+                                    <span class=*class>{text.clone()}</span>
+                                }).collect_view()}</td>
+                            </tr>
+                        }).collect_view()))}
+                    </tbody>
+                </table>
+                <ul class="kv-list" data-testid="pbft-clients">
+                    {move || shown.with(|shown| shown.as_ref().map(|shown| shown.2.iter().map(|(client, words)| view! {
+                        <li><strong>{client.clone()}</strong>" "<span>{words.clone()}</span></li>
+                    }).collect_view()))}
+                </ul>
+                <p data-testid="pbft-price">{price}</p>
+                <p class="muted">{options}</p>
+            </section>
+        </Show>
+    }
+}

@@ -1,0 +1,171 @@
+//! What PBFT replicas and clients are doing, in the words the ring and the PBFT card use: a
+//! replica's view and whether it is that view's primary, a slot's phase and digest, a client's
+//! replies against the f + 1 it needs, and what the run has cost in messages.
+
+use quorumlab_sim::ids::NodeId;
+use quorumlab_sim::pbft::{digest_text, SlotPhase};
+use quorumlab_sim::price::MessageCost;
+use quorumlab_sim::view_coordination::{PbftClientView, PbftView, ReplicaView, SlotView};
+
+/// The view most replicas are in (the higher on a tie) and its primary: what the leader chip shows.
+pub fn agreed_primary(pbft: &PbftView) -> Option<(NodeId, u64)> {
+    let count = |view: u64| {
+        let replicas = pbft.replicas.iter();
+        replicas.filter(|replica| replica.view == view).count()
+    };
+    let replica = pbft
+        .replicas
+        .iter()
+        .max_by_key(|replica| (count(replica.view), replica.view))?;
+    Some((replica.primary, replica.view))
+}
+
+/// A replica's or a client's state in a few words for its caption on the ring.
+pub fn pbft_state(pbft: &PbftView, node: NodeId) -> Option<String> {
+    if let Some(replica) = pbft.replicas.iter().find(|replica| replica.id == node) {
+        return Some(replica_words(replica));
+    }
+    let client = pbft.clients.iter().find(|client| client.id == node)?;
+    Some(match client.waiting_on {
+        Some(number) => format!(
+            "waits on {number}: {} of {} replies",
+            most_matching(client),
+            client.needed
+        ),
+        None => format!("took {} results", client.accepted),
+    })
+}
+
+fn replica_words(replica: &ReplicaView) -> String {
+    match replica.changing_to {
+        Some(next) => format!("asks for view {next}"),
+        None if replica.primary == replica.id => format!("primary of view {}", replica.view),
+        None => format!("view {} · ran {}", replica.view, replica.executed),
+    }
+}
+
+/// Replies naming the sequence number most replicas named.
+fn most_matching(client: &PbftClientView) -> usize {
+    client
+        .replies
+        .iter()
+        .map(|(_, replicas)| replicas.len())
+        .max()
+        .unwrap_or(0)
+}
+
+pub fn phase_word(phase: SlotPhase) -> &'static str {
+    match phase {
+        SlotPhase::Waiting => "votes only",
+        SlotPhase::PrePrepared => "pre-prepared",
+        SlotPhase::Prepared => "prepared",
+        SlotPhase::Committed => "committed",
+        SlotPhase::Executed => "committed, ran",
+    }
+}
+
+/// One slot as its chip reads: `#3 prepared · 4ab3 A1 · 3 vouch, 1 commit`.
+pub fn slot_words(slot: &SlotView, name: &dyn Fn(NodeId) -> String) -> String {
+    let request = match (slot.request, slot.digest) {
+        (Some((client, number)), _) => {
+            let forged = if slot.forged { " forged" } else { "" };
+            format!(" {}{number}{forged}", name(client))
+        }
+        (None, Some(0)) => " null".to_string(),
+        _ => String::new(),
+    };
+    let digest = slot.digest.map(digest_text).unwrap_or_else(|| "—".into());
+    format!(
+        "#{} {} · {digest}{request} · {} vouch, {} commit",
+        slot.sequence,
+        phase_word(slot.phase),
+        slot.vouchers,
+        slot.committers
+    )
+}
+
+/// A client's line: what it waits on and who replied, or the last result it took.
+pub fn client_words(client: &PbftClientView, name: &dyn Fn(NodeId) -> String) -> String {
+    let taken = format!("took {} results", client.accepted);
+    let Some(number) = client.waiting_on else {
+        return match client.last_result {
+            Some((number, sequence)) => format!("{taken}; request {number} ran at #{sequence}"),
+            None => format!("{taken}; no request out yet"),
+        };
+    };
+    let replies: Vec<String> = client
+        .replies
+        .iter()
+        .map(|(sequence, replicas)| {
+            let who: Vec<String> = replicas.iter().map(name).collect();
+            format!("#{sequence} from {}", who.join(", "))
+        })
+        .collect();
+    let heard = match replies.is_empty() {
+        true => "no replies yet".to_string(),
+        false => format!("replies {}", replies.join("; ")),
+    };
+    format!(
+        "{taken}; waits on request {number}: {heard} (needs {} matching)",
+        client.needed
+    )
+}
+
+/// Messages per committed request, one decimal: `34.0`, or `—` before the first.
+pub fn per_request(cost: MessageCost) -> String {
+    match cost.per_commit_tenths() {
+        Some(tenths) => format!("{}.{}", tenths / 10, tenths % 10),
+        None => "—".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quorumlab_sim::ids::NodeSet;
+
+    fn name(node: NodeId) -> String {
+        match node.0 {
+            4 => "A".into(),
+            index => format!("n{}", index + 1),
+        }
+    }
+
+    #[test]
+    fn a_slot_and_a_client_read_as_phase_digest_and_replies() {
+        let slot = SlotView {
+            sequence: 3,
+            view: 0,
+            phase: SlotPhase::Prepared,
+            digest: Some(0x1234_abcd),
+            request: Some((NodeId(4), 3)),
+            forged: true,
+            vouchers: 3,
+            committers: 1,
+        };
+        assert_eq!(
+            slot_words(&slot, &name),
+            "#3 prepared · abcd A3 forged · 3 vouch, 1 commit"
+        );
+        let mut replicas = NodeSet::default();
+        replicas.insert(NodeId(1));
+        let client = PbftClientView {
+            id: NodeId(4),
+            waiting_on: Some(4),
+            replies: vec![(4, replicas)],
+            needed: 2,
+            accepted: 3,
+            last_result: Some((3, 3)),
+        };
+        assert_eq!(
+            client_words(&client, &name),
+            "took 3 results; waits on request 4: replies #4 from n2 (needs 2 matching)"
+        );
+        let cost = MessageCost {
+            messages: 476,
+            committed: 14,
+            heartbeats: 0,
+        };
+        assert_eq!(per_request(cost), "34.0");
+    }
+}
