@@ -51,6 +51,7 @@ pub const CHECKPOINT_NAMES: &[&str] = &[
     "lock_queue_at_least",
     "scheduler_leader_changed",
     "stale_invoice_refused",
+    "tokens_rose_across_failover",
 ];
 
 /// A condition on the live simulation. `NodeTarget::Leader` in a checkpoint means the node that led
@@ -144,6 +145,10 @@ pub enum Checkpoint {
     SchedulerLeaderChanged,
     /// The invoice store refused a run whose token was below the highest it had seen.
     StaleInvoiceRefused,
+    /// Every grant since the step began carried a token strictly above the grant before it (none
+    /// issued twice, none lower), and at least one of them came after the lock service's leader
+    /// changed (a later term than when the step began).
+    TokensRoseAcrossFailover,
 }
 
 /// Why a checkpoint string does not parse; `at` is the 1-based character where the problem starts.
@@ -257,6 +262,7 @@ pub(crate) fn parse_checkpoint(
         )?)),
         "scheduler_leader_changed" => no_argument(Checkpoint::SchedulerLeaderChanged),
         "stale_invoice_refused" => no_argument(Checkpoint::StaleInvoiceRefused),
+        "tokens_rose_across_failover" => no_argument(Checkpoint::TokensRoseAcrossFailover),
         "ballots_at_least" => Ok(Checkpoint::BallotsAtLeast(number(
             text,
             needs("a number")?,
@@ -443,6 +449,10 @@ mod tests {
                 Checkpoint::SchedulerLeaderChanged,
             ),
             ("stale_invoice_refused", Checkpoint::StaleInvoiceRefused),
+            (
+                "tokens_rose_across_failover",
+                Checkpoint::TokensRoseAcrossFailover,
+            ),
         ];
         for (text, expected) in cases {
             assert_eq!(parse_checkpoint(text, &names()), Ok(expected), "{text}");

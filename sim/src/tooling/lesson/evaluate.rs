@@ -10,6 +10,7 @@
 //! rather than a bare red cross.
 
 mod coordination;
+mod grants;
 mod holders;
 mod paxos;
 mod progress;
@@ -86,6 +87,8 @@ pub struct CheckpointEvaluator {
     holders: holders::HolderWatch,
     /// The scheduler's leading instance and refused invoices when the step began.
     scheduler: scheduler::SchedulerWatch,
+    /// Grants recorded when the step began, and when the service failed over.
+    grants: grants::GrantWatch,
     /// Set once the checkpoint has been met; later calls return it unchanged.
     met: Option<Verdict>,
 }
@@ -113,6 +116,7 @@ impl CheckpointEvaluator {
             requests: requests::RequestWatch::begin(world),
             holders: holders::HolderWatch::begin(world),
             scheduler: scheduler::SchedulerWatch::begin(world),
+            grants: grants::GrantWatch::begin(world),
             met: None,
         }
     }
@@ -206,6 +210,10 @@ impl CheckpointEvaluator {
             }
             Checkpoint::SchedulerLeaderChanged => self.scheduler.leader_changed(world),
             Checkpoint::StaleInvoiceRefused => self.scheduler.stale_invoice_refused(world),
+            Checkpoint::TokensRoseAcrossFailover => {
+                let changed = tokens::later_term(self.start_leader, leader);
+                self.grants.check(world, changed)
+            }
         }
     }
 
