@@ -57,6 +57,7 @@ pub const CHECKPOINT_NAMES: &[&str] = &[
     "honest_replicas_disagree",
     "requests_committed_at_least",
     "requests_committed_while_lying",
+    "tokens_rose_across_failover",
 ];
 
 /// A condition on the live simulation. `NodeTarget::Leader` in a checkpoint means the node that led
@@ -166,6 +167,10 @@ pub enum Checkpoint {
     /// At least this many client requests committed while some node lied or equivocated (a silent one
     /// does not count), counted from the step's start; the verdict counts the messages of those stretches and says whether honest replicas agree.
     RequestsCommittedWhileLying(u64),
+    /// Every grant since the step began carried a token strictly above the grant before it (none
+    /// issued twice, none lower), and at least one of them came after the lock service's leader
+    /// changed (a later term than when the step began).
+    TokensRoseAcrossFailover,
 }
 
 /// Why a checkpoint string does not parse; `at` is the 1-based character where the problem starts.
@@ -291,6 +296,7 @@ pub(crate) fn parse_checkpoint(
             text,
             needs("a number")?,
         )?)),
+        "tokens_rose_across_failover" => no_argument(Checkpoint::TokensRoseAcrossFailover),
         "ballots_at_least" => Ok(Checkpoint::BallotsAtLeast(number(
             text,
             needs("a number")?,
@@ -494,6 +500,10 @@ mod tests {
             (
                 "requests_committed_while_lying(5)",
                 Checkpoint::RequestsCommittedWhileLying(5),
+            ),
+            (
+                "tokens_rose_across_failover",
+                Checkpoint::TokensRoseAcrossFailover,
             ),
         ];
         for (text, expected) in cases {

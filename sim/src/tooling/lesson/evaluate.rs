@@ -11,6 +11,7 @@
 
 mod byzantine;
 mod coordination;
+mod grants;
 mod holders;
 mod message_tally;
 mod paxos;
@@ -90,6 +91,8 @@ pub struct CheckpointEvaluator {
     scheduler: scheduler::SchedulerWatch,
     /// Violations, views, commits and messages for the checkpoints about lying nodes.
     byzantine: byzantine::ByzantineWatch,
+    /// Grants recorded when the step began, and when the service failed over.
+    grants: grants::GrantWatch,
     /// Set once the checkpoint has been met; later calls return it unchanged.
     met: Option<Verdict>,
 }
@@ -118,6 +121,7 @@ impl CheckpointEvaluator {
             holders: holders::HolderWatch::begin(world),
             scheduler: scheduler::SchedulerWatch::begin(world),
             byzantine: byzantine::ByzantineWatch::begin(world),
+            grants: grants::GrantWatch::begin(world),
             met: None,
         }
     }
@@ -221,6 +225,10 @@ impl CheckpointEvaluator {
             Checkpoint::RequestsCommittedWhileLying(wanted) => self
                 .byzantine
                 .requests_committed_while_lying(world, *wanted),
+            Checkpoint::TokensRoseAcrossFailover => {
+                let changed = tokens::later_term(self.start_leader, leader);
+                self.grants.check(world, changed)
+            }
         }
     }
 
@@ -554,52 +562,4 @@ fn duplicate_invoice(world: &World) -> Verdict {
 }
 
 #[cfg(test)]
-mod overlap_tests {
-    use super::test_support::watch_until_met;
-    use crate::tooling::lesson::Checkpoint;
-
-    const NO_FENCING: &str = include_str!("../../../scenarios/no-fencing-pause.toml");
-    const REDIS: &str = include_str!("../../../scenarios/redis-unsafe-release.toml");
-
-    /// Lesson 5: the frozen holder still believes, past its validity; the verdict says so, and why
-    /// Exclusive Belief (which counts beliefs within their validity) stays green.
-    #[test]
-    fn a_frozen_holder_past_its_validity_is_named_so() {
-        let (met, verdict) =
-            watch_until_met(REDIS, Checkpoint::TwoClientsBelieveTheyHoldLock, 0, 4_000);
-        assert!(met.is_some(), "{}", verdict.explanation);
-        assert!(
-            verdict
-                .explanation
-                .contains("its time already up by its own clock"),
-            "{}",
-            verdict.explanation
-        );
-        assert!(
-            verdict.explanation.contains("Exclusive Belief"),
-            "{}",
-            verdict.explanation
-        );
-    }
-
-    /// Lesson 5 step 3 ticked by itself: the overlap step 2 left behind counted. It must not.
-    #[test]
-    fn an_overlap_left_from_the_step_before_does_not_count() {
-        let believe = || Checkpoint::TwoClientsBelieveTheyHoldLock;
-        let (first_ms, _) = watch_until_met(NO_FENCING, believe(), 0, 6_000);
-        let first_ms = first_ms.expect("the paused holder and the new one overlap");
-        let (met, verdict) = watch_until_met(NO_FENCING, believe(), first_ms, first_ms + 100);
-        assert_eq!(met, None, "begun inside the overlap, the step waits");
-        assert!(
-            verdict.explanation.contains("still overlap"),
-            "{}",
-            verdict.explanation
-        );
-        let (met_before, _) =
-            watch_until_met(NO_FENCING, believe(), first_ms.saturating_sub(200), 6_000);
-        assert!(
-            met_before.is_some(),
-            "an overlap that begins during the step still counts"
-        );
-    }
-}
+mod tests;
