@@ -65,8 +65,8 @@ impl GrantWatch {
         };
         match grants.get(at_failover) {
             Some(first_after) => Verdict::yes(format!(
-                "after the failover {} was granted token {}; all {} since the step began rose, \
-                 none repeated",
+                "after the failover {} was granted token {}; {} since the step began, each \
+                 above the one before, none repeated",
                 world.node_label(first_after.client),
                 first_after.token,
                 counted(since_start)
