@@ -4,6 +4,7 @@ use crate::components::charts::Charts;
 use crate::components::checker_badges::CheckerBadges;
 use crate::components::client_panel::ClientPanel;
 use crate::components::cluster::ClusterStage;
+use crate::components::compare_details::CompareDetails;
 use crate::components::compare_picker::ComparePicker;
 use crate::components::compare_stage::CompareStage;
 use crate::components::export_menu::ExportMenu;
@@ -103,10 +104,12 @@ pub fn App() -> impl IntoView {
                 </section>
                 <aside class="side-column" aria-label="Controls and details">
                     <CheckerBadges />
-                    <ResourceLedger />
-                    <QueueCompare />
-                    <Inspector />
-                    <ClientPanel />
+                    <CompareDetails>
+                        <ResourceLedger />
+                        <QueueCompare />
+                        <Inspector />
+                        <ClientPanel />
+                    </CompareDetails>
                     <PartitionPanel />
                     <LogStrips />
                     <SettingsPanel />

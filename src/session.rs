@@ -27,7 +27,7 @@ pub const SIMULATED_US_PER_WALL_MS_AT_1X: f64 = 100.0;
 pub const MIN_SPEED: f64 = 0.05;
 pub const MAX_SPEED: f64 = 20.0;
 /// Instants without a trace record one step may pass before it stops anyway (bounds the loop).
-const MAX_SILENT_INSTANTS: usize = 1_000;
+pub const MAX_SILENT_INSTANTS: usize = 1_000;
 /// Records a single step names one by one, past which it says how many more there were.
 const MAX_TOLD_RECORDS: usize = 3;
 /// Frames longer than this (a hidden tab, a debugger stop) do not make the cluster leap ahead.
@@ -43,6 +43,13 @@ fn snapshot_interval_ms(position: SimTime) -> u64 {
         every_ms *= 2;
     }
     every_ms
+}
+
+/// Where a run's story stood before a step (see [`Session::step_mark`]).
+#[derive(Clone, Copy, Debug)]
+pub struct StepMark {
+    records_before: u64,
+    lines_before: Option<(u64, u32)>,
 }
 
 pub struct Session {
@@ -249,36 +256,59 @@ impl Session {
     /// Steps one instant and says what it did: the narration's new lines, or, when the instant held
     /// only routine traffic, the records themselves in plain words. `None` when nothing is left to do.
     pub fn step_and_tell(&mut self) -> Option<String> {
-        let records_before = self.trace().total();
-        let lines_before = self
-            .narration()
-            .lines()
-            .last()
-            .map(|line| (line.ordinal, line.repeats));
+        let mark = self.step_mark();
         // Some instants hold only a timer that was cancelled since: nothing to see, so step past them.
         for _ in 0..MAX_SILENT_INSTANTS {
             if !self.step_event() {
                 return None;
             }
-            if self.trace().total() > records_before {
+            if self.trace().total() > mark.records_before {
                 break;
             }
         }
-        let fresh_records = (self.trace().total() - records_before) as usize;
+        Some(self.tell_since(mark))
+    }
+
+    /// The next instant with events, if any (never before now).
+    pub fn next_event_time(&self) -> Option<SimTime> {
+        self.world()
+            .next_event_time()
+            .map(|next| next.max(self.now()))
+    }
+
+    /// Where the story stands now, for [`Session::tell_since`] after a step.
+    pub fn step_mark(&mut self) -> StepMark {
+        StepMark {
+            records_before: self.trace().total(),
+            lines_before: self
+                .narration()
+                .lines()
+                .last()
+                .map(|line| (line.ordinal, line.repeats)),
+        }
+    }
+
+    /// Whether the trace has grown since `mark` (something visible happened).
+    pub fn has_news_since(&self, mark: &StepMark) -> bool {
+        self.trace().total() > mark.records_before
+    }
+
+    /// What happened since `mark`, in words: the narration's new lines, or the new records in plain
+    /// words when they were only routine traffic.
+    pub fn tell_since(&mut self, mark: StepMark) -> String {
+        let fresh_records = self.trace().total().saturating_sub(mark.records_before) as usize;
         if fresh_records == 0 {
-            return Some(
-                "only timers that had been cancelled came due; nothing visible happened".into(),
-            );
+            return "only timers that had been cancelled came due; nothing visible happened".into();
         }
         let narrator = self.narration();
         let told: Vec<String> = narrator
             .lines()
             .rev()
-            .take_while(|line| Some((line.ordinal, line.repeats)) != lines_before)
+            .take_while(|line| Some((line.ordinal, line.repeats)) != mark.lines_before)
             .map(|line| line.text.clone())
             .collect();
         if !told.is_empty() {
-            return Some(told.into_iter().rev().collect::<Vec<_>>().join(". "));
+            return told.into_iter().rev().collect::<Vec<_>>().join(". ");
         }
         let world = self.world();
         let name = |node: NodeId| world.node_label(node);
@@ -299,7 +329,7 @@ impl Session {
         } else {
             String::new()
         };
-        Some(format!("{}{tail}", plain.join("; ")))
+        format!("{}{tail}", plain.join("; "))
     }
 
     /// Goes back to the previous instant that had events: the picture before the last step.

@@ -260,6 +260,9 @@ impl AppState {
         }
         self.lesson.waiting.set(false);
         self.playing.set(false);
+        if self.step_with_partner() {
+            return;
+        }
         let told = self
             .session
             .try_update_value(|session| session.step_and_tell());

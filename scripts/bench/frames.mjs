@@ -16,6 +16,8 @@ export const OUR_CASES = [
   { key: 'nodes_51_speed_1', label: '51 nodes, 1×', nodes: 51, speed: 1 },
   { key: 'nodes_51_speed_20', label: '51 nodes, 20×', nodes: 51, speed: 20 },
   { key: 'nodes_5_speed_20', label: '5 nodes, 20×', nodes: 5, speed: 20 },
+  // Compare mode: the playground beside itself with PreVote flipped, two 5-node worlds on one clock.
+  { key: 'compare_5_5_speed_1', label: 'compare mode, 5+5 nodes, 1×', nodes: 5, speed: 1, playground: true, compare: 'pre-vote' },
 ];
 
 /** Slider positions: the speed slider is logarithmic from 0.05× (0) to 20× (1000). */
@@ -52,8 +54,11 @@ export async function startRaftScope(page) {
   if (await page.evaluate(() => window.playback.isPaused())) await page.click('#time-button');
 }
 
-/** Quorum Lab: the playground as it opens (5 nodes, 1×, playing), or a fresh run of `nodes` at `speed`. */
-export async function startQuorumLab(page, { nodes, speed, playground }) {
+/**
+ * Quorum Lab: the playground as it opens (5 nodes, 1×, playing), or a fresh run of `nodes` at `speed`;
+ * with `compare`, beside a second run with that option flipped (compare mode).
+ */
+export async function startQuorumLab(page, { nodes, speed, playground, compare }) {
   if (!playground) {
     await page.locator('[data-testid=setting-nodes]').fill(String(nodes));
     await page.click('[data-testid=apply-settings]');
@@ -61,6 +66,10 @@ export async function startQuorumLab(page, { nodes, speed, playground }) {
       (count) => document.querySelectorAll('[data-testid=cluster-view] g[data-testid^="node-n"]').length === count,
       nodes,
     );
+  }
+  if (compare) {
+    await page.selectOption('[data-testid=compare-picker]', compare);
+    await page.waitForSelector('[data-testid=compare-right] [data-testid=cluster-view]');
   }
   const slider = page.locator('input[aria-label="Playback speed"]');
   if ((await slider.inputValue()) !== sliderPosition(speed)) await slider.fill(sliderPosition(speed));

@@ -3,7 +3,7 @@
 
 use quorumlab_sim::action::{Action, NodeTarget};
 use quorumlab_sim::compare::pair::ComparedRuns;
-use quorumlab_sim::compare::variation::{side_labels, vary, Variation};
+use quorumlab_sim::compare::variation::{side_labels, vary, watch_for, Variation};
 use quorumlab_sim::ids::NodeId;
 use quorumlab_sim::runner::ScenarioRun;
 use quorumlab_sim::scenario::{parse_scenario, Scenario, EXAMPLES};
@@ -206,6 +206,12 @@ fn every_variation_flips_its_option_on_its_example() {
             (left_words.to_string(), right_words.to_string())
         );
         assert_eq!(Variation::by_name(variation.name()), Some(variation));
+        assert_eq!(
+            watch_for(&left, &right).as_deref(),
+            Some(variation.watch_for()),
+            "{file}"
+        );
+        assert_eq!(watch_for(&left, &left), None);
         let mut pair = ComparedRuns::new(left, right).unwrap();
         pair.advance_to(SimTime::from_ms(1_000));
         assert_eq!(pair.left().world().now(), pair.right().world().now());

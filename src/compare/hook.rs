@@ -6,12 +6,25 @@ use leptos::prelude::*;
 use quorumlab_sim::compare::variation::Variation;
 use quorumlab_sim::difference::moments::MomentLog;
 use quorumlab_sim::difference::summary::{differ, Difference};
+use std::cell::Cell;
+use std::time::Duration;
 
 /// Each side's settings of the options that differ, in words, left first.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SideLabels {
     pub left: String,
     pub right: String,
+}
+
+thread_local! {
+    /// Right sides made and not yet freed (shown to browser tests, which open and close compare mode
+    /// many times and check that this stays put).
+    static RIGHT_SIDES_ALIVE: Cell<usize> = const { Cell::new(0) };
+}
+
+/// How many right sides exist now (see `RIGHT_SIDES_ALIVE`).
+pub fn right_sides_alive() -> usize {
+    RIGHT_SIDES_ALIVE.with(Cell::get)
 }
 
 #[derive(Clone, Copy)]
@@ -28,6 +41,12 @@ pub struct CompareHook {
     /// The owner this state was made under (the app's): a right side is made under it too, so its
     /// signals outlive whatever button opened the comparison (a lesson's text is redrawn on restart).
     owner: StoredValue<Option<Owner>, LocalStorage>,
+    /// The owner the right side's signals were made under; cleaning it up frees them.
+    side_owner: StoredValue<Option<Owner>, LocalStorage>,
+    /// Bumped each time a right side has been freed.
+    pub released: RwSignal<u64>,
+    /// While both runs still agree: when they will part and what to watch for, if the options say.
+    pub watch_for: RwSignal<Option<String>>,
 }
 
 impl CompareHook {
@@ -40,6 +59,9 @@ impl CompareHook {
             difference: RwSignal::new(None),
             moments: StoredValue::new((MomentLog::new(), MomentLog::new())),
             owner: StoredValue::new_local(Owner::current()),
+            side_owner: StoredValue::new_local(None),
+            released: RwSignal::new(0),
+            watch_for: RwSignal::new(None),
         }
     }
 
@@ -49,6 +71,37 @@ impl CompareHook {
             Some(owner) => owner.with(make),
             None => make(),
         }
+    }
+
+    /// Makes a right side for `scenario` under an owner of its own (a child of the app's), so ending
+    /// the comparison can free every signal it made.
+    pub fn make_right_side(&self, scenario: quorumlab_sim::scenario::Scenario) -> AppState {
+        self.release_right_side();
+        let owner = self.under_app_owner(Owner::new);
+        let right = owner.with(|| {
+            RIGHT_SIDES_ALIVE.with(|alive| alive.set(alive.get() + 1));
+            on_cleanup(|| RIGHT_SIDES_ALIVE.with(|alive| alive.set(alive.get().saturating_sub(1))));
+            AppState::new(scenario)
+        });
+        self.side_owner.set_value(Some(owner));
+        right
+    }
+
+    /// Frees the right side's signals once the views reading them are gone: the drawing drops them
+    /// when `partner` changes, which Leptos does on its next tick, so the cleanup waits a task.
+    fn release_right_side(&self) {
+        let Some(owner) = self.side_owner.try_update_value(Option::take).flatten() else {
+            return;
+        };
+        let released = self.released;
+        set_timeout(
+            move || {
+                owner.cleanup();
+                drop(owner);
+                released.try_update(|count| *count += 1);
+            },
+            Duration::ZERO,
+        );
     }
 
     /// The left side, when this state is a comparison's right side.
@@ -65,13 +118,20 @@ impl CompareHook {
     }
 
     /// Pairs `left` with `right`, which from now on follows it.
-    pub fn attach(left: AppState, right: AppState, labels: SideLabels, variations: Vec<Variation>) {
+    pub fn attach(
+        left: AppState,
+        right: AppState,
+        labels: SideLabels,
+        variations: Vec<Variation>,
+        watch_for: Option<String>,
+    ) {
         right.compare.leader.set_value(Some(left));
         left.compare
             .moments
             .set_value((MomentLog::new(), MomentLog::new()));
         left.compare.labels.set(labels);
         left.compare.variations.set(variations);
+        left.compare.watch_for.set(watch_for);
         left.compare.partner.set(Some(right));
         left.compare.refresh_difference(left, right);
     }
@@ -82,7 +142,9 @@ impl CompareHook {
             self.partner.set(None);
             self.difference.set(None);
             self.variations.set(Vec::new());
+            self.watch_for.set(None);
         }
+        self.release_right_side();
     }
 
     /// Reads what both traces gained and says again how the runs differ.

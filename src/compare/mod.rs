@@ -10,4 +10,5 @@
 pub mod address;
 pub mod hook;
 pub mod link;
+pub mod lockstep;
 pub mod open;

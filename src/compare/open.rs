@@ -3,11 +3,12 @@
 //! reason and leaves the run shown as it was.
 
 use crate::compare::hook::{CompareHook, SideLabels};
+use crate::compare::lockstep::replay_beside;
 use crate::session::Session;
 use crate::state::AppState;
 use leptos::prelude::*;
 use quorumlab_sim::compare::pair::incomparable;
-use quorumlab_sim::compare::variation::{side_labels, vary, Variation};
+use quorumlab_sim::compare::variation::{side_labels, vary, watch_for, Variation};
 use quorumlab_sim::scenario::{parse_scenario, Scenario, EXAMPLES};
 
 /// The two scenarios of a comparison of `base` with `variations` flipped, or why there is none.
@@ -57,6 +58,17 @@ pub fn open_compare(
     Ok(())
 }
 
+/// Compares the run shown, where it is, with `variations` flipped on a right side that replays the
+/// same actions at the same instants up to now (the picker: nobody expects a choice of option to
+/// throw away the run they were watching). Bounded as the run is: by its own length.
+pub fn open_compare_here(state: AppState, variations: Vec<Variation>) -> Result<(), String> {
+    let base = state.with_session(|session| session.scenario().clone());
+    let (_, right) = pair_of(&base, &variations)?;
+    let right_session = state.with_session(|left| replay_beside(left, right))?;
+    attach_right(state, right_session, &base, variations);
+    Ok(())
+}
+
 /// Shows two replayed sessions side by side (a compare share link), paused.
 pub fn open_pair(state: AppState, left: Session, right: Session) -> Result<(), String> {
     if let Some(reason) = incomparable(left.scenario(), right.scenario()) {
@@ -78,14 +90,15 @@ fn attach_right(
     variations: Vec<Variation>,
 ) {
     let (left_words, right_words) = side_labels(left_scenario, right.scenario());
+    let hint = watch_for(left_scenario, right.scenario());
     let scenario = right.scenario().clone();
-    let partner = state.compare.under_app_owner(|| AppState::new(scenario));
+    let partner = state.compare.make_right_side(scenario);
     partner.open_session(right, state.playing.get_untracked());
     let labels = SideLabels {
         left: left_words,
         right: right_words,
     };
-    CompareHook::attach(state, partner, labels, variations);
+    CompareHook::attach(state, partner, labels, variations, hint);
 }
 
 #[cfg(test)]

@@ -1,8 +1,10 @@
 //! "Compare with…": the options of the run shown that can be set differently on a second side. Picking
-//! one starts both runs from the beginning side by side; picking another while comparing flips it too,
-//! and picking a flipped one again sets it back (with none left, one run remains).
+//! one keeps the run shown where it is and sets beside it a second run replayed to the same moment
+//! with the same actions; picking another while comparing flips it too (the right side is replayed
+//! again, still at the same moment), and picking a flipped one again sets it back (with none left, one
+//! run remains).
 
-use crate::compare::open::open_compare;
+use crate::compare::open::open_compare_here;
 use crate::state::{AppState, Notice};
 use leptos::prelude::*;
 use quorumlab_sim::compare::variation::Variation;
@@ -47,17 +49,41 @@ pub fn ComparePicker() -> impl IntoView {
             hook.end();
             return;
         }
-        let base = state.scenario.get_untracked();
-        if let Err(reason) = open_compare(state, base, chosen) {
-            state.notice.set(Some(Notice {
+        let notice = match open_compare_here(state, chosen) {
+            Ok(()) => Notice {
+                text: format!(
+                    "Compared from {}: the right side replayed the same actions to this moment",
+                    state
+                        .with_session(|session| crate::format::sim_time(session.now().as_micros()))
+                ),
+                is_error: false,
+            },
+            Err(reason) => Notice {
                 text: format!("Cannot compare: {reason}"),
                 is_error: true,
-            }));
-        }
+            },
+        };
+        state.notice.set(Some(notice));
+    };
+    // Closed, the picker says what is being compared, so the choice stays readable once made.
+    let prompt = move || {
+        hook.variations.with(|chosen| {
+            if chosen.is_empty() {
+                "Compare with…".to_string()
+            } else {
+                let names: Vec<&str> = chosen.iter().map(|variation| variation.name()).collect();
+                format!("Comparing {} (change…)", names.join(" + "))
+            }
+        })
     };
     view! {
         // The first choice names the control, so the header needs no label beside it (it must fit one line).
-        <label class="compare-picker">
+        <label class="compare-picker" data-right-sides-alive=move || {
+            // For browser tests: right sides still holding signals (freed a tick after each close).
+            hook.released.track();
+            hook.partner.track();
+            crate::compare::hook::right_sides_alive().to_string()
+        }>
             <select data-testid="compare-picker" aria-label="Compare with the same run with an option changed"
                 prop:value=move || {
                     // Back to the prompt after every pick, so picking the same option again is a change.
@@ -66,7 +92,7 @@ pub fn ComparePicker() -> impl IntoView {
                 }
                 disabled=move || offered.with(Vec::is_empty)
                 on:change=move |event| pick(event_target_value(&event))>
-                <option value="">{move || if hook.is_comparing() { "Compare: add or remove…" } else { "Compare with…" }}</option>
+                <option value="">{prompt}</option>
                 {move || offered.get().into_iter().map(|(variation, words)| {
                     let mark = move || if hook.variations.with(|chosen| chosen.contains(&variation)) { "✓ " } else { "" };
                     view! { <option value=variation.name()>{mark}{words}</option> }

@@ -28,11 +28,26 @@ pub fn CompareStage() -> impl IntoView {
                 .map_or_else(String::new, |difference| difference.tallies.join(" · "))
         })
     };
+    // Until the stories part, the learner is told what to watch for (when the options say).
+    let hint = move || {
+        let parted = hook.difference.with(|difference| {
+            difference
+                .as_ref()
+                .is_some_and(|difference| difference.parted_at_us.is_some())
+        });
+        if parted {
+            return None;
+        }
+        hook.watch_for
+            .get()
+            .map(|words| format!("Watch for it: {words}."))
+    };
     view! {
         <section class="compare-stage" data-testid="compare-stage" aria-label="Two runs compared">
             <div class="compare-bar">
                 <div class="compare-words">
                     <p class="compare-difference" data-testid="compare-difference" aria-live="polite">{line}</p>
+                    {move || hint().map(|words| view! { <p class="compare-hint" data-testid="compare-hint">{words}</p> })}
                     <p class="compare-tallies" data-testid="compare-tallies">{tallies}</p>
                 </div>
                 <CompareActions />

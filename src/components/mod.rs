@@ -8,6 +8,7 @@ pub mod checker_badges;
 pub mod client_panel;
 pub mod cluster;
 pub mod compare_actions;
+pub mod compare_details;
 pub mod compare_picker;
 pub mod compare_stage;
 pub mod export_menu;

@@ -6,6 +6,7 @@
 
 use super::tracker::{LessonTracker, ScheduledAction};
 use crate::session::Session;
+use quorumlab_sim::action::Action;
 use quorumlab_sim::time::SimTime;
 use quorumlab_sim::ActionOutcome;
 
@@ -50,6 +51,17 @@ pub fn show_me(session: &mut Session, tracker: &mut LessonTracker) -> ShowMe {
 
 /// Runs `session` to `target`, performing due "show me" actions and checking the open step at each stop.
 pub fn drive_to(session: &mut Session, tracker: &mut LessonTracker, target: SimTime) -> Driven {
+    drive_mirrored(session, tracker, target, &mut |_, _| {})
+}
+
+/// As [`drive_to`], handing each "show me" action to `mirror` with the instant it was performed at
+/// (compare mode applies it to the right side there, so both sides get it at the same instant).
+pub fn drive_mirrored(
+    session: &mut Session,
+    tracker: &mut LessonTracker,
+    target: SimTime,
+    mirror: &mut dyn FnMut(SimTime, &Action),
+) -> Driven {
     let mut driven = Driven::default();
     loop {
         let stop = tracker.next_stop(session.now());
@@ -69,6 +81,7 @@ pub fn drive_to(session: &mut Session, tracker: &mut LessonTracker, target: SimT
                 ActionOutcome::Applied => None,
                 ActionOutcome::Skipped { reason } => Some(reason),
             };
+            mirror(session.now(), &scheduled.action);
             driven.performed.push((scheduled, skipped));
         }
         driven.ticked |= tracker.observe(session.world()).ticked.is_some();

@@ -12,7 +12,7 @@
 //! lesson.
 
 use crate::format;
-use crate::lesson::drive::{self, drive_to, Driven};
+use crate::lesson::drive::{self, drive_mirrored, Driven};
 use crate::lesson::headless::{lesson_session_at, opens_own_world, play_to_step, resume_at};
 use crate::lesson::loading::{load_course, Course};
 use crate::lesson::markdown::{parse_blocks, Block};
@@ -24,8 +24,10 @@ use crate::share::SharedLesson;
 use crate::state::{AppState, Notice};
 use crate::web_io;
 use leptos::prelude::*;
+use quorumlab_sim::action::Action;
 use quorumlab_sim::lesson::Lesson;
 use quorumlab_sim::scenario::Scenario;
+use quorumlab_sim::time::SimTime;
 
 /// The speed a lesson opens at, whatever the playground was set to (1× is a tenth of real time).
 pub const LESSON_SPEED: f64 = 1.0;
@@ -304,6 +306,13 @@ pub fn drive_frame(state: AppState, wall_ms: f64, speed: f64) -> bool {
     if has_work != Some(true) {
         return false;
     }
+    // While comparing, every "show me" action reaches the right side at the instant it is performed.
+    let partner = state.compare.partner();
+    let mut mirror = move |at: SimTime, action: &Action| {
+        if let Some(partner) = partner {
+            partner.mirror_at(at, action);
+        }
+    };
     let driven = state
         .update_session(|session| {
             let target = session.frame_target(wall_ms, speed)?;
@@ -312,7 +321,7 @@ pub fn drive_frame(state: AppState, wall_ms: f64, speed: f64) -> bool {
                 .try_update_value(|tracker| {
                     tracker
                         .as_mut()
-                        .map(|tracker| drive_to(session, tracker, target))
+                        .map(|tracker| drive_mirrored(session, tracker, target, &mut mirror))
                 })
                 .flatten()
         })

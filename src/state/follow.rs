@@ -2,6 +2,7 @@
 //! publishes, and hands it every action at the instant it applies it (see `crate::compare`).
 
 use super::AppState;
+use crate::compare::lockstep::step_both;
 use leptos::prelude::*;
 use quorumlab_sim::action::Action;
 use quorumlab_sim::time::SimTime;
@@ -15,6 +16,11 @@ impl AppState {
         };
         let now = self.session.with_value(|session| session.now());
         let playing = self.playing.get_untracked();
+        if self.stepped.with_untracked(Option::is_none)
+            && partner.stepped.with_untracked(Option::is_some)
+        {
+            partner.stepped.set(None);
+        }
         partner.follow(now, playing, refresh_panels);
         if refresh_panels {
             self.compare.refresh_difference(*self, partner);
@@ -34,6 +40,47 @@ impl AppState {
             }
         });
         self.publish_with_panels(refresh_panels);
+    }
+
+    /// On the left side of a comparison: one step of both sides together (see
+    /// `compare::lockstep`), each side's caption saying what it did. False when not comparing.
+    pub(super) fn step_with_partner(&self) -> bool {
+        let Some(partner) = self.compare.partner() else {
+            return false;
+        };
+        let stepped = self
+            .session
+            .try_update_value(|left| {
+                partner
+                    .session
+                    .try_update_value(|right| step_both(left, right))
+            })
+            .flatten()
+            .flatten();
+        let idle = "Nothing left to happen: every node is idle".to_string();
+        let (left_words, right_words) = match stepped {
+            Some(stepped) => (stepped.left, stepped.right),
+            None => (idle.clone(), idle),
+        };
+        self.stepped.set(Some(left_words));
+        partner.stepped.set(Some(right_words));
+        self.publish();
+        true
+    }
+
+    /// On the right side: steps the run to `at` and applies `action` there, as the left side did
+    /// (a lesson's "show me" acting in the middle of a frame).
+    pub fn mirror_at(&self, at: SimTime, action: &Action) {
+        self.session.update_value(|session| {
+            if at < session.now() {
+                session.seek(at);
+            }
+            session.advance_to(at);
+            session.apply(action);
+        });
+        self.caption_age_refreshes
+            .set_value(super::CAPTION_HOLD_REFRESHES);
+        self.history_revision.update(|revision| *revision += 1);
     }
 
     /// On the left side: applies `action` to the right side too, at the same instant. What the right

@@ -104,6 +104,36 @@ impl Variation {
         }
     }
 
+    /// When the two sides of a comparison on this option part, and what to watch for meanwhile.
+    pub fn watch_for(self) -> &'static str {
+        match self {
+            Variation::Fencing => {
+                "the runs part when a paused holder wakes and writes with its old token"
+            }
+            Variation::Redlock => {
+                "the runs part when a holder's lease runs out while it is paused or a server's clock jumps"
+            }
+            Variation::ZkRecipe => {
+                "the runs part when the leader goes: count the watch notifications each side sends"
+            }
+            Variation::PreVote => {
+                "the runs part when a cut-off node comes back: with PreVote its higher term does not depose the leader"
+            }
+            Variation::CheckQuorum => {
+                "the runs part when the leader is cut off from a majority: with CheckQuorum it steps down"
+            }
+            Variation::LeaseReads => {
+                "the runs part when a read is served while the leader's clock is off"
+            }
+            Variation::SchedulerLeader => {
+                "the runs part in the messages: the lock taken every run costs a round trip per invoice"
+            }
+            Variation::QueuePartitioned => {
+                "the runs part when a worker pauses or the lock service is lost: watch who keeps working"
+            }
+        }
+    }
+
     /// `scenario` with this option flipped; refused where the world has no such option, or where the
     /// result breaks the scenario format's rules.
     pub fn apply(self, scenario: &Scenario) -> Result<Scenario, String> {
@@ -188,6 +218,22 @@ pub fn vary(base: &Scenario, variations: &[Variation]) -> Result<Scenario, Strin
         .try_fold(base.clone(), |scenario, variation| {
             variation.apply(&scenario)
         })
+}
+
+/// What to watch for while two sides still agree: the hint of each named option they set differently.
+pub fn watch_for(left: &Scenario, right: &Scenario) -> Option<String> {
+    let hints: Vec<&str> = Variation::ALL
+        .iter()
+        .filter(
+            |variation| match (variation.value(left), variation.value(right)) {
+                // As in `side_labels`: an option only one side has is told by the one that differs.
+                (Some(left_value), Some(right_value)) => left_value != right_value,
+                _ => false,
+            },
+        )
+        .map(|variation| variation.watch_for())
+        .collect();
+    (!hints.is_empty()).then(|| hints.join("; "))
 }
 
 /// Each side's settings of the options that differ between them, in words ("fencing on" and

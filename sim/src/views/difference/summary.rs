@@ -29,10 +29,7 @@ pub fn differ(left: &MomentLog, right: &MomentLog) -> Difference {
         .find(|&index| left_moments.get(index) != right_moments.get(index));
     let Some(index) = parted else {
         let line = if tallies.is_empty() {
-            format!(
-                "No difference so far: both runs told the same {} moments",
-                left_moments.len()
-            )
+            format!("No difference so far: {}", same_moments(left_moments.len()))
         } else {
             "The same moments on both sides so far; only the counts differ".to_string()
         };
@@ -56,6 +53,15 @@ pub fn differ(left: &MomentLog, right: &MomentLog) -> Difference {
         ),
         tallies,
         parted_at_us,
+    }
+}
+
+/// What two runs that agree so far have both told, with the count in words that fit it.
+fn same_moments(count: usize) -> String {
+    match count {
+        0 => "neither run has told anything notable yet".to_string(),
+        1 => "both runs told the same one moment".to_string(),
+        many => format!("both runs told the same {many} moments"),
     }
 }
 
@@ -106,5 +112,17 @@ mod tests {
         let difference = differ(&MomentLog::new(), &MomentLog::new());
         assert!(difference.is_none());
         assert!(difference.line.starts_with("No difference"));
+        assert!(
+            !difference.line.contains("0 moments"),
+            "{}",
+            difference.line
+        );
+    }
+
+    #[test]
+    fn one_moment_is_counted_in_the_singular() {
+        assert_eq!(same_moments(1), "both runs told the same one moment");
+        assert_eq!(same_moments(3), "both runs told the same 3 moments");
+        assert!(!same_moments(0).contains("moments"));
     }
 }

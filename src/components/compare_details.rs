@@ -1,0 +1,66 @@
+//! The side column's detail panels (ledger, queue numbers, inspector, client) while comparing: a switch at their top
+//! says which run they show, left or right, and the panels are drawn from that run's state. Whatever
+//! they do to the right run reaches both, as everything done on the right does.
+
+use crate::state::AppState;
+use leptos::context::Provider;
+use leptos::prelude::*;
+
+#[component]
+pub fn CompareDetails(children: ChildrenFn) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let hook = state.compare;
+    let showing_right = RwSignal::new(false);
+    // A node picked on the right side's drawing is inspected there: the panels follow the click.
+    Effect::new(move |_| {
+        let picked_on_right = hook
+            .partner
+            .get()
+            .is_some_and(|partner| partner.selected.try_get().flatten().is_some());
+        if picked_on_right {
+            showing_right.set(true);
+        }
+    });
+    Effect::new(move |_| {
+        if state.selected.get().is_some() {
+            showing_right.set(false);
+        }
+    });
+    let button = move |right: bool| {
+        let words = move || {
+            hook.labels.with(|labels| {
+                if right {
+                    format!("Right · {}", labels.right)
+                } else {
+                    format!("Left · {}", labels.left)
+                }
+            })
+        };
+        view! {
+            <button class="details-side" data-testid=if right { "details-right" } else { "details-left" }
+                aria-pressed=move || (showing_right.get() == right).to_string()
+                on:click=move |_| showing_right.set(right)>{words}</button>
+        }
+    };
+    view! {
+        <Show when=move || hook.is_comparing()>
+            <div class="details-switch" role="group" aria-label="Which run the panels below show" data-testid="details-switch">
+                <span class="details-switch-label">"Details of"</span>
+                {button(false)}
+                {button(true)}
+            </div>
+        </Show>
+        {move || {
+            hook.partner.track();
+            let side = if showing_right.get() { hook.partner().unwrap_or(state) } else { state };
+            let on_right = hook.partner().is_some() && showing_right.get();
+            let children = children.clone();
+            view! {
+                <div class=if on_right { "details-panels on-right" } else { "details-panels" }
+                    data-testid="details-panels" data-side=if on_right { "right" } else { "left" }>
+                    <Provider value=side>{children()}</Provider>
+                </div>
+            }
+        }}
+    }
+}
