@@ -231,6 +231,13 @@ pub enum LinkAction {
         target: LinkTarget,
         mode: LinkByzantineMode,
     },
+    /// Added after `Byzantine` (postcard numbers variants by position: older links keep decoding).
+    AddServer {
+        id: Option<u16>,
+    },
+    RemoveServer {
+        target: LinkTarget,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

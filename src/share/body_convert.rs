@@ -63,6 +63,8 @@ pub fn into_run(body: LinkBody) -> Result<SharedRun, ShareError> {
             check_quorum: body.options.check_quorum,
             lease_reads: body.options.lease_reads,
             unsafe_commit_previous_term: false,
+            // A v4 link cannot carry the unsafe direct mode (refused when sharing).
+            membership: Default::default(),
         },
         steps: steps_into(body.steps.items)?,
     };
@@ -466,6 +468,12 @@ fn action_from(action: &Action) -> LinkAction {
                 ByzantineMode::Silent => LinkByzantineMode::Silent,
             },
         },
+        Action::AddServer { id } => LinkAction::AddServer {
+            id: id.map(|id| id.0),
+        },
+        Action::RemoveServer { target } => LinkAction::RemoveServer {
+            target: target_from(*target),
+        },
     }
 }
 
@@ -575,6 +583,10 @@ fn action_into(action: LinkAction) -> Action {
                 LinkByzantineMode::Lie => ByzantineMode::Lie,
                 LinkByzantineMode::Silent => ByzantineMode::Silent,
             },
+        },
+        LinkAction::AddServer { id } => Action::AddServer { id: id.map(NodeId) },
+        LinkAction::RemoveServer { target } => Action::RemoveServer {
+            target: target_into(target),
         },
     }
 }

@@ -6,7 +6,7 @@
 use super::{ShareError, SharedLesson, SharedRun};
 use quorumlab_sim::history::RecordedAction;
 use quorumlab_sim::scenario::Invalid;
-use quorumlab_sim::scenario::{shown, validate_action, Scenario, MAX_DURATION_MS};
+use quorumlab_sim::scenario::{nodes_after, shown, validate_action, Scenario, MAX_DURATION_MS};
 use quorumlab_sim::time::SimTime;
 
 /// Most recorded actions one link may carry.
@@ -84,10 +84,17 @@ fn scenario(scenario: &Scenario) -> Result<(), ShareError> {
             setting: "unsafe_commit_previous_term",
         });
     }
+    // A v4 link has no room for the membership mode (a new field needs a new version): refuse it
+    // rather than let the link open the safe mode instead.
+    if scenario.raft.membership != quorumlab_sim::config::MembershipMode::Log {
+        return Err(ShareError::NotShareable {
+            setting: "membership = \"direct\"",
+        });
+    }
     Ok(scenario.validate()?)
 }
 
-fn recorded_actions(actions: &[RecordedAction], node_count: usize) -> Result<(), ShareError> {
+fn recorded_actions(actions: &[RecordedAction], mut node_count: usize) -> Result<(), ShareError> {
     at_most_count("recorded actions", actions.len(), MAX_SHARED_ACTIONS)?;
     let mut previous: Option<&RecordedAction> = None;
     for (index, recorded) in actions.iter().enumerate() {
@@ -103,6 +110,8 @@ fn recorded_actions(actions: &[RecordedAction], node_count: usize) -> Result<(),
         }
         at_most_time(&format!("{place} time"), recorded.at)?;
         validate_action(&place, &recorded.action, node_count)?;
+        // An added server may be named by the actions after it.
+        node_count = nodes_after(&recorded.action, node_count);
         previous = Some(recorded);
     }
     Ok(())

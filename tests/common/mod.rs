@@ -21,7 +21,7 @@ pub const REGENERATE: &str = "QUORUMLAB_BLESS=1 cargo test -p quorumlab --test n
 
 /// Every example scenario (`sim/scenarios/*.toml`), by file name. The native test fails if a file is
 /// added to that folder without being listed here.
-pub const SCENARIOS: [(&str, &str); 31] = [
+pub const SCENARIOS: [(&str, &str); 34] = [
     (
         "clock-drift.toml",
         include_str!("../../sim/scenarios/clock-drift.toml"),
@@ -101,6 +101,18 @@ pub const SCENARIOS: [(&str, &str); 31] = [
     (
         "queue-partitioned.toml",
         include_str!("../../sim/scenarios/queue-partitioned.toml"),
+    ),
+    (
+        "raft-add-server.toml",
+        include_str!("../../sim/scenarios/raft-add-server.toml"),
+    ),
+    (
+        "raft-direct-membership-split.toml",
+        include_str!("../../sim/scenarios/raft-direct-membership-split.toml"),
+    ),
+    (
+        "raft-remove-leader.toml",
+        include_str!("../../sim/scenarios/raft-remove-leader.toml"),
     ),
     (
         "redis-unsafe-release.toml",

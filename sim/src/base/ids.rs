@@ -52,6 +52,27 @@ impl NodeSet {
         }
     }
 
+    pub fn remove(&mut self, node: NodeId) {
+        if node.index() < 64 {
+            self.0 &= !(1 << node.index());
+        }
+    }
+
+    /// `n1..n{count}`: every node of a cluster of `count` (at most 64).
+    pub fn first(count: usize) -> NodeSet {
+        (0..count.min(64) as u16).map(NodeId).collect()
+    }
+
+    /// Both sets' members.
+    pub fn union(self, other: NodeSet) -> NodeSet {
+        NodeSet(self.0 | other.0)
+    }
+
+    /// The set as one number (bit `i` for node `i`), for a stable digest.
+    pub fn bits(self) -> u64 {
+        self.0
+    }
+
     pub fn contains(self, node: NodeId) -> bool {
         node.index() < 64 && self.0 & (1 << node.index()) != 0
     }

@@ -118,6 +118,16 @@ pub enum Action {
         target: NodeTarget,
         mode: ByzantineMode,
     },
+    /// A server joins a plain Raft cluster: a new one (`id` is `None` or the next id) or one removed
+    /// earlier. Through the log it first catches up as a learner (see `[raft] membership`).
+    AddServer {
+        id: Option<NodeId>,
+    },
+    /// A server leaves the configuration; it stays in the world, quiet. Removing the last voter is
+    /// refused.
+    RemoveServer {
+        target: NodeTarget,
+    },
 }
 
 /// How a Byzantine node misbehaves. What each mode means is up to the protocol (its folder says).
@@ -180,7 +190,8 @@ impl Action {
             | Action::ClockJump { target, .. }
             | Action::ClockDrift { target, .. }
             | Action::Request { target, .. }
-            | Action::Byzantine { target, .. } => vec![("target", *target)],
+            | Action::Byzantine { target, .. }
+            | Action::RemoveServer { target } => vec![("target", *target)],
             Action::Cut { from, to, .. } => vec![("from", *from), ("to", *to)],
             Action::Partition { .. }
             | Action::Heal
@@ -189,7 +200,8 @@ impl Action {
             | Action::ClearLink { .. }
             | Action::Regions { .. }
             | Action::DropMessage { .. }
-            | Action::HoldMessage { .. } => Vec::new(),
+            | Action::HoldMessage { .. }
+            | Action::AddServer { .. } => Vec::new(),
         }
     }
 

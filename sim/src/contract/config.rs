@@ -42,6 +42,40 @@ pub struct RaftOptions {
     #[doc(hidden)]
     #[serde(default)]
     pub unsafe_commit_previous_term: bool,
+    /// How a server joins or leaves: through the log (safe) or by editing every node's configuration
+    /// directly (unsafe on purpose: the checkers must catch it).
+    #[serde(default)]
+    pub membership: MembershipMode,
+}
+
+/// How `add-server` and `remove-server` change who votes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MembershipMode {
+    /// A learner catches up, then the leader commits one configuration entry per change (Ongaro's
+    /// dissertation, section 4.1).
+    #[default]
+    Log,
+    /// UNSAFE on purpose: every server's configuration is rewritten by hand, one server after another,
+    /// with no log entry; for a while the servers disagree on who votes.
+    Direct,
+}
+
+impl MembershipMode {
+    pub const NAMES: &'static [&'static str] = &["log", "direct"];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            MembershipMode::Log => "log",
+            MembershipMode::Direct => "direct",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<MembershipMode> {
+        [MembershipMode::Log, MembershipMode::Direct]
+            .into_iter()
+            .find(|mode| mode.name() == name)
+    }
 }
 
 /// Which world a run builds, with that world's own options: the first choice of every scenario and

@@ -117,6 +117,34 @@ pub enum RaftFact {
     LeaseRead {
         term: Term,
     },
+    // Membership changes (added later: new variants go at the end).
+    /// The leader began replicating to `learner`, which does not vote yet.
+    LearnerAdded {
+        learner: NodeId,
+    },
+    /// The learner caught up in `rounds` catch-up rounds; the leader adds it.
+    LearnerCaughtUp {
+        learner: NodeId,
+        rounds: u32,
+    },
+    /// The learner never caught up within `rounds` rounds; the leader gave it up.
+    LearnerGivenUp {
+        learner: NodeId,
+        rounds: u32,
+    },
+    /// The leader appended a configuration entry at `index`: from now on `voters` vote.
+    ConfigurationAppended {
+        index: LogIndex,
+        voters: NodeSet,
+    },
+    /// A leader outside its own configuration stepped down (its removal committed, or its file said so).
+    RemovedSelf {
+        term: Term,
+    },
+    /// The unsafe direct mode: this server's configuration was rewritten by hand to `voters`.
+    ConfigurationEdited {
+        voters: NodeSet,
+    },
 }
 
 /// How a server answered a vote request.

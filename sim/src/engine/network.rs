@@ -58,6 +58,19 @@ impl Network {
         }
     }
 
+    /// One more node joins (a membership change): every link to and from it starts up, every other
+    /// link keeps its state.
+    pub fn grow(&mut self) {
+        let (old, new) = (self.node_count, self.node_count + 1);
+        let mut cut = vec![false; new * new];
+        for from in 0..old {
+            cut[from * new..from * new + old]
+                .copy_from_slice(&self.cut[from * old..(from + 1) * old]);
+        }
+        self.cut = cut;
+        self.node_count = new;
+    }
+
     pub fn link_up(&self, from: NodeId, to: NodeId) -> bool {
         !self.cut[from.index() * self.node_count + to.index()]
     }

@@ -307,7 +307,7 @@ impl Reader {
             );
             return Err(problem(line, None, &text));
         }
-        let Some((_, names)) = &self.header else {
+        let Some((_, names)) = &mut self.header else {
             return Err(problem(line, Some("kind"), "expected the header first"));
         };
         let at_us = time_us(line, object, "at_us")?;
@@ -353,6 +353,8 @@ impl Reader {
                 }
             }
         };
+        // Later lines may name a server this action brought in.
+        names.servers = crate::tooling::scenario::nodes_after(&action, names.servers);
         self.actions.push(RecordedAction {
             at: SimTime(at_us),
             after_events,

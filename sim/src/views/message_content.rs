@@ -26,6 +26,7 @@ fn command_text<A>(command: &Command<A>) -> String {
         Command::Put { key, value, .. } => format!("put {key} = {value}"),
         Command::Get { key, .. } => format!("get {key}"),
         Command::App(_) => "lock operation".to_string(),
+        Command::Config { voters } => format!("configuration: {} voters", voters.len()),
     }
 }
 

@@ -10,7 +10,9 @@ use crate::contract::link_settings::LinkSettings;
 use crate::contract::protocol::{ClientOutcome, Protocol, RoleLabel};
 use crate::engine::network::LinkCut;
 use crate::engine::world::{ClientRecord, NodeStatus, World};
+use crate::protocols::raft::Command;
 use crate::views::message_content::message_content;
+use crate::worlds::actor::ClusterRaft;
 use serde::Serialize;
 
 /// Newest log entries shown per node, so a frame stays cheap however long the logs grow.
@@ -50,6 +52,13 @@ pub struct NodeView {
     /// Terms of the newest log entries (at most `MAX_VIEW_LOG_ENTRIES`), the first at `log_terms_from_index`.
     pub log_terms: Vec<Term>,
     pub log_terms_from_index: LogIndex,
+    /// Indexes (among the entries shown) that hold a configuration entry, lowest first: the log strip
+    /// draws them apart from commands.
+    pub config_entries: Vec<LogIndex>,
+    /// Who this node counts as voters (the newest configuration in its log, or its hand-edited file in
+    /// the unsafe direct mode), lowest first; the quorum badge counts a majority of these. Empty for
+    /// nodes that run no Raft.
+    pub voters: Vec<NodeId>,
     /// Only on a leader: per node (itself included).
     pub next_index: Option<Vec<LogIndex>>,
     pub match_index: Option<Vec<LogIndex>>,
@@ -179,6 +188,9 @@ impl World {
                 raft.log().terms().skip(first_shown as usize - 1).collect()
             }),
             log_terms_from_index: LogIndex(first_shown),
+            config_entries: raft
+                .map_or_else(Vec::new, |raft| config_entries(raft, LogIndex(first_shown))),
+            voters: raft.map_or_else(Vec::new, |raft| raft.voters().iter().collect()),
             next_index: leader.map(|leader| leader.next_index.clone()),
             match_index: leader.map(|leader| leader.match_index.clone()),
             votes_from: raft
@@ -204,4 +216,16 @@ impl World {
             lying: slot.actor.lying_mode(),
         }
     }
+}
+
+/// The configuration entries from `first_shown` to the end of the node's log.
+fn config_entries(raft: &ClusterRaft, first_shown: LogIndex) -> Vec<LogIndex> {
+    let log = raft.log();
+    (first_shown.0..=log.last_index().0)
+        .map(LogIndex)
+        .filter(|index| {
+            log.entry(*index)
+                .is_some_and(|entry| matches!(entry.command, Command::Config { .. }))
+        })
+        .collect()
 }

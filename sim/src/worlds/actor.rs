@@ -184,6 +184,14 @@ impl Message {
 }
 
 impl Actor {
+    /// A plain Raft server's core, to change it (membership changes run on plain Raft clusters only).
+    pub fn as_cluster_raft_mut(&mut self) -> Option<&mut ClusterRaft> {
+        match self {
+            Actor::Raft(node) => Some(node),
+            _ => None,
+        }
+    }
+
     /// The Raft core of the actor, if it has one (Raft nodes and lock-service replicas).
     pub fn as_raft(&self) -> Option<&ClusterRaft> {
         match self {

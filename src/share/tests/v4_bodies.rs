@@ -226,9 +226,9 @@ fn v4_bytes_after_the_end_overlong_numbers_and_unknown_codes_are_refused() {
         decode_error(&forged(&body, &[0, 0, 0, 2], 0)),
         ShareError::Undecodable { problem } if problem.contains("yes/no")
     ));
-    // One action of kind 18 (there are 18 kinds, 0..=17).
+    // One action of kind 20 (there are 20 kinds, 0..=19).
     assert!(matches!(
-        decode_error(&forged(&body, &[0, 1, 0, 0, 18], 4)),
+        decode_error(&forged(&body, &[0, 1, 0, 0, 20], 4)),
         ShareError::Undecodable { problem } if problem.contains("unknown code")
     ));
     let mut unknown_protocol = body.clone();

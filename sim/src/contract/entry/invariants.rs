@@ -17,6 +17,8 @@ pub const RELEASE_BY_OWNER: &str = "Release By Owner";
 pub const EXCLUSIVE_BELIEF: &str = "Exclusive Belief";
 pub const NO_DUPLICATE_INVOICE: &str = "No Duplicate Invoice";
 pub const PARTITION_OWNERSHIP: &str = "Partition Ownership";
+/// Servers that commit an index agree on the configuration (who votes) in force there.
+pub const CONFIGURATION_AGREEMENT: &str = "Configuration Agreement";
 /// A read must reflect every write acknowledged to any client before the read was submitted.
 pub const LINEARIZABLE_READS: &str = "Linearizable Reads";
 
@@ -37,6 +39,10 @@ pub const LEADER_COMPLETENESS_INFO: InvariantInfo = info(
 pub const STATE_MACHINE_SAFETY_INFO: InvariantInfo = info(
     STATE_MACHINE_SAFETY,
     "no two nodes apply different commands at one index",
+);
+pub const CONFIGURATION_AGREEMENT_INFO: InvariantInfo = info(
+    CONFIGURATION_AGREEMENT,
+    "servers agree on who votes at every committed index",
 );
 pub const LINEARIZABLE_READS_INFO: InvariantInfo =
     info(LINEARIZABLE_READS, "a read never returns stale data");

@@ -21,6 +21,11 @@ impl Liveness {
         }
     }
 
+    /// One more node joined the world.
+    pub fn grow(&mut self) {
+        self.leads.push(false);
+    }
+
     pub fn note(&mut self, now: SimTime, node: NodeId, leads: bool) {
         let slot = &mut self.leads[node.index()];
         if *slot == leads {

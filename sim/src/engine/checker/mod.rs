@@ -5,12 +5,14 @@
 //! simulated time, the nodes involved and a sentence for people. At most [`VIOLATIONS_PER_INVARIANT`]
 //! are listed per invariant; `violation_counts` keeps counting past the cap.
 
+mod configuration;
 mod liveness;
 pub mod locks;
 pub mod paxos;
 pub mod pbft;
 mod raft;
 
+pub use configuration::{ConfigurationChecker, CONFIGURATION_AGREEMENT};
 pub use liveness::Liveness;
 pub use locks::{
     LockChecker, Partitions, EXCLUSIVE_BELIEF, MUTUAL_EXCLUSION, NO_DUPLICATE_INVOICE,
@@ -77,6 +79,7 @@ impl Violations {
 #[derive(Clone, Debug)]
 pub struct Checkers {
     raft: RaftChecker,
+    configuration: ConfigurationChecker,
     liveness: Liveness,
     violations: Violations,
     leaders: Vec<LeaderRecord>,
@@ -89,6 +92,7 @@ impl Checkers {
     pub fn new(node_count: usize) -> Checkers {
         Checkers {
             raft: RaftChecker::new(node_count),
+            configuration: ConfigurationChecker::new(node_count),
             liveness: Liveness::new(node_count),
             violations: Violations::default(),
             leaders: Vec::new(),
@@ -96,6 +100,13 @@ impl Checkers {
             paxos: PaxosChecker::default(),
             pbft: PbftChecker::default(),
         }
+    }
+
+    /// One more node joined the world (a membership change).
+    pub fn grow(&mut self) {
+        self.raft.grow();
+        self.configuration.grow();
+        self.liveness.grow();
     }
 
     /// The lock and resource checker (and its records for the report).
@@ -191,6 +202,8 @@ impl Checkers {
             effects,
         };
         self.raft.check(&context, &mut self.violations, &mut found);
+        self.configuration
+            .check(&context, &mut self.violations, &mut found);
         found
     }
 

@@ -88,6 +88,12 @@ impl RaftChecker {
         }
     }
 
+    /// One more node joined the world, with an empty log.
+    pub fn grow(&mut self) {
+        self.prefix.push(vec![0]);
+        self.checked_commit.push(LogIndex::ZERO);
+    }
+
     pub fn check(
         &mut self,
         context: &CheckContext<'_>,

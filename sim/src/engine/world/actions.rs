@@ -28,7 +28,7 @@ impl World {
         }
     }
 
-    fn resolve(&self, target: NodeTarget) -> Result<NodeId, String> {
+    pub(super) fn resolve(&self, target: NodeTarget) -> Result<NodeId, String> {
         match target {
             NodeTarget::Node(node) if node.index() < self.nodes.len() => Ok(node),
             NodeTarget::Node(node) => Err(self.not_in_world(node)),
@@ -109,6 +109,8 @@ impl World {
                     .turn_byzantine(*mode)
                     .map_err(|reason| format!("{name} cannot lie: {reason}"))
             }
+            Action::AddServer { id } => self.add_server(*id),
+            Action::RemoveServer { target } => self.remove_server(*target),
         }
     }
 

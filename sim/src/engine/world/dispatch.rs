@@ -2,10 +2,10 @@
 
 use super::{BacklogItem, EventKind, NodeStatus, PendingTimer, World, MAX_BACKLOG};
 use crate::base::ids::NodeId;
-use crate::contract::protocol::{Effect, Input, Protocol, TimerDelay, TimerKey};
+use crate::contract::protocol::{Effect, Effects, Input, Protocol, TimerDelay, TimerKey};
 use crate::engine::network::{EffectiveLink, InFlight, MAX_IN_FLIGHT};
 use crate::engine::trace::TraceEvent;
-use crate::worlds::actor::Message;
+use crate::worlds::actor::{Actor, Message};
 
 impl World {
     pub(super) fn handle_event(&mut self, kind: EventKind) {
@@ -26,17 +26,29 @@ impl World {
                 }
             }
             EventKind::DrainBacklog { node } => self.drain_backlog(node),
+            EventKind::ConfigEdit { node, voters } => self.edit_config_file(node, voters),
         }
     }
 
     /// Hands one input to an up node, applies its effects and runs the checkers.
     pub(super) fn dispatch(&mut self, node: NodeId, input: Input<'_, Message>) {
+        self.run_actor(node, |actor, local_now_us, effects| {
+            actor.handle(local_now_us, input, effects)
+        });
+    }
+
+    /// Runs `call` on an up node's actor as one input: its effects applied, the checkers run after.
+    pub(super) fn run_actor<R>(
+        &mut self,
+        node: NodeId,
+        call: impl FnOnce(&mut Actor, u64, &mut Effects<Message>) -> R,
+    ) -> R {
         let slot = &mut self.nodes[node.index()];
         assert_eq!(slot.status, NodeStatus::Up, "only up nodes handle inputs");
         let local_now_us = slot.clock.local_us(self.now);
         let mark = self.checkers.before_dispatch(node, &slot.actor);
         let mut effects = std::mem::take(&mut self.effects);
-        slot.actor.handle(local_now_us, input, &mut effects);
+        let result = call(&mut slot.actor, local_now_us, &mut effects);
         let violations = self.checkers.after_dispatch(
             self.now,
             node,
@@ -52,6 +64,7 @@ impl World {
             self.record(violation);
         }
         self.refresh_leadership(node);
+        result
     }
 
     /// Tells the liveness checker whether `node` is now an up node that believes it leads.

@@ -1,7 +1,7 @@
 //! The event queue: a min-heap keyed by (true time, sequence number), so equal times run in the order
 //! they were scheduled and no two events ever compare equal.
 
-use crate::base::ids::NodeId;
+use crate::base::ids::{NodeId, NodeSet};
 use crate::base::time::SimTime;
 use crate::contract::protocol::{RequestId, TimerKey};
 use crate::engine::network::MessageId;
@@ -29,6 +29,11 @@ pub enum EventKind {
     /// After a resume, feed the node what piled up while it was paused.
     DrainBacklog {
         node: NodeId,
+    },
+    /// The unsafe direct membership mode: this node's configuration is rewritten by hand now.
+    ConfigEdit {
+        node: NodeId,
+        voters: NodeSet,
     },
 }
 

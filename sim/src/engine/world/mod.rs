@@ -10,6 +10,7 @@ mod clients;
 mod coordination_report;
 mod dispatch;
 mod events;
+mod membership;
 mod network_actions;
 
 pub use clients::{ClientRecord, Clients, RECENT_REQUESTS};
@@ -115,6 +116,8 @@ pub struct World {
     events_processed: u64,
     next_timer_generation: u64,
     effects: Effects<Message>,
+    /// The unsafe direct membership mode: the configuration the hand edits last handed out.
+    direct_voters: Option<crate::base::ids::NodeSet>,
 }
 
 impl World {
@@ -174,6 +177,7 @@ impl World {
             events_processed: 0,
             next_timer_generation: 1,
             effects: Effects::new(),
+            direct_voters: None,
             config,
         };
         world.arm_checkers();

@@ -83,8 +83,13 @@ impl<A: Payload, M: RaftWire<A>> RaftNode<A, M> {
         };
         let committed_in_term =
             self.durable.log.term_at(self.volatile.commit_index) == Some(self.durable.term);
-        let mut scratch = Vec::with_capacity(self.node_count);
-        let lease_start_us = quorum_commit_index(&leader.acked_sent_at_local_us, &mut scratch);
+        let acked: Vec<u64> = self
+            .voters()
+            .iter()
+            .map(|voter| leader.acked_sent_at_local_us[voter.index()])
+            .collect();
+        let mut scratch = Vec::with_capacity(acked.len());
+        let lease_start_us = quorum_commit_index(&acked, &mut scratch);
         committed_in_term && now_us < lease_start_us.saturating_add(self.timing.election_min_us)
     }
 
@@ -96,7 +101,7 @@ impl<A: Payload, M: RaftWire<A>> RaftNode<A, M> {
             };
             self.volatile.applied_index = index;
             let outcome = match entry.command {
-                Command::Noop | Command::App(_) => None,
+                Command::Noop | Command::App(_) | Command::Config { .. } => None,
                 Command::Put {
                     key,
                     value,

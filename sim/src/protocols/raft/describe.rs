@@ -171,6 +171,19 @@ impl Describer<RaftFact> for RaftDescriber {
                 );
                 Some(Described::new(Weight::Routine, text, vec![node]).coalescing("lease-read"))
             }
+            RaftFact::RemovedSelf { .. } => {
+                if self.leader == Some(node) {
+                    self.leader = None;
+                }
+                super::describe_membership::describe(node, fact, telling)
+            }
+            RaftFact::LearnerAdded { .. }
+            | RaftFact::LearnerCaughtUp { .. }
+            | RaftFact::LearnerGivenUp { .. }
+            | RaftFact::ConfigurationAppended { .. }
+            | RaftFact::ConfigurationEdited { .. } => {
+                super::describe_membership::describe(node, fact, telling)
+            }
         }
     }
 

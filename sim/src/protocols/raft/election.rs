@@ -53,6 +53,11 @@ impl<A: Payload, M: RaftWire<A>> RaftNode<A, M> {
             self.check_quorum(effects);
             return;
         }
+        // A learner or a removed server never campaigns; the leader's next AppendEntries re-arms the
+        // timer if it becomes a voter.
+        if !self.is_voter() {
+            return;
+        }
         if self.options.pre_vote {
             self.start_pre_vote(effects);
         } else {
@@ -111,7 +116,7 @@ impl<A: Payload, M: RaftWire<A>> RaftNode<A, M> {
 
     /// A one-node cluster wins on its own vote.
     fn tally_after_own_vote(&mut self, now_us: u64, pre_vote: bool, effects: &mut Effects<M>) {
-        if self.votes() >= majority(self.node_count) {
+        if self.votes() >= majority(self.voters().len()) {
             if pre_vote {
                 self.start_election(now_us, effects);
             } else {
@@ -120,11 +125,11 @@ impl<A: Payload, M: RaftWire<A>> RaftNode<A, M> {
         }
     }
 
+    /// Votes granted by servers of this candidate's configuration (anyone else's do not count).
     fn votes(&self) -> usize {
-        self.volatile
-            .votes_granted
+        self.voters()
             .iter()
-            .filter(|granted| **granted)
+            .filter(|voter| self.volatile.votes_granted[voter.index()])
             .count()
     }
 
@@ -268,7 +273,7 @@ impl<A: Payload, M: RaftWire<A>> RaftNode<A, M> {
             return;
         }
         self.volatile.votes_granted[from.index()] = true;
-        if self.votes() >= majority(self.node_count) {
+        if self.votes() >= majority(self.voters().len()) {
             if pre_vote {
                 self.start_election(now_us, effects);
             } else {
@@ -295,11 +300,12 @@ impl<A: Payload, M: RaftWire<A>> RaftNode<A, M> {
                 .collect(),
             heard_since_check: vec![false; count],
             acked_sent_at_local_us: vec![0; count],
+            membership: Default::default(),
         });
         effects.observe(RaftFact::BecameLeader {
             term: self.durable.term,
             votes: self.votes() as u32,
-            cluster: count as u32,
+            cluster: self.voters().len() as u32,
         });
         if !self.options.unsafe_commit_previous_term {
             let noop = Entry {
@@ -331,21 +337,20 @@ impl<A: Payload, M: RaftWire<A>> RaftNode<A, M> {
 
     /// CheckQuorum: step down unless a majority was heard from during the last election timeout.
     fn check_quorum(&mut self, effects: &mut Effects<M>) {
-        let me = self.id.index();
+        let me = self.id;
+        let voters = self.voters();
         let Some(leader) = self.volatile.leader.as_mut() else {
             return;
         };
-        let heard = leader
-            .heard_since_check
+        let heard = voters
             .iter()
-            .enumerate()
-            .filter(|(peer, heard)| **heard || *peer == me)
+            .filter(|voter| leader.heard_since_check[voter.index()] || *voter == me)
             .count();
         leader
             .heard_since_check
             .iter_mut()
             .for_each(|flag| *flag = false);
-        if heard >= majority(self.node_count) {
+        if heard >= majority(voters.len()) {
             let delay = TimerDelay::Exactly {
                 local_us: self.timing.election_min_us,
             };

@@ -28,7 +28,7 @@ pub const RAFT: ProtocolEntry = ProtocolEntry {
         server: "node",
         load: "",
     },
-    own_invariants: &[LINEARIZABLE_READS_INFO],
+    own_invariants: &[LINEARIZABLE_READS_INFO, CONFIGURATION_AGREEMENT_INFO],
     defaults: ProtocolConfig::default,
     lock_keys: &[],
     tables: &[],

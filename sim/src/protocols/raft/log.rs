@@ -1,5 +1,6 @@
 //! The replicated log: 1-based indexes, index 0 is the empty prefix with term 0.
 
+use crate::base::ids::NodeSet;
 use crate::base::units::{LogIndex, Term};
 use crate::contract::protocol::RequestId;
 use serde::{Deserialize, Serialize};
@@ -23,6 +24,9 @@ pub enum Command<A> {
     Get { key: u32, request: RequestId },
     /// An operation of the application on top (a lock service's lock operation, say): opaque here.
     App(A),
+    /// A configuration: from the moment a server holds this entry, `voters` are who vote (section 4.1
+    /// of Ongaro's dissertation; see `membership.rs`).
+    Config { voters: NodeSet },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -43,6 +47,7 @@ impl<A: Payload> Entry<A> {
             } => (1, key as u64, value ^ request.rotate_left(32)),
             Command::Get { key, request } => (2, key as u64, request),
             Command::App(payload) => (3, 0, payload.digest()),
+            Command::Config { voters } => (4, 0, voters.bits()),
         };
         let mut hash = crate::base::hash::Fnv::new();
         for word in [self.term.0, tag, key, value] {

@@ -37,9 +37,11 @@
 mod byzantine;
 mod client;
 pub mod describe;
+mod describe_membership;
 mod election;
 pub mod entry;
 pub mod log;
+pub mod membership;
 pub mod message;
 pub mod quorum;
 mod replication;
@@ -47,7 +49,7 @@ mod replication;
 pub use log::{Command, Entry, Log, Payload};
 pub use message::RaftMessage;
 
-use crate::base::ids::NodeId;
+use crate::base::ids::{NodeId, NodeSet};
 use crate::base::units::{LogIndex, Term};
 use crate::contract::action::ByzantineMode;
 use crate::contract::config::{RaftOptions, Timing};
@@ -99,6 +101,7 @@ pub struct LeaderState {
     pub heard_since_check: Vec<bool>,
     /// Latest of our send times (local clock) that the peer acknowledged; feeds the read lease.
     pub acked_sent_at_local_us: Vec<u64>,
+    pub membership: membership::LeaderMembership,
 }
 
 /// Lost on a crash.
@@ -162,7 +165,11 @@ pub struct RaftNode<A, M> {
     pub timing: RaftTiming,
     pub durable: Durable<A>,
     pub volatile: Volatile,
+    /// Who votes, as this server believes (`membership.rs`).
+    pub membership: membership::Membership,
     scratch: Vec<LogIndex>,
+    /// The voters' match indexes, gathered for the commit rule.
+    voter_matches: Vec<LogIndex>,
     /// How it lies, if it does (`byzantine.rs`).
     pub liar: Option<byzantine::Liar>,
     world_message: PhantomData<fn() -> M>,
@@ -178,7 +185,9 @@ impl<A: Clone, M> Clone for RaftNode<A, M> {
             timing: self.timing,
             durable: self.durable.clone(),
             volatile: self.volatile.clone(),
+            membership: self.membership,
             scratch: self.scratch.clone(),
+            voter_matches: self.voter_matches.clone(),
             liar: self.liar,
             world_message: PhantomData,
         }
@@ -200,7 +209,9 @@ impl<A, M> RaftNode<A, M> {
             timing,
             durable: Durable::default(),
             volatile: Volatile::fresh(node_count),
+            membership: membership::Membership::new(NodeSet::first(node_count)),
             scratch: Vec::with_capacity(node_count),
+            voter_matches: Vec::with_capacity(node_count),
             liar: None,
             world_message: PhantomData,
         }
@@ -228,10 +239,17 @@ impl<A, M> RaftNode<A, M> {
 }
 
 impl<A: Payload, M: RaftWire<A>> RaftNode<A, M> {
+    /// The voters and, on a leader, the learner and servers it removed: everyone it talks to.
     fn peers(&self) -> impl Iterator<Item = NodeId> + 'static {
         let me = self.id;
-        (0..self.node_count as u16)
-            .map(NodeId)
+        let extra = self
+            .volatile
+            .leader
+            .as_ref()
+            .map_or(NodeSet::default(), |leader| leader.membership.extra_peers);
+        self.voters()
+            .union(extra)
+            .iter()
             .filter(move |peer| *peer != me)
     }
 

@@ -1,7 +1,7 @@
 //! Log replication and commitment (§5.3, §5.4.2).
 
 use super::quorum::quorum_commit_index;
-use super::{Entry, Payload, RaftMessage, RaftNode, RaftWire, MAX_ENTRIES_PER_APPEND};
+use super::{Command, Entry, Payload, RaftMessage, RaftNode, RaftWire, MAX_ENTRIES_PER_APPEND};
 use crate::base::ids::NodeId;
 use crate::base::units::{LogIndex, Term};
 use crate::contract::protocol::{Effects, RaftFact, RoleLabel};
@@ -144,6 +144,7 @@ impl<A: Payload, M: RaftWire<A>> RaftNode<A, M> {
         effects: &mut Effects<M>,
     ) {
         let mut changed = false;
+        let mut configuration_moved = false;
         for (offset, entry) in entries.iter().enumerate() {
             let index = prev_log_index.advanced_by(1 + offset);
             match self.durable.log.term_at(index) {
@@ -151,16 +152,21 @@ impl<A: Payload, M: RaftWire<A>> RaftNode<A, M> {
                 Some(_) => {
                     self.durable.log.truncate_from(index);
                     effects.observe(RaftFact::LogTruncated { from_index: index });
+                    configuration_moved |= index <= self.membership.logged_index;
                     self.durable.log.append(*entry);
                 }
                 None => {
                     self.durable.log.append(*entry);
                 }
             }
+            configuration_moved |= matches!(entry.command, Command::Config { .. });
             changed = true;
         }
         if changed {
             effects.persist("log");
+        }
+        if configuration_moved {
+            self.refresh_configuration();
         }
     }
 
@@ -200,7 +206,9 @@ impl<A: Payload, M: RaftWire<A>> RaftNode<A, M> {
             leader.match_index[peer] = leader.match_index[peer].max(match_index);
             leader.next_index[peer] = leader.next_index[peer].max(leader.match_index[peer].next());
             let behind = leader.next_index[peer] <= last_index;
+            self.note_learner_progress(now_us, from, effects);
             self.advance_commit(effects);
+            self.advance_membership(now_us, effects);
             if behind {
                 self.send_append(now_us, from, effects);
             }
@@ -216,10 +224,14 @@ impl<A: Payload, M: RaftWire<A>> RaftNode<A, M> {
     /// Commit the highest index stored on a majority, but only if it holds an entry of the current term
     /// (§5.4.2). The test-only unsafe switch skips the term check: the Figure 8 bug.
     pub(super) fn advance_commit(&mut self, effects: &mut Effects<M>) {
+        let voters = self.voters();
         let Some(leader) = self.volatile.leader.as_ref() else {
             return;
         };
-        let candidate = quorum_commit_index(&leader.match_index, &mut self.scratch);
+        self.voter_matches.clear();
+        let voter_matches = voters.iter().map(|voter| leader.match_index[voter.index()]);
+        self.voter_matches.extend(voter_matches);
+        let candidate = quorum_commit_index(&self.voter_matches, &mut self.scratch);
         if candidate <= self.volatile.commit_index {
             return;
         }
@@ -232,8 +244,9 @@ impl<A: Payload, M: RaftWire<A>> RaftNode<A, M> {
             .match_index
             .iter()
             .enumerate()
-            .filter(|(_, matched)| **matched >= candidate)
-            .map(|(peer, _)| NodeId(peer as u16))
+            .map(|(peer, matched)| (NodeId(peer as u16), matched))
+            .filter(|(peer, matched)| **matched >= candidate && voters.contains(*peer))
+            .map(|(peer, _)| peer)
             .collect();
         effects.observe(RaftFact::Committed {
             index: candidate,

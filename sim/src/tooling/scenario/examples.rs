@@ -48,6 +48,18 @@ pub const EXAMPLES: &[(&str, &str)] = &[
         "every-action.toml",
         include_str!("../../../scenarios/every-action.toml"),
     ),
+    (
+        "raft-add-server.toml",
+        include_str!("../../../scenarios/raft-add-server.toml"),
+    ),
+    (
+        "raft-remove-leader.toml",
+        include_str!("../../../scenarios/raft-remove-leader.toml"),
+    ),
+    (
+        "raft-direct-membership-split.toml",
+        include_str!("../../../scenarios/raft-direct-membership-split.toml"),
+    ),
     // Coordination protocols (lock service, Redis lock, Redlock, scheduler, ZooKeeper, work queue).
     (
         "fencing-pause.toml",

@@ -4,6 +4,7 @@
 use super::Scenario;
 use crate::base::ids::NodeId;
 use crate::contract::action::{Action, NodeTarget, RequestKind, PPM_ONE};
+use crate::contract::config::MembershipMode;
 use crate::contract::entry::OptionSetting;
 use crate::worlds::coordination::Layout;
 use std::fmt::Write;
@@ -124,6 +125,11 @@ fn write_timing(out: &mut String, scenario: &Scenario) {
     let _ = writeln!(out, "pre_vote = {}", raft.pre_vote);
     let _ = writeln!(out, "check_quorum = {}", raft.check_quorum);
     let _ = writeln!(out, "lease_reads = {}", raft.lease_reads);
+    // Written only when set, so every file exported before the option existed reads the same.
+    if raft.membership != MembershipMode::Log {
+        let _ = writeln!(out, "\n[raft]");
+        let _ = writeln!(out, "membership = {}", quoted(raft.membership.name()));
+    }
 }
 
 fn write_action(out: &mut String, action: &Action) {
@@ -188,6 +194,14 @@ fn action_parts(action: &Action) -> (&'static str, Vec<(&'static str, String)>) 
                 ("kind", quoted(kind)),
             ];
             ("request", arguments)
+        }
+        Action::AddServer { id } => (
+            "add-server",
+            id.map(|id| vec![("id", quoted(&id.to_string()))])
+                .unwrap_or_default(),
+        ),
+        Action::RemoveServer { target } => {
+            ("remove-server", vec![("target", target_text(*target))])
         }
         Action::Byzantine { target, mode } => (
             "byzantine",

@@ -265,10 +265,17 @@ impl NodeNames {
         }
     }
 
-    /// The names a scenario's steps may use: `n1..nN`, then its coordination actors' names.
+    /// The names a scenario's steps may use: `n1..nN` (with every server its `add-server` steps
+    /// bring in), then its coordination actors' names.
     pub fn of_scenario(scenario: &super::Scenario) -> NodeNames {
+        let servers = scenario
+            .steps
+            .iter()
+            .fold(scenario.node_count, |count, step| {
+                super::validate::nodes_after(&step.action, count)
+            });
         NodeNames {
-            servers: scenario.node_count,
+            servers,
             extra: scenario
                 .layout()
                 .map_or_else(Vec::new, |layout| layout.extra_names()),

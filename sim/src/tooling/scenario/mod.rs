@@ -28,7 +28,7 @@ pub use export::to_toml_string;
 pub use limits::*;
 pub use parse::{parse_scenario, LOCK_KEYS, TIMING_KEYS};
 pub use steps::ACTION_NAMES;
-pub use validate::{action as validate_action, Invalid};
+pub use validate::{action as validate_action, nodes_after, Invalid};
 
 use crate::contract::action::Action;
 use crate::contract::config::{ProtocolConfig, RaftOptions, Timing};

@@ -11,7 +11,7 @@ use super::validate::Invalid;
 use super::{Scenario, ScenarioError};
 use crate::base::ids::MAX_NODES;
 use crate::contract::config::{
-    IdempotencyScope, LockServiceOptions, ProtocolConfig, RaftOptions, Timing,
+    IdempotencyScope, LockServiceOptions, MembershipMode, ProtocolConfig, RaftOptions, Timing,
 };
 use crate::contract::entry::{OptionSetting, OptionTable, OptionValue};
 use crate::worlds::coordination::{servers_fit, Layout, MAX_WORKERS};
@@ -27,7 +27,11 @@ const BASE_KEYS: &[&str] = &[
     "duration_ms",
     "timing",
     "locks",
+    "raft",
 ];
+
+/// Every key a `[raft]` table may hold.
+pub const RAFT_KEYS: &[&str] = &["membership"];
 
 /// Every key a `[locks]` table may hold (which of them a world takes, its registry entry says).
 pub const LOCK_KEYS: &[&str] = &[
@@ -116,10 +120,13 @@ fn read_scenario(top: &TableReader<'_>) -> Result<Scenario> {
     let duration_ms = top
         .required("duration_ms")?
         .unsigned_in(1, MAX_DURATION_MS)?;
-    let (timing, raft) = match top.optional("timing") {
+    let (timing, mut raft) = match top.optional("timing") {
         Some(field) => read_timing(&TableReader::table(field, "timing.", "[timing]")?)?,
         None => (Timing::default(), RaftOptions::default()),
     };
+    if let Some(field) = top.optional("raft") {
+        read_raft(&TableReader::table(field, "raft.", "[raft]")?, &mut raft)?;
+    }
     let protocol = read_protocol_tables(top, entry)?;
     if let Err(Invalid::OutOfRange {
         value, expected, ..
@@ -356,6 +363,21 @@ fn read_timing(table: &TableReader<'_>) -> Result<(Timing, RaftOptions)> {
     read_flag(table, "check_quorum", &mut raft.check_quorum)?;
     read_flag(table, "lease_reads", &mut raft.lease_reads)?;
     Ok((timing, raft))
+}
+
+/// `[raft]`: how servers join and leave (`membership = "log"`, or the unsafe `"direct"`).
+fn read_raft(table: &TableReader<'_>, raft: &mut RaftOptions) -> Result<()> {
+    table.check_keys(RAFT_KEYS)?;
+    if let Some(field) = table.optional("membership") {
+        let name = field.string()?;
+        raft.membership = MembershipMode::from_name(name).ok_or_else(|| {
+            field.error(ScenarioErrorKind::OutOfRange {
+                value: format!("`{name}`"),
+                expected: "`log` or `direct`".into(),
+            })
+        })?;
+    }
+    Ok(())
 }
 
 fn read_flag(table: &TableReader<'_>, key: &'static str, flag: &mut bool) -> Result<()> {

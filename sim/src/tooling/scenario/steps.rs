@@ -28,6 +28,8 @@ pub const ACTION_NAMES: &[&str] = &[
     "drop_message",
     "hold_message",
     "byzantine",
+    "add-server",
+    "remove-server",
 ];
 
 /// The keys an action accepts besides `at_ms` and `do`. `None` for an unknown action.
@@ -43,6 +45,8 @@ fn argument_keys(action: &str) -> Option<&'static [&'static str]> {
         "clock_drift" => &["target", "ppm"],
         "request" => &["count", "target", "kind"],
         "byzantine" => &["target", "mode"],
+        "add-server" => &["id"],
+        "remove-server" => &["target"],
         other => return super::network_steps::argument_keys(other),
     };
     Some(keys)
@@ -69,6 +73,11 @@ pub(crate) fn parse_steps(
         }));
     }
     let mut steps: Vec<Step> = Vec::with_capacity(entries.len());
+    // Later steps may name a server an earlier `add-server` brought in.
+    let mut names = NodeNames {
+        servers: names.servers,
+        extra: names.extra.clone(),
+    };
     for (index, entry) in entries.iter().enumerate() {
         let place = Place {
             step: Some(index + 1),
@@ -80,7 +89,13 @@ pub(crate) fn parse_steps(
         };
         let table = step_table(entry_field)?;
         let previous_at_ms = steps.last().map_or(0, |step| step.at_ms);
-        steps.push(parse_step(&table, names, duration_ms, previous_at_ms)?);
+        let step = parse_step(&table, &names, duration_ms, previous_at_ms)?;
+        if let Action::AddServer { id } = step.action {
+            if id.is_none_or(|id| id.index() == names.servers) {
+                names.servers += 1;
+            }
+        }
+        steps.push(step);
     }
     Ok(steps)
 }
@@ -219,6 +234,12 @@ impl ActionArguments<'_> {
                 target: self.target()?,
                 mode: byzantine_mode(self.table.required("mode")?)?,
             },
+            "add-server" => Action::AddServer {
+                id: self.joining_server()?,
+            },
+            "remove-server" => Action::RemoveServer {
+                target: self.target()?,
+            },
             other => self
                 .network_action(other)
                 .expect("action names are checked before their arguments")?,
@@ -228,6 +249,18 @@ impl ActionArguments<'_> {
 
     fn target(&self) -> Result<NodeTarget> {
         self.table.required("target")?.node_target(self.names)
+    }
+
+    /// `add-server`'s optional `id`: a server already in the world, or the next new one.
+    fn joining_server(&self) -> Result<Option<NodeId>> {
+        let Some(field) = self.table.optional("id") else {
+            return Ok(None);
+        };
+        let names = NodeNames {
+            servers: self.names.servers + 1,
+            extra: self.names.extra.clone(),
+        };
+        field.node(&names).map(Some)
     }
 
     fn pause_duration_ms(&self) -> Result<Option<u64>> {

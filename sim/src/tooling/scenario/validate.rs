@@ -35,9 +35,10 @@ pub(super) fn scenario(scenario: &Scenario) -> Result<(), Invalid> {
     if scenario.protocol.is_coordination() {
         self::coordination(scenario.node_count, &scenario.protocol)?;
     }
+    let plain_raft = !scenario.protocol.is_coordination();
     steps(
         &scenario.steps,
-        scenario.actor_count(),
+        (scenario.actor_count(), plain_raft),
         scenario.duration_ms,
     )
 }
@@ -189,7 +190,13 @@ fn ordered_range(field: &str, min: u64, max: u64, lowest: u64) -> Result<(), Inv
     Ok(())
 }
 
-fn steps(steps: &[Step], node_count: usize, duration_ms: u64) -> Result<(), Invalid> {
+/// `cluster` is the node count at the start and whether the world is a plain Raft cluster, the only
+/// kind servers can join: each `add-server` of a new server lets later steps name one more node.
+fn steps(
+    steps: &[Step],
+    (mut node_count, plain_raft): (usize, bool),
+    duration_ms: u64,
+) -> Result<(), Invalid> {
     at_most_count("steps", steps.len(), MAX_STEPS)?;
     let mut previous_ms = 0;
     for (index, step) in steps.iter().enumerate() {
@@ -203,6 +210,7 @@ fn steps(steps: &[Step], node_count: usize, duration_ms: u64) -> Result<(), Inva
         }
         in_range(&format!("{place} at_ms"), step.at_ms, 0, duration_ms)?;
         action(&place, &step.action, node_count)?;
+        node_count = membership(&place, &step.action, node_count, plain_raft)?;
         previous_ms = step.at_ms;
     }
     Ok(())
@@ -244,6 +252,8 @@ pub fn action(place: &str, action: &Action, node_count: usize) -> Result<(), Inv
             MAX_CLOCK_DRIFT_PPM,
         ),
         Action::Request { count, .. } => in_range(&field("count"), *count, 1, MAX_REQUEST_COUNT),
+        // The next new server, or one already in the world coming back.
+        Action::AddServer { id: Some(node) } => node_exists(&field("id"), *node, node_count + 1),
         Action::SetLink { between, settings } => {
             link_ends(&field("between"), *between, node_count)?;
             link_settings(place, settings)
@@ -275,6 +285,41 @@ pub fn action(place: &str, action: &Action, node_count: usize) -> Result<(), Inv
             in_range(&field("by_ms"), *by_ms, 1, MAX_HOLD_MS)
         }
         _ => Ok(()),
+    }
+}
+
+/// The node count after a membership step: `add-server` of a new server adds one, up to `MAX_NODES`;
+/// neither step runs outside a plain Raft cluster.
+fn membership(
+    place: &str,
+    action: &Action,
+    node_count: usize,
+    plain_raft: bool,
+) -> Result<usize, Invalid> {
+    let name = match action {
+        Action::AddServer { .. } => "add-server",
+        Action::RemoveServer { .. } => "remove-server",
+        _ => return Ok(node_count),
+    };
+    if !plain_raft {
+        return Err(Invalid::OutOfRange {
+            field: format!("{place} do"),
+            value: format!("\"{name}\""),
+            expected: "an action of this world: servers join and leave only a plain Raft cluster"
+                .to_string(),
+        });
+    }
+    let after = nodes_after(action, node_count);
+    at_most_count(&format!("{place} servers"), after, MAX_NODES)?;
+    Ok(after)
+}
+
+/// How many nodes the world has after `action`: one more after `add-server` of a new server.
+pub fn nodes_after(action: &Action, node_count: usize) -> usize {
+    match action {
+        Action::AddServer { id: None } => node_count + 1,
+        Action::AddServer { id: Some(node) } if node.index() == node_count => node_count + 1,
+        _ => node_count,
     }
 }
 

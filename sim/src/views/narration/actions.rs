@@ -127,6 +127,11 @@ pub fn describe_action_named(action: &Action, name: &dyn Fn(NodeId) -> String) -
         Action::DropMessage { message, from, to } => {
             format!("drop message #{message} {} → {}", name(*from), name(*to))
         }
+        Action::AddServer { id: Some(id) } => format!("add server {}", name(*id)),
+        Action::AddServer { id: None } => "add a new server".to_string(),
+        Action::RemoveServer { target: who } => {
+            format!("remove {} from the configuration", target(who))
+        }
         Action::HoldMessage {
             message,
             from,
