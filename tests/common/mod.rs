@@ -21,7 +21,7 @@ pub const REGENERATE: &str = "QUORUMLAB_BLESS=1 cargo test -p quorumlab --test n
 
 /// Every example scenario (`sim/scenarios/*.toml`), by file name. The native test fails if a file is
 /// added to that folder without being listed here.
-pub const SCENARIOS: [(&str, &str); 31] = [
+pub const SCENARIOS: [(&str, &str); 33] = [
     (
         "clock-drift.toml",
         include_str!("../../sim/scenarios/clock-drift.toml"),
@@ -145,6 +145,14 @@ pub const SCENARIOS: [(&str, &str); 31] = [
     (
         "zk-sequential.toml",
         include_str!("../../sim/scenarios/zk-sequential.toml"),
+    ),
+    (
+        "lock-delay-pause.toml",
+        include_str!("../../sim/scenarios/lock-delay-pause.toml"),
+    ),
+    (
+        "lock-delay-long-pause.toml",
+        include_str!("../../sim/scenarios/lock-delay-long-pause.toml"),
     ),
 ];
 

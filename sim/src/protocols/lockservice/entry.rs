@@ -26,7 +26,7 @@ pub const LOCK_SERVICE: ProtocolEntry = ProtocolEntry {
     ],
     defaults: || ProtocolConfig::LockService(LockServiceOptions::default()),
     lock_keys: &["renew_ms", "fencing", "idempotency_scope"],
-    tables: &[],
+    tables: &[super::options::TABLE],
     sweep: SweepPlan {
         servers: 3,
         quiet_ms: 2_500,
