@@ -47,6 +47,14 @@ pub const SCENARIOS: [(&str, &str); 33] = [
         include_str!("../../sim/scenarios/lease-reads.toml"),
     ),
     (
+        "lock-delay-long-pause.toml",
+        include_str!("../../sim/scenarios/lock-delay-long-pause.toml"),
+    ),
+    (
+        "lock-delay-pause.toml",
+        include_str!("../../sim/scenarios/lock-delay-pause.toml"),
+    ),
+    (
         "lossy-network.toml",
         include_str!("../../sim/scenarios/lossy-network.toml"),
     ),
@@ -145,14 +153,6 @@ pub const SCENARIOS: [(&str, &str); 33] = [
     (
         "zk-sequential.toml",
         include_str!("../../sim/scenarios/zk-sequential.toml"),
-    ),
-    (
-        "lock-delay-pause.toml",
-        include_str!("../../sim/scenarios/lock-delay-pause.toml"),
-    ),
-    (
-        "lock-delay-long-pause.toml",
-        include_str!("../../sim/scenarios/lock-delay-long-pause.toml"),
     ),
 ];
 
