@@ -92,12 +92,25 @@ fn an_expired_lease_holds_its_key_back_until_the_delay_ends() {
     acquire(&mut table, 4, 5, &mut events);
     assert!(matches!(events[..], [TableEvent::Queued { lease: 4, .. }]));
     events.clear();
-    table.apply(5, LockOp::EndDelay { key: 0 }, &mut events);
+    table.apply(
+        5,
+        LockOp::EndDelay {
+            key: 0,
+            revision: 9,
+        },
+        &mut events,
+    );
+    assert!(
+        events.is_empty(),
+        "the end of another delay changes nothing: {events:?}"
+    );
+    let revision = table.delayed_keys[&0];
+    table.apply(5, LockOp::EndDelay { key: 0, revision }, &mut events);
     assert!(matches!(events[0], TableEvent::DelayEnded { key: 0, .. }));
     let holder = table.keys[&0].holder.expect("the first waiter holds it");
     assert_eq!((holder.lease, holder.owner), (2, NodeId(4)));
     events.clear();
-    table.apply(6, LockOp::EndDelay { key: 0 }, &mut events);
+    table.apply(6, LockOp::EndDelay { key: 0, revision }, &mut events);
     assert!(
         events.is_empty(),
         "a second end changes nothing: {events:?}"

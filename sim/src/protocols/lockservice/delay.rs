@@ -12,11 +12,13 @@ use std::collections::{BTreeMap, BTreeSet};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LockDelays {
-    /// Each held-back key's end on this node's clock (local microseconds). Invariant: only keys the
-    /// table holds back.
-    ends_us: BTreeMap<u32, u64>,
-    /// Keys whose `EndDelay` has been proposed but not applied yet.
-    ending: BTreeSet<u32>,
+    /// Each held-back key's delay (by the revision that began it) and its end on this node's clock
+    /// (local microseconds). Invariant: only delays the table still holds keys back with; a key held
+    /// back again after its delay ended is a new delay with a new end (chaos seed 177 once kept the
+    /// old one, already proposed, and the key was never granted again).
+    ends_us: BTreeMap<u32, (u64, u64)>,
+    /// Delays (key, revision) whose `EndDelay` has been proposed but not applied yet.
+    ending: BTreeSet<(u32, u64)>,
 }
 
 impl LockDelays {
@@ -30,32 +32,35 @@ impl LockDelays {
     /// no end outlives its key's delay.
     pub fn sync(&mut self, table: &LockTable, now_us: u64, delay_ms: u64) {
         let delayed = &table.delayed_keys;
-        self.ends_us.retain(|key, _| delayed.contains_key(key));
-        self.ending.retain(|key| delayed.contains_key(key));
-        for key in delayed.keys() {
-            self.ends_us
-                .entry(*key)
-                .or_insert(now_us.saturating_add(delay_ms.saturating_mul(1_000)));
+        let current = |key: &u32, revision: &u64| delayed.get(key) == Some(revision);
+        self.ends_us
+            .retain(|key, (revision, _)| current(key, revision));
+        self.ending.retain(|(key, revision)| current(key, revision));
+        for (key, revision) in delayed {
+            let end_us = now_us.saturating_add(delay_ms.saturating_mul(1_000));
+            self.ends_us.entry(*key).or_insert((*revision, end_us));
         }
     }
 
-    /// Keys whose delay has run out by `now_us` and whose end is not proposed yet, in key order.
-    pub fn due(&self, now_us: u64) -> Vec<u32> {
+    /// Delays (key, revision) that have run out by `now_us` and whose end is not proposed yet, in
+    /// key order.
+    pub fn due(&self, now_us: u64) -> Vec<(u32, u64)> {
         self.ends_us
             .iter()
-            .filter(|(key, end_us)| **end_us <= now_us && !self.ending.contains(key))
-            .map(|(key, _)| *key)
+            .map(|(key, (revision, end_us))| ((*key, *revision), *end_us))
+            .filter(|(delay, end_us)| *end_us <= now_us && !self.ending.contains(delay))
+            .map(|(delay, _)| delay)
             .collect()
     }
 
-    /// `key`'s `EndDelay` is in the log: do not propose it again.
-    pub fn mark_ending(&mut self, key: u32) {
-        self.ending.insert(key);
+    /// This delay's `EndDelay` is in the log: do not propose it again.
+    pub fn mark_ending(&mut self, delay: (u32, u64)) {
+        self.ending.insert(delay);
     }
 
     /// When `key`'s delay ends on this node's clock, if this node is timing one.
     pub fn end_us(&self, key: u32) -> Option<u64> {
-        self.ends_us.get(&key).copied()
+        self.ends_us.get(&key).map(|(_, end_us)| *end_us)
     }
 }
 
@@ -86,13 +91,26 @@ mod tests {
         delays.sync(&table, 5_000, 2);
         assert_eq!(delays.end_us(0), Some(7_000));
         assert!(delays.due(6_999).is_empty());
-        assert_eq!(delays.due(7_000), vec![0]);
-        delays.mark_ending(0);
+        assert_eq!(delays.due(7_000), vec![(0, 2)]);
+        delays.mark_ending((0, 2));
         assert!(delays.due(9_000).is_empty(), "proposed once");
         delays.sync(&table, 8_000, 2);
         assert_eq!(delays.end_us(0), Some(7_000), "a later sync keeps the end");
-        table.apply(3, LockOp::EndDelay { key: 0 }, &mut events);
+        table.apply(
+            3,
+            LockOp::EndDelay {
+                key: 0,
+                revision: 2,
+            },
+            &mut events,
+        );
         delays.sync(&table, 9_000, 2);
         assert_eq!(delays.end_us(0), None);
+        // Held back again at once: a new delay, a new end, due again.
+        acquire(&mut table, 4, 3, &mut events);
+        table.apply(5, LockOp::Expire { lease: 4 }, &mut events);
+        delays.sync(&table, 10_000, 2);
+        assert_eq!(delays.end_us(0), Some(12_000));
+        assert_eq!(delays.due(12_000), vec![(0, 4)]);
     }
 }

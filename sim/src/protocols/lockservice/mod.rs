@@ -348,13 +348,14 @@ impl<M: ServiceWire> LockServer<M> {
                 self.expiring.insert(lease);
             }
         }
-        for key in self.delays.due(now_us) {
+        for (key, revision) in self.delays.due(now_us) {
+            let end = LockOp::EndDelay { key, revision };
             if self
                 .raft
-                .propose(now_us, Command::App(LockOp::EndDelay { key }), effects)
+                .propose(now_us, Command::App(end), effects)
                 .is_some()
             {
-                self.delays.mark_ending(key);
+                self.delays.mark_ending((key, revision));
             }
         }
     }

@@ -29,9 +29,10 @@ pub enum LockOp {
     Create { lease: u64, path: CreatePath },
     /// ZooKeeper-style: close the session (its ephemeral znodes go with it).
     CloseSession { lease: u64 },
-    /// The leader saw `key`'s lock-delay run out on its own clock: the key may be granted again.
+    /// The leader saw `key`'s lock-delay, the one begun at `revision`, run out on its own clock: the
+    /// key may be granted again. A stale end (of an earlier delay on the key) changes nothing.
     /// (Added after `CloseSession`; only a service with a lock-delay ever writes it.)
-    EndDelay { key: u32 },
+    EndDelay { key: u32, revision: u64 },
 }
 
 /// The lock key of sessions: a session lease waits in no queue and holds no lock.
@@ -87,7 +88,7 @@ impl LockOp {
             LockOp::OpenSession { owner, ttl_ms } => [4, owner.0 as u64, ttl_ms, 0],
             LockOp::Create { lease, path } => [5, lease, path as u64, 0],
             LockOp::CloseSession { lease } => [6, lease, 0, 0],
-            LockOp::EndDelay { key } => [7, key as u64, 0, 0],
+            LockOp::EndDelay { key, revision } => [7, key as u64, revision, 0],
         };
         let mut hash = crate::base::hash::Fnv::new();
         for word in words {
@@ -229,15 +230,17 @@ impl LockTable {
                 events.push(TableEvent::SessionOpened { lease: index });
             }
             LockOp::Create { lease, path } => self.create(lease, path, events),
-            LockOp::EndDelay { key } => self.end_delay(key, events),
+            LockOp::EndDelay { key, revision } => self.end_delay(key, revision, events),
         }
     }
 
-    /// Ends `key`'s lock-delay, if it is under one, and grants it to the first waiter.
-    fn end_delay(&mut self, key: u32, events: &mut Vec<TableEvent>) {
-        let Some(revision) = self.delayed_keys.remove(&key) else {
+    /// Ends `key`'s lock-delay begun at `revision`, if it is still under that one, and grants the key
+    /// to the first waiter.
+    fn end_delay(&mut self, key: u32, revision: u64, events: &mut Vec<TableEvent>) {
+        if self.delayed_keys.get(&key) != Some(&revision) {
             return;
-        };
+        }
+        self.delayed_keys.remove(&key);
         events.push(TableEvent::DelayEnded { key, revision });
         self.grant_next(key, events);
     }
