@@ -196,6 +196,12 @@ fn every_variation_flips_its_option_on_its_example() {
             "partitioned queue",
             "global lock",
         ),
+        (
+            Variation::LockDelay,
+            "lock-delay-pause.toml",
+            "lock-delay 2000 ms",
+            "lock-delay off",
+        ),
     ];
     assert_eq!(cases.len(), Variation::ALL.len());
     for (variation, file, left_words, right_words) in cases {

@@ -64,6 +64,13 @@ pub enum LinkProtocol {
         request_interval_ms: u64,
         view_timeout_ms: u64,
     },
+    /// Added after `Pbft` (postcard numbers variants by position: older links keep decoding): the
+    /// lock service with Consul's lock-delay above zero. A run without one is still written as
+    /// `LockService`, byte for byte as before the option existed.
+    LockServiceWithDelay {
+        locks: LinkLockOptions,
+        lock_delay_ms: u64,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

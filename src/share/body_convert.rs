@@ -119,6 +119,12 @@ fn protocol_from(scenario: &Scenario) -> LinkProtocol {
     };
     match coordination {
         ProtocolConfig::Raft => LinkProtocol::Raft,
+        ProtocolConfig::LockService(options) if options.lock_delay_ms > 0 => {
+            LinkProtocol::LockServiceWithDelay {
+                locks,
+                lock_delay_ms: options.lock_delay_ms,
+            }
+        }
         ProtocolConfig::LockService(_) => LinkProtocol::LockService(locks),
         ProtocolConfig::RedisLock(_) => LinkProtocol::RedisLock(locks),
         ProtocolConfig::Redlock(_) => LinkProtocol::Redlock(locks),
@@ -169,6 +175,13 @@ fn protocol_into(protocol: &LinkProtocol) -> ProtocolConfig {
     match protocol {
         LinkProtocol::Raft => ProtocolConfig::Raft,
         LinkProtocol::LockService(locks) => ProtocolConfig::LockService(locks_into(locks)),
+        LinkProtocol::LockServiceWithDelay {
+            locks,
+            lock_delay_ms,
+        } => ProtocolConfig::LockService(LockServiceOptions {
+            lock_delay_ms: *lock_delay_ms,
+            ..locks_into(locks)
+        }),
         LinkProtocol::RedisLock(locks) => ProtocolConfig::RedisLock(locks_into(locks)),
         LinkProtocol::Redlock(locks) => ProtocolConfig::Redlock(locks_into(locks)),
         LinkProtocol::Scheduler {
@@ -283,6 +296,7 @@ fn locks_into(options: &LinkLockOptions) -> LockServiceOptions {
         initial_count: options.initial_count,
         unchecked_release: options.unchecked_release,
         drift_allowance_ms: options.drift_allowance_ms,
+        lock_delay_ms: 0,
     }
 }
 

@@ -21,7 +21,7 @@ pub const REGENERATE: &str = "QUORUMLAB_BLESS=1 cargo test -p quorumlab --test n
 
 /// Every example scenario (`sim/scenarios/*.toml`), by file name. The native test fails if a file is
 /// added to that folder without being listed here.
-pub const SCENARIOS: [(&str, &str); 34] = [
+pub const SCENARIOS: [(&str, &str); 36] = [
     (
         "clock-drift.toml",
         include_str!("../../sim/scenarios/clock-drift.toml"),
@@ -45,6 +45,14 @@ pub const SCENARIOS: [(&str, &str); 34] = [
     (
         "lease-reads.toml",
         include_str!("../../sim/scenarios/lease-reads.toml"),
+    ),
+    (
+        "lock-delay-long-pause.toml",
+        include_str!("../../sim/scenarios/lock-delay-long-pause.toml"),
+    ),
+    (
+        "lock-delay-pause.toml",
+        include_str!("../../sim/scenarios/lock-delay-pause.toml"),
     ),
     (
         "lossy-network.toml",

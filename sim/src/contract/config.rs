@@ -381,6 +381,15 @@ pub struct LockServiceOptions {
     /// Lock service only: what an idempotency key names (see [`IdempotencyScope`]).
     #[serde(default)]
     pub idempotency_scope: IdempotencyScope,
+    /// Lock service only (`[lock_service] lock_delay_ms`): after a lease is invalidated (it ran out, or
+    /// its session was closed) its key is granted to no one for this long on the leader's clock; a
+    /// holder's own release imposes no delay. 0 (the default) turns it off.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub lock_delay_ms: u64,
+}
+
+fn is_zero(value: &u64) -> bool {
+    *value == 0
 }
 
 /// What a worker's idempotency key names, when it sends one.
@@ -435,6 +444,7 @@ impl Default for LockServiceOptions {
             unchecked_release: false,
             drift_allowance_ms: 12,
             idempotency_scope: IdempotencyScope::Message,
+            lock_delay_ms: 0,
         }
     }
 }

@@ -17,6 +17,10 @@ pub struct LockDescriber {
     /// The holder's number is a fencing token (otherwise a Redis value).
     fenced: bool,
     last_revision_told: u64,
+    /// The revision and length of the newest lock-delay begun, told with the release it came with.
+    delay_begun: Option<(u64, u64)>,
+    /// The revision whose lock-delay's end was told last.
+    last_delay_end_told: u64,
 }
 
 impl LockDescriber {
@@ -26,6 +30,8 @@ impl LockDescriber {
             replicated: true,
             fenced: true,
             last_revision_told: 0,
+            delay_begun: None,
+            last_delay_end_told: 0,
         }
     }
 
@@ -35,6 +41,8 @@ impl LockDescriber {
             replicated: false,
             fenced: false,
             last_revision_told: 0,
+            delay_begun: None,
+            last_delay_end_told: 0,
         }
     }
 
@@ -107,7 +115,17 @@ impl LockDescriber {
         }
         let owner_name = telling.name(owner);
         let number = self.number(token);
+        let delay_ms = self
+            .delay_begun
+            .filter(|(begun_at, _)| *begun_at == revision)
+            .map(|(_, delay_ms)| delay_ms);
         let text = match (expired, self.replicated) {
+            (true, true) if delay_ms.is_some() => format!(
+                "{owner_name}'s lease ({number}) ran out, so the service releases the lock, but \
+                 lock-delay keeps it from everyone for {}: {owner_name} may only be paused and still \
+                 at work, so the next holder waits out that time",
+                seconds(delay_ms.unwrap_or_default())
+            ),
             (true, true) => format!(
                 "{owner_name}'s lease ({number}) ran out: the service's leader stopped hearing \
                  keep-alives in time, by its own clock, so the lock is free again"
@@ -159,6 +177,36 @@ impl Describer<LockFact> for LockDescriber {
                 .coalescing("lock-request"),
             ),
             LockFact::WatchNotified { .. } => None,
+            LockFact::LockDelayStarted {
+                delay_ms, revision, ..
+            } => {
+                // Told in the words of the release that follows it.
+                self.delay_begun = Some((revision, delay_ms));
+                None
+            }
+            LockFact::LockDelayEnded { revision, .. } => {
+                if revision <= self.last_delay_end_told {
+                    return None;
+                }
+                self.last_delay_end_told = revision;
+                let text =
+                    "Lock-delay is over: the service may grant the lock again, to the first \
+                            client in its queue";
+                Some(Described::new(
+                    Weight::Notable,
+                    text.to_string(),
+                    vec![node],
+                ))
+            }
         }
+    }
+}
+
+/// A length of time in words: whole seconds as "2 s", anything else in milliseconds.
+fn seconds(ms: u64) -> String {
+    if ms.is_multiple_of(1_000) {
+        format!("{} s", ms / 1_000)
+    } else {
+        format!("{ms} ms")
     }
 }

@@ -26,7 +26,7 @@ pub const LOCK_SERVICE: ProtocolEntry = ProtocolEntry {
     ],
     defaults: || ProtocolConfig::LockService(LockServiceOptions::default()),
     lock_keys: &["renew_ms", "fencing", "idempotency_scope"],
-    tables: &[],
+    tables: &[super::options::TABLE],
     sweep: SweepPlan {
         servers: 3,
         quiet_ms: 2_500,
@@ -47,6 +47,24 @@ pub const LOCK_SERVICE: ProtocolEntry = ProtocolEntry {
                 configure: |locks| ProtocolConfig::LockService(fenced(locks, false)),
                 faults: FaultRules::ALL,
             },
+            // Lock-delay without fencing claims only this: a holder that stalls for less than TTL +
+            // lock-delay never overlaps the next one (Mutual Exclusion, No Lost Updates and Token
+            // Monotonicity stay quiet then). A longer pause, a clock jump on a worker or a write
+            // delayed in the network still overlaps, so it is no safe configuration.
+            SweepVariant {
+                name: "lock-delay",
+                safe: false,
+                summary: "lock-delay of one TTL, the store takes any write",
+                configure: |locks| ProtocolConfig::LockService(delayed(fenced(locks, false))),
+                faults: FaultRules::ALL,
+            },
+            SweepVariant {
+                name: "lock-delay-fencing",
+                safe: true,
+                summary: "lock-delay of one TTL, the store checks fencing tokens",
+                configure: |locks| ProtocolConfig::LockService(delayed(fenced(locks, true))),
+                faults: FaultRules::ALL,
+            },
         ],
     },
     build_actors: (),
@@ -64,6 +82,15 @@ pub const HOLDER_READ_REPLY: &str = "Access ok";
 /// `locks` with the store's fencing switched as asked.
 pub fn fenced(locks: LockServiceOptions, fencing: bool) -> LockServiceOptions {
     LockServiceOptions { fencing, ..locks }
+}
+
+/// `locks` with a lock-delay of one lease TTL (within the option's limit).
+pub fn delayed(locks: LockServiceOptions) -> LockServiceOptions {
+    let lock_delay_ms = locks.lease_ttl_ms.min(super::options::MAX_LOCK_DELAY_MS);
+    LockServiceOptions {
+        lock_delay_ms,
+        ..locks
+    }
 }
 
 /// The words for a world whose lettered actors are lock-taking workers (the work queue's too).

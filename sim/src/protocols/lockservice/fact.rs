@@ -31,4 +31,15 @@ pub enum LockFact {
     WatchNotified { watcher: NodeId },
     /// A lock client asked for a lock (counted for the contention report).
     LockRequested { key: u32 },
+    /// A replica applied the end of `owner`'s invalidated hold on `key` (the `LockReleased` of the same
+    /// `revision` follows), and Consul-style lock-delay keeps the key from everyone for `delay_ms` on the
+    /// leader's clock. (Added after `LockRequested`; recorded only by a service with a lock-delay.)
+    LockDelayStarted {
+        key: u32,
+        owner: NodeId,
+        delay_ms: u64,
+        revision: u64,
+    },
+    /// A replica applied the end of `key`'s lock-delay, the one begun at `revision`.
+    LockDelayEnded { key: u32, revision: u64 },
 }

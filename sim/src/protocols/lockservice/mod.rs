@@ -28,12 +28,15 @@
 //! does not know go straight to Raft) and applies committed `Command::Lock` entries to its [`LockTable`]
 //! after each input. A crash loses the table with the rest of the volatile state; the replica rebuilds it
 //! by re-applying the committed log. Files: `table.rs` (the pure state machine), `message.rs` (the lock
-//! protocol), `znode_message.rs` (sessions, znodes, watches).
+//! protocol), `znode_message.rs` (sessions, znodes, watches), `delay.rs` (Consul's lock-delay, timed
+//! on the leader's clock; off unless `[lock_service] lock_delay_ms` is set, see `options.rs`).
 
+pub mod delay;
 pub mod describe;
 pub mod entry;
 pub mod fact;
 pub mod message;
+pub mod options;
 pub mod table;
 pub mod znode_message;
 
@@ -49,6 +52,7 @@ use crate::base::units::LogIndex;
 use crate::contract::protocol::{
     ActorSummary, Carries, Effects, Input, Observes, Protocol, RaftFact, TimerDelay, TimerKey,
 };
+use crate::protocols::lockservice::delay::LockDelays;
 use crate::protocols::raft::{Command, RaftMessage, RaftNode};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -98,6 +102,10 @@ pub struct LockServer<M> {
     /// server a ZooKeeper client was connected to; clients set them again).
     pub watches: BTreeMap<ZPath, BTreeSet<NodeId>>,
     events: Vec<TableEvent>,
+    /// How long an invalidated lease's key is held back (0: not at all). Configuration.
+    lock_delay_ms: u64,
+    /// Leader only: when each held-back key may be granted again, on this node's clock.
+    pub delays: LockDelays,
 }
 
 impl<M> LockServer<M> {
@@ -112,7 +120,21 @@ impl<M> LockServer<M> {
             pending: BTreeMap::new(),
             watches: BTreeMap::new(),
             events: Vec::new(),
+            lock_delay_ms: 0,
+            delays: LockDelays::default(),
         }
+    }
+
+    /// The same server with Consul's lock-delay: an invalidated lease's key waits `lock_delay_ms`.
+    pub fn with_lock_delay_ms(mut self, lock_delay_ms: u64) -> LockServer<M> {
+        self.lock_delay_ms = lock_delay_ms;
+        self.table = LockTable::with_lock_delay(lock_delay_ms > 0);
+        self
+    }
+
+    /// The configured lock-delay (0: off).
+    pub fn lock_delay_ms(&self) -> u64 {
+        self.lock_delay_ms
     }
 }
 
@@ -326,6 +348,16 @@ impl<M: ServiceWire> LockServer<M> {
                 self.expiring.insert(lease);
             }
         }
+        for (key, revision) in self.delays.due(now_us) {
+            let end = LockOp::EndDelay { key, revision };
+            if self
+                .raft
+                .propose(now_us, Command::App(end), effects)
+                .is_some()
+            {
+                self.delays.mark_ending((key, revision));
+            }
+        }
     }
 
     /// Notices leadership changes and applies newly committed lock entries.
@@ -335,10 +367,12 @@ impl<M: ServiceWire> LockServer<M> {
         if gained_leadership {
             self.deadlines.clear();
             self.expiring.clear();
+            self.delays.clear();
         }
         if !leads {
             self.deadlines.clear();
             self.expiring.clear();
+            self.delays.clear();
             self.pending.clear();
             self.watches.clear();
         }
@@ -367,6 +401,7 @@ impl<M: ServiceWire> LockServer<M> {
         // run on every event it made a pile of retried sessions cost time per event (issue 17, bug 7).
         if leads && (gained_leadership || self.applied_index != applied_before) {
             self.sync_deadlines(now_us);
+            self.delays.sync(&self.table, now_us, self.lock_delay_ms);
         }
     }
 
@@ -469,6 +504,19 @@ impl<M: ServiceWire> LockServer<M> {
                 self.answer_release(index, asker, true, effects);
             }
             TableEvent::NotOwner { .. } => self.answer_release(index, asker, false, effects),
+            TableEvent::DelayStarted {
+                key,
+                hold,
+                revision,
+            } => effects.observe(LockFact::LockDelayStarted {
+                key,
+                owner: hold.owner,
+                delay_ms: self.lock_delay_ms,
+                revision,
+            }),
+            TableEvent::DelayEnded { key, revision } => {
+                effects.observe(LockFact::LockDelayEnded { key, revision })
+            }
             TableEvent::SessionOpened { lease } => {
                 if let Some((client, request)) = asker.filter(|_| leads) {
                     self.pending.remove(&index);
@@ -549,7 +597,7 @@ impl<M: ServiceWire> Protocol<M> for LockServer<M> {
     fn crash(&mut self) {
         self.raft.crash();
         let raft = self.raft.clone();
-        *self = LockServer::new(raft);
+        *self = LockServer::new(raft).with_lock_delay_ms(self.lock_delay_ms);
     }
 
     fn summary(&self) -> ActorSummary {

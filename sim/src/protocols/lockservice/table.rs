@@ -29,6 +29,10 @@ pub enum LockOp {
     Create { lease: u64, path: CreatePath },
     /// ZooKeeper-style: close the session (its ephemeral znodes go with it).
     CloseSession { lease: u64 },
+    /// The leader saw `key`'s lock-delay, the one begun at `revision`, run out on its own clock: the
+    /// key may be granted again. A stale end (of an earlier delay on the key) changes nothing.
+    /// (Added after `CloseSession`; only a service with a lock-delay ever writes it.)
+    EndDelay { key: u32, revision: u64 },
 }
 
 /// The lock key of sessions: a session lease waits in no queue and holds no lock.
@@ -84,6 +88,7 @@ impl LockOp {
             LockOp::OpenSession { owner, ttl_ms } => [4, owner.0 as u64, ttl_ms, 0],
             LockOp::Create { lease, path } => [5, lease, path as u64, 0],
             LockOp::CloseSession { lease } => [6, lease, 0, 0],
+            LockOp::EndDelay { key, revision } => [7, key as u64, revision, 0],
         };
         let mut hash = crate::base::hash::Fnv::new();
         for word in words {
@@ -155,6 +160,18 @@ pub enum TableEvent {
     Deleted {
         node: ZNode,
     },
+    /// An invalidated lease's hold ended and lock-delay now keeps `key` from everyone (told just before
+    /// the `Released` of the same `revision`).
+    DelayStarted {
+        key: u32,
+        hold: Hold,
+        revision: u64,
+    },
+    /// `key`'s lock-delay (begun at `revision`) is over; a grant to the next waiter may follow.
+    DelayEnded {
+        key: u32,
+        revision: u64,
+    },
 }
 
 /// Invariant: every `holder` and every waiter names a lease in `leases`, and a lease appears at most
@@ -171,9 +188,25 @@ pub struct LockTable {
     pub znodes: BTreeMap<ZPath, ZNode>,
     /// Sequence numbers handed to `/election/n_` znodes.
     pub next_sequence: u64,
+    /// Whether an invalidated lease's key is held back until an `EndDelay` (the service's lock-delay
+    /// is above zero). Configuration, the same on every replica.
+    #[serde(skip)]
+    lock_delay: bool,
+    /// Keys under lock-delay, each with the revision of the release that began it. Invariant: a key
+    /// here has no holder and is granted to no one until its `EndDelay` is applied.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub delayed_keys: BTreeMap<u32, u64>,
 }
 
 impl LockTable {
+    /// An empty table whose invalidated leases' keys wait for an `EndDelay` when `lock_delay` is set.
+    pub fn with_lock_delay(lock_delay: bool) -> LockTable {
+        LockTable {
+            lock_delay,
+            ..LockTable::default()
+        }
+    }
+
     /// Applies the operation stored at log `index` (new leases take the index as their id).
     pub fn apply(&mut self, index: u64, op: LockOp, events: &mut Vec<TableEvent>) {
         match op {
@@ -197,7 +230,19 @@ impl LockTable {
                 events.push(TableEvent::SessionOpened { lease: index });
             }
             LockOp::Create { lease, path } => self.create(lease, path, events),
+            LockOp::EndDelay { key, revision } => self.end_delay(key, revision, events),
         }
+    }
+
+    /// Ends `key`'s lock-delay begun at `revision`, if it is still under that one, and grants the key
+    /// to the first waiter.
+    fn end_delay(&mut self, key: u32, revision: u64, events: &mut Vec<TableEvent>) {
+        if self.delayed_keys.get(&key) != Some(&revision) {
+            return;
+        }
+        self.delayed_keys.remove(&key);
+        events.push(TableEvent::DelayEnded { key, revision });
+        self.grant_next(key, events);
     }
 
     fn create(&mut self, lease: u64, path: CreatePath, events: &mut Vec<TableEvent>) {
@@ -281,6 +326,9 @@ impl LockTable {
 
     /// Grants `key` to the first waiter if nobody holds it.
     fn grant_next(&mut self, key: u32, events: &mut Vec<TableEvent>) {
+        if self.delayed_keys.contains_key(&key) {
+            return;
+        }
         let state = self.keys.entry(key).or_default();
         if state.holder.is_some() {
             return;
@@ -356,6 +404,16 @@ impl LockTable {
     ) {
         self.leases.remove(&hold.lease);
         self.revision += 1;
+        // Consul holds back the locks of an invalidated session only; a holder's own release frees
+        // the key at once.
+        if expired && self.lock_delay {
+            self.delayed_keys.insert(key, self.revision);
+            events.push(TableEvent::DelayStarted {
+                key,
+                hold,
+                revision: self.revision,
+            });
+        }
         let state = self.keys.get_mut(&key).expect("a held key has a state");
         state.holder = None;
         events.push(TableEvent::Released {

@@ -156,6 +156,11 @@ pub fn chaos_world(seed: u64, options: &LockChaosOptions, rng: &mut Rng) -> (Sce
     };
     let mut coordination = (options.sweep_variant().configure)(locks);
     keep_file_values(&mut coordination, options.entry());
+    // A key held back by lock-delay at the heal is granted only when the delay ends: the quiet period
+    // holds the work after that too (0, and so no change, for every configuration without one).
+    scenario.duration_ms += coordination
+        .lock_options()
+        .map_or(0, |locks| locks.lock_delay_ms);
     let layout = Layout::new(servers, &coordination);
     scenario.protocol = coordination;
     scenario.raft.pre_vote = rng.chance_ppm(PPM_ONE / 2);

@@ -26,6 +26,8 @@ pub enum Variation {
     SchedulerLeader,
     /// The work queue partitioned by account, or every job under one global lock.
     QueuePartitioned,
+    /// The lock service's Consul-style lock-delay, on or off (see [`lock_delay_flipped_ms`]).
+    LockDelay,
 }
 
 impl Variation {
@@ -39,6 +41,7 @@ impl Variation {
         Variation::LeaseReads,
         Variation::SchedulerLeader,
         Variation::QueuePartitioned,
+        Variation::LockDelay,
     ];
 
     /// The spelling in lesson links and on the command line.
@@ -52,6 +55,7 @@ impl Variation {
             Variation::LeaseReads => "lease-reads",
             Variation::SchedulerLeader => "scheduler-leader",
             Variation::QueuePartitioned => "queue-partitioned",
+            Variation::LockDelay => "lock-delay",
         }
     }
 
@@ -100,6 +104,12 @@ impl Variation {
                 }
                 .into(),
             ),
+            (Variation::LockDelay, ProtocolConfig::LockService(locks)) => {
+                Some(match locks.lock_delay_ms {
+                    0 => "lock-delay off".into(),
+                    delay_ms => format!("lock-delay {delay_ms} ms"),
+                })
+            }
             _ => None,
         }
     }
@@ -178,6 +188,9 @@ impl Variation {
             (Variation::QueuePartitioned, ProtocolConfig::WorkQueue(_, queue)) => {
                 queue.partitioned = !queue.partitioned
             }
+            (Variation::LockDelay, ProtocolConfig::LockService(locks)) => {
+                locks.lock_delay_ms = lock_delay_flipped_ms(locks)
+            }
             _ => {}
         }
         varied.validate().map_err(|invalid| {
@@ -187,6 +200,18 @@ impl Variation {
             )
         })?;
         Ok(varied)
+    }
+}
+
+/// The other side's lock-delay: off where it is on, and where it is off twice the lease TTL (within
+/// the option's limit), long enough that a pause just past the TTL ends inside the delay.
+pub fn lock_delay_flipped_ms(locks: &LockServiceOptions) -> u64 {
+    match locks.lock_delay_ms {
+        0 => locks
+            .lease_ttl_ms
+            .saturating_mul(2)
+            .min(crate::protocols::lockservice::options::MAX_LOCK_DELAY_MS),
+        _ => 0,
     }
 }
 

@@ -142,4 +142,13 @@ pub const EXAMPLES: &[(&str, &str)] = &[
         "pbft-misconfigured-three.toml",
         include_str!("../../../scenarios/pbft-misconfigured-three.toml"),
     ),
+    // Consul-style lock-delay on the lock service (issue 14): what it buys, and what it does not.
+    (
+        "lock-delay-pause.toml",
+        include_str!("../../../scenarios/lock-delay-pause.toml"),
+    ),
+    (
+        "lock-delay-long-pause.toml",
+        include_str!("../../../scenarios/lock-delay-long-pause.toml"),
+    ),
 ];

@@ -90,6 +90,20 @@ fn coordination(servers: usize, coordination: &ProtocolConfig) -> Result<(), Inv
             defaults.idempotency_scope.name(),
         )?;
     }
+    let delay_table = &crate::protocols::lockservice::options::TABLE;
+    if !coordination
+        .entry()
+        .tables
+        .iter()
+        .any(|table| table.name == delay_table.name)
+    {
+        fixed(
+            "lock_service.lock_delay_ms",
+            protocol,
+            locks.lock_delay_ms,
+            defaults.lock_delay_ms,
+        )?;
+    }
     if locks.idempotency_scope == IdempotencyScope::Batch && !locks.idempotency_key {
         // A key that names the batch needs a key at all; a link could not carry the pair either.
         return Err(Invalid::OutOfRange {

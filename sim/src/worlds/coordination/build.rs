@@ -171,10 +171,12 @@ fn cluster_raft(config: &WorldConfig, layout: &Layout, index: usize) -> ClusterR
 
 /// The lock service's servers: Raft with the lock state machine on top.
 fn lock_servers(config: &WorldConfig, layout: &Layout) -> Vec<Actor> {
+    let lock_delay_ms = lock_options(config).lock_delay_ms;
     (0..layout.servers)
         .map(|index| {
             let raft = cluster_raft(config, layout, index);
-            Actor::LockServer(Box::new(LockServer::new(raft)))
+            let server = LockServer::new(raft).with_lock_delay_ms(lock_delay_ms);
+            Actor::LockServer(Box::new(server))
         })
         .collect()
 }
