@@ -198,7 +198,7 @@ fn mistakes_are_reported_with_file_line_column_step_and_key() {
         "demo.md:11:34: step 1 key `solution.do`: unknown action `crsh`; expected one of `crash`, \
          `restart`, `pause`, `resume`, `partition`, `isolate`, `cut`, `heal`, `drop_rate`, \
          `clock_jump`, `clock_drift`, `request`, `link`, `clear_link`, `regions`, `drop_message`, \
-         `hold_message`, `byzantine`"
+         `hold_message`, `byzantine`, `add-server`, `remove-server`"
     );
     assert_eq!(
         error("target = \"leader\"", "target = \"n9\""),

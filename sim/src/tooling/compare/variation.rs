@@ -141,6 +141,9 @@ impl Variation {
             Variation::QueuePartitioned => {
                 "the runs part when a worker pauses or the lock service is lost: watch who keeps working"
             }
+            Variation::LockDelay => {
+                "the runs part when a paused holder's lease runs out: with lock-delay the lock goes to no one for a while"
+            }
         }
     }
 
