@@ -79,6 +79,7 @@ pub struct SharedLesson {
 /// The fragment (`#/run/v4/…`) for `run`, or why it cannot be shared.
 pub fn encode_fragment(run: &SharedRun) -> Result<String, ShareError> {
     validate::run(run)?;
+    validate::linkable(run)?;
     let payload = payload::encode(&v4::encode(&body_convert::from_run(run)));
     Ok(format!("{LINK_PREFIX}{CURRENT_VERSION}/{payload}"))
 }

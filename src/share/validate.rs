@@ -84,14 +84,19 @@ fn scenario(scenario: &Scenario) -> Result<(), ShareError> {
             setting: "unsafe_commit_previous_term",
         });
     }
-    // A v4 link has no room for the membership mode (a new field needs a new version): refuse it
-    // rather than let the link open the safe mode instead.
-    if scenario.raft.membership != quorumlab_sim::config::MembershipMode::Log {
+    Ok(scenario.validate()?)
+}
+
+/// What a link cannot carry although a trace or scenario file can: a v4 link has no room for the
+/// membership mode (a new field needs a new version), so it is refused rather than let the link open
+/// the safe mode instead. Checked only when a link is made; a file keeps the mode and imports.
+pub fn linkable(run: &SharedRun) -> Result<(), ShareError> {
+    if run.scenario.raft.membership != quorumlab_sim::config::MembershipMode::Log {
         return Err(ShareError::NotShareable {
             setting: "membership = \"direct\"",
         });
     }
-    Ok(scenario.validate()?)
+    Ok(())
 }
 
 fn recorded_actions(actions: &[RecordedAction], mut node_count: usize) -> Result<(), ShareError> {

@@ -7,7 +7,7 @@ use quorumlab::lesson::course;
 use quorumlab::lesson::headless::{lesson_session, play_to_step};
 use quorumlab::session::Session;
 use quorumlab::share::replay::capture;
-use quorumlab::share::{encode_fragment, SharedLesson};
+use quorumlab::share::{encode_fragment, ShareError, SharedLesson};
 use quorumlab::transfer::trace::trace_file_text;
 use quorumlab::transfer::{scenario_file_text, scenario_with_recorded_steps};
 use quorumlab_sim::action::{Action, NodeTarget, RequestKind};
@@ -52,8 +52,13 @@ impl Corpus {
     fn add_exports(&mut self, session: &Session, lesson: Option<SharedLesson>) {
         let mut run = capture(session);
         run.lesson = lesson;
-        self.links
-            .push(encode_fragment(&run).expect("a played example can be shared"));
+        // A run whose setting no link can carry (the hand-edited membership mode) is refused by name;
+        // its trace file and scenario still go into the corpus.
+        match encode_fragment(&run) {
+            Ok(link) => self.links.push(link),
+            Err(ShareError::NotShareable { .. }) => {}
+            Err(error) => panic!("a played example can be shared: {error:?}"),
+        }
         self.traces.push(trace_file_text(session));
         let export = scenario_with_recorded_steps(&run);
         self.scenarios.push(scenario_file_text(&export));
