@@ -70,7 +70,7 @@ test('changing the compared option keeps the moment shown on both sides', async 
     assert.equal(await sideHash(page, 'left'), leftHash);
     assert.notEqual(await sideHash(page, 'right'), fencingOff);
     const prompt = await page.$eval('[data-testid=compare-picker] option[value=""]', (option) => option.textContent);
-    assert.match(prompt, /Comparing fencing \+ redlock/);
+    assert.match(prompt, /Compare: fencing \+ redlock/);
     assertNoProblems(app);
   } finally {
     await app.close();

@@ -72,7 +72,7 @@ pub fn ComparePicker() -> impl IntoView {
                 "Compare with…".to_string()
             } else {
                 let names: Vec<&str> = chosen.iter().map(|variation| variation.name()).collect();
-                format!("Comparing {} (change…)", names.join(" + "))
+                format!("Compare: {}", names.join(" + "))
             }
         })
     };
