@@ -45,5 +45,7 @@ run_test_stages() {
   for stage in "${passed[@]}"; do echo "  ok    $stage"; done
   for stage in "${failed[@]}"; do echo "  FAIL  $stage"; done
   echo "stages: ${#passed[@]} passed, ${#failed[@]} failed"
+  # A full disk once failed every stage after clippy; say how much the run used and what is left.
+  echo "disk: target/ holds $(du -sh target 2>/dev/null | cut -f1), $(df -h --output=avail . | tail -1 | tr -d ' ') free here"
   [ ${#failed[@]} -eq 0 ]
 }
