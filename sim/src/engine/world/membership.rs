@@ -7,7 +7,6 @@
 //! node ids never move and an old action naming `n5` still means the same node.
 
 use super::{EventKind, NodeSlot, NodeStatus, World};
-use crate::base::clock::LocalClock;
 use crate::base::ids::{NodeId, NodeSet, MAX_NODES};
 use crate::contract::action::NodeTarget;
 use crate::contract::config::{MembershipMode, ProtocolConfig};
@@ -15,7 +14,6 @@ use crate::contract::protocol::Input;
 use crate::protocols::raft::membership::ChangeRequest;
 use crate::protocols::raft::RaftTiming;
 use crate::worlds::actor::{Actor, ClusterRaft};
-use std::collections::{BTreeMap, VecDeque};
 
 /// In the direct mode, the hand edit reaches one server after another this far apart, lowest id first.
 pub const DIRECT_EDIT_GAP_MS: u64 = 1_000;
@@ -138,15 +136,7 @@ impl World {
         let bootstrap = self.raft_of(NodeId(0)).membership.bootstrap;
         raft.membership = crate::protocols::raft::membership::Membership::new(bootstrap);
         raft.membership.config_file = config_file;
-        self.nodes.push(NodeSlot {
-            actor: Actor::Raft(raft),
-            status: NodeStatus::Up,
-            clock: LocalClock::default(),
-            timers: BTreeMap::new(),
-            backlog: VecDeque::new(),
-            pause_generation: 0,
-            persist_count: 0,
-        });
+        self.nodes.push(NodeSlot::fresh(Actor::Raft(raft)));
         self.network.grow();
         self.checkers.grow();
         self.dispatch(node, Input::Start);

@@ -96,6 +96,19 @@ pub struct NodeSlot {
 }
 
 impl NodeSlot {
+    /// A node as it is when the world begins or when it joins later: up, its clock true, nothing pending.
+    fn fresh(actor: Actor) -> NodeSlot {
+        NodeSlot {
+            actor,
+            status: NodeStatus::Up,
+            clock: LocalClock::default(),
+            timers: BTreeMap::new(),
+            backlog: VecDeque::new(),
+            pause_generation: 0,
+            persist_count: 0,
+        }
+    }
+
     pub fn backlog_len(&self) -> usize {
         self.backlog.len()
     }
@@ -152,18 +165,7 @@ impl World {
         if actors.len() != count {
             return Err(format!("{} actors for a {count}-node world", actors.len()));
         }
-        let nodes = actors
-            .into_iter()
-            .map(|actor| NodeSlot {
-                actor,
-                status: NodeStatus::Up,
-                clock: LocalClock::default(),
-                timers: BTreeMap::new(),
-                backlog: VecDeque::new(),
-                pause_generation: 0,
-                persist_count: 0,
-            })
-            .collect();
+        let nodes = actors.into_iter().map(NodeSlot::fresh).collect();
         let mut world = World {
             rng: Rng::new(config.seed),
             now: SimTime::ZERO,
