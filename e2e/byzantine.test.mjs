@@ -2,7 +2,9 @@
 // own card (views, primaries, slots, replies, the price in messages) instead of Raft's; a node made
 // Byzantine from its popover is drawn with a jagged ring and its lie in words, on the ring and on its
 // space-time lane; an equivocating primary's pre-prepares read differently per recipient; Honest
-// Agreement holds with one liar among four and fires with a quorum of two among three.
+// Agreement holds with one liar among four and fires with a quorum of two among three; a crashed liar
+// is drawn without its ring (it lies again once restarted), and two faulty replicas of four are named as
+// more than n = 4 tolerates.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openApp } from './support/browser.mjs';
@@ -124,6 +126,65 @@ test('a PBFT share link with a liar reopens the same run, the liar still marked'
     await viewer.close();
   }
 });
+
+/** Runs the simulation until its clock passes `ms`, then pauses it. */
+async function runPast(page, ms) {
+  await setSpeedPosition(page);
+  if (!(await isPlaying(page))) await page.click('[data-testid=play-toggle]');
+  await waitUntil(async () => (await simTimeMs(page)) > ms, { timeout: 30_000, what: `the run past ${ms} ms` });
+  await pause(page);
+}
+
+for (const { width, height } of [{ width: 1440, height: 900 }, { width: 1920, height: 1080 }]) {
+  test(`PBFT at ${width}: a crashed liar loses its ring and says it lies again on restart; two faulty of four are named beyond f`, async () => {
+    const app = await openApp({ width, height });
+    const { page } = app;
+    try {
+      await page.selectOption('[data-testid=protocol-picker]', 'pbft-normal.toml');
+      await pause(page);
+      await page.locator('[data-testid=pbft-panel]').waitFor();
+      await makeByzantine(page, 'n1', 'Lie');
+      await makeByzantine(page, 'n3', 'Lie');
+      await page.waitForSelector('[data-testid=liar-n1]');
+      // The example crashes n1, the primary, at 1.5 s.
+      await runPast(page, 1_700);
+      const n1 = '[data-testid=node-n1]';
+      assert.match(await page.getAttribute(n1, 'class'), /\bstatus-crashed\b/);
+      assert.doesNotMatch(await page.getAttribute(n1, 'class'), /\bliar\b/, 'down, it is not drawn lying');
+      assert.equal(await page.locator(`${n1} .liar-ring`).count(), 0, 'no jagged ring while down');
+      assert.equal(await page.locator('[data-testid=liar-n1]').count(), 0);
+      assert.match(await page.textContent('[data-testid=restart-liar-n1]'), /lies again on restart: forges/);
+      assert.match(await page.getAttribute(n1, 'aria-label'), /crashed, lies again on restart: forges/);
+      const panel = await page.textContent('[data-testid=pbft-replicas]');
+      assert.match(panel, /n1 · crashed \(lies again on restart: forges\)/);
+      assert.doesNotMatch(panel, /n1 ◆/, 'a crashed replica is drawn primary of nothing');
+      const warning = await page.textContent('[data-testid=pbft-beyond-tolerance]');
+      assert.match(warning, /2 faulty replicas \(n1 crashed, n3 lies\) but n = 4 tolerates f = 1/);
+      assert.match(await page.textContent('[data-testid=node-n5] .node-caption'), /2 faulty > f = 1/);
+      await app.screenshot(`byzantine-pbft-crashed-liar-${width}`);
+
+      // Restarted, it lies again (the engine kept its mode), and the ring is back.
+      await page.click(n1);
+      await page.waitForSelector(POPOVER);
+      await page.locator(`${POPOVER} button[aria-label="Restart n1"]`).click();
+      await page.keyboard.press('Escape');
+      await waitUntil(async () => /lies: forges/.test((await page.textContent('[data-testid=liar-n1]').catch(() => '')) ?? ''), { what: 'n1 marked a liar again' });
+      assert.ok(await page.isVisible(`${n1} .liar-ring`), 'the ring is drawn again');
+      assert.equal(await page.locator('[data-testid=restart-liar-n1]').count(), 0);
+      // n1 up and lying, n3 lying: still two faulty.
+      assert.match(await page.textContent('[data-testid=pbft-beyond-tolerance]'), /2 faulty replicas \(n1 lies, n3 lies\)/);
+      // Make n3 honest: one fault of four is within f, and the warning goes.
+      await page.click('[data-testid=node-n3]');
+      await page.waitForSelector(POPOVER);
+      await page.locator(`${POPOVER} button[aria-label^="Make honest, n3"]`).click();
+      await page.keyboard.press('Escape');
+      await waitUntil(async () => (await page.locator('[data-testid=pbft-beyond-tolerance]').count()) === 0, { what: 'the warning to go' });
+      assertNoProblems(app);
+    } finally {
+      await app.close();
+    }
+  });
+}
 
 test('a Raft server made Byzantine from its popover is marked on the ring and its lane', async () => {
   const app = await openApp();

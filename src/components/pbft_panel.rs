@@ -3,15 +3,18 @@
 //! and the price: messages per request counted in this run beside a same-size Raft run's count.
 
 use crate::state::AppState;
-use crate::world_text::byzantine::liar_label;
-use crate::world_text::pbft::{client_words, per_request, slot_words};
+use crate::world_text::byzantine::{liar_label, restart_liar_label};
+use crate::world_text::pbft::{beyond_tolerance, client_words, per_request, slot_words};
 use leptos::prelude::*;
 use quorumlab_sim::ids::NodeId;
 use quorumlab_sim::price::{raft_baseline, MessageCost, BASELINE_WRITES};
-use quorumlab_sim::view_coordination::{CoordinationView, PbftView};
+use quorumlab_sim::view_coordination::{CoordinationView, PbftView, ReplicaView};
+use quorumlab_sim::world::NodeStatus;
 use quorumlab_sim::ProtocolConfig;
 
 /// One replica's row: its name (with ◆ for the primary, and its lie), its view, and its slot chips.
+/// A crashed replica is primary of nothing and lies to no one while down: its row says it crashed,
+/// and a liar's that it lies again once restarted.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct ReplicaRow {
     name: String,
@@ -25,14 +28,10 @@ fn replica_rows(pbft: &PbftView, labels: &[String]) -> Vec<ReplicaRow> {
     pbft.replicas
         .iter()
         .map(|replica| {
-            let primary = replica.primary == replica.id && replica.changing_to.is_none();
-            let mut title = format!("{}{}", name(replica.id), if primary { " ◆" } else { "" });
-            if let Some(mode) = replica.lying {
-                title.push_str(&format!(" ({})", liar_label(mode)));
-            }
-            let view = match replica.changing_to {
-                Some(next) => format!("view {} → asks for {next}", replica.view),
-                None => format!("view {}, primary {}", replica.view, name(replica.primary)),
+            let view = match (replica.status, replica.changing_to) {
+                (NodeStatus::Crashed, _) => format!("view {} when it crashed", replica.view),
+                (_, Some(next)) => format!("view {} → asks for {next}", replica.view),
+                (_, None) => format!("view {}, primary {}", replica.view, name(replica.primary)),
             };
             let slots = replica
                 .slots
@@ -40,13 +39,29 @@ fn replica_rows(pbft: &PbftView, labels: &[String]) -> Vec<ReplicaRow> {
                 .map(|slot| (slot_words(slot, &name), phase_class(slot.phase)))
                 .collect();
             ReplicaRow {
-                name: title,
+                name: replica_title(replica, &name),
                 view,
                 slots,
-                liar: replica.lying.is_some(),
+                liar: replica.lying.is_some() && replica.status != NodeStatus::Crashed,
             }
         })
         .collect()
+}
+
+fn replica_title(replica: &ReplicaView, name: &dyn Fn(NodeId) -> String) -> String {
+    let own = name(replica.id);
+    if replica.status == NodeStatus::Crashed {
+        return match replica.lying {
+            Some(mode) => format!("{own} · crashed ({})", restart_liar_label(mode)),
+            None => format!("{own} · crashed"),
+        };
+    }
+    let primary = replica.primary == replica.id && replica.changing_to.is_none();
+    let mut title = format!("{own}{}", if primary { " ◆" } else { "" });
+    if let Some(mode) = replica.lying {
+        title.push_str(&format!(" ({})", liar_label(mode)));
+    }
+    title
 }
 
 fn phase_class(phase: quorumlab_sim::pbft::SlotPhase) -> &'static str {
@@ -117,7 +132,13 @@ pub fn PbftPanel() -> impl IntoView {
                     .iter()
                     .map(|client| (name(client.id), client_words(client, &name)))
                     .collect();
-                (rules_line(pbft), replica_rows(pbft, labels), clients)
+                let warning = beyond_tolerance(pbft, &name);
+                (
+                    rules_line(pbft),
+                    replica_rows(pbft, labels),
+                    clients,
+                    warning,
+                )
             })
         })
     });
@@ -154,6 +175,12 @@ pub fn PbftPanel() -> impl IntoView {
             <section class="card pbft-panel" aria-label="PBFT state" data-testid="pbft-panel">
                 <h2>"PBFT " <span class="muted">"views, primaries, sequence slots and replies"</span></h2>
                 <p class="muted" data-testid="pbft-rules">{move || shown.with(|shown| shown.as_ref().map(|shown| shown.0.clone()).unwrap_or_default())}</p>
+                <Show when=move || shown.with(|shown| shown.as_ref().is_some_and(|shown| shown.3.is_some()))>
+                    // Said in words with a sign, not by colour alone: more faults than n = 3f + 1 tolerates.
+                    <p class="pbft-warning" role="status" data-testid="pbft-beyond-tolerance">
+                        "⚠ " {move || shown.with(|shown| shown.as_ref().and_then(|shown| shown.3.clone()).unwrap_or_default())}
+                    </p>
+                </Show>
                 <table class="pbft-replicas" data-testid="pbft-replicas">
                     <thead><tr><th>"replica"</th><th>"view"</th><th>"newest slots"</th></tr></thead>
                     <tbody>

@@ -379,9 +379,12 @@ fn LaneLabels(lanes: Memo<Lanes>, width_px: RwSignal<u32>) -> impl IntoView {
     });
     // A lying node's lane says so in words, as its node on the ring does.
     let liars = Memo::new(move |_| {
-        state
-            .view
-            .with(|view| view.nodes.iter().map(|node| node.lying).collect::<Vec<_>>())
+        state.view.with(|view| {
+            view.nodes
+                .iter()
+                .map(|node| node.lying_now())
+                .collect::<Vec<_>>()
+        })
     });
     move || {
         lanes.with(|lanes| {

@@ -14,6 +14,13 @@ pub fn liar_label(mode: ByzantineMode) -> &'static str {
     }
 }
 
+/// A crashed liar's label: down, it tells no lies; the engine keeps its mode, so once restarted it
+/// lies the same way again (until made honest).
+pub fn restart_liar_label(mode: ByzantineMode) -> String {
+    let lie = liar_label(mode).trim_start_matches("lies: ");
+    format!("lies again on restart: {lie}")
+}
+
 /// A mode as a button names it, and what it does there, in a few words.
 pub fn mode_button(mode: ByzantineMode) -> (&'static str, &'static str) {
     match mode {
@@ -52,6 +59,10 @@ mod tests {
         assert_ne!(
             liar_label(ByzantineMode::Lie),
             liar_label(ByzantineMode::Silent)
+        );
+        assert_eq!(
+            restart_liar_label(ByzantineMode::Lie),
+            "lies again on restart: forges"
         );
     }
 }

@@ -6,6 +6,7 @@ use quorumlab_sim::ids::NodeId;
 use quorumlab_sim::pbft::{digest_text, SlotPhase};
 use quorumlab_sim::price::MessageCost;
 use quorumlab_sim::view_coordination::{PbftClientView, PbftView, ReplicaView, SlotView};
+use quorumlab_sim::world::NodeStatus;
 
 /// The view most replicas are in (the higher on a tie) and its primary: what the leader chip shows.
 pub fn agreed_primary(pbft: &PbftView) -> Option<(NodeId, u64)> {
@@ -26,9 +27,17 @@ pub fn pbft_state(pbft: &PbftView, node: NodeId) -> Option<String> {
         return Some(replica_words(replica));
     }
     let client = pbft.clients.iter().find(|client| client.id == node)?;
+    let stuck = match pbft.beyond_tolerance() {
+        true => format!(
+            " · {} faulty > f = {}",
+            pbft.faulty.len(),
+            pbft.faults_tolerated
+        ),
+        false => String::new(),
+    };
     Some(match client.waiting_on {
         Some(number) => format!(
-            "waits on {number}: {} of {} replies",
+            "waits on {number}: {} of {} replies{stuck}",
             most_matching(client),
             client.needed
         ),
@@ -111,6 +120,41 @@ pub fn client_words(client: &PbftClientView, name: &dyn Fn(NodeId) -> String) ->
     )
 }
 
+/// Said when more replicas are faulty than n = 3f + 1 tolerates: which ones, and what PBFT no longer
+/// promises. With the safe quorum the honest replicas left are too few to make a quorum, so nothing
+/// commits until a fault ends; with a quorum set below 2f + 1 they may commit but may disagree.
+pub fn beyond_tolerance(pbft: &PbftView, name: &dyn Fn(NodeId) -> String) -> Option<String> {
+    if !pbft.beyond_tolerance() {
+        return None;
+    }
+    let replicas = pbft.replicas.len();
+    let faults: Vec<String> = pbft
+        .replicas
+        .iter()
+        .filter(|replica| pbft.faulty.contains(&replica.id))
+        .map(|replica| match (replica.status, replica.lying) {
+            (NodeStatus::Crashed, _) => format!("{} crashed", name(replica.id)),
+            (NodeStatus::Paused, _) => format!("{} paused", name(replica.id)),
+            (NodeStatus::Up, _) => format!("{} lies", name(replica.id)),
+        })
+        .collect();
+    let honest = replicas - pbft.faulty.len();
+    let head = format!(
+        "{} faulty replicas ({}) but n = {replicas} tolerates f = {}",
+        pbft.faulty.len(),
+        faults.join(", "),
+        pbft.faults_tolerated
+    );
+    let consequence = match honest < pbft.quorum {
+        true => format!(
+            "the {honest} honest ones cannot make the {} matching votes a request needs, so no request commits until a fault ends (restart a replica or make it honest). PBFT promises nothing beyond f faults",
+            pbft.quorum
+        ),
+        false => "PBFT no longer promises that honest replicas agree".to_string(),
+    };
+    Some(format!("{head}: {consequence}."))
+}
+
 /// Messages per committed request, one decimal: `34.0`, or `—` before the first.
 pub fn per_request(cost: MessageCost) -> String {
     match cost.per_commit_tenths() {
@@ -167,5 +211,82 @@ mod tests {
             heartbeats: 0,
         };
         assert_eq!(per_request(cost), "34.0");
+    }
+
+    fn four_replicas(faults: &[(u16, NodeStatus, bool)]) -> PbftView {
+        let replica = |index: u16| {
+            let fault = faults.iter().find(|(at, _, _)| *at == index);
+            ReplicaView {
+                id: NodeId(index),
+                status: fault.map_or(NodeStatus::Up, |fault| fault.1),
+                view: 1,
+                changing_to: None,
+                primary: NodeId(1),
+                lying: fault
+                    .filter(|fault| fault.2)
+                    .map(|_| quorumlab_sim::action::ByzantineMode::Lie),
+                executed: 6,
+                slots: Vec::new(),
+                waiting_requests: 1,
+            }
+        };
+        let replicas: Vec<ReplicaView> = (0..4).map(replica).collect();
+        let faulty = replicas
+            .iter()
+            .filter(|replica| replica.status != NodeStatus::Up || replica.lying.is_some())
+            .map(|replica| replica.id)
+            .collect();
+        PbftView {
+            replicas,
+            clients: vec![PbftClientView {
+                id: NodeId(4),
+                waiting_on: Some(7),
+                replies: Vec::new(),
+                needed: 2,
+                accepted: 6,
+                last_result: Some((6, 6)),
+            }],
+            faults_tolerated: 1,
+            quorum: 3,
+            reply_quorum: 2,
+            messages_sent: 100,
+            results_taken: 6,
+            faulty,
+        }
+    }
+
+    #[test]
+    fn two_faults_among_four_replicas_are_named_as_beyond_what_pbft_tolerates() {
+        let crashed_and_lying =
+            four_replicas(&[(0, NodeStatus::Crashed, false), (2, NodeStatus::Up, true)]);
+        let words = beyond_tolerance(&crashed_and_lying, &name).expect("two faults of four");
+        assert!(
+            words.starts_with("2 faulty replicas (n1 crashed, n3 lies) but n = 4 tolerates f = 1"),
+            "{words}"
+        );
+        assert!(
+            words.contains("2 honest ones cannot make the 3 matching votes"),
+            "{words}"
+        );
+        assert_eq!(
+            pbft_state(&crashed_and_lying, NodeId(4)).as_deref(),
+            Some("waits on 7: 0 of 2 replies · 2 faulty > f = 1")
+        );
+        // One fault is what n = 4 is built for: nothing to warn of.
+        let one_liar = four_replicas(&[(2, NodeStatus::Up, true)]);
+        assert_eq!(beyond_tolerance(&one_liar, &name), None);
+        assert_eq!(
+            pbft_state(&one_liar, NodeId(4)).as_deref(),
+            Some("waits on 7: 0 of 2 replies")
+        );
+        // A crashed liar is one faulty replica, not two.
+        let crashed_liar = four_replicas(&[(2, NodeStatus::Crashed, true)]);
+        assert_eq!(beyond_tolerance(&crashed_liar, &name), None);
+        let paused_and_crashed = four_replicas(&[
+            (1, NodeStatus::Paused, false),
+            (3, NodeStatus::Crashed, false),
+        ]);
+        let words = beyond_tolerance(&paused_and_crashed, &name).expect("two down");
+        assert!(words.contains("(n2 paused, n4 crashed)"), "{words}");
     }
 }

@@ -43,6 +43,44 @@ pub struct Report {
     /// Lock requests per simulated minute (index 0 is the first minute).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub contention: Option<Vec<u64>>,
+    /// Raft and PBFT worlds: the messages the run sent for the requests it committed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub price: Option<MessagePrice>,
+}
+
+/// What agreement cost in one run: every message a node sent, from the run's start, against the
+/// requests it committed. Counts, never formulas, so faults, view changes and elections are in them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MessagePrice {
+    /// `"raft"` or `"pbft"`.
+    pub protocol: String,
+    /// Messages the nodes handed to the network (a copy the network duplicates is not counted again).
+    pub messages_sent: u64,
+    /// Of `messages_sent`, a Raft leader's empty heartbeats (0 for PBFT, which sends none).
+    pub heartbeats: u64,
+    /// Raft: client writes committed. PBFT: results clients took on f + 1 matching replies.
+    pub committed: u64,
+    /// `messages_sent * 10 / committed`, rounded down (no floats in reports); absent before a commit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub messages_per_commit_tenths: Option<u64>,
+    /// The same without the heartbeats, which a Raft leader sends whether or not anyone writes:
+    /// what each commit itself cost. Absent before a commit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub messages_per_commit_tenths_without_heartbeats: Option<u64>,
+}
+
+impl MessagePrice {
+    pub fn new(protocol: &str, messages_sent: u64, heartbeats: u64, committed: u64) -> Self {
+        MessagePrice {
+            protocol: protocol.to_string(),
+            messages_sent,
+            heartbeats,
+            committed,
+            messages_per_commit_tenths: (committed > 0).then(|| messages_sent * 10 / committed),
+            messages_per_commit_tenths_without_heartbeats: (committed > 0)
+                .then(|| messages_sent.saturating_sub(heartbeats) * 10 / committed),
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -7,7 +7,8 @@
 //! recorded in `skipped_steps`, never fatal: chaos schedules and lessons rely on that.
 
 use crate::base::time::SimTime;
-use crate::contract::report::Report;
+use crate::contract::config::ProtocolConfig;
+use crate::contract::report::{MessagePrice, Report};
 use crate::engine::fingerprint::FingerprintKind;
 use crate::engine::world::{ActionOutcome, World, WorldConfig};
 use crate::tooling::scenario::{Scenario, Step};
@@ -32,6 +33,11 @@ pub struct RunReport {
     #[serde(flatten)]
     pub world: Report,
     pub skipped_steps: Vec<SkippedStep>,
+    /// PBFT runs: the price of a Raft cluster as large, for comparison with the run's own `price`:
+    /// a run the engine makes with the same seed, one write at a time at the PBFT client's interval,
+    /// counted from its first write (`views::price::raft_baseline`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub raft_baseline: Option<MessagePrice>,
 }
 
 /// A scenario in progress. The app advances it frame by frame; the CLI runs it to the end at once.
@@ -135,8 +141,26 @@ impl ScenarioRun {
             nodes: self.scenario.node_count,
             world: self.world.report(),
             skipped_steps: self.skipped_steps.clone(),
+            raft_baseline: raft_baseline(&self.scenario),
         }
     }
+}
+
+/// The Raft run a PBFT scenario is compared with; `None` for every other world.
+fn raft_baseline(scenario: &Scenario) -> Option<MessagePrice> {
+    let ProtocolConfig::Pbft(_, options) = &scenario.protocol else {
+        return None;
+    };
+    // `node_count` counts the replicas; the clients come on top.
+    let servers = scenario.node_count;
+    let cost =
+        crate::views::price::raft_baseline(servers, scenario.seed, options.request_interval_ms)?;
+    Some(MessagePrice::new(
+        "raft",
+        cost.messages,
+        cost.heartbeats,
+        cost.committed,
+    ))
 }
 
 /// The world a scenario asks for.

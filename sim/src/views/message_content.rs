@@ -136,10 +136,15 @@ fn pbft_content(message: &PbftMessage, name: &dyn Fn(NodeId) -> String) -> Strin
         PbftMessage::ViewChange { view, prepared } => {
             format!("to view {view}, {} prepared requests", prepared.len())
         }
-        PbftMessage::NewView { view, proposals } => {
+        PbftMessage::NewView {
+            view,
+            proposals,
+            proof,
+        } => {
             format!(
-                "view {view} starts, {} slots proposed again",
-                proposals.len()
+                "view {view} starts, {} slots proposed again, from {} view changes",
+                proposals.len(),
+                proof.len()
             )
         }
     }

@@ -73,8 +73,22 @@ pub struct NodeView {
     pub timers: Vec<TimerView>,
     /// Inputs waiting at a paused node.
     pub queued_inputs: u64,
-    /// How the node lies, if it was made Byzantine.
+    /// How the node lies, if it was made Byzantine: kept while it is down, since the fault is in what
+    /// it runs, not in what it remembers, and a restart runs the same thing again. What it does right
+    /// now is [`NodeView::lying_now`].
     pub lying: Option<ByzantineMode>,
+}
+
+impl NodeView {
+    /// How the node lies at this moment: a crashed node sends nothing, so it tells no lies while down.
+    pub fn lying_now(&self) -> Option<ByzantineMode> {
+        self.lying.filter(|_| self.status != NodeStatus::Crashed)
+    }
+
+    /// A crashed liar's mode, which it lies in again from its restart on (until made honest).
+    pub fn lies_after_restart(&self) -> Option<ByzantineMode> {
+        self.lying.filter(|_| self.status == NodeStatus::Crashed)
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

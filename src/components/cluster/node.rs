@@ -8,7 +8,7 @@ use super::node_popover::NodePopoverTarget;
 use super::timer_rings::timer_remaining;
 use crate::format;
 use crate::state::AppState;
-use crate::world_text::byzantine::liar_label;
+use crate::world_text::byzantine::{liar_label, restart_liar_label};
 use crate::world_text::capabilities::runs_raft;
 use crate::world_text::node_kind::NodeKind;
 use crate::world_text::pbft::pbft_state;
@@ -50,8 +50,10 @@ pub struct NodeFace {
     /// A Paxos node's state in a few words (promise and accepted value, or what it learned); a PBFT
     /// replica's view or a PBFT client's replies, likewise.
     paxos: Option<String>,
-    /// How the node lies, if it was made Byzantine.
+    /// How the node lies right now (never while crashed: a node that is down sends nothing).
     lying: Option<ByzantineMode>,
+    /// A crashed liar's mode, which it lies in again once restarted: drawn in words, without the ring.
+    lies_after_restart: Option<ByzantineMode>,
 }
 
 impl NodeFace {
@@ -76,7 +78,8 @@ impl NodeFace {
                     let pbft = coordination.and_then(|coordination| coordination.pbft.as_ref());
                     pbft.and_then(|pbft| pbft_state(pbft, node.id))
                 }),
-            lying: node.lying,
+            lying: node.lying_now(),
+            lies_after_restart: node.lies_after_restart(),
             kind_word: kind.word_in(protocol),
             label,
             kind,
@@ -163,6 +166,7 @@ impl NodeFace {
     fn accessible_label(&self, node: NodeId) -> String {
         let mut parts = vec![format!("{} {}", self.label, self.caption())];
         parts.extend(self.lying.map(|mode| liar_label(mode).to_string()));
+        parts.extend(self.lies_after_restart.map(restart_liar_label));
         parts.extend(self.clock_badge());
         if self.queued_inputs > 0 {
             parts.push(format!("{} inputs waiting", self.queued_inputs));
@@ -391,6 +395,12 @@ pub fn ClusterNode(
                     {read(|face| face.lying.map(|mode| format!(" ⚠ {}", liar_label(mode))).unwrap_or_default())}
                 </text>
             </Show>
+            <Show when=move || face.with(|face| face.as_ref().is_some_and(|face| face.lies_after_restart.is_some()))>
+                // Down, it lies to no one (no ring); the words say what it does once restarted.
+                <text class="liar-label dormant" data-testid=format!("restart-liar-{node}") y=move || radius() + 52.0>
+                    {read(|face| face.lies_after_restart.map(|mode| format!(" ⚠ {}", restart_liar_label(mode))).unwrap_or_default())}
+                </text>
+            </Show>
             <text class="node-icon" y=move || if compact() { -ring_radius() - 11.0 } else { -radius() * 0.28 }>{read(|face| face.role_icon().to_string())}</text>
             <text class="node-id" y=move || if compact() { 1.0 } else { radius() * 0.42 }>{read(|face| face.label.clone())}</text>
             <Show when=move || !compact()>
@@ -441,6 +451,7 @@ mod tests {
             server_word: "lock server",
             paxos: None,
             lying: None,
+            lies_after_restart: None,
         }
     }
 
@@ -489,6 +500,12 @@ mod tests {
         assert_eq!(
             worker.accessible_label(NodeId(1)),
             "A worker · crashed, node n2"
+        );
+        let mut crashed_liar = face(NodeStatus::Crashed, NodeKind::Server, true);
+        crashed_liar.lies_after_restart = Some(ByzantineMode::Lie);
+        assert_eq!(
+            crashed_liar.accessible_label(NodeId(0)),
+            "n1 crashed, lies again on restart: forges, term 3 kept on disk"
         );
         let mut paused = face(NodeStatus::Paused, NodeKind::Server, true);
         paused.queued_inputs = 4;

@@ -1,5 +1,6 @@
 //! Running inputs through actors and applying the effects they push: sends, timers, replies, facts.
 
+use super::price_report::HEARTBEAT_LABEL;
 use super::{BacklogItem, EventKind, NodeStatus, PendingTimer, World, MAX_BACKLOG};
 use crate::base::ids::NodeId;
 use crate::contract::protocol::{Effect, Effects, Input, Protocol, TimerDelay, TimerKey};
@@ -95,6 +96,8 @@ impl World {
     /// settings of its own changes the odds and the range, never the number of draws, so a run with
     /// none draws exactly what it always did.
     fn send(&mut self, from: NodeId, to: NodeId, message: Message) {
+        self.messages_sent += 1;
+        self.heartbeats_sent += u64::from(message.label() == HEARTBEAT_LABEL);
         let link = self
             .network
             .effective(from, to, self.config.timing.network_delay_ms);

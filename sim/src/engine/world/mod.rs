@@ -12,6 +12,7 @@ mod dispatch;
 mod events;
 mod membership;
 mod network_actions;
+mod price_report;
 
 pub use clients::{ClientRecord, Clients, RECENT_REQUESTS};
 pub use events::{EventKind, EventQueue};
@@ -131,6 +132,9 @@ pub struct World {
     effects: Effects<Message>,
     /// The unsafe direct membership mode: the configuration the hand edits last handed out.
     direct_voters: Option<crate::base::ids::NodeSet>,
+    /// Send effects the nodes made, and of them Raft heartbeats: the report's price counts these.
+    messages_sent: u64,
+    heartbeats_sent: u64,
 }
 
 impl World {
@@ -180,6 +184,8 @@ impl World {
             next_timer_generation: 1,
             effects: Effects::new(),
             direct_voters: None,
+            messages_sent: 0,
+            heartbeats_sent: 0,
             config,
         };
         world.arm_checkers();
@@ -374,6 +380,7 @@ impl World {
             throughput: None,
             notifications: None,
             contention: None,
+            price: self.message_price(),
         }
         .with_coordination(self)
     }

@@ -1,7 +1,7 @@
 //! PBFT in plain words: sequence numbers assigned, prepares and commits gathered, requests executed,
 //! view changes and why, and clients taking a result once f + 1 replicas agree.
 
-use super::fact::Suspicion;
+use super::fact::{NewViewFault, Suspicion};
 use super::{digest_text, PbftFact};
 use crate::base::ids::{NodeId, NodeSet};
 use crate::contract::entry::describe::{Described, Describer, Telling, Weight};
@@ -83,6 +83,21 @@ impl Describer<PbftFact> for PbftDescriber {
             PbftFact::ViewChangeStarted { view, why } => line(
                 Weight::Notable,
                 format!("{who} asks for view {view}: {}", suspicion(why)),
+            ),
+            PbftFact::NewViewRefused { view, primary, votes, quorum, why } => line(
+                Weight::Alarm,
+                format!(
+                    "{who} refuses {}'s new view {view}: {}",
+                    telling.name(primary),
+                    match why {
+                        NewViewFault::TooFewViewChanges => format!(
+                            "it shows {votes} view changes, and a new view needs {quorum} from distinct replicas"
+                        ),
+                        NewViewFault::ProposalsDoNotFollow => format!(
+                            "the slots it proposes are not what its {votes} view changes say was prepared"
+                        ),
+                    }
+                ),
             ),
             PbftFact::ViewEntered { view, primary } => line(
                 Weight::Notable,

@@ -18,6 +18,16 @@ pub enum Suspicion {
     Joined,
 }
 
+/// What was wrong with a refused `NewView`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NewViewFault {
+    /// Fewer than a quorum of distinct replicas' view changes (or one from a non-replica).
+    TooFewViewChanges,
+    /// The slots it re-proposes are not what its view changes say was prepared.
+    ProposalsDoNotFollow,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum PbftFact {
     /// The primary gave a request a sequence number.
@@ -74,4 +84,14 @@ pub enum PbftFact {
     },
     /// A client resent a request no f + 1 replicas answered in time.
     RequestResent { number: u64 },
+    // Last, so that the variants before it keep their numbers in the trace fingerprint.
+    /// A replica refused a `NewView` from `primary`: it quoted `votes` view changes where the quorum
+    /// is `quorum`, or its proposals are not the ones those view changes give.
+    NewViewRefused {
+        view: u64,
+        primary: NodeId,
+        votes: u64,
+        quorum: u64,
+        why: NewViewFault,
+    },
 }

@@ -2,6 +2,7 @@
 //! two messages of a view change.
 
 use super::{Digest, PbftRequest};
+use crate::base::ids::NodeId;
 
 /// A request a replica prepared, as a view change carries it: the new primary re-proposes it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -11,6 +12,15 @@ pub struct PreparedProof {
     pub view: u64,
     /// `None` for a null request.
     pub request: Option<PbftRequest>,
+}
+
+/// One `ViewChange` as a `NewView` quotes it: who sent it and what it said it prepared. In the paper
+/// these are signed, so a new primary can pass them on but not make them up; the model takes the
+/// sender it names as the sender (signatures are not computed, as everywhere in PBFT here).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ViewChangeVote {
+    pub from: NodeId,
+    pub prepared: Vec<PreparedProof>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -51,10 +61,12 @@ pub enum PbftMessage {
         view: u64,
         prepared: Vec<PreparedProof>,
     },
-    /// From the new primary: `view` starts, with these slots re-proposed (`None` is a null request).
+    /// From the new primary: `view` starts, with these slots re-proposed (`None` is a null request),
+    /// and the quorum of view changes they were worked out from, so a backup can check both.
     NewView {
         view: u64,
         proposals: Vec<(u64, Option<PbftRequest>)>,
+        proof: Vec<ViewChangeVote>,
     },
 }
 

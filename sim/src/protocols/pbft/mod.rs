@@ -28,8 +28,10 @@
 //! primary signs its pre-prepares, so two signed ones with different digests prove it equivocated.
 //! The next primary, holding a quorum of view changes, sends `NewView` re-proposing, for each sequence
 //! number, the request prepared in the highest view (a null request for a gap), so a request that may
-//! have committed keeps its number. A view change that does not finish in time moves to the next view,
-//! waiting twice as long.
+//! have committed keeps its number; the `NewView` quotes the view changes it was worked out from, and
+//! a backup enters the view only if they are a quorum from distinct replicas and give exactly those
+//! proposals (else a Byzantine new primary could start a view alone or drop a committed request). A
+//! view change that does not finish in time moves to the next view, waiting twice as long.
 //!
 //! **What is modelled.** Signatures are not computed: a message's sender is what the network says,
 //! and a liar cannot change the digest a primary's pre-prepare carries when it quotes it. No
@@ -51,7 +53,7 @@ pub mod view_change;
 
 pub use client::PbftClient;
 pub use fact::PbftFact;
-pub use message::PbftMessage;
+pub use message::{PbftMessage, ViewChangeVote};
 pub use replica::Replica;
 pub use slot::{Slot, SlotPhase};
 

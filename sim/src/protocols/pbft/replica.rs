@@ -465,7 +465,8 @@ impl Replica {
             PbftMessage::NewView {
                 view,
                 ref proposals,
-            } => self.on_new_view(from, view, proposals, effects),
+                ref proof,
+            } => self.on_new_view(from, view, (proposals, proof), effects),
             PbftMessage::Reply { .. } => {}
         }
     }

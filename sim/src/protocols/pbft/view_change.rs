@@ -1,13 +1,13 @@
 //! A PBFT view change: suspecting the primary, gathering a quorum of `ViewChange` messages at the
 //! next primary, and its `NewView` re-proposing every request that may have committed.
 
-use super::fact::Suspicion;
-use super::message::PreparedProof;
+use super::fact::{NewViewFault, Suspicion};
+use super::message::{PreparedProof, ViewChangeVote};
 use super::replica::{PbftWire, Replica, VIEW_TIMER};
 use super::{primary_of, reply_quorum, PbftFact, PbftMessage, PbftRequest};
 use crate::base::ids::NodeId;
 use crate::contract::protocol::{Effects, TimerDelay};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Views ahead of its own a replica listens to (a liar could otherwise name any view).
 const MAX_VIEWS_AHEAD: u64 = 64;
@@ -119,34 +119,24 @@ impl Replica {
         views.get(join.checked_sub(1)?).copied()
     }
 
-    /// For each sequence number up to the highest any view change names, the request prepared in the
-    /// highest view, or a null request for a gap.
+    /// Sends the `NewView` for `view` with the view changes it holds for it as the proof.
     fn send_new_view<M: PbftWire>(&mut self, view: u64, effects: &mut Effects<M>) {
-        let mut best: BTreeMap<u64, PreparedProof> = BTreeMap::new();
-        for proof in self
+        let proof: Vec<ViewChangeVote> = self
             .view_changes
             .get(&view)
             .into_iter()
-            .flat_map(|votes| votes.values().flatten())
-        {
-            let entry = best.entry(proof.sequence).or_insert(*proof);
-            if proof.view > entry.view {
-                *entry = *proof;
-            }
-        }
-        let last = best.keys().next_back().copied().unwrap_or(0);
-        let proposals: Vec<(u64, Option<PbftRequest>)> = (1..=last)
-            .map(|sequence| {
-                (
-                    sequence,
-                    best.get(&sequence).and_then(|proof| proof.request),
-                )
+            .flatten()
+            .map(|(&from, prepared)| ViewChangeVote {
+                from,
+                prepared: prepared.clone(),
             })
             .collect();
+        let proposals = proposals_from(&proof);
         self.new_view_sent = Some(view);
         let message = PbftMessage::NewView {
             view,
             proposals: proposals.clone(),
+            proof,
         };
         self.last_new_view = Some(message.clone());
         self.broadcast(message, effects);
@@ -167,17 +157,31 @@ impl Replica {
         }
     }
 
+    /// Enters `view` on its primary's `NewView`, once the proof holds: a quorum of view changes from
+    /// distinct replicas, and the proposals exactly what they give. Without that check a Byzantine
+    /// new primary could start a view alone, or drop a request that may have committed.
     pub(super) fn on_new_view<M: PbftWire>(
         &mut self,
         from: NodeId,
         view: u64,
-        proposals: &[(u64, Option<PbftRequest>)],
+        (proposals, proof): (&[(u64, Option<PbftRequest>)], &[ViewChangeVote]),
         effects: &mut Effects<M>,
     ) {
         let fits = view > self.view && view <= self.view + MAX_VIEWS_AHEAD;
-        if fits && !self.asked_beyond(view) && from == primary_of(view, self.replicas) {
-            self.enter_view(view, proposals, effects);
+        if !fits || self.asked_beyond(view) || from != primary_of(view, self.replicas) {
+            return;
         }
+        if let Some(why) = new_view_fault(self.replicas, self.quorum, proposals, proof) {
+            effects.observe(PbftFact::NewViewRefused {
+                view,
+                primary: from,
+                votes: proof.len() as u64,
+                quorum: self.quorum as u64,
+                why,
+            });
+            return;
+        }
+        self.enter_view(view, proposals, effects);
     }
 
     fn others_ask_at_least(&self, view: u64) -> bool {
@@ -251,4 +255,41 @@ impl Replica {
             self.assign(Some(request), effects);
         }
     }
+}
+
+/// For each sequence number up to the highest any view change names, the request prepared in the
+/// highest view (the first such vote on a tie), or a null request for a gap.
+pub fn proposals_from(proof: &[ViewChangeVote]) -> Vec<(u64, Option<PbftRequest>)> {
+    let mut best: BTreeMap<u64, PreparedProof> = BTreeMap::new();
+    for prepared in proof.iter().flat_map(|vote| &vote.prepared) {
+        let entry = best.entry(prepared.sequence).or_insert(*prepared);
+        if prepared.view > entry.view {
+            *entry = *prepared;
+        }
+    }
+    let last = best.keys().next_back().copied().unwrap_or(0);
+    (1..=last)
+        .map(|sequence| {
+            (
+                sequence,
+                best.get(&sequence).and_then(|proof| proof.request),
+            )
+        })
+        .collect()
+}
+
+/// What is wrong with a `NewView`'s proof, if anything: fewer than `quorum` view changes from
+/// distinct replicas, or proposals other than the ones they give.
+pub fn new_view_fault(
+    replicas: usize,
+    quorum: usize,
+    proposals: &[(u64, Option<PbftRequest>)],
+    proof: &[ViewChangeVote],
+) -> Option<NewViewFault> {
+    let senders: BTreeSet<NodeId> = proof.iter().map(|vote| vote.from).collect();
+    let all_replicas = senders.iter().all(|from| from.index() < replicas);
+    if senders.len() != proof.len() || !all_replicas || senders.len() < quorum {
+        return Some(NewViewFault::TooFewViewChanges);
+    }
+    (proposals_from(proof) != proposals).then_some(NewViewFault::ProposalsDoNotFollow)
 }

@@ -1,9 +1,16 @@
 //! The PBFT world's part of a frame: each replica's view, the primary it follows and its newest
-//! sequence slots (phase, digest, votes), each client's request and the replies it has, and the
-//! messages the run has cost so far for the results clients took.
+//! sequence slots (phase, digest, votes), each client's request and the replies it has, the
+//! messages the run has cost so far for the results clients took, and which replicas are faulty
+//! right now, so the card can say when there are more than the f that n = 3f + 1 tolerates.
+//!
+//! PBFT promises nothing past f faults: with n = 4, a crashed replica and a lying one leave two
+//! honest replicas, one short of the 2f + 1 = 3 matching votes a request needs, so no view can
+//! commit anything and a client waits for as long as both faults last. That is the model, not a
+//! stall to fix, and the card says so instead of leaving the learner to watch a client wait.
 
 use super::*;
 use crate::contract::action::ByzantineMode;
+use crate::engine::world::NodeStatus;
 use crate::protocols::pbft::{
     faults_tolerated, is_forged, reply_quorum, Digest, PbftClient, Replica, SlotPhase,
 };
@@ -26,11 +33,23 @@ pub struct PbftView {
     pub messages_sent: u64,
     /// Results the clients have taken (each a committed request a client knows about).
     pub results_taken: u64,
+    /// Replicas faulty at this moment: crashed, paused or lying (lowest first). Above
+    /// `faults_tolerated`, PBFT guarantees neither progress nor agreement.
+    pub faulty: Vec<NodeId>,
+}
+
+impl PbftView {
+    /// More replicas are faulty than the replica count tolerates.
+    pub fn beyond_tolerance(&self) -> bool {
+        self.faulty.len() > self.faults_tolerated
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ReplicaView {
     pub id: NodeId,
+    /// Up, crashed or paused: a crashed replica leads and lies in nothing until it restarts.
+    pub status: NodeStatus,
     pub view: u64,
     /// The view it asked to move to and has not entered yet.
     pub changing_to: Option<u64>,
@@ -72,7 +91,7 @@ pub struct PbftClientView {
     pub last_result: Option<(u64, u64)>,
 }
 
-fn replica_view(replica: &Replica) -> ReplicaView {
+fn replica_view(replica: &Replica, status: NodeStatus) -> ReplicaView {
     let slots = replica
         .slots
         .iter()
@@ -94,6 +113,7 @@ fn replica_view(replica: &Replica) -> ReplicaView {
         .collect();
     ReplicaView {
         id: replica.id,
+        status,
         view: replica.view,
         changing_to: replica.changing_to,
         primary: replica.primary(),
@@ -125,8 +145,11 @@ impl World {
             return None;
         };
         let nodes = self.nodes();
-        let replicas: Vec<&Replica> = (0..layout.servers)
-            .filter_map(|index| nodes.get(index)?.actor.as_replica())
+        let replicas: Vec<(&Replica, NodeStatus)> = (0..layout.servers)
+            .filter_map(|index| {
+                let slot = nodes.get(index)?;
+                Some((slot.actor.as_replica()?, slot.status))
+            })
             .collect();
         let clients: Vec<&PbftClient> = (0..layout.workers)
             .filter_map(|index| {
@@ -137,7 +160,7 @@ impl World {
         let quorum = crate::protocols::pbft::quorum_size(layout.servers, options.quorum);
         let messages_sent = replicas
             .iter()
-            .map(|replica| replica.messages_sent)
+            .map(|(replica, _)| replica.messages_sent)
             .sum::<u64>()
             + clients
                 .iter()
@@ -149,7 +172,15 @@ impl World {
             reply_quorum: reply_quorum(layout.servers, quorum),
             messages_sent,
             results_taken: clients.iter().map(|client| client.accepted).sum(),
-            replicas: replicas.into_iter().map(replica_view).collect(),
+            faulty: replicas
+                .iter()
+                .filter(|(replica, status)| *status != NodeStatus::Up || replica.is_lying())
+                .map(|(replica, _)| replica.id)
+                .collect(),
+            replicas: replicas
+                .into_iter()
+                .map(|(replica, status)| replica_view(replica, status))
+                .collect(),
             clients: clients.into_iter().map(client_view).collect(),
         })
     }
