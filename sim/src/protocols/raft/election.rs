@@ -6,8 +6,8 @@ use super::{
     HEARTBEAT_TIMER,
 };
 use crate::base::ids::NodeId;
-use crate::contract::config::MembershipMode;
 use crate::base::units::{LogIndex, Term};
+use crate::contract::config::MembershipMode;
 use crate::contract::protocol::{Effects, RaftFact, RoleLabel, TimerDelay, VoteVerdict};
 
 impl<A: Payload, M: RaftWire<A>> RaftNode<A, M> {
@@ -185,7 +185,9 @@ impl<A: Payload, M: RaftWire<A>> RaftNode<A, M> {
         if term > self.durable.term && self.ignores_outsider(now_us, candidate) {
             let reply_term = self.durable.term;
             let verdict = VoteVerdict::HearsLeader;
-            self.answer_vote(from, candidate, term, pre_vote, verdict, reply_term, effects);
+            self.answer_vote(
+                from, candidate, term, pre_vote, verdict, reply_term, effects,
+            );
             return;
         }
         if pre_vote {

@@ -516,7 +516,10 @@ mod tests {
             assert!((0..options.node_count + adds).all(restarted), "seed {seed}");
             assert!(scenario.validate().is_ok(), "seed {seed}");
         }
-        assert!(changed_seeds > 20, "{changed_seeds} of 40 seeds both add and remove");
+        assert!(
+            changed_seeds > 20,
+            "{changed_seeds} of 40 seeds both add and remove"
+        );
         let mixed = chaos_scenario(5, &ChaosOptions::default());
         assert!(mixed.steps.iter().all(|step| !matches!(
             step.action,

@@ -37,7 +37,9 @@ impl MembershipWatch {
     /// committed configuration (or a hand-edited one), and counts itself.
     pub(super) fn server_joined_as_voter(&self, world: &World) -> Verdict {
         let Some(leader) = world.current_leader() else {
-            return Verdict::not_yet("no server leads right now, and only a leader adds servers".into());
+            return Verdict::not_yet(
+                "no server leads right now, and only a leader adds servers".into(),
+            );
         };
         let Some(raft) = raft_of(world, leader) else {
             return Verdict::not_yet("this world's servers run no Raft".into());
@@ -62,7 +64,8 @@ impl MembershipWatch {
         };
         let name = world.node_label(joined);
         let entry = raft.membership.logged_index;
-        let committed = raft.membership.config_file.is_some() || entry <= raft.volatile.commit_index;
+        let committed =
+            raft.membership.config_file.is_some() || entry <= raft.volatile.commit_index;
         if !committed {
             return Verdict::not_yet(format!(
                 "the configuration entry at index {entry} that adds {name} waits to commit"
@@ -136,10 +139,14 @@ mod tests {
     use super::super::test_support::watch_until_met;
     use crate::tooling::lesson::Checkpoint;
 
-    const CALM: &str = "title = \"calm\"\nprotocol = \"raft\"\nnodes = 3\nseed = 1\nduration_ms = 6000\n";
+    const CALM: &str =
+        "title = \"calm\"\nprotocol = \"raft\"\nnodes = 3\nseed = 1\nduration_ms = 6000\n";
 
     fn with_steps(nodes: usize, steps: &str) -> String {
-        format!("{}{steps}", CALM.replace("nodes = 3", &format!("nodes = {nodes}")))
+        format!(
+            "{}{steps}",
+            CALM.replace("nodes = 3", &format!("nodes = {nodes}"))
+        )
     }
 
     #[test]
@@ -148,41 +155,74 @@ mod tests {
         let (met, verdict) = watch_until_met(&text, Checkpoint::ServerJoinedAsVoter, 990, 4000);
         let met = met.unwrap_or_else(|| panic!("never met: {}", verdict.explanation));
         assert!(met > 1000, "not before the server exists: {met}");
-        assert!(verdict.explanation.contains("n4 joined as a voter"), "{}", verdict.explanation);
-        assert!(verdict.explanation.contains("needs 3 of 4"), "{}", verdict.explanation);
+        assert!(
+            verdict.explanation.contains("n4 joined as a voter"),
+            "{}",
+            verdict.explanation
+        );
+        assert!(
+            verdict.explanation.contains("needs 3 of 4"),
+            "{}",
+            verdict.explanation
+        );
     }
 
     #[test]
     fn no_server_joins_a_cluster_nobody_grows_or_one_whose_learner_is_cut_off() {
         let (met, verdict) = watch_until_met(CALM, Checkpoint::ServerJoinedAsVoter, 1000, 4000);
         assert_eq!(met, None);
-        assert_eq!(verdict.explanation, "no server has been added since this step began");
+        assert_eq!(
+            verdict.explanation,
+            "no server has been added since this step began"
+        );
         let cut_off = with_steps(
             3,
             "[[step]]\nat_ms = 1000\ndo = \"add-server\"\n\n[[step]]\nat_ms = 1000\ndo = \"isolate\"\ntarget = \"n4\"\n",
         );
         let (met, verdict) = watch_until_met(&cut_off, Checkpoint::ServerJoinedAsVoter, 990, 4000);
         assert_eq!(met, None, "{}", verdict.explanation);
-        assert!(verdict.explanation.contains("n4 is not counted yet"), "{}", verdict.explanation);
+        assert!(
+            verdict.explanation.contains("n4 is not counted yet"),
+            "{}",
+            verdict.explanation
+        );
     }
 
     #[test]
     fn a_removed_leader_hands_over_to_a_new_one_without_it() {
-        let text = with_steps(5, "[[step]]\nat_ms = 1500\ndo = \"remove-server\"\ntarget = \"leader\"\n");
+        let text = with_steps(
+            5,
+            "[[step]]\nat_ms = 1500\ndo = \"remove-server\"\ntarget = \"leader\"\n",
+        );
         let (met, verdict) =
             watch_until_met(&text, Checkpoint::LeaderRemovedAndReplaced, 1000, 5000);
         let met = met.unwrap_or_else(|| panic!("never met: {}", verdict.explanation));
         assert!(met > 1500);
-        assert!(verdict.explanation.contains("is out of the configuration"), "{}", verdict.explanation);
-        assert!(verdict.explanation.contains("with 4 voters"), "{}", verdict.explanation);
+        assert!(
+            verdict.explanation.contains("is out of the configuration"),
+            "{}",
+            verdict.explanation
+        );
+        assert!(
+            verdict.explanation.contains("with 4 voters"),
+            "{}",
+            verdict.explanation
+        );
     }
 
     #[test]
     fn a_crashed_leader_is_replaced_but_not_removed() {
-        let text = with_steps(5, "[[step]]\nat_ms = 1500\ndo = \"crash\"\ntarget = \"leader\"\n");
+        let text = with_steps(
+            5,
+            "[[step]]\nat_ms = 1500\ndo = \"crash\"\ntarget = \"leader\"\n",
+        );
         let (met, verdict) =
             watch_until_met(&text, Checkpoint::LeaderRemovedAndReplaced, 1000, 5000);
         assert_eq!(met, None);
-        assert!(verdict.explanation.contains("is still a voter"), "{}", verdict.explanation);
+        assert!(
+            verdict.explanation.contains("is still a voter"),
+            "{}",
+            verdict.explanation
+        );
     }
 }
