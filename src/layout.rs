@@ -25,9 +25,44 @@ pub fn circle_positions(node_count: usize, center: Point, radius: f64) -> Vec<Po
         .collect()
 }
 
+/// Where servers outside the configuration wait, off the ring: along the bottom corners of a stage
+/// `width` × `height`, left corner first, `spacing` apart, so the ring's own spacing never changes
+/// for them. Positions past the corners' room repeat the last spot rather than leave the stage.
+pub fn parked_positions(count: usize, width: f64, height: f64, spacing: f64) -> Vec<Point> {
+    const PER_CORNER: usize = 2;
+    let margin = spacing * 0.7;
+    (0..count)
+        .map(|index| {
+            let corner = (index / PER_CORNER).min(1);
+            let along = (index % PER_CORNER) as f64 * spacing;
+            let x = match corner {
+                0 => margin + along,
+                _ => width - margin - along,
+            };
+            Point {
+                x,
+                y: height - margin * 1.3,
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn parked_servers_fill_the_bottom_corners_inside_the_stage() {
+        let spots = parked_positions(7, 1000.0, 800.0, 110.0);
+        assert_eq!(spots.len(), 7);
+        assert!(spots[0].x < spots[1].x && spots[1].x < 500.0);
+        assert!(spots[2].x > 500.0, "the third goes to the right corner");
+        assert!(spots[3].x < spots[2].x);
+        for spot in &spots {
+            assert!(spot.x > 0.0 && spot.x < 1000.0 && spot.y > 400.0 && spot.y < 800.0);
+        }
+        assert!(parked_positions(0, 1000.0, 800.0, 110.0).is_empty());
+    }
 
     const CENTER: Point = Point { x: 500.0, y: 400.0 };
 

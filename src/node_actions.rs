@@ -5,6 +5,7 @@
 
 use crate::world_text::byzantine::{mode_button, servers_can_lie, LYING_MODES};
 use crate::world_text::client::{client_path, ClientPath};
+use crate::world_text::membership::{membership_of, Seat};
 use crate::world_text::names::node_name;
 use crate::world_text::node_kind::NodeKind;
 use quorumlab_sim::action::{Action, ByzantineMode, NodeTarget, RequestKind};
@@ -37,6 +38,7 @@ pub enum ActionGroup {
     Drift,
     Client,
     Byzantine,
+    Membership,
 }
 
 impl ActionGroup {
@@ -49,6 +51,7 @@ impl ActionGroup {
             ActionGroup::Drift => "drift",
             ActionGroup::Client => "client",
             ActionGroup::Byzantine => "make Byzantine",
+            ActionGroup::Membership => "membership",
         }
     }
 }
@@ -75,6 +78,10 @@ pub struct NodeSituation {
     pub can_lie: bool,
     /// How it lies now, if it does.
     pub lying: Option<ByzantineMode>,
+    /// Its seat in the configuration, in a plain Raft cluster (where servers can join and leave).
+    pub seat: Option<Seat>,
+    /// It is the leader the stage shows, which takes membership changes.
+    pub leads: bool,
 }
 
 impl NodeSituation {
@@ -94,6 +101,8 @@ impl NodeSituation {
             client_path: client_path(coordination),
             can_lie: kind == NodeKind::Server && servers_can_lie(coordination),
             lying: shown.lying,
+            seat: membership_of(view).map(|membership| membership.seat(node)),
+            leads: view.leader == Some(node),
         })
     }
 
@@ -279,6 +288,33 @@ fn byzantine_choices(
         .collect()
 }
 
+/// "Remove this server" on any voter of a plain Raft cluster, and "Add a server" on its leader (a
+/// change goes through the leader's log). The world refuses, with the reason, what it cannot do.
+fn membership_choices(target: NodeTarget, name: &str, situation: NodeSituation) -> Vec<NodeChoice> {
+    let group = ActionGroup::Membership;
+    let mut choices = Vec::new();
+    if situation.leads && situation.status == NodeStatus::Up {
+        choices.push(choice(
+            group,
+            "Add a server".into(),
+            format!("Add a server: {name} catches it up as a learner, then adds it"),
+            Action::AddServer { id: None },
+        ));
+    }
+    if situation.seat == Some(Seat::Voter) {
+        choices.push(toned(
+            Tone::Danger,
+            choice(
+                group,
+                "Remove this server".into(),
+                format!("Remove this server, {name}, from the configuration"),
+                Action::RemoveServer { target },
+            ),
+        ));
+    }
+    choices
+}
+
 /// Every choice `node` (called `name`) offers in `situation`, in the order they are drawn.
 pub fn node_choices(node: NodeId, name: &str, situation: NodeSituation) -> Vec<NodeChoice> {
     let target = NodeTarget::Node(node);
@@ -306,6 +342,7 @@ pub fn node_choices(node: NodeId, name: &str, situation: NodeSituation) -> Vec<N
     if situation.can_lie {
         choices.extend(byzantine_choices(target, name, situation.lying));
     }
+    choices.extend(membership_choices(target, name, situation));
     choices
 }
 
@@ -333,6 +370,8 @@ mod tests {
             client_path,
             can_lie: false,
             lying: None,
+            seat: None,
+            leads: false,
         }
     }
 
@@ -454,6 +493,50 @@ mod tests {
         assert!(node_choices(NodeId(0), "n1", cannot)
             .iter()
             .all(|choice| choice.group != ActionGroup::Byzantine));
+    }
+
+    #[test]
+    fn a_raft_leader_adds_servers_and_any_voter_can_be_removed() {
+        let leader = NodeSituation {
+            seat: Some(Seat::Voter),
+            leads: true,
+            ..situation(NodeKind::Server, NodeStatus::Up, ClientPath::Raft)
+        };
+        let offered = node_choices(NodeId(0), "n1", leader);
+        let membership: Vec<&NodeChoice> = offered
+            .iter()
+            .filter(|choice| choice.group == ActionGroup::Membership)
+            .collect();
+        assert_eq!(membership.len(), 2);
+        assert_eq!(membership[0].action, Action::AddServer { id: None });
+        assert_eq!(
+            membership[1].action,
+            Action::RemoveServer {
+                target: NodeTarget::Node(NodeId(0))
+            }
+        );
+        assert!(membership[1]
+            .aria_label
+            .starts_with("Remove this server, n1"));
+        let crashed_follower = NodeSituation {
+            seat: Some(Seat::Voter),
+            ..situation(NodeKind::Server, NodeStatus::Crashed, ClientPath::Raft)
+        };
+        let texts_offered = texts(&node_choices(NodeId(2), "n3", crashed_follower))
+            .into_iter()
+            .map(String::from)
+            .collect::<Vec<_>>();
+        assert!(texts_offered.contains(&"Remove this server".to_string()));
+        assert!(!texts_offered.contains(&"Add a server".to_string()));
+        for seat in [None, Some(Seat::Learner), Some(Seat::Outside)] {
+            let other = NodeSituation {
+                seat,
+                ..situation(NodeKind::Server, NodeStatus::Up, ClientPath::Raft)
+            };
+            assert!(node_choices(NodeId(3), "n4", other)
+                .iter()
+                .all(|choice| choice.group != ActionGroup::Membership));
+        }
     }
 
     #[test]

@@ -21,6 +21,11 @@ struct Strip {
     name: String,
     /// (index, term) of the shown entries, oldest first.
     entries: Vec<(u64, u64)>,
+    /// Indexes among them that hold a configuration entry.
+    config_entries: Vec<u64>,
+    /// Who this node counts as voters, and the entry that says so (0: the starting cluster).
+    voters: Vec<NodeId>,
+    config_index: u64,
     commit_index: u64,
     log_len: u64,
     is_leader: bool,
@@ -41,9 +46,28 @@ fn strip_for(node: &NodeView, name: String, is_leader: bool, newest_index_overal
         node: node.id,
         name,
         entries,
+        config_entries: node.config_entries.iter().map(|index| index.0).collect(),
+        voters: node.voters.clone(),
+        config_index: node.config_index.0,
         commit_index: node.commit_index.0,
         log_len: node.log_len,
         is_leader,
+    }
+}
+
+impl Strip {
+    /// A configuration entry's tooltip and accessible name; the one this node counts by names its voters.
+    fn config_label(&self, index: u64, term: u64) -> String {
+        let base = format!("index {index}, term {term}: configuration entry (changes who votes)");
+        if index == self.config_index {
+            format!(
+                "{base}; {} counts {} by it",
+                self.name,
+                format::node_list(&self.voters)
+            )
+        } else {
+            base
+        }
     }
 }
 
@@ -84,18 +108,31 @@ pub fn LogStrips() -> impl IntoView {
     view! {
         <Show when=move || keeps_logs.get()>
         <section class="card log-strips" aria-label="Replicated logs" data-testid="log-strips">
-            <h2>"Logs"<span class="muted">" — boxes coloured by term, ▌marks the commit index"</span></h2>
+            <h2>"Logs"<span class="muted">" — boxes coloured by term, ▌marks the commit index, ⚙ a configuration entry"</span></h2>
             <For each=move || strips.get() key=|strip| strip.clone() let:strip>
                 <div class="strip" data-testid=format!("log-{}", strip.node)>
                     <span class="strip-node">{format!("{}{}", strip.name, if strip.is_leader { " ★" } else { "" })}</span>
                     <span class="strip-boxes">
                         {strip.entries.iter().map(|(index, term)| {
                             let committed = *index <= strip.commit_index;
-                            let class = if committed { "entry committed" } else { "entry" };
+                            let config = strip.config_entries.contains(index);
+                            let class = match (committed, config) {
+                                (true, true) => "entry committed config",
+                                (false, true) => "entry config",
+                                (true, false) => "entry committed",
+                                (false, false) => "entry",
+                            };
                             let marker = *index == strip.commit_index;
+                            // A configuration entry is marked by a gear and a dashed outline, not colour.
+                            let (label, text) = if config {
+                                (strip.config_label(*index, *term), format!("⚙{term}"))
+                            } else {
+                                (format!("index {index}, term {term}"), term.to_string())
+                            };
+                            let title = config.then(|| label.clone());
                             view! {
-                                <span class=class style=format!("--term-color: {}", format::term_color(*term)) aria-label=format!("index {index}, term {term}")>
-                                    {term.to_string()}
+                                <span class=class style=format!("--term-color: {}", format::term_color(*term)) aria-label=label title=title>
+                                    {text}
                                 </span>
                                 {marker.then(|| view! { <span class="commit-mark" aria-label="commit index">"▌"</span> })}
                             }

@@ -4,7 +4,7 @@
 
 use crate::components::regions_control::RegionsControl;
 use crate::state::AppState;
-use crate::world_text::{names, partition};
+use crate::world_text::{membership, names, partition};
 use leptos::prelude::*;
 use quorumlab_sim::action::Action;
 use quorumlab_sim::ids::NodeId;
@@ -71,12 +71,13 @@ pub fn PartitionPanel() -> impl IntoView {
     };
     let badges = move || {
         state.panel_view.with(|view| {
-            let total = view.nodes.len();
             let coordination = view.coordination.as_ref();
             view.partition_groups
                 .iter()
                 .map(|group| {
-                    let (text, ok) = partition::group_verdict(coordination, group, total);
+                    // A plain Raft side counts its voters against the voters of the configuration.
+                    let (counted, total) = membership::counted_group(view, group);
+                    let (text, ok) = partition::group_verdict(coordination, &counted, total);
                     let members = names::name_list(coordination, group);
                     view! { <li class=if ok { "quorum ok" } else { "quorum no" }>{format!("{{{members}}}: {text}")}</li> }
                 })

@@ -74,7 +74,7 @@ pub fn ShareButton() -> impl IntoView {
         match fragment {
             Ok(fragment) => publish_link(state, &fragment),
             Err(error) => state.notice.set(Some(Notice {
-                text: format!("This run cannot be shared: {error}"),
+                text: error.refusal_text(),
                 is_error: true,
             })),
         }

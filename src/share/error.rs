@@ -162,3 +162,51 @@ impl From<Invalid> for ShareError {
         ShareError::Invalid(invalid)
     }
 }
+
+/// The setting `linkable` refuses for the unsafe hand-edited membership mode.
+pub const DIRECT_MEMBERSHIP_SETTING: &str = "membership = \"direct\"";
+
+impl ShareError {
+    /// Why a refusal happens and what to do instead, for the refusals a learner meets by doing what a
+    /// lesson asks (the unsafe direct membership switch); `None` where the error says enough.
+    pub fn advice(&self) -> Option<&'static str> {
+        match self {
+            ShareError::NotShareable { setting } if *setting == DIRECT_MEMBERSHIP_SETTING => Some(
+                "servers here take their configuration from hand-edited files, not the log, and a \
+                 link has no room to say so: it would reopen the safe mode and show another run. \
+                 Export the trace or the scenario (Import / export) instead; both keep the mode",
+            ),
+            _ => None,
+        }
+    }
+
+    /// The whole sentence the page shows when a run cannot be shared.
+    pub fn refusal_text(&self) -> String {
+        match self.advice() {
+            Some(advice) => format!("This run cannot be shared as a link: {advice}."),
+            None => format!("This run cannot be shared: {self}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod advice_tests {
+    use super::*;
+
+    #[test]
+    fn the_direct_membership_refusal_says_why_and_what_to_do() {
+        let refused = ShareError::NotShareable {
+            setting: DIRECT_MEMBERSHIP_SETTING,
+        };
+        let text = refused.refusal_text();
+        assert!(text.contains("hand-edited files"), "{text}");
+        assert!(text.contains("Export the trace"), "{text}");
+        let other = ShareError::NotShareable {
+            setting: "unsafe_commit_previous_term",
+        };
+        assert_eq!(other.advice(), None);
+        assert!(other
+            .refusal_text()
+            .starts_with("This run cannot be shared: the setting `unsafe_commit_previous_term`"));
+    }
+}

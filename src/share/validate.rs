@@ -93,7 +93,7 @@ fn scenario(scenario: &Scenario) -> Result<(), ShareError> {
 pub fn linkable(run: &SharedRun) -> Result<(), ShareError> {
     if run.scenario.raft.membership != quorumlab_sim::config::MembershipMode::Log {
         return Err(ShareError::NotShareable {
-            setting: "membership = \"direct\"",
+            setting: super::error::DIRECT_MEMBERSHIP_SETTING,
         });
     }
     Ok(())

@@ -72,21 +72,33 @@ pub fn judge_scenario(scenario: Scenario) -> Result<SeedOutcome, String> {
     })
 }
 
-/// An up node leads, and no up node has seen a higher term than it.
+/// An up node leads, and no up node it counts has seen a higher term than it. A server removed from
+/// the leader's configuration may be campaigning alone in higher and higher terms (the cluster ignores
+/// it, dissertation section 4.2.3): its term says nothing about the cluster's health. Servers without
+/// Raft (workers, the store) are always counted, as before.
 fn has_settled_leader(run: &ScenarioRun) -> bool {
-    let report = run.world().report();
-    let up_nodes = report
-        .final_state
-        .values()
-        .filter(|node| node.status == "up");
-    let highest_term = up_nodes
-        .clone()
-        .map(|node| node.term)
-        .max()
-        .unwrap_or_default();
-    up_nodes
-        .into_iter()
-        .any(|node| node.role == "leader" && node.term == highest_term)
+    use crate::contract::protocol::{Protocol, RoleLabel};
+    use crate::engine::world::NodeStatus;
+    let world = run.world();
+    let nodes = world.nodes();
+    let up: Vec<usize> = (0..nodes.len())
+        .filter(|index| nodes[*index].status == NodeStatus::Up)
+        .collect();
+    let term_of = |index: usize| nodes[index].actor.summary().term;
+    up.iter()
+        .filter(|index| nodes[**index].actor.summary().role == RoleLabel::Leader)
+        .any(|leader| {
+            let counted = nodes[*leader].actor.as_raft().map(|raft| raft.voters());
+            up.iter()
+                .filter(|other| {
+                    let is_raft = nodes[**other].actor.as_raft().is_some();
+                    let outside = counted.is_some_and(|voters| {
+                        !voters.contains(crate::base::ids::NodeId(**other as u16))
+                    });
+                    !(is_raft && outside)
+                })
+                .all(|other| term_of(*other) <= term_of(*leader))
+        })
 }
 
 /// The tally of a sweep.

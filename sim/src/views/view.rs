@@ -10,6 +10,7 @@ use crate::contract::link_settings::LinkSettings;
 use crate::contract::protocol::{ClientOutcome, Protocol, RoleLabel};
 use crate::engine::network::LinkCut;
 use crate::engine::world::{ClientRecord, NodeStatus, World};
+use crate::protocols::raft::membership::ChangeInProgress;
 use crate::protocols::raft::Command;
 use crate::views::message_content::message_content;
 use crate::worlds::actor::ClusterRaft;
@@ -59,7 +60,14 @@ pub struct NodeView {
     /// the unsafe direct mode), lowest first; the quorum badge counts a majority of these. Empty for
     /// nodes that run no Raft.
     pub voters: Vec<NodeId>,
-    /// Only on a leader: per node (itself included).
+    /// Where `voters` comes from: the index of that configuration entry, 0 for the cluster the servers
+    /// started as (or for a hand-edited file, see `config_edited_by_hand`).
+    pub config_index: LogIndex,
+    /// The unsafe direct mode rewrote this server's configuration by hand (outside the log).
+    pub config_edited_by_hand: bool,
+    /// Only on a leader: the learner it is catching up before the entry that adds it.
+    pub catching_up: Option<NodeId>,
+    /// Only on a leader: per node: per node (itself included).
     pub next_index: Option<Vec<LogIndex>>,
     pub match_index: Option<Vec<LogIndex>>,
     /// Candidates: who granted a vote (or pre-vote) so far.
@@ -205,6 +213,15 @@ impl World {
             config_entries: raft
                 .map_or_else(Vec::new, |raft| config_entries(raft, LogIndex(first_shown))),
             voters: raft.map_or_else(Vec::new, |raft| raft.voters().iter().collect()),
+            config_index: raft.map_or(LogIndex::ZERO, |raft| match raft.membership.config_file {
+                Some(_) => LogIndex::ZERO,
+                None => raft.membership.logged_index,
+            }),
+            config_edited_by_hand: raft.is_some_and(|raft| raft.membership.config_file.is_some()),
+            catching_up: leader.and_then(|leader| match leader.membership.change {
+                Some(ChangeInProgress::CatchingUp { learner, .. }) => Some(learner),
+                _ => None,
+            }),
             next_index: leader.map(|leader| leader.next_index.clone()),
             match_index: leader.map(|leader| leader.match_index.clone()),
             votes_from: raft

@@ -3,7 +3,8 @@
 //! geometry, so it lives apart from the stage component that assembles them.
 
 use crate::layout::{
-    circle_positions, node_radius, ring_radius, timer_ring_gap, Point, COMPACT_ABOVE_NODES,
+    circle_positions, node_radius, parked_positions, ring_radius, timer_ring_gap, Point,
+    COMPACT_ABOVE_NODES,
 };
 use quorumlab_sim::ids::NodeId;
 
@@ -38,10 +39,56 @@ impl StageGeometry {
         }
     }
 
+    /// The ring for the nodes whose `on_ring` is true, in id order; the others wait off the ring in
+    /// the stage's bottom corners (servers outside the configuration). Sizes follow the ring's count.
+    pub fn for_seats(on_ring: &[bool]) -> StageGeometry {
+        let ring_count = on_ring.iter().filter(|on| **on).count();
+        if ring_count == on_ring.len() {
+            return StageGeometry::for_nodes(ring_count);
+        }
+        let mut geometry = StageGeometry::for_nodes(ring_count.max(1));
+        let radius = geometry.node_radius;
+        let mut ring = geometry.positions.clone().into_iter();
+        let off_count = on_ring.len() - ring_count;
+        let mut parked =
+            parked_positions(off_count, STAGE_WIDTH, STAGE_HEIGHT, radius * 2.4).into_iter();
+        geometry.positions = on_ring
+            .iter()
+            .map(|on| {
+                let next = if *on { ring.next() } else { parked.next() };
+                next.unwrap_or(Point { x: 0.0, y: 0.0 })
+            })
+            .collect();
+        geometry
+    }
+
     pub fn position(&self, node: NodeId) -> Point {
         self.positions
             .get(node.index())
             .copied()
             .unwrap_or(Point { x: 0.0, y: 0.0 })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn servers_off_the_ring_leave_it_and_the_rest_close_ranks() {
+        let all = StageGeometry::for_seats(&[true; 5]);
+        assert_eq!(all, StageGeometry::for_nodes(5));
+        let four = StageGeometry::for_seats(&[true, false, true, true, true]);
+        let ring_of_four = StageGeometry::for_nodes(4);
+        assert_eq!(four.positions[0], ring_of_four.positions[0]);
+        assert_eq!(four.positions[2], ring_of_four.positions[1]);
+        assert_eq!(four.positions[4], ring_of_four.positions[3]);
+        let center = Point {
+            x: STAGE_WIDTH / 2.0,
+            y: STAGE_HEIGHT / 2.0,
+        };
+        let off = four.position(NodeId(1));
+        let from_center = ((off.x - center.x).powi(2) + (off.y - center.y).powi(2)).sqrt();
+        assert!(from_center > four.ring_radius + four.node_radius, "{off:?}");
     }
 }

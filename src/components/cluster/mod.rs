@@ -5,6 +5,7 @@ pub mod geometry;
 pub mod lease;
 pub mod link_menu;
 pub mod links;
+pub mod membership_badge;
 pub mod message_detail;
 pub mod messages;
 pub mod node;
@@ -13,12 +14,13 @@ pub mod timer_rings;
 pub mod watches;
 
 use crate::state::AppState;
-use crate::world_text::{names, partition};
+use crate::world_text::{membership, names, partition};
 use geometry::{StageGeometry, STAGE_HEIGHT, STAGE_WIDTH};
 use lease::ClusterLeaseRings;
 use leptos::prelude::*;
 use link_menu::LinkMenu;
 use links::{ClusterLinks, LinkMenuTarget};
+use membership_badge::MembershipBadge;
 use message_detail::{MessageDetail, MessageMenuTarget};
 use messages::ClusterMessages;
 use node::{node_faces, ClusterNode};
@@ -31,7 +33,16 @@ use watches::ClusterWatches;
 pub fn ClusterStage() -> impl IntoView {
     let state = expect_context::<AppState>();
     let node_count = Memo::new(move |_| state.view.with(|view| view.nodes.len()));
-    let geometry = Memo::new(move |_| StageGeometry::for_nodes(node_count.get()));
+    // Servers outside the configuration leave the ring; the ring is redrawn only when seats change.
+    let on_ring = Memo::new(move |_| {
+        state
+            .view
+            .with(|view| match membership::membership_of(view) {
+                Some(membership) => membership.seats.iter().map(|seat| seat.on_ring()).collect(),
+                None => vec![true; view.nodes.len()],
+            })
+    });
+    let geometry = Memo::new(move |_| on_ring.with(|on_ring| StageGeometry::for_seats(on_ring)));
     let faces = node_faces();
     let link_menu = LinkMenuTarget(RwSignal::new(None));
     provide_context(link_menu);
@@ -103,6 +114,7 @@ pub fn ClusterStage() -> impl IntoView {
         <LinkMenu />
         <NodePopover />
         <QuorumOverlay />
+        <MembershipBadge />
         <MessageDetail />
         </div>
     }
@@ -114,12 +126,13 @@ fn QuorumOverlay() -> impl IntoView {
     let state = expect_context::<AppState>();
     let badges = Memo::new(move |_| {
         state.view.with(|view| {
-            let total = view.nodes.len();
             let coordination = view.coordination.as_ref();
             view.partition_groups
                 .iter()
                 .map(|group| {
-                    let (text, can_commit) = partition::group_verdict(coordination, group, total);
+                    let (counted, total) = membership::counted_group(view, group);
+                    let (text, can_commit) =
+                        partition::group_verdict(coordination, &counted, total);
                     let members = names::name_list(coordination, group);
                     (format!("{{{members}}} {text}"), can_commit)
                 })

@@ -10,6 +10,7 @@ use crate::format;
 use crate::state::AppState;
 use crate::world_text::byzantine::{liar_label, restart_liar_label};
 use crate::world_text::capabilities::runs_raft;
+use crate::world_text::membership::{membership_of, Seat};
 use crate::world_text::node_kind::NodeKind;
 use crate::world_text::pbft::pbft_state;
 use leptos::prelude::*;
@@ -54,10 +55,12 @@ pub struct NodeFace {
     lying: Option<ByzantineMode>,
     /// A crashed liar's mode, which it lies in again once restarted: drawn in words, without the ring.
     lies_after_restart: Option<ByzantineMode>,
+    /// Its seat in the configuration the ring is drawn by (plain Raft clusters only).
+    seat: Option<Seat>,
 }
 
 impl NodeFace {
-    fn from_view(node: &NodeView, view: &ClusterView) -> NodeFace {
+    fn from_view(node: &NodeView, view: &ClusterView, seat: Option<Seat>) -> NodeFace {
         let groups = &view.partition_groups;
         let coordination = view.coordination.as_ref();
         let label = coordination
@@ -80,6 +83,7 @@ impl NodeFace {
                 }),
             lying: node.lying_now(),
             lies_after_restart: node.lies_after_restart(),
+            seat,
             kind_word: kind.word_in(protocol),
             label,
             kind,
@@ -131,6 +135,10 @@ impl NodeFace {
         // A crashed server holds no role: what it believed went with its memory.
         if self.status == NodeStatus::Crashed {
             return "crashed".to_string();
+        }
+        // A learner or an outsider is that first: its role says little while nobody counts it.
+        if let Some(word) = self.seat.and_then(Seat::word) {
+            return format!("{word} · term {}", self.term);
         }
         let base = format!("{} · term {}", self.role_word(), self.term);
         match (self.role, self.lease_holds) {
@@ -275,9 +283,11 @@ pub fn node_faces() -> Memo<Vec<NodeFace>> {
     let state = expect_context::<AppState>();
     Memo::new(move |_| {
         state.view.with(|view| {
+            let membership = membership_of(view);
+            let seat = |node: NodeId| membership.as_ref().map(|membership| membership.seat(node));
             view.nodes
                 .iter()
-                .map(|node_view| NodeFace::from_view(node_view, view))
+                .map(|node_view| NodeFace::from_view(node_view, view, seat(node_view.id)))
                 .collect()
         })
     })
@@ -303,9 +313,14 @@ pub fn ClusterNode(
         let highlighted = state.highlighted.with(|nodes| nodes.contains(&node));
         face.with(|face| match face {
             Some(face) => format!(
-                "node role-{} status-{}{}{}{}",
+                "node role-{} status-{}{}{}{}{}",
                 face.role_word(),
                 face.status.as_str(),
+                match face.seat {
+                    Some(Seat::Learner) => " seat-learner",
+                    Some(Seat::Outside) => " seat-outside",
+                    _ => "",
+                },
                 if face.lying.is_some() { " liar" } else { "" },
                 if selected { " selected" } else { "" },
                 if highlighted { " highlighted" } else { "" }
@@ -388,6 +403,10 @@ pub fn ClusterNode(
                     <line x1=radius y1=move || -radius() x2=move || -radius() y2=radius></line>
                 </g>
             </Show>
+            <Show when=move || face.with(|face| face.as_ref().is_some_and(|face| face.seat == Some(Seat::Learner)))>
+                // Not by colour alone: a dotted ring round a learner, and the word in its caption.
+                <circle class="learner-ring" data-testid=format!("learner-{node}") r=move || ring_radius() + 6.0></circle>
+            </Show>
             <Show when=move || face.with(|face| face.as_ref().is_some_and(|face| face.lying.is_some()))>
                 // Not by colour alone: a jagged ring round the node and the lie in words under it.
                 <polygon class="liar-ring" points=move || jagged_ring(ring_radius() + 6.0)></polygon>
@@ -452,6 +471,7 @@ mod tests {
             paxos: None,
             lying: None,
             lies_after_restart: None,
+            seat: None,
         }
     }
 
@@ -483,6 +503,20 @@ mod tests {
         acceptor.server_word = "acceptor";
         acceptor.paxos = Some("no promise · empty".into());
         assert_eq!(acceptor.caption(), "acceptor · no promise · empty");
+    }
+
+    #[test]
+    fn a_learner_and_an_outsider_say_so_before_their_term() {
+        let mut learner = face(NodeStatus::Up, NodeKind::Server, true);
+        learner.seat = Some(Seat::Learner);
+        assert_eq!(learner.caption(), "learner · term 3");
+        assert_eq!(learner.accessible_label(NodeId(0)), "n1 learner · term 3");
+        let mut outside = face(NodeStatus::Up, NodeKind::Server, true);
+        outside.seat = Some(Seat::Outside);
+        assert_eq!(outside.caption(), "not a member · term 3");
+        let mut voter = face(NodeStatus::Up, NodeKind::Server, true);
+        voter.seat = Some(Seat::Voter);
+        assert_eq!(voter.caption(), "follower · term 3");
     }
 
     #[test]

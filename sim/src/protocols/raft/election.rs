@@ -7,6 +7,7 @@ use super::{
 };
 use crate::base::ids::NodeId;
 use crate::base::units::{LogIndex, Term};
+use crate::contract::config::MembershipMode;
 use crate::contract::protocol::{Effects, RaftFact, RoleLabel, TimerDelay, VoteVerdict};
 
 impl<A: Payload, M: RaftWire<A>> RaftNode<A, M> {
@@ -144,6 +145,22 @@ impl<A: Payload, M: RaftWire<A>> RaftNode<A, M> {
         sticky && heard && self.volatile.role == RoleLabel::Follower
     }
 
+    /// Ongaro's dissertation, section 4.2.3: a server removed from the configuration no longer hears
+    /// the leader, times out and asks for votes with ever higher terms, and each request would make
+    /// the leader step down. So a server ignores a candidate *outside its configuration* while it
+    /// leads or still hears a leader (within the minimum election timeout). Ignoring a request is
+    /// no more than losing it, so safety is untouched; it is limited to outsiders (and to membership
+    /// through the log) so that clusters whose membership never changes run exactly as before, and
+    /// the unsafe direct mode keeps showing what it shows.
+    fn ignores_outsider(&self, now_us: u64, candidate: NodeId) -> bool {
+        let through_log = self.options.membership == MembershipMode::Log;
+        let heard = self
+            .volatile
+            .last_leader_contact_local_us
+            .is_some_and(|contact| now_us.saturating_sub(contact) < self.timing.election_min_us);
+        through_log && !self.voters().contains(candidate) && (self.is_leader() || heard)
+    }
+
     pub(super) fn on_request_vote(
         &mut self,
         now_us: u64,
@@ -165,6 +182,14 @@ impl<A: Payload, M: RaftWire<A>> RaftNode<A, M> {
             .durable
             .log
             .is_up_to_date(last_log_index, last_log_term);
+        if term > self.durable.term && self.ignores_outsider(now_us, candidate) {
+            let reply_term = self.durable.term;
+            let verdict = VoteVerdict::HearsLeader;
+            self.answer_vote(
+                from, candidate, term, pre_vote, verdict, reply_term, effects,
+            );
+            return;
+        }
         if pre_vote {
             let verdict = self.pre_vote_verdict(now_us, term, up_to_date);
             let granted = verdict == VoteVerdict::Granted;

@@ -14,7 +14,7 @@ pub mod locks;
 pub mod paxos;
 pub mod pbft;
 
-use crate::base::ids::NodeId;
+use crate::base::ids::{NodeId, MAX_NODES};
 use crate::base::rng::Rng;
 use crate::contract::action::{Action, NodeTarget, RequestKind, PPM_ONE};
 use crate::tooling::scenario::{Scenario, Step};
@@ -32,16 +32,21 @@ pub enum ChaosProfile {
     /// Requests to the leader immediately followed by crashing, isolating or pausing it, over and over:
     /// the pattern behind the Raft paper's Figure 8, where uncommitted entries of old terms pile up.
     LeaderChurn,
+    /// The mixed storm with servers added and removed in it (a few of each per seed): membership
+    /// changes under crashes, partitions and clock faults. A profile of its own, so the mixed
+    /// profile's pinned digests stay as they were.
+    Membership,
 }
 
 impl ChaosProfile {
-    pub const NAMES: &'static [&'static str] = &["calm", "mixed", "leader-churn"];
+    pub const NAMES: &'static [&'static str] = &["calm", "mixed", "leader-churn", "membership"];
 
     pub fn name(self) -> &'static str {
         match self {
             ChaosProfile::Calm => "calm",
             ChaosProfile::Mixed => "mixed",
             ChaosProfile::LeaderChurn => "leader-churn",
+            ChaosProfile::Membership => "membership",
         }
     }
 
@@ -50,6 +55,7 @@ impl ChaosProfile {
             "calm" => Some(ChaosProfile::Calm),
             "mixed" => Some(ChaosProfile::Mixed),
             "leader-churn" => Some(ChaosProfile::LeaderChurn),
+            "membership" => Some(ChaosProfile::Membership),
             _ => None,
         }
     }
@@ -101,10 +107,19 @@ pub fn chaos_scenario(seed: u64, options: &ChaosOptions) -> Scenario {
         ChaosProfile::Calm => generator.random_steps(options, FaultGenerator::request),
         ChaosProfile::Mixed => generator.random_steps(options, FaultGenerator::fault),
         ChaosProfile::LeaderChurn => generator.leader_churn(options),
+        ChaosProfile::Membership => generator.random_steps(options, FaultGenerator::membership),
     };
-    push_quiet_period(&mut scenario, options);
+    // Servers the schedule added are revived with the rest (those the world refused to add are
+    // skipped by it, with the reason).
+    let node_count = generator.node_count;
+    push_quiet_period(&mut scenario, options, node_count);
     scenario
 }
+
+/// Servers one membership seed may add, and remove: enough to move the configuration several times,
+/// few enough that the cluster stays near its size.
+const MAX_CHAOS_ADDS: u32 = 3;
+const MAX_CHAOS_REMOVES: u32 = 2;
 
 /// Protocol options and network quality differ per seed, so a sweep covers them all.
 fn randomize_settings(scenario: &mut Scenario, rng: &mut Rng) {
@@ -119,12 +134,12 @@ fn randomize_settings(scenario: &mut Scenario, rng: &mut Rng) {
 }
 
 /// Heal everything at the end of the fault window, then a light, steady client load.
-fn push_quiet_period(scenario: &mut Scenario, options: &ChaosOptions) {
+fn push_quiet_period(scenario: &mut Scenario, options: &ChaosOptions, node_count: usize) {
     let heal_at_ms = options.fault_window_ms;
     let mut push = |at_ms: u64, action: Action| scenario.steps.push(Step { at_ms, action });
     push(heal_at_ms, Action::Heal);
     push(heal_at_ms, Action::DropRate { ppm: 0 });
-    for index in 0..options.node_count {
+    for index in 0..node_count {
         // The schedule does not know which node "leader" hit, so it revives every node; the world skips
         // (and reports) a restart of a node that is up or a resume of one that is not paused.
         let target = NodeTarget::Node(NodeId(index as u16));
@@ -155,6 +170,9 @@ struct FaultGenerator<'a> {
     paused: Vec<bool>,
     /// Whether clock drift and jumps may be drawn (otherwise their share goes to requests).
     clock_faults: bool,
+    /// Servers added and removed so far (membership profile).
+    added: u32,
+    removed: u32,
 }
 
 impl<'a> FaultGenerator<'a> {
@@ -165,6 +183,29 @@ impl<'a> FaultGenerator<'a> {
             clock_faults,
             crashed: vec![false; node_count],
             paused: vec![false; node_count],
+            added: 0,
+            removed: 0,
+        }
+    }
+
+    /// One membership change now and then, otherwise what [`Self::fault`] draws. An added server is a
+    /// target for later faults like any other.
+    fn membership(&mut self) -> Action {
+        match self.rng.range_inclusive(0, 99) {
+            0..=3 if self.added < MAX_CHAOS_ADDS && self.node_count < MAX_NODES => {
+                self.added += 1;
+                self.node_count += 1;
+                self.crashed.push(false);
+                self.paused.push(false);
+                Action::AddServer { id: None }
+            }
+            4..=6 if self.removed < MAX_CHAOS_REMOVES => {
+                self.removed += 1;
+                Action::RemoveServer {
+                    target: self.target(),
+                }
+            }
+            _ => self.fault(),
         }
     }
 
@@ -441,6 +482,49 @@ mod tests {
                 assert!(groups.iter().all(|group| !group.is_empty()));
             }
         }
+    }
+
+    #[test]
+    fn the_membership_profile_adds_and_removes_a_few_servers_and_revives_them_all() {
+        let options = ChaosOptions {
+            profile: ChaosProfile::Membership,
+            ..ChaosOptions::default()
+        };
+        let mut changed_seeds = 0;
+        for seed in 0..40 {
+            let scenario = chaos_scenario(seed, &options);
+            let adds = scenario
+                .steps
+                .iter()
+                .filter(|step| matches!(step.action, Action::AddServer { .. }))
+                .count();
+            let removes = scenario
+                .steps
+                .iter()
+                .filter(|step| matches!(step.action, Action::RemoveServer { .. }))
+                .count();
+            assert!(adds <= MAX_CHAOS_ADDS as usize && removes <= MAX_CHAOS_REMOVES as usize);
+            changed_seeds += usize::from(adds > 0 && removes > 0);
+            let restarted = |index: usize| {
+                scenario.steps.iter().any(|step| {
+                    step.action
+                        == Action::Restart {
+                            target: NodeTarget::Node(NodeId(index as u16)),
+                        }
+                })
+            };
+            assert!((0..options.node_count + adds).all(restarted), "seed {seed}");
+            assert!(scenario.validate().is_ok(), "seed {seed}");
+        }
+        assert!(
+            changed_seeds > 20,
+            "{changed_seeds} of 40 seeds both add and remove"
+        );
+        let mixed = chaos_scenario(5, &ChaosOptions::default());
+        assert!(mixed.steps.iter().all(|step| !matches!(
+            step.action,
+            Action::AddServer { .. } | Action::RemoveServer { .. }
+        )));
     }
 
     #[test]

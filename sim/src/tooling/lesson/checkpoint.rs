@@ -58,6 +58,8 @@ pub const CHECKPOINT_NAMES: &[&str] = &[
     "requests_committed_at_least",
     "requests_committed_while_lying",
     "tokens_rose_across_failover",
+    "server_joined_as_voter",
+    "leader_removed_and_replaced",
 ];
 
 /// A condition on the live simulation. `NodeTarget::Leader` in a checkpoint means the node that led
@@ -171,6 +173,12 @@ pub enum Checkpoint {
     /// issued twice, none lower), and at least one of them came after the lock service's leader
     /// changed (a later term than when the step began).
     TokensRoseAcrossFailover,
+    /// Raft: a server outside the configuration of the step's start is now counted by the leader
+    /// through a committed configuration entry, and counts itself (it joined as a voter).
+    ServerJoinedAsVoter,
+    /// Raft: the server that led when the step began is out of the current leader's configuration,
+    /// and another server leads.
+    LeaderRemovedAndReplaced,
 }
 
 /// Why a checkpoint string does not parse; `at` is the 1-based character where the problem starts.
@@ -297,6 +305,8 @@ pub(crate) fn parse_checkpoint(
             needs("a number")?,
         )?)),
         "tokens_rose_across_failover" => no_argument(Checkpoint::TokensRoseAcrossFailover),
+        "server_joined_as_voter" => no_argument(Checkpoint::ServerJoinedAsVoter),
+        "leader_removed_and_replaced" => no_argument(Checkpoint::LeaderRemovedAndReplaced),
         "ballots_at_least" => Ok(Checkpoint::BallotsAtLeast(number(
             text,
             needs("a number")?,
@@ -504,6 +514,11 @@ mod tests {
             (
                 "tokens_rose_across_failover",
                 Checkpoint::TokensRoseAcrossFailover,
+            ),
+            ("server_joined_as_voter", Checkpoint::ServerJoinedAsVoter),
+            (
+                "leader_removed_and_replaced",
+                Checkpoint::LeaderRemovedAndReplaced,
             ),
         ];
         for (text, expected) in cases {

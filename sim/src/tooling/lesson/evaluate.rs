@@ -13,6 +13,7 @@ mod byzantine;
 mod coordination;
 mod grants;
 mod holders;
+mod membership;
 mod message_tally;
 mod paxos;
 mod progress;
@@ -93,6 +94,8 @@ pub struct CheckpointEvaluator {
     byzantine: byzantine::ByzantineWatch,
     /// Grants recorded when the step began, and when the service failed over.
     grants: grants::GrantWatch,
+    /// The configuration counted when the step began (membership checkpoints).
+    membership: membership::MembershipWatch,
     /// Set once the checkpoint has been met; later calls return it unchanged.
     met: Option<Verdict>,
 }
@@ -122,6 +125,7 @@ impl CheckpointEvaluator {
             scheduler: scheduler::SchedulerWatch::begin(world),
             byzantine: byzantine::ByzantineWatch::begin(world),
             grants: grants::GrantWatch::begin(world),
+            membership: membership::MembershipWatch::begin(world),
             met: None,
         }
     }
@@ -229,6 +233,10 @@ impl CheckpointEvaluator {
                 let changed = tokens::later_term(self.start_leader, leader);
                 self.grants.check(world, changed)
             }
+            Checkpoint::ServerJoinedAsVoter => self.membership.server_joined_as_voter(world),
+            Checkpoint::LeaderRemovedAndReplaced => self
+                .membership
+                .leader_removed_and_replaced(world, self.start_leader.map(|(node, _)| node)),
         }
     }
 
