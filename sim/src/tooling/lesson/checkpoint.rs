@@ -58,6 +58,8 @@ pub const CHECKPOINT_NAMES: &[&str] = &[
     "requests_committed_at_least",
     "requests_committed_while_lying",
     "tokens_rose_across_failover",
+    "lock_held_back_by_delay",
+    "overlap_despite_delay",
 ];
 
 /// A condition on the live simulation. `NodeTarget::Leader` in a checkpoint means the node that led
@@ -171,6 +173,11 @@ pub enum Checkpoint {
     /// issued twice, none lower), and at least one of them came after the lock service's leader
     /// changed (a later term than when the step began).
     TokensRoseAcrossFailover,
+    /// Since the step began lock-delay held a lock back after its holder's lease expired, and the
+    /// first grant after the delay came with no worker paused and no two holders overlapping.
+    LockHeldBackByDelay,
+    /// Since the step began lock-delay held a lock back, and Mutual Exclusion broke all the same.
+    OverlapDespiteDelay,
 }
 
 /// Why a checkpoint string does not parse; `at` is the 1-based character where the problem starts.
@@ -297,6 +304,8 @@ pub(crate) fn parse_checkpoint(
             needs("a number")?,
         )?)),
         "tokens_rose_across_failover" => no_argument(Checkpoint::TokensRoseAcrossFailover),
+        "lock_held_back_by_delay" => no_argument(Checkpoint::LockHeldBackByDelay),
+        "overlap_despite_delay" => no_argument(Checkpoint::OverlapDespiteDelay),
         "ballots_at_least" => Ok(Checkpoint::BallotsAtLeast(number(
             text,
             needs("a number")?,
@@ -505,6 +514,8 @@ mod tests {
                 "tokens_rose_across_failover",
                 Checkpoint::TokensRoseAcrossFailover,
             ),
+            ("lock_held_back_by_delay", Checkpoint::LockHeldBackByDelay),
+            ("overlap_despite_delay", Checkpoint::OverlapDespiteDelay),
         ];
         for (text, expected) in cases {
             assert_eq!(parse_checkpoint(text, &names()), Ok(expected), "{text}");

@@ -13,6 +13,7 @@ mod byzantine;
 mod coordination;
 mod grants;
 mod holders;
+mod lock_delay;
 mod message_tally;
 mod paxos;
 mod progress;
@@ -93,6 +94,8 @@ pub struct CheckpointEvaluator {
     byzantine: byzantine::ByzantineWatch,
     /// Grants recorded when the step began, and when the service failed over.
     grants: grants::GrantWatch,
+    /// Lock-delays seen in force and overlaps since the step began.
+    delays: lock_delay::DelayWatch,
     /// Set once the checkpoint has been met; later calls return it unchanged.
     met: Option<Verdict>,
 }
@@ -122,6 +125,7 @@ impl CheckpointEvaluator {
             scheduler: scheduler::SchedulerWatch::begin(world),
             byzantine: byzantine::ByzantineWatch::begin(world),
             grants: grants::GrantWatch::begin(world),
+            delays: lock_delay::DelayWatch::begin(world),
             met: None,
         }
     }
@@ -229,6 +233,8 @@ impl CheckpointEvaluator {
                 let changed = tokens::later_term(self.start_leader, leader);
                 self.grants.check(world, changed)
             }
+            Checkpoint::LockHeldBackByDelay => self.delays.lock_held_back_by_delay(world),
+            Checkpoint::OverlapDespiteDelay => self.delays.overlap_despite_delay(world),
         }
     }
 

@@ -90,6 +90,7 @@ course_files![
     "10-guided-lab.md",
     "11-paxos.md",
     "12-byzantine.md",
+    "14-sessions-lock-delay.md",
 ];
 
 /// One lesson file as this build knows it, without its text.
@@ -176,6 +177,14 @@ pub const SCENARIO_FILES: &[(&str, &str)] = &[
     (
         "lessons/scenarios/pbft-three-quorum-two.toml",
         include_str!("../../../../lessons/scenarios/pbft-three-quorum-two.toml"),
+    ),
+    (
+        "lessons/scenarios/lock-delay-calm.toml",
+        include_str!("../../../../lessons/scenarios/lock-delay-calm.toml"),
+    ),
+    (
+        "lessons/scenarios/lock-delay-fenced-calm.toml",
+        include_str!("../../../../lessons/scenarios/lock-delay-fenced-calm.toml"),
     ),
 ];
 
