@@ -86,8 +86,9 @@ test('lesson 14 step 1 by hand at 1920x1080: the panels and the narration speak 
     await page.click('[data-testid=play-toggle]');
     assert.ok((await simTimeMs(page)) >= openedAt);
 
-    // Keep-alives travel as etcd calls while the run goes on.
-    await waitUntil(async () => (await page.locator('[data-testid=cluster-view] g[data-kind^="LeaseKeepAlive"]').count()) > 0, {
+    // Keep-alives travel as etcd calls while the run goes on (a dot on the stage or an arrow in the
+    // space-time diagram, whichever is drawn).
+    await waitUntil(async () => (await page.locator('[data-kind^="LeaseKeepAlive"]').count()) > 0, {
       timeout: 10_000,
       what: 'a LeaseKeepAlive on the stage',
     });
@@ -101,7 +102,7 @@ test('lesson 14 step 1 by hand at 1920x1080: the panels and the narration speak 
 
     await waitForStepState(page, 1, 'done', 20_000);
     assert.match(await stepResult(page, 1), /only then was B \(fencing token \d+\) granted it/);
-    assert.equal(await delay.count(), 0, 'the line goes when the delay ends');
+    await waitUntil(async () => (await delay.count()) === 0, { timeout: 5_000, what: 'the line to go when the delay ends' });
 
     await waitForLine(page, /asks for the lock: LeaseGrant, then a Txn that creates its key under \/lock\/jobs\//, 'an ask told in etcd calls');
     await waitForLine(page, /^A's lease [0-9a-f]+ \(fencing token \d+\) expired, so the service deletes its key \/lock\/jobs\/[0-9a-f]+, but lock-delay keeps \/lock\/jobs from everyone for 2 s/, 'the expiry told');
