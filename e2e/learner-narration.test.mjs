@@ -110,7 +110,7 @@ test(`lesson 6 by hand at ${size}: pause A from its popover while it holds the l
     await app.screenshot(`learner-3-A-paused-${size}`);
     await setSpeedPosition(page);
     await waitForStep(page, 1);
-    await waitForLine(page, /^A's lease \(fencing token \d+\) ran out/, "A's lease running out, told");
+    await waitForLine(page, /^A's lease [0-9a-f]+ \(fencing token \d+\) expired/, "A's lease running out, told");
     await setSpeedPosition(page, NORMAL_SPEED_POSITION);
     await act(page, 'A', 'Resume A');
     await waitForStep(page, 2);

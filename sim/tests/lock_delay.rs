@@ -303,7 +303,7 @@ fn the_narration_tells_the_delay_and_its_end() {
     let lines: Vec<String> = narrator.lines().map(|line| line.text.clone()).collect();
     let delay = lines
         .iter()
-        .position(|line| line.contains("lock-delay keeps it from everyone for 2 s"))
+        .position(|line| line.contains("lock-delay keeps /lock/jobs from everyone for 2 s"))
         .unwrap_or_else(|| panic!("{}", lines.join("\n")));
     let end = lines
         .iter()

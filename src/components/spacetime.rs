@@ -22,7 +22,9 @@ use crate::world_text::byzantine::liar_label;
 use crate::world_text::names::node_name;
 use leptos::prelude::*;
 use quorumlab_sim::ids::NodeId;
+use quorumlab_sim::lockservice::etcd::etcd_label;
 use quorumlab_sim::protocol::RoleLabel;
+use quorumlab_sim::registry::speaks_etcd;
 use quorumlab_sim::world::NodeStatus;
 
 /// The drawing is as wide in user units as the SVG is in CSS pixels (measured, this until then), so a
@@ -181,11 +183,22 @@ pub fn SpaceTime() -> impl IntoView {
             history_revision: state.history_revision.get(),
         };
         let window = window_us.get();
+        // The trace keeps the wire labels; an etcd-like service's arrows are named as etcd calls.
+        let etcd = state
+            .scenario
+            .with(|scenario| speaks_etcd(scenario.protocol.kind()));
         lanes.with(|lanes| {
             state.with_session(|session| {
                 log.try_update_value(|log| {
                     log.sync(session.trace(), now, key);
-                    visible_arrows(log.arrows(), lanes, now, window, MAX_DRAWN_ARROWS)
+                    let mut placed =
+                        visible_arrows(log.arrows(), lanes, now, window, MAX_DRAWN_ARROWS);
+                    if etcd {
+                        for arrow in &mut placed {
+                            arrow.kind = etcd_label(arrow.kind);
+                        }
+                    }
+                    placed
                 })
                 .unwrap_or_default()
             })

@@ -8,9 +8,11 @@ use crate::state::AppState;
 use crate::world_text::beliefs::{belief_sentence, believed_holders, double_holder_sentence};
 use crate::world_text::capabilities::tokens_fence;
 use crate::world_text::leases::lease_fraction;
+use crate::world_text::lock_delay::lock_delay_lines;
 use leptos::prelude::*;
+use quorumlab_sim::lockservice::etcd::lock_key;
 use quorumlab_sim::view::ClusterView;
-use quorumlab_sim::view_coordination::{CoordinationView, WorkerView};
+use quorumlab_sim::view_coordination::{CoordinationView, ServiceView, WorkerView};
 use quorumlab_sim::world::NodeStatus;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -50,7 +52,8 @@ fn truth(coordination: &CoordinationView, worker: &WorkerView, ttl_us: u64) -> (
             let until = deadline.map_or_else(|| "?".to_string(), format::sim_time);
             return (
                 format!(
-                    "{leader} (at {clock}): holds it, token {}, until {until}",
+                    "{leader} (at {clock}): holds it with key {}, token {}, until {until}",
+                    lock_key(hold_key(service, hold.lease), hold.lease),
                     hold.token
                 ),
                 left,
@@ -67,7 +70,11 @@ fn truth(coordination: &CoordinationView, worker: &WorkerView, ttl_us: u64) -> (
             .find_map(|lock| lock.holder)
             .map(|hold| format!("{} holds it", name(coordination, hold.owner.index())))
             .unwrap_or_else(|| "nobody holds it".to_string());
-        let mine = if waiting { "queued" } else { "no hold" };
+        let mine = if waiting {
+            "queued, watching the key before its own"
+        } else {
+            "no hold"
+        };
         return (format!("{leader} (at {clock}): {mine}; {holder}"), 0.0);
     }
     if !coordination.kv_servers.is_empty() {
@@ -102,6 +109,15 @@ fn truth(coordination: &CoordinationView, worker: &WorkerView, ttl_us: u64) -> (
         };
     }
     ("no service leader right now".to_string(), 0.0)
+}
+
+/// The key `lease` was created for (every lease belongs to one lock).
+fn hold_key(service: &ServiceView, lease: u64) -> u32 {
+    service
+        .leases
+        .iter()
+        .find(|known| known.lease.id == lease)
+        .map_or(0, |known| known.lease.key)
 }
 
 fn lanes(view: &ClusterView, ttl_us: u64) -> Vec<Lane> {
@@ -153,6 +169,14 @@ pub fn WorkerLanes() -> impl IntoView {
                 .unwrap_or_default()
         })
     });
+    let delays = Memo::new(move |_| {
+        state.panel_view.with(|view| {
+            view.coordination
+                .as_ref()
+                .map(lock_delay_lines)
+                .unwrap_or_default()
+        })
+    });
     let count = Memo::new(move |_| lanes.with(Vec::len));
     view! {
         <Show when=move || { count.get() > 0 }>
@@ -163,6 +187,9 @@ pub fn WorkerLanes() -> impl IntoView {
                         "⚠ " {move || double.with(|holders| double_holder_sentence(holders))}
                     </p>
                 </Show>
+                <For each=move || delays.get() key=|line| line.clone() let:line>
+                    <p class="lock-delay-line" role="status" data-testid="lock-delay-line">"⏳ " {line}</p>
+                </For>
                 <ul class="lanes">
                     <For each=move || 0..count.get() key=|index| *index let:index>
                         <LaneRow lanes=lanes index=index />

@@ -120,6 +120,14 @@ mod tests {
             let mut session = lesson_session(&lesson).unwrap();
             let tracker = play_to_step(&mut session, &lesson, 1).unwrap();
             assert_eq!(tracker.current_step(), 1);
+            assert!(tracker.done(1).is_none());
+            if lesson.steps[1].own_world.is_some() {
+                // A second step with a world of its own begins on a fresh run: nothing of step 1 is
+                // played into it, and step 1 counts as done earlier.
+                assert!(session.actions().is_empty(), "{}", lesson.id);
+                assert!(tracker.done(0).is_some(), "{}", lesson.id);
+                continue;
+            }
             assert_eq!(
                 session.actions().len(),
                 lesson.steps[0].solution.len(),
@@ -129,7 +137,6 @@ mod tests {
             assert!(tracker
                 .done(0)
                 .is_some_and(|text| text != super::super::tracker::DONE_EARLIER));
-            assert!(tracker.done(1).is_none());
         }
     }
 

@@ -10,6 +10,7 @@ pub mod client;
 pub mod hold_words;
 pub mod leases;
 pub mod ledger;
+pub mod lock_delay;
 pub mod membership;
 pub mod names;
 pub mod node_kind;

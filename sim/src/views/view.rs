@@ -10,10 +10,12 @@ use crate::contract::link_settings::LinkSettings;
 use crate::contract::protocol::{ClientOutcome, Protocol, RoleLabel};
 use crate::engine::network::LinkCut;
 use crate::engine::world::{ClientRecord, NodeStatus, World};
+use crate::protocols::lockservice::etcd::etcd_label;
 use crate::protocols::raft::membership::ChangeInProgress;
 use crate::protocols::raft::Command;
 use crate::views::message_content::message_content;
 use crate::worlds::actor::ClusterRaft;
+use crate::worlds::registry::speaks_etcd;
 use serde::Serialize;
 
 /// Newest log entries shown per node, so a frame stays cheap however long the logs grow.
@@ -136,6 +138,8 @@ impl World {
             .map(|index| self.node_label(NodeId(index as u16)))
             .collect();
         let name = |node: NodeId| labels.get(node.index()).cloned().unwrap_or_default();
+        // The trace keeps the wire labels (they are fingerprinted); the drawing uses etcd's names.
+        let etcd = speaks_etcd(self.config().protocol.kind());
         let messages = network
             .in_flight
             .in_id_order()
@@ -144,7 +148,11 @@ impl World {
                 id: flight.id,
                 from: flight.from,
                 to: flight.to,
-                kind: flight.label,
+                kind: if etcd {
+                    etcd_label(flight.label)
+                } else {
+                    flight.label
+                },
                 term: flight.message.term(),
                 entry_count: flight.message.entry_count(),
                 sent_at_us: flight.sent_at.as_micros(),

@@ -254,6 +254,7 @@ mod tests {
                 }],
                 znodes: Vec::new(),
                 watches: Vec::new(),
+                lock_delays: Vec::new(),
             }),
             ..crate::world_text::bare_view(
                 quorumlab_sim::ProtocolKind::LockService,

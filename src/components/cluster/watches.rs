@@ -125,6 +125,7 @@ mod tests {
                 locks: Vec::new(),
                 znodes,
                 watches,
+                lock_delays: Vec::new(),
             }),
             ..crate::world_text::bare_view(
                 quorumlab_sim::ProtocolKind::Zookeeper,

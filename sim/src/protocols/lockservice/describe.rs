@@ -3,12 +3,15 @@
 //!
 //! One describer serves two kinds of lock server. A replicated service (etcd-like, on Raft) reports
 //! each change from every replica, so a change is told once, by its revision; its numbers are fencing
-//! tokens. A Redis-style server reports its own key, its number is a random value that fences nothing,
-//! and its key expires on that server's own clock.
+//! tokens, and it is told in etcd's words (LeaseGrant, a Txn creating the client's key under the lock's
+//! prefix, LeaseKeepAlive, LeaseRevoke, a Watch on the predecessor key: see `etcd.rs`), so the story
+//! reads like the calls a learner will later make. A Redis-style server reports its own key, its number
+//! is a random value that fences nothing, and its key expires on that server's own clock.
 
 use crate::base::ids::NodeId;
 use crate::base::units::FencingToken;
 use crate::contract::entry::describe::{Described, Describer, Telling, Weight};
+use crate::protocols::lockservice::etcd::{lock_key, lock_name, lock_prefix};
 use crate::protocols::lockservice::LockFact;
 
 pub struct LockDescriber {
@@ -68,9 +71,12 @@ impl LockDescriber {
         }
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn granted(
         &mut self,
         server: NodeId,
+        key: u32,
+        lease: u64,
         owner: NodeId,
         token: FencingToken,
         revision: u64,
@@ -82,9 +88,12 @@ impl LockDescriber {
         let owner_name = telling.name(owner);
         let (text, nodes) = if self.replicated {
             let text = format!(
-                "The lock service grants the lock to {owner_name} with {}: every write {owner_name} \
-                 makes under this lease carries it",
-                self.number(token)
+                "The lock service grants the lock to {owner_name} with {}: its key {} is now the \
+                 oldest under {}, and the revision of this grant fences every write {owner_name} \
+                 makes under lease {lease:x}",
+                self.number(token),
+                lock_key(key, lease),
+                lock_prefix(key)
             );
             (text, vec![owner])
         } else {
@@ -99,10 +108,26 @@ impl LockDescriber {
         Some(Described::new(Weight::Notable, text, nodes))
     }
 
+    /// A client's ask: in etcd a LeaseGrant, then a Txn that creates its own key under the lock's
+    /// prefix only if no key of that name exists yet (`create_revision == 0`).
+    fn requested(&self, client: NodeId, key: u32, telling: &Telling<'_>) -> String {
+        let name = telling.name(client);
+        if !self.replicated {
+            return format!("{name} asks for the lock");
+        }
+        format!(
+            "{name} asks for the lock: LeaseGrant, then a Txn that creates its key under {} if its \
+             create_revision is 0; unless its key is the oldest there, it Watches the key just \
+             before its own",
+            lock_prefix(key)
+        )
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn released(
         &mut self,
         server: NodeId,
+        (key, lease): (u32, u64),
         owner: NodeId,
         by: NodeId,
         token: FencingToken,
@@ -121,21 +146,30 @@ impl LockDescriber {
             .map(|(_, delay_ms)| delay_ms);
         let text = match (expired, self.replicated) {
             (true, true) if delay_ms.is_some() => format!(
-                "{owner_name}'s lease ({number}) ran out, so the service releases the lock, but \
-                 lock-delay keeps it from everyone for {}: {owner_name} may only be paused and still \
-                 at work, so the next holder waits out that time",
+                "{owner_name}'s lease {lease:x} ({number}) expired, so the service deletes its key {}, \
+                 but lock-delay keeps {} from everyone for {}: {owner_name} may only be paused and \
+                 still at work, so the next holder waits out that time",
+                lock_key(key, lease),
+                lock_name(key),
                 seconds(delay_ms.unwrap_or_default())
             ),
             (true, true) => format!(
-                "{owner_name}'s lease ({number}) ran out: the service's leader stopped hearing \
-                 keep-alives in time, by its own clock, so the lock is free again"
+                "{owner_name}'s lease {lease:x} ({number}) expired: no LeaseKeepAlive reached the \
+                 service's leader in time, by its own clock, so its key {} is deleted and the \
+                 lock is free again",
+                lock_key(key, lease)
             ),
             (true, false) => format!(
                 "The lock key for {owner_name} ({number}) expired on {}, by {}'s clock",
                 telling.name(server),
                 telling.name(server)
             ),
-            (false, _) if by == owner => format!("{owner_name} releases the lock ({number})"),
+            (false, true) if by == owner => format!(
+                "{owner_name} releases the lock ({number}) with LeaseRevoke: lease {lease:x} and its \
+                 key {} are deleted; a client watching that key, if there is one, is next",
+                lock_key(key, lease)
+            ),
+            (false, false) if by == owner => format!("{owner_name} releases the lock ({number})"),
             (false, _) => format!(
                 "{} deletes the lock key that {owner_name} set ({number}): it removed someone \
                  else's lock",
@@ -155,23 +189,34 @@ impl Describer<LockFact> for LockDescriber {
     ) -> Option<Described> {
         match *fact {
             LockFact::LockGranted {
+                key,
+                lease,
                 owner,
                 token,
                 revision,
-                ..
-            } => self.granted(node, owner, token, revision, telling),
+            } => self.granted(node, key, lease, owner, token, revision, telling),
             LockFact::LockReleased {
+                key,
+                lease,
                 owner,
                 by,
                 token,
                 expired,
                 revision,
-                ..
-            } => self.released(node, owner, by, token, expired, revision, telling),
-            LockFact::LockRequested { .. } => Some(
+            } => self.released(
+                node,
+                (key, lease),
+                owner,
+                by,
+                token,
+                expired,
+                revision,
+                telling,
+            ),
+            LockFact::LockRequested { key } => Some(
                 Described::new(
                     Weight::Routine,
-                    format!("{} asks for the lock", telling.name(node)),
+                    self.requested(node, key, telling),
                     vec![node],
                 )
                 .coalescing("lock-request"),
@@ -184,19 +229,17 @@ impl Describer<LockFact> for LockDescriber {
                 self.delay_begun = Some((revision, delay_ms));
                 None
             }
-            LockFact::LockDelayEnded { revision, .. } => {
+            LockFact::LockDelayEnded { key, revision } => {
                 if revision <= self.last_delay_end_told {
                     return None;
                 }
                 self.last_delay_end_told = revision;
-                let text =
-                    "Lock-delay is over: the service may grant the lock again, to the first \
-                            client in its queue";
-                Some(Described::new(
-                    Weight::Notable,
-                    text.to_string(),
-                    vec![node],
-                ))
+                let text = format!(
+                    "Lock-delay is over: the service may grant {} again, to the client whose Watch \
+                     on the deleted key is waiting",
+                    lock_name(key)
+                );
+                Some(Described::new(Weight::Notable, text, vec![node]))
             }
         }
     }

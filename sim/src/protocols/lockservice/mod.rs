@@ -29,11 +29,13 @@
 //! after each input. A crash loses the table with the rest of the volatile state; the replica rebuilds it
 //! by re-applying the committed log. Files: `table.rs` (the pure state machine), `message.rs` (the lock
 //! protocol), `znode_message.rs` (sessions, znodes, watches), `delay.rs` (Consul's lock-delay, timed
-//! on the leader's clock; off unless `[lock_service] lock_delay_ms` is set, see `options.rs`).
+//! on the leader's clock; off unless `[lock_service] lock_delay_ms` is set, see `options.rs`), `etcd.rs`
+//! (etcd's names for every call, which the panels and the narration use).
 
 pub mod delay;
 pub mod describe;
 pub mod entry;
+pub mod etcd;
 pub mod fact;
 pub mod message;
 pub mod options;

@@ -60,6 +60,8 @@ pub const CHECKPOINT_NAMES: &[&str] = &[
     "tokens_rose_across_failover",
     "server_joined_as_voter",
     "leader_removed_and_replaced",
+    "lock_held_back_by_delay",
+    "overlap_despite_delay",
 ];
 
 /// A condition on the live simulation. `NodeTarget::Leader` in a checkpoint means the node that led
@@ -179,6 +181,11 @@ pub enum Checkpoint {
     /// Raft: the server that led when the step began is out of the current leader's configuration,
     /// and another server leads.
     LeaderRemovedAndReplaced,
+    /// Since the step began lock-delay held a lock back after its holder's lease expired, and the
+    /// first grant after the delay came with no worker paused and no two holders overlapping.
+    LockHeldBackByDelay,
+    /// Since the step began lock-delay held a lock back, and Mutual Exclusion broke all the same.
+    OverlapDespiteDelay,
 }
 
 /// Why a checkpoint string does not parse; `at` is the 1-based character where the problem starts.
@@ -307,6 +314,8 @@ pub(crate) fn parse_checkpoint(
         "tokens_rose_across_failover" => no_argument(Checkpoint::TokensRoseAcrossFailover),
         "server_joined_as_voter" => no_argument(Checkpoint::ServerJoinedAsVoter),
         "leader_removed_and_replaced" => no_argument(Checkpoint::LeaderRemovedAndReplaced),
+        "lock_held_back_by_delay" => no_argument(Checkpoint::LockHeldBackByDelay),
+        "overlap_despite_delay" => no_argument(Checkpoint::OverlapDespiteDelay),
         "ballots_at_least" => Ok(Checkpoint::BallotsAtLeast(number(
             text,
             needs("a number")?,
@@ -520,6 +529,8 @@ mod tests {
                 "leader_removed_and_replaced",
                 Checkpoint::LeaderRemovedAndReplaced,
             ),
+            ("lock_held_back_by_delay", Checkpoint::LockHeldBackByDelay),
+            ("overlap_despite_delay", Checkpoint::OverlapDespiteDelay),
         ];
         for (text, expected) in cases {
             assert_eq!(parse_checkpoint(text, &names()), Ok(expected), "{text}");

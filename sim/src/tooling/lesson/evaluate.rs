@@ -13,6 +13,7 @@ mod byzantine;
 mod coordination;
 mod grants;
 mod holders;
+mod lock_delay;
 mod membership;
 mod message_tally;
 mod paxos;
@@ -96,6 +97,8 @@ pub struct CheckpointEvaluator {
     grants: grants::GrantWatch,
     /// The configuration counted when the step began (membership checkpoints).
     membership: membership::MembershipWatch,
+    /// Lock-delays seen in force and overlaps since the step began.
+    delays: lock_delay::DelayWatch,
     /// Set once the checkpoint has been met; later calls return it unchanged.
     met: Option<Verdict>,
 }
@@ -126,6 +129,7 @@ impl CheckpointEvaluator {
             byzantine: byzantine::ByzantineWatch::begin(world),
             grants: grants::GrantWatch::begin(world),
             membership: membership::MembershipWatch::begin(world),
+            delays: lock_delay::DelayWatch::begin(world),
             met: None,
         }
     }
@@ -237,6 +241,8 @@ impl CheckpointEvaluator {
             Checkpoint::LeaderRemovedAndReplaced => self
                 .membership
                 .leader_removed_and_replaced(world, self.start_leader.map(|(node, _)| node)),
+            Checkpoint::LockHeldBackByDelay => self.delays.lock_held_back_by_delay(world),
+            Checkpoint::OverlapDespiteDelay => self.delays.overlap_despite_delay(world),
         }
     }
 

@@ -91,6 +91,7 @@ course_files![
     "11-paxos.md",
     "12-byzantine.md",
     "13-membership.md",
+    "14-sessions-lock-delay.md",
 ];
 
 /// One lesson file as this build knows it, without its text.
@@ -185,6 +186,14 @@ pub const SCENARIO_FILES: &[(&str, &str)] = &[
     (
         "lessons/scenarios/membership-direct.toml",
         include_str!("../../../../lessons/scenarios/membership-direct.toml"),
+    ),
+    (
+        "lessons/scenarios/lock-delay-calm.toml",
+        include_str!("../../../../lessons/scenarios/lock-delay-calm.toml"),
+    ),
+    (
+        "lessons/scenarios/lock-delay-fenced-calm.toml",
+        include_str!("../../../../lessons/scenarios/lock-delay-fenced-calm.toml"),
     ),
 ];
 

@@ -48,7 +48,17 @@ impl World {
                     waiters: state.waiters.iter().copied().collect(),
                 })
                 .collect();
+            let lock_delays = server
+                .table
+                .delayed_keys
+                .keys()
+                .map(|key| LockDelayView {
+                    key: *key,
+                    until_us: server.delays.end_us(*key),
+                })
+                .collect();
             Some(ServiceView {
+                lock_delays,
                 znodes: server.table.znodes.values().copied().collect(),
                 watches: server
                     .watches

@@ -119,6 +119,16 @@ pub struct ServiceView {
     pub znodes: Vec<ZNode>,
     /// One-shot watches the leader holds: znode and watchers.
     pub watches: Vec<(ZPath, Vec<NodeId>)>,
+    /// Keys the service holds back under lock-delay (empty without one).
+    pub lock_delays: Vec<LockDelayView>,
+}
+
+/// One key under lock-delay: granted to no one until `until_us` on the leader's clock (`None` until
+/// the leader has timed it, which it does on its next check).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LockDelayView {
+    pub key: u32,
+    pub until_us: Option<u64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

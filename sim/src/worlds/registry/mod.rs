@@ -71,6 +71,12 @@ impl ProtocolConfig {
     }
 }
 
+/// Whether `kind`'s lock service is the etcd-like one, whose messages the views call by etcd's names
+/// (LeaseGrant, LeaseKeepAlive, LeaseRevoke, ...: `protocols::lockservice::etcd`).
+pub fn speaks_etcd(kind: ProtocolKind) -> bool {
+    entry(kind).story.locks == Some(crate::contract::entry::describe::LockStory::Service)
+}
+
 /// What each invariant promises (empty for a name no entry lists).
 pub fn promise(invariant: &str) -> &'static str {
     ENTRIES

@@ -1,0 +1,116 @@
+// Lesson 14, "Sessions and lock-delay", in the browser: the whole lesson by "show me" at 1440x900, its
+// first step by hand at 1920x1080 (A paused from its popover while the lesson waits), and the etcd words
+// the lock service now speaks in: message dots named LeaseKeepAlive, the Workers panel's lock key under
+// /lock/jobs/ and its "held back until" line, and the narration's LeaseGrant, Txn and expiry. Screenshots
+// go to e2e/screenshots/lesson14-*.png.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openApp } from './support/browser.mjs';
+import { assertNoProblems, setSpeedPosition, simTimeMs, violatedInvariants, waitUntil } from './support/cluster.mjs';
+import { showMe, step, stepResult, stepState, waitForStepState } from './support/lesson-steps.mjs';
+
+const LESSON = 'sessions-lock-delay';
+const POPOVER = '[data-testid=node-popover]';
+const DELAY_LINE = '[data-testid=lock-delay-line]';
+
+const narration = (page) => page.$$eval('[data-testid=narration-line] .narration-text', (lines) => lines.map((line) => line.textContent));
+
+async function waitForLine(page, pattern, what) {
+  return waitUntil(async () => (await narration(page)).find((line) => pattern.test(line)), { timeout: 20_000, what });
+}
+
+function ringNode(page, name) {
+  return page.locator('[data-testid=cluster-view] g[data-testid^="node-"]', {
+    has: page.locator('text.node-id', { hasText: new RegExp(`^${name}$`) }),
+  });
+}
+
+async function openFromList(page) {
+  await page.click('[data-testid=lessons-button]');
+  await page.waitForSelector('[data-testid=lesson-list] [data-testid=lesson-item]');
+  await page.locator(`[data-testid=lesson-item][data-lesson-id="${LESSON}"] [data-testid=open-lesson]`).click();
+  await page.waitForSelector(`[data-testid=lesson-panel][data-lesson-id="${LESSON}"]`);
+}
+
+async function shoot(app, number, name) {
+  await step(app.page, number).scrollIntoViewIfNeeded();
+  await app.screenshot(name);
+}
+
+test('lesson 14 at 1440x900 by "show me": lock-delay covers a short pause, a long one overlaps, fencing refuses it', async () => {
+  const app = await openApp({ width: 1440, height: 900 });
+  const { page } = app;
+  try {
+    await openFromList(page);
+    assert.equal(new URL(page.url()).hash, `#/lesson/${LESSON}`);
+    assert.equal(await stepState(page, 1), 'open');
+    await page.waitForSelector('[data-testid=lesson-waiting]');
+    await app.screenshot('lesson14-opened-1440');
+    await setSpeedPosition(page);
+
+    await showMe(page, 1);
+    assert.match(await stepResult(page, 1), /lock-delay held \/lock\/jobs back from \d+\.\d{3} s .*only then was B/);
+    await shoot(app, 1, 'lesson14-held-back-1440');
+
+    await showMe(page, 2);
+    assert.match(await stepResult(page, 2), /yet two holders overlapped/);
+    await waitUntil(async () => (await violatedInvariants(page)).includes('Mutual Exclusion'), {
+      timeout: 10_000,
+      what: 'Mutual Exclusion to show as violated',
+    });
+    await shoot(app, 2, 'lesson14-overlap-1440');
+
+    await showMe(page, 3);
+    assert.match(await stepResult(page, 3), /the store refused 1 write/);
+    assert.deepEqual(await violatedInvariants(page), [], 'with fencing the late write breaks nothing');
+    await page.waitForSelector('[data-testid=lesson-complete]');
+    await shoot(app, 3, 'lesson14-complete-1440');
+    assertNoProblems(app);
+  } finally {
+    await app.close();
+  }
+});
+
+test('lesson 14 step 1 by hand at 1920x1080: the panels and the narration speak etcd', async () => {
+  const app = await openApp({ width: 1920, height: 1080, path: `/#/lesson/${LESSON}` });
+  const { page } = app;
+  try {
+    await page.waitForSelector('[data-testid=lesson-waiting]');
+    const openedAt = await simTimeMs(page);
+    // While the lesson waits, A holds the lock: the panel names its etcd key.
+    const laneA = page.locator('[data-testid=lane-A]');
+    assert.match((await laneA.textContent()) ?? '', /holds it with key \/lock\/jobs\/[0-9a-f]+, token \d+/);
+    await ringNode(page, 'A').click();
+    await page.waitForSelector(POPOVER);
+    await page.click(`${POPOVER} button[aria-label="Pause 1 s, A"]`);
+    await page.click('[data-testid=play-toggle]');
+    assert.ok((await simTimeMs(page)) >= openedAt);
+
+    // Keep-alives travel as etcd calls while the run goes on (a dot on the stage or an arrow in the
+    // space-time diagram, whichever is drawn).
+    await waitUntil(async () => (await page.locator('[data-kind^="LeaseKeepAlive"]').count()) > 0, {
+      timeout: 10_000,
+      what: 'a LeaseKeepAlive on the stage',
+    });
+    const delay = page.locator(DELAY_LINE);
+    await delay.waitFor({ timeout: 10_000 });
+    assert.match(
+      (await delay.textContent()) ?? '',
+      /lock \/lock\/jobs held back until \d+\.\d{3} s: the old session's holder may still be acting/,
+    );
+    await app.screenshot('lesson14-delay-line-1920');
+
+    await waitForStepState(page, 1, 'done', 20_000);
+    assert.match(await stepResult(page, 1), /only then was B \(fencing token \d+\) granted it/);
+    await waitUntil(async () => (await delay.count()) === 0, { timeout: 5_000, what: 'the line to go when the delay ends' });
+
+    await waitForLine(page, /asks for the lock: LeaseGrant, then a Txn that creates its key under \/lock\/jobs\//, 'an ask told in etcd calls');
+    await waitForLine(page, /^A's lease [0-9a-f]+ \(fencing token \d+\) expired, so the service deletes its key \/lock\/jobs\/[0-9a-f]+, but lock-delay keeps \/lock\/jobs from everyone for 2 s/, 'the expiry told');
+    await waitForLine(page, /^Lock-delay is over: the service may grant \/lock\/jobs again/, 'the delay ending told');
+    await waitForLine(page, /grants the lock to B with fencing token \d+: its key \/lock\/jobs\/[0-9a-f]+ is now the oldest/, 'the grant told');
+    await shoot(app, 1, 'lesson14-by-hand-1920');
+    assertNoProblems(app);
+  } finally {
+    await app.close();
+  }
+});
