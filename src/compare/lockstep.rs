@@ -171,8 +171,19 @@ mod tests {
         use quorumlab_sim::action::{Action, NodeTarget};
         let (mut left, mut right_live) = fencing_sessions();
         let moves = [
-            (600, Action::Pause { target: NodeTarget::Leader, duration_ms: None }),
-            (2_400, Action::Resume { target: NodeTarget::Leader }),
+            (
+                600,
+                Action::Pause {
+                    target: NodeTarget::Leader,
+                    duration_ms: None,
+                },
+            ),
+            (
+                2_400,
+                Action::Resume {
+                    target: NodeTarget::Leader,
+                },
+            ),
         ];
         for (at_ms, action) in &moves {
             for session in [&mut left, &mut right_live] {
@@ -194,7 +205,10 @@ mod tests {
                 .collect::<Vec<_>>()
         };
         assert_eq!(future(&replayed), future(&left));
-        assert!(!future(&left).is_empty(), "the left run has a recorded future");
+        assert!(
+            !future(&left).is_empty(),
+            "the left run has a recorded future"
+        );
         let mut replayed = replayed;
         replayed.advance_to(SimTime::from_ms(6_000));
         assert_eq!(replayed.trace_hash(), right_live.trace_hash());

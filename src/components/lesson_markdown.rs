@@ -27,7 +27,9 @@ pub fn inlines_view(inlines: &[Inline], scope: LinkScope) -> AnyView {
         .iter()
         .map(|inline| match inline {
             Inline::Text(text) => text.clone().into_any(),
-            Inline::Strong(inner) => view! { <strong>{inlines_view(inner, scope)}</strong> }.into_any(),
+            Inline::Strong(inner) => {
+                view! { <strong>{inlines_view(inner, scope)}</strong> }.into_any()
+            }
             Inline::Emphasis(inner) => view! { <em>{inlines_view(inner, scope)}</em> }.into_any(),
             Inline::Code(text) => view! { <code>{text.clone()}</code> }.into_any(),
             Inline::Live(name) => live_name_view(*name),
@@ -74,7 +76,8 @@ fn compare_link_view(label: &str, link: CompareLink, scope: LinkScope) -> AnyVie
                 text: format!(
                     "Compared from {}: the lesson goes on and is checked on the left run; \
                      the right one gets every action at the same instant",
-                    state.with_session(|session| crate::format::sim_time(session.now().as_micros()))
+                    state
+                        .with_session(|session| crate::format::sim_time(session.now().as_micros()))
                 ),
                 is_error: false,
             }),
@@ -97,7 +100,9 @@ fn compare_link_view(label: &str, link: CompareLink, scope: LinkScope) -> AnyVie
         }
     };
     let title = match scope {
-        LinkScope::Step => "Set beside the lesson's run a second one with the option flipped, on one clock",
+        LinkScope::Step => {
+            "Set beside the lesson's run a second one with the option flipped, on one clock"
+        }
         LinkScope::Prose => "Open both runs side by side on one clock",
     };
     view! {

@@ -71,7 +71,12 @@ fn OpenLesson(lesson: Lesson) -> impl IntoView {
         .into_any()
     };
     let mut items = 0;
-    let before_view = blocks_view(&before, &mut items, Some(&mastery_item as ChecklistItem), LinkScope::Prose);
+    let before_view = blocks_view(
+        &before,
+        &mut items,
+        Some(&mastery_item as ChecklistItem),
+        LinkScope::Prose,
+    );
     let steps_heading = if steps_section.is_empty() {
         view! { <h3>"Steps"</h3> }.into_any()
     } else {
@@ -82,7 +87,12 @@ fn OpenLesson(lesson: Lesson) -> impl IntoView {
             LinkScope::Prose,
         )
     };
-    let after_view = blocks_view(&after, &mut items, Some(&mastery_item as ChecklistItem), LinkScope::Prose);
+    let after_view = blocks_view(
+        &after,
+        &mut items,
+        Some(&mastery_item as ChecklistItem),
+        LinkScope::Prose,
+    );
     let steps = lesson
         .steps
         .iter()
@@ -94,7 +104,12 @@ fn OpenLesson(lesson: Lesson) -> impl IntoView {
         .iter()
         .map(|question| {
             let mut no_items = 0;
-            let answer = blocks_view(&parse_blocks(&question.answer), &mut no_items, None, LinkScope::Prose);
+            let answer = blocks_view(
+                &parse_blocks(&question.answer),
+                &mut no_items,
+                None,
+                LinkScope::Prose,
+            );
             view! {
                 <div class="interview-question" data-testid="interview-question">
                     <p><strong>{question.question.clone()}</strong></p>

@@ -60,7 +60,12 @@ pub fn StepCard(index: usize, step: LessonStep) -> impl IntoView {
     let number = index + 1;
     let instruction = {
         let mut items = 0;
-        blocks_view(&parse_blocks(&step.instruction), &mut items, None, LinkScope::Step)
+        blocks_view(
+            &parse_blocks(&step.instruction),
+            &mut items,
+            None,
+            LinkScope::Step,
+        )
     };
     let predictions = step
         .predict
@@ -233,7 +238,12 @@ pub fn CurrentStepCard(steps: Vec<LessonStep>) -> impl IntoView {
         let index = current();
         let step = steps.with_value(|steps| steps.get(index).cloned())?;
         let mut items = 0;
-        let instruction = blocks_view(&parse_blocks(&step.instruction), &mut items, None, LinkScope::Step);
+        let instruction = blocks_view(
+            &parse_blocks(&step.instruction),
+            &mut items,
+            None,
+            LinkScope::Step,
+        );
         let predictions = if step.predict.is_empty() {
             ""
         } else {

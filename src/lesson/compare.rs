@@ -77,7 +77,11 @@ pub fn step_links(step: &LessonStep) -> Vec<CompareLink> {
             Block::Code { .. } => {}
         }
     }
-    for option in step.predict.iter().flat_map(|prediction| &prediction.options) {
+    for option in step
+        .predict
+        .iter()
+        .flat_map(|prediction| &prediction.options)
+    {
         collect(&parse_inlines(&option.text), &mut links);
         collect(&parse_inlines(&option.explanation), &mut links);
     }
