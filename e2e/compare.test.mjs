@@ -123,7 +123,7 @@ test('lesson 6 opens the fencing comparison from its text', async () => {
     await page.click('[data-testid=lessons-button]');
     await page.locator('[data-testid=lesson-item][data-lesson-id="fencing-tokens"] [data-testid=open-lesson]').click();
     await page.waitForSelector('[data-testid=lesson-panel][data-lesson-id="fencing-tokens"]');
-    const link = page.locator('[data-testid=lesson-panel] [data-testid=lesson-compare]').first();
+    const link = page.locator('[data-testid=lesson-panel] [data-testid=lesson-compare][data-scope=prose]').first();
     await link.scrollIntoViewIfNeeded();
     await link.click();
     await page.waitForSelector('[data-testid=compare-stage]');

@@ -55,17 +55,16 @@ pub fn step_both(left: &mut Session, right: &mut Session) -> Option<SteppedBoth>
     })
 }
 
-/// A run of `scenario` brought to `left`'s instant with `left`'s actions applied at the same instants,
-/// as compare mode would have applied them live: a scripted step the right side applies itself is
-/// not applied twice. Refused (with the reason) when the scenario is invalid.
+/// A run of `scenario` brought to `left`'s instant with all of `left`'s actions applied at the same
+/// instants, as compare mode would have applied them live: a scripted step the right side applies
+/// itself is not applied twice. The actions after `left`'s instant (its recorded future, after a seek
+/// back or from a share link) are applied too and the run is then taken back to that instant, so
+/// playing on replays the same future on both sides. Refused (with the reason) when the scenario is
+/// invalid. Bounded by the left run's own log and length.
 pub fn replay_beside(left: &Session, scenario: Scenario) -> Result<Session, String> {
     let mut right = Session::new(scenario)?;
     let now = left.now();
-    let actions: Vec<&RecordedAction> = left
-        .actions()
-        .iter()
-        .take_while(|recorded| recorded.at <= now)
-        .collect();
+    let actions: Vec<&RecordedAction> = left.actions().iter().collect();
     for (index, recorded) in actions.iter().enumerate() {
         right.advance_to(recorded.at);
         let same =
@@ -76,7 +75,11 @@ pub fn replay_beside(left: &Session, scenario: Scenario) -> Result<Session, Stri
             right.apply(&recorded.action);
         }
     }
-    right.advance_to(now);
+    if right.now() > now {
+        right.seek(now);
+    } else {
+        right.advance_to(now);
+    }
     Ok(right)
 }
 
@@ -157,6 +160,58 @@ mod tests {
         assert_eq!(replayed.now(), left.now());
         assert_eq!(replayed.trace_hash(), right_live.trace_hash());
         assert_ne!(replayed.trace_hash(), left.trace_hash());
+        assert_eq!(replayed.actions().len(), right_live.actions().len());
+    }
+
+    /// A left run taken back in time keeps its recorded future; the right side made from it there gets
+    /// that future too (the same actions at the same instants), and playing both on to the end gives
+    /// the right side a comparison opened at zero would have had.
+    #[test]
+    fn a_right_side_made_in_the_past_gets_the_lefts_recorded_future() {
+        use quorumlab_sim::action::{Action, NodeTarget};
+        let (mut left, mut right_live) = fencing_sessions();
+        let moves = [
+            (
+                600,
+                Action::Pause {
+                    target: NodeTarget::Leader,
+                    duration_ms: None,
+                },
+            ),
+            (
+                2_400,
+                Action::Resume {
+                    target: NodeTarget::Leader,
+                },
+            ),
+        ];
+        for (at_ms, action) in &moves {
+            for session in [&mut left, &mut right_live] {
+                session.advance_to(SimTime::from_ms(*at_ms));
+                session.apply(action);
+            }
+        }
+        left.advance_to(SimTime::from_ms(6_000));
+        right_live.advance_to(SimTime::from_ms(6_000));
+        left.seek(SimTime::from_ms(300));
+        let replayed = replay_beside(&left, right_live.scenario().clone()).unwrap();
+        assert_eq!(replayed.now(), SimTime::from_ms(300));
+        let future = |session: &Session| {
+            session
+                .actions()
+                .iter()
+                .filter(|recorded| recorded.at > session.now())
+                .map(|recorded| (recorded.at, recorded.action.clone()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(future(&replayed), future(&left));
+        assert!(
+            !future(&left).is_empty(),
+            "the left run has a recorded future"
+        );
+        let mut replayed = replayed;
+        replayed.advance_to(SimTime::from_ms(6_000));
+        assert_eq!(replayed.trace_hash(), right_live.trace_hash());
         assert_eq!(replayed.actions().len(), right_live.actions().len());
     }
 

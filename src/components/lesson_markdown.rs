@@ -5,28 +5,46 @@
 //! Checklist items are numbered across the whole lesson (the panel renders the text in pieces); the
 //! caller passes a counter and, for the mastery checklist, a builder for each item's checkbox.
 
+use crate::lesson::compare::{open_lesson_run, open_link, CompareLink, LinkOpened};
 use crate::lesson::markdown::{Block, Inline};
-use crate::state::AppState;
+use crate::state::{AppState, Notice};
 use leptos::prelude::*;
 use quorumlab_sim::lesson::LiveName;
 
 /// Builds the control in front of checklist item `index` (its text is passed along as its label).
 pub type ChecklistItem<'a> = &'a dyn Fn(usize, AnyView) -> AnyView;
 
-pub fn inlines_view(inlines: &[Inline]) -> AnyView {
+/// Where a piece of lesson text sits, which decides what its compare links compare (see
+/// `lesson::compare`): a step's own text compares the lesson's run, prose opens the named example.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LinkScope {
+    Prose,
+    Step,
+}
+
+pub fn inlines_view(inlines: &[Inline], scope: LinkScope) -> AnyView {
     inlines
         .iter()
         .map(|inline| match inline {
             Inline::Text(text) => text.clone().into_any(),
-            Inline::Strong(inner) => view! { <strong>{inlines_view(inner)}</strong> }.into_any(),
-            Inline::Emphasis(inner) => view! { <em>{inlines_view(inner)}</em> }.into_any(),
+            Inline::Strong(inner) => {
+                view! { <strong>{inlines_view(inner, scope)}</strong> }.into_any()
+            }
+            Inline::Emphasis(inner) => view! { <em>{inlines_view(inner, scope)}</em> }.into_any(),
             Inline::Code(text) => view! { <code>{text.clone()}</code> }.into_any(),
             Inline::Live(name) => live_name_view(*name),
             Inline::Compare {
                 label,
                 example,
                 variations,
-            } => compare_link_view(label, example, variations),
+            } => compare_link_view(
+                label,
+                CompareLink {
+                    example: example.clone(),
+                    variations: variations.clone(),
+                },
+                scope,
+            ),
         })
         .collect_view()
         .into_any()
@@ -45,31 +63,58 @@ fn live_name_view(name: LiveName) -> AnyView {
 }
 
 /// A button that opens compare mode as the lesson names it; a name that does not fit says why.
-fn compare_link_view(label: &str, example: &str, variations: &str) -> AnyView {
+fn compare_link_view(label: &str, link: CompareLink, scope: LinkScope) -> AnyView {
     let state = expect_context::<AppState>();
-    let (example, variations) = (example.to_string(), variations.to_string());
     let open = move |_| {
-        let opened = crate::compare::open::example(&example).and_then(|base| {
-            let chosen = crate::compare::open::variations_named(&variations)?;
-            crate::compare::open::open_compare(state, base, chosen)
-        });
-        if let Err(reason) = opened {
-            state.notice.set(Some(crate::state::Notice {
+        let lesson_run = match scope {
+            LinkScope::Step => open_lesson_run(state),
+            LinkScope::Prose => None,
+        };
+        let lesson_was_open = state.lesson.active.get_untracked().is_some();
+        let notice = match open_link(state, &link, lesson_run.as_ref()) {
+            Ok(LinkOpened::BesideLesson) => Some(Notice {
+                text: format!(
+                    "Compared from {}: the lesson goes on and is checked on the left run; \
+                     the right one gets every action at the same instant",
+                    state
+                        .with_session(|session| crate::format::sim_time(session.now().as_micros()))
+                ),
+                is_error: false,
+            }),
+            Ok(LinkOpened::Example) if lesson_was_open => Some(Notice {
+                text: format!(
+                    "The lesson is closed: this comparison runs the example {} from its start, \
+                     not the lesson's run (Lessons, or L, opens it again)",
+                    link.example
+                ),
+                is_error: false,
+            }),
+            Ok(LinkOpened::Example) => None,
+            Err(reason) => Some(Notice {
                 text: format!("Cannot compare: {reason}"),
                 is_error: true,
-            }));
+            }),
+        };
+        if notice.is_some() {
+            state.notice.set(notice);
         }
     };
+    let title = match scope {
+        LinkScope::Step => {
+            "Set beside the lesson's run a second one with the option flipped, on one clock"
+        }
+        LinkScope::Prose => "Open both runs side by side on one clock",
+    };
     view! {
-        <button class="link compare-link" data-testid="lesson-compare" on:click=open
-            title="Open both runs side by side on one clock">{label.to_string()}</button>
+        <button class="link compare-link" data-testid="lesson-compare" data-scope=match scope { LinkScope::Step => "step", LinkScope::Prose => "prose" }
+            on:click=open title=title>{label.to_string()}</button>
     }
     .into_any()
 }
 
 /// Headings move down one level (at least `h3`): the panel's own title is the `h2`.
-fn heading_view(level: u8, text: &[Inline]) -> AnyView {
-    let content = inlines_view(text);
+fn heading_view(level: u8, text: &[Inline], scope: LinkScope) -> AnyView {
+    let content = inlines_view(text, scope);
     match level {
         0..=2 => view! { <h3>{content}</h3> }.into_any(),
         3 => view! { <h4>{content}</h4> }.into_any(),
@@ -84,14 +129,15 @@ pub fn blocks_view(
     blocks: &[Block],
     next_item: &mut usize,
     item: Option<ChecklistItem>,
+    scope: LinkScope,
 ) -> AnyView {
     let mut views = Vec::with_capacity(blocks.len());
     for block in blocks {
         views.push(match block {
-            Block::Heading { level, text } => heading_view(*level, text),
-            Block::Paragraph(text) => view! { <p>{inlines_view(text)}</p> }.into_any(),
+            Block::Heading { level, text } => heading_view(*level, text, scope),
+            Block::Paragraph(text) => view! { <p>{inlines_view(text, scope)}</p> }.into_any(),
             Block::List(items) => view! {
-                <ul>{items.iter().map(|text| view! { <li>{inlines_view(text)}</li> }).collect_view()}</ul>
+                <ul>{items.iter().map(|text| view! { <li>{inlines_view(text, scope)}</li> }).collect_view()}</ul>
             }
             .into_any(),
             Block::Checklist(items) => {
@@ -99,7 +145,7 @@ pub fn blocks_view(
                 for (ticked, text) in items {
                     let index = *next_item;
                     *next_item += 1;
-                    let label = inlines_view(text);
+                    let label = inlines_view(text, scope);
                     rows.push(match item {
                         Some(build) => view! { <li class="checklist-item">{build(index, label)}</li> }.into_any(),
                         None => {

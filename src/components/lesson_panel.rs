@@ -6,7 +6,7 @@
 //! The text is split at its "Steps" heading so the interactive steps sit where the lesson talks about
 //! them; a lesson without that heading gets its steps after the text.
 
-use crate::components::lesson_markdown::{blocks_view, ChecklistItem};
+use crate::components::lesson_markdown::{blocks_view, ChecklistItem, LinkScope};
 use crate::components::lesson_step::{CurrentStepCard, StepCard};
 use crate::lesson::live::{self, load_progress, update_progress, LessonContext};
 use crate::lesson::markdown::{parse_blocks, plain_text, Block};
@@ -71,7 +71,12 @@ fn OpenLesson(lesson: Lesson) -> impl IntoView {
         .into_any()
     };
     let mut items = 0;
-    let before_view = blocks_view(&before, &mut items, Some(&mastery_item as ChecklistItem));
+    let before_view = blocks_view(
+        &before,
+        &mut items,
+        Some(&mastery_item as ChecklistItem),
+        LinkScope::Prose,
+    );
     let steps_heading = if steps_section.is_empty() {
         view! { <h3>"Steps"</h3> }.into_any()
     } else {
@@ -79,9 +84,15 @@ fn OpenLesson(lesson: Lesson) -> impl IntoView {
             &steps_section,
             &mut items,
             Some(&mastery_item as ChecklistItem),
+            LinkScope::Prose,
         )
     };
-    let after_view = blocks_view(&after, &mut items, Some(&mastery_item as ChecklistItem));
+    let after_view = blocks_view(
+        &after,
+        &mut items,
+        Some(&mastery_item as ChecklistItem),
+        LinkScope::Prose,
+    );
     let steps = lesson
         .steps
         .iter()
@@ -93,7 +104,12 @@ fn OpenLesson(lesson: Lesson) -> impl IntoView {
         .iter()
         .map(|question| {
             let mut no_items = 0;
-            let answer = blocks_view(&parse_blocks(&question.answer), &mut no_items, None);
+            let answer = blocks_view(
+                &parse_blocks(&question.answer),
+                &mut no_items,
+                None,
+                LinkScope::Prose,
+            );
             view! {
                 <div class="interview-question" data-testid="interview-question">
                     <p><strong>{question.question.clone()}</strong></p>

@@ -7,7 +7,7 @@
 //! throughout, so the question never blocks the lab. The open step is also shown at the top of the
 //! lesson panel ([`CurrentStepCard`]), so what to do now sits beside the cluster without scrolling.
 
-use crate::components::lesson_markdown::{blocks_view, inlines_view};
+use crate::components::lesson_markdown::{blocks_view, inlines_view, LinkScope};
 use crate::lesson::live::{self, LessonContext};
 use crate::lesson::markdown::{parse_blocks, parse_inlines};
 use crate::state::AppState;
@@ -60,7 +60,12 @@ pub fn StepCard(index: usize, step: LessonStep) -> impl IntoView {
     let number = index + 1;
     let instruction = {
         let mut items = 0;
-        blocks_view(&parse_blocks(&step.instruction), &mut items, None)
+        blocks_view(
+            &parse_blocks(&step.instruction),
+            &mut items,
+            None,
+            LinkScope::Step,
+        )
     };
     let predictions = step
         .predict
@@ -118,7 +123,19 @@ fn OpenStepControls(announce: bool) -> impl IntoView {
             .with_tracker(|tracker| tracker.pending().len())
             .unwrap_or(0)
     };
+    // While comparing, the lesson judges one side only; it says which, so a tick is never a puzzle.
+    let judged_side = move || {
+        state.compare.is_comparing().then(|| {
+            state.compare.labels.with(|labels| {
+                format!(
+                    "Checked on the left run ({}). The right run ({}) gets every action at the same instant.",
+                    labels.left, labels.right
+                )
+            })
+        })
+    };
     view! {
+        {move || judged_side().map(|words| view! { <p class="lesson-compare-side" data-testid="lesson-compare-side">{words}</p> })}
         <p class="lesson-verdict" aria-live=if announce { "polite" } else { "off" } data-testid="step-verdict">
             {move || {
                 let verdict = lessons.verdict.get();
@@ -172,7 +189,7 @@ fn PredictQuestion(
         Some(view! {
             <p class=if option.correct { "predict-feedback right" } else { "predict-feedback wrong" }
                 data-testid="predict-feedback" aria-live="polite">
-                <strong>{verdict}</strong>{inlines_view(&parse_inlines(&option.explanation))}{evidence}
+                <strong>{verdict}</strong>{inlines_view(&parse_inlines(&option.explanation), LinkScope::Step)}{evidence}
             </p>
         }
         .into_any())
@@ -187,7 +204,7 @@ fn PredictQuestion(
                     <button class="predict-option" aria-pressed=move || (picked.get() == Some(index)).to_string()
                         disabled=move || picked.get().is_some() && picked.get() != Some(index)
                         data-testid="predict-option" on:click=move |_| if picked.get_untracked().is_none() { picked.set(Some(index)) }>
-                        {inlines_view(&parse_inlines(&option.text))}
+                        {inlines_view(&parse_inlines(&option.text), LinkScope::Step)}
                     </button>
                 </li>
             }
@@ -196,7 +213,7 @@ fn PredictQuestion(
     view! {
         <div class="predict" role="group" aria-label=format!("Prediction {} for step {}", question + 1, step + 1)
             data-testid="predict">
-            <p class="predict-question"><strong>"Predict: "</strong>{inlines_view(&parse_inlines(&prediction.question))}</p>
+            <p class="predict-question"><strong>"Predict: "</strong>{inlines_view(&parse_inlines(&prediction.question), LinkScope::Step)}</p>
             <ul class="predict-options">{buttons}</ul>
             {feedback}
         </div>
@@ -221,7 +238,12 @@ pub fn CurrentStepCard(steps: Vec<LessonStep>) -> impl IntoView {
         let index = current();
         let step = steps.with_value(|steps| steps.get(index).cloned())?;
         let mut items = 0;
-        let instruction = blocks_view(&parse_blocks(&step.instruction), &mut items, None);
+        let instruction = blocks_view(
+            &parse_blocks(&step.instruction),
+            &mut items,
+            None,
+            LinkScope::Step,
+        );
         let predictions = if step.predict.is_empty() {
             ""
         } else {

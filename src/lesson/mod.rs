@@ -7,7 +7,8 @@
 //! remembers per lesson (steps done, mastery ticks) as a short, forgiving text. [`tracker`] follows a
 //! lesson on the live session: it watches the current step's checkpoint, ticks it and opens the next,
 //! and holds the "show me" actions until the simulation reaches their moment; [`drive`] runs the session
-//! forward stopping at exactly those moments. [`headless`] plays earlier steps' solutions straight into
+//! forward stopping at exactly those moments; [`compare`] opens a step's compare link on the lesson's
+//! own run, so the lesson goes on beside the flipped one. [`headless`] plays earlier steps' solutions straight into
 //! a session, for deep links to a later step. [`live`] is the lesson in the page: the open lesson's
 //! signals, its address and stored progress, and the controller the frame loop and the buttons call.
 //!
@@ -17,6 +18,7 @@
 //! me" actions not yet performed are dropped (those already performed stay in the recorded future and
 //! replay as the run plays forward).
 
+pub mod compare;
 pub mod drive;
 pub mod headless;
 pub mod live;
