@@ -71,6 +71,13 @@ pub enum LinkProtocol {
         locks: LinkLockOptions,
         lock_delay_ms: u64,
     },
+    /// Added after `LockServiceWithDelay` (postcard numbers variants by position: older links keep
+    /// decoding): the single Redis lock whose workers retry an unanswered `SET NX`. A run without
+    /// retries is still written as `RedisLock`, byte for byte as before the option existed.
+    RedisLockWithRetries {
+        locks: LinkLockOptions,
+        set_nx_retries: u32,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -126,6 +126,12 @@ fn protocol_from(scenario: &Scenario) -> LinkProtocol {
             }
         }
         ProtocolConfig::LockService(_) => LinkProtocol::LockService(locks),
+        ProtocolConfig::RedisLock(options) if options.set_nx_retries > 0 => {
+            LinkProtocol::RedisLockWithRetries {
+                locks,
+                set_nx_retries: options.set_nx_retries,
+            }
+        }
         ProtocolConfig::RedisLock(_) => LinkProtocol::RedisLock(locks),
         ProtocolConfig::Redlock(_) => LinkProtocol::Redlock(locks),
         ProtocolConfig::Scheduler(_, scheduler) => LinkProtocol::Scheduler {
@@ -183,6 +189,13 @@ fn protocol_into(protocol: &LinkProtocol) -> ProtocolConfig {
             ..locks_into(locks)
         }),
         LinkProtocol::RedisLock(locks) => ProtocolConfig::RedisLock(locks_into(locks)),
+        LinkProtocol::RedisLockWithRetries {
+            locks,
+            set_nx_retries,
+        } => ProtocolConfig::RedisLock(LockServiceOptions {
+            set_nx_retries: *set_nx_retries,
+            ..locks_into(locks)
+        }),
         LinkProtocol::Redlock(locks) => ProtocolConfig::Redlock(locks_into(locks)),
         LinkProtocol::Scheduler {
             locks,
@@ -297,6 +310,7 @@ fn locks_into(options: &LinkLockOptions) -> LockServiceOptions {
         unchecked_release: options.unchecked_release,
         drift_allowance_ms: options.drift_allowance_ms,
         lock_delay_ms: 0,
+        set_nx_retries: 0,
     }
 }
 

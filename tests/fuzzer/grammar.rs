@@ -23,6 +23,7 @@ const OPTIONAL_LOCK_KEYS: &[&str] = &[
     "fencing",
     "unchecked_release",
     "drift_allowance_ms",
+    "set_nx_retries",
 ];
 const FLAG_KEYS: &[&str] = &[
     "fencing",

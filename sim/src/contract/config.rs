@@ -386,6 +386,18 @@ pub struct LockServiceOptions {
     /// holder's own release imposes no delay. 0 (the default) turns it off.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub lock_delay_ms: u64,
+    /// Redis lock only (`[locks] set_nx_retries`): how many times a worker asks again, with
+    /// `SET NX GET`, after a `SET NX` went unanswered, before it gives the attempt up. 0 (the default,
+    /// and every run before the option) gives up at the first timeout.
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub set_nx_retries: u32,
+}
+
+/// Most retries of an unanswered `SET NX` a scenario may ask for.
+pub const MAX_SET_NX_RETRIES: u32 = 5;
+
+fn is_zero_u32(value: &u32) -> bool {
+    *value == 0
 }
 
 fn is_zero(value: &u64) -> bool {
@@ -445,6 +457,7 @@ impl Default for LockServiceOptions {
             drift_allowance_ms: 12,
             idempotency_scope: IdempotencyScope::Message,
             lock_delay_ms: 0,
+            set_nx_retries: 0,
         }
     }
 }

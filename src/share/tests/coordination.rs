@@ -446,3 +446,42 @@ fn a_run_keyed_by_batch_keeps_its_scope_and_other_runs_keep_their_bytes() {
         .collect();
     assert_eq!(differing, vec![(1, 2)]);
 }
+
+/// A Redis lock whose workers ask again after a lost `OK` travels in a link of its own kind and
+/// replays to the same run; the same run without retries is another run, written as before.
+#[test]
+fn a_redis_lock_that_retries_keeps_its_retries_in_the_link() {
+    use quorumlab_sim::lesson::SCENARIO_FILES;
+    let (path, text) = SCENARIO_FILES
+        .iter()
+        .find(|(path, _)| path.ends_with("redis-retry-calm.toml"))
+        .unwrap();
+    let retrying = parse_scenario(text, path).unwrap();
+    assert_eq!(retrying.protocol.lock_options().unwrap().set_nx_retries, 2);
+    let mut giving_up = retrying.clone();
+    locks(&mut giving_up).set_nx_retries = 0;
+    let mut hashes = Vec::new();
+    for scenario in [retrying, giving_up] {
+        // n1's OK to B is lost (see lesson 5 step 7); only a worker that asks again finds it held.
+        let mut original = Session::new(scenario.clone()).unwrap();
+        original.advance_to(SimTime::from_ms(1_000));
+        original.apply(&Action::Cut {
+            from: NodeTarget::Node(NodeId(0)),
+            to: NodeTarget::Node(NodeId(2)),
+            both: false,
+        });
+        original.advance_to(SimTime::from_ms(1_250));
+        original.apply(&Action::Heal);
+        original.advance_to(SimTime::from_ms(2_000));
+        let run = capture(&original);
+        let decoded = decode_fragment(&encode_fragment(&run).unwrap()).unwrap();
+        assert_eq!(decoded.scenario.protocol, scenario.protocol);
+        let mut opened = open(decoded).unwrap();
+        let end = SimTime::from_ms(3_000);
+        original.advance_to(end);
+        opened.advance_to(end);
+        assert_eq!(opened.world().trace_hash(), original.world().trace_hash());
+        hashes.push(original.world().trace_hash());
+    }
+    assert_ne!(hashes[0], hashes[1], "asking again changes the run");
+}

@@ -26,6 +26,19 @@ impl Describer<BeliefFact> for LockDescriber {
                 ),
                 vec![node],
             ),
+            BeliefFact::FoundAlreadyHeld { tries, .. } => Described::new(
+                Weight::Notable,
+                format!(
+                    "{who}'s SET NX reply was lost; {who} asked again{} and found the key already \
+                     holds its own value: it holds the lock",
+                    if tries > 1 {
+                        format!(" ({tries} times)")
+                    } else {
+                        String::new()
+                    }
+                ),
+                vec![node],
+            ),
             BeliefFact::LockBeliefEnded { .. } => Described::new(
                 Weight::Routine,
                 format!("{who} no longer believes it holds the lock"),

@@ -45,7 +45,7 @@ pub const REDIS_LOCK: ProtocolEntry = ProtocolEntry {
     vocabulary: KV_VOCABULARY,
     own_invariants: KV_INVARIANTS,
     defaults: || ProtocolConfig::RedisLock(unfenced_locks()),
-    lock_keys: &["unchecked_release"],
+    lock_keys: &["unchecked_release", "set_nx_retries"],
     tables: &[],
     sweep: SweepPlan {
         servers: 1,

@@ -10,4 +10,8 @@ pub enum BeliefFact {
     LockBelief { hold: u64, valid_for_local_us: u64 },
     /// The client stopped believing it holds `hold` (released, gave up, or saw it run out).
     LockBeliefEnded { hold: u64 },
+    /// A Redis-style client asked again (`tries` retries) after its `SET NX` went unanswered, and
+    /// found the key already holding its own value `hold`: the first attempt had landed. Added after
+    /// the others, and only reported by a client configured to retry.
+    FoundAlreadyHeld { hold: u64, tries: u32 },
 }

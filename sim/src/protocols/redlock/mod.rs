@@ -19,6 +19,12 @@
 //! that one server with the first, and both believe, within their validity time, that they hold the lock
 //! (Kleppmann, "How to do distributed locking", 2016). The checker *Exclusive Belief* catches that moment.
 //!
+//! **A lost answer.** A `SET NX` whose `OK` never reaches the client leaves it not knowing whether the
+//! key is its own. A client configured to retry (`set_nx_retries`) asks again with `SET NX GET`, whose
+//! answer names the value the key holds: finding its own value there, the client holds the lock after
+//! all. The key's time to live is not renewed by the retry, so the client counts its validity from the
+//! first send, the earliest moment the key can have been set.
+//!
 //! Expiry is lazy, as in Redis: a key past its deadline is treated as absent by the next command that
 //! touches it. The server is volatile: a crash forgets every key (Redis without persistence), which is
 //! one more way for Redlock to grant twice.
@@ -106,6 +112,37 @@ impl KvLockServer {
         }
     }
 
+    /// `SET key value NX PX px_ms`: sets the key if it is free and returns `None`, or leaves it alone
+    /// and returns the value it holds (even the sender's own: NX never renews a key's time to live).
+    fn set_if_absent<M: Carries<KvMessage> + Observes<LockFact>>(
+        &mut self,
+        now_us: u64,
+        from: NodeId,
+        (key, value, px_ms): (u32, u64, u64),
+        effects: &mut Effects<M>,
+    ) -> Option<u64> {
+        if let Some(entry) = self.live(key, now_us, effects) {
+            return Some(entry.value);
+        }
+        let entry = KvEntry {
+            value,
+            owner: from,
+            expires_at_local_us: now_us.saturating_add(px_ms * 1_000),
+        };
+        self.entries.insert(key, entry);
+        self.revision += 1;
+        if self.report_facts {
+            effects.observe(LockFact::LockGranted {
+                key,
+                lease: value,
+                owner: from,
+                token: FencingToken(value),
+                revision: self.revision,
+            });
+        }
+        None
+    }
+
     fn on_message<M: Carries<KvMessage> + Observes<LockFact>>(
         &mut self,
         now_us: u64,
@@ -115,26 +152,19 @@ impl KvLockServer {
     ) {
         let reply = match *message {
             KvMessage::SetNx { key, value, px_ms } => {
-                let ok = self.live(key, now_us, effects).is_none();
-                if ok {
-                    let entry = KvEntry {
-                        value,
-                        owner: from,
-                        expires_at_local_us: now_us.saturating_add(px_ms * 1_000),
-                    };
-                    self.entries.insert(key, entry);
-                    self.revision += 1;
-                    if self.report_facts {
-                        effects.observe(LockFact::LockGranted {
-                            key,
-                            lease: value,
-                            owner: from,
-                            token: FencingToken(value),
-                            revision: self.revision,
-                        });
-                    }
-                }
+                let ok = self
+                    .set_if_absent(now_us, from, (key, value, px_ms), effects)
+                    .is_none();
                 KvMessage::SetNxReply { key, value, ok }
+            }
+            KvMessage::SetNxGet { key, value, px_ms } => {
+                let held = self.set_if_absent(now_us, from, (key, value, px_ms), effects);
+                KvMessage::SetNxGetReply {
+                    key,
+                    value,
+                    ok: held.is_none(),
+                    held,
+                }
             }
             KvMessage::Del {
                 key,

@@ -28,7 +28,8 @@
 //! send counts (see [`crate::protocols::lock_client`]).
 //!
 //! With a Redis-style backend the worker takes its lock with `SET NX PX` instead; that client side lives
-//! in `redis.rs`, speaking the servers' [`KvMessage`]s.
+//! in `redis.rs`, speaking the servers' [`KvMessage`]s, including what it does when a `SET NX` goes
+//! unanswered (give up at once, or ask again with `SET NX GET` and find out).
 //!
 //! Files: `access.rs` (reads and writes at the protected resource), `redis.rs` (the Redis-style lock).
 
@@ -153,6 +154,10 @@ pub struct Worker {
     /// Redis/Redlock: which servers answered the current `SET NX` and which granted it.
     pub(crate) answered: Vec<bool>,
     pub(crate) granted: Vec<bool>,
+    /// Redis/Redlock: retries (`SET NX GET`) already sent for the current attempt.
+    pub(crate) set_nx_tries: u32,
+    /// Redis/Redlock: attempts whose retry found the key already holding the worker's own value.
+    pub found_already_held: u64,
 }
 
 impl Worker {
@@ -180,6 +185,8 @@ impl Worker {
             unknown_outcomes: 0,
             answered: vec![false; servers],
             granted: vec![false; servers],
+            set_nx_tries: 0,
+            found_already_held: 0,
             queue: None,
             account: 0,
         }
@@ -401,10 +408,8 @@ impl Worker {
             Carries::<ResourceMessage>::peel(message)
         {
             self.on_access_reply(now_us, *op, *result, effects);
-        } else if let Some(KvMessage::SetNxReply { value, ok, .. }) =
-            Carries::<KvMessage>::peel(message)
-        {
-            self.on_set_nx_reply(now_us, from, *value, *ok, effects);
+        } else if let Some(message) = Carries::<KvMessage>::peel(message) {
+            self.on_kv_message(now_us, from, message, effects);
         }
     }
 
@@ -515,17 +520,7 @@ impl Worker {
     fn on_op_timeout<M: WorkerWire>(&mut self, now_us: u64, effects: &mut Effects<M>) {
         self.unknown_outcomes += 1;
         match self.phase {
-            Phase::Acquiring if self.backend != Backend::Service => {
-                // Unknown outcome where no answer came: ours may be set there.
-                let (value, granted, answered) = (
-                    self.client.request,
-                    self.granted.clone(),
-                    self.answered.clone(),
-                );
-                let maybe_ours = |server: usize| granted[server] || !answered[server];
-                self.send_delete_where(value, maybe_ours, effects);
-                self.finish(effects);
-            }
+            Phase::Acquiring if self.backend != Backend::Service => self.on_set_nx_timeout(effects),
             Phase::Acquiring => {
                 self.client.try_next_server();
                 if !self.options.idempotency_key {
@@ -601,6 +596,7 @@ impl<M: WorkerWire> Protocol<M> for Worker {
             fenced_off: self.fenced_off,
             lock_requests: self.lock_requests,
             unknown_outcomes: self.unknown_outcomes,
+            found_already_held: self.found_already_held,
             ..fresh
         };
     }

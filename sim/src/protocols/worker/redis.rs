@@ -4,6 +4,13 @@
 //! validity left: the TTL, less the time the round took, less Redlock's drift allowance. It lets go with
 //! a compare-and-delete (or, configured unsafely, a plain `DEL` that may remove someone else's lock).
 //!
+//! A `SET NX` that goes unanswered has an unknown outcome. By default the worker gives the attempt up
+//! at once, with a compare-and-delete wherever its value may be set. With `set_nx_retries` it first
+//! asks again, up to that many times, with `SET NX GET` and the same value: an answer naming its own
+//! value means the first attempt landed and only its reply was lost, so the worker holds the lock after
+//! all. Its validity still counts from the first send, because the key's time to live started no
+//! earlier than that and the retry did not renew it.
+//!
 //! These are methods of [`Worker`]: the job loop (read, modify, write) is the same whichever lock it
 //! holds, and only taking and giving back the lock differ.
 
@@ -21,6 +28,7 @@ impl Worker {
             .iter_mut()
             .for_each(|answered| *answered = false);
         self.granted.iter_mut().for_each(|granted| *granted = false);
+        self.set_nx_tries = 0;
         for server in 0..self.servers {
             let message = KvMessage::SetNx {
                 key: LOCK_KEY,
@@ -60,12 +68,65 @@ impl Worker {
         }
     }
 
-    pub(crate) fn on_set_nx_reply<M: WorkerWire>(
+    /// A key-value server's answer to this worker.
+    pub(crate) fn on_kv_message<M: WorkerWire>(
+        &mut self,
+        now_us: u64,
+        from: NodeId,
+        message: &KvMessage,
+        effects: &mut Effects<M>,
+    ) {
+        let (value, answer) = match *message {
+            KvMessage::SetNxReply {
+                value, ok: true, ..
+            } => (value, SetNxAnswer::Set),
+            KvMessage::SetNxReply { value, .. } => (value, SetNxAnswer::Refused),
+            KvMessage::SetNxGetReply {
+                value, ok: true, ..
+            } => (value, SetNxAnswer::Set),
+            KvMessage::SetNxGetReply { value, held, .. } if held == Some(value) => {
+                (value, SetNxAnswer::AlreadyMine)
+            }
+            KvMessage::SetNxGetReply { value, .. } => (value, SetNxAnswer::Refused),
+            _ => return,
+        };
+        self.on_set_nx_reply(now_us, from, value, answer, effects);
+    }
+
+    /// The current `SET NX` went unanswered: ask again while retries are left, else give it up.
+    pub(crate) fn on_set_nx_timeout<M: WorkerWire>(&mut self, effects: &mut Effects<M>) {
+        if self.set_nx_tries < self.options.set_nx_retries {
+            self.set_nx_tries += 1;
+            let answered = self.answered.clone();
+            // Only where no answer came: a server that answered has told us where we stand.
+            for server in (0..self.servers).filter(|server| !answered[*server]) {
+                let message = KvMessage::SetNxGet {
+                    key: LOCK_KEY,
+                    value: self.client.request,
+                    px_ms: self.options.lease_ttl_ms,
+                };
+                effects.send(NodeId(server as u16), message);
+            }
+            self.op_timer(effects);
+            return;
+        }
+        // Unknown outcome where no answer came: ours may be set there.
+        let (value, granted, answered) = (
+            self.client.request,
+            self.granted.clone(),
+            self.answered.clone(),
+        );
+        let maybe_ours = |server: usize| granted[server] || !answered[server];
+        self.send_delete_where(value, maybe_ours, effects);
+        self.finish(effects);
+    }
+
+    fn on_set_nx_reply<M: WorkerWire>(
         &mut self,
         now_us: u64,
         from: NodeId,
         value: u64,
-        ok: bool,
+        answer: SetNxAnswer,
         effects: &mut Effects<M>,
     ) {
         if self.phase != Phase::Acquiring
@@ -74,8 +135,15 @@ impl Worker {
         {
             return;
         }
+        if answer == SetNxAnswer::AlreadyMine && !self.granted[from.index()] {
+            self.found_already_held += 1;
+            effects.observe(BeliefFact::FoundAlreadyHeld {
+                hold: value,
+                tries: self.set_nx_tries,
+            });
+        }
         self.answered[from.index()] = true;
-        self.granted[from.index()] = ok;
+        self.granted[from.index()] = answer != SetNxAnswer::Refused;
         let granted = self.granted.iter().filter(|granted| **granted).count();
         let answered = self.answered.iter().filter(|answered| **answered).count();
         let majority = self.servers / 2 + 1;
@@ -107,4 +175,15 @@ impl Worker {
             self.finish(effects);
         }
     }
+}
+
+/// What a server's answer to `SET NX` (or `SET NX GET`) says about the worker's value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SetNxAnswer {
+    /// The key was free and now holds the value.
+    Set,
+    /// The key already held this very value: an earlier, unanswered attempt had set it.
+    AlreadyMine,
+    /// Someone else's value holds the key.
+    Refused,
 }

@@ -32,7 +32,8 @@ impl Describer<BeliefFact> for ZookeeperDescriber {
                 );
                 Some(Described::new(Weight::Notable, text, vec![node]))
             }
-            BeliefFact::LockBelief { .. } => None,
+            // A ZooKeeper candidate sends no SET NX, so never finds one already held.
+            BeliefFact::LockBelief { .. } | BeliefFact::FoundAlreadyHeld { .. } => None,
             BeliefFact::LockBeliefEnded { .. } => {
                 self.leading.remove(&node);
                 let text = format!("{who} stops believing it leads: its session is gone");

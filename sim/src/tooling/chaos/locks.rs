@@ -193,6 +193,9 @@ fn keep_file_values(coordination: &mut ProtocolConfig, entry: &Entry) {
     if !settable("drift_allowance_ms") {
         locks.drift_allowance_ms = defaults.drift_allowance_ms;
     }
+    if !settable("set_nx_retries") {
+        locks.set_nx_retries = defaults.set_nx_retries;
+    }
 }
 
 /// At `heal_ms` everything is healed, restarted, resumed, and every clock runs at true speed again

@@ -64,6 +64,7 @@ fn write_coordination(out: &mut String, scenario: &Scenario) {
             "unchecked_release" => options.unchecked_release.to_string(),
             "drift_allowance_ms" => options.drift_allowance_ms.to_string(),
             "idempotency_scope" => quoted(options.idempotency_scope.name()),
+            "set_nx_retries" => options.set_nx_retries.to_string(),
             other => unreachable!("`{other}` is not a [locks] key only some worlds take"),
         };
         let _ = writeln!(out, "{key} = {value}");

@@ -12,6 +12,7 @@ use super::{Scenario, ScenarioError};
 use crate::base::ids::MAX_NODES;
 use crate::contract::config::{
     IdempotencyScope, LockServiceOptions, MembershipMode, ProtocolConfig, RaftOptions, Timing,
+    MAX_SET_NX_RETRIES,
 };
 use crate::contract::entry::{OptionSetting, OptionTable, OptionValue};
 use crate::worlds::coordination::{servers_fit, Layout, MAX_WORKERS};
@@ -48,6 +49,7 @@ pub const LOCK_KEYS: &[&str] = &[
     "unchecked_release",
     "drift_allowance_ms",
     "idempotency_scope",
+    "set_nx_retries",
 ];
 
 /// Every key a `[timing]` table may hold.
@@ -265,6 +267,7 @@ const WORLD_LOCK_KEYS: &[&str] = &[
     "unchecked_release",
     "drift_allowance_ms",
     "idempotency_scope",
+    "set_nx_retries",
 ];
 
 /// A `[locks]` key this world does not take names the first world that does.
@@ -323,6 +326,9 @@ fn read_locks(
     read_flag(table, "unchecked_release", &mut options.unchecked_release)?;
     if let Some(field) = table.optional("drift_allowance_ms") {
         options.drift_allowance_ms = field.unsigned_in(0, MAX_TIMING_MS)?;
+    }
+    if let Some(field) = table.optional("set_nx_retries") {
+        options.set_nx_retries = field.unsigned_in(0, u64::from(MAX_SET_NX_RETRIES))? as u32;
     }
     if let Some(field) = table.optional("idempotency_scope") {
         let name = field.string()?;

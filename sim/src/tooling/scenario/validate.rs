@@ -12,7 +12,9 @@ use super::{
 };
 use crate::base::ids::{NodeId, MAX_NODES};
 use crate::contract::action::{Action, NodeTarget, PPM_ONE};
-use crate::contract::config::{IdempotencyScope, LockServiceOptions, ProtocolConfig};
+use crate::contract::config::{
+    IdempotencyScope, LockServiceOptions, ProtocolConfig, MAX_SET_NX_RETRIES,
+};
 use crate::contract::entry::OptionValue;
 pub use crate::contract::invalid::Invalid;
 use crate::contract::link_settings::{
@@ -82,6 +84,14 @@ fn coordination(servers: usize, coordination: &ProtocolConfig) -> Result<(), Inv
             defaults.drift_allowance_ms,
         )?;
     }
+    if !settable("set_nx_retries") {
+        fixed(
+            "locks.set_nx_retries",
+            protocol,
+            locks.set_nx_retries,
+            defaults.set_nx_retries,
+        )?;
+    }
     if !settable("idempotency_scope") {
         fixed(
             "locks.idempotency_scope",
@@ -103,6 +113,14 @@ fn coordination(servers: usize, coordination: &ProtocolConfig) -> Result<(), Inv
             locks.lock_delay_ms,
             defaults.lock_delay_ms,
         )?;
+    }
+    if locks.set_nx_retries > MAX_SET_NX_RETRIES {
+        // A link or a trace file can carry any number; the parser's bound holds for them too.
+        return Err(Invalid::OutOfRange {
+            field: "locks.set_nx_retries".into(),
+            value: locks.set_nx_retries.to_string(),
+            expected: format!("0 to {MAX_SET_NX_RETRIES}"),
+        });
     }
     if locks.idempotency_scope == IdempotencyScope::Batch && !locks.idempotency_key {
         // A key that names the batch needs a key at all; a link could not carry the pair either.
