@@ -49,6 +49,7 @@ pub const CHECKPOINT_NAMES: &[&str] = &[
     "crashed_holder_asked_again",
     "lock_reply_lost",
     "lock_queue_at_least",
+    "lock_found_already_held",
     "scheduler_leader_changed",
     "stale_invoice_refused",
     "two_leaders_in_one_term",
@@ -151,6 +152,9 @@ pub enum Checkpoint {
     LockReplyLost,
     /// At least this many workers waited in the lock's queue at once.
     LockQueueAtLeast(u64),
+    /// A worker's `SET NX` went unanswered, it asked again, and the answer named its own value: the
+    /// first attempt had landed, and the worker holds the lock.
+    LockFoundAlreadyHeld,
     /// Another scheduler instance leads (or the same one under a newer token) than when the step began.
     SchedulerLeaderChanged,
     /// The invoice store refused a run whose token was below the highest it had seen.
@@ -297,6 +301,7 @@ pub(crate) fn parse_checkpoint(
             text,
             needs("a number")?,
         )?)),
+        "lock_found_already_held" => no_argument(Checkpoint::LockFoundAlreadyHeld),
         "scheduler_leader_changed" => no_argument(Checkpoint::SchedulerLeaderChanged),
         "stale_invoice_refused" => no_argument(Checkpoint::StaleInvoiceRefused),
         "two_leaders_in_one_term" => no_argument(Checkpoint::TwoLeadersInOneTerm),
@@ -497,6 +502,7 @@ mod tests {
             ),
             ("lock_reply_lost", Checkpoint::LockReplyLost),
             ("lock_queue_at_least(4)", Checkpoint::LockQueueAtLeast(4)),
+            ("lock_found_already_held", Checkpoint::LockFoundAlreadyHeld),
             (
                 "scheduler_leader_changed",
                 Checkpoint::SchedulerLeaderChanged,

@@ -21,6 +21,8 @@ mod progress;
 mod quorum;
 mod requests;
 mod scheduler;
+mod set_nx;
+mod stale_write;
 #[cfg(test)]
 mod test_support;
 mod tokens;
@@ -89,6 +91,10 @@ pub struct CheckpointEvaluator {
     requests: requests::RequestWatch,
     /// A struck lock holder and what must follow (pause, crash, lost reply, queue).
     holders: holders::HolderWatch,
+    /// The store's refusals when the step began, and the phase each paused worker froze in.
+    stale_write: stale_write::StaleWriteWatch,
+    /// Per worker, the `SET NX` retries that found the worker's own value when the step began.
+    set_nx: set_nx::SetNxWatch,
     /// The scheduler's leading instance and refused invoices when the step began.
     scheduler: scheduler::SchedulerWatch,
     /// Violations, views, commits and messages for the checkpoints about lying nodes.
@@ -125,6 +131,8 @@ impl CheckpointEvaluator {
             paxos: paxos::PaxosBaseline::begin(world),
             requests: requests::RequestWatch::begin(world),
             holders: holders::HolderWatch::begin(world),
+            set_nx: set_nx::SetNxWatch::begin(world),
+            stale_write: stale_write::StaleWriteWatch::begin(world),
             scheduler: scheduler::SchedulerWatch::begin(world),
             byzantine: byzantine::ByzantineWatch::begin(world),
             grants: grants::GrantWatch::begin(world),
@@ -202,7 +210,7 @@ impl CheckpointEvaluator {
             Checkpoint::LostUpdate => self.violations_at_start.lost_update(world),
             Checkpoint::BatchRedoRecognised => self.coordination.batch_redo_recognised(world),
             Checkpoint::QuorumRegained => self.quorum.check(world),
-            Checkpoint::StaleWriteRefused => self.coordination.stale_write_refused(world),
+            Checkpoint::StaleWriteRefused => self.stale_write.check(world),
             Checkpoint::TokensGrewAfterFailover => {
                 let changed = tokens::later_term(self.start_leader, leader);
                 self.tokens.check(world, changed)
@@ -221,6 +229,7 @@ impl CheckpointEvaluator {
             Checkpoint::LockQueueAtLeast(wanted) => {
                 self.holders.lock_queue_at_least(world, *wanted)
             }
+            Checkpoint::LockFoundAlreadyHeld => self.set_nx.found_already_held(world),
             Checkpoint::SchedulerLeaderChanged => self.scheduler.leader_changed(world),
             Checkpoint::StaleInvoiceRefused => self.scheduler.stale_invoice_refused(world),
             Checkpoint::TwoLeadersInOneTerm => self.byzantine.two_leaders_in_one_term(world),

@@ -160,6 +160,10 @@ pub const SCENARIO_FILES: &[(&str, &str)] = &[
         include_str!("../../../../lessons/scenarios/redis-unchecked-calm.toml"),
     ),
     (
+        "lessons/scenarios/redis-retry-calm.toml",
+        include_str!("../../../../lessons/scenarios/redis-retry-calm.toml"),
+    ),
+    (
         "lessons/scenarios/lock-queue-calm.toml",
         include_str!("../../../../lessons/scenarios/lock-queue-calm.toml"),
     ),

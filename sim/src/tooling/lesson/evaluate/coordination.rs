@@ -22,8 +22,6 @@ pub(super) struct CoordinationBaseline {
     jobs_counted: u64,
     duplicates_at_start: u64,
     redos_at_start: u64,
-    /// Accesses, and of them writes, the store had refused when the step began.
-    rejected_at_start: (u64, u64),
     notifications_at_start: u64,
     /// The candidate (node, session) leading when the step began, or the first one seen after that.
     start_candidate: Option<(NodeId, u64)>,
@@ -36,9 +34,6 @@ impl CoordinationBaseline {
             jobs_counted: 0,
             duplicates_at_start: store_duplicates(world),
             redos_at_start: store(world).map_or(0, |resource| resource.redos_recognised),
-            rejected_at_start: store(world).map_or((0, 0), |resource| {
-                (resource.rejected, resource.rejected_writes)
-            }),
             notifications_at_start: notifications_received(world),
             start_candidate: leading_candidate(world).or_else(|| paused_believer(world)),
         }
@@ -136,36 +131,6 @@ impl CoordinationBaseline {
         } else {
             Verdict::not_yet("no batch has been redone after its write landed yet".into())
         }
-    }
-
-    pub(super) fn stale_write_refused(&self, world: &World) -> Verdict {
-        let Some(resource) = store(world) else {
-            return Verdict::not_yet("this world has no store".into());
-        };
-        let (rejected_before, writes_before) = self.rejected_at_start;
-        let writes = resource.rejected_writes.saturating_sub(writes_before);
-        let reads = resource
-            .rejected
-            .saturating_sub(rejected_before)
-            .saturating_sub(writes);
-        if writes > 0 {
-            return Verdict::yes(format!(
-                "the store refused {} carrying a stale token (highest token seen: {})",
-                counted(writes, "write", "writes"),
-                resource.highest_seen
-            ));
-        }
-        if !resource.fencing {
-            return Verdict::not_yet("the store does not check tokens (fencing is off)".into());
-        }
-        if reads > 0 {
-            // The paused holder had not read yet: its late access was a read, not the write.
-            return Verdict::not_yet(format!(
-                "the store refused {} but no write yet: pause a holder while it is modifying",
-                counted(reads, "stale read", "stale reads")
-            ));
-        }
-        Verdict::not_yet("the store has refused no stale write yet".into())
     }
 
     pub(super) fn notifications_at_least(&self, world: &World, wanted: u64) -> Verdict {

@@ -39,7 +39,7 @@ pub(super) struct HolderWatch {
 }
 
 /// Every worker with its node id.
-fn workers(world: &World) -> impl Iterator<Item = (NodeId, &Worker)> + '_ {
+pub(super) fn workers(world: &World) -> impl Iterator<Item = (NodeId, &Worker)> + '_ {
     let layout = world.layout();
     let count = layout.map_or(0, |layout| layout.workers);
     (0..count).filter_map(move |index| {
