@@ -7,6 +7,7 @@ use crate::format;
 use crate::state::AppState;
 use crate::world_text::beliefs::{belief_sentence, believed_holders, double_holder_sentence};
 use crate::world_text::capabilities::tokens_fence;
+use crate::world_text::contention::contention_sentence;
 use crate::world_text::leases::lease_fraction;
 use crate::world_text::lock_delay::lock_delay_lines;
 use leptos::prelude::*;
@@ -177,11 +178,20 @@ pub fn WorkerLanes() -> impl IntoView {
                 .unwrap_or_default()
         })
     });
+    let contention = Memo::new(move |_| {
+        state.panel_view.with(|view| {
+            view.coordination
+                .as_ref()
+                .and_then(contention_sentence)
+                .unwrap_or_default()
+        })
+    });
     let count = Memo::new(move |_| lanes.with(Vec::len));
     view! {
         <Show when=move || { count.get() > 0 }>
             <section class="card worker-lanes" aria-label="Workers: belief and truth" data-testid="worker-lanes">
                 <h2>"Workers " <span class="muted">"belief (own clock) · truth (service clock)"</span></h2>
+                <p class="lock-contention" data-testid="lock-contention">{move || contention.get()}</p>
                 <Show when=move || double.with(|holders| holders.len() >= 2)>
                     <p class="double-holder" role="alert" data-testid="double-holder-banner">
                         "⚠ " {move || double.with(|holders| double_holder_sentence(holders))}

@@ -7,6 +7,7 @@ pub mod beliefs;
 pub mod byzantine;
 pub mod capabilities;
 pub mod client;
+pub mod contention;
 pub mod hold_words;
 pub mod leases;
 pub mod ledger;
@@ -35,5 +36,6 @@ pub fn bare_view(kind: quorumlab_sim::ProtocolKind, labels: &[&str]) -> Coordina
         candidates: Vec::new(),
         paxos: None,
         pbft: None,
+        grants_last_second: None,
     }
 }

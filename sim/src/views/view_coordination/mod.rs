@@ -2,6 +2,7 @@
 //! on its leader's clock, and the resource's ledger.
 
 use crate::base::ids::{NodeId, NodeSet};
+use crate::base::time::SimTime;
 use crate::base::units::FencingToken;
 use crate::contract::config::ProtocolConfig;
 use crate::contract::config::{ProtocolKind, SchedulerMode};
@@ -47,6 +48,9 @@ pub struct CoordinationView {
     pub paxos: Option<PaxosView>,
     /// PBFT: replicas' views and slots, clients' replies, the messages spent (`None` elsewhere).
     pub pbft: Option<PbftView>,
+    /// Locks granted in the last second of simulated time, as the lock checker recorded them
+    /// (`None` once its record is full, when the count would only fall).
+    pub grants_last_second: Option<u64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -177,6 +181,22 @@ impl World {
             kv_servers: self.kv_server_views(&layout, now),
             paxos: self.paxos_view(&layout),
             pbft: self.pbft_view(&layout),
+            grants_last_second: self.grants_last_second(now),
         })
+    }
+
+    fn grants_last_second(&self, now: SimTime) -> Option<u64> {
+        let grants = &self.checkers().locks().grants;
+        if grants.len() >= crate::engine::checker::locks::MAX_LOCK_RECORDS {
+            return None;
+        }
+        let since_ms = now.as_ms().saturating_sub(1_000);
+        // Grants are recorded in time order, so only the newest are read.
+        let recent = grants
+            .iter()
+            .rev()
+            .take_while(|grant| grant.at_ms > since_ms)
+            .count();
+        Some(recent as u64)
     }
 }
