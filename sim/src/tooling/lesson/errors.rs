@@ -4,6 +4,7 @@
 //! solution action *is* a scenario error: the lesson parser hands those tables to the scenario parser's
 //! own action reader, so `do = "crsh"` is reported the same way in both formats.
 
+use super::LESSON_SCENARIO_FOLDER;
 use crate::tooling::scenario::errors::shown;
 use crate::tooling::scenario::{ScenarioError, ScenarioErrorKind};
 use std::fmt;
@@ -58,7 +59,8 @@ impl fmt::Display for LessonErrorKind {
             LessonErrorKind::Format(kind) => write!(formatter, "{kind}"),
             LessonErrorKind::UnknownScenario { path, known } => write!(
                 formatter,
-                "no scenario `{}` is compiled in; known: {}",
+                "no scenario `{}` is compiled in; {LESSON_SCENARIO_FOLDER} holds {}, and any example \
+                 under sim/scenarios/ may be named",
                 shown(path),
                 known.join(", ")
             ),

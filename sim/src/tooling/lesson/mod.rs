@@ -109,6 +109,9 @@ impl LessonFile {
     }
 }
 
+/// The folder every entry of [`SCENARIO_FILES`] lives in.
+pub const LESSON_SCENARIO_FOLDER: &str = "lessons/scenarios/";
+
 /// `(path from the repository root, TOML text)` of every scenario a lesson may name.
 pub const SCENARIO_FILES: &[(&str, &str)] = &[
     (

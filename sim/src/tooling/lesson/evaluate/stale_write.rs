@@ -157,8 +157,8 @@ mod tests {
     #[test]
     fn a_holder_paused_while_releasing_cannot_tick_and_is_told_why() {
         let cases = [
-            (1_670, "releasing"),
-            (1_690, "releasing"),
+            (1_670, "while releasing"),
+            (1_690, "while releasing"),
             (1_750, "between jobs"),
         ];
         for (at_ms, phase) in cases {
@@ -172,7 +172,7 @@ mod tests {
             assert!(
                 verdict
                     .explanation
-                    .starts_with(&format!("A was paused while {phase}")),
+                    .starts_with(&format!("A was paused {phase}")),
                 "{}",
                 verdict.explanation
             );
