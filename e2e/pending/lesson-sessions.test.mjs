@@ -1,16 +1,16 @@
-// PENDING (2026-12-02): not in the suite (e2e/*.test.mjs) yet. Both tests fail on main: step 2 meets its
-// checkpoint but the Mutual Exclusion badge is not seen violated within 10 s, and no [data-kind^="LeaseKeepAlive"]
-// appears (data-kind may carry the wire kind, not the etcd label). Fix, then move back to e2e/.
+// PENDING (2026-12-02, session 11): passes its show-me test; the by-hand test needs e2e/pending/next-world.patch
+// (step 2 opens a fresh world the moment step 1 ticks, wiping the narration it reads). Apply that patch,
+// run every lesson e2e test, then move this file back to e2e/.
 // Lesson 14, "Sessions and lock-delay", in the browser: the whole lesson by "show me" at 1440x900, its
 // first step by hand at 1920x1080 (A paused from its popover while the lesson waits), and the etcd words
-// the lock service now speaks in: message dots named LeaseKeepAlive, the Workers panel's lock key under
+// the lock service now speaks in: messages named LeaseGrant + Txn and Watch, the Workers panel's lock key under
 // /lock/jobs/ and its "held back until" line, and the narration's LeaseGrant, Txn and expiry. Screenshots
 // go to e2e/screenshots/lesson14-*.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openApp } from '../support/browser.mjs';
-import { assertNoProblems, setSpeedPosition, simTimeMs, violatedInvariants, waitUntil } from '../support/cluster.mjs';
-import { showMe, step, stepResult, stepState, waitForStepState } from '../support/lesson-steps.mjs';
+import { openApp } from './support/browser.mjs';
+import { assertNoProblems, isPlaying, setSpeedPosition, simTimeMs, violatedInvariants, waitUntil } from './support/cluster.mjs';
+import { showMe, step, stepResult, stepState, waitForStepState } from './support/lesson-steps.mjs';
 
 const LESSON = 'sessions-lock-delay';
 const POPOVER = '[data-testid=node-popover]';
@@ -56,11 +56,11 @@ test('lesson 14 at 1440x900 by "show me": lock-delay covers a short pause, a lon
     await shoot(app, 1, 'lesson14-held-back-1440');
 
     await showMe(page, 2);
-    assert.match(await stepResult(page, 2), /yet two holders overlapped/);
-    await waitUntil(async () => (await violatedInvariants(page)).includes('Mutual Exclusion'), {
-      timeout: 10_000,
-      what: 'Mutual Exclusion to show as violated',
-    });
+    // Step 3 opens a fresh world the moment step 2 ticks, so the overlap is read from step 2's result
+    // (the Mutual Exclusion checker's own words), and the new world is announced.
+    assert.match(await stepResult(page, 2), /yet two holders overlapped: .*\b(A|B)\b/);
+    assert.match((await page.textContent('[data-testid=notice]')) ?? '', /Step 3 runs on a new world/);
+    assert.deepEqual(await violatedInvariants(page), [], 'step 3 starts on a fresh world');
     await shoot(app, 2, 'lesson14-overlap-1440');
 
     await showMe(page, 3);
@@ -86,15 +86,19 @@ test('lesson 14 step 1 by hand at 1920x1080: the panels and the narration speak 
     await ringNode(page, 'A').click();
     await page.waitForSelector(POPOVER);
     await page.click(`${POPOVER} button[aria-label="Pause 1 s, A"]`);
-    await page.click('[data-testid=play-toggle]');
-    assert.ok((await simTimeMs(page)) >= openedAt);
+    // A learner's action in a waiting lesson may start the run itself; play only if it did not.
+    if (!(await isPlaying(page))) await page.click('[data-testid=play-toggle]');
+    await waitUntil(async () => (await simTimeMs(page)) > openedAt, { timeout: 5_000, what: 'the run to go on' });
 
-    // Keep-alives travel as etcd calls while the run goes on (a dot on the stage or an arrow in the
-    // space-time diagram, whichever is drawn).
-    await waitUntil(async () => (await page.locator('[data-kind^="LeaseKeepAlive"]').count()) > 0, {
-      timeout: 10_000,
-      what: 'a LeaseKeepAlive on the stage',
-    });
+    // The lock calls travel under etcd's names (a dot on the stage or an arrow in the space-time
+    // diagram). A job here is shorter than the renewal interval, so a holder lets go before it ever
+    // sends a LeaseKeepAlive; the asks and the watch are what is on the wire.
+    for (const kind of ['LeaseGrant + Txn', 'Watch: predecessor deleted']) {
+      await waitUntil(async () => (await page.locator(`[data-kind="${kind}"]`).count()) > 0, {
+        timeout: 10_000,
+        what: `a ${kind} on the stage`,
+      });
+    }
     const delay = page.locator(DELAY_LINE);
     await delay.waitFor({ timeout: 10_000 });
     assert.match(
