@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openApp } from './support/browser.mjs';
 import { assertNoProblems, setSpeedPosition, waitUntil } from './support/cluster.mjs';
-import { selectActor, showMe, step, stepResult, waitForStepState } from './support/lesson-steps.mjs';
+import { dropFirstOkFromN1, selectActor, showMe, step, stepResult, waitForStepState } from './support/lesson-steps.mjs';
 
 const TOKENS_ROSE = /after the failover \S+ was granted token \d+; \d+ grants? since the step began, each above the one before, none repeated/;
 const REPLY_LOST = /SET NX was applied on the server, but the reply never reached it/;
@@ -73,14 +73,7 @@ test("lesson 5 step 4 by hand: step to n1's first OK, drop it from its menu, and
   const { page } = app;
   try {
     await waitForStepState(page, 4, 'open', 20_000);
-    const firstOk = page.locator('[data-testid=cluster-view] g.message[data-kind="OK"][aria-label^="OK from n1 to "]').first();
-    // Bounded: the first grant's OK leaves n1 within the first few dozen events of the run.
-    for (let events = 0; events < 400 && (await firstOk.count()) === 0; events += 1) {
-      await page.click('[data-testid=step-forward]');
-    }
-    assert.equal(await firstOk.count(), 1, "n1's first OK is on its way");
-    await firstOk.dispatchEvent('click');
-    await page.locator('[data-testid=message-menu] [data-testid=message-drop]').click();
+    await dropFirstOkFromN1(page);
     await page.click('[data-testid=play-toggle]');
     await waitForStepState(page, 4, 'done');
     assert.match(await stepResult(page, 4), REPLY_LOST);

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openApp } from './support/browser.mjs';
 import { assertNoProblems, setSpeedPosition, waitUntil } from './support/cluster.mjs';
-import { showMe, step, stepResult, waitForStepState } from './support/lesson-steps.mjs';
+import { dropFirstOkFromN1, showMe, step, stepResult, waitForStepState } from './support/lesson-steps.mjs';
 
 const FOUND_HELD = /(\S+)'s SET NX reply was lost; \1 asked again and found the key already holds its own value \(value …\d+\): it holds the lock$/;
 const NARRATED = /SET NX reply was lost; \S+ asked again and found the key already holds its own value: it holds the lock/;
@@ -63,14 +63,7 @@ test("lesson 5 step 7 by hand at 1920x1080: drop n1's first OK from its menu, an
   const { page } = app;
   try {
     await waitForStepState(page, 7, 'open', 20_000);
-    const firstOk = page.locator('[data-testid=cluster-view] g.message[data-kind="OK"][aria-label^="OK from n1 to "]').first();
-    // Bounded: the first grant's OK leaves n1 within the first few dozen events of the run.
-    for (let events = 0; events < 400 && (await firstOk.count()) === 0; events += 1) {
-      await page.click('[data-testid=step-forward]');
-    }
-    assert.equal(await firstOk.count(), 1, "n1's first OK is on its way");
-    await firstOk.dispatchEvent('click');
-    await page.locator('[data-testid=message-menu] [data-testid=message-drop]').click();
+    await dropFirstOkFromN1(page);
     await page.click('[data-testid=play-toggle]');
     await waitForStepState(page, 7, 'done');
     const result = await stepResult(page, 7);

@@ -1,5 +1,7 @@
 // A lesson's steps as the tests read and drive them: a step's element and state, waiting for a state,
-// "show me" on one step, and choosing a node on the ring the way a learner does (a click).
+// "show me" on one step, choosing a node on the ring the way a learner does (a click), and dropping
+// n1's first OK from its message menu.
+import assert from 'node:assert/strict';
 import { waitUntil } from './cluster.mjs';
 
 export const step = (page, number) => page.locator(`[data-testid=lesson-step-${number}]`);
@@ -27,4 +29,16 @@ export async function selectActor(page, name) {
       has: page.locator('text.node-id', { hasText: new RegExp(`^${name}$`) }),
     })
     .click();
+}
+
+/** Steps the paused run event by event until n1's first OK is in flight, then drops it from its menu. */
+export async function dropFirstOkFromN1(page) {
+  const firstOk = page.locator('[data-testid=cluster-view] g.message[data-kind="OK"][aria-label^="OK from n1 to "]').first();
+  // Bounded: the first grant's OK leaves n1 within the first few dozen events of the run.
+  for (let events = 0; events < 400 && (await firstOk.count()) === 0; events += 1) {
+    await page.click('[data-testid=step-forward]');
+  }
+  assert.equal(await firstOk.count(), 1, "n1's first OK is on its way");
+  await firstOk.dispatchEvent('click');
+  await page.locator('[data-testid=message-menu] [data-testid=message-drop]').click();
 }
