@@ -48,7 +48,8 @@ for (const [width, height] of [
       assert.doesNotMatch(joined.label, /learner/, 'n6 is a voter now');
       const leader = currentLeader(await readNodes(page));
       const configEntries = page.locator(`[data-testid=log-${leader.id}] .entry.config`);
-      assert.ok((await configEntries.count()) >= 1, 'the leader\'s log strip marks the configuration entry');
+      // The panels redraw from a snapshot taken at most ten times a second, a frame or two behind the ring's badge.
+      await waitUntil(async () => (await configEntries.count()) >= 1, { what: "the leader's log strip to mark the configuration entry", timeout: 5_000 });
       assert.match(await configEntries.last().getAttribute('title'), /configuration entry .*counts n1, n2, n3, n4, n5, n6/);
 
       // From the leader's own menu: add one more, then remove the leader.

@@ -21,6 +21,10 @@ struct Strip {
     name: String,
     /// (index, term) of the shown entries, oldest first.
     entries: Vec<(u64, u64)>,
+    /// The configuration entry this node counts by, when it is older than the shown entries: drawn
+    /// first, before a gap, so the quorum badge's "config at index N" always has its entry on screen.
+    /// The term is `None` when the entry is older than the view carries.
+    pinned_config: Option<(u64, Option<u64>)>,
     /// Indexes among them that hold a configuration entry.
     config_entries: Vec<u64>,
     /// Who this node counts as voters, and the entry that says so (0: the starting cluster).
@@ -46,6 +50,7 @@ fn strip_for(node: &NodeView, name: String, is_leader: bool, newest_index_overal
         node: node.id,
         name,
         entries,
+        pinned_config: pinned_config(node, first_shown),
         config_entries: node.config_entries.iter().map(|index| index.0).collect(),
         voters: node.voters.clone(),
         config_index: node.config_index.0,
@@ -55,10 +60,25 @@ fn strip_for(node: &NodeView, name: String, is_leader: bool, newest_index_overal
     }
 }
 
+fn pinned_config(node: &NodeView, first_shown: u64) -> Option<(u64, Option<u64>)> {
+    let index = node.config_index.0;
+    if index == 0 || index >= first_shown || index > node.log_len {
+        return None;
+    }
+    let term = index
+        .checked_sub(node.log_terms_from_index.0)
+        .and_then(|offset| node.log_terms.get(offset as usize))
+        .map(|term| term.0);
+    Some((index, term))
+}
+
 impl Strip {
     /// A configuration entry's tooltip and accessible name; the one this node counts by names its voters.
-    fn config_label(&self, index: u64, term: u64) -> String {
-        let base = format!("index {index}, term {term}: configuration entry (changes who votes)");
+    fn config_label(&self, index: u64, term: Option<u64>) -> String {
+        let base = match term {
+            Some(term) => format!("index {index}, term {term}: configuration entry (changes who votes)"),
+            None => format!("index {index}: configuration entry (changes who votes)"),
+        };
         if index == self.config_index {
             format!(
                 "{base}; {} counts {} by it",
@@ -113,6 +133,17 @@ pub fn LogStrips() -> impl IntoView {
                 <div class="strip" data-testid=format!("log-{}", strip.node)>
                     <span class="strip-node">{format!("{}{}", strip.name, if strip.is_leader { " ★" } else { "" })}</span>
                     <span class="strip-boxes">
+                        {strip.pinned_config.map(|(index, term)| {
+                            let label = strip.config_label(index, term);
+                            let colour = term.map_or_else(|| "var(--border-strong)".to_string(), format::term_color);
+                            let text = term.map_or_else(|| "⚙".to_string(), |term| format!("⚙{term}"));
+                            view! {
+                                <span class=if index <= strip.commit_index { "entry committed config pinned" } else { "entry config pinned" } style=format!("--term-color: {colour}") aria-label=label.clone() title=label>
+                                    {text}
+                                </span>
+                                <span class="strip-gap" aria-label="newer entries follow">"…"</span>
+                            }
+                        })}
                         {strip.entries.iter().map(|(index, term)| {
                             let committed = *index <= strip.commit_index;
                             let config = strip.config_entries.contains(index);
@@ -125,7 +156,7 @@ pub fn LogStrips() -> impl IntoView {
                             let marker = *index == strip.commit_index;
                             // A configuration entry is marked by a gear and a dashed outline, not colour.
                             let (label, text) = if config {
-                                (strip.config_label(*index, *term), format!("⚙{term}"))
+                                (strip.config_label(*index, Some(*term)), format!("⚙{term}"))
                             } else {
                                 (format!("index {index}, term {term}"), term.to_string())
                             };
@@ -143,5 +174,50 @@ pub fn LogStrips() -> impl IntoView {
             </For>
         </section>
         </Show>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::Session;
+    use quorumlab_sim::units::LogIndex;
+    use quorumlab_sim::scenario::{parse_scenario, EXAMPLES};
+    use quorumlab_sim::time::SimTime;
+
+    fn joined_server_view() -> NodeView {
+        let (file, text) = EXAMPLES
+            .iter()
+            .find(|(file, _)| file.contains("raft-add-server"))
+            .expect("example exists");
+        let mut session = Session::new(parse_scenario(text, file).expect("parses")).expect("world");
+        session.advance_to(SimTime::from_ms(2_400));
+        let view = session.view();
+        let leader = view.leader.expect("a leader by 2.4 s");
+        view.nodes.into_iter().find(|node| node.id == leader).expect("the leader's view")
+    }
+
+    #[test]
+    fn the_counted_configuration_entry_stays_drawn_after_newer_entries_push_it_out() {
+        let mut node = joined_server_view();
+        assert!(node.config_index.0 > 0, "the leader counts by a logged configuration");
+        let config_term = node.log_terms[(node.config_index.0 - node.log_terms_from_index.0) as usize];
+        let recent = strip_for(&node, "n1".into(), true, node.log_len);
+        assert_eq!(recent.pinned_config, None, "inside the shown window it is drawn in place");
+
+        // Forty newer entries arrive: the entry falls out of the newest twelve.
+        node.log_terms.extend(std::iter::repeat_n(config_term, 40));
+        node.log_len += 40;
+        let strip = strip_for(&node, "n1".into(), true, node.log_len);
+        assert!(strip.entries.iter().all(|(index, _)| *index > node.config_index.0));
+        assert_eq!(strip.pinned_config, Some((node.config_index.0, Some(config_term.0))));
+        assert!(strip.config_label(node.config_index.0, Some(config_term.0)).contains("counts"));
+
+        // Older than the view carries: still drawn, without a term.
+        let dropped = node.config_index.0 + 1 - node.log_terms_from_index.0;
+        node.log_terms.drain(..dropped as usize);
+        node.log_terms_from_index = LogIndex(node.config_index.0 + 1);
+        let far = strip_for(&node, "n1".into(), true, node.log_len);
+        assert_eq!(far.pinned_config, Some((node.config_index.0, None)));
     }
 }
