@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openApp } from './support/browser.mjs';
 import { assertNoProblems, sendWrite, setSpeedPosition, simTimeMs, violatedInvariants, waitUntil } from './support/cluster.mjs';
-import { showMe, step, stepResult, stepState, waitForStepState } from './support/lesson-steps.mjs';
+import { openStepWorld, showMe, step, stepResult, stepState, waitForStepState } from './support/lesson-steps.mjs';
 
 const LESSON = 'byzantine';
 
@@ -70,7 +70,10 @@ for (const [width, height] of [
       assert.equal(await stepState(page, 2), 'open');
       await writeUntilDone(page, 2);
       assert.match(await stepResult(page, 2), /honest servers committed different commands at one index/);
-      // Step 3 opens a world of its own the moment step 2 ticks: what broke stays in the result line.
+      // Step 3 has a world of its own; the broken Raft run stays on screen, paused, until it is opened
+      // (here by step 3's "show me").
+      await page.waitForSelector('[data-testid=open-step-world]');
+      assert.ok((await violatedInvariants(page)).includes('Election Safety'), 'what broke is still on screen');
       await shoot(app, 2, `lesson12-raft-split-${width}`);
 
       await showMe(page, 3);
@@ -88,8 +91,9 @@ for (const [width, height] of [
       assert.match(await stepResult(page, 5), /n\d commits \w+ at sequence \d+, but n\d committed \w+ there/);
       await shoot(app, 5, `lesson12-pbft-split-${width}`);
 
-      // Step 6 by hand: ten writes, one at a time, on a fresh Raft cluster.
+      // Step 6 by hand: ten writes, one at a time, on a fresh Raft cluster, opened from the lesson panel.
       assert.equal(await stepState(page, 6), 'open');
+      await openStepWorld(page, 6);
       await writeUntilDone(page, 6, { pauseMs: 200 });
       const raftCost = await stepResult(page, 6);
       assert.match(raftCost, /\d+ requests committed since this step began; the cluster sent \d+ messages/);

@@ -1,6 +1,6 @@
 // A lesson's steps as the tests read and drive them: a step's element and state, waiting for a state,
 // "show me" on one step, choosing a node on the ring the way a learner does (a click), and dropping
-// n1's first OK from its message menu.
+// n1's first OK from its message menu, and opening the next step's own world.
 import assert from 'node:assert/strict';
 import { waitUntil } from './cluster.mjs';
 
@@ -41,4 +41,17 @@ export async function dropFirstOkFromN1(page) {
   assert.equal(await firstOk.count(), 1, "n1's first OK is on its way");
   await firstOk.dispatchEvent('click');
   await page.locator('[data-testid=message-menu] [data-testid=message-drop]').click();
+}
+
+/**
+ * After a step ticks whose next step has a world of its own, the finished run stays on screen, paused,
+ * with an "Open step N's world" button: presses it, as a learner doing the next step by hand must.
+ */
+export async function openStepWorld(page, number) {
+  // The step's card holds one; the "Now" box at the panel's top (when shown) holds a second.
+  const button = step(page, number).locator('[data-testid=open-step-world]');
+  await button.waitFor({ timeout: 20_000 });
+  assert.equal(await button.textContent(), `Open step ${number}'s world`);
+  await button.click();
+  await button.waitFor({ state: 'detached', timeout: 5_000 });
 }

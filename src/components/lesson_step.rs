@@ -134,7 +134,22 @@ fn OpenStepControls(announce: bool) -> impl IntoView {
             })
         })
     };
+    // The step before this one ticked on a run that is still on screen; this step has a world of its own.
+    let next_world = move || {
+        lessons.next_world.get().map(|step| {
+            let number = step + 1;
+            view! {
+                <div class="lesson-next-world" data-testid="next-world" role="status">
+                    <p>{format!("The run on screen is the one step {step} happened in: its badges, narration and timeline still show what happened. Step {number} starts from a fresh run.")}</p>
+                    <button class="primary" data-testid="open-step-world" on:click=move |_| live::open_next_world(state)>
+                        {format!("Open step {number}'s world")}
+                    </button>
+                </div>
+            }
+        })
+    };
     view! {
+        {next_world}
         {move || judged_side().map(|words| view! { <p class="lesson-compare-side" data-testid="lesson-compare-side">{words}</p> })}
         <p class="lesson-verdict" aria-live=if announce { "polite" } else { "off" } data-testid="step-verdict">
             {move || {

@@ -76,7 +76,9 @@ impl Strip {
     /// A configuration entry's tooltip and accessible name; the one this node counts by names its voters.
     fn config_label(&self, index: u64, term: Option<u64>) -> String {
         let base = match term {
-            Some(term) => format!("index {index}, term {term}: configuration entry (changes who votes)"),
+            Some(term) => {
+                format!("index {index}, term {term}: configuration entry (changes who votes)")
+            }
             None => format!("index {index}: configuration entry (changes who votes)"),
         };
         if index == self.config_index {
@@ -181,9 +183,9 @@ pub fn LogStrips() -> impl IntoView {
 mod tests {
     use super::*;
     use crate::session::Session;
-    use quorumlab_sim::units::LogIndex;
     use quorumlab_sim::scenario::{parse_scenario, EXAMPLES};
     use quorumlab_sim::time::SimTime;
+    use quorumlab_sim::units::LogIndex;
 
     fn joined_server_view() -> NodeView {
         let (file, text) = EXAMPLES
@@ -194,24 +196,42 @@ mod tests {
         session.advance_to(SimTime::from_ms(2_400));
         let view = session.view();
         let leader = view.leader.expect("a leader by 2.4 s");
-        view.nodes.into_iter().find(|node| node.id == leader).expect("the leader's view")
+        view.nodes
+            .into_iter()
+            .find(|node| node.id == leader)
+            .expect("the leader's view")
     }
 
     #[test]
     fn the_counted_configuration_entry_stays_drawn_after_newer_entries_push_it_out() {
         let mut node = joined_server_view();
-        assert!(node.config_index.0 > 0, "the leader counts by a logged configuration");
-        let config_term = node.log_terms[(node.config_index.0 - node.log_terms_from_index.0) as usize];
+        assert!(
+            node.config_index.0 > 0,
+            "the leader counts by a logged configuration"
+        );
+        let config_term =
+            node.log_terms[(node.config_index.0 - node.log_terms_from_index.0) as usize];
         let recent = strip_for(&node, "n1".into(), true, node.log_len);
-        assert_eq!(recent.pinned_config, None, "inside the shown window it is drawn in place");
+        assert_eq!(
+            recent.pinned_config, None,
+            "inside the shown window it is drawn in place"
+        );
 
         // Forty newer entries arrive: the entry falls out of the newest twelve.
         node.log_terms.extend(std::iter::repeat_n(config_term, 40));
         node.log_len += 40;
         let strip = strip_for(&node, "n1".into(), true, node.log_len);
-        assert!(strip.entries.iter().all(|(index, _)| *index > node.config_index.0));
-        assert_eq!(strip.pinned_config, Some((node.config_index.0, Some(config_term.0))));
-        assert!(strip.config_label(node.config_index.0, Some(config_term.0)).contains("counts"));
+        assert!(strip
+            .entries
+            .iter()
+            .all(|(index, _)| *index > node.config_index.0));
+        assert_eq!(
+            strip.pinned_config,
+            Some((node.config_index.0, Some(config_term.0)))
+        );
+        assert!(strip
+            .config_label(node.config_index.0, Some(config_term.0))
+            .contains("counts"));
 
         // Older than the view carries: still drawn, without a term.
         let dropped = node.config_index.0 + 1 - node.log_terms_from_index.0;

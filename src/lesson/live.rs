@@ -55,6 +55,10 @@ pub struct LessonContext {
     pub show_me_log: RwSignal<Vec<String>>,
     /// The lesson opened paused and waits for the learner to press play or act.
     pub waiting: RwSignal<bool>,
+    /// The open step (0-based) when it runs on a world of its own that is not on screen yet: the step
+    /// before it just ticked, and its run stays up, paused, until the learner opens the next one, so
+    /// the badges and narration of what happened can still be read.
+    pub next_world: RwSignal<Option<usize>>,
 }
 
 impl LessonContext {
@@ -71,6 +75,7 @@ impl LessonContext {
             progress_revision: RwSignal::new(0),
             show_me_log: RwSignal::new(Vec::new()),
             waiting: RwSignal::new(false),
+            next_world: RwSignal::new(None),
         }
     }
 
@@ -213,6 +218,7 @@ pub fn open_lesson(state: AppState, index: usize, step: usize) {
                 .set_value(Some(session.scenario().clone()));
             lessons.active.set(Some(index));
             lessons.list_open.set(false);
+            lessons.next_world.set(None);
             lessons.show_me_log.set(Vec::new());
             lessons.verdict.set(String::new());
             // Paused at the start, at the lesson's own speed: the run waits while the learner reads.
@@ -255,6 +261,7 @@ pub fn close_lesson(state: AppState) {
         web_io::replace_fragment("");
     }
     state.lesson.waiting.set(false);
+    state.lesson.next_world.set(None);
     state.lesson.tracker.set_value(None);
     state.lesson.run_scenario.set_value(None);
     state.lesson.active.set(None);
@@ -264,6 +271,9 @@ pub fn close_lesson(state: AppState) {
 /// "Show me" (see `lesson::drive::show_me`), then plays the run so it happens.
 pub fn show_me(state: AppState) {
     let lessons = state.lesson;
+    if lessons.next_world.get_untracked().is_some() {
+        open_next_world(state);
+    }
     let shown = state
         .update_session(|session| {
             lessons
@@ -303,7 +313,9 @@ pub fn drive_frame(state: AppState, wall_ms: f64, speed: f64) -> bool {
             .as_ref()
             .is_some_and(|tracker| !tracker.is_complete() || !tracker.pending().is_empty())
     });
-    if has_work != Some(true) {
+    // While the finished step's world waits to be replaced, it plays as a plain run: the open step
+    // belongs to another world and must not be judged on this one.
+    if has_work != Some(true) || lessons.next_world.get_untracked().is_some() {
         return false;
     }
     // While comparing, every "show me" action reaches the right side at the instant it is performed.
@@ -368,6 +380,9 @@ fn publish_verdict(lessons: LessonContext) {
 /// does this at its own stops.
 pub fn observe(state: AppState) {
     let lessons = state.lesson;
+    if lessons.next_world.get_untracked().is_some() {
+        return;
+    }
     let observed = state.with_session(|session| {
         lessons
             .tracker
@@ -403,34 +418,62 @@ fn after_tick(state: AppState) {
     };
     update_progress(lessons, &lesson, |progress| progress.record_steps(done));
     if opens_own_world(&lesson, current) {
-        // The next step is played on another world: open a fresh run of it, paused, as a lesson opens.
-        if let Some(index) = lessons.active.get_untracked() {
-            // What the learner saw happen stays written under each step done so far.
-            let texts = lessons
-                .with_tracker(|tracker| {
-                    (0..current)
-                        .map(|step| tracker.done(step).unwrap_or_default().to_string())
-                        .collect::<Vec<_>>()
-                })
-                .unwrap_or_default();
-            open_lesson(state, index, current);
-            lessons.tracker.update_value(|tracker| {
-                if let Some(tracker) = tracker {
-                    tracker.set_done_texts(texts);
-                }
-            });
-            let title = lesson.world_of_step(current).1.title.clone();
-            notice(
-                state,
-                format!("Step {} runs on a new world: {title}.", current + 1),
-                false,
-            );
-        }
+        // The next step is played on another world. Opening it at once would wipe the badges, the
+        // narration and the drawing of what just happened, so this run stays up, paused, until the
+        // learner opens the next one (or asks "show me" there).
+        state.playing.set(false);
+        lessons.next_world.set(Some(current));
+        let title = lesson.world_of_step(current).1.title.clone();
+        notice(
+            state,
+            format!(
+                "Step {} is done: look around this run. Step {} runs on a new world ({title}); \
+                 open it from the lesson panel when you are ready.",
+                current,
+                current + 1
+            ),
+            false,
+        );
+        lessons.bump();
         return;
     }
     let shown_step = (current + 1).min(lesson.steps.len());
     web_io::replace_fragment(&lesson_fragment(&lesson.id, shown_step));
     lessons.bump();
+}
+
+/// Replaces the finished step's run with a fresh run of the open step's own world, paused, as a lesson
+/// opens; what the learner saw happen stays written under each step done so far.
+pub fn open_next_world(state: AppState) {
+    let lessons = state.lesson;
+    let (Some(current), Some(index)) = (
+        lessons.next_world.get_untracked(),
+        lessons.active.get_untracked(),
+    ) else {
+        return;
+    };
+    let Some((texts, title)) = lessons.with_tracker(|tracker| {
+        let texts = (0..current)
+            .map(|step| tracker.done(step).unwrap_or_default().to_string())
+            .collect::<Vec<_>>();
+        (
+            texts,
+            tracker.lesson().world_of_step(current).1.title.clone(),
+        )
+    }) else {
+        return;
+    };
+    open_lesson(state, index, current);
+    lessons.tracker.update_value(|tracker| {
+        if let Some(tracker) = tracker {
+            tracker.set_done_texts(texts);
+        }
+    });
+    notice(
+        state,
+        format!("Step {} runs on a new world: {title}.", current + 1),
+        false,
+    );
 }
 
 /// Opens the lesson the address names (`#/lesson/<id>[/step/<n>]`), or says why it cannot; anything

@@ -1,6 +1,3 @@
-// PENDING (2026-12-02, session 11): passes its show-me test; the by-hand test needs e2e/pending/next-world.patch
-// (step 2 opens a fresh world the moment step 1 ticks, wiping the narration it reads). Apply that patch,
-// run every lesson e2e test, then move this file back to e2e/.
 // Lesson 14, "Sessions and lock-delay", in the browser: the whole lesson by "show me" at 1440x900, its
 // first step by hand at 1920x1080 (A paused from its popover while the lesson waits), and the etcd words
 // the lock service now speaks in: messages named LeaseGrant + Txn and Watch, the Workers panel's lock key under
@@ -56,12 +53,16 @@ test('lesson 14 at 1440x900 by "show me": lock-delay covers a short pause, a lon
     await shoot(app, 1, 'lesson14-held-back-1440');
 
     await showMe(page, 2);
-    // Step 3 opens a fresh world the moment step 2 ticks, so the overlap is read from step 2's result
-    // (the Mutual Exclusion checker's own words), and the new world is announced.
+    // Step 3 runs on a world of its own, but the run where the overlap happened stays on screen,
+    // paused, until the learner opens the next one: its badge still says what broke.
     assert.match(await stepResult(page, 2), /yet two holders overlapped: .*\b(A|B)\b/);
+    await page.waitForSelector('[data-testid=open-step-world]');
+    assert.equal(await isPlaying(page), false, 'the finished run waits, paused');
+    assert.ok((await violatedInvariants(page)).length > 0, 'the overlap is still on screen');
+    await shoot(app, 2, 'lesson14-overlap-1440');
+    await page.click('[data-testid=open-step-world]');
     assert.match((await page.textContent('[data-testid=notice]')) ?? '', /Step 3 runs on a new world/);
     assert.deepEqual(await violatedInvariants(page), [], 'step 3 starts on a fresh world');
-    await shoot(app, 2, 'lesson14-overlap-1440');
 
     await showMe(page, 3);
     assert.match(await stepResult(page, 3), /the store refused 1 write/);
