@@ -92,6 +92,26 @@ test('split-vote opens from the gallery and from its address; back and forward m
   }
 });
 
+test('an edge case in a lesson links to its example in the gallery; back returns to the lesson', async () => {
+  const app = await openApp({ width: 1440, height: 900, path: '/#/lesson/distributed-locks' });
+  try {
+    const { page } = app;
+    await page.waitForSelector('[data-testid=lesson-panel][data-lesson-id="distributed-locks"]');
+    const link = page.locator('[data-testid=lesson-gallery-link]', { hasText: 'the unsafe release' });
+    assert.equal(await link.getAttribute('href'), '#/gallery/redis-unsafe-release');
+    await link.scrollIntoViewIfNeeded();
+    await link.click();
+    await waitUntil(async () => (await title(page)).includes('release'), { what: 'the unsafe release to open' });
+    assert.equal(await page.locator('[data-testid=lesson-panel]').count(), 0, 'the lesson closes');
+    assert.match((await page.textContent('[data-testid=notice]')) ?? '', /Opened from the gallery/);
+    await page.goBack();
+    await page.waitForSelector('[data-testid=lesson-panel][data-lesson-id="distributed-locks"]');
+    assertNoProblems(app);
+  } finally {
+    await app.close();
+  }
+});
+
 test('the demo flag opens paused at the start with the fault schedule showing', async () => {
   const app = await openApp({ path: '/#/gallery/leader-crash/demo' });
   try {

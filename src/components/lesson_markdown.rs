@@ -5,6 +5,7 @@
 //! Checklist items are numbered across the whole lesson (the panel renders the text in pieces); the
 //! caller passes a counter and, for the mastery checklist, a builder for each item's checkbox.
 
+use crate::gallery::route::{gallery_fragment, GalleryRoute};
 use crate::lesson::compare::{open_lesson_run, open_link, CompareLink, LinkOpened};
 use crate::lesson::markdown::{Block, Inline};
 use crate::state::{AppState, Notice};
@@ -45,6 +46,11 @@ pub fn inlines_view(inlines: &[Inline], scope: LinkScope) -> AnyView {
                 },
                 scope,
             ),
+            Inline::Gallery { label, id } => view! {
+                <a class="gallery-link" data-testid="lesson-gallery-link" href=gallery_fragment(&GalleryRoute::Open { id: id.clone(), demo: false })
+                    title="Open this example from the gallery (the lesson closes; Back returns to it)">{label.clone()}</a>
+            }
+            .into_any(),
         })
         .collect_view()
         .into_any()

@@ -45,6 +45,12 @@ pub enum Inline {
         example: String,
         variations: String,
     },
+    /// `[words](gallery:redis-unsafe-release)`: a link opening that example from the instructors'
+    /// gallery (`#/gallery/<id>`), so prose that names a scenario file has a browser route to it.
+    Gallery {
+        label: String,
+        id: String,
+    },
 }
 
 /// Reads `source` into blocks.
@@ -156,7 +162,7 @@ pub fn parse_inlines(text: &str) -> Vec<Inline> {
         let span = match character {
             '`' => closed(rest, "`").map(|(inner, after)| (Inline::Code(inner.to_string()), after)),
             '{' => live_name(rest),
-            '[' => compare_link(rest),
+            '[' => compare_link(rest).or_else(|| gallery_link(rest)),
             '*' if rest.starts_with("**") => closed(rest, "**")
                 .map(|(inner, after)| (Inline::Strong(parse_inlines(inner)), after)),
             '*' => closed(rest, "*")
@@ -207,6 +213,23 @@ fn compare_link(text: &str) -> Option<(Inline, &str)> {
     })
 }
 
+/// For `text` starting with `[words](gallery:id)`: the link, and what follows it.
+fn gallery_link(text: &str) -> Option<(Inline, &str)> {
+    let (label, after_label) = text[1..].split_once("](gallery:")?;
+    let (id, after) = after_label.split_once(')')?;
+    let plain_id = !id.is_empty()
+        && id.chars().all(|character| {
+            character.is_ascii_lowercase() || character.is_ascii_digit() || character == '-'
+        });
+    (plain_id && !label.is_empty() && !label.contains(']')).then(|| {
+        let link = Inline::Gallery {
+            label: label.to_string(),
+            id: id.to_string(),
+        };
+        (link, after)
+    })
+}
+
 /// For `text` starting with `marker`: the non-empty text up to the closing marker, and what follows it.
 fn closed<'a>(text: &'a str, marker: &str) -> Option<(&'a str, &'a str)> {
     let body = &text[marker.len()..];
@@ -222,7 +245,7 @@ pub fn plain_text(inlines: &[Inline]) -> String {
             Inline::Text(text) | Inline::Code(text) => text.clone(),
             Inline::Strong(inner) | Inline::Emphasis(inner) => plain_text(inner),
             Inline::Live(name) => format!("{{{}}}", name.placeholder()),
-            Inline::Compare { label, .. } => label.clone(),
+            Inline::Compare { label, .. } | Inline::Gallery { label, .. } => label.clone(),
         })
         .collect()
 }
@@ -360,6 +383,69 @@ mod tests {
             "[a b",
         ] {
             assert_eq!(parse_inlines(literal), vec![text(literal)], "{literal}");
+        }
+    }
+
+    #[test]
+    fn a_gallery_link_names_an_example_and_odd_ids_stay_text() {
+        assert_eq!(
+            parse_inlines("Open [the careless release](gallery:redis-unsafe-release)."),
+            vec![
+                text("Open "),
+                Inline::Gallery {
+                    label: "the careless release".into(),
+                    id: "redis-unsafe-release".into(),
+                },
+                text("."),
+            ]
+        );
+        for literal in [
+            "[a](gallery:)",
+            "[a](gallery:Split Vote)",
+            "[](gallery:x)",
+            "[a](gallery:x.toml)",
+        ] {
+            assert_eq!(parse_inlines(literal), vec![text(literal)], "{literal}");
+        }
+    }
+
+    #[test]
+    fn every_gallery_link_in_a_lesson_names_a_built_in_example() {
+        let ids: Vec<String> = crate::gallery::built_in()
+            .into_iter()
+            .map(|item| item.id)
+            .collect();
+        let mut links = 0;
+        for lesson in quorumlab_sim::lesson::parse_lessons().expect("lessons parse") {
+            let mut sources = vec![lesson.body.clone()];
+            sources.extend(lesson.steps.iter().map(|step| step.instruction.clone()));
+            for source in sources {
+                for block in parse_blocks(&source) {
+                    for inline in block_inlines(&block) {
+                        if let Inline::Gallery { id, .. } = inline {
+                            links += 1;
+                            assert!(
+                                ids.contains(&id),
+                                "lesson {} links to `{id}`, which the gallery lacks",
+                                lesson.id
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            links >= 5,
+            "the lessons' edge cases link to the gallery ({links} links)"
+        );
+    }
+
+    fn block_inlines(block: &Block) -> Vec<Inline> {
+        match block {
+            Block::Heading { text, .. } | Block::Paragraph(text) => text.clone(),
+            Block::List(items) => items.concat(),
+            Block::Checklist(items) => items.iter().flat_map(|(_, text)| text.clone()).collect(),
+            Block::Code { .. } => Vec::new(),
         }
     }
 
