@@ -14,10 +14,12 @@ usage:
   quorumlab run FILE [--seed N] [--duration-ms N] [--trace OUT.jsonl]
   quorumlab replay TRACE.jsonl   (a trace file exported from the app; exit 1 if it does not reproduce)
   quorumlab check FILE...
-  quorumlab sweep [--protocol raft] --seeds N [--nodes K] [--chaos | --profile P] [--first-seed S] [--jobs J]
+  quorumlab sweep [--protocol raft] --seeds N [--nodes K] [--chaos | --profile P] [--variant V] [--first-seed S] [--jobs J]
   quorumlab sweep --all [--world NAME] [--seeds N] [--raft-seeds N] [--holder-seeds N] [--first-seed S]
-  quorumlab sweep [--protocol raft] --emit-scenario SEED [--nodes K] [--chaos | --profile P]
-      profiles: calm (no faults, the default), mixed (= --chaos), leader-churn
+  quorumlab sweep [--protocol raft] --emit-scenario SEED [--nodes K] [--chaos | --profile P] [--variant V]
+      profiles: calm (no faults, the default), mixed (= --chaos), leader-churn, membership
+      variants: raft's are default (membership changes through the log) and direct (with --profile
+      membership: configurations edited by hand, unsafe on purpose); a wrong name lists a protocol's own
   quorumlab bench [--nodes N] [--seconds SIMULATED_SECONDS]
   quorumlab bench --bare-loop [--events N]   (the bare event-queue loop, the reference)
 

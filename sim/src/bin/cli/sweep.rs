@@ -3,6 +3,9 @@
 //! `--protocol raft` (the default) sweeps Raft's chaos profiles; any other registry entry sweeps its chaos
 //! world (`chaos::locks`) in one of the configurations its sweep plan lists (`--variant`), under the
 //! calm, mixed or holder-aimed profile. `--all` sweeps every registry entry (`sweep_table`).
+//! Raft takes one more variant besides its plan's: `--variant direct` with `--profile membership` runs
+//! every seed with `[raft] membership = "direct"`, the unsafe hand-edited configurations, which the
+//! checkers must catch.
 
 use super::args::{FlagSpec, ParsedArgs};
 use super::parallel::sweep_on_threads;
@@ -10,11 +13,12 @@ use super::Outcome;
 use quorumlab_sim::chaos::holders::holder_run;
 use quorumlab_sim::chaos::locks::{LockChaosOptions, LockProfile};
 use quorumlab_sim::chaos::{chaos_scenario, ChaosOptions, ChaosProfile};
+use quorumlab_sim::config::MembershipMode;
 use quorumlab_sim::ids::MAX_NODES;
-use quorumlab_sim::registry;
-use quorumlab_sim::scenario::to_toml_string;
+use quorumlab_sim::registry::{self, Entry};
+use quorumlab_sim::scenario::{to_toml_string, Scenario};
 use quorumlab_sim::sweep::{
-    lock_sweep_scenario, run_holder_seed, run_lock_seed, run_seed, SweepSummary,
+    judge_scenario, lock_sweep_scenario, run_holder_seed, run_lock_seed, SweepSummary,
 };
 use quorumlab_sim::ProtocolKind;
 use serde::Serialize;
@@ -39,6 +43,9 @@ const FLAGS: FlagSpec = FlagSpec {
 
 const DEFAULT_NODES: usize = 5;
 
+/// Raft's variant beyond its sweep plan's: membership changes by hand-edited configurations.
+const RAFT_DIRECT_VARIANT: &str = "direct";
+
 /// Most servers a coordination sweep may ask for: its workers (at most 5) and the store count toward
 /// the node limit too.
 const MAX_COORDINATION_SERVERS: usize = MAX_NODES - 6;
@@ -49,6 +56,9 @@ struct SweepReport {
     protocol: &'static str,
     nodes: usize,
     profile: &'static str,
+    /// The configuration swept, when it is not the default one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    variant: Option<&'static str>,
     first_seed: u64,
     seeds: u64,
     events_processed: u64,
@@ -69,7 +79,10 @@ pub fn sweep_command(args: &[String]) -> Outcome {
 
 /// What a sweep runs: Raft's chaos profiles, or one coordination protocol's chaos world.
 enum Target {
-    Raft(ChaosOptions),
+    Raft {
+        options: ChaosOptions,
+        membership: MembershipMode,
+    },
     Coordination {
         name: &'static str,
         options: LockChaosOptions,
@@ -96,7 +109,10 @@ fn sweep_or_emit(args: &[String]) -> Result<Outcome, String> {
             );
         }
         let scenario = match &target {
-            Target::Raft(options) => chaos_scenario(seed, options),
+            Target::Raft {
+                options,
+                membership,
+            } => raft_scenario(seed, options, *membership),
             Target::Coordination {
                 options, profile, ..
             } => match profile {
@@ -116,10 +132,13 @@ fn sweep_or_emit(args: &[String]) -> Result<Outcome, String> {
     let first_seed = parsed.number::<u64>("first-seed")?.unwrap_or(1);
     let jobs = jobs(&parsed)?;
     let report = match &target {
-        Target::Raft(options) => {
-            let summary =
-                sweep_on_threads(first_seed, seed_count, |seed| run_seed(seed, options), jobs)?;
-            sweep_report(ProtocolKind::Raft, first_seed, options, summary)
+        Target::Raft {
+            options,
+            membership,
+        } => {
+            let run = |seed| judge_scenario(raft_scenario(seed, options, *membership));
+            let summary = sweep_on_threads(first_seed, seed_count, run, jobs)?;
+            sweep_report(first_seed, options, *membership, summary)
         }
         Target::Coordination {
             name,
@@ -172,15 +191,16 @@ fn target(parsed: &ParsedArgs) -> Result<Target, String> {
     let variant = parsed
         .text("variant")
         .unwrap_or(entry.sweep.default_variant().name);
-    let Some(options) = LockChaosOptions::new(entry.kind, variant) else {
-        if parsed.text("variant").is_some() && entry.sweep.variant(variant).is_none() {
-            return Err(unknown_variant(entry.name, variant));
-        }
-        return Ok(Target::Raft(chaos_options(parsed)?));
-    };
-    if entry.sweep.variant(variant).is_none() {
-        return Err(unknown_variant(entry.name, variant));
+    if is_plain_raft(entry) {
+        let options = chaos_options(parsed)?;
+        let membership = raft_membership(entry, variant, options.profile)?;
+        return Ok(Target::Raft {
+            options,
+            membership,
+        });
     }
+    let options = LockChaosOptions::new(entry.kind, variant)
+        .ok_or_else(|| unknown_variant(entry, variant))?;
     let profile = coordination_profile_flag(parsed, entry.name)?;
     Ok(Target::Coordination {
         name: entry.name,
@@ -189,16 +209,55 @@ fn target(parsed: &ParsedArgs) -> Result<Target, String> {
     })
 }
 
-fn unknown_variant(protocol: &str, variant: &str) -> String {
-    let entry = registry::by_name(protocol).expect("a registry name");
-    let names: Vec<&str> = entry
+/// How a Raft sweep's servers join and leave: its plan's variant goes through the log, `direct`
+/// edits configurations by hand, which only the membership profile exercises.
+fn raft_membership(
+    entry: &Entry,
+    variant: &str,
+    profile: ChaosProfile,
+) -> Result<MembershipMode, String> {
+    if variant == RAFT_DIRECT_VARIANT {
+        if profile != ChaosProfile::Membership {
+            return Err(format!(
+                "--variant {RAFT_DIRECT_VARIANT} changes how servers join and leave, and only \
+                 --profile membership adds and removes servers (this sweep has --profile {})",
+                profile.name()
+            ));
+        }
+        return Ok(MembershipMode::Direct);
+    }
+    if entry.sweep.variant(variant).is_none() {
+        return Err(unknown_variant(entry, variant));
+    }
+    Ok(MembershipMode::Log)
+}
+
+/// A world without actors (plain Raft), swept by the Raft chaos profiles rather than a coordination
+/// world's.
+fn is_plain_raft(entry: &Entry) -> bool {
+    LockChaosOptions::default_for(entry.kind).is_none()
+}
+
+/// One Raft chaos seed's scenario, its servers joining and leaving as `membership` says.
+fn raft_scenario(seed: u64, options: &ChaosOptions, membership: MembershipMode) -> Scenario {
+    let mut scenario = chaos_scenario(seed, options);
+    scenario.raft.membership = membership;
+    scenario
+}
+
+fn unknown_variant(entry: &Entry, variant: &str) -> String {
+    let mut names: Vec<&str> = entry
         .sweep
         .variants
         .iter()
         .map(|known| known.name)
         .collect();
+    if is_plain_raft(entry) {
+        names.push(RAFT_DIRECT_VARIANT);
+    }
     format!(
-        "--variant: {protocol} has no variant `{variant}`; expected one of {}",
+        "--variant: {} has no variant `{variant}`; expected one of {}",
+        entry.name,
         names.join(", ")
     )
 }
@@ -286,16 +345,17 @@ fn chaos_profile(parsed: &ParsedArgs) -> Result<ChaosProfile, String> {
 }
 
 fn sweep_report(
-    protocol: ProtocolKind,
     first_seed: u64,
     options: &ChaosOptions,
+    membership: MembershipMode,
     summary: SweepSummary,
 ) -> SweepReport {
     let first_failing_seed = summary.first_failing_seed();
     SweepReport {
-        protocol: protocol.name(),
+        protocol: ProtocolKind::Raft.name(),
         nodes: options.node_count,
         profile: options.profile.name(),
+        variant: (membership == MembershipMode::Direct).then_some(RAFT_DIRECT_VARIANT),
         first_seed,
         seeds: summary.seeds_run,
         events_processed: summary.events_processed,
@@ -304,7 +364,7 @@ fn sweep_report(
         failing_seed_count: summary.failing_seed_count,
         failing_seeds: summary.failing_seeds,
         first_failing_seed,
-        reproduce: first_failing_seed.map(|seed| reproduce_command(protocol, seed, options)),
+        reproduce: first_failing_seed.map(|seed| raft_reproduce(seed, options, membership)),
     }
 }
 
@@ -320,6 +380,8 @@ fn coordination_report(
         protocol: name,
         nodes: options.server_count(),
         profile: profile.name(),
+        variant: (options.variant != options.entry().sweep.default_variant().name)
+            .then_some(options.variant),
         first_seed,
         seeds: summary.seeds_run,
         events_processed: summary.events_processed,
@@ -356,10 +418,28 @@ pub fn coordination_reproduce(
 
 /// The shell commands that write the failing seed's scenario to a file and run it.
 pub fn reproduce_command(protocol: ProtocolKind, seed: u64, options: &ChaosOptions) -> String {
+    reproduce_with_flags(protocol, seed, options, "")
+}
+
+/// [`reproduce_command`] for a Raft sweep, naming the direct variant when it ran.
+fn raft_reproduce(seed: u64, options: &ChaosOptions, membership: MembershipMode) -> String {
+    let flags = match membership {
+        MembershipMode::Log => String::new(),
+        MembershipMode::Direct => format!(" --variant {RAFT_DIRECT_VARIANT}"),
+    };
+    reproduce_with_flags(ProtocolKind::Raft, seed, options, &flags)
+}
+
+fn reproduce_with_flags(
+    protocol: ProtocolKind,
+    seed: u64,
+    options: &ChaosOptions,
+    extra_flags: &str,
+) -> String {
     let profile = options.profile.name();
     let file = format!("sweep-seed-{seed}.toml");
     format!(
-        "quorumlab sweep --protocol {} --emit-scenario {seed} --nodes {} --profile {profile} > {file} && quorumlab run {file}",
+        "quorumlab sweep --protocol {} --emit-scenario {seed} --nodes {} --profile {profile}{extra_flags} > {file} && quorumlab run {file}",
         protocol.name(),
         options.node_count
     )
