@@ -88,9 +88,9 @@ impl LockDescriber {
         let owner_name = telling.name(owner);
         let (text, nodes) = if self.replicated {
             let text = format!(
-                "The lock service grants the lock to {owner_name} with {}: its key {} is now the \
-                 oldest under {}, and the revision of this grant fences every write {owner_name} \
-                 makes under lease {lease:x}",
+                "The lock service grants the lock to {owner_name} with {} (the revision of this \
+                 grant, its key's mod_revision): its key {} is now the oldest under {}, and that \
+                 number fences every write {owner_name} makes under lease {lease:x}",
                 self.number(token),
                 lock_key(key, lease),
                 lock_prefix(key)

@@ -10,7 +10,9 @@
 //! lease alive with **LeaseKeepAlive**; **LeaseRevoke** deletes the lease and the key with it (this is
 //! how the holder releases); a lease that is not kept alive expires and its key is deleted the same
 //! way. The *revision* at which the key was created is the number a fenced store compares: the fencing
-//! token.
+//! token. etcd reports it as the key's `mod_revision` (equal to its `create_revision`, since a lock key
+//! is written once), and a store that is etcd itself fences a write with a Txn whose compare is
+//! `mod_revision(lock key) == token`: once the lease is gone the key is gone and the compare fails.
 //!
 //! Only the words change. The trace keeps recording each message under its wire label (`Acquire`,
 //! `KeepAlive`, ...): those labels are part of every run's fingerprint, which old share links and trace
