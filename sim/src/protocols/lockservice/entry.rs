@@ -47,10 +47,14 @@ pub const LOCK_SERVICE: ProtocolEntry = ProtocolEntry {
                 configure: |locks| ProtocolConfig::LockService(fenced(locks, false)),
                 faults: FaultRules::ALL,
             },
-            // Lock-delay without fencing claims only this: a holder that stalls for less than TTL +
-            // lock-delay never overlaps the next one (Mutual Exclusion, No Lost Updates and Token
-            // Monotonicity stay quiet then). A longer pause, a clock jump on a worker or a write
-            // delayed in the network still overlaps, so it is no safe configuration.
+            // Lock-delay without fencing claims only this: a holder that wakes before the delay ends
+            // never overlaps the next one (Mutual Exclusion, No Lost Updates and Token Monotonicity
+            // stay quiet then). The delay counts from the expiry the leader saw, and the lease runs
+            // from the last keep-alive it received, up to two renewal intervals before the pause (a
+            // worker granted from the queue renews a full interval after its grant): only a pause
+            // under TTL + lock-delay - 2 x renew_ms is sure to be covered, and some just under TTL +
+            // lock-delay overlap (tests/lock_delay_bound.rs). A longer pause, a clock jump on a worker
+            // or a write delayed in the network still overlaps, so it is no safe configuration.
             SweepVariant {
                 name: "lock-delay",
                 safe: false,

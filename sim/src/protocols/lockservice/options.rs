@@ -7,6 +7,12 @@
 //! by its holder is free at once. (Consul documentation, "Sessions and distributed locks overview",
 //! section Session Design; the delay is borrowed from Chubby's, which holds a lost lock back the same
 //! way.) Here it defaults to 0, off, so every run made before the option existed stays the same.
+//!
+//! What it covers: a holder that wakes before the delay ends. The delay counts from the expiry the
+//! leader saw, and a lease runs from the last keep-alive the leader received, not from the moment the
+//! holder stalled, so the cover is shorter than TTL + lock-delay: with keep-alives every `renew_ms`
+//! (and a worker granted from the queue renewing a full interval after its grant) only a pause under
+//! TTL + lock-delay - 2 x `renew_ms` is sure to be covered (`tests/lock_delay_bound.rs`).
 
 use crate::contract::config::ProtocolConfig;
 use crate::contract::entry::{OptionKey, OptionSetting, OptionTable, OptionValue};

@@ -8,8 +8,9 @@
 //! the delay to cover it. The judgment is made once, at that first grant: a grant made while the old
 //! holder still sleeps is the long pause, and its holder waking later must not tick the step in the
 //! moment before its late write is seen. `overlap_despite_delay`
-//! is met when a delay was seen in force and Mutual Exclusion broke all the same: the pause outlasted
-//! lease and delay together, which is why a delay is no substitute for fencing.
+//! is met when a delay was seen in force and Mutual Exclusion broke all the same: the holder woke after
+//! the delay had ended (counted from the expiry the leader saw, its lease running from the last
+//! keep-alive it received), which is why a delay is no substitute for fencing.
 //!
 //! Both read the replicated lock table of the service's current leader, the same place the panel's
 //! "held back until" line comes from. Nothing before the step began counts.
