@@ -16,6 +16,7 @@ mod coordination;
 mod errors;
 mod legacy_bytes;
 mod lessons;
+mod membership;
 mod recorded_links;
 mod v4_bodies;
 
@@ -101,6 +102,15 @@ pub(super) fn every_action() -> Vec<Action> {
         Action::Byzantine {
             target: node(2),
             mode: ByzantineMode::Honest,
+        },
+        // Last, so the five-node sample may name what they add: n6, then n7 by its explicit id.
+        Action::AddServer { id: None },
+        Action::AddServer {
+            id: Some(NodeId(6)),
+        },
+        Action::RemoveServer { target: node(7) },
+        Action::RemoveServer {
+            target: NodeTarget::Leader,
         },
     ]
 }
