@@ -253,3 +253,57 @@ fn a_trace_file_with_an_added_server_replays() {
     assert_eq!(replayed.trace_hash(), world.trace_hash());
     assert_eq!(replayed.node_count(), 4);
 }
+
+/// A trace file of a run where the leader was removed (and a later action names whoever leads then)
+/// reads back and replays to the same fingerprint, the removed server out of the new leader's voters.
+#[test]
+fn a_trace_file_with_a_removed_leader_replays() {
+    use quorumlab_sim::action::RequestKind;
+    use quorumlab_sim::history::RecordedAction;
+    use quorumlab_sim::trace_file::{parse_trace_file, replay, write_trace_file};
+    let scenario = parse_scenario(
+        "protocol = \"raft\"\nnodes = 5\nseed = 1\nduration_ms = 5000\n",
+        "five.toml",
+    )
+    .expect("valid");
+    let mut world = World::new(quorumlab_sim::runner::world_config(&scenario)).expect("world");
+    let script = [
+        (
+            1_500,
+            Action::RemoveServer {
+                target: NodeTarget::Leader,
+            },
+        ),
+        (
+            3_000,
+            Action::Request {
+                count: 3,
+                target: NodeTarget::Leader,
+                kind: RequestKind::Put,
+            },
+        ),
+    ];
+    let mut actions = Vec::new();
+    let mut removed = None;
+    for (at_ms, action) in script {
+        world.run_until(SimTime::from_ms(at_ms));
+        removed = removed.or(world.current_leader());
+        actions.push(RecordedAction {
+            at: world.now(),
+            after_events: world.events_processed(),
+            action: action.clone(),
+        });
+        assert_eq!(world.apply(&action), ActionOutcome::Applied);
+    }
+    world.run_until(SimTime::from_ms(4_000));
+    let text = write_trace_file(&scenario, &actions, &world);
+    assert!(text.contains("remove-server"), "{text}");
+    let file = parse_trace_file(&text).expect("reads back");
+    let replayed = replay(&file).expect("replays");
+    assert_eq!(replayed.trace_hash(), world.trace_hash());
+    let removed = removed.expect("a leader at 1.5 s");
+    let leader = replayed.current_leader().expect("a new leader");
+    assert_ne!(leader, removed);
+    assert!(!voters(&replayed, leader.index()).contains(removed));
+    assert_eq!(voters(&replayed, leader.index()).len(), 4);
+}
