@@ -11,7 +11,9 @@
 
 mod byzantine;
 mod coordination;
+mod elections;
 mod grants;
+mod holder_crash;
 mod holders;
 mod lock_delay;
 mod membership;
@@ -26,6 +28,7 @@ mod stale_write;
 #[cfg(test)]
 mod test_support;
 mod tokens;
+mod tolerance;
 mod violations;
 
 use super::checkpoint::Checkpoint;
@@ -105,6 +108,12 @@ pub struct CheckpointEvaluator {
     membership: membership::MembershipWatch,
     /// Lock-delays seen in force and overlaps since the step began.
     delays: lock_delay::DelayWatch,
+    /// Each term's candidates, votes and winner since the step began (leader changes, split votes).
+    elections: elections::ElectionWatch,
+    /// A single failure that left no majority, and what was committed before it.
+    tolerance: tolerance::ToleranceWatch,
+    /// The holds the lock service applied, read off the trace, and the crashes since the step began.
+    holder_crash: holder_crash::HolderCrashWatch,
     /// Set once the checkpoint has been met; later calls return it unchanged.
     met: Option<Verdict>,
 }
@@ -138,6 +147,9 @@ impl CheckpointEvaluator {
             grants: grants::GrantWatch::begin(world),
             membership: membership::MembershipWatch::begin(world),
             delays: lock_delay::DelayWatch::begin(world),
+            elections: elections::ElectionWatch::begin(world),
+            tolerance: tolerance::ToleranceWatch::begin(world),
+            holder_crash: holder_crash::HolderCrashWatch::begin(world),
             met: None,
         }
     }
@@ -170,7 +182,10 @@ impl CheckpointEvaluator {
             }
         }
         match &self.checkpoint {
-            Checkpoint::LeaderChanged => self.leader_changed(world, leader),
+            Checkpoint::LeaderChanged => {
+                self.elections
+                    .leader_changed(world, self.start_leader, leader)
+            }
             Checkpoint::TermAtLeast(term) => term_at_least(world, *term),
             Checkpoint::NoLeaderForMs(ms) => self.no_leader_for(world, *ms),
             Checkpoint::MinorityCannotCommit => self.minority_cannot_commit(world),
@@ -252,22 +267,15 @@ impl CheckpointEvaluator {
                 .leader_removed_and_replaced(world, self.start_leader.map(|(node, _)| node)),
             Checkpoint::LockHeldBackByDelay => self.delays.lock_held_back_by_delay(world),
             Checkpoint::OverlapDespiteDelay => self.delays.overlap_despite_delay(world),
-        }
-    }
-
-    fn leader_changed(&self, world: &World, leader: Option<(NodeId, Term)>) -> Verdict {
-        match (self.start_leader, leader) {
-            (None, _) => Verdict::not_yet("no leader has been seen yet".into()),
-            (Some(_), None) => Verdict::not_yet("there is no leader at the moment".into()),
-            (Some((old, old_term)), Some((new, term))) if term > old_term => Verdict::yes(format!(
-                "{} leads in term {term}; {} led in term {old_term}",
-                world.node_label(new),
-                world.node_label(old)
-            )),
-            (Some(_), Some((same, term))) => Verdict::not_yet(format!(
-                "{} still leads in term {term}",
-                world.node_label(same)
-            )),
+            Checkpoint::SplitVote => self.elections.split_vote(world),
+            Checkpoint::NoFaultTolerance => self.tolerance.no_fault_tolerance(world),
+            Checkpoint::LockHolderCrashed(target) => {
+                let worker = target.and_then(|target| self.resolve(target));
+                if target.is_some() && worker.is_none() {
+                    return Verdict::not_yet("there was no leader when this step began".into());
+                }
+                self.holder_crash.lock_holder_crashed(world, worker)
+            }
         }
     }
 

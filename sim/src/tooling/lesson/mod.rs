@@ -202,6 +202,18 @@ pub const SCENARIO_FILES: &[(&str, &str)] = &[
         "lessons/scenarios/lock-delay-fenced-calm.toml",
         include_str!("../../../../lessons/scenarios/lock-delay-fenced-calm.toml"),
     ),
+    (
+        "lessons/scenarios/split-vote-calm.toml",
+        include_str!("../../../../lessons/scenarios/split-vote-calm.toml"),
+    ),
+    (
+        "lessons/scenarios/one-node-calm.toml",
+        include_str!("../../../../lessons/scenarios/one-node-calm.toml"),
+    ),
+    (
+        "lessons/scenarios/fifty-one-calm.toml",
+        include_str!("../../../../lessons/scenarios/fifty-one-calm.toml"),
+    ),
 ];
 
 /// A parsed lesson.

@@ -1,0 +1,175 @@
+//! Parsing checkpoints: every name with its argument, and mistakes pointed at and quoted short.
+
+use super::*;
+
+fn names() -> NodeNames {
+    NodeNames {
+        servers: 3,
+        extra: vec![("A".into(), NodeId(3)), ("store".into(), NodeId(4))],
+    }
+}
+
+#[test]
+fn every_name_parses_with_its_argument() {
+    let cases = [
+        ("leader_changed", Checkpoint::LeaderChanged),
+        (" term_at_least( 3 ) ", Checkpoint::TermAtLeast(3)),
+        ("no_leader_for_ms(500)", Checkpoint::NoLeaderForMs(500)),
+        (
+            "node_crashed(n2)",
+            Checkpoint::NodeCrashed(NodeTarget::Node(NodeId(1))),
+        ),
+        (
+            "node_crashed(leader)",
+            Checkpoint::NodeCrashed(NodeTarget::Leader),
+        ),
+        ("node_paused", Checkpoint::NodePaused(None)),
+        (
+            "node_paused(A)",
+            Checkpoint::NodePaused(Some(NodeTarget::Node(NodeId(3)))),
+        ),
+        (
+            "commit_index_at_least(7)",
+            Checkpoint::CommitIndexAtLeast(7),
+        ),
+        ("duplicate_invoice", Checkpoint::DuplicateInvoice),
+        (
+            "jobs_done_while_paused(20)",
+            Checkpoint::JobsDoneWhilePaused(20),
+        ),
+        (
+            "jobs_done_without_leader(5)",
+            Checkpoint::JobsDoneWithoutLeader(5),
+        ),
+        ("duplicate_write_ignored", Checkpoint::DuplicateWriteIgnored),
+        (
+            "notifications_at_least(4)",
+            Checkpoint::NotificationsAtLeast(4),
+        ),
+        ("zk_leader_changed", Checkpoint::ZkLeaderChanged),
+        ("missed_invoice", Checkpoint::MissedInvoice),
+        (
+            "node_caught_up(n3)",
+            Checkpoint::NodeCaughtUp(NodeTarget::Node(NodeId(2))),
+        ),
+        ("stale_read", Checkpoint::StaleRead),
+        (
+            "lock_released_by_wrong_owner",
+            Checkpoint::LockReleasedByWrongOwner,
+        ),
+        ("lost_update", Checkpoint::LostUpdate),
+        ("batch_redo_recognised", Checkpoint::BatchRedoRecognised),
+        (
+            "tokens_grew_after_failover",
+            Checkpoint::TokensGrewAfterFailover,
+        ),
+        ("stale_write_refused", Checkpoint::StaleWriteRefused),
+        ("quorum_regained", Checkpoint::QuorumRegained),
+        ("value_chosen", Checkpoint::ValueChosen),
+        ("two_values_chosen", Checkpoint::TwoValuesChosen),
+        ("ballots_at_least(12)", Checkpoint::BallotsAtLeast(12)),
+        ("value_carried_forward", Checkpoint::ValueCarriedForward),
+        (
+            "write_acknowledged_after_ms(300)",
+            Checkpoint::WriteAcknowledgedAfterMs(300),
+        ),
+        (
+            "write_refused_or_unknown",
+            Checkpoint::WriteRefusedOrUnknown,
+        ),
+        (
+            "lease_kept_through_pause",
+            Checkpoint::LeaseKeptThroughPause,
+        ),
+        (
+            "crashed_holder_asked_again",
+            Checkpoint::CrashedHolderAskedAgain,
+        ),
+        ("lock_reply_lost", Checkpoint::LockReplyLost),
+        ("lock_queue_at_least(4)", Checkpoint::LockQueueAtLeast(4)),
+        ("lock_found_already_held", Checkpoint::LockFoundAlreadyHeld),
+        (
+            "scheduler_leader_changed",
+            Checkpoint::SchedulerLeaderChanged,
+        ),
+        ("stale_invoice_refused", Checkpoint::StaleInvoiceRefused),
+        ("two_leaders_in_one_term", Checkpoint::TwoLeadersInOneTerm),
+        (
+            "applied_commands_diverged",
+            Checkpoint::AppliedCommandsDiverged,
+        ),
+        ("pbft_view_changed", Checkpoint::PbftViewChanged),
+        (
+            "honest_replicas_disagree",
+            Checkpoint::HonestReplicasDisagree,
+        ),
+        (
+            "requests_committed_at_least(10)",
+            Checkpoint::RequestsCommittedAtLeast(10),
+        ),
+        (
+            "requests_committed_while_lying(5)",
+            Checkpoint::RequestsCommittedWhileLying(5),
+        ),
+        (
+            "tokens_rose_across_failover",
+            Checkpoint::TokensRoseAcrossFailover,
+        ),
+        ("server_joined_as_voter", Checkpoint::ServerJoinedAsVoter),
+        (
+            "leader_removed_and_replaced",
+            Checkpoint::LeaderRemovedAndReplaced,
+        ),
+        ("lock_held_back_by_delay", Checkpoint::LockHeldBackByDelay),
+        ("overlap_despite_delay", Checkpoint::OverlapDespiteDelay),
+        ("split_vote", Checkpoint::SplitVote),
+        ("no_fault_tolerance", Checkpoint::NoFaultTolerance),
+        ("lock_holder_crashed", Checkpoint::LockHolderCrashed(None)),
+        (
+            "lock_holder_crashed(A)",
+            Checkpoint::LockHolderCrashed(Some(NodeTarget::Node(NodeId(3)))),
+        ),
+    ];
+    for (text, expected) in cases {
+        assert_eq!(parse_checkpoint(text, &names()), Ok(expected), "{text}");
+    }
+}
+
+#[test]
+fn mistakes_quote_the_checkpoint_short_and_escaped() {
+    // Found by the fuzzer: a 70 000-character name came back whole in the error.
+    let long = format!("duplicate_invoic{}\u{7}", "9".repeat(70_000));
+    let argument = format!("term_at_least({}\n)", "x".repeat(70_000));
+    let node = format!("node_crashed(n{}\u{1b})", "1".repeat(70_000));
+    // The list of names an unknown one is answered with grows with the course; the quote must not.
+    let listed = CHECKPOINT_NAMES.join(", ").chars().count();
+    for text in [long, argument, node] {
+        let message = parse_checkpoint(&text, &names()).unwrap_err().message;
+        assert!(
+            message.chars().count() < 1_000 + listed,
+            "{} characters",
+            message.len()
+        );
+        assert!(!message.chars().any(char::is_control), "{message:?}");
+    }
+}
+
+#[test]
+fn mistakes_point_at_the_character_that_is_wrong() {
+    let error = |text| parse_checkpoint(text, &names()).unwrap_err();
+    assert_eq!(error("term_at_least(x)").at, 15);
+    assert!(error("term_at_least(x)")
+        .message
+        .contains("`x` is not a whole number"));
+    assert_eq!(error("term_at_least").at, 14);
+    assert!(error("leadr_changed")
+        .message
+        .contains("unknown checkpoint `leadr_changed`"));
+    assert!(error("node_crashed(n9)")
+        .message
+        .contains("expected n1..n3, A, store"));
+    assert!(error("partitioned(2)")
+        .message
+        .contains("takes no argument"));
+    assert_eq!(error("term_at_least(3").message, "missing `)` at the end");
+}
