@@ -57,7 +57,6 @@ fn safe_bound_ms(locks: &LockServiceOptions) -> u64 {
 }
 
 /// One swept run: where the pause fell and what came of it.
-#[derive(Debug)]
 struct Outcome {
     seed: u64,
     pause_ms: u64,
@@ -67,6 +66,22 @@ struct Outcome {
     /// When the service ended the holder's lease (none if the pause was too short for that).
     expired_ms: Option<u64>,
     violations: Vec<String>,
+}
+
+impl std::fmt::Display for Outcome {
+    /// What a failing assertion prints: enough to rerun the one case.
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            formatter,
+            "seed {}, pause of {} ms from {} ms ({} ms after a keep-alive, expiry at {:?} ms): {:?}",
+            self.seed,
+            self.pause_ms,
+            self.started_ms,
+            self.since_keep_alive_ms,
+            self.expired_ms,
+            self.violations
+        )
+    }
 }
 
 impl Outcome {
@@ -212,11 +227,11 @@ fn overlaps_begin_between_the_derived_bound_and_ttl_plus_lock_delay() {
         if outcome.pause_ms < safe_ms {
             assert!(
                 outcome.violations.is_empty(),
-                "below {safe_ms} ms: {outcome:?}"
+                "below {safe_ms} ms: {outcome}"
             );
         }
         if outcome.pause_ms >= claimed_ms + ABOVE_MARGIN_MS {
-            assert!(outcome.overlapped(), "above {claimed_ms} ms: {outcome:?}");
+            assert!(outcome.overlapped(), "above {claimed_ms} ms: {outcome}");
         }
     }
     // "Less than TTL + lock-delay never overlaps" is too generous, and so is "TTL + lock-delay minus
@@ -229,12 +244,9 @@ fn overlaps_begin_between_the_derived_bound_and_ttl_plus_lock_delay() {
         .expect("some pause overlaps");
     assert!(
         shortest.pause_ms < claimed_ms - locks.renew_ms,
-        "{shortest:?}"
+        "{shortest}"
     );
-    assert!(
-        shortest.since_keep_alive_ms > locks.renew_ms,
-        "{shortest:?}"
-    );
+    assert!(shortest.since_keep_alive_ms > locks.renew_ms, "{shortest}");
 }
 
 /// The rule a learner can use: the delay covers time counted from when the service believed the
@@ -249,10 +261,10 @@ fn a_holder_overlaps_only_if_it_wakes_after_expiry_plus_lock_delay() {
             .expired_ms
             .expect("an overlapping holder's lease ran out");
         let woke_ms = outcome.started_ms + outcome.pause_ms;
-        assert!(woke_ms > expired_ms + locks.lock_delay_ms, "{outcome:?}");
+        assert!(woke_ms > expired_ms + locks.lock_delay_ms, "{outcome}");
         let last_keep_alive_ms = outcome.started_ms - outcome.since_keep_alive_ms;
         let covered_until_ms = last_keep_alive_ms + locks.lease_ttl_ms + locks.lock_delay_ms;
-        assert!(woke_ms > covered_until_ms, "{outcome:?}");
+        assert!(woke_ms > covered_until_ms, "{outcome}");
         if expired_ms < outcome.started_ms + locks.lease_ttl_ms {
             early_expiries += 1;
         }

@@ -307,3 +307,25 @@ fn a_trace_file_with_a_removed_leader_replays() {
     assert!(!voters(&replayed, leader.index()).contains(removed));
     assert_eq!(voters(&replayed, leader.index()).len(), 4);
 }
+
+/// Chaos seed 184 of the membership profile in the hand-edited mode: a second leader overwrote
+/// entries n4 had already committed, so n4's commit index ran past its log. That is the outcome the
+/// unsafe mode exists to show, and it once tripped a debug assertion instead of reaching the checkers
+/// (test builds assert, so this test runs with the assertions on).
+#[test]
+fn a_hand_edited_split_that_rewrites_committed_entries_is_reported_not_a_crash() {
+    use quorumlab_sim::chaos::{chaos_scenario, ChaosOptions, ChaosProfile};
+    let options = ChaosOptions {
+        profile: ChaosProfile::Membership,
+        ..ChaosOptions::default()
+    };
+    let mut scenario = chaos_scenario(184, &options);
+    scenario.raft.membership = MembershipMode::Direct;
+    let report = run(&scenario);
+    assert!(violations_of(&report, CONFIGURATION_AGREEMENT) > 0);
+    assert!(
+        violations_of(&report, "State Machine Safety") > 0,
+        "{:?}",
+        report.world.violation_counts
+    );
+}
