@@ -131,3 +131,34 @@ test('opening and closing compare mode twenty times frees every right side', asy
     await app.close();
   }
 });
+
+test('a fault placed in the schedule lane while comparing lands on both sides at the same instant', async () => {
+  const app = await openApp({ width: 1920, height: 1080, path: '/#/gallery/leader-crash/demo' });
+  try {
+    const { page } = app;
+    await page.waitForSelector('[data-testid=schedule-mark]');
+    await pause(page);
+    await page.selectOption('[data-testid=compare-picker]', 'pre-vote');
+    await page.waitForSelector('[data-testid=compare-stage]');
+    const marksBefore = await page.locator('[data-testid=schedule-mark]').count();
+    // Crash n4 at 0.6 s, from the lane's form (the demo's own faults stay where they were).
+    await page.selectOption('[data-testid=schedule-kind]', 'crash');
+    await page.selectOption('[data-testid=schedule-node]', '3');
+    await page.fill('[data-testid=schedule-at]', '600');
+    await page.click('[data-testid=schedule-add]');
+    await page.waitForSelector('[data-testid=schedule-mark][data-at-ms="600"]');
+    assert.equal(await page.locator('[data-testid=schedule-error]').count(), 0);
+    assert.equal(await page.locator('[data-testid=schedule-mark]').count(), marksBefore + 1);
+    await page.click('[data-testid=play-toggle]');
+    await waitUntil(async () => (await simTimeMs(page)) > 800, { timeout: 20_000, what: 'the run to pass 0.8 s' });
+    await pause(page);
+    for (const name of ['left', 'right']) {
+      const down = await page.locator(`${side(name)} [data-testid=cluster-view] [data-testid=node-n4].status-crashed`).count();
+      assert.equal(down, 1, `n4 is down on the ${name} side`);
+    }
+    await app.screenshot('compare-schedule-both-sides-1920');
+    assertNoProblems(app);
+  } finally {
+    await app.close();
+  }
+});

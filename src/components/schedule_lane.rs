@@ -144,6 +144,8 @@ fn commit(state: AppState, edit: &Edit) -> Result<Option<usize>, String> {
         )
     });
     let (steps, index) = apply_edit(&steps, edit, now_us, duration_ms)?;
+    // In compare mode the right run takes the same schedule first, so a refusal changes neither.
+    state.mirror_schedule_to_partner(&steps)?;
     let replaced = state.with_session(ReplacedFuture::before_acting);
     state
         .update_session(|session| session.set_future_steps(steps))

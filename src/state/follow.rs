@@ -5,6 +5,7 @@ use super::AppState;
 use crate::compare::lockstep::step_both;
 use leptos::prelude::*;
 use quorumlab_sim::action::Action;
+use quorumlab_sim::scenario::Step;
 use quorumlab_sim::time::SimTime;
 
 impl AppState {
@@ -100,5 +101,30 @@ impl AppState {
             .caption_age_refreshes
             .set_value(super::CAPTION_HOLD_REFRESHES);
         partner.history_revision.update(|revision| *revision += 1);
+    }
+
+    /// On the left side: gives the right side the schedule this side is about to take (an edit in
+    /// the fault-schedule lane), at the same instant, so both runs keep one list of faults. Called
+    /// before this side changes: when the right side refuses, nothing has changed on either.
+    pub fn mirror_schedule_to_partner(&self, steps: &[Step]) -> Result<(), String> {
+        let Some(partner) = self.compare.partner() else {
+            return Ok(());
+        };
+        let now = self.session.with_value(|session| session.now());
+        partner
+            .session
+            .try_update_value(|session| {
+                if now != session.now() {
+                    session.seek(now);
+                }
+                session.set_future_steps(steps.to_vec())
+            })
+            .unwrap_or_else(|| Err("the right run is gone".into()))
+            .map_err(|error| format!("the right run refused the change: {error}"))?;
+        partner
+            .scenario
+            .set(partner.with_session(|session| session.scenario().clone()));
+        partner.history_revision.update(|revision| *revision += 1);
+        Ok(())
     }
 }
