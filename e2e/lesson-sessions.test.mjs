@@ -115,8 +115,45 @@ test('lesson 14 step 1 by hand at 1920x1080: the panels and the narration speak 
     await waitForLine(page, /asks for the lock: LeaseGrant, then a Txn that creates its key under \/lock\/jobs\//, 'an ask told in etcd calls');
     await waitForLine(page, /^A's lease [0-9a-f]+ \(fencing token \d+\) expired, so the service deletes its key \/lock\/jobs\/[0-9a-f]+, but lock-delay keeps \/lock\/jobs from everyone for 2 s/, 'the expiry told');
     await waitForLine(page, /^Lock-delay is over: the service may grant \/lock\/jobs again/, 'the delay ending told');
-    await waitForLine(page, /grants the lock to B with fencing token \d+: its key \/lock\/jobs\/[0-9a-f]+ is now the oldest/, 'the grant told');
+    await waitForLine(page, /grants the lock to B with fencing token \d+ \(the revision of this grant, its key's mod_revision\): its key \/lock\/jobs\/[0-9a-f]+ is now the oldest/, 'the grant told');
     await shoot(app, 1, 'lesson14-by-hand-1920');
+    assertNoProblems(app);
+  } finally {
+    await app.close();
+  }
+});
+
+test('lesson 14 opens lock-delay on and off from its text: the same pause overlaps only without the delay', async () => {
+  const app = await openApp({ width: 1440, height: 900, path: `/#/lesson/${LESSON}` });
+  const { page } = app;
+  const side = (name) => `[data-testid=compare-${name}]`;
+  const violated = (name) =>
+    page.$$eval(`${side(name)} [data-testid=checker-badges] li.badge.violated`, (badges) =>
+      badges.map((badge) => badge.getAttribute('data-invariant')),
+    );
+  try {
+    await page.waitForSelector('[data-testid=lesson-waiting]');
+    const link = page
+      .locator('[data-testid=lesson-panel] [data-testid=lesson-compare][data-scope=prose]', { hasText: /lock-delay on and off/ })
+      .first();
+    await link.scrollIntoViewIfNeeded();
+    await link.click();
+    await page.waitForSelector('[data-testid=compare-stage]');
+    assert.match((await page.textContent(`${side('right')} .compare-side-title`)) ?? '', /lock-delay off/);
+    await setSpeedPosition(page);
+    if (!(await isPlaying(page))) await page.click('[data-testid=play-toggle]');
+    // A's 2.5 s pause begins at 0.95 s: without the delay B is granted the lock while A is frozen
+    // mid-job, and A's late write lands on B's work.
+    const broken = await waitUntil(async () => {
+      const names = await violated('right');
+      return names.length > 0 ? names : null;
+    }, { timeout: 30_000, what: 'the side without lock-delay to break' });
+    assert.ok(broken.some((name) => /mutual/i.test(name)), `Mutual Exclusion broke on the right (${broken})`);
+    await waitUntil(async () => (await simTimeMs(page)) > 5_000, { timeout: 30_000, what: 'both runs to pass the delay' });
+    assert.deepEqual(await violated('left'), [], 'with lock-delay the same pause overlaps nobody');
+    assert.match((await page.textContent('[data-testid=compare-difference]')) ?? '', /right: /);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await app.screenshot('lesson14-compare-lock-delay-1440');
     assertNoProblems(app);
   } finally {
     await app.close();
