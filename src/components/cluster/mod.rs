@@ -82,6 +82,8 @@ pub fn ClusterStage() -> impl IntoView {
     };
     view! {
         <div class="stage-wrap">
+        // Above the ring, in the flow: drawn over the stage it covered the top node when the stage is narrow.
+        <MembershipBadge />
         <svg
             class=svg_class
             data-testid="cluster-view"
@@ -114,7 +116,6 @@ pub fn ClusterStage() -> impl IntoView {
         <LinkMenu />
         <NodePopover />
         <QuorumOverlay />
-        <MembershipBadge />
         <MessageDetail />
         </div>
     }
