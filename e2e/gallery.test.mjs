@@ -225,3 +225,48 @@ test('an imported scenario joins the gallery; a bad one shows the parser error a
     await app.close();
   }
 });
+
+test('an imported scenario is still in the gallery on the next visit, until removed; unreadable kept ones are named', async () => {
+  const app = await openApp();
+  try {
+    const { page } = app;
+    const card = '[data-testid=gallery-item][data-gallery-id=imported-1]';
+    await page.click('[data-testid=gallery-button]');
+    const text = '# Prepared the day before\ntitle = "Tomorrow\'s demo"\nprotocol = "raft"\nnodes = 5\nduration_ms = 4000\n\n[[step]]\nat_ms = 1500\ndo = "crash"\ntarget = "leader"\n';
+    await page.fill('[data-testid=gallery-import-text]', text);
+    await page.click('[data-testid=gallery-import-button]');
+    await page.waitForSelector(card);
+    assert.match(await page.textContent('[data-testid=gallery-import-added]'), /keeps it for your next visits/);
+    // The next visit: the same browser, a fresh page at the app's plain address.
+    await page.goto(`${app.url}/`);
+    await page.reload();
+    await page.waitForSelector('[data-testid=gallery-button]');
+    await page.click('[data-testid=gallery-button]');
+    await page.waitForSelector(card);
+    assert.equal(await page.textContent(`${card} [data-testid=gallery-summary]`), 'Prepared the day before');
+    await page.click(`${card} [data-testid=gallery-demo]`);
+    await waitUntil(async () => (await title(page)).includes("Tomorrow's demo"), { what: 'the kept import to open' });
+    assert.equal(await page.locator('[data-testid=schedule-mark]').count(), 1);
+    await app.screenshot('gallery-kept-import-opened');
+    // Removed, it stays gone on the next visit, and its address says why it cannot open.
+    await page.click('[data-testid=gallery-button]');
+    await page.click(`${card} [data-testid=gallery-remove]`);
+    await waitUntil(async () => (await page.locator(card).count()) === 0, { what: 'the card to go' });
+    await page.goto(`${app.url}/#/gallery/imported-1`);
+    await page.reload();
+    await page.waitForSelector('[data-testid=notice]');
+    assert.match(await page.textContent('[data-testid=notice]'), /imported-1` is not among this browser's imports/);
+    assert.equal(await page.locator(card).count(), 0);
+    // A kept file this version cannot parse is named, not dropped silently, and nothing else changes.
+    await page.evaluate(() =>
+      localStorage.setItem('quorumlab.gallery.imported', JSON.stringify([{ number: 3, file_name: 'old.toml', text: 'nodes = 0' }])),
+    );
+    await page.goto(`${app.url}/`);
+    await page.reload();
+    await page.waitForSelector('[data-testid=notice]');
+    assert.match(await page.textContent('[data-testid=notice]'), /cannot read .*old\.toml/);
+    assertNoProblems(app);
+  } finally {
+    await app.close();
+  }
+});

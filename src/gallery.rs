@@ -1,17 +1,19 @@
 //! The instructors' gallery as the page holds it: every example scenario with its notes (from
-//! `quorumlab_sim::gallery`), plus the scenarios an instructor imported this session, and the
-//! addresses that open them. Plain Rust, tested natively; the dialog is `components::gallery`.
+//! `quorumlab_sim::gallery`), plus the scenarios an instructor imported (kept in this browser, see
+//! `kept`), and the addresses that open them. Plain Rust, tested natively; the dialog is
+//! `components::gallery`.
 //!
 //! Addresses: `#/gallery` shows the list; `#/gallery/<id>` opens an example (paused with its fault
 //! schedule showing when its note says `demo`), `#/gallery/<id>/demo` opens any of them that way.
-//! Imported scenarios go by `imported-1`, `imported-2`, ... for as long as the page is open.
+//! Imported scenarios go by `imported-1`, `imported-2`, ..., the same on every visit.
 
+pub mod kept;
 pub mod route;
 
 use quorumlab_sim::gallery::examples;
 use quorumlab_sim::scenario::{parse_scenario, Scenario};
 
-/// Imported scenarios kept for the session, at most (older ones give way).
+/// Imported scenarios kept, at most (older ones give way).
 pub const MAX_IMPORTED: usize = 20;
 /// The prefix of an imported scenario's id.
 pub const IMPORTED_PREFIX: &str = "imported-";

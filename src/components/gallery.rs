@@ -4,6 +4,7 @@
 //! between what was opened, and a `demo` card or address opens paused with the fault schedule showing.
 
 use crate::components::schedule_lane::ScheduleShown;
+use crate::gallery::kept::{self, KeptImport};
 use crate::gallery::route::{
     gallery_fragment, is_gallery_fragment, parse_gallery_route, GalleryRoute,
 };
@@ -15,13 +16,15 @@ use crate::web_io;
 use leptos::prelude::*;
 
 /// The gallery's own state, shared through context: whether the sheet is open, and the scenarios
-/// imported this session (kept for as long as the page is open).
+/// imported (kept in this browser's storage, so they are there on the next visit too).
 #[derive(Clone, Copy)]
 pub struct GalleryState {
     pub open: RwSignal<bool>,
     pub imported: RwSignal<Vec<GalleryItem>>,
     built_in: StoredValue<Vec<GalleryItem>>,
     imports_so_far: StoredValue<usize>,
+    /// What storage holds: the imports' texts, to parse again on the next visit.
+    kept: StoredValue<Vec<KeptImport>>,
 }
 
 impl GalleryState {
@@ -32,7 +35,14 @@ impl GalleryState {
             imported: RwSignal::new(Vec::new()),
             built_in: StoredValue::new(built_in()),
             imports_so_far: StoredValue::new(0),
+            kept: StoredValue::new(Vec::new()),
         };
+        if let Some(problem) = gallery.restore_kept() {
+            state.notice.set(Some(Notice {
+                text: problem,
+                is_error: true,
+            }));
+        }
         provide_context(gallery);
         let schedule = ScheduleShown::install();
         open_from_address(state, gallery, schedule);
@@ -43,19 +53,93 @@ impl GalleryState {
         gallery
     }
 
-    /// Adds an imported scenario to the gallery for this session; returns its id.
+    /// Adds an imported scenario to the gallery and keeps it in this browser for later visits.
+    /// Returns where it went: kept, or for this visit only and why.
     pub fn add_import(
         &self,
         file_name: &str,
         text: &str,
         scenario: quorumlab_sim::scenario::Scenario,
-    ) -> String {
+    ) -> Result<(), String> {
         let number = self.imports_so_far.get_value() + 1;
         self.imports_so_far.set_value(number);
         let item = imported_item(number, file_name, text, scenario);
-        let id = item.id.clone();
         self.imported.update(|imported| remember(imported, item));
-        id
+        let entry = KeptImport {
+            number,
+            file_name: file_name.to_string(),
+            text: text.to_string(),
+        };
+        let mut kept_now = self.kept.get_value();
+        if !kept::keep(&mut kept_now, entry) {
+            return Err(format!(
+                "the file is over {} KB, too long to keep in the browser",
+                kept::MAX_KEPT_TEXT_BYTES / 1_000
+            ));
+        }
+        self.kept.set_value(kept_now);
+        self.save_kept()
+    }
+
+    /// Takes an imported card out of the gallery and out of storage.
+    pub fn remove_import(&self, id: &str) -> Result<(), String> {
+        self.imported
+            .update(|imported| imported.retain(|item| item.id != id));
+        let Some(number) = kept::number_of(id) else {
+            return Ok(());
+        };
+        let mut kept_now = self.kept.get_value();
+        if kept::forget(&mut kept_now, number) {
+            self.kept.set_value(kept_now);
+            return self.save_kept();
+        }
+        Ok(())
+    }
+
+    fn save_kept(&self) -> Result<(), String> {
+        let stored = self.kept.with_value(|kept_now| kept::encode(kept_now));
+        storage()
+            .ok_or("this browser gives the page no storage")?
+            .set_item(kept::STORAGE_KEY, &stored)
+            .map_err(|_| {
+                "the browser refused to store it (storage full or private mode)".to_string()
+            })
+    }
+
+    /// Puts the kept imports back in the gallery, each parsed afresh. Returns what could not be read.
+    fn restore_kept(&self) -> Option<String> {
+        let stored = storage()?.get_item(kept::STORAGE_KEY).ok().flatten()?;
+        let entries = match kept::decode(&stored) {
+            Ok(entries) => entries,
+            Err(problem) => {
+                return Some(format!(
+                    "The gallery's imports were not restored: {problem}."
+                ))
+            }
+        };
+        let mut unreadable = Vec::new();
+        let mut items = Vec::new();
+        for entry in &entries {
+            match import_scenario(&entry.text, &entry.file_name) {
+                Ok(scenario) => items.push(imported_item(
+                    entry.number,
+                    &entry.file_name,
+                    &entry.text,
+                    scenario,
+                )),
+                Err(problem) => unreadable.push(format!("{} ({problem})", entry.file_name)),
+            }
+        }
+        let highest = entries.iter().map(|entry| entry.number).max().unwrap_or(0);
+        self.imports_so_far.set_value(highest);
+        self.imported.set(items);
+        self.kept.set_value(entries);
+        (!unreadable.is_empty()).then(|| {
+            format!(
+                "Kept gallery imports this version cannot read (still stored; remove them from the gallery): {}.",
+                unreadable.join("; ")
+            )
+        })
     }
 
     fn item(&self, id: &str) -> Option<GalleryItem> {
@@ -91,7 +175,7 @@ fn open_from_address(state: AppState, gallery: GalleryState, schedule: ScheduleS
                 Ok(())
             }
             None if id.starts_with(crate::gallery::IMPORTED_PREFIX) => Err(format!(
-                "`{id}` was imported in another visit, and imported scenarios last only as long as the page is open"
+                "`{id}` is not among this browser's imports (it was removed, or imported in another browser)"
             )),
             None => Err(format!("the gallery has no scenario `{id}`")),
         },
@@ -241,6 +325,18 @@ fn GalleryCard(item: GalleryItem) -> impl IntoView {
     };
     let open_label = format!("Open {}", item.title);
     let demo_label = format!("Open {} as a demo, paused", item.title);
+    let remove_label = format!("Remove {} from the gallery", item.title);
+    let gallery = expect_context::<GalleryState>();
+    let state = expect_context::<AppState>();
+    let id = item.id.clone();
+    let remove = move |_| {
+        if let Err(problem) = gallery.remove_import(&id) {
+            state.notice.set(Some(Notice {
+                text: format!("Removed from the gallery, but {problem}."),
+                is_error: true,
+            }));
+        }
+    };
     view! {
         <li class="gallery-card" data-testid="gallery-item" data-gallery-id=item.id.clone()>
             <h3>{item.title.clone()}{item.imported.then(|| view! { <span class="gallery-tag">"imported"</span> })}</h3>
@@ -251,12 +347,15 @@ fn GalleryCard(item: GalleryItem) -> impl IntoView {
             <div class="row">
                 <a class="button primary" href=gallery_fragment(&open_route) data-testid="gallery-open" aria-label=open_label>"Open"</a>
                 <a class="button" href=gallery_fragment(&demo_route) data-testid="gallery-demo" aria-label=demo_label>"Demo"</a>
+                {item.imported.then(|| view! {
+                    <button data-testid="gallery-remove" aria-label=remove_label on:click=remove>"Remove"</button>
+                })}
             </div>
         </li>
     }
 }
 
-/// "Add your own": an instructor's scenario file joins the gallery for this session. A file the
+/// "Add your own": an instructor's scenario file joins the gallery, kept in the browser. A file the
 /// scenario parser refuses shows its error and changes nothing.
 #[component]
 fn GalleryImport() -> impl IntoView {
@@ -268,10 +367,14 @@ fn GalleryImport() -> impl IntoView {
         Ok(scenario) => {
             error.set(None);
             let title = scenario.title.clone();
-            gallery.add_import(file_name, text, scenario);
-            added.set(Some(format!(
-                "Added “{title}” to the gallery for this visit."
-            )));
+            added.set(Some(match gallery.add_import(file_name, text, scenario) {
+                Ok(()) => format!(
+                    "Added “{title}” to the gallery; this browser keeps it for your next visits."
+                ),
+                Err(problem) => {
+                    format!("Added “{title}” to the gallery for this visit only: {problem}.")
+                }
+            }));
         }
         Err(problem) => {
             added.set(None);
@@ -315,4 +418,8 @@ fn GalleryImport() -> impl IntoView {
             </Show>
         </section>
     }
+}
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok().flatten()
 }

@@ -25,9 +25,10 @@ pub fn ImportExport() -> impl IntoView {
             return;
         }
         import_scenario_text(state, error, file_name, text);
-        // An imported scenario also joins the gallery for this visit, to reopen in front of a class.
+        // An imported scenario also joins the gallery (kept in the browser), to reopen in front of
+        // a class; a file too long to keep is still there for this visit.
         if let (Some(gallery), Ok(scenario)) = (gallery, import_scenario(text, file_name)) {
-            gallery.add_import(file_name, text, scenario);
+            let _for_this_visit_only = gallery.add_import(file_name, text, scenario);
         }
     };
     let import_pasted = move |_| {
