@@ -507,3 +507,100 @@ fn a_trace_file_carries_link_and_message_actions_and_replays_them() {
     assert_eq!(actions, written);
     assert_eq!(replay(&file).unwrap().trace_hash(), world.trace_hash());
 }
+
+/// Pairs of sends that are one message sent twice: adjacent `Send` records at the same instant, with
+/// consecutive ids, the same ends and the same kind. Returned as ((from, to), first id, second id).
+fn duplicated_sends(world: &World) -> Vec<((u16, u16), u64, u64)> {
+    let sends: Vec<(u64, u64, u16, u16, &'static str)> = world
+        .trace()
+        .records()
+        .filter_map(|record| match record.event {
+            TraceEvent::Send {
+                id,
+                from,
+                to,
+                label,
+                ..
+            } => Some((record.at_us, id, from.0, to.0, label)),
+            _ => None,
+        })
+        .collect();
+    sends
+        .windows(2)
+        .filter(|pair| {
+            let (a, b) = (pair[0], pair[1]);
+            a.0 == b.0 && b.1 == a.1 + 1 && (a.2, a.3, a.4) == (b.2, b.3, b.4)
+        })
+        .map(|pair| ((pair[0].2, pair[0].3), pair[0].1, pair[1].1))
+        .collect()
+}
+
+#[test]
+fn a_link_duplicate_rate_sends_copies_on_that_link_only_and_the_same_ones_for_a_seed() {
+    let run = |duplicate_ppm: Option<u32>| {
+        let mut world = World::new(WorldConfig::raft(3, 5)).unwrap();
+        if let Some(duplicate_ppm) = duplicate_ppm {
+            let doubling = Action::SetLink {
+                between: (NodeId(1), NodeId(0)),
+                settings: LinkSettings {
+                    duplicate_ppm: Some(duplicate_ppm),
+                    ..LinkSettings::default()
+                },
+            };
+            assert_eq!(world.apply(&doubling), ActionOutcome::Applied);
+        }
+        world.run_until(SimTime::from_ms(2_000));
+        world
+    };
+    // Without the setting nothing is sent twice: the pairs found below are the link's doing.
+    assert_eq!(duplicated_sends(&run(None)), []);
+
+    let world = run(Some(500_000));
+    let doubled = duplicated_sends(&world);
+    let on_link = |(from, to): (u16, u16)| matches!((from, to), (0, 1) | (1, 0));
+    assert!(
+        doubled.iter().all(|(ends, _, _)| on_link(*ends)),
+        "only n1–n2 duplicates: {doubled:?}"
+    );
+    let messages_on_link = flights_between(&world, 0, 1).len() - doubled.len();
+    assert!(
+        messages_on_link >= 20,
+        "{messages_on_link} messages on the link"
+    );
+    let share = doubled.len() as f64 / messages_on_link as f64;
+    assert!(
+        (0.3..=0.7).contains(&share),
+        "about half the messages on the link are sent twice: {} of {messages_on_link}",
+        doubled.len()
+    );
+    // Both copies arrive (the link drops nothing), each as a delivery of its own.
+    let delivered_ids: Vec<u64> = world
+        .trace()
+        .records()
+        .filter_map(|record| match record.event {
+            TraceEvent::Deliver { id, .. } => Some(id),
+            _ => None,
+        })
+        .collect();
+    let both_arrived = doubled
+        .iter()
+        .filter(|(_, first, second)| {
+            delivered_ids.contains(first) && delivered_ids.contains(second)
+        })
+        .count();
+    assert!(
+        both_arrived + 2 >= doubled.len(),
+        "{both_arrived} of {} duplicated messages arrived twice",
+        doubled.len()
+    );
+    // The link's other settings stay the world's: no copy is lost, none is slow.
+    assert!(flights_between(&world, 0, 1)
+        .iter()
+        .all(|(sent, due)| (5_000..=15_000).contains(&(due - sent))));
+
+    // The same seed and setting duplicate the same messages, to the same trace hash.
+    let again = run(Some(500_000));
+    assert_eq!(duplicated_sends(&again), doubled);
+    assert_eq!(again.trace_hash(), world.trace_hash());
+    assert_ne!(world.trace_hash(), run(None).trace_hash());
+}
