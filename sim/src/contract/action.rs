@@ -142,10 +142,14 @@ pub enum ByzantineMode {
     Lie,
     /// Send nothing, while still listening.
     Silent,
+    // New modes go below this line only: share links and trace hashes number them in order.
+    /// Send nothing to some peers and talk to the others as usual: which ones, [`SelectiveSilence`] says.
+    Selective,
 }
 
 impl ByzantineMode {
-    pub const NAMES: &'static [&'static str] = &["honest", "equivocate", "lie", "silent"];
+    pub const NAMES: &'static [&'static str] =
+        &["honest", "equivocate", "lie", "silent", "selective"];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -153,6 +157,7 @@ impl ByzantineMode {
             ByzantineMode::Equivocate => "equivocate",
             ByzantineMode::Lie => "lie",
             ByzantineMode::Silent => "silent",
+            ByzantineMode::Selective => "selective",
         }
     }
 
@@ -162,9 +167,45 @@ impl ByzantineMode {
             ByzantineMode::Equivocate,
             ByzantineMode::Lie,
             ByzantineMode::Silent,
+            ByzantineMode::Selective,
         ]
         .into_iter()
         .find(|mode| mode.name() == name)
+    }
+}
+
+/// Whom a selectively silent server ignores. Its peers are the other servers of the cluster in order of
+/// number; it keeps talking to the lower half (rounded down) and sends nothing to the rest. The rule
+/// takes no arguments, so it travels wherever a mode does (scenario steps, links, trace files), and
+/// rounding down means that in a four-replica PBFT cluster a silent primary reaches only one backup,
+/// too few to order anything. Clients are not peers: they still hear from it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SelectiveSilence {
+    /// The peers it still talks to.
+    pub heard: Vec<NodeId>,
+    /// The peers it sends nothing to.
+    pub ignored: Vec<NodeId>,
+}
+
+impl SelectiveSilence {
+    /// The split for `node` among the servers `n1..n{servers}`.
+    pub fn of(node: NodeId, servers: usize) -> SelectiveSilence {
+        let (ignored, heard) = (0..servers)
+            .map(|index| NodeId(index as u16))
+            .filter(|peer| *peer != node)
+            .partition(|peer| SelectiveSilence::ignores(node, *peer, servers));
+        SelectiveSilence { heard, ignored }
+    }
+
+    /// Whether a selectively silent `node` among `servers` servers sends nothing to `to` (checked on
+    /// every send, so it allocates nothing).
+    pub fn ignores(node: NodeId, to: NodeId, servers: usize) -> bool {
+        if to == node || to.index() >= servers {
+            return false;
+        }
+        let heard_count = servers.saturating_sub(1) / 2;
+        let position_among_peers = to.index() - usize::from(to.index() > node.index());
+        position_among_peers >= heard_count
     }
 }
 

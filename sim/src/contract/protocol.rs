@@ -336,10 +336,16 @@ impl<M: Wire> Effects<M> {
     /// Forgets the sends pushed since `mark`, keeping every other effect: a silent Byzantine node
     /// runs its protocol but says nothing.
     pub fn drop_sends_since(&mut self, mark: usize) {
+        self.drop_sends_to_since(mark, |_| true);
+    }
+
+    /// Forgets the sends pushed since `mark` to a node `ignored` names, keeping every other effect: a
+    /// selectively silent node talks to some peers and not to others.
+    pub fn drop_sends_to_since(&mut self, mark: usize, ignored: impl Fn(NodeId) -> bool) {
         let mut index = 0;
         self.list.retain(|effect| {
             index += 1;
-            index <= mark || !matches!(effect, Effect::Send { .. })
+            index <= mark || !matches!(effect, Effect::Send { to, .. } if ignored(*to))
         });
     }
 

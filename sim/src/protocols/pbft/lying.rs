@@ -8,6 +8,9 @@
 //! - `lie`: every vote carries a digest that is not the request's, and a primary's pre-prepares carry a
 //!   digest that does not match their request, so honest backups refuse them.
 //! - `silent`: nothing is sent at all, while it still listens.
+//! - `selective`: nothing is sent to the upper half of the other replicas by number
+//!   (`SelectiveSilence`), and the truth to everyone else, clients included. A primary in this mode
+//!   leaves too few backups with its pre-prepares to reach a quorum, and is voted out.
 //!
 //! What it cannot do is change the digest it quotes from the primary's signed pre-prepare
 //! (`primary_digest`), so an honest backup can still catch an equivocating primary.
@@ -15,7 +18,7 @@
 use super::replica::Replica;
 use super::{Digest, PbftMessage, PbftRequest};
 use crate::base::ids::NodeId;
-use crate::contract::action::ByzantineMode;
+use crate::contract::action::{ByzantineMode, SelectiveSilence};
 
 /// Added to a digest to make a wrong one when no request is at hand to forge.
 const WRONG_DIGEST: Digest = 0x5eed;
@@ -41,7 +44,8 @@ fn forged_digest(digest: Digest, request: Option<PbftRequest>) -> Digest {
 /// What a replica lying in `mode` sends `to` instead of `message`; `None` sends nothing.
 pub fn shape(
     mode: Option<ByzantineMode>,
-    to: NodeId,
+    (from, to): (NodeId, NodeId),
+    replicas: usize,
     message: PbftMessage,
     request: Option<PbftRequest>,
 ) -> Option<PbftMessage> {
@@ -51,6 +55,8 @@ pub fn shape(
         Some(ByzantineMode::Equivocate) if to.index() % 2 == 1 => Some(forge(message, request)),
         Some(ByzantineMode::Equivocate) => Some(message),
         Some(ByzantineMode::Lie) => Some(mislabel(message, request)),
+        Some(ByzantineMode::Selective) if SelectiveSilence::ignores(from, to, replicas) => None,
+        Some(ByzantineMode::Selective) => Some(message),
     }
 }
 
@@ -141,27 +147,51 @@ mod tests {
             number: 1,
             operation: 1,
         };
-        let mode = Some(ByzantineMode::Equivocate);
-        let even = shape(mode, NodeId(2), pre_prepare(request), Some(request));
-        let odd = shape(mode, NodeId(1), pre_prepare(request), Some(request));
+        let shaped = |mode, to: u16, request_known: bool| {
+            let known = request_known.then_some(request);
+            shape(
+                Some(mode),
+                (NodeId(0), NodeId(to)),
+                4,
+                pre_prepare(request),
+                known,
+            )
+        };
+        let even = shaped(ByzantineMode::Equivocate, 2, true);
+        let odd = shaped(ByzantineMode::Equivocate, 1, true);
         assert_eq!(even, Some(pre_prepare(request)));
         assert_eq!(odd, Some(pre_prepare(request.forged())));
-        let silent = shape(
-            Some(ByzantineMode::Silent),
-            NodeId(1),
-            pre_prepare(request),
-            None,
-        );
-        assert_eq!(silent, None);
-        let lied = shape(
-            Some(ByzantineMode::Lie),
-            NodeId(2),
-            pre_prepare(request),
-            None,
-        );
+        assert_eq!(shaped(ByzantineMode::Silent, 1, false), None);
+        let lied = shaped(ByzantineMode::Lie, 2, false);
         assert_ne!(
             lied.and_then(|message| message.digest()),
             Some(request.digest())
         );
+    }
+
+    #[test]
+    fn a_selectively_silent_replica_tells_the_truth_to_those_it_does_not_ignore() {
+        let request = PbftRequest {
+            client: NodeId(7),
+            number: 1,
+            operation: 1,
+        };
+        let mode = Some(ByzantineMode::Selective);
+        // Seven replicas: n1 talks to n2, n3 and n4, ignores n5, n6 and n7, and answers client A (n8).
+        let sent_to: Vec<u16> = (1..8)
+            .filter(|to| {
+                shape(
+                    mode,
+                    (NodeId(0), NodeId(*to)),
+                    7,
+                    pre_prepare(request),
+                    None,
+                )
+                .is_some()
+            })
+            .collect();
+        assert_eq!(sent_to, [1, 2, 3, 7]);
+        let told = shape(mode, (NodeId(0), NodeId(1)), 7, pre_prepare(request), None);
+        assert_eq!(told, Some(pre_prepare(request)));
     }
 }

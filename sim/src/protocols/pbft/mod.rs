@@ -38,7 +38,8 @@
 //! checkpoints or garbage collection: the log of slots only grows (bounded by `MAX_SEQUENCE`).
 //! Byzantine modes (`Action::Byzantine`, see `lying.rs`): `equivocate` (a primary sends half the
 //! backups a forged request; any replica's votes differ by recipient), `lie` (votes with a wrong
-//! digest, pre-prepares whose digest does not match the request) and `silent` (sends nothing).
+//! digest, pre-prepares whose digest does not match the request), `silent` (sends nothing) and
+//! `selective` (sends nothing to the upper half of the other replicas, the truth to the rest).
 
 pub mod client;
 pub mod describe;

@@ -104,7 +104,7 @@ impl Replica {
         self.pending.len()
     }
 
-    /// Sends `message` to `to`, shaped by how this replica lies (or not at all, when silent).
+    /// Sends `message` to `to`, shaped by how this replica lies (or not at all, when silent to `to`).
     pub(super) fn send_to<M: PbftWire>(
         &mut self,
         to: NodeId,
@@ -112,7 +112,9 @@ impl Replica {
         effects: &mut Effects<M>,
     ) {
         let request = lying::slot_request(self, &message);
-        if let Some(message) = lying::shape(self.byzantine, to, message, request) {
+        let route = (self.id, to);
+        if let Some(message) = lying::shape(self.byzantine, route, self.replicas, message, request)
+        {
             self.messages_sent += 1;
             effects.send(to, message);
         }

@@ -1,7 +1,7 @@
 //! A Byzantine Raft server (`Action::Byzantine`): Raft assumes every node tells the truth, and this
 //! file is what happens when one does not. The rest of `raft/` calls in at two places only: every
-//! message goes through [`RaftNode::lies_about`] first, and a silent liar's sends are dropped after
-//! each input.
+//! message goes through [`RaftNode::lies_about`] first, and a silent liar's sends (all of them, or
+//! those to the peers it ignores) are dropped after each input.
 //!
 //! - `lie`: whenever the real leader's AppendEntries reaches it, it claims to have won that very term
 //!   (a `BecameLeader` with votes it never got) and sends every other follower an AppendEntries of its
@@ -13,6 +13,11 @@
 //! - `equivocate`: it grants every vote it is asked for, to every candidate in every term (two in one
 //!   term included), and answers in the asker's own term so no one learns of a higher one.
 //! - `silent`: it runs Raft but sends nothing.
+//! - `selective`: it runs Raft but sends nothing to the upper half of the other servers by number
+//!   (`SelectiveSilence`); the lower half hear it as usual. A leader in this mode keeps the lower
+//!   half content while the upper half hear no heartbeat and call elections: without pre-vote their
+//!   higher term unseats it; with pre-vote the lower half refuse them, and in a five-server cluster
+//!   it keeps leading on a bare majority while the upper half fall behind.
 
 use super::message::RaftMessage;
 use super::{Command, Entry, Payload, RaftNode, RaftWire};

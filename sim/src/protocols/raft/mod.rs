@@ -51,7 +51,7 @@ pub use message::RaftMessage;
 
 use crate::base::ids::{NodeId, NodeSet};
 use crate::base::units::{LogIndex, Term};
-use crate::contract::action::ByzantineMode;
+use crate::contract::action::{ByzantineMode, SelectiveSilence};
 use crate::contract::config::{RaftOptions, Timing};
 use crate::contract::protocol::{
     ActorSummary, Carries, Effects, Input, Observes, Protocol, RaftFact, RequestId, RoleLabel,
@@ -358,8 +358,13 @@ impl<A: Payload, M: RaftWire<A>> Protocol<M> for RaftNode<A, M> {
                 command,
             } => self.on_client(local_now_us, request_id, command, effects),
         }
-        if self.lying_mode() == Some(ByzantineMode::Silent) {
-            effects.drop_sends_since(mark);
+        match self.lying_mode() {
+            Some(ByzantineMode::Silent) => effects.drop_sends_since(mark),
+            Some(ByzantineMode::Selective) => {
+                let (me, servers) = (self.id, self.node_count);
+                effects.drop_sends_to_since(mark, |to| SelectiveSilence::ignores(me, to, servers));
+            }
+            _ => {}
         }
         self.debug_check_invariants();
     }

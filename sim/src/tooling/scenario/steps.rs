@@ -371,7 +371,7 @@ fn byzantine_mode(field: Field<'_>) -> Result<ByzantineMode> {
     ByzantineMode::from_name(name).ok_or_else(|| {
         field.error(ScenarioErrorKind::OutOfRange {
             value: format!("`{name}`"),
-            expected: "`equivocate`, `lie`, `silent` or `honest`".into(),
+            expected: "`equivocate`, `lie`, `silent`, `selective` or `honest`".into(),
         })
     })
 }

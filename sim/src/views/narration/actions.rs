@@ -2,7 +2,7 @@
 //! history and the narration.
 
 use crate::base::ids::NodeId;
-use crate::contract::action::{Action, ByzantineMode, NodeTarget, RequestKind};
+use crate::contract::action::{Action, ByzantineMode, NodeTarget, RequestKind, SelectiveSilence};
 use crate::contract::link_settings::LinkSettings;
 
 /// A drift rate in percent, e.g. `+10%`, `−0.5%`.
@@ -175,7 +175,34 @@ pub fn byzantine_text(mode: ByzantineMode) -> &'static str {
         ByzantineMode::Equivocate => "tell different peers different things",
         ByzantineMode::Lie => "lie about what it holds and what it saw",
         ByzantineMode::Silent => "say nothing while it still listens",
+        ByzantineMode::Selective => {
+            "send nothing to the upper half of its peers by number and keep talking to the rest"
+        }
     }
+}
+
+/// A selectively silent node's sentence, naming whom it ignores among `servers` servers:
+/// "n1 goes selectively silent: it sends nothing to n4 and n5, and keeps talking to n2 and n3".
+pub fn selective_silence_text(
+    node: NodeId,
+    servers: usize,
+    name: &dyn Fn(NodeId) -> String,
+) -> String {
+    let split = SelectiveSilence::of(node, servers);
+    let names = |nodes: &[NodeId]| {
+        let named: Vec<String> = nodes.iter().map(|node| name(*node)).collect();
+        match named.split_last() {
+            None => "no one".to_string(),
+            Some((last, [])) => last.clone(),
+            Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        }
+    };
+    format!(
+        "{} goes selectively silent: it sends nothing to {}, and keeps talking to {}",
+        name(node),
+        names(&split.ignored),
+        names(&split.heard)
+    )
 }
 
 #[cfg(test)]

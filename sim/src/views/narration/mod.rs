@@ -47,6 +47,9 @@ pub struct Narrator {
     describer: WorldDescriber,
     labels: Vec<String>,
     servers: usize,
+    /// In a world of servers only, one past the highest node seen sending or sent to: servers added
+    /// since the narrator was made count too.
+    servers_in_trace: usize,
     lines: VecDeque<NarrationLine>,
     next_ordinal: u64,
     /// Trace records read so far (the trace's own count).
@@ -65,6 +68,7 @@ impl Narrator {
             describer: WorldDescriber::new(kind),
             labels,
             servers,
+            servers_in_trace: 0,
             lines: VecDeque::new(),
             next_ordinal: 0,
             records_read: 0,
@@ -116,6 +120,12 @@ impl Narrator {
     pub fn read(&mut self, record: &TraceRecord) {
         self.records_read += 1;
         let at_us = record.at_us;
+        if let TraceEvent::Send { from, to, .. } = &record.event {
+            if self.labels.is_empty() {
+                let highest = from.index().max(to.index());
+                self.servers_in_trace = self.servers_in_trace.max(highest + 1);
+            }
+        }
         match &record.event {
             TraceEvent::Send { label, .. } if *label == "Heartbeat" => {
                 self.heartbeats_since_line += 1;
@@ -143,7 +153,9 @@ impl Narrator {
                     name: &name,
                     timer: None,
                 };
-                if let Some(described) = records::tell(other, &mut self.describer, &telling) {
+                let servers = self.servers.max(self.servers_in_trace);
+                let told = records::tell(other, &mut self.describer, &telling, servers);
+                if let Some(described) = told {
                     self.push(at_us, described);
                 }
             }

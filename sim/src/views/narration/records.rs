@@ -1,19 +1,21 @@
 //! The trace records every world shares (actions, client requests, violations), told in words; and a
 //! plain one-line reading of any record, for naming the event a single step processed.
 
-use super::actions::describe_action_named;
+use super::actions::{describe_action_named, selective_silence_text};
 use super::fate::intercepted_text;
-use crate::contract::action::Action;
+use crate::contract::action::{Action, ByzantineMode, NodeTarget};
 use crate::contract::entry::describe::{Described, Describer, Telling, Weight};
 use crate::contract::protocol::{ClientCommand, ClientError, ClientOutcome};
 use crate::engine::trace::{TraceEvent, TraceRecord};
 use crate::worlds::registry::describe::WorldDescriber;
 
 /// The line for a record that is not a fact (facts go to the world's describer).
+/// `servers` is how many servers the world has now (a selectively silent one's peers).
 pub(super) fn tell(
     event: &TraceEvent,
     describer: &mut WorldDescriber,
     telling: &Telling<'_>,
+    servers: usize,
 ) -> Option<Described> {
     match event {
         // A learner's hand on a message is told by the `Intercepted` record after it, which knows
@@ -21,7 +23,7 @@ pub(super) fn tell(
         TraceEvent::Action {
             action: Action::DropMessage { .. } | Action::HoldMessage { .. },
         } => None,
-        TraceEvent::Action { action } => Some(action_line(action, describer, telling)),
+        TraceEvent::Action { action } => Some(action_line(action, describer, telling, servers)),
         TraceEvent::Intercepted {
             from,
             to,
@@ -72,9 +74,17 @@ fn action_line(
     action: &Action,
     describer: &mut WorldDescriber,
     telling: &Telling<'_>,
+    servers: usize,
 ) -> Described {
     let name = |node| telling.name(node);
-    let mut text = capitalised(&describe_action_named(action, &name));
+    let mut text = match action {
+        // The rule names no one, so the line does: whom this node ignores in this cluster.
+        Action::Byzantine {
+            target: NodeTarget::Node(node),
+            mode: ByzantineMode::Selective,
+        } => selective_silence_text(*node, servers, &name),
+        _ => capitalised(&describe_action_named(action, &name)),
+    };
     if let Some(consequence) = describer.consequence(action, telling) {
         text.push_str(". ");
         text.push_str(&consequence);
