@@ -33,6 +33,9 @@ pub struct SeedOutcome {
     pub violations: BTreeMap<String, u64>,
     pub events_processed: u64,
     pub trace_hash: String,
+    /// For a configuration with a liar: whether the liar told a lie the run could catch
+    /// (`chaos::raft_liar`). `None` where no liar is judged.
+    pub exercised: Option<bool>,
 }
 
 impl SeedOutcome {
@@ -55,21 +58,26 @@ pub fn run_seed(seed: u64, options: &ChaosOptions) -> Result<SeedOutcome, String
 
 /// Runs any scenario (typically a chaos one, perhaps altered) and judges it as a sweep would.
 pub fn judge_scenario(scenario: Scenario) -> Result<SeedOutcome, String> {
-    let seed = scenario.seed;
     let mut run = ScenarioRun::new(scenario)?;
     run.run_to_end();
+    Ok(judge_raft_run(&run))
+}
+
+/// Judges a finished Raft run as a sweep does (see [`judge_scenario`]).
+pub fn judge_raft_run(run: &ScenarioRun) -> SeedOutcome {
     let report = run.world().report();
     let mut violations = report.violation_counts.clone();
     violations.retain(|_, count| *count > 0);
-    if !has_settled_leader(&run) {
+    if !has_settled_leader(run) {
         violations.insert(LIVENESS_AFTER_HEAL.to_string(), 1);
     }
-    Ok(SeedOutcome {
-        seed,
+    SeedOutcome {
+        seed: run.scenario().seed,
         violations,
         events_processed: report.events_processed,
         trace_hash: report.trace_hash,
-    })
+        exercised: None,
+    }
 }
 
 /// An up node leads, and no up node it counts has seen a higher term than it. A server removed from
@@ -115,6 +123,9 @@ pub struct SweepSummary {
     pub failing_seeds: Vec<u64>,
     /// Seeds with at least one checker violation (liveness and progress aside).
     unsafe_seeds: u64,
+    /// Seeds whose liar told a lie, and of those the ones that broke a checker.
+    exercised_seeds: u64,
+    caught_exercised_seeds: u64,
 }
 
 impl SweepSummary {
@@ -133,6 +144,12 @@ impl SweepSummary {
         }
         if outcome.broke_a_checker() {
             self.unsafe_seeds += 1;
+        }
+        if outcome.exercised == Some(true) {
+            self.exercised_seeds += 1;
+            if outcome.broke_a_checker() {
+                self.caught_exercised_seeds += 1;
+            }
         }
         if outcome.failed() {
             self.failing_seed_count += 1;
@@ -157,6 +174,8 @@ impl SweepSummary {
         }
         self.failing_seed_count += later.failing_seed_count;
         self.unsafe_seeds += later.unsafe_seeds;
+        self.exercised_seeds += later.exercised_seeds;
+        self.caught_exercised_seeds += later.caught_exercised_seeds;
         self.failing_seeds.extend(later.failing_seeds);
         self.failing_seeds.truncate(MAX_LISTED_FAILING_SEEDS);
     }
@@ -164,6 +183,16 @@ impl SweepSummary {
     /// Seeds that broke a checker (every failing seed but those failing only for want of progress).
     pub fn unsafe_seed_count(&self) -> u64 {
         self.unsafe_seeds
+    }
+
+    /// Seeds whose liar told a lie (see [`SeedOutcome::exercised`]).
+    pub fn exercised_seed_count(&self) -> u64 {
+        self.exercised_seeds
+    }
+
+    /// Seeds whose liar told a lie and some checker caught it.
+    pub fn caught_exercised_seed_count(&self) -> u64 {
+        self.caught_exercised_seeds
     }
 
     pub fn first_failing_seed(&self) -> Option<u64> {
@@ -299,5 +328,6 @@ pub fn judge_lock_run(run: &ScenarioRun, heal_ms: u64) -> SeedOutcome {
         violations,
         events_processed: report.events_processed,
         trace_hash: report.trace_hash,
+        exercised: None,
     }
 }

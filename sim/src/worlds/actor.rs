@@ -209,6 +209,15 @@ impl Actor {
         }
     }
 
+    /// [`Actor::as_raft`], to change.
+    pub fn as_raft_mut(&mut self) -> Option<&mut ClusterRaft> {
+        match self {
+            Actor::Raft(node) => Some(node),
+            Actor::LockServer(server) => Some(&mut server.raft),
+            _ => None,
+        }
+    }
+
     pub fn as_lock_server(&self) -> Option<&LockServer<Message>> {
         match self {
             Actor::LockServer(server) => Some(server),

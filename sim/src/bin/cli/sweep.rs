@@ -3,15 +3,20 @@
 //! `--protocol raft` (the default) sweeps Raft's chaos profiles; any other registry entry sweeps its chaos
 //! world (`chaos::locks`) in one of the configurations its sweep plan lists (`--variant`), under the
 //! calm, mixed or holder-aimed profile. `--all` sweeps every registry entry (`sweep_table`).
-//! Raft takes one more variant besides its plan's: `--variant direct` with `--profile membership` runs
+//! Raft takes two more variants besides its plan's: `--variant direct` with `--profile membership` runs
 //! every seed with `[raft] membership = "direct"`, the unsafe hand-edited configurations, which the
-//! checkers must catch.
+//! checkers must catch; `--variant liar` makes one server lie or equivocate in every seed
+//! (`chaos::raft_liar`), on any Raft profile or on the aimed one (`--profile holders`), and reports how
+//! many seeds the liar really lied in and how many of those the checkers caught.
 
 use super::args::{FlagSpec, ParsedArgs};
 use super::parallel::sweep_on_threads;
 use super::Outcome;
 use quorumlab_sim::chaos::holders::holder_run;
 use quorumlab_sim::chaos::locks::{LockChaosOptions, LockProfile};
+use quorumlab_sim::chaos::raft_liar::{
+    judge_liar_scenario, LiarSchedule, AIMED_PROFILE_NAME, RAFT_LIAR_VARIANT,
+};
 use quorumlab_sim::chaos::{chaos_scenario, ChaosOptions, ChaosProfile};
 use quorumlab_sim::config::MembershipMode;
 use quorumlab_sim::ids::MAX_NODES;
@@ -68,6 +73,11 @@ struct SweepReport {
     failing_seeds: Vec<u64>,
     first_failing_seed: Option<u64>,
     reproduce: Option<String>,
+    /// With a liar: seeds in which it told a lie, and of those the ones a checker caught.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    exercised_seeds: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    caught_exercised_seeds: Option<u64>,
 }
 
 pub fn sweep_command(args: &[String]) -> Outcome {
@@ -83,6 +93,7 @@ enum Target {
         options: ChaosOptions,
         membership: MembershipMode,
     },
+    RaftLiar(LiarSchedule),
     Coordination {
         name: &'static str,
         options: LockChaosOptions,
@@ -113,6 +124,7 @@ fn sweep_or_emit(args: &[String]) -> Result<Outcome, String> {
                 options,
                 membership,
             } => raft_scenario(seed, options, *membership),
+            Target::RaftLiar(schedule) => schedule.scenario(seed),
             Target::Coordination {
                 options, profile, ..
             } => match profile {
@@ -139,6 +151,11 @@ fn sweep_or_emit(args: &[String]) -> Result<Outcome, String> {
             let run = |seed| judge_scenario(raft_scenario(seed, options, *membership));
             let summary = sweep_on_threads(first_seed, seed_count, run, jobs)?;
             sweep_report(first_seed, options, *membership, summary)
+        }
+        Target::RaftLiar(schedule) => {
+            let run = |seed| judge_liar_scenario(schedule.scenario(seed));
+            let summary = sweep_on_threads(first_seed, seed_count, run, jobs)?;
+            liar_report(first_seed, schedule, summary)
         }
         Target::Coordination {
             name,
@@ -191,6 +208,9 @@ fn target(parsed: &ParsedArgs) -> Result<Target, String> {
     let variant = parsed
         .text("variant")
         .unwrap_or(entry.sweep.default_variant().name);
+    if is_plain_raft(entry) && variant == RAFT_LIAR_VARIANT {
+        return liar_schedule(parsed).map(Target::RaftLiar);
+    }
     if is_plain_raft(entry) {
         let options = chaos_options(parsed)?;
         let membership = raft_membership(entry, variant, options.profile)?;
@@ -253,7 +273,7 @@ fn unknown_variant(entry: &Entry, variant: &str) -> String {
         .map(|known| known.name)
         .collect();
     if is_plain_raft(entry) {
-        names.push(RAFT_DIRECT_VARIANT);
+        names.extend([RAFT_DIRECT_VARIANT, RAFT_LIAR_VARIANT]);
     }
     format!(
         "--variant: {} has no variant `{variant}`; expected one of {}",
@@ -309,7 +329,24 @@ fn coordination_options(
     Ok(options)
 }
 
+/// The schedule of a Raft sweep with a liar: `--profile holders` is the aimed one, any other profile
+/// is Raft's own with the liar added.
+fn liar_schedule(parsed: &ParsedArgs) -> Result<LiarSchedule, String> {
+    if parsed.text("profile") != Some(AIMED_PROFILE_NAME) {
+        return chaos_options(parsed).map(LiarSchedule::Chaos);
+    }
+    let options = ChaosOptions {
+        profile: ChaosProfile::Calm,
+        ..chaos_options_with(parsed, ChaosProfile::Calm)?
+    };
+    Ok(LiarSchedule::Aimed(options))
+}
+
 fn chaos_options(parsed: &ParsedArgs) -> Result<ChaosOptions, String> {
+    chaos_options_with(parsed, chaos_profile(parsed)?)
+}
+
+fn chaos_options_with(parsed: &ParsedArgs, profile: ChaosProfile) -> Result<ChaosOptions, String> {
     let node_count = parsed.number::<usize>("nodes")?.unwrap_or(DEFAULT_NODES);
     if !(1..=MAX_NODES).contains(&node_count) {
         return Err(format!(
@@ -318,7 +355,7 @@ fn chaos_options(parsed: &ParsedArgs) -> Result<ChaosOptions, String> {
     }
     Ok(ChaosOptions {
         node_count,
-        profile: chaos_profile(parsed)?,
+        profile,
         ..ChaosOptions::default()
     })
 }
@@ -365,6 +402,39 @@ fn sweep_report(
         failing_seeds: summary.failing_seeds,
         first_failing_seed,
         reproduce: first_failing_seed.map(|seed| raft_reproduce(seed, options, membership)),
+        exercised_seeds: None,
+        caught_exercised_seeds: None,
+    }
+}
+
+fn liar_report(first_seed: u64, schedule: &LiarSchedule, summary: SweepSummary) -> SweepReport {
+    let options = schedule.options();
+    let first_failing_seed = summary.first_failing_seed();
+    let flags = format!(" --variant {RAFT_LIAR_VARIANT}");
+    let reproduce = first_failing_seed.map(|seed| {
+        let file = format!("sweep-seed-{seed}.toml");
+        format!(
+            "quorumlab sweep --protocol raft --emit-scenario {seed} --nodes {} --profile {}{flags} > {file} && quorumlab run {file}",
+            options.node_count,
+            schedule.profile_name(),
+        )
+    });
+    SweepReport {
+        protocol: ProtocolKind::Raft.name(),
+        nodes: options.node_count,
+        profile: schedule.profile_name(),
+        variant: Some(RAFT_LIAR_VARIANT),
+        first_seed,
+        seeds: summary.seeds_run,
+        events_processed: summary.events_processed,
+        exercised_seeds: Some(summary.exercised_seed_count()),
+        caught_exercised_seeds: Some(summary.caught_exercised_seed_count()),
+        violations_per_invariant: summary.violations_per_invariant,
+        failing_seeds_per_invariant: summary.failing_seeds_per_invariant,
+        failing_seed_count: summary.failing_seed_count,
+        failing_seeds: summary.failing_seeds,
+        first_failing_seed,
+        reproduce,
     }
 }
 
@@ -392,6 +462,8 @@ fn coordination_report(
         first_failing_seed,
         reproduce: first_failing_seed
             .map(|seed| coordination_reproduce(name, seed, options, profile)),
+        exercised_seeds: None,
+        caught_exercised_seeds: None,
     }
 }
 

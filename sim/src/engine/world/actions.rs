@@ -2,7 +2,7 @@
 
 use super::{ActionOutcome, EventKind, NodeStatus, World};
 use crate::base::ids::NodeId;
-use crate::contract::action::{Action, NodeTarget, PPM_ONE};
+use crate::contract::action::{Action, ByzantineMode, NodeTarget, PPM_ONE};
 use crate::contract::protocol::{Input, Protocol};
 use crate::engine::trace::TraceEvent;
 
@@ -107,10 +107,35 @@ impl World {
                 self.nodes[node.index()]
                     .actor
                     .turn_byzantine(*mode)
-                    .map_err(|reason| format!("{name} cannot lie: {reason}"))
+                    .map_err(|reason| format!("{name} cannot lie: {reason}"))?;
+                if *mode != ByzantineMode::Honest {
+                    self.tell_raft_of_a_liar();
+                }
+                Ok(())
             }
-            Action::AddServer { id } => self.add_server(*id),
+            Action::AddServer { id } => {
+                self.add_server(*id)?;
+                // A server that joins a world with a liar in it is told too.
+                if self.nodes.iter().any(|slot| {
+                    slot.actor
+                        .as_raft()
+                        .is_some_and(|raft| raft.knows_of_a_liar())
+                }) {
+                    self.tell_raft_of_a_liar();
+                }
+                Ok(())
+            }
             Action::RemoveServer { target } => self.remove_server(*target),
+        }
+    }
+
+    /// Every Raft server learns that the world holds a liar, so its debug checks stand down (a liar
+    /// breaks what they assert on purpose); nothing it does changes.
+    fn tell_raft_of_a_liar(&mut self) {
+        for slot in &mut self.nodes {
+            if let Some(raft) = slot.actor.as_raft_mut() {
+                raft.hear_of_a_liar();
+            }
         }
     }
 

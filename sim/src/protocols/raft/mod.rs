@@ -172,6 +172,8 @@ pub struct RaftNode<A, M> {
     voter_matches: Vec<LogIndex>,
     /// How it lies, if it does (`byzantine.rs`).
     pub liar: Option<byzantine::Liar>,
+    /// Some server of the world has been made Byzantine (see [`RaftNode::hear_of_a_liar`]).
+    liar_in_world: bool,
     world_message: PhantomData<fn() -> M>,
 }
 
@@ -189,6 +191,7 @@ impl<A: Clone, M> Clone for RaftNode<A, M> {
             scratch: self.scratch.clone(),
             voter_matches: self.voter_matches.clone(),
             liar: self.liar,
+            liar_in_world: self.liar_in_world,
             world_message: PhantomData,
         }
     }
@@ -213,6 +216,7 @@ impl<A, M> RaftNode<A, M> {
             scratch: Vec::with_capacity(node_count),
             voter_matches: Vec::with_capacity(node_count),
             liar: None,
+            liar_in_world: false,
             world_message: PhantomData,
         }
     }
@@ -285,14 +289,28 @@ impl<A: Payload, M: RaftWire<A>> RaftNode<A, M> {
 }
 
 impl<A, M> RaftNode<A, M> {
+    /// Tells this server that some server of its world lies from now on. It changes nothing it does
+    /// (an honest server cannot know): only its debug checks stand down, as they do for the unsafe modes.
+    pub fn hear_of_a_liar(&mut self) {
+        self.liar_in_world = true;
+    }
+
+    /// Whether this server has heard that its world holds a liar.
+    pub fn knows_of_a_liar(&self) -> bool {
+        self.liar_in_world
+    }
+
     /// The `Invariant:` lines on [`LeaderState`] and [`Volatile`], asserted after every input in debug
     /// builds (the test suites and sweeps run with them on). A broken one is a bug in this module, not
     /// a protocol outcome, so it panics. The unsafe modes are exempt: the test-only commit rule and a
     /// hand-edited configuration (`direct` membership) both let a later leader overwrite a committed
-    /// entry, which is exactly the outcome their checkers must see, not a crash.
+    /// entry, which is exactly the outcome their checkers must see, not a crash. So is a world with a
+    /// liar in it: a forged leadership or a doubled vote lets a leader overwrite what an honest server
+    /// committed.
     fn debug_check_invariants(&self) {
-        let unsafe_on_purpose =
-            self.options.unsafe_commit_previous_term || self.membership.config_file.is_some();
+        let unsafe_on_purpose = self.options.unsafe_commit_previous_term
+            || self.membership.config_file.is_some()
+            || self.liar_in_world;
         if !cfg!(debug_assertions) || unsafe_on_purpose {
             return;
         }

@@ -13,6 +13,7 @@ pub mod holders;
 pub mod locks;
 pub mod paxos;
 pub mod pbft;
+pub mod raft_liar;
 
 use crate::base::ids::{NodeId, MAX_NODES};
 use crate::base::rng::Rng;
