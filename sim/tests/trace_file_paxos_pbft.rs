@@ -48,10 +48,7 @@ fn assert_replays_to(text: &str, recorded: &World) -> World {
     let (now, then) = (replayed.report(), recorded.report());
     assert_eq!(now.violation_counts, then.violation_counts);
     assert_eq!(now.trace_hash, then.trace_hash);
-    assert!(matches!(
-        replay_checked(&file),
-        ReplayCheck::Reproduced(_)
-    ));
+    assert!(matches!(replay_checked(&file), ReplayCheck::Reproduced(_)));
     replayed
 }
 
@@ -113,7 +110,10 @@ fn pbft_with_an_equivocating_primary_and_a_backup_lying_mid_run_replays_from_its
         mode: ByzantineMode::Equivocate,
     };
     assert!(
-        file.scenario.steps.iter().any(|step| step.action == primary_lies),
+        file.scenario
+            .steps
+            .iter()
+            .any(|step| step.action == primary_lies),
         "the example's own step travels in the embedded scenario"
     );
     let replayed = assert_replays_to(&text, &recorded);

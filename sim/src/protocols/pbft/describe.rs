@@ -1,14 +1,23 @@
 //! PBFT in plain words: sequence numbers assigned, prepares and commits gathered, requests executed,
-//! view changes and why, and clients taking a result once f + 1 replicas agree.
+//! view changes and why, and clients taking a result once f + 1 replicas agree. A backup handed a
+//! pre-prepare other than the one its primary ordered is told apart: that is an equivocating primary
+//! saying different things to different backups.
 
 use super::fact::{NewViewFault, Suspicion};
-use super::{digest_text, PbftFact};
+use super::{digest_text, Digest, PbftFact};
 use crate::base::ids::{NodeId, NodeSet};
 use crate::contract::entry::describe::{Described, Describer, Telling, Weight};
+use std::collections::BTreeMap;
 
-/// Keeps nothing between facts: every PBFT fact carries what its sentence needs.
+/// Most slots remembered: enough for the slots in flight, the oldest forgotten first.
+const REMEMBERED_SLOTS: usize = 256;
+
+/// Remembers what each primary ordered, per view and sequence number, so that a backup accepting a
+/// different request there can be told as the primary's lie; every other sentence comes from its fact.
 #[derive(Clone, Debug, Default)]
-pub struct PbftDescriber;
+pub struct PbftDescriber {
+    ordered: BTreeMap<(u64, u64), (NodeId, Digest)>,
+}
 
 fn names(telling: &Telling<'_>, nodes: NodeSet) -> String {
     nodes
@@ -28,6 +37,15 @@ fn suspicion(why: Suspicion) -> &'static str {
     }
 }
 
+impl PbftDescriber {
+    fn remember(&mut self, view: u64, sequence: u64, primary: NodeId, digest: Digest) {
+        self.ordered.insert((view, sequence), (primary, digest));
+        if self.ordered.len() > REMEMBERED_SLOTS {
+            self.ordered.pop_first();
+        }
+    }
+}
+
 impl Describer<PbftFact> for PbftDescriber {
     fn describe(
         &mut self,
@@ -38,16 +56,31 @@ impl Describer<PbftFact> for PbftDescriber {
         let who = telling.name(node);
         let line = |weight, text: String| Described::new(weight, text, vec![node]);
         Some(match *fact {
-            PbftFact::SequenceAssigned { view, sequence, digest } => line(
-                Weight::Routine,
-                format!("{who}, primary of view {view}, orders request {} at sequence {sequence}", digest_text(digest)),
-            )
-            .coalescing("pbft-assigned"),
-            PbftFact::PrePrepareAccepted { sequence, digest, .. } => line(
-                Weight::Routine,
-                format!("{who} accepts the pre-prepare of {} at {sequence} and tells everyone", digest_text(digest)),
-            )
-            .coalescing("pbft-pre-prepare"),
+            PbftFact::SequenceAssigned { view, sequence, digest } => {
+                self.remember(view, sequence, node, digest);
+                line(
+                    Weight::Routine,
+                    format!("{who}, primary of view {view}, orders request {} at sequence {sequence}", digest_text(digest)),
+                )
+                .coalescing("pbft-assigned")
+            }
+            PbftFact::PrePrepareAccepted { view, sequence, digest } => match self.ordered.get(&(view, sequence)) {
+                Some(&(primary, ordered)) if ordered != digest => Described::new(
+                    Weight::Notable,
+                    format!(
+                        "{who} accepts the pre-prepare of {} at {sequence}, but {} ordered {} there: the primary told {who} something else",
+                        digest_text(digest),
+                        telling.name(primary),
+                        digest_text(ordered)
+                    ),
+                    vec![node, primary],
+                ),
+                _ => line(
+                    Weight::Routine,
+                    format!("{who} accepts the pre-prepare of {} at {sequence} and tells everyone", digest_text(digest)),
+                )
+                .coalescing("pbft-pre-prepare"),
+            },
             PbftFact::PrePrepareRefused { sequence, digest, .. } => line(
                 Weight::Notable,
                 format!(

@@ -44,7 +44,7 @@ impl WorldDescriber {
             invoices: story.invoices.then(SchedulerDescriber::default),
             election_recipe: story.election_recipe.then(ZookeeperDescriber::default),
             paxos: PaxosDescriber,
-            pbft: PbftDescriber,
+            pbft: PbftDescriber::default(),
         }
     }
 }
