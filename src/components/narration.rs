@@ -65,7 +65,9 @@ pub fn NarrationLog() -> impl IntoView {
                 <p class="narration-quiet muted">{move || quiet().unwrap_or_default()}</p>
             </Show>
             <ol class="narration-lines">
-                <For each=lines key=|line| (line.ordinal, line.repeats) let:line>
+                // Keyed by what a line says as well as its place: another run opened in one go (an
+                // imported trace, a link) has lines at the same places that say other things.
+                <For each=lines key=|line| (line.ordinal, line.repeats, line.at_us, line.text.clone()) let:line>
                     <NarrationEntry line=line />
                 </For>
             </ol>

@@ -1,6 +1,7 @@
 //! The protected resource's ledger, newest first: every access accepted (with its token) or refused by
 //! fencing ("stale: 33 < 34"). A new refusal flashes once: rows are keyed by their position in the whole
-//! run, so only a new row is created and animated.
+//! run and what they say, so only a new row is created and animated, and another run's row at the same
+//! position (an imported trace, say) replaces the old one.
 
 use crate::format;
 use crate::state::AppState;
@@ -96,7 +97,7 @@ pub fn ResourceLedger() -> impl IntoView {
                 <ol class="ledger-rows" aria-live="polite">
                     <For
                         each=move || summary.with(|summary| summary.as_ref().map(|summary| summary.rows.clone()).unwrap_or_default())
-                        key=|(ordinal, _, _, _)| *ordinal
+                        key=|(ordinal, entry, client, tokens)| (*ordinal, ledger_sentence(entry, client, *tokens), entry.local_us)
                         let:row
                     >
                         <LedgerRow entry=row.1 client=row.2 tokens=row.3 />
