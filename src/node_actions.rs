@@ -470,7 +470,10 @@ mod tests {
             .iter()
             .map(|choice| choice.text.as_str())
             .collect();
-        assert_eq!(texts, ["Equivocate", "Lie", "Go silent"]);
+        assert_eq!(
+            texts,
+            ["Equivocate", "Lie", "Go silent", "Go silent to half"]
+        );
         assert_eq!(
             byzantine[0].action,
             Action::Byzantine {
@@ -488,7 +491,15 @@ mod tests {
             .filter(|choice| choice.group == ActionGroup::Byzantine)
             .map(|choice| choice.text.as_str())
             .collect();
-        assert_eq!(texts, ["Make honest", "Equivocate", "Go silent"]);
+        assert_eq!(
+            texts,
+            [
+                "Make honest",
+                "Equivocate",
+                "Go silent",
+                "Go silent to half"
+            ]
+        );
         let cannot = situation(NodeKind::Server, NodeStatus::Up, ClientPath::ServiceLog);
         assert!(node_choices(NodeId(0), "n1", cannot)
             .iter()

@@ -30,7 +30,7 @@ pub enum FaultKind {
 }
 
 impl FaultKind {
-    pub const ALL: [FaultKind; 10] = [
+    pub const ALL: [FaultKind; 11] = [
         FaultKind::Crash,
         FaultKind::Pause,
         FaultKind::Partition,
@@ -41,6 +41,7 @@ impl FaultKind {
         FaultKind::Byzantine(ByzantineMode::Lie),
         FaultKind::Byzantine(ByzantineMode::Silent),
         FaultKind::Byzantine(ByzantineMode::Honest),
+        FaultKind::Byzantine(ByzantineMode::Selective),
     ];
 
     pub fn name(self) -> &'static str {
@@ -55,6 +56,7 @@ impl FaultKind {
             FaultKind::Byzantine(ByzantineMode::Lie) => "byzantine: lie",
             FaultKind::Byzantine(ByzantineMode::Silent) => "byzantine: silent",
             FaultKind::Byzantine(ByzantineMode::Honest) => "byzantine: honest again",
+            FaultKind::Byzantine(ByzantineMode::Selective) => "byzantine: selectively silent",
         }
     }
 

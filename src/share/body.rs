@@ -260,6 +260,8 @@ pub enum LinkByzantineMode {
     Equivocate,
     Lie,
     Silent,
+    /// Added after `Silent` (postcard numbers variants by position: older links keep decoding).
+    Selective,
 }
 
 /// One link's own settings; `None` follows the run's timing.

@@ -494,6 +494,7 @@ fn action_from(action: &Action) -> LinkAction {
                 ByzantineMode::Equivocate => LinkByzantineMode::Equivocate,
                 ByzantineMode::Lie => LinkByzantineMode::Lie,
                 ByzantineMode::Silent => LinkByzantineMode::Silent,
+                ByzantineMode::Selective => LinkByzantineMode::Selective,
             },
         },
         Action::AddServer { id } => LinkAction::AddServer {
@@ -610,6 +611,7 @@ fn action_into(action: LinkAction) -> Action {
                 LinkByzantineMode::Equivocate => ByzantineMode::Equivocate,
                 LinkByzantineMode::Lie => ByzantineMode::Lie,
                 LinkByzantineMode::Silent => ByzantineMode::Silent,
+                LinkByzantineMode::Selective => ByzantineMode::Selective,
             },
         },
         LinkAction::AddServer { id } => Action::AddServer { id: id.map(NodeId) },

@@ -12,6 +12,7 @@ use quorumlab_sim::link_settings::{LinkSettings, MAX_HOLD_MS, MAX_LINK_DELAY_MS}
 use quorumlab_sim::scenario::Step;
 use quorumlab_sim::ActionOutcome;
 
+mod byzantine_modes;
 mod coordination;
 mod errors;
 mod legacy_bytes;

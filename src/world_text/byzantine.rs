@@ -10,6 +10,7 @@ pub fn liar_label(mode: ByzantineMode) -> &'static str {
         ByzantineMode::Equivocate => "lies: equivocates",
         ByzantineMode::Lie => "lies: forges",
         ByzantineMode::Silent => "lies: silent",
+        ByzantineMode::Selective => "lies: silent to half",
         ByzantineMode::Honest => "honest",
     }
 }
@@ -27,15 +28,20 @@ pub fn mode_button(mode: ByzantineMode) -> (&'static str, &'static str) {
         ByzantineMode::Equivocate => ("Equivocate", "tell different peers different things"),
         ByzantineMode::Lie => ("Lie", "claim what is not so"),
         ByzantineMode::Silent => ("Go silent", "send nothing, still listening"),
+        ByzantineMode::Selective => (
+            "Go silent to half",
+            "send nothing to the upper half of its peers by number, talk to the rest",
+        ),
         ByzantineMode::Honest => ("Make honest", "follow the protocol again"),
     }
 }
 
 /// The modes offered, in order.
-pub const LYING_MODES: [ByzantineMode; 3] = [
+pub const LYING_MODES: [ByzantineMode; 4] = [
     ByzantineMode::Equivocate,
     ByzantineMode::Lie,
     ByzantineMode::Silent,
+    ByzantineMode::Selective,
 ];
 
 /// Whether the world's servers can be made to lie: a plain Raft cluster (no coordination part) or a
