@@ -12,8 +12,8 @@ use quorumlab_sim::sweep::{judge_scenario, SweepSummary};
 use serde_json::Value;
 use std::process::Command;
 
-/// Aimed seeds the catch-rate test runs: each is a 15 s run full of rival leaders, slow in debug.
-const AIMED_SEEDS: u64 = 8;
+/// Aimed seeds the catch-rate test runs: each is a 15 s run full of rival leaders.
+const AIMED_SEEDS: u64 = 20;
 /// Each unsafe configuration must be caught in at least this share of the seeds that exercise it.
 const CATCH_PERCENT: u64 = 90;
 
@@ -113,8 +113,11 @@ fn the_default_raft_sweep_has_no_liar_and_judges_no_liar() {
 
 #[test]
 fn watching_the_liar_leaves_the_run_as_it_is() {
-    let schedule = LiarSchedule::Chaos(ChaosOptions::default());
-    for seed in [2, 5] {
+    for (schedule, seed) in [
+        (aimed(), 1),
+        (aimed(), 8),
+        (LiarSchedule::Chaos(ChaosOptions::default()), 3),
+    ] {
         let scenario = schedule.scenario(seed);
         let watched = judge_liar_scenario(scenario.clone()).expect("runs");
         let plain = run_scenario(&scenario).expect("runs");
