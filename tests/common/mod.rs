@@ -21,7 +21,7 @@ pub const REGENERATE: &str = "QUORUMLAB_BLESS=1 cargo test -p quorumlab --test n
 
 /// Every example scenario (`sim/scenarios/*.toml`), by file name. The native test fails if a file is
 /// added to that folder without being listed here.
-pub const SCENARIOS: [(&str, &str); 36] = [
+pub const SCENARIOS: [(&str, &str); 37] = [
     (
         "clock-drift.toml",
         include_str!("../../sim/scenarios/clock-drift.toml"),
@@ -97,6 +97,10 @@ pub const SCENARIOS: [(&str, &str); 36] = [
     (
         "pbft-normal.toml",
         include_str!("../../sim/scenarios/pbft-normal.toml"),
+    ),
+    (
+        "pbft-seven.toml",
+        include_str!("../../sim/scenarios/pbft-seven.toml"),
     ),
     (
         "prevote-rejoin.toml",

@@ -142,6 +142,10 @@ pub const EXAMPLES: &[(&str, &str)] = &[
         "pbft-misconfigured-three.toml",
         include_str!("../../../scenarios/pbft-misconfigured-three.toml"),
     ),
+    (
+        "pbft-seven.toml",
+        include_str!("../../../scenarios/pbft-seven.toml"),
+    ),
     // Consul-style lock-delay on the lock service (issue 14): what it buys, and what it does not.
     (
         "lock-delay-pause.toml",
