@@ -1,6 +1,10 @@
 //! The run settings as a form holds them (text), and their checked conversion into a scenario. Bad
 //! values produce a message naming the field and change nothing.
 
+pub mod world_options;
+
+use world_options::WorldOptionField;
+
 use quorumlab_sim::action::PPM_ONE;
 use quorumlab_sim::ids::MAX_NODES;
 use quorumlab_sim::scenario::Scenario;
@@ -18,6 +22,8 @@ pub struct SettingsForm {
     pub pre_vote: bool,
     pub check_quorum: bool,
     pub lease_reads: bool,
+    /// The world's own options (its scenario tables), in the entry's order.
+    pub world_options: Vec<WorldOptionField>,
 }
 
 /// Largest timing value the form accepts, in ms (the scenario format's own limit).
@@ -38,6 +44,7 @@ impl SettingsForm {
             pre_vote: scenario.raft.pre_vote,
             check_quorum: scenario.raft.check_quorum,
             lease_reads: scenario.raft.lease_reads,
+            world_options: world_options::fields_for(&scenario.protocol),
         }
     }
 
@@ -78,9 +85,13 @@ impl SettingsForm {
         scenario.raft.pre_vote = self.pre_vote;
         scenario.raft.check_quorum = self.check_quorum;
         scenario.raft.lease_reads = self.lease_reads;
+        world_options::apply(&self.world_options, &mut scenario.protocol)?;
         scenario
             .steps
             .retain(|step| step_fits(step, scenario.node_count));
+        // Options that are each in range can still clash (a lease shorter than its renewal interval,
+        // more workers than a world seats): the scenario format's own rules decide, as for a file.
+        scenario.validate().map_err(|invalid| invalid.to_string())?;
         Ok(scenario)
     }
 }

@@ -41,4 +41,5 @@ pub mod spacetime;
 pub mod theme_toggle;
 pub mod timeline;
 pub mod worker_lanes;
+pub mod world_options_fields;
 pub mod znode_tree;

@@ -1,5 +1,6 @@
 //! Run settings: cluster size, seed and timing, applied to a fresh run.
 
+use crate::components::world_options_fields::WorldOptionsFields;
 use crate::settings_form::SettingsForm;
 use crate::state::{AppState, Notice};
 use crate::world_text::capabilities::runs_raft;
@@ -81,7 +82,7 @@ pub fn SettingsPanel() -> impl IntoView {
                 {text_field("Drop rate (%)", "setting-drop", |form| form.drop_percent.clone(), |form, value| form.drop_percent = value)}
             </div>
             <Show when=raft_world fallback=|| view! {
-                <p class="muted" data-testid="settings-no-raft">"This world's servers run no Raft, so Raft's timeouts and options do not apply; its own options are the scenario's, shown in its card."</p>
+                <p class="muted" data-testid="settings-no-raft">"This world's servers run no Raft, so Raft's timeouts and options do not apply; its own options are below."</p>
             }>
             <div class="checks">
                 {check_field("PreVote", |form| form.pre_vote, |form, value| form.pre_vote = value)}
@@ -89,6 +90,7 @@ pub fn SettingsPanel() -> impl IntoView {
                 {check_field("Leader-lease reads", |form| form.lease_reads, |form, value| form.lease_reads = value)}
             </div>
             </Show>
+            <WorldOptionsFields form=form />
             <Show when=move || error.with(Option::is_some)>
                 <p class="error" role="alert" data-testid="settings-error">{move || error.get().unwrap_or_default()}</p>
             </Show>

@@ -39,6 +39,9 @@ pub enum OptionSetting {
 #[derive(Clone, Copy, Debug)]
 pub struct OptionKey {
     pub name: &'static str,
+    /// One sentence for the browser's settings, beside the key's field: what it does, and whether a
+    /// value is unsafe on purpose.
+    pub about: &'static str,
     pub value: OptionValue,
     /// The key's value in `protocol` (which is the table's own world).
     pub read: fn(&ProtocolConfig) -> OptionSetting,

@@ -27,6 +27,7 @@ pub const TABLE: OptionTable = OptionTable {
     key_prefix: "lock_service.",
     keys: &[OptionKey {
         name: "lock_delay_ms",
+        about: "After a holder's session runs out, nobody may take its lock for this long (Consul's lock-delay; 0 is off).",
         value: OptionValue::Unsigned {
             low: 0,
             high: MAX_LOCK_DELAY_MS,

@@ -15,6 +15,7 @@ pub const TABLE: OptionTable = OptionTable {
     keys: &[
         OptionKey {
             name: "remedy",
+            about: "What a pre-empted proposer does: none retries at once (proposers can duel for ever), backoff waits a random time that doubles each time, leader lets only A propose.",
             value: OptionValue::Choice {
                 names: PaxosRemedy::NAMES,
                 expected: "`none`, `backoff` or `leader`",
@@ -28,6 +29,7 @@ pub const TABLE: OptionTable = OptionTable {
         },
         OptionKey {
             name: "durable_acceptors",
+            about: "Acceptors keep their promise and accepted value through a crash. Off is UNSAFE: a restarted acceptor forgets, and two values can be chosen.",
             value: OptionValue::Flag,
             read: |protocol| OptionSetting::Flag(options(protocol).durable_acceptors),
             write: |protocol, setting| {
@@ -38,6 +40,7 @@ pub const TABLE: OptionTable = OptionTable {
         },
         OptionKey {
             name: "round_timeout_ms",
+            about: "How long a proposer waits for a majority of answers before giving its ballot up.",
             value: OptionValue::Unsigned {
                 low: 1,
                 high: MAX_PAXOS_MS,
@@ -51,6 +54,7 @@ pub const TABLE: OptionTable = OptionTable {
         },
         OptionKey {
             name: "backoff_ms",
+            about: "The back-off window after a first pre-emption, doubling after each further one; under the leader remedy, how long the others stand back.",
             value: OptionValue::Unsigned {
                 low: 1,
                 high: MAX_PAXOS_MS,
@@ -62,6 +66,7 @@ pub const TABLE: OptionTable = OptionTable {
         },
         OptionKey {
             name: "stagger_ms",
+            about: "Proposer A starts at once, B this much later, C twice as late.",
             value: OptionValue::Unsigned {
                 low: 0,
                 high: MAX_PAXOS_MS,

@@ -15,6 +15,7 @@ pub const TABLE: OptionTable = OptionTable {
     keys: &[
         OptionKey {
             name: "quorum",
+            about: "Matching messages a replica waits for; 0 means the safe 2f + 1. Anything lower is UNSAFE: two quorums need not share an honest replica.",
             value: OptionValue::Unsigned {
                 low: 0,
                 high: MAX_NODES as u64,
@@ -28,6 +29,7 @@ pub const TABLE: OptionTable = OptionTable {
         },
         OptionKey {
             name: "request_interval_ms",
+            about: "A client sends its next request this long after its last one was answered.",
             value: OptionValue::Unsigned {
                 low: 1,
                 high: MAX_PBFT_MS,
@@ -41,6 +43,7 @@ pub const TABLE: OptionTable = OptionTable {
         },
         OptionKey {
             name: "view_timeout_ms",
+            about: "How long a replica waits for a request to execute before it asks for a new primary (doubling with each view change in a row).",
             value: OptionValue::Unsigned {
                 low: 1,
                 high: MAX_PBFT_MS,

@@ -16,6 +16,7 @@ pub const TABLE: OptionTable = OptionTable {
     keys: &[
         OptionKey {
             name: "mode",
+            about: "How instances avoid billing a minute twice: none, take the lock every run, elect a long-lived leader, or a leader whose writes are fenced.",
             value: OptionValue::Choice {
                 names: SchedulerMode::NAMES,
                 expected: "one of `none`, `lock-every-run`, `leader-election`, `leader-fencing`",
@@ -28,6 +29,7 @@ pub const TABLE: OptionTable = OptionTable {
         },
         OptionKey {
             name: "minute_ms",
+            about: "How long one scheduler minute lasts on each instance's clock (60000 is a real minute).",
             value: OptionValue::Unsigned {
                 low: 1,
                 high: MAX_MINUTE_MS,

@@ -14,12 +14,14 @@ pub const TABLE: OptionTable = OptionTable {
     keys: &[
         OptionKey {
             name: "partitioned",
+            about: "Workers own disjoint sets of accounts and take no lock; off, every job takes one global lock.",
             value: OptionValue::Flag,
             read: |protocol| OptionSetting::Flag(queue(protocol).partitioned),
             write: |protocol, setting| queue_mut(protocol).partitioned = setting.flag(),
         },
         OptionKey {
             name: "accounts",
+            about: "How many accounts the jobs are keyed by.",
             value: OptionValue::Unsigned {
                 low: 1,
                 high: MAX_ACCOUNTS,

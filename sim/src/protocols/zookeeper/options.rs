@@ -10,6 +10,7 @@ pub const TABLE: OptionTable = OptionTable {
     key_prefix: "zookeeper.",
     keys: &[OptionKey {
         name: "recipe",
+        about: "herd: every candidate watches the one leader znode; sequential: each watches the znode just before its own.",
         value: OptionValue::Choice {
             names: &["herd", "sequential"],
             expected: "`herd` or `sequential`",
