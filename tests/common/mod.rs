@@ -21,7 +21,7 @@ pub const REGENERATE: &str = "QUORUMLAB_BLESS=1 cargo test -p quorumlab --test n
 
 /// Every example scenario (`sim/scenarios/*.toml`), by file name. The native test fails if a file is
 /// added to that folder without being listed here.
-pub const SCENARIOS: [(&str, &str); 37] = [
+pub const SCENARIOS: [(&str, &str); 38] = [
     (
         "clock-drift.toml",
         include_str!("../../sim/scenarios/clock-drift.toml"),
@@ -45,6 +45,10 @@ pub const SCENARIOS: [(&str, &str); 37] = [
     (
         "lease-reads.toml",
         include_str!("../../sim/scenarios/lease-reads.toml"),
+    ),
+    (
+        "lease-reads-skewed-clock.toml",
+        include_str!("../../sim/scenarios/lease-reads-skewed-clock.toml"),
     ),
     (
         "lock-delay-long-pause.toml",

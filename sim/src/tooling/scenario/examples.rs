@@ -37,6 +37,10 @@ pub const EXAMPLES: &[(&str, &str)] = &[
         include_str!("../../../scenarios/lease-reads.toml"),
     ),
     (
+        "lease-reads-skewed-clock.toml",
+        include_str!("../../../scenarios/lease-reads-skewed-clock.toml"),
+    ),
+    (
         "slow-follower.toml",
         include_str!("../../../scenarios/slow-follower.toml"),
     ),

@@ -90,7 +90,7 @@ impl MomentLog {
         self.last_was_violation = is_violation;
         if let Some(last) = self.moments.last_mut() {
             if joins_last && last.at_us == record.at_us {
-                last.what = format!("{}, {what}", last.what);
+                last.what = joined(&last.what, &what);
                 return;
             }
         }
@@ -126,6 +126,32 @@ impl MomentLog {
             _ => None,
         }
     }
+}
+
+/// `what` added to a moment's words: a new kind after a comma, a kind already there counted
+/// ("stale read ×3" rather than the same words three times).
+fn joined(words: &str, what: &str) -> String {
+    let mut parts: Vec<(String, u32)> = words
+        .split(", ")
+        .map(|part| match part.rsplit_once(" ×") {
+            Some((kind, count)) if count.parse::<u32>().is_ok() => {
+                (kind.to_string(), count.parse().unwrap_or(1))
+            }
+            _ => (part.to_string(), 1),
+        })
+        .collect();
+    match parts.iter_mut().find(|(kind, _)| kind == what) {
+        Some((_, count)) => *count += 1,
+        None => parts.push((what.to_string(), 1)),
+    }
+    let words: Vec<String> = parts
+        .into_iter()
+        .map(|(kind, count)| match count {
+            1 => kind,
+            count => format!("{kind} ×{count}"),
+        })
+        .collect();
+    words.join(", ")
 }
 
 /// A violated invariant in the words a learner uses for what went wrong.
