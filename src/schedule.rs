@@ -95,18 +95,7 @@ impl FaultKind {
                 target,
                 duration_ms: Some(span_ms()?),
             })],
-            FaultKind::Partition => {
-                let end_ms = at_ms.saturating_add(span_ms()?);
-                vec![
-                    step(Action::Partition {
-                        groups: vec![vec![NodeId(node)]],
-                    }),
-                    Step {
-                        at_ms: end_ms,
-                        action: Action::Heal,
-                    },
-                ]
-            }
+            FaultKind::Partition => return partition_steps(&[node], None, at_ms, amount),
             FaultKind::ClockJump => vec![step(Action::ClockJump {
                 target,
                 by_ms: amount,
@@ -128,6 +117,42 @@ impl FaultKind {
             }
         })
     }
+}
+
+/// A partition that sets `side` (one node or several) apart from every other node, healed `amount`
+/// ms later. With `node_count`, a side holding every node is refused: it would cut nothing.
+pub fn partition_steps(
+    side: &[u16],
+    node_count: Option<usize>,
+    at_ms: u64,
+    amount: i64,
+) -> Result<Vec<Step>, String> {
+    use quorumlab_sim::ids::NodeId;
+    let span_ms = u64::try_from(amount)
+        .ok()
+        .filter(|span| *span >= MIN_SPAN_MS)
+        .ok_or_else(|| format!("a partition lasts at least {MIN_SPAN_MS} ms"))?;
+    let mut side: Vec<u16> = side.to_vec();
+    side.sort_unstable();
+    side.dedup();
+    if side.is_empty() {
+        return Err("a partition needs at least one node on its side".into());
+    }
+    if node_count.is_some_and(|count| side.len() >= count) {
+        return Err("a partition needs nodes on both sides: leave at least one node out".into());
+    }
+    Ok(vec![
+        Step {
+            at_ms,
+            action: Action::Partition {
+                groups: vec![side.into_iter().map(NodeId).collect()],
+            },
+        },
+        Step {
+            at_ms: at_ms.saturating_add(span_ms),
+            action: Action::Heal,
+        },
+    ])
 }
 
 /// One mark on the lane: a step, with the end of what it starts if it has one.

@@ -5,12 +5,14 @@
 //! on the track picks the time). Every edit goes through `crate::schedule::apply_edit` and
 //! `Session::set_future_steps`, so the schedule exports as TOML and travels in share links.
 
+mod add_fault;
+
 use crate::branch::ReplacedFuture;
 use crate::format;
-use crate::schedule::{apply_edit, lane_marks, Edit, FaultKind, LaneMark};
+use crate::schedule::{apply_edit, lane_marks, Edit, LaneMark};
 use crate::state::AppState;
+use add_fault::AddFault;
 use leptos::prelude::*;
-use quorumlab_sim::ids::NodeId;
 use wasm_bindgen::JsCast;
 
 /// Whether the lane is open (the gallery's demo flag opens it).
@@ -27,14 +29,14 @@ impl ScheduleShown {
 
 /// Where the lane's edits go, and where their outcome shows (all signals, so it is `Copy`).
 #[derive(Clone, Copy)]
-struct Editor {
+pub(super) struct Editor {
     state: AppState,
     selected: RwSignal<Option<usize>>,
     error: RwSignal<Option<String>>,
 }
 
 impl Editor {
-    fn run(&self, edit: Edit) {
+    pub(super) fn run(&self, edit: Edit) {
         match commit(self.state, &edit) {
             Ok(index) => {
                 self.error.set(None);
@@ -489,77 +491,4 @@ fn SelectedMark(
             }
         })}
     }
-}
-
-/// The form that places a new fault: what, on which node, when, and how much.
-#[component]
-fn AddFault(place_at_ms: RwSignal<Option<u64>>, run_edit: Editor) -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let kind = RwSignal::new(FaultKind::Crash);
-    let node = RwSignal::new(0u16);
-    let amount = RwSignal::new(String::new());
-    let nodes = Memo::new(move |_| {
-        let count = state.panel_view.with(|view| view.nodes.len());
-        state.with_session(|session| {
-            (0..count)
-                .map(|node| (node as u16, session.node_label(NodeId(node as u16))))
-                .collect::<Vec<_>>()
-        })
-    });
-    let default_at_ms =
-        move || state.panel_view.with(|view| view.now_us / 1_000) / 100 * 100 + 1_000;
-    let add = move |_| {
-        let fault = kind.get_untracked();
-        let at_ms = place_at_ms.get_untracked().unwrap_or_else(default_at_ms);
-        let value = amount.get_untracked();
-        let amount = match (fault.amount(), value.trim()) {
-            (None, _) => Ok(0),
-            (Some((_, default)), "") => Ok(default),
-            (Some((what, _)), text) => text.parse::<i64>().map_err(|_| {
-                format!(
-                    "`{}` is not a whole number for {what}",
-                    quorumlab_sim::scenario::shown(text)
-                )
-            }),
-        };
-        match amount.and_then(|amount| fault.steps(node.get_untracked(), at_ms, amount)) {
-            Ok(steps) => run_edit.run(Edit::Add { steps }),
-            Err(reason) => run_edit_error(state, reason),
-        }
-    };
-    let at_text = move || place_at_ms.get().unwrap_or_else(default_at_ms).to_string();
-    view! {
-        <div class="schedule-add row" data-testid="schedule-add-form">
-            <label class="field"><span>"Fault"</span>
-                <select data-testid="schedule-kind" on:change=move |event| {
-                    if let Some(chosen) = FaultKind::from_name(&event_target_value(&event)) { kind.set(chosen); amount.set(String::new()); }
-                }>
-                    {FaultKind::ALL.into_iter().map(|fault| view! { <option value=fault.name()>{fault.name()}</option> }).collect_view()}
-                </select>
-            </label>
-            <label class="field"><span>"Node"</span>
-                <select data-testid="schedule-node" on:change=move |event| node.set(event_target_value(&event).parse().unwrap_or(0))>
-                    {move || nodes.get().into_iter().map(|(id, label)| view! { <option value=id.to_string()>{label}</option> }).collect_view()}
-                </select>
-            </label>
-            <label class="field"><span>"At (ms)"</span>
-                <input type="number" min="0" step="100" data-testid="schedule-at" prop:value=at_text
-                    on:input=move |event| place_at_ms.set(event_target_value(&event).parse().ok()) />
-            </label>
-            {move || kind.get().amount().map(|(what, default)| view! {
-                <label class="field"><span>{what}</span>
-                    <input type="number" data-testid="schedule-amount" placeholder=default.to_string()
-                        prop:value=move || amount.get() on:input=move |event| amount.set(event_target_value(&event)) />
-                </label>
-            })}
-            <button class="primary" data-testid="schedule-add" on:click=add>"Add to the schedule"</button>
-        </div>
-    }
-}
-
-fn run_edit_error(state: AppState, reason: String) {
-    state.notice.set(Some(crate::state::Notice {
-        text: format!("Not added: {reason}"),
-        is_error: true,
-    }));
 }

@@ -234,3 +234,42 @@ fn the_lane_places_a_byzantine_step_on_a_node_by_its_mode_name() {
         "every kind has its own name: {names:?}"
     );
 }
+
+#[test]
+fn a_partition_can_cut_off_a_group_of_nodes() {
+    let steps = partition_steps(&[3, 1, 3], Some(5), 2_000, 700).unwrap();
+    assert_eq!(
+        steps,
+        vec![
+            at(
+                2_000,
+                Action::Partition {
+                    groups: vec![vec![NodeId(1), NodeId(3)]]
+                }
+            ),
+            at(2_700, Action::Heal),
+        ]
+    );
+    let marks = lane_marks(&steps, 0);
+    assert_eq!((marks.len(), marks[0].end_ms), (1, Some(2_700)));
+    // The group travels in the scenario like any step: the run cuts n2 and n4 off together.
+    let mut scenario = example("leader-crash.toml");
+    scenario.steps = steps;
+    let mut run = ScenarioRun::new(scenario).unwrap();
+    run.advance_to(SimTime::from_ms(2_100));
+    let network = run.world().network();
+    let cut = |from: u16, to: u16| !network.link_up(NodeId(from), NodeId(to));
+    assert!(!cut(1, 3), "n2 and n4 are on one side");
+    assert!(cut(1, 0) && cut(3, 4), "and cut off from the rest");
+}
+
+#[test]
+fn a_partition_must_leave_someone_on_the_other_side() {
+    assert!(partition_steps(&[0, 1, 2], Some(3), 1_000, 500)
+        .unwrap_err()
+        .contains("both sides"));
+    assert!(partition_steps(&[], Some(3), 1_000, 500).is_err());
+    assert!(partition_steps(&[0], Some(3), 1_000, 5)
+        .unwrap_err()
+        .contains("at least 10 ms"));
+}
