@@ -43,12 +43,12 @@ pub const SCENARIOS: [(&str, &str); 38] = [
         include_str!("../../sim/scenarios/leader-crash.toml"),
     ),
     (
-        "lease-reads.toml",
-        include_str!("../../sim/scenarios/lease-reads.toml"),
-    ),
-    (
         "lease-reads-skewed-clock.toml",
         include_str!("../../sim/scenarios/lease-reads-skewed-clock.toml"),
+    ),
+    (
+        "lease-reads.toml",
+        include_str!("../../sim/scenarios/lease-reads.toml"),
     ),
     (
         "lock-delay-long-pause.toml",

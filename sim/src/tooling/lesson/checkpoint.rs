@@ -66,6 +66,7 @@ pub const CHECKPOINT_NAMES: &[&str] = &[
     "split_vote",
     "no_fault_tolerance",
     "lock_holder_crashed",
+    "value_chosen_within_ballots",
 ];
 
 /// A condition on the live simulation. `NodeTarget::Leader` in a checkpoint means the node that led
@@ -140,6 +141,10 @@ pub enum Checkpoint {
     TwoValuesChosen,
     /// Paxos: proposers started at least this many ballots since the step began.
     BallotsAtLeast(u64),
+    /// Paxos: a value was chosen after the step began, with at most this many ballots started since
+    /// then (a duel ended, or never began, because of a remedy). A duel that ran on can only be
+    /// undone by a fresh run.
+    ValueChosenWithinBallots(u64),
     /// Paxos: since the step began a proposer proposed a value a promise carried, not its own.
     ValueCarriedForward,
     /// Since the step began a client write was acknowledged this many ms or more after it was sent.
@@ -341,6 +346,10 @@ pub(crate) fn parse_checkpoint(
             )?))),
         },
         "ballots_at_least" => Ok(Checkpoint::BallotsAtLeast(number(
+            text,
+            needs("a number")?,
+        )?)),
+        "value_chosen_within_ballots" => Ok(Checkpoint::ValueChosenWithinBallots(number(
             text,
             needs("a number")?,
         )?)),

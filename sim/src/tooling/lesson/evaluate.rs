@@ -233,6 +233,9 @@ impl CheckpointEvaluator {
             Checkpoint::ValueChosen => paxos::value_chosen(world),
             Checkpoint::TwoValuesChosen => self.violations_at_start.two_values_chosen(world),
             Checkpoint::BallotsAtLeast(wanted) => self.paxos.ballots_at_least(world, *wanted),
+            Checkpoint::ValueChosenWithinBallots(limit) => {
+                self.paxos.value_chosen_within_ballots(world, *limit)
+            }
             Checkpoint::ValueCarriedForward => self.paxos.value_carried_forward(world),
             Checkpoint::WriteAcknowledgedAfterMs(ms) => {
                 self.requests.write_acknowledged_after(world, *ms)

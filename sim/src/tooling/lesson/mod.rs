@@ -214,6 +214,10 @@ pub const SCENARIO_FILES: &[(&str, &str)] = &[
         "lessons/scenarios/fifty-one-calm.toml",
         include_str!("../../../../lessons/scenarios/fifty-one-calm.toml"),
     ),
+    (
+        "lessons/scenarios/paxos-duel-remedy.toml",
+        include_str!("../../../../lessons/scenarios/paxos-duel-remedy.toml"),
+    ),
 ];
 
 /// A parsed lesson.

@@ -68,6 +68,10 @@ fn every_name_parses_with_its_argument() {
         ("value_chosen", Checkpoint::ValueChosen),
         ("two_values_chosen", Checkpoint::TwoValuesChosen),
         ("ballots_at_least(12)", Checkpoint::BallotsAtLeast(12)),
+        (
+            "value_chosen_within_ballots(6)",
+            Checkpoint::ValueChosenWithinBallots(6),
+        ),
         ("value_carried_forward", Checkpoint::ValueCarriedForward),
         (
             "write_acknowledged_after_ms(300)",

@@ -3,6 +3,7 @@
 //! carried values do not tick a later one.
 
 use super::{counted, Verdict};
+use crate::base::time::SimTime;
 use crate::engine::world::World;
 use crate::protocols::paxos::{value_name, Proposer};
 
@@ -41,6 +42,9 @@ pub(super) fn value_chosen(world: &World) -> Verdict {
 pub(super) struct PaxosBaseline {
     ballots: u64,
     carried: u64,
+    began: SimTime,
+    /// Ballots started since the step began, when a chosen value was first seen.
+    ballots_when_chosen: Option<u64>,
 }
 
 impl PaxosBaseline {
@@ -48,6 +52,42 @@ impl PaxosBaseline {
         PaxosBaseline {
             ballots: ballots(world),
             carried: carried(world),
+            began: world.now(),
+            ballots_when_chosen: None,
+        }
+    }
+
+    /// A value chosen after this step began, with at most `limit` ballots started since then, counted
+    /// when the choice is first seen (a proposer still running a round then may start one more).
+    pub(super) fn value_chosen_within_ballots(&mut self, world: &World, limit: u64) -> Verdict {
+        let started = ballots(world).saturating_sub(self.ballots);
+        let Some(chosen) = world.checkers().paxos().chosen else {
+            let text = counted(started, "ballot", "ballots");
+            return Verdict::not_yet(if started > limit {
+                format!("nothing chosen after {text}: the proposers are duelling; start a fresh run with a remedy")
+            } else {
+                format!("nothing chosen yet ({text} started since this step began)")
+            });
+        };
+        if chosen.at < self.began {
+            return Verdict::not_yet(format!(
+                "“{}” was chosen before this step began; only a fresh run can show how a duel ends",
+                value_name(chosen.value)
+            ));
+        }
+        let used = *self.ballots_when_chosen.get_or_insert(started);
+        let text = counted(used, "ballot", "ballots");
+        if used <= limit {
+            Verdict::yes(format!(
+                "“{}” was chosen in round {} after {text}, within the {limit} allowed",
+                value_name(chosen.value),
+                chosen.ballot.round
+            ))
+        } else {
+            Verdict::not_yet(format!(
+                "“{}” was chosen only after {text}, more than {limit}: the duel ran on; start a fresh run with a remedy",
+                value_name(chosen.value)
+            ))
         }
     }
 
@@ -101,6 +141,22 @@ mod tests {
         let (met, why) = watch(&backoff, Checkpoint::ValueChosen, 0, 300);
         assert!(met, "{why}");
         assert!(why.contains("is chosen: a majority of acceptors"), "{why}");
+    }
+
+    #[test]
+    fn a_remedy_chooses_within_the_limit_and_a_duel_does_not() {
+        let (met, why) = watch(DUEL, Checkpoint::ValueChosenWithinMs(150), 0, 1_000);
+        assert!(!met, "{why}");
+        assert!(
+            why.contains("later than 150 ms, so the duel ran on"),
+            "{why}"
+        );
+        for remedy in ["backoff", "leader"] {
+            let calm = DUEL.replace("remedy = \"none\"", &format!("remedy = \"{remedy}\""));
+            let (met, why) = watch(&calm, Checkpoint::ValueChosenWithinBallots(6), 0, 1_000);
+            assert!(met, "{remedy}: {why}");
+            assert!(why.contains("within the 6 allowed"), "{why}");
+        }
     }
 
     #[test]
