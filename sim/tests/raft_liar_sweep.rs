@@ -3,11 +3,10 @@
 //! and the default Raft sweep, which has no liar, is left exactly as it was.
 
 use quorumlab_sim::action::{Action, ByzantineMode};
-use quorumlab_sim::chaos::raft_liar::{
-    judge_liar_scenario, liar_of, LiarSchedule, RAFT_LIAR_VARIANT,
-};
+use quorumlab_sim::chaos::raft_liar::{liar_of, LiarSchedule, RAFT_LIAR_VARIANT};
 use quorumlab_sim::chaos::{chaos_scenario, ChaosOptions, ChaosProfile};
 use quorumlab_sim::runner::run_scenario;
+use quorumlab_sim::sweep::judge_liar_scenario;
 use quorumlab_sim::sweep::{judge_scenario, SweepSummary};
 use serde_json::Value;
 use std::process::Command;

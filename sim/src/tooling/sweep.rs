@@ -12,6 +12,7 @@ use crate::contract::report::Report;
 use crate::protocols::zookeeper::CandidatePhase;
 use crate::tooling::chaos::holders::holder_run;
 use crate::tooling::chaos::locks::{lock_chaos_scenario, LockChaosOptions};
+use crate::tooling::chaos::raft_liar::run_watching_the_liar;
 use crate::tooling::chaos::{chaos_scenario, ChaosOptions};
 use crate::tooling::runner::ScenarioRun;
 use crate::tooling::scenario::{parse_scenario, to_toml_string, Scenario};
@@ -330,4 +331,13 @@ pub fn judge_lock_run(run: &ScenarioRun, heal_ms: u64) -> SeedOutcome {
         trace_hash: report.trace_hash,
         exercised: None,
     }
+}
+
+/// Runs a liar scenario (`chaos::raft_liar`) and judges it as a Raft sweep does, noting whether the
+/// liar told a lie honest Raft never tells, so a sweep can count the seeds that exercised it.
+pub fn judge_liar_scenario(scenario: Scenario) -> Result<SeedOutcome, String> {
+    let (run, lied) = run_watching_the_liar(scenario)?;
+    let mut outcome = judge_raft_run(&run);
+    outcome.exercised = Some(lied);
+    Ok(outcome)
 }

@@ -14,14 +14,13 @@ use super::parallel::sweep_on_threads;
 use super::Outcome;
 use quorumlab_sim::chaos::holders::holder_run;
 use quorumlab_sim::chaos::locks::{LockChaosOptions, LockProfile};
-use quorumlab_sim::chaos::raft_liar::{
-    judge_liar_scenario, LiarSchedule, AIMED_PROFILE_NAME, RAFT_LIAR_VARIANT,
-};
+use quorumlab_sim::chaos::raft_liar::{LiarSchedule, AIMED_PROFILE_NAME, RAFT_LIAR_VARIANT};
 use quorumlab_sim::chaos::{chaos_scenario, ChaosOptions, ChaosProfile};
 use quorumlab_sim::config::MembershipMode;
 use quorumlab_sim::ids::MAX_NODES;
 use quorumlab_sim::registry::{self, Entry};
 use quorumlab_sim::scenario::{to_toml_string, Scenario};
+use quorumlab_sim::sweep::judge_liar_scenario;
 use quorumlab_sim::sweep::{
     judge_scenario, lock_sweep_scenario, run_holder_seed, run_lock_seed, SweepSummary,
 };

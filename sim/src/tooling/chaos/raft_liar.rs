@@ -31,7 +31,6 @@ use crate::engine::trace::TraceEvent;
 use crate::tooling::chaos::{chaos_scenario, ChaosOptions, ChaosProfile};
 use crate::tooling::runner::ScenarioRun;
 use crate::tooling::scenario::{Scenario, Step};
-use crate::tooling::sweep::{judge_raft_run, SeedOutcome};
 use crate::worlds::actor::Fact;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -209,9 +208,9 @@ pub fn liar_of(scenario: &Scenario) -> Option<(NodeId, ByzantineMode)> {
     })
 }
 
-/// Runs a liar scenario and judges it as a Raft sweep does, saying also whether the liar told a lie
-/// honest Raft never tells (see the module's documentation).
-pub fn judge_liar_scenario(scenario: Scenario) -> Result<SeedOutcome, String> {
+/// Runs a liar scenario to its end, and says whether the liar told a lie honest Raft never tells (see
+/// the module's documentation); `sweep::judge_liar_scenario` judges the run.
+pub fn run_watching_the_liar(scenario: Scenario) -> Result<(ScenarioRun, bool), String> {
     let liar = liar_of(&scenario).map(|(node, _)| node);
     let mut run = ScenarioRun::new(scenario)?;
     let mut watch = LieWatch::default();
@@ -236,9 +235,7 @@ pub fn judge_liar_scenario(scenario: Scenario) -> Result<SeedOutcome, String> {
             }
         }
     }
-    let mut outcome = judge_raft_run(&run);
-    outcome.exercised = Some(watch.lied);
-    Ok(outcome)
+    Ok((run, watch.lied))
 }
 
 /// What the liar's own facts show: whether it has told a lie honest Raft never tells.
