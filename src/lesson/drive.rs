@@ -139,12 +139,19 @@ mod tests {
                     tracker.current_step() + 1,
                     tracker.last_verdict()
                 );
-                // Only the last world's actions are in this session's log.
-                let (first, _) = lesson.world_of_step(lesson.steps.len() - 1);
+                // Only the last world's actions are in this session's log: the steps' scripts, and
+                // the world's own scenario steps that have come due.
+                let (first, world) = lesson.world_of_step(lesson.steps.len() - 1);
+                let scenario_steps_due = world
+                    .steps
+                    .iter()
+                    .filter(|step| SimTime::from_ms(step.at_ms) <= session.now())
+                    .count();
                 let scripted: usize = lesson.steps[first..]
                     .iter()
                     .map(|step| step.solution.len())
-                    .sum();
+                    .sum::<usize>()
+                    + scenario_steps_due;
                 assert_eq!(
                     session.actions().len(),
                     scripted,
