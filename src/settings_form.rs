@@ -86,9 +86,11 @@ impl SettingsForm {
         scenario.raft.check_quorum = self.check_quorum;
         scenario.raft.lease_reads = self.lease_reads;
         world_options::apply(&self.world_options, &mut scenario.protocol)?;
+        let (old_servers, new_servers) = (base.node_count, scenario.node_count);
+        let all_nodes = scenario.actor_count();
         scenario
             .steps
-            .retain(|step| step_fits(step, scenario.node_count));
+            .retain(|step| step_fits(step, old_servers, new_servers, all_nodes));
         // Options that are each in range can still clash (a lease shorter than its renewal interval,
         // more workers than a world seats): the scenario format's own rules decide, as for a file.
         scenario.validate().map_err(|invalid| invalid.to_string())?;
@@ -96,12 +98,24 @@ impl SettingsForm {
     }
 }
 
-/// Scripted steps naming a node beyond a shrunken cluster no longer apply.
-fn step_fits(step: &quorumlab_sim::scenario::Step, node_count: usize) -> bool {
-    step.action
-        .named_nodes()
-        .iter()
-        .all(|node| node.index() < node_count)
+/// Whether a scripted step still applies: one naming a server beyond a shrunken cluster does not, and
+/// neither does one naming a worker or client (numbered after the servers) once the server count
+/// changed, since that number now belongs to someone else. With the same servers, every actor keeps
+/// its number and its steps.
+fn step_fits(
+    step: &quorumlab_sim::scenario::Step,
+    old_servers: usize,
+    new_servers: usize,
+    all_nodes: usize,
+) -> bool {
+    step.action.named_nodes().iter().all(|node| {
+        let index = node.index();
+        if index < old_servers {
+            index < new_servers
+        } else {
+            old_servers == new_servers && index < all_nodes
+        }
+    })
 }
 
 fn parse_in(field: &str, text: &str, min: u64, max: u64) -> Result<u64, String> {
@@ -200,6 +214,35 @@ mod tests {
             .to_scenario(&base())
             .unwrap_err()
             .starts_with("drop rate"));
+    }
+
+    #[test]
+    fn a_fresh_run_keeps_the_steps_of_workers_while_the_servers_stay() {
+        use quorumlab_sim::scenario::{parse_scenario, EXAMPLES};
+        let (_, text) = EXAMPLES
+            .iter()
+            .find(|(name, _)| *name == "fencing-pause.toml")
+            .unwrap();
+        let base = parse_scenario(text, "fencing-pause.toml").unwrap();
+        let names_a_worker = |scenario: &Scenario| {
+            scenario.steps.iter().any(|step| {
+                step.action
+                    .named_nodes()
+                    .iter()
+                    .any(|node| node.index() >= scenario.node_count)
+            })
+        };
+        assert!(names_a_worker(&base), "the example pauses worker A");
+        let form = SettingsForm::from_scenario(&base);
+        let same = form.to_scenario(&base).unwrap();
+        assert_eq!(same.steps, base.steps);
+        let mut bigger = SettingsForm::from_scenario(&base);
+        bigger.node_count = (base.node_count + 2).to_string();
+        let grown = bigger.to_scenario(&base).unwrap();
+        assert!(
+            !names_a_worker(&grown),
+            "a worker's number moved, so its steps go"
+        );
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Run settings: cluster size, seed and timing, applied to a fresh run.
 
 use crate::components::world_options_fields::WorldOptionsFields;
+use crate::lesson::live;
 use crate::settings_form::SettingsForm;
 use crate::state::{AppState, Notice};
 use crate::world_text::capabilities::runs_raft;
@@ -18,7 +19,8 @@ pub fn SettingsPanel() -> impl IntoView {
     {
         Ok(scenario) => {
             error.set(None);
-            state.restart(scenario);
+            state.restart(scenario.clone());
+            live::follow_fresh_run(state, &scenario);
         }
         Err(message) => error.set(Some(message)),
     };
@@ -30,7 +32,8 @@ pub fn SettingsPanel() -> impl IntoView {
             .wrapping_mul(6_364_136_223_846_793_005)
             .wrapping_add(1_442_695_040_888_963_407)
             >> 16;
-        state.restart(scenario);
+        state.restart(scenario.clone());
+        live::follow_fresh_run(state, &scenario);
         state.notice.set(Some(Notice {
             text: "Fresh run with a new seed".to_string(),
             is_error: false,

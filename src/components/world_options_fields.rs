@@ -67,6 +67,7 @@ fn option_field(form: RwSignal<SettingsForm>, index: usize, field: WorldOptionFi
     let about = field.about;
     let testid = field.test_id();
     let limits = field.limits();
+    // An option one of whose values is unsafe on purpose: its sentence says which, the bar draws the eye.
     let unsafe_words = about.contains("UNSAFE");
     let control = match field.value_kind {
         OptionValue::Flag => view! {
@@ -91,7 +92,7 @@ fn option_field(form: RwSignal<SettingsForm>, index: usize, field: WorldOptionFi
         .into_any(),
         OptionValue::Unsigned { .. } => view! {
             <label class="field">
-                <span>{label}" ("{limits}")"</span>
+                <span>{label}" · "{limits}</span>
                 <input type="text" inputmode="numeric" data-testid=testid prop:value=text
                     on:change=move |event| set_text(event_target_value(&event)) />
             </label>

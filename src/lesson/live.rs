@@ -268,6 +268,21 @@ pub fn close_lesson(state: AppState) {
     state.lesson.bump();
 }
 
+/// A fresh run the learner started from Run settings while a lesson is open (a step may ask for an
+/// option changed, as lesson 11's last one does): the lesson stays and follows that run, and the open
+/// step watches it from its start, as after any move back in time. Any other new run (a share link,
+/// the picker, the gallery) still closes the lesson.
+pub fn follow_fresh_run(state: AppState, scenario: &Scenario) {
+    let lessons = state.lesson;
+    let open = lessons.active.get_untracked().is_some();
+    // `restart` refuses a run it cannot build, and then the lesson's own run is still on screen.
+    let started = state.scenario.with_untracked(|shown| shown == scenario);
+    if open && started {
+        lessons.run_scenario.set_value(Some(scenario.clone()));
+        lessons.bump();
+    }
+}
+
 /// "Show me" (see `lesson::drive::show_me`), then plays the run so it happens.
 pub fn show_me(state: AppState) {
     let lessons = state.lesson;
