@@ -128,7 +128,14 @@ fn client_outcome(outcome: &ClientOutcome, telling: &Telling<'_>) -> Option<Desc
     Some(Described::new(weight, text, Vec::new()).coalescing("client-outcome"))
 }
 
+/// The line with its first letter capitalised, unless it opens with a server's name ("n1 turns
+/// Byzantine"), which is spelled the same everywhere on screen.
 fn capitalised(text: &str) -> String {
+    let opens_with_server = text.starts_with('n')
+        && text[1..].starts_with(|character: char| character.is_ascii_digit());
+    if opens_with_server {
+        return text.to_string();
+    }
     let mut characters = text.chars();
     match characters.next() {
         Some(first) => first.to_uppercase().chain(characters).collect(),
@@ -184,5 +191,18 @@ pub fn plain_record(
         TraceEvent::Intercepted {
             from, to, label, ..
         } => format!("{label} from {} to {} is held back", name(*from), name(*to)),
+    }
+}
+
+#[cfg(test)]
+mod capitalised_tests {
+    use super::capitalised;
+
+    #[test]
+    fn a_line_is_capitalised_but_a_server_name_is_not() {
+        assert_eq!(capitalised("crash n1"), "Crash n1");
+        assert_eq!(capitalised("n1 turns Byzantine"), "n1 turns Byzantine");
+        assert_eq!(capitalised("nobody leads"), "Nobody leads");
+        assert_eq!(capitalised(""), "");
     }
 }
