@@ -33,7 +33,8 @@ async function waitForTheme(page, light, what) {
     const colors = await painted(page);
     const all = [colors.page, colors.node, colors.chart].every((color) => (brightness(color) > 128) === light);
     return all && colors;
-  }, { what: `${what}: page, nodes and chart ${light ? 'light' : 'dark'}` });
+    // The chart is a canvas repainted on the next frame; under the full suite's load that frame can be late.
+  }, { timeout: 20_000, what: `${what}: page, nodes and chart ${light ? 'light' : 'dark'}` });
 }
 
 test('the system preference picks the theme, and the switch overrides it, by keyboard too, across a reload with no flash', async () => {
