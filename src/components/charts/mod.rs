@@ -129,6 +129,17 @@ pub fn Charts() -> impl IntoView {
         }) else {
             return;
         };
+        // A palette read in the instant between a theme change and the page's styles following it
+        // keeps the old colours; the background as the styles give it now says so, and forces a repaint.
+        let stale_palette = palette.with_value(|palette| {
+            palette.as_ref().is_some_and(|(_, colors)| {
+                palette::background_now(&probe).is_some_and(|now| now != colors.background)
+            })
+        });
+        if stale_palette {
+            palette.set_value(None);
+            last_drawn.set_value(None);
+        }
         if last_drawn.get_value() == Some(key) {
             return;
         }

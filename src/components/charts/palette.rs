@@ -47,6 +47,15 @@ pub fn parse_rgb(text: &str) -> Option<RGBColor> {
     }
 }
 
+/// The chart background the stylesheet gives right now: a palette read while the page's styles were
+/// still those of the old theme no longer matches it, and is read again.
+pub fn background_now(probe: &web_sys::HtmlElement) -> Option<RGBColor> {
+    let window = web_sys::window()?;
+    let _ = probe.style().set_property("color", "var(--chart-bg)");
+    let style = window.get_computed_style(probe.unchecked_ref()).ok()??;
+    parse_rgb(&style.get_property_value("color").ok()?)
+}
+
 impl ChartPalette {
     /// The palette in effect, resolved through `probe` (an element on the page). A variable that does
     /// not resolve keeps the dark theme's colour, so a chart is never left unpainted.
