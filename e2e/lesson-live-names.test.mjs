@@ -37,12 +37,16 @@ for (const { width, height } of [{ width: 1280, height: 720 }, { width: 1440, he
       assert.ok(await onScreen(page, '[data-testid=lesson-play]', height), `the play button is on screen at ${size}`);
       await page.click('[data-testid=lesson-play]');
       await page.waitForSelector('[data-testid=lesson-waiting]', { state: 'detached' });
+      // As the instruction says: the holder is paused while its lane says modifying (it has read the
+      // count), since frozen before its read comes back it drops the job and writes nothing late.
       const holder = await waitUntil(
         async () => {
           const name = await live(page, 'lock_holder').textContent();
-          return ['A', 'B', 'C'].includes(name) ? name : null;
+          if (!['A', 'B', 'C'].includes(name)) return null;
+          const lane = (await page.locator(`[data-testid=lane-${name}]`).textContent()) ?? '';
+          return lane.includes('modifying') ? name : null;
         },
-        { timeout: 20_000, what: 'a worker to hold the lock, named in the instruction' },
+        { timeout: 20_000, what: 'a worker named in the instruction to hold the lock and be modifying' },
       );
       await app.screenshot(`live-names-1-holder-${size}`);
       await ringNode(page, holder).click();
@@ -61,6 +65,8 @@ for (const { width, height } of [{ width: 1280, height: 720 }, { width: 1440, he
       await waitUntil(async () => (await page.locator('[data-testid=lesson-step-2]').getAttribute('data-state')) === 'done', {
         timeout: 30_000,
         what: 'step 2 to tick: the late write is lost',
+        // On a miss, the step's own verdict says why (e.g. the worker froze before its read came back).
+        detail: async () => page.locator('[data-testid=step-verdict]').first().textContent(),
       });
       assert.equal(await live(page, 'paused').count(), 0, 'step 3 is open, and names no paused worker');
       assertNoProblems(app);

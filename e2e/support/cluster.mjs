@@ -6,15 +6,19 @@ import assert from 'node:assert/strict';
 /** The slider position of the top speed (20×); the slider is logarithmic over 0..=1000. */
 export const TOP_SPEED_POSITION = '1000';
 
-/** Polls `probe` (an async function) until it returns a truthy value, then returns that value. */
-export async function waitUntil(probe, { timeout = 10_000, interval = 50, what = 'condition' } = {}) {
+/**
+ * Polls `probe` (an async function) until it returns a truthy value, then returns that value. On a
+ * timeout, `detail` (an optional async function) adds what the page says about why.
+ */
+export async function waitUntil(probe, { timeout = 10_000, interval = 50, what = 'condition', detail } = {}) {
   const deadline = Date.now() + timeout;
   let last;
   for (;;) {
     last = await probe();
     if (last) return last;
     if (Date.now() > deadline) {
-      throw new Error(`timed out after ${timeout} ms waiting for ${what}; last seen: ${JSON.stringify(last)}`);
+      const why = detail ? `; the page says: ${JSON.stringify(await detail().catch((error) => String(error)))}` : '';
+      throw new Error(`timed out after ${timeout} ms waiting for ${what}; last seen: ${JSON.stringify(last)}${why}`);
     }
     await new Promise((resolve) => setTimeout(resolve, interval));
   }

@@ -18,6 +18,7 @@ mod holders;
 mod lock_delay;
 mod membership;
 mod message_tally;
+mod paused_phase;
 mod paxos;
 mod progress;
 mod quorum;
@@ -96,6 +97,8 @@ pub struct CheckpointEvaluator {
     holders: holders::HolderWatch,
     /// The store's refusals when the step began, and the phase each paused worker froze in.
     stale_write: stale_write::StaleWriteWatch,
+    /// Where each paused worker froze, for the lost update a late write makes.
+    paused_phases: paused_phase::PausedPhases,
     /// Per worker, the `SET NX` retries that found the worker's own value when the step began.
     set_nx: set_nx::SetNxWatch,
     /// The scheduler's leading instance and refused invoices when the step began.
@@ -142,6 +145,7 @@ impl CheckpointEvaluator {
             holders: holders::HolderWatch::begin(world),
             set_nx: set_nx::SetNxWatch::begin(world),
             stale_write: stale_write::StaleWriteWatch::begin(world),
+            paused_phases: paused_phase::PausedPhases::begin(world),
             scheduler: scheduler::SchedulerWatch::begin(world),
             byzantine: byzantine::ByzantineWatch::begin(world),
             grants: grants::GrantWatch::begin(world),
@@ -222,7 +226,11 @@ impl CheckpointEvaluator {
             Checkpoint::LockReleasedByWrongOwner => {
                 self.violations_at_start.released_by_wrong_owner(world)
             }
-            Checkpoint::LostUpdate => self.violations_at_start.lost_update(world),
+            Checkpoint::LostUpdate => {
+                self.paused_phases.note(world);
+                let hint = self.paused_phases.hint(world);
+                self.violations_at_start.lost_update(world, hint)
+            }
             Checkpoint::BatchRedoRecognised => self.coordination.batch_redo_recognised(world),
             Checkpoint::QuorumRegained => self.quorum.check(world),
             Checkpoint::StaleWriteRefused => self.stale_write.check(world),

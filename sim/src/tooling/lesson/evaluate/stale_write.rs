@@ -5,48 +5,35 @@
 //! Frozen at another moment, the same holder never sends a late write at all. Paused while writing,
 //! its write had left before the freeze and landed in time; paused while releasing, its job was done.
 //! Either way the step cannot tick, so the checkpoint remembers the phase each paused worker froze in
-//! and its verdict names that phase and what to do instead, rather than waiting in silence.
+//! (`paused_phase`) and its verdict names that phase and what to do instead, rather than waiting in
+//! silence.
 
 use super::coordination::store;
-use super::holders::workers;
+use super::paused_phase::PausedPhases;
 use super::{counted, Verdict};
-use crate::base::ids::NodeId;
-use crate::engine::world::{NodeStatus, World};
-use crate::protocols::worker::Phase;
-use std::collections::BTreeMap;
+use crate::engine::world::World;
 
 /// What the stale-write checkpoint remembers between checks.
 #[derive(Clone, Debug, Default)]
 pub(super) struct StaleWriteWatch {
     /// Accesses, and of them writes, the store had refused when the step began.
     rejected_at_start: (u64, u64),
-    /// The phase each worker was seen paused in since the step began (a paused worker's phase is
-    /// frozen with it, so the latest sighting is the phase it was struck in).
-    paused_in: BTreeMap<NodeId, Phase>,
+    /// Where each worker paused since the step began froze.
+    paused: PausedPhases,
 }
 
 impl StaleWriteWatch {
     pub(super) fn begin(world: &World) -> StaleWriteWatch {
-        let mut watch = StaleWriteWatch {
+        StaleWriteWatch {
             rejected_at_start: store(world).map_or((0, 0), |resource| {
                 (resource.rejected, resource.rejected_writes)
             }),
-            paused_in: BTreeMap::new(),
-        };
-        watch.note_paused(world);
-        watch
-    }
-
-    fn note_paused(&mut self, world: &World) {
-        for (node, worker) in workers(world) {
-            if world.nodes()[node.index()].status == NodeStatus::Paused {
-                self.paused_in.insert(node, worker.phase);
-            }
+            paused: PausedPhases::begin(world),
         }
     }
 
     pub(super) fn check(&mut self, world: &World) -> Verdict {
-        self.note_paused(world);
+        self.paused.note(world);
         let Some(resource) = store(world) else {
             return Verdict::not_yet("this world has no store".into());
         };
@@ -73,36 +60,10 @@ impl StaleWriteWatch {
                 counted(reads, "stale read", "stale reads")
             ));
         }
-        if let Some(hint) = self.wrong_phase(world) {
+        if let Some(hint) = self.paused.hint(world) {
             return Verdict::not_yet(hint);
         }
         Verdict::not_yet("the store has refused no stale write yet".into())
-    }
-
-    /// Every paused worker froze where it has no late access to send: releasing, or between jobs.
-    /// (One frozen while asking or queueing may yet be granted a lock it has lost, and read with it.)
-    fn wrong_phase(&self, world: &World) -> Option<String> {
-        let done = |phase: &Phase| matches!(phase, Phase::Releasing | Phase::Idle);
-        if !self.paused_in.values().all(done) {
-            return None;
-        }
-        let (node, phase) = self.paused_in.iter().next()?;
-        let label = world.node_label(*node);
-        let why = match phase {
-            Phase::Releasing => format!(
-                "{label} was paused while releasing: its write had reached the store before the \
-                 pause, so {label} has no late write to send"
-            ),
-            _ => format!(
-                "{label} was paused between jobs, holding no lock, so it has no late write to \
-                 send"
-            ),
-        };
-        Some(format!(
-            "{why}, and this step cannot tick. Drag the timeline back to before the pause, pause \
-             {label} again while its lane says modifying, and resume it once another worker holds \
-             the lock"
-        ))
     }
 }
 

@@ -62,9 +62,12 @@ impl ViolationBaseline {
         }
     }
 
-    pub(super) fn lost_update(&self, world: &World) -> Verdict {
+    /// `hint`: why the late write that would lose an update cannot come (see `paused_phase`).
+    pub(super) fn lost_update(&self, world: &World, hint: Option<String>) -> Verdict {
         match self.new_since(world, NO_LOST_UPDATES) {
-            0 => Verdict::not_yet("the store's count still matches every job written to it".into()),
+            0 => Verdict::not_yet(hint.unwrap_or_else(|| {
+                "the store's count still matches every job written to it".into()
+            })),
             lost => Verdict::yes(format!(
                 "the store lost an update {}: {}",
                 counted(lost, "time", "times"),
