@@ -85,6 +85,7 @@ pub fn ComparePicker() -> impl IntoView {
             crate::compare::hook::right_sides_alive().to_string()
         }>
             <select data-testid="compare-picker" aria-label="Compare with the same run with an option changed"
+                title=prompt
                 prop:value=move || {
                     // Back to the prompt after every pick, so picking the same option again is a change.
                     hook.variations.track();

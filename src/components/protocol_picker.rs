@@ -67,13 +67,26 @@ pub fn ProtocolPicker() -> impl IntoView {
             state.playing.set(true);
         }
     };
+    // A run the picker does not list (a lesson's, a share link's, an import) is named by its title, so
+    // the closed picker never hides what is running; the tooltip shows a name the width cut short.
+    let running = move || state.scenario.with(|scenario| scenario.title.clone());
+    let shown = move || {
+        let value = current();
+        choices.with_value(|choices| {
+            choices
+                .iter()
+                .find(|choice| choice.value == value)
+                .map_or_else(running, |choice| choice.label.clone())
+        })
+    };
     view! {
         <label class="protocol-picker">
             <span class="muted">"Protocol"</span>
             <select data-testid="protocol-picker" aria-label="Protocol or example"
+                title=shown
                 prop:value=current
                 on:change=move |event| pick(event_target_value(&event))>
-                <option value="" disabled=true>"(custom run)"</option>
+                <option value="" disabled=true>{running}</option>
                 {choices.with_value(|choices| choices.iter().map(|choice| {
                     view! { <option value=choice.value>{choice.label.clone()}</option> }
                 }).collect::<Vec<_>>())}
