@@ -3,18 +3,23 @@
 //! For each world, first its chaos sweep under the mixed profile in its default configuration (the one
 //! it is claimed safe in, where it has one), each seed judged for safety and then liveness; then every
 //! configuration its sweep plan lists under the holder-aimed profile, each unsafe one with the fraction
-//! of seeds that caught it. Progress goes to stderr; two Markdown tables to stdout. Exit 1 when a claim
-//! fails: a safe configuration broke a checker, a claimed-safe world failed a seed, or an unsafe one
-//! was caught in fewer than [`CATCH_CLAIM_PERCENT`] percent of its holder-aimed seeds.
+//! of seeds that caught it. Raft's row in that table is its liar (`--variant liar --profile holders`):
+//! a liar does not lie in every seed, so its share is of the seeds in which it lied. Progress goes to
+//! stderr; two Markdown tables to stdout. Exit 1 when a claim fails: a safe configuration broke a
+//! checker, a claimed-safe world failed a seed, or an unsafe one was caught in fewer than
+//! [`CATCH_CLAIM_PERCENT`] percent of its holder-aimed seeds.
 
 use super::args::ParsedArgs;
 use super::parallel::{sweep_telling, Telling};
 use super::sweep::{coordination_reproduce, reproduce_command};
 use super::Outcome;
 use quorumlab_sim::chaos::locks::{LockChaosOptions, LockProfile};
-use quorumlab_sim::chaos::ChaosOptions;
+use quorumlab_sim::chaos::raft_liar::{LiarSchedule, RAFT_LIAR_VARIANT};
+use quorumlab_sim::chaos::{ChaosOptions, ChaosProfile};
 use quorumlab_sim::registry::{self, Entry};
-use quorumlab_sim::sweep::{run_holder_seed, run_lock_seed, run_seed, SweepSummary};
+use quorumlab_sim::sweep::{
+    judge_liar_scenario, run_holder_seed, run_lock_seed, run_seed, SweepSummary,
+};
 use std::time::Instant;
 
 /// Seeds per coordination world unless `--seeds` says otherwise.
@@ -43,6 +48,8 @@ struct HolderRow {
     safe: bool,
     summary: SweepSummary,
     seconds: f64,
+    /// A liar's row: its share counts only the seeds in which it lied.
+    liar: bool,
 }
 
 pub fn sweep_all(parsed: &ParsedArgs, jobs: usize) -> Result<Outcome, String> {
@@ -74,6 +81,9 @@ pub fn sweep_all(parsed: &ParsedArgs, jobs: usize) -> Result<Outcome, String> {
             if let Some(options) = LockChaosOptions::new(entry.kind, variant.name) {
                 holder_rows.push(holder_row(entry, &options, first_seed, holder_seeds, jobs)?);
             }
+        }
+        if LockChaosOptions::default_for(entry.kind).is_none() {
+            holder_rows.push(liar_row(entry, first_seed, holder_seeds, jobs)?);
         }
     }
     print_chaos_table(&chaos_rows);
@@ -182,16 +192,59 @@ fn holder_row(
         safe: options.sweep_variant().safe,
         summary,
         seconds: started.elapsed().as_secs_f64(),
+        liar: false,
     })
+}
+
+/// Raft with one server lying or equivocating, on the schedule aimed at it (`--profile holders`).
+fn liar_row(
+    entry: &'static Entry,
+    first: u64,
+    count: u64,
+    jobs: usize,
+) -> Result<HolderRow, String> {
+    let label = format!("{} {RAFT_LIAR_VARIANT} holders", entry.name);
+    eprintln!("{label}: {count} seeds");
+    let telling = Telling {
+        failures: false,
+        progress: Some(&label),
+    };
+    let schedule = LiarSchedule::Aimed(ChaosOptions {
+        profile: ChaosProfile::Calm,
+        ..ChaosOptions::default()
+    });
+    let started = Instant::now();
+    let run = |seed| judge_liar_scenario(schedule.scenario(seed));
+    let summary = sweep_telling(first, count, run, jobs, telling)?;
+    Ok(HolderRow {
+        world: entry.name,
+        variant: RAFT_LIAR_VARIANT,
+        safe: false,
+        summary,
+        seconds: started.elapsed().as_secs_f64(),
+        liar: true,
+    })
+}
+
+/// Seeds caught and the seeds they are counted out of: every seed, or for a liar the ones it lied in.
+fn caught_of(row: &HolderRow) -> (u64, u64) {
+    if row.liar {
+        (
+            row.summary.caught_exercised_seed_count(),
+            row.summary.exercised_seed_count(),
+        )
+    } else {
+        (row.summary.unsafe_seed_count(), row.summary.seeds_run)
+    }
 }
 
 /// A safe configuration broke no checker; an unsafe one was caught often enough.
 fn holder_claim_holds(row: &HolderRow) -> bool {
-    let caught = row.summary.unsafe_seed_count();
+    let (caught, out_of) = caught_of(row);
     if row.safe {
         caught == 0
     } else {
-        caught * 100 >= CATCH_CLAIM_PERCENT * row.summary.seeds_run
+        caught * 100 >= CATCH_CLAIM_PERCENT * out_of
     }
 }
 
@@ -235,14 +288,24 @@ fn print_chaos_table(rows: &[ChaosRow]) {
 }
 
 fn print_holder_table(rows: &[HolderRow]) {
-    println!("Holder-aimed profile, every configuration of every world with locks");
+    println!(
+        "Holder-aimed profile, every configuration of every world with locks; Raft with a liar on its aimed schedule"
+    );
     println!();
     println!("| world | configuration | safe | seeds | seeds caught | caught | progress failures | seeds/s | claim |");
     println!("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |");
     for row in rows {
-        let caught = row.summary.unsafe_seed_count();
-        let progress_only = row.summary.failing_seed_count - caught;
-        let percent = 100.0 * caught as f64 / row.summary.seeds_run.max(1) as f64;
+        let (caught, out_of) = caught_of(row);
+        let progress_only = row
+            .summary
+            .failing_seed_count
+            .saturating_sub(row.summary.unsafe_seed_count());
+        let percent = 100.0 * caught as f64 / out_of.max(1) as f64;
+        let caught = if row.liar {
+            format!("{caught} of {out_of} it lied in")
+        } else {
+            caught.to_string()
+        };
         let claim = match (row.safe, holder_claim_holds(row)) {
             (true, true) => "holds: 0 violations".to_string(),
             (true, false) => format!("BROKEN: {}", invariants(&row.summary)),
