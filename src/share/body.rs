@@ -78,6 +78,24 @@ pub enum LinkProtocol {
         locks: LinkLockOptions,
         set_nx_retries: u32,
     },
+    /// Added after `RedisLockWithRetries` (postcard numbers variants by position: older links keep
+    /// decoding): Paxos with learner actors `L1..`. A run without them is still written as `Paxos`,
+    /// byte for byte as before the option existed.
+    PaxosWithLearners {
+        paxos: LinkPaxos,
+        learners: u32,
+    },
+}
+
+/// Paxos's settings as `LinkProtocol::Paxos` carries them, as one value for the later variant.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LinkPaxos {
+    pub locks: LinkLockOptions,
+    pub remedy: LinkPaxosRemedy,
+    pub durable_acceptors: bool,
+    pub round_timeout_ms: u64,
+    pub backoff_ms: u64,
+    pub stagger_ms: u64,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

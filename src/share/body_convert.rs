@@ -5,9 +5,9 @@
 
 use super::body::{
     GroupSizeLimit, GroupsLimit, LinkAction, LinkBody, LinkByzantineMode, LinkIdempotency,
-    LinkLesson, LinkLinkSettings, LinkLockOptions, LinkPaxosRemedy, LinkProtocol, LinkRaftOptions,
-    LinkRecordedAction, LinkRequestKind, LinkSchedulerMode, LinkStep, LinkTarget, LinkTiming,
-    LinkZookeeperRecipe,
+    LinkLesson, LinkLinkSettings, LinkLockOptions, LinkPaxos, LinkPaxosRemedy, LinkProtocol,
+    LinkRaftOptions, LinkRecordedAction, LinkRequestKind, LinkSchedulerMode, LinkStep, LinkTarget,
+    LinkTiming, LinkZookeeperRecipe,
 };
 use super::bounded::Bounded;
 use super::{ShareError, SharedLesson, SharedRun};
@@ -162,19 +162,61 @@ fn protocol_from(scenario: &Scenario) -> LinkProtocol {
             request_interval_ms: pbft.request_interval_ms,
             view_timeout_ms: pbft.view_timeout_ms,
         },
-        ProtocolConfig::Paxos(_, paxos) => LinkProtocol::Paxos {
-            locks,
-            remedy: match paxos.remedy {
-                PaxosRemedy::None => LinkPaxosRemedy::None,
-                PaxosRemedy::Backoff => LinkPaxosRemedy::Backoff,
-                PaxosRemedy::Leader => LinkPaxosRemedy::Leader,
-            },
-            durable_acceptors: paxos.durable_acceptors,
-            round_timeout_ms: paxos.round_timeout_ms,
-            backoff_ms: paxos.backoff_ms,
-            stagger_ms: paxos.stagger_ms,
+        ProtocolConfig::Paxos(_, paxos) if paxos.learners > 0 => LinkProtocol::PaxosWithLearners {
+            paxos: paxos_from(locks, paxos),
+            learners: paxos.learners as u32,
         },
+        ProtocolConfig::Paxos(_, paxos) => {
+            let LinkPaxos {
+                locks,
+                remedy,
+                durable_acceptors,
+                round_timeout_ms,
+                backoff_ms,
+                stagger_ms,
+            } = paxos_from(locks, paxos);
+            LinkProtocol::Paxos {
+                locks,
+                remedy,
+                durable_acceptors,
+                round_timeout_ms,
+                backoff_ms,
+                stagger_ms,
+            }
+        }
     }
+}
+
+fn paxos_from(locks: LinkLockOptions, paxos: &PaxosOptions) -> LinkPaxos {
+    LinkPaxos {
+        locks,
+        remedy: match paxos.remedy {
+            PaxosRemedy::None => LinkPaxosRemedy::None,
+            PaxosRemedy::Backoff => LinkPaxosRemedy::Backoff,
+            PaxosRemedy::Leader => LinkPaxosRemedy::Leader,
+        },
+        durable_acceptors: paxos.durable_acceptors,
+        round_timeout_ms: paxos.round_timeout_ms,
+        backoff_ms: paxos.backoff_ms,
+        stagger_ms: paxos.stagger_ms,
+    }
+}
+
+fn paxos_into(paxos: &LinkPaxos, learners: usize) -> ProtocolConfig {
+    let remedy = match paxos.remedy {
+        LinkPaxosRemedy::None => PaxosRemedy::None,
+        LinkPaxosRemedy::Backoff => PaxosRemedy::Backoff,
+        LinkPaxosRemedy::Leader => PaxosRemedy::Leader,
+    };
+    let options = PaxosOptions {
+        remedy,
+        durable_acceptors: paxos.durable_acceptors,
+        round_timeout_ms: paxos.round_timeout_ms,
+        backoff_ms: paxos.backoff_ms,
+        stagger_ms: paxos.stagger_ms,
+        learners,
+    };
+    ProtocolConfig::Paxos(locks_into(&paxos.locks), options)
 }
 
 fn protocol_into(protocol: &LinkProtocol) -> ProtocolConfig {
@@ -253,19 +295,18 @@ fn protocol_into(protocol: &LinkProtocol) -> ProtocolConfig {
             backoff_ms,
             stagger_ms,
         } => {
-            let remedy = match remedy {
-                LinkPaxosRemedy::None => PaxosRemedy::None,
-                LinkPaxosRemedy::Backoff => PaxosRemedy::Backoff,
-                LinkPaxosRemedy::Leader => PaxosRemedy::Leader,
-            };
-            let paxos = PaxosOptions {
-                remedy,
+            let paxos = LinkPaxos {
+                locks: locks.clone(),
+                remedy: *remedy,
                 durable_acceptors: *durable_acceptors,
                 round_timeout_ms: *round_timeout_ms,
                 backoff_ms: *backoff_ms,
                 stagger_ms: *stagger_ms,
             };
-            ProtocolConfig::Paxos(locks_into(locks), paxos)
+            paxos_into(&paxos, 0)
+        }
+        LinkProtocol::PaxosWithLearners { paxos, learners } => {
+            paxos_into(paxos, *learners as usize)
         }
     }
 }

@@ -177,6 +177,15 @@ pub struct PaxosOptions {
     pub backoff_ms: u64,
     /// Proposer `A` starts at once, `B` this much later, `C` twice as late, ...
     pub stagger_ms: u64,
+    /// Learner actors `L1..` beside the proposers, which acceptors also tell what they accept. 0 keeps
+    /// the proposers as the only learners (and every run as it was before learners existed).
+    #[serde(default, skip_serializing_if = "no_learners")]
+    pub learners: usize,
+}
+
+/// A world without learner actors writes no `learners` key, so its serialized options read as before.
+fn no_learners(learners: &usize) -> bool {
+    *learners == 0
 }
 
 impl Default for PaxosOptions {
@@ -187,6 +196,7 @@ impl Default for PaxosOptions {
             round_timeout_ms: 100,
             backoff_ms: 40,
             stagger_ms: 5,
+            learners: 0,
         }
     }
 }

@@ -14,7 +14,7 @@ use crate::contract::protocol::{
 use crate::protocols::lockservice::{
     LockFact, LockOp, LockServer, LockServiceMessage, ServiceRaft, ZnodeMessage,
 };
-use crate::protocols::paxos::{Acceptor, PaxosFact, PaxosMessage, Proposer};
+use crate::protocols::paxos::{Acceptor, LearnerNode, PaxosFact, PaxosMessage, Proposer};
 use crate::protocols::pbft::{PbftClient, PbftFact, PbftMessage, Replica};
 use crate::protocols::raft::RaftMessage;
 use crate::protocols::redlock::{BeliefFact, KvLockServer, KvMessage};
@@ -47,6 +47,8 @@ pub enum Actor {
     Acceptor(Box<Acceptor>),
     /// A Paxos proposer (and learner).
     Proposer(Box<Proposer>),
+    /// A Paxos learner actor (`L1`, ...), in a world that asks for learners apart from the proposers.
+    PaxosLearner(Box<LearnerNode>),
     /// A PBFT replica.
     Replica(Box<Replica>),
     /// A PBFT client.
@@ -204,6 +206,7 @@ impl Actor {
             | Actor::Candidate(_)
             | Actor::Acceptor(_)
             | Actor::Proposer(_)
+            | Actor::PaxosLearner(_)
             | Actor::Replica(_)
             | Actor::PbftClient(_) => None,
         }
@@ -267,6 +270,13 @@ impl Actor {
         }
     }
 
+    pub fn as_paxos_learner(&self) -> Option<&LearnerNode> {
+        match self {
+            Actor::PaxosLearner(learner) => Some(learner),
+            _ => None,
+        }
+    }
+
     pub fn as_replica(&self) -> Option<&Replica> {
         match self {
             Actor::Replica(replica) => Some(replica),
@@ -315,6 +325,7 @@ impl Protocol<Message> for Actor {
             Actor::Candidate(candidate) => candidate.handle(local_now_us, input, effects),
             Actor::Acceptor(acceptor) => acceptor.handle(local_now_us, input, effects),
             Actor::Proposer(proposer) => proposer.handle(local_now_us, input, effects),
+            Actor::PaxosLearner(learner) => learner.handle(local_now_us, input, effects),
             Actor::Replica(replica) => replica.handle(local_now_us, input, effects),
             Actor::PbftClient(client) => client.handle(local_now_us, input, effects),
         }
@@ -331,6 +342,7 @@ impl Protocol<Message> for Actor {
             Actor::Candidate(candidate) => Protocol::<Message>::crash(&mut **candidate),
             Actor::Acceptor(acceptor) => Protocol::<Message>::crash(&mut **acceptor),
             Actor::Proposer(proposer) => Protocol::<Message>::crash(&mut **proposer),
+            Actor::PaxosLearner(learner) => Protocol::<Message>::crash(&mut **learner),
             Actor::Replica(replica) => Protocol::<Message>::crash(&mut **replica),
             Actor::PbftClient(client) => Protocol::<Message>::crash(&mut **client),
         }
@@ -347,6 +359,7 @@ impl Protocol<Message> for Actor {
             Actor::Candidate(candidate) => Protocol::<Message>::summary(&**candidate),
             Actor::Acceptor(acceptor) => Protocol::<Message>::summary(&**acceptor),
             Actor::Proposer(proposer) => Protocol::<Message>::summary(&**proposer),
+            Actor::PaxosLearner(learner) => Protocol::<Message>::summary(&**learner),
             Actor::Replica(replica) => Protocol::<Message>::summary(&**replica),
             Actor::PbftClient(client) => Protocol::<Message>::summary(&**client),
         }

@@ -4,7 +4,7 @@
 //! view and the report use the same names.
 //!
 //! Layout: node ids `0..servers` are the servers (shown `n1..nN`), then one id per worker (`A`, `B`, ...),
-//! then the resource (`store`). The world's `node_count` counts them all; a scenario's `nodes` counts the
+//! then Paxos's learner actors (`L1`, `L2`, ...) where the world has them, then the resource (`store`). The world's `node_count` counts them all; a scenario's `nodes` counts the
 //! servers only.
 
 pub mod build;
@@ -13,6 +13,7 @@ use crate::base::ids::{NodeId, MAX_NODES};
 use crate::contract::config::{LockServiceOptions, ProtocolConfig};
 use crate::contract::config::{WorldConfig, MAX_DURATION_MS};
 use crate::contract::invalid::Invalid;
+use crate::protocols::paxos::options::MAX_LEARNERS;
 
 /// Most lock clients a world may have (they are named `A`..`Z`).
 pub const MAX_WORKERS: usize = 26;
@@ -22,6 +23,8 @@ pub const MAX_WORKERS: usize = 26;
 pub struct Layout {
     pub servers: usize,
     pub workers: usize,
+    /// Paxos's learner actors (`L1`, ...); 0 in every other world.
+    pub learners: usize,
     /// Whether the world has the resource `store` (the election recipes have none).
     pub has_store: bool,
 }
@@ -32,6 +35,10 @@ impl Layout {
         Layout {
             servers,
             workers: protocol.lock_options().map_or(0, |options| options.workers),
+            learners: match protocol {
+                ProtocolConfig::Paxos(_, options) => options.learners,
+                _ => 0,
+            },
             has_store: !matches!(
                 protocol,
                 ProtocolConfig::Raft
@@ -49,7 +56,7 @@ impl Layout {
     }
 
     pub fn total(&self) -> usize {
-        self.servers + self.workers + usize::from(self.has_store)
+        self.servers + self.workers + self.learners + usize::from(self.has_store)
     }
 
     pub fn worker(&self, index: usize) -> NodeId {
@@ -57,9 +64,14 @@ impl Layout {
         NodeId((self.servers + index) as u16)
     }
 
+    pub fn learner(&self, index: usize) -> NodeId {
+        assert!(index < self.learners, "learner index outside the layout");
+        NodeId((self.servers + self.workers + index) as u16)
+    }
+
     /// The resource's node. With no store this is one past the last node: look it up with `get`.
     pub fn store(&self) -> NodeId {
-        NodeId((self.servers + self.workers) as u16)
+        NodeId((self.servers + self.workers + self.learners) as u16)
     }
 
     /// The name a node goes by in scenario files, the view and the report.
@@ -69,6 +81,8 @@ impl Layout {
             node.to_string()
         } else if index < self.servers + self.workers {
             char::from(b'A' + (index - self.servers) as u8).to_string()
+        } else if index < self.servers + self.workers + self.learners {
+            format!("L{}", index - self.servers - self.workers + 1)
         } else {
             "store".to_string()
         }
@@ -92,9 +106,15 @@ impl Layout {
                 self.workers
             ));
         }
+        if self.learners as u64 > MAX_LEARNERS {
+            return Err(format!(
+                "{} learners is outside 0..={MAX_LEARNERS}",
+                self.learners
+            ));
+        }
         if self.total() > MAX_NODES {
             return Err(format!(
-                "{} servers, {} workers and the store make {} nodes, more than {MAX_NODES}",
+                "{} servers, {} workers and the other actors make {} nodes, more than {MAX_NODES}",
                 self.servers,
                 self.workers,
                 self.total()

@@ -85,6 +85,18 @@ fn every_protocol() -> Vec<ProtocolConfig> {
                 round_timeout_ms: 60_000,
                 backoff_ms: 1,
                 stagger_ms: 0,
+                learners: 0,
+            },
+        ),
+        ProtocolConfig::Paxos(
+            LockServiceOptions {
+                workers: 2,
+                fencing: false,
+                ..LockServiceOptions::default()
+            },
+            PaxosOptions {
+                learners: 3,
+                ..PaxosOptions::default()
             },
         ),
         ProtocolConfig::Pbft(

@@ -26,7 +26,7 @@ pub use raft::{
     STATE_MACHINE_SAFETY,
 };
 
-use crate::base::ids::NodeId;
+use crate::base::ids::{NodeId, NodeSet};
 use crate::base::time::SimTime;
 use crate::contract::protocol::{Effect, RaftFact};
 use crate::contract::report::{LeaderRecord, ViolationRecord};
@@ -125,8 +125,11 @@ impl Checkers {
     }
 
     /// A Paxos world with `acceptors` acceptors: judge Agreement, Validity and Stability.
-    pub fn watch_paxos(&mut self, acceptors: usize) {
+    /// Arms the Paxos checkers: `acceptors` count toward a majority, and `learners` are the learner
+    /// actors, whose knowledge must match the value the acceptors chose.
+    pub fn watch_paxos(&mut self, acceptors: usize, learners: NodeSet) {
         self.paxos.watch(acceptors);
+        self.paxos.watch_learners(learners);
     }
 
     /// Names for violation details in coordination worlds (`A`, `store`), indexed by node.

@@ -6,6 +6,10 @@
 //! - **Validity**: a chosen value is one some proposer proposed as its own (`ValueProposed` with nothing
 //!   carried), never a value made up along the way.
 //! - **Stability**: a learner that learned a value never later learns another, across its restarts too.
+//! - A learner actor (`L1`, ... where the world has them) must never know a value other than the one
+//!   the acceptors chose first; one that does is reported under **Agreement** too, at the learner, so
+//!   the broken promise is seen where a reader of the value would meet it. (The proposers' learning is
+//!   judged by Stability alone, as before learner actors existed.)
 
 use super::Violations;
 use crate::base::ids::{NodeId, NodeSet};
@@ -39,6 +43,8 @@ pub struct PaxosChecker {
     own_values: BTreeSet<PaxosValue>,
     /// What each learner last learned.
     learned: BTreeMap<NodeId, PaxosValue>,
+    /// The learner actors (not the proposers, which learn too).
+    learner_actors: NodeSet,
     /// Node names for details (`A`, `n3`), indexed by node.
     labels: Vec<String>,
 }
@@ -54,6 +60,10 @@ impl PaxosChecker {
 
     pub fn watch(&mut self, acceptors: usize) {
         self.acceptors = acceptors;
+    }
+
+    pub fn watch_learners(&mut self, learners: NodeSet) {
+        self.learner_actors = learners;
     }
 
     pub fn check(
@@ -77,6 +87,7 @@ impl PaxosChecker {
                 self.accepted(now, node, ballot, value, violations, found)
             }
             PaxosFact::ValueLearned { value, .. } => {
+                self.learner_knows(now, node, value, violations, found);
                 if let Some(before) = self.learned.insert(node, value).filter(|old| *old != value) {
                     let detail = format!(
                         "{} had learned “{}” and now learns “{}”",
@@ -89,6 +100,33 @@ impl PaxosChecker {
             }
             _ => {}
         }
+    }
+
+    /// A learner actor that knows a value other than the one chosen first breaks Agreement where a
+    /// reader would meet it.
+    fn learner_knows(
+        &self,
+        now: SimTime,
+        node: NodeId,
+        value: PaxosValue,
+        violations: &mut Violations,
+        found: &mut Vec<TraceEvent>,
+    ) {
+        if !self.learner_actors.contains(node) {
+            return;
+        }
+        let Some(first) = self.chosen.filter(|first| first.value != value) else {
+            return;
+        };
+        let detail = format!(
+            "{} learns “{}”, but “{}” was chosen first, in round {} at {} ms",
+            self.name(node),
+            value_name(value),
+            value_name(first.value),
+            first.ballot.round,
+            first.at.as_ms()
+        );
+        found.push(violations.report(AGREEMENT, now, vec![node], detail));
     }
 
     fn accepted(
@@ -245,6 +283,39 @@ mod tests {
             (1, accepted(5, 1)),
         ];
         assert_eq!(fired(&facts), vec![VALIDITY]);
+    }
+
+    #[test]
+    fn agreement_fires_at_a_learner_actor_that_knows_the_second_value() {
+        let mut facts = vec![
+            (3, proposed(0, 1)),
+            (4, proposed(1, 2)),
+            (0, accepted(0, 1)),
+            (1, accepted(0, 1)),
+            (1, accepted(1, 2)),
+            (2, accepted(1, 2)),
+        ];
+        let learner_actors: NodeSet = [NodeId(5)].into_iter().collect();
+        let run = |facts: &[(u16, Fact)]| {
+            let mut checker = PaxosChecker::default();
+            checker.watch(3);
+            checker.watch_learners(learner_actors);
+            let mut violations = Violations::default();
+            let mut found = Vec::new();
+            for (node, fact) in facts {
+                let node = NodeId(*node);
+                checker.check(SimTime::ZERO, node, fact, &mut violations, &mut found);
+            }
+            found.len()
+        };
+        // The second majority fires once at the acceptors; a proposer learning it adds nothing here.
+        facts.push((3, learned(1)));
+        assert_eq!(run(&facts), 1);
+        facts.push((5, learned(1)));
+        assert_eq!(run(&facts), 2);
+        facts.pop();
+        facts.push((5, learned(0)));
+        assert_eq!(run(&facts), 1);
     }
 
     #[test]

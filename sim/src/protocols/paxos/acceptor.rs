@@ -17,7 +17,7 @@ pub struct Acceptor {
     pub accepted: Option<Proposal>,
     /// Keep `promised` and `accepted` across a crash; `false` is the unsafe forgetful acceptor.
     pub durable: bool,
-    /// Who hears every acceptance: the proposers, which are the learners.
+    /// Who hears every acceptance: the proposers, then the learner actors if the world has any.
     learners: Vec<NodeId>,
 }
 
@@ -73,6 +73,14 @@ impl Acceptor {
             effects.send(*learner, PaxosMessage::Accepted { ballot, value });
         }
     }
+
+    /// Tells a learner that asked what this acceptor last accepted: an `Accepted` is true whenever it
+    /// is sent, so a majority of answers naming one ballot proves that ballot's value chosen.
+    fn on_ask<M: PaxosWire>(&self, from: NodeId, effects: &mut Effects<M>) {
+        if let Some(Proposal { ballot, value }) = self.accepted {
+            effects.send(from, PaxosMessage::Accepted { ballot, value });
+        }
+    }
 }
 
 impl<M: PaxosWire> Protocol<M> for Acceptor {
@@ -83,6 +91,7 @@ impl<M: PaxosWire> Protocol<M> for Acceptor {
                 Some(PaxosMessage::Accept { ballot, value }) => {
                     self.on_accept(from, *ballot, *value, effects)
                 }
+                Some(PaxosMessage::AskAccepted) => self.on_ask(from, effects),
                 _ => {}
             },
             Input::Recover => effects.observe(PaxosFact::AcceptorRestarted {

@@ -120,6 +120,14 @@ impl Describer<PaxosFact> for PaxosDescriber {
                 let weight = if before.is_some() { Weight::Alarm } else { Weight::Notable };
                 line(weight, text)
             }
+            PaxosFact::AcceptancesAsked { questions } => line(
+                Weight::Routine,
+                format!(
+                    "{who} has heard no majority accept one ballot, so it asks every acceptor what it accepted ({})",
+                    if questions == 1 { "first time".to_string() } else { format!("time {questions}") }
+                ),
+            )
+            .coalescing("paxos-asked"),
             PaxosFact::AcceptorRestarted { forgot: true, .. } => line(
                 Weight::Notable,
                 format!("{who} restarts with nothing on disk: it forgot its promise and what it accepted"),

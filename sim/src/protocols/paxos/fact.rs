@@ -43,4 +43,7 @@ pub enum PaxosFact {
         promised: Option<Ballot>,
         accepted: Option<Proposal>,
     },
+    /// A learner that knows of no chosen value asked every acceptor what it accepted (the
+    /// `questions`-th time). Last, so the run fingerprint's variant numbers of the others stay.
+    AcceptancesAsked { questions: u64 },
 }

@@ -17,6 +17,9 @@ pub enum PaxosMessage {
     Accepted { ballot: Ballot, value: PaxosValue },
     /// A prepare or accept for `ballot` refused: the acceptor promised `promised`, which is higher.
     Refused { ballot: Ballot, promised: Ballot },
+    /// A learner that heard no majority asks an acceptor what it last accepted; the answer is an
+    /// `Accepted` for that proposal (none if it accepted nothing). Asking changes no acceptor's state.
+    AskAccepted,
 }
 
 impl PaxosMessage {
@@ -28,6 +31,7 @@ impl PaxosMessage {
             PaxosMessage::Accept { .. } => "Accept",
             PaxosMessage::Accepted { .. } => "Accepted",
             PaxosMessage::Refused { .. } => "Refused",
+            PaxosMessage::AskAccepted => "What did you accept?",
         }
     }
 }

@@ -6,6 +6,21 @@
 //! lettered actors `A`, `B`, ... are *proposers*, each with a value of its own to propose, and each is
 //! also a *learner*: acceptors tell every proposer what they accept.
 //!
+//! **Learners of their own.** With `learners = N` the world also has learner actors `L1..LN`, which
+//! propose nothing and promise nothing. The paper's first way to learn is "to have each acceptor,
+//! whenever it accepts a proposal, respond to all learners"; the roles are separate there, and one
+//! process may play several. So acceptors tell the learner actors *as well as* the proposers: a
+//! proposer still needs to hear the outcome to stop proposing, and keeping its notices exactly as
+//! they were keeps every run without learner actors bit for bit what it was. A learner knows a value
+//! is chosen when a majority of acceptors told it they accepted that value in *one* ballot, and it
+//! shows which acceptors those were. The paper notes a value can be chosen with no learner hearing
+//! (the notices were lost, or the learner was cut off) and suggests asking a proposer to run a
+//! ballot. Here a learner that knows nothing asks every acceptor what it last accepted instead, every
+//! few round timeouts: an acceptor's answer is an ordinary `Accepted` notice, true when sent, so a
+//! majority naming one ballot still proves that ballot's value chosen, and asking changes no
+//! acceptor's promise, so no ballot is disturbed. What a learner learned is held in memory: a
+//! restarted learner asks again.
+//!
 //! **Ballots.** Every attempt carries a ballot `(round, proposer)`, ordered by round and then by
 //! proposer, so two proposers never use the same ballot and every proposer can always pick a higher one.
 //!
@@ -43,6 +58,7 @@ pub mod describe;
 pub mod entry;
 pub mod fact;
 pub mod learner;
+pub mod learner_node;
 pub mod message;
 pub mod options;
 pub mod proposer;
@@ -50,6 +66,7 @@ pub mod proposer;
 pub use acceptor::Acceptor;
 pub use fact::PaxosFact;
 pub use learner::Learner;
+pub use learner_node::LearnerNode;
 pub use message::PaxosMessage;
 pub use proposer::{Proposer, ProposerPhase};
 

@@ -1,6 +1,6 @@
 //! The Paxos world's scenario table `[paxos]` (`remedy`, `durable_acceptors`, `round_timeout_ms`,
-//! `backoff_ms`, `stagger_ms`) and the world a file that sets nothing gets: two proposers that back
-//! off, and acceptors that keep their state. The parser, validator and export read this description
+//! `backoff_ms`, `stagger_ms`, `learners`) and the world a file that sets nothing gets: two proposers
+//! that back off, acceptors that keep their state, and no learner actors (the proposers learn). The parser, validator and export read this description
 //! through the registry entry.
 
 use crate::contract::config::{LockServiceOptions, PaxosOptions, PaxosRemedy, ProtocolConfig};
@@ -8,6 +8,10 @@ use crate::contract::entry::{OptionKey, OptionSetting, OptionTable, OptionValue}
 
 /// Longest round timeout, back-off window or stagger a file may set.
 pub const MAX_PAXOS_MS: u64 = 60_000;
+
+/// Most learner actors a file may ask for: enough to cut one off and watch the others, few enough to
+/// read beside seven acceptors and the proposers.
+pub const MAX_LEARNERS: u64 = 5;
 
 pub const TABLE: OptionTable = OptionTable {
     name: "paxos",
@@ -74,6 +78,20 @@ pub const TABLE: OptionTable = OptionTable {
             read: |protocol| OptionSetting::Unsigned(options(protocol).stagger_ms),
             write: |protocol, setting| {
                 options_mut(protocol, |options| options.stagger_ms = setting.unsigned())
+            },
+        },
+        OptionKey {
+            name: "learners",
+            about: "Learner actors L1, L2, ... that every acceptor also tells what it accepts; each shows the value it knows is chosen and the majority that accepted it. 0 leaves the proposers as the only learners.",
+            value: OptionValue::Unsigned {
+                low: 0,
+                high: MAX_LEARNERS,
+            },
+            read: |protocol| OptionSetting::Unsigned(options(protocol).learners as u64),
+            write: |protocol, setting| {
+                options_mut(protocol, |options| {
+                    options.learners = setting.unsigned() as usize
+                })
             },
         },
     ],

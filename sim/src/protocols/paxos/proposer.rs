@@ -276,7 +276,9 @@ impl Proposer {
             PaxosMessage::Accepted { ballot, value } => {
                 self.on_accepted(from, ballot, value, effects)
             }
-            PaxosMessage::Prepare { .. } | PaxosMessage::Accept { .. } => {}
+            PaxosMessage::Prepare { .. }
+            | PaxosMessage::Accept { .. }
+            | PaxosMessage::AskAccepted => {}
         }
     }
 }

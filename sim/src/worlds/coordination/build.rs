@@ -11,7 +11,7 @@ use super::Layout;
 use crate::base::ids::NodeId;
 use crate::contract::config::{LockServiceOptions, ProtocolConfig, SchedulerMode, WorldConfig};
 use crate::protocols::lockservice::LockServer;
-use crate::protocols::paxos::{Acceptor, Proposer};
+use crate::protocols::paxos::{Acceptor, LearnerNode, Proposer};
 use crate::protocols::pbft::{quorum_size, PbftClient, Replica};
 use crate::protocols::raft::RaftTiming;
 use crate::protocols::redlock::KvLockServer;
@@ -129,7 +129,8 @@ pub fn pbft(config: &WorldConfig, layout: &Layout) -> Vec<Actor> {
     actors
 }
 
-/// Acceptors `n1..nN`, then the proposers, which are also the learners every acceptor tells. No store.
+/// Acceptors `n1..nN`, then the proposers, then the learner actors `L1..` if any. Every acceptor tells
+/// the proposers (which learn too) and then the learner actors what it accepts. No store.
 pub fn paxos(config: &WorldConfig, layout: &Layout) -> Vec<Actor> {
     let ProtocolConfig::Paxos(_, options) = &config.protocol else {
         unreachable!("the Paxos builder runs only for a Paxos world");
@@ -137,17 +138,26 @@ pub fn paxos(config: &WorldConfig, layout: &Layout) -> Vec<Actor> {
     let proposers: Vec<NodeId> = (0..layout.workers)
         .map(|index| layout.worker(index))
         .collect();
+    let told: Vec<NodeId> = proposers
+        .iter()
+        .copied()
+        .chain((0..layout.learners).map(|index| layout.learner(index)))
+        .collect();
     let mut actors: Vec<Actor> = (0..layout.servers)
         .map(|_| {
             Actor::Acceptor(Box::new(Acceptor::new(
                 options.durable_acceptors,
-                proposers.clone(),
+                told.clone(),
             )))
         })
         .collect();
     for (index, id) in proposers.iter().enumerate() {
         let proposer = Proposer::new(*id, index, layout.servers, *options);
         actors.push(Actor::Proposer(Box::new(proposer)));
+    }
+    for _ in 0..layout.learners {
+        let learner = LearnerNode::new(layout.servers, *options);
+        actors.push(Actor::PaxosLearner(Box::new(learner)));
     }
     actors
 }
