@@ -72,6 +72,54 @@ fn pbft_facts(world: &World) -> Vec<(u64, NodeId, PbftFact)> {
 }
 
 #[test]
+fn each_learner_actor_is_told_learning_the_value_from_its_majority_and_the_cut_off_one_asking() {
+    let run = finished(load("paxos-learners.toml"));
+    let world = run.world();
+    let lines = narration(world);
+    let name = |node: NodeId| world.node_label(node);
+    let learned: Vec<(NodeId, PaxosFact)> = paxos_facts(world)
+        .into_iter()
+        .filter(|(node, fact)| {
+            name(*node).starts_with('L') && matches!(fact, PaxosFact::ValueLearned { .. })
+        })
+        .collect();
+    assert_eq!(learned.len(), 3, "each of L1..L3 learns once: {learned:?}");
+    for (learner, fact) in learned {
+        let PaxosFact::ValueLearned {
+            ballot,
+            value,
+            acceptors,
+            ..
+        } = fact
+        else {
+            unreachable!("filtered to ValueLearned")
+        };
+        let majority: Vec<String> = acceptors.iter().map(name).collect();
+        assert_told(
+            &lines,
+            &format!(
+                "{} learns “{}” is chosen: {} (a majority) accepted it in ballot {}",
+                name(learner),
+                quorumlab_sim::paxos::value_name(value),
+                majority.join(", "),
+                ballot_text(ballot, &name)
+            ),
+        );
+    }
+    let asker = paxos_facts(world)
+        .into_iter()
+        .find_map(|(node, fact)| {
+            matches!(fact, PaxosFact::AcceptancesAsked { questions: 1 }).then_some(node)
+        })
+        .expect("the cut-off learner asks");
+    assert_eq!(name(asker), "L3");
+    assert_told(
+        &lines,
+        "L3 has heard no majority accept one ballot, so it asks every acceptor what it accepted",
+    );
+}
+
+#[test]
 fn a_duelling_proposer_is_told_it_lost_to_the_higher_ballot_and_acceptors_say_why_they_refuse() {
     let run = finished(load("paxos-duel.toml"));
     let world = run.world();

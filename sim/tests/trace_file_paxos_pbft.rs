@@ -1,8 +1,9 @@
-//! Trace files of a Paxos duel and of PBFT with liars: a run with a learner's actions (an acceptor
-//! crashed and restarted; a backup made to lie mid-run on top of the example's equivocating primary)
-//! is written, read back and replayed to the same fingerprint, the same violations and the same final
-//! state; a file whose action was altered by one byte is refused, by the reader when the byte makes
-//! the action unreadable and by the fingerprint check when it makes another valid action.
+//! Trace files of a Paxos duel, of Paxos with learner actors and of PBFT with liars: a run with a
+//! learner's actions (an acceptor or a learner actor crashed and restarted; a backup made to lie
+//! mid-run on top of the example's equivocating primary) is written, read back and replayed to the
+//! same fingerprint, the same violations and the same final state; a file whose action was altered by
+//! one byte is refused, by the reader when the byte makes the action unreadable and by the
+//! fingerprint check when it makes another valid action.
 
 use quorumlab_sim::action::{Action, ByzantineMode, NodeTarget};
 use quorumlab_sim::history::RecordedAction;
@@ -91,6 +92,44 @@ fn a_paxos_duel_with_an_acceptor_crashed_and_restarted_replays_from_its_trace_fi
             .collect()
     };
     assert_eq!(learned(&replayed), learned(&recorded));
+}
+
+#[test]
+fn paxos_with_learner_actors_one_crashed_and_restarted_replays_from_its_trace_file() {
+    // n1..n5, A, B, then L1 (node 7), L2 and the example's isolated L3.
+    let script = [
+        (2, Action::Crash { target: node(7) }),
+        (450, Action::Restart { target: node(7) }),
+        (
+            500,
+            Action::Pause {
+                target: node(8),
+                duration_ms: Some(300),
+            },
+        ),
+    ];
+    let (text, recorded) = record(load("paxos-learners.toml"), &script, 1_400);
+    assert!(
+        text.contains(r#""action":{"do":"crash","target":"L1"}"#),
+        "{text}"
+    );
+    assert!(text.contains(r#""action":{"do":"pause","target":"L2","duration_ms":300}"#));
+    let file = parse_trace_file(&text).expect("reads back");
+    assert_eq!(file.scenario.protocol, load("paxos-learners.toml").protocol);
+    let replayed = assert_replays_to(&text, &recorded);
+    let learned = |world: &World| -> Vec<_> {
+        world
+            .nodes()
+            .iter()
+            .filter_map(|slot| slot.actor.as_paxos_learner())
+            .map(|learner| learner.learned())
+            .collect()
+    };
+    let known = learned(&recorded);
+    assert_eq!(known.len(), 3);
+    // The restarted L1 forgot and found out again by asking; L3 after the heal.
+    assert!(known.iter().all(Option::is_some), "{known:?}");
+    assert_eq!(learned(&replayed), known);
 }
 
 #[test]

@@ -21,7 +21,7 @@ pub const REGENERATE: &str = "QUORUMLAB_BLESS=1 cargo test -p quorumlab --test n
 
 /// Every example scenario (`sim/scenarios/*.toml`), by file name. The native test fails if a file is
 /// added to that folder without being listed here.
-pub const SCENARIOS: [(&str, &str); 38] = [
+pub const SCENARIOS: [(&str, &str); 39] = [
     (
         "clock-drift.toml",
         include_str!("../../sim/scenarios/clock-drift.toml"),
@@ -85,6 +85,10 @@ pub const SCENARIOS: [(&str, &str); 38] = [
     (
         "paxos-forgetful-acceptor.toml",
         include_str!("../../sim/scenarios/paxos-forgetful-acceptor.toml"),
+    ),
+    (
+        "paxos-learners.toml",
+        include_str!("../../sim/scenarios/paxos-learners.toml"),
     ),
     (
         "paxos-proposer-crash.toml",

@@ -125,6 +125,10 @@ pub const EXAMPLES: &[(&str, &str)] = &[
         "paxos-forgetful-acceptor.toml",
         include_str!("../../../scenarios/paxos-forgetful-acceptor.toml"),
     ),
+    (
+        "paxos-learners.toml",
+        include_str!("../../../scenarios/paxos-learners.toml"),
+    ),
     // Added for the gallery (issue 16): the smallest and the largest cluster.
     (
         "one-node.toml",

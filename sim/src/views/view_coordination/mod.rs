@@ -22,7 +22,7 @@ mod redis;
 mod scheduler;
 mod zookeeper;
 
-pub use paxos::{AcceptorView, PaxosView, ProposerView};
+pub use paxos::{AcceptorView, LearnerView, PaxosView, ProposerView};
 pub use pbft::{PbftClientView, PbftView, ReplicaView, SlotView, MAX_VIEW_SLOTS};
 
 /// Newest ledger entries shown.

@@ -1,5 +1,6 @@
 //! The Paxos world's part of a frame: each acceptor's promise and accepted proposal, each proposer's
-//! ballot and what it knows is chosen (with the majority that told it), and the acceptors' truth.
+//! ballot and what it knows is chosen (with the majority that told it), each learner actor's knowledge
+//! likewise, and the acceptors' truth.
 
 use super::*;
 use crate::protocols::paxos::learner::Learned;
@@ -10,6 +11,9 @@ use crate::worlds::coordination::Layout;
 pub struct PaxosView {
     pub acceptors: Vec<AcceptorView>,
     pub proposers: Vec<ProposerView>,
+    /// The learner actors `L1..` (none unless the world asks for them).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub learners: Vec<LearnerView>,
     /// What a majority of acceptors first accepted in one ballot (the checker's count), if anything.
     pub chosen: Option<Proposal>,
     pub durable_acceptors: bool,
@@ -34,6 +38,15 @@ pub struct ProposerView {
     pub proposed: Option<Proposal>,
     pub learned: Option<Learned>,
     pub ballots_started: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LearnerView {
+    pub id: NodeId,
+    /// What it knows is chosen: the value, the ballot and the acceptors that accepted it.
+    pub learned: Option<Learned>,
+    /// Times it asked the acceptors what they accepted, having heard no majority.
+    pub questions_asked: u64,
 }
 
 impl World {
@@ -68,6 +81,17 @@ impl World {
                 })
             })
             .collect();
+        let learners = (0..layout.learners)
+            .filter_map(|index| {
+                let id = layout.learner(index);
+                let learner = nodes.get(id.index())?.actor.as_paxos_learner()?;
+                Some(LearnerView {
+                    id,
+                    learned: learner.learned(),
+                    questions_asked: learner.questions_asked,
+                })
+            })
+            .collect();
         let chosen = self.checkers().paxos().chosen.map(|chosen| Proposal {
             ballot: chosen.ballot,
             value: chosen.value,
@@ -75,6 +99,7 @@ impl World {
         Some(PaxosView {
             acceptors,
             proposers,
+            learners,
             chosen,
             durable_acceptors: options.durable_acceptors,
         })
