@@ -1,6 +1,6 @@
 //! Log replication and commitment (§5.3, §5.4.2).
 
-use super::quorum::quorum_commit_index;
+use super::quorum::{majority, quorum_commit_index};
 use super::{Command, Entry, Payload, RaftMessage, RaftNode, RaftWire, MAX_ENTRIES_PER_APPEND};
 use crate::base::ids::NodeId;
 use crate::base::units::{LogIndex, Term};
@@ -228,9 +228,21 @@ impl<A: Payload, M: RaftWire<A>> RaftNode<A, M> {
         let Some(leader) = self.volatile.leader.as_ref() else {
             return;
         };
+        let commit_index = self.volatile.commit_index;
         self.voter_matches.clear();
         let voter_matches = voters.iter().map(|voter| leader.match_index[voter.index()]);
         self.voter_matches.extend(voter_matches);
+        // The majority-th largest match passes the commit index exactly when a majority's matches do.
+        // Most acknowledgements move nothing (a majority has not caught up yet, or already had), and
+        // counting says so without the selection below: the 51-node profile put 16% of the engine's
+        // time in it.
+        let ahead = self
+            .voter_matches
+            .iter()
+            .filter(|matched| **matched > commit_index);
+        if ahead.count() < majority(self.voter_matches.len()) {
+            return;
+        }
         let candidate = quorum_commit_index(&self.voter_matches, &mut self.scratch);
         if candidate <= self.volatile.commit_index {
             return;
