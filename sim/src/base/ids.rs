@@ -86,12 +86,39 @@ impl NodeSet {
     }
 
     /// The members, lowest id first.
-    pub fn iter(self) -> impl Iterator<Item = NodeId> {
-        (0..64u16)
-            .filter(move |bit| self.0 & (1 << bit) != 0)
-            .map(NodeId)
+    pub fn iter(self) -> Members {
+        Members { remaining: self.0 }
     }
 }
+
+/// A [`NodeSet`]'s members, lowest id first. It jumps from one set bit to the next: testing all 64
+/// bits one by one was most of a Raft leader's work per acknowledgement at 51 nodes (the profile's
+/// `advance_commit`, which lists the voters each time).
+#[derive(Clone, Copy, Debug)]
+pub struct Members {
+    remaining: u64,
+}
+
+impl Iterator for Members {
+    type Item = NodeId;
+
+    fn next(&mut self) -> Option<NodeId> {
+        if self.remaining == 0 {
+            return None;
+        }
+        let bit = self.remaining.trailing_zeros();
+        // Clears the lowest set bit.
+        self.remaining &= self.remaining - 1;
+        Some(NodeId(bit as u16))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let count = self.remaining.count_ones() as usize;
+        (count, Some(count))
+    }
+}
+
+impl ExactSizeIterator for Members {}
 
 impl FromIterator<NodeId> for NodeSet {
     fn from_iter<I: IntoIterator<Item = NodeId>>(nodes: I) -> NodeSet {
@@ -122,5 +149,20 @@ impl<'de> Deserialize<'de> for NodeSet {
             )));
         }
         Ok(nodes.into_iter().collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sets_members_are_listed_lowest_first_and_only_they() {
+        let members = [0u16, 1, 5, 31, 32, 50, 63];
+        let set: NodeSet = members.iter().copied().map(NodeId).collect();
+        let listed: Vec<u16> = set.iter().map(|node| node.0).collect();
+        assert_eq!(listed, members);
+        assert_eq!(set.iter().len(), members.len());
+        assert_eq!(NodeSet::default().iter().next(), None);
     }
 }
