@@ -209,7 +209,8 @@ impl World {
             self.checkers.set_labels(labels);
             if let ProtocolConfig::Paxos(..) = &self.config.protocol {
                 let learners = (0..layout.learners).map(|index| layout.learner(index));
-                self.checkers.watch_paxos(layout.servers, learners.collect());
+                self.checkers
+                    .watch_paxos(layout.servers, learners.collect());
             }
             if let ProtocolConfig::WorkQueue(_, queue) = &self.config.protocol {
                 if queue.partitioned && layout.workers > 0 {
