@@ -4,10 +4,11 @@
 use crate::state::AppState;
 use leptos::prelude::*;
 use quorumlab_sim::ids::NodeId;
-use quorumlab_sim::paxos::{ballot_text, value_name, ProposerPhase};
-use quorumlab_sim::view_coordination::PaxosView;
+use quorumlab_sim::paxos::learner::Learned;
+use quorumlab_sim::paxos::{ballot_text, value_name, Ballot, ProposerPhase};
+use quorumlab_sim::view_coordination::{PaxosView, ProposerView};
 
-/// One line per acceptor, then one per proposer, then the acceptors' truth.
+/// One line per acceptor, then one per proposer, then one per learner actor, then the acceptors' truth.
 fn lines(paxos: &PaxosView, labels: &[String]) -> Vec<(String, String)> {
     let name = |node: NodeId| labels.get(node.index()).cloned().unwrap_or_default();
     let ballot = |ballot| ballot_text(ballot, &name);
@@ -39,41 +40,22 @@ fn lines(paxos: &PaxosView, labels: &[String]) -> Vec<(String, String)> {
         })
         .collect();
     for proposer in &paxos.proposers {
-        let doing = match (proposer.phase, proposer.ballot) {
-            (ProposerPhase::Preparing, Some(current)) => format!(
-                "ballot {}: {} of {} promises",
-                ballot(current),
-                proposer.promises.len(),
-                paxos.acceptors.len() / 2 + 1
-            ),
-            (ProposerPhase::Accepting, Some(current)) => format!(
-                "ballot {}: asked to accept “{}”",
-                ballot(current),
-                proposer
-                    .proposed
-                    .map_or("?", |proposed| value_name(proposed.value))
-            ),
-            (ProposerPhase::Done, _) => "done proposing".into(),
-            _ => format!("waiting to propose “{}”", value_name(proposer.own_value)),
-        };
-        let knows = match proposer.learned {
-            Some(learned) => format!(
-                "knows “{}” is chosen: {} accepted it in {}",
-                value_name(learned.value),
-                learned
-                    .acceptors
-                    .iter()
-                    .map(name)
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                ballot(learned.ballot)
-            ),
-            None => "knows nothing chosen yet".into(),
-        };
+        let doing = proposer_doing(proposer, paxos.acceptors.len(), &ballot);
+        let knows = knows(proposer.learned, &name);
         lines.push((
             format!("▢ {}", name(proposer.id)),
             format!("{doing} · {knows}"),
         ));
+    }
+    for learner in &paxos.learners {
+        let knows = knows(learner.learned, &name);
+        let asked = match (learner.learned, learner.questions_asked) {
+            (None, 0) => String::new(),
+            (None, 1) => " (asked the acceptors once)".into(),
+            (None, times) => format!(" (asked the acceptors {times} times)"),
+            (Some(_), _) => String::new(),
+        };
+        lines.push((format!("◇ {}", name(learner.id)), format!("{knows}{asked}")));
     }
     let truth = match paxos.chosen {
         Some(chosen) => format!(
@@ -85,6 +67,48 @@ fn lines(paxos: &PaxosView, labels: &[String]) -> Vec<(String, String)> {
     };
     lines.push(("Chosen".into(), truth));
     lines
+}
+
+fn proposer_doing(
+    proposer: &ProposerView,
+    acceptors: usize,
+    ballot: &dyn Fn(Ballot) -> String,
+) -> String {
+    match (proposer.phase, proposer.ballot) {
+        (ProposerPhase::Preparing, Some(current)) => format!(
+            "ballot {}: {} of {} promises",
+            ballot(current),
+            proposer.promises.len(),
+            acceptors / 2 + 1
+        ),
+        (ProposerPhase::Accepting, Some(current)) => format!(
+            "ballot {}: asked to accept “{}”",
+            ballot(current),
+            proposer
+                .proposed
+                .map_or("?", |proposed| value_name(proposed.value))
+        ),
+        (ProposerPhase::Done, _) => "done proposing".into(),
+        _ => format!("waiting to propose “{}”", value_name(proposer.own_value)),
+    }
+}
+
+/// What a learner (a proposer or a learner actor) knows is chosen, and the majority that told it.
+fn knows(learned: Option<Learned>, name: &dyn Fn(NodeId) -> String) -> String {
+    match learned {
+        Some(learned) => format!(
+            "knows “{}” is chosen: {} accepted it in {}",
+            value_name(learned.value),
+            learned
+                .acceptors
+                .iter()
+                .map(name)
+                .collect::<Vec<_>>()
+                .join(", "),
+            ballot_text(learned.ballot, name)
+        ),
+        None => "knows nothing chosen yet".into(),
+    }
 }
 
 #[component]

@@ -184,9 +184,11 @@ mod tests {
                 "durable_acceptors",
                 "round_timeout_ms",
                 "backoff_ms",
-                "stagger_ms"
+                "stagger_ms",
+                "learners"
             ]
         );
+        assert_eq!(field(&mut form, "paxos", "learners").text, "0");
         assert_eq!(field(&mut form, "paxos", "remedy").text, "none");
         field(&mut form, "paxos", "remedy").text = "leader".into();
         field(&mut form, "paxos", "durable_acceptors").checked = false;
@@ -201,6 +203,24 @@ mod tests {
         // The rest of the scenario is the base's.
         assert_eq!(changed.steps, base.steps);
         assert_eq!(changed.seed, base.seed);
+    }
+
+    #[test]
+    fn paxos_learners_are_set_through_the_form_within_their_limits() {
+        let base = example("paxos-learners.toml");
+        let mut form = SettingsForm::from_scenario(&base);
+        assert_eq!(field(&mut form, "paxos", "learners").text, "3");
+        field(&mut form, "paxos", "learners").text = "6".into();
+        assert_eq!(
+            form.to_scenario(&base).unwrap_err(),
+            "learners: 6 must be between 0 and 5"
+        );
+        field(&mut form, "paxos", "learners").text = "4".into();
+        let changed = form.to_scenario(&base).expect("four learners");
+        let ProtocolConfig::Paxos(_, options) = changed.protocol else {
+            panic!("still a Paxos world");
+        };
+        assert_eq!(options.learners, 4);
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! client box, and raw requests, where the world has a log at all, go to the service's servers only.
 
 use super::names::{node_name, server_count};
+use super::node_kind::NodeKind;
 use quorumlab_sim::ids::NodeId;
 pub use quorumlab_sim::registry::ClientPath;
 use quorumlab_sim::view_coordination::CoordinationView;
@@ -16,22 +17,33 @@ pub fn client_path(coordination: Option<&CoordinationView>) -> ClientPath {
 }
 
 /// What drives the load in a coordination world, in one sentence (empty for plain Raft): the world's
-/// own sentence with its lettered actors named.
+/// own sentence with its lettered actors named, and then Paxos's learner actors, if any, which drive
+/// nothing.
 pub fn load_sentence(coordination: Option<&CoordinationView>) -> String {
     let Some(view) = coordination else {
         return String::new();
     };
     let servers = server_count(view);
-    let actors: Vec<&str> = view.labels[servers..]
-        .iter()
-        .map(String::as_str)
-        .filter(|label| *label != "store")
-        .collect();
-    view.kind
+    let named = |kind: NodeKind| -> Vec<&str> {
+        view.labels[servers..]
+            .iter()
+            .map(String::as_str)
+            .filter(|label| NodeKind::of_label(label) == kind)
+            .collect()
+    };
+    let sentence = view
+        .kind
         .entry()
         .vocabulary
         .load
-        .replace("{actors}", &actors.join(", "))
+        .replace("{actors}", &named(NodeKind::Worker).join(", "));
+    match named(NodeKind::Learner).as_slice() {
+        [] => sentence,
+        learners => format!(
+            "{sentence} The learners {} only listen: every acceptor tells them what it accepts.",
+            learners.join(", ")
+        ),
+    }
 }
 
 /// The targets the client menu offers: `(value, shown text)`, the leader first and then the servers by

@@ -16,6 +16,7 @@ pub mod membership;
 pub mod names;
 pub mod node_kind;
 pub mod partition;
+pub mod paxos;
 pub mod pbft;
 
 #[cfg(test)]

@@ -1,4 +1,4 @@
-//! What kind of actor a node is (server, worker, resource) and the word a learner reads for it, told
+//! What kind of actor a node is (server, worker, Paxos learner, resource) and the word a learner reads for it, told
 //! from the engine's naming alone so every view agrees without asking the world.
 
 use quorumlab_sim::ProtocolKind;
@@ -10,15 +10,22 @@ pub enum NodeKind {
     Server,
     /// A lock client, scheduler instance or election candidate (`A`, `B`, ...): a rounded square.
     Worker,
+    /// A Paxos learner actor (`L1`, `L2`, ...): a diamond.
+    Learner,
     /// The protected resource (`store`): a hexagon.
     Resource,
 }
 
 impl NodeKind {
-    /// From the engine's naming: servers keep `n1..`, workers are capital letters, the resource `store`.
+    /// From the engine's naming: servers keep `n1..`, workers are capital letters, Paxos's learner
+    /// actors `L` and a number (a twelfth worker is plain `L`), the resource `store`.
     pub fn of_label(label: &str) -> NodeKind {
+        let numbered =
+            |rest: &str| !rest.is_empty() && rest.bytes().all(|byte| byte.is_ascii_digit());
         if label == "store" {
             NodeKind::Resource
+        } else if label.strip_prefix('L').is_some_and(numbered) {
+            NodeKind::Learner
         } else if label.starts_with(|first: char| first.is_ascii_uppercase()) {
             NodeKind::Worker
         } else {
@@ -30,6 +37,7 @@ impl NodeKind {
         match self {
             NodeKind::Server => "server",
             NodeKind::Worker => "worker",
+            NodeKind::Learner => "learner",
             NodeKind::Resource => "resource",
         }
     }
@@ -53,6 +61,9 @@ mod tests {
     fn kinds_follow_the_engine_names() {
         assert_eq!(NodeKind::of_label("n1"), NodeKind::Server);
         assert_eq!(NodeKind::of_label("A"), NodeKind::Worker);
+        assert_eq!(NodeKind::of_label("L"), NodeKind::Worker);
+        assert_eq!(NodeKind::of_label("L2"), NodeKind::Learner);
+        assert_eq!(NodeKind::Learner.word_in(ProtocolKind::Paxos), "learner");
         assert_eq!(NodeKind::of_label("store"), NodeKind::Resource);
         assert_eq!(
             NodeKind::Worker.word_in(ProtocolKind::Zookeeper),

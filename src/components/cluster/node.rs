@@ -1,7 +1,7 @@
 //! One node on the ring: role by colour and by icon, term, status glyphs, clock badge, and the
 //! election-timeout ring that drains and visibly refills on every heartbeat. In a coordination world a
 //! node shows its name (`A`, `store`) and a shape for its kind: circle for a server, rounded square for
-//! a worker, hexagon for the resource.
+//! a worker, diamond for a Paxos learner, hexagon for the resource.
 
 use super::geometry::StageGeometry;
 use super::node_popover::NodePopoverTarget;
@@ -12,16 +12,15 @@ use crate::world_text::byzantine::{liar_label, restart_liar_label};
 use crate::world_text::capabilities::runs_raft;
 use crate::world_text::membership::{membership_of, Seat};
 use crate::world_text::node_kind::NodeKind;
+use crate::world_text::paxos::{learner_why, paxos_state};
 use crate::world_text::pbft::pbft_state;
 use leptos::prelude::*;
 use quorumlab_sim::action::ByzantineMode;
 use quorumlab_sim::config::ProtocolConfig;
 use quorumlab_sim::ids::NodeId;
-use quorumlab_sim::paxos::{self, ProposerPhase};
 use quorumlab_sim::protocol::RoleLabel;
 use quorumlab_sim::units::Term;
 use quorumlab_sim::view::{ClusterView, NodeView};
-use quorumlab_sim::view_coordination::PaxosView;
 use quorumlab_sim::world::NodeStatus;
 
 /// Partition groups have this many halo colours (`--group-0` … in style/main.css).
@@ -51,6 +50,9 @@ pub struct NodeFace {
     /// A Paxos node's state in a few words (promise and accepted value, or what it learned); a PBFT
     /// replica's view or a PBFT client's replies, likewise.
     paxos: Option<String>,
+    /// Why a Paxos learner actor knows its value: the majority and the ballot, a second line under its
+    /// caption, so neither line is wider than an acceptor's.
+    why: Option<String>,
     /// How the node lies right now (never while crashed: a node that is down sends nothing).
     lying: Option<ByzantineMode>,
     /// A crashed liar's mode, which it lies in again once restarted: drawn in words, without the ring.
@@ -81,6 +83,9 @@ impl NodeFace {
                     let pbft = coordination.and_then(|coordination| coordination.pbft.as_ref());
                     pbft.and_then(|pbft| pbft_state(pbft, node.id))
                 }),
+            why: coordination
+                .and_then(|coordination| coordination.paxos.as_ref())
+                .and_then(|paxos| learner_why(paxos, node.id, &coordination_labels(view))),
             lying: node.lying_now(),
             lies_after_restart: node.lies_after_restart(),
             seat,
@@ -173,6 +178,7 @@ impl NodeFace {
     /// so what a screen reader says and what voice control can be told match what is seen.
     fn accessible_label(&self, node: NodeId) -> String {
         let mut parts = vec![format!("{} {}", self.label, self.caption())];
+        parts.extend(self.why.clone());
         parts.extend(self.lying.map(|mode| liar_label(mode).to_string()));
         parts.extend(self.lies_after_restart.map(restart_liar_label));
         parts.extend(self.clock_badge());
@@ -193,7 +199,6 @@ impl NodeFace {
     }
 }
 
-/// A flat-topped hexagon of circumradius `radius`, as SVG points.
 /// The registry's word for a world's servers, as a caption says it ("lock server" for Redis-style).
 fn server_word(protocol: quorumlab_sim::ProtocolKind) -> &'static str {
     match protocol.entry().vocabulary.server {
@@ -209,47 +214,7 @@ fn coordination_labels(view: &ClusterView) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// An acceptor's promise and accepted value, or a proposer's ballot and what it learned, in a few words.
-fn paxos_state(paxos: &PaxosView, node: NodeId, labels: &[String]) -> Option<String> {
-    let name = |node: NodeId| labels.get(node.index()).cloned().unwrap_or_default();
-    let ballot = |ballot| paxos::ballot_text(ballot, &name);
-    if let Some(acceptor) = paxos.acceptors.iter().find(|acceptor| acceptor.id == node) {
-        let promised = acceptor
-            .promised
-            .map_or("no promise".to_string(), |promised| {
-                format!("promised {}", ballot(promised))
-            });
-        return Some(match acceptor.accepted {
-            // The accepted ballot is in the Paxos card; the ring keeps captions short enough not to touch.
-            Some(accepted) => format!("{promised} · has {}", paxos::value_name(accepted.value)),
-            None => format!("{promised} · empty"),
-        });
-    }
-    let proposer = paxos
-        .proposers
-        .iter()
-        .find(|proposer| proposer.id == node)?;
-    if let Some(learned) = proposer.learned {
-        return Some(format!(
-            "knows {} is chosen",
-            paxos::value_name(learned.value)
-        ));
-    }
-    let current = proposer
-        .ballot
-        .map_or(String::new(), |current| format!(" {}", ballot(current)));
-    Some(match proposer.phase {
-        ProposerPhase::Preparing => format!("ballot{current}: asking for promises"),
-        ProposerPhase::Accepting => format!(
-            "ballot{current}: asking to accept {}",
-            proposer
-                .proposed
-                .map_or("?", |proposed| paxos::value_name(proposed.value))
-        ),
-        _ => format!("wants {}", paxos::value_name(proposer.own_value)),
-    })
-}
-
+/// A flat-topped hexagon of circumradius `radius`, as SVG points.
 fn hexagon(radius: f64) -> String {
     (0..6)
         .map(|corner| {
@@ -258,6 +223,12 @@ fn hexagon(radius: f64) -> String {
         })
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// A diamond (a square on its corner) reaching `radius` a little beyond the circle's, as SVG points.
+fn diamond(radius: f64) -> String {
+    let reach = radius * 1.15;
+    format!("0,{:.1} {reach:.1},0 0,{reach:.1} {:.1},0", -reach, -reach)
 }
 
 /// A twelve-pointed jagged ring of outer radius `radius`, as SVG points: the mark of a lying node.
@@ -393,6 +364,9 @@ pub fn ClusterNode(
                     <rect class="node-body kind-worker" x=move || -radius() * 0.9 y=move || -radius() * 0.9
                         width=move || radius() * 1.8 height=move || radius() * 1.8 rx=move || radius() * 0.35></rect>
                 }.into_any(),
+                NodeKind::Learner => view! {
+                    <polygon class="node-body kind-learner" points=move || diamond(radius())></polygon>
+                }.into_any(),
                 NodeKind::Resource => view! {
                     <polygon class="node-body kind-resource" points=move || hexagon(radius())></polygon>
                 }.into_any(),
@@ -427,6 +401,9 @@ pub fn ClusterNode(
                 // the node's words read as words, "n1 follower", matching its accessible name.
                 <text class="node-caption" y=move || radius() + 34.0>
                     {read(|face| format!(" {}", face.caption()))}
+                </text>
+                <text class="node-caption node-why" y=move || radius() + 50.0>
+                    {read(|face| face.why.as_ref().map(|why| format!(" {why}")).unwrap_or_default())}
                 </text>
                 <text class="node-clock" y=move || -radius() - 20.0>
                     {read(|face| face.clock_badge().map(|badge| format!(" {badge}")).unwrap_or_default())}
@@ -469,6 +446,7 @@ mod tests {
             raft,
             server_word: "lock server",
             paxos: None,
+            why: None,
             lying: None,
             lies_after_restart: None,
             seat: None,
@@ -477,28 +455,10 @@ mod tests {
 
     #[test]
     fn a_paxos_node_says_what_it_promised_accepted_or_learned() {
-        use quorumlab_sim::paxos::{Ballot, Proposal};
-        use quorumlab_sim::view_coordination::{AcceptorView, PaxosView};
-        let ballot = Ballot {
-            round: 2,
-            proposer: NodeId(3),
-        };
-        let paxos = PaxosView {
-            acceptors: vec![AcceptorView {
-                id: NodeId(0),
-                promised: Some(ballot),
-                accepted: Some(Proposal { ballot, value: 1 }),
-            }],
-            proposers: Vec::new(),
-            chosen: None,
-            durable_acceptors: true,
-        };
-        let labels = ["n1", "n2", "n3", "A"].map(String::from);
-        assert_eq!(
-            paxos_state(&paxos, NodeId(0), &labels).as_deref(),
-            Some("promised 2.A · has banana")
-        );
-        assert_eq!(paxos_state(&paxos, NodeId(1), &labels), None);
+        let mut learner = face(NodeStatus::Up, NodeKind::Learner, false);
+        learner.kind_word = NodeKind::Learner.word();
+        learner.paxos = Some("knows nothing yet".into());
+        assert_eq!(learner.caption(), "learner · knows nothing yet");
         let mut acceptor = face(NodeStatus::Up, NodeKind::Server, false);
         acceptor.server_word = "acceptor";
         acceptor.paxos = Some("no promise · empty".into());

@@ -44,7 +44,7 @@ pub(super) fn played(scenario: Scenario) -> Session {
 #[test]
 fn every_coordination_example_replays_from_its_link_to_the_same_trace_hash() {
     let examples = coordination_examples();
-    assert_eq!(examples.len(), 21, "one per coordination example");
+    assert_eq!(examples.len(), 22, "one per coordination example");
     for (name, scenario) in examples {
         let mut original = played(scenario.clone());
         let run = capture(&original);
