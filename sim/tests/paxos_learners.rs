@@ -158,3 +158,45 @@ fn forgetful_acceptors_choose_two_values_and_a_learner_actor_that_hears_the_seco
         .collect();
     assert_eq!(known, [Some(1), Some(1)], "both learners end on banana");
 }
+
+/// Chaos seed 340 of the `durable-learners` sweep configuration: by the time the faults end, the
+/// acceptors last accepted the chosen value in different ballots (later ballots reached only some of
+/// them), so no ballot has a majority among their answers and asking alone never tells L2. It asks a
+/// proposer to run a ballot, which carries the value and tells every learner; without that request
+/// this seed failed its progress check (16 seeds of 10,000 did).
+#[test]
+fn a_learner_that_asking_cannot_teach_gets_a_proposer_to_run_a_ballot() {
+    use quorumlab_sim::actor::Fact;
+    use quorumlab_sim::chaos::locks::LockChaosOptions;
+    use quorumlab_sim::paxos::PaxosFact;
+    use quorumlab_sim::sweep::{lock_sweep_scenario, run_lock_seed};
+    use quorumlab_sim::trace::TraceEvent;
+    use quorumlab_sim::ProtocolKind;
+
+    let options = LockChaosOptions::new(ProtocolKind::Paxos, "durable-learners")
+        .expect("the sweep lists the configuration");
+    let outcome = run_lock_seed(340, &options).expect("the seed runs");
+    assert!(!outcome.failed(), "{:?}", outcome.violations);
+    let mut run =
+        ScenarioRun::new(lock_sweep_scenario(340, &options).expect("builds")).expect("runs");
+    run.run_to_end();
+    let chosen = chosen_value(&run).expect("a value is chosen");
+    for (name, learned) in learner_actors(&run) {
+        assert_eq!(learned.map(|learned| learned.value), Some(chosen), "{name}");
+    }
+    let requests = run
+        .world()
+        .trace()
+        .records()
+        .filter(|record| {
+            matches!(
+                record.event,
+                TraceEvent::Observe {
+                    fact: Fact::Paxos(PaxosFact::BallotRequested { .. }),
+                    ..
+                }
+            )
+        })
+        .count();
+    assert!(requests >= 1, "no learner asked a proposer for a ballot");
+}

@@ -286,11 +286,17 @@ fn progressed(run: &ScenarioRun, report: &Report, heal_ms: u64) -> bool {
                 .count()
                 == 1
         }),
-        Progress::ValueChosen => world
-            .nodes()
-            .iter()
-            .filter_map(|slot| slot.actor.as_proposer())
-            .all(|proposer| proposer.learned().is_some()),
+        // Every proposer and every learner actor knows the chosen value once the faults are over.
+        Progress::ValueChosen => world.nodes().iter().all(|slot| {
+            let proposer_knows = slot.actor.as_proposer().map(|proposer| proposer.learned());
+            let learner_knows = slot
+                .actor
+                .as_paxos_learner()
+                .map(|learner| learner.learned());
+            proposer_knows
+                .or(learner_knows)
+                .is_none_or(|learned| learned.is_some())
+        }),
         Progress::ResultsTaken => world
             .nodes()
             .iter()

@@ -128,6 +128,13 @@ impl Describer<PaxosFact> for PaxosDescriber {
                 ),
             )
             .coalescing("paxos-asked"),
+            PaxosFact::BallotRequested { proposer } => line(
+                Weight::Notable,
+                format!(
+                    "{who} still cannot tell what was chosen: the acceptors' answers name different ballots, so it asks {} to run a ballot, which must carry any chosen value",
+                    telling.name(proposer)
+                ),
+            ),
             PaxosFact::AcceptorRestarted { forgot: true, .. } => line(
                 Weight::Notable,
                 format!("{who} restarts with nothing on disk: it forgot its promise and what it accepted"),

@@ -56,6 +56,13 @@ pub const PAXOS: ProtocolEntry = ProtocolEntry {
                 configure: |locks| sweep_world(locks, false),
                 faults: FaultRules::ALL,
             },
+            SweepVariant {
+                name: "durable-learners",
+                safe: true,
+                summary: "durable, with two learner actors that ask the acceptors, then a proposer, when cut off",
+                configure: |locks| with_learners(sweep_world(locks, true)),
+                faults: FaultRules::ALL,
+            },
         ],
     },
     build_actors: (),
@@ -65,6 +72,20 @@ pub const PAXOS: ProtocolEntry = ProtocolEntry {
         election_recipe: false,
     },
 };
+
+/// The same world with two learner actors, which the faults reach like any other node.
+fn with_learners(config: ProtocolConfig) -> ProtocolConfig {
+    match config {
+        ProtocolConfig::Paxos(locks, options) => ProtocolConfig::Paxos(
+            locks,
+            PaxosOptions {
+                learners: 2,
+                ..options
+            },
+        ),
+        other => other,
+    }
+}
 
 /// A sweep's Paxos: three proposers backing off, so rivals meet often and a value is still chosen.
 fn sweep_world(locks: LockServiceOptions, durable_acceptors: bool) -> ProtocolConfig {

@@ -2,7 +2,7 @@
 //! other protocol's facts, so a trace record reads back to the one enum that knows its name.
 
 use super::{Ballot, PaxosValue, Proposal};
-use crate::base::ids::NodeSet;
+use crate::base::ids::{NodeId, NodeSet};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -46,4 +46,7 @@ pub enum PaxosFact {
     /// A learner that knows of no chosen value asked every acceptor what it accepted (the
     /// `questions`-th time). Last, so the run fingerprint's variant numbers of the others stay.
     AcceptancesAsked { questions: u64 },
+    /// A learner whose questions to the acceptors taught it nothing asked `proposer` to run a ballot.
+    /// Last, for the same reason.
+    BallotRequested { proposer: NodeId },
 }

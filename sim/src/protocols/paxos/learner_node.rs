@@ -2,11 +2,19 @@
 //! it counts the `Accepted` notices acceptors send it and knows a value is chosen once a majority of
 //! acceptors accepted it in one ballot. A learner that heard no majority (it was cut off, or the
 //! notices were lost) asks every acceptor what it last accepted, now and then, until it knows.
+//!
+//! Asking is not always enough: an acceptor answers with its *last* acceptance, and a value chosen in
+//! one ballot may since have been accepted again, in later ballots that reached only some acceptors.
+//! The answers then name the right value under different ballots, and no ballot has a majority. So
+//! when a majority of acceptors answered since its last question and it still knows nothing, the
+//! learner asks a proposer (each in turn) to run a ballot, as "Paxos Made Simple" suggests: the value
+//! rule makes that ballot carry the chosen value, and a majority accepting it in one ballot tells
+//! every learner.
 
 use super::acceptor::PaxosWire;
 use super::learner::{Learned, Learner};
-use super::{PaxosFact, PaxosMessage, PaxosValue};
-use crate::base::ids::NodeId;
+use super::{majority, PaxosFact, PaxosMessage, PaxosValue};
+use crate::base::ids::{NodeId, NodeSet};
 use crate::contract::config::PaxosOptions;
 use crate::contract::protocol::{ActorSummary, Effects, Input, Protocol, TimerDelay, TimerKey};
 
@@ -19,21 +27,30 @@ const ASK_ROUNDS: u64 = 3;
 #[derive(Clone, Debug)]
 pub struct LearnerNode {
     acceptors: usize,
+    /// The proposers, in order; the learner asks them to run a ballot in turn.
+    proposers: Vec<NodeId>,
     /// How long to wait between questions, in local microseconds.
     ask_interval_us: u64,
     /// Which acceptors accepted which ballot (volatile: a restarted learner asks again).
     tally: Learner,
+    /// Acceptors heard from since its last question (notices or answers).
+    heard_since_question: NodeSet,
     /// Times it asked the acceptors what they accepted.
     pub questions_asked: u64,
+    /// Times it asked a proposer to run a ballot.
+    pub ballots_requested: u64,
 }
 
 impl LearnerNode {
-    pub fn new(acceptors: usize, options: PaxosOptions) -> LearnerNode {
+    pub fn new(acceptors: usize, proposers: Vec<NodeId>, options: PaxosOptions) -> LearnerNode {
         LearnerNode {
             acceptors,
+            proposers,
             ask_interval_us: ASK_ROUNDS * options.round_timeout_ms * 1_000,
             tally: Learner::new(acceptors),
+            heard_since_question: NodeSet::default(),
             questions_asked: 0,
+            ballots_requested: 0,
         }
     }
 
@@ -60,6 +77,15 @@ impl LearnerNode {
         for acceptor in 0..self.acceptors {
             effects.send(NodeId(acceptor as u16), PaxosMessage::AskAccepted);
         }
+        let stuck = self.heard_since_question.len() >= majority(self.acceptors);
+        if stuck && !self.proposers.is_empty() {
+            let turn = self.ballots_requested as usize % self.proposers.len();
+            let proposer = self.proposers[turn];
+            self.ballots_requested += 1;
+            effects.observe(PaxosFact::BallotRequested { proposer });
+            effects.send(proposer, PaxosMessage::RunBallot);
+        }
+        self.heard_since_question = NodeSet::default();
         self.wait(effects);
     }
 
@@ -73,6 +99,7 @@ impl LearnerNode {
         if from.index() >= self.acceptors {
             return;
         }
+        self.heard_since_question.insert(from);
         let Some((learned, before)) = self.tally.hear(from, ballot, value) else {
             return;
         };
@@ -103,6 +130,7 @@ impl<M: PaxosWire> Protocol<M> for LearnerNode {
     /// What it learned was in memory only: a restarted learner starts from nothing and asks again.
     fn crash(&mut self) {
         self.tally = Learner::new(self.acceptors);
+        self.heard_since_question = NodeSet::default();
     }
 
     fn summary(&self) -> ActorSummary {

@@ -20,6 +20,10 @@ pub enum PaxosMessage {
     /// A learner that heard no majority asks an acceptor what it last accepted; the answer is an
     /// `Accepted` for that proposal (none if it accepted nothing). Asking changes no acceptor's state.
     AskAccepted,
+    /// A learner that still cannot tell what was chosen from the acceptors' answers (they accepted it
+    /// in different ballots) asks a proposer to run a ballot, as "Paxos Made Simple" suggests: the
+    /// value rule makes that ballot carry the chosen value, and its majority tells every learner.
+    RunBallot,
 }
 
 impl PaxosMessage {
@@ -32,6 +36,7 @@ impl PaxosMessage {
             PaxosMessage::Accepted { .. } => "Accepted",
             PaxosMessage::Refused { .. } => "Refused",
             PaxosMessage::AskAccepted => "What did you accept?",
+            PaxosMessage::RunBallot => "Run a ballot",
         }
     }
 }

@@ -144,6 +144,11 @@ impl Proposer {
             self.preemptions = self.preemptions.saturating_add(1);
         }
         effects.observe(PaxosFact::BallotAbandoned { ballot, by });
+        if self.learned().is_some() {
+            // A ballot run for a learner (see `on_ballot_requested`): it tried once, and is done.
+            self.phase = ProposerPhase::Done;
+            return;
+        }
         match self.options.remedy {
             _ if self.stands_back() => {
                 let local_us = self.standby_us();
@@ -252,9 +257,23 @@ impl Proposer {
         }
     }
 
+    /// A learner cannot tell what was chosen and asks for a ballot. One that knows the value runs a
+    /// single ballot (the value rule makes it carry that value); one still proposing carries on, its
+    /// own ballots will tell the learners.
+    fn on_ballot_requested<M: PaxosWire>(&mut self, effects: &mut Effects<M>) {
+        if self.phase == ProposerPhase::Done {
+            self.start_ballot(effects);
+        }
+    }
+
     fn on_timer<M: PaxosWire>(&mut self, effects: &mut Effects<M>) {
         match self.phase {
             ProposerPhase::Waiting => self.start_ballot(effects),
+            // A ballot run for a learner ends at its deadline: the learners heard its majority, and
+            // this proposer knew the value already, so nothing is abandoned.
+            ProposerPhase::Preparing | ProposerPhase::Accepting if self.learned().is_some() => {
+                self.phase = ProposerPhase::Done;
+            }
             ProposerPhase::Preparing | ProposerPhase::Accepting => self.abandon(None, effects),
             ProposerPhase::Done => {}
         }
@@ -276,6 +295,7 @@ impl Proposer {
             PaxosMessage::Accepted { ballot, value } => {
                 self.on_accepted(from, ballot, value, effects)
             }
+            PaxosMessage::RunBallot => self.on_ballot_requested(effects),
             PaxosMessage::Prepare { .. }
             | PaxosMessage::Accept { .. }
             | PaxosMessage::AskAccepted => {}

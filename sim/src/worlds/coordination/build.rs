@@ -156,7 +156,7 @@ pub fn paxos(config: &WorldConfig, layout: &Layout) -> Vec<Actor> {
         actors.push(Actor::Proposer(Box::new(proposer)));
     }
     for _ in 0..layout.learners {
-        let learner = LearnerNode::new(layout.servers, *options);
+        let learner = LearnerNode::new(layout.servers, proposers.clone(), *options);
         actors.push(Actor::PaxosLearner(Box::new(learner)));
     }
     actors
