@@ -1,7 +1,8 @@
 // Paxos learners as actors of their own (issue 13): the example with three learners L1-L3 loads from
 // the picker, each learner is drawn as a diamond with the value it knows and the majority that told it,
 // the cut-off L3 learns late after the heal, the Paxos card lists the learners, and Run settings shows
-// the `learners` option with the example's value; applying four learners redraws the world with L4.
+// the `learners` option with the example's value; the inspector tells a selected learner's value and
+// the majority that told it; applying four learners redraws the world with L4.
 // Screenshot: e2e/screenshots/paxos-learners-1440.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -47,6 +48,13 @@ test('Paxos learners: drawn apart from the proposers, each showing what it knows
       what: 'the Paxos card to list what L3 learned',
     });
     assert.deepEqual(await violatedInvariants(page), [], 'no invariant broken');
+    // The inspector says what a selected learner holds and which majority told it.
+    await page.click('[data-testid=node-n10]');
+    await waitUntil(async () => {
+      const text = await page.textContent('[data-testid=inspector]');
+      return text.includes(`knows ${value}`) && /because\s*accepted by n\d( n\d){2,4} in \d+\.[AB]/.test(text);
+    }, { what: 'the inspector to show what L3 knows and why' });
+    await page.keyboard.press('Escape');
     await page.locator('[data-testid=cluster-view]').scrollIntoViewIfNeeded();
     await app.screenshot('paxos-learners-1440');
     // Run settings lists the option from the registry, with the example's value; four learners redraw.

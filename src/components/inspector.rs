@@ -8,6 +8,7 @@ use crate::world_text::beliefs::belief_sentence;
 use crate::world_text::capabilities::{runs_raft, tokens_fence};
 use crate::world_text::names::label_of;
 use crate::world_text::node_kind::NodeKind;
+use crate::world_text::paxos::{learner_why, paxos_state};
 use leptos::prelude::*;
 use quorumlab_sim::action::{Action, NodeTarget};
 use quorumlab_sim::ids::NodeId;
@@ -157,6 +158,7 @@ fn actor_facts(
             ),
         ));
     }
+    facts.extend(paxos_facts(coordination, node.id));
     if let Some(server) = coordination
         .kv_servers
         .iter()
@@ -166,6 +168,22 @@ fn actor_facts(
     }
     facts.push(("clock", clock_fact(node)));
     facts.push(("queued inputs", node.queued_inputs.to_string()));
+    facts
+}
+
+/// A Paxos actor's state in the ring's words, and for a learner actor the majority it learned from.
+fn paxos_facts(coordination: &CoordinationView, node: NodeId) -> Vec<(&'static str, String)> {
+    let Some(paxos) = coordination.paxos.as_ref() else {
+        return Vec::new();
+    };
+    let labels = &coordination.labels;
+    let mut facts = Vec::new();
+    if let Some(state) = paxos_state(paxos, node, labels) {
+        facts.push(("holds", state));
+    }
+    if let Some(why) = learner_why(paxos, node, labels) {
+        facts.push(("because", why));
+    }
     facts
 }
 
