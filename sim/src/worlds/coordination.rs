@@ -4,8 +4,8 @@
 //! view and the report use the same names.
 //!
 //! Layout: node ids `0..servers` are the servers (shown `n1..nN`), then one id per worker (`A`, `B`, ...),
-//! then Paxos's learner actors (`L1`, `L2`, ...) where the world has them, then the resource (`store`). The world's `node_count` counts them all; a scenario's `nodes` counts the
-//! servers only.
+//! then Paxos's learner actors (`L1`, `L2`, ...) where the world has them, then the resource (`store`).
+//! The world's `node_count` counts them all; a scenario's `nodes` counts the servers only.
 
 pub mod build;
 

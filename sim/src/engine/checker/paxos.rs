@@ -226,8 +226,14 @@ mod tests {
 
     /// Feeds `facts` (node, fact) to a checker of three acceptors; returns the invariants that fired.
     fn fired(facts: &[(u16, Fact)]) -> Vec<&'static str> {
+        fired_with_learners(facts, NodeSet::default())
+    }
+
+    /// As [`fired`], with `learners` watched as learner actors.
+    fn fired_with_learners(facts: &[(u16, Fact)], learners: NodeSet) -> Vec<&'static str> {
         let mut checker = PaxosChecker::default();
         checker.watch(3);
+        checker.watch_learners(learners);
         let mut violations = Violations::default();
         let mut found = Vec::new();
         for (node, fact) in facts {
@@ -262,17 +268,21 @@ mod tests {
         assert!(fired(&facts).is_empty());
     }
 
-    #[test]
-    fn agreement_fires_when_a_second_value_reaches_a_majority() {
-        let facts = [
+    /// Two proposers, and a majority of the three acceptors accepting each one's value in turn.
+    fn two_values_chosen() -> Vec<(u16, Fact)> {
+        vec![
             (3, proposed(0, 1)),
             (4, proposed(1, 2)),
             (0, accepted(0, 1)),
             (1, accepted(0, 1)),
             (1, accepted(1, 2)),
             (2, accepted(1, 2)),
-        ];
-        assert_eq!(fired(&facts), vec![AGREEMENT]);
+        ]
+    }
+
+    #[test]
+    fn agreement_fires_when_a_second_value_reaches_a_majority() {
+        assert_eq!(fired(&two_values_chosen()), vec![AGREEMENT]);
     }
 
     #[test]
@@ -287,27 +297,9 @@ mod tests {
 
     #[test]
     fn agreement_fires_at_a_learner_actor_that_knows_the_second_value() {
-        let mut facts = vec![
-            (3, proposed(0, 1)),
-            (4, proposed(1, 2)),
-            (0, accepted(0, 1)),
-            (1, accepted(0, 1)),
-            (1, accepted(1, 2)),
-            (2, accepted(1, 2)),
-        ];
+        let mut facts = two_values_chosen();
         let learner_actors: NodeSet = [NodeId(5)].into_iter().collect();
-        let run = |facts: &[(u16, Fact)]| {
-            let mut checker = PaxosChecker::default();
-            checker.watch(3);
-            checker.watch_learners(learner_actors);
-            let mut violations = Violations::default();
-            let mut found = Vec::new();
-            for (node, fact) in facts {
-                let node = NodeId(*node);
-                checker.check(SimTime::ZERO, node, fact, &mut violations, &mut found);
-            }
-            found.len()
-        };
+        let run = |facts: &[(u16, Fact)]| fired_with_learners(facts, learner_actors).len();
         // The second majority fires once at the acceptors; a proposer learning it adds nothing here.
         facts.push((3, learned(1)));
         assert_eq!(run(&facts), 1);
