@@ -29,12 +29,16 @@ async function painted(page) {
 
 /** Waits until the page, a node and the chart all read as `light` (true) or dark (false). */
 async function waitForTheme(page, light, what) {
-  return waitUntil(async () => {
+  // A chart scrolled out of sight is not drawn until it comes back, so it is looked at where it is seen.
+  await page.locator('[data-testid=chart-leader]').scrollIntoViewIfNeeded();
+  const colors = await waitUntil(async () => {
     const colors = await painted(page);
     const all = [colors.page, colors.node, colors.chart].every((color) => (brightness(color) > 128) === light);
     return all && colors;
     // The chart is a canvas repainted on the next frame; under the full suite's load that frame can be late.
   }, { timeout: 20_000, what: `${what}: page, nodes and chart ${light ? 'light' : 'dark'}` });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  return colors;
 }
 
 test('the system preference picks the theme, and the switch overrides it, by keyboard too, across a reload with no flash', async () => {

@@ -23,6 +23,7 @@ pub mod lesson_step;
 pub mod log_strips;
 pub mod narration;
 pub mod node_actions;
+pub mod on_screen;
 pub mod partition_panel;
 pub mod paxos_panel;
 pub mod pbft_panel;

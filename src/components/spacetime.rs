@@ -11,6 +11,7 @@
 //! one "others" lane for the rest; messages between two hidden nodes are left out.
 
 use super::cluster::messages::message_style;
+use super::on_screen::track_on_screen;
 use super::recycle::recycled;
 use crate::format;
 use crate::spacetime::{
@@ -135,8 +136,8 @@ pub fn SpaceTime() -> impl IntoView {
     let now_us = RwSignal::new(state.view.with_untracked(|view| view.now_us));
     let last_update_ms = StoredValue::new(f64::NEG_INFINITY);
     let catch_up_pending = StoredValue::new(false);
-    // Scrolled out of sight the card's rendering is skipped (`content-visibility: auto`); the diagram
-    // then stops following the run too, and catches up (from the kept trace) when it comes back.
+    // Scrolled out of sight the diagram stops following the run, and catches up (from the kept trace)
+    // when it comes back.
     let section_ref = NodeRef::<leptos::html::Section>::new();
     let on_screen = track_on_screen(section_ref);
     Effect::new(move |_| {
@@ -339,26 +340,6 @@ pub fn SpaceTime() -> impl IntoView {
             <p class="spacetime-caption" aria-live="polite">{move || hovered_caption().unwrap_or_else(|| "Hover or tap an arrow (or a message dot in the cluster) to follow it in both views.".to_string())}</p>
         </section>
     }
-}
-
-/// Whether the browser renders `section` (false while `content-visibility: auto` skips it off screen).
-fn track_on_screen(section: NodeRef<leptos::html::Section>) -> RwSignal<bool> {
-    let on_screen = RwSignal::new(true);
-    section.on_load(move |section| {
-        use leptos::tachys::html::element::ElementExt;
-        let listener = section.on(
-            leptos::ev::Custom::new("contentvisibilityautostatechange"),
-            move |event: web_sys::Event| {
-                let skipped = js_sys::Reflect::get(&event, &"skipped".into())
-                    .ok()
-                    .and_then(|value| value.as_bool());
-                _ = on_screen.try_set(!skipped.unwrap_or(false));
-            },
-        );
-        // The listener lives as long as the element; the handle would only remove it early.
-        std::mem::forget(listener);
-    });
-    on_screen
 }
 
 #[component]

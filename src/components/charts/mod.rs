@@ -9,6 +9,7 @@
 mod draw;
 pub mod palette;
 
+use crate::components::on_screen::track_on_screen;
 use crate::format;
 use crate::latency::latency_text;
 use crate::series::{
@@ -102,8 +103,13 @@ pub fn Charts() -> impl IntoView {
         theme.resolved();
         last_drawn.set_value(None);
     });
+    // Nobody sees a chart scrolled out of sight: it is drawn again as it comes back.
+    let card = NodeRef::<leptos::html::Details>::new();
+    let on_screen = track_on_screen(card);
     let redraw = move || {
-        if !open.try_get_untracked().unwrap_or(false) {
+        if !open.try_get_untracked().unwrap_or(false)
+            || !on_screen.try_get_untracked().unwrap_or(false)
+        {
             return;
         }
         let (Some(leader_canvas), Some(outcome_canvas), Some(probe)) = (
@@ -201,6 +207,11 @@ pub fn Charts() -> impl IntoView {
             labels.set(new_labels);
         }
     };
+    Effect::new(move |_| {
+        if on_screen.get() {
+            redraw();
+        }
+    });
     if let Ok(handle) = set_interval_with_handle(redraw, REDRAW_EVERY) {
         on_cleanup(move || handle.clear());
     }
@@ -237,7 +248,7 @@ pub fn Charts() -> impl IntoView {
         Memo::new(move |_| state.view.with(|view| latency_text(&view.recent_requests)));
 
     view! {
-        <details class="card charts-card" open=true data-testid="charts"
+        <details class="card charts-card" open=true data-testid="charts" node_ref=card
             on:toggle=move |event| {
                 open.set(event_target::<web_sys::Element>(&event).has_attribute("open"));
                 last_drawn.set_value(None);
