@@ -5,7 +5,7 @@
 // tab's memory is sampled: the renderer process's resident set (from the DevTools process list and
 // /proc), the wasm's linear memory, the JS heap and the DOM's node and listener counts, so a growth
 // can be placed in the wasm, the JS or the document. Reports, never asserts.
-//   node scripts/bench/memory.mjs [--simulated-minutes 60] [--seeks 6]   (or ./x bench --memory)
+//   node scripts/bench/memory.mjs [--simulated-minutes 60] [--seeks 6] [--height 900]   (or ./x bench --memory)
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { launchChromium } from '../../e2e/support/browser.mjs';
@@ -14,6 +14,9 @@ import { REPO_ROOT, machineNote, median, positiveNumberOption, sleep } from './c
 
 const SIMULATED_MINUTES = positiveNumberOption('simulated-minutes', 60);
 const SEEKS = positiveNumberOption('seeks', 6);
+// A taller window (e.g. --height 1800) keeps the space-time diagram and the charts on screen, following
+// the run, where at 900 px they sit below the fold and pause.
+const HEIGHT_PX = Math.round(positiveNumberOption('height', 900));
 const CHECKPOINT_MINUTES = [1, 10, 30, 60].filter((minutes) => minutes <= SIMULATED_MINUTES);
 const SAMPLE_EVERY_MS = 10_000;
 const SCENARIO = `title = "An hour of Raft"
@@ -101,7 +104,7 @@ async function seekRound(page, atMinutes) {
 
 const server = await serveDist(join(REPO_ROOT, 'dist'));
 const browser = await launchChromium();
-const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+const page = await browser.newPage({ viewport: { width: 1440, height: HEIGHT_PX } });
 const problems = [];
 page.on('pageerror', (error) => problems.push(error.message));
 // Trunk's loader announces the started module; its exports hold the linear memory.
@@ -146,7 +149,7 @@ await server.close();
 
 const machine = machineNote();
 console.log(`Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC; ${machine.cores} cores (${machine.cpu_model}), load average ${machine.load_average_1_min}.`);
-console.log(`5-node Raft, ${SIMULATED_MINUTES} simulated minutes at the top speed (20× on the slider: 2 simulated s per wall s; 1440×900, release build).\n`);
+console.log(`5-node Raft, ${SIMULATED_MINUTES} simulated minutes at the top speed (20× on the slider: 2 simulated s per wall s; 1440×${HEIGHT_PX}, release build).\n`);
 console.log('| seek, paused at | seeks | median (ms) | worst (ms) | every seek reached its instant |');
 console.log('| --- | ---: | ---: | ---: | --- |');
 for (const round of seekRounds) {
