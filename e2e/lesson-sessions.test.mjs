@@ -84,22 +84,24 @@ test('lesson 14 step 1 by hand at 1920x1080: the panels and the narration speak 
     // While the lesson waits, A holds the lock: the panel names its etcd key.
     const laneA = page.locator('[data-testid=lane-A]');
     assert.match((await laneA.textContent()) ?? '', /holds it with key \/lock\/jobs\/[0-9a-f]+, token \d+/);
+
+    // The lock calls of the run so far travel under etcd's names: the space-time diagram's last 500 ms
+    // hold the asks and a watch firing. It sits below the fold and follows the run only while seen, so
+    // it is scrolled to first, as a learner would.
+    await page.locator('[data-testid=spacetime]').scrollIntoViewIfNeeded();
+    for (const kind of ['LeaseGrant + Txn', 'Watch: predecessor deleted']) {
+      await waitUntil(async () => (await page.locator(`[data-testid=spacetime] [data-kind="${kind}"]`).count()) > 0, {
+        timeout: 10_000,
+        what: `a ${kind} arrow in the space-time diagram`,
+      });
+    }
+
     await ringNode(page, 'A').click();
     await page.waitForSelector(POPOVER);
     await page.click(`${POPOVER} button[aria-label="Pause 1 s, A"]`);
     // A learner's action in a waiting lesson may start the run itself; play only if it did not.
     if (!(await isPlaying(page))) await page.click('[data-testid=play-toggle]');
     await waitUntil(async () => (await simTimeMs(page)) > openedAt, { timeout: 5_000, what: 'the run to go on' });
-
-    // The lock calls travel under etcd's names (a dot on the stage or an arrow in the space-time
-    // diagram). A job here is shorter than the renewal interval, so a holder lets go before it ever
-    // sends a LeaseKeepAlive; the asks and the watch are what is on the wire.
-    for (const kind of ['LeaseGrant + Txn', 'Watch: predecessor deleted']) {
-      await waitUntil(async () => (await page.locator(`[data-kind="${kind}"]`).count()) > 0, {
-        timeout: 10_000,
-        what: `a ${kind} on the stage`,
-      });
-    }
     const delay = page.locator(DELAY_LINE);
     await delay.waitFor({ timeout: 10_000 });
     assert.match(
