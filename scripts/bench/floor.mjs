@@ -8,7 +8,7 @@
 //   node scripts/bench/floor.mjs [--rounds 3] [--seconds 8]     (or ./x bench --floor)
 import { join } from 'node:path';
 import { serveDist } from '../../e2e/support/server.mjs';
-import { OUR_CASES, measureAnimation, measureRaftScope, openPage, quorumLabClock, startQuorumLab } from './frames.mjs';
+import { OUR_CASES, measureQuorumLab, measureRaftScope } from './frames.mjs';
 import { RAFTSCOPE_DIR, REPO_ROOT, machineNote, median, positiveNumberOption, raftScopeAvailable } from './common.mjs';
 
 const ROUNDS = Math.round(positiveNumberOption('rounds', 3));
@@ -23,17 +23,9 @@ const VARIANTS = [
   { key: 'undrawn', label: 'the same playground with <main> hidden (nothing drawn)', style: 'main { display: none !important; }' },
 ];
 
-async function measure(variant, urls) {
+function measure(variant, urls) {
   if (variant.key === 'raftscope') return measureRaftScope(urls.raftscope, SECONDS);
-  const opened = await openPage(urls.quorumlab, '[data-testid=app-root]');
-  try {
-    await startQuorumLab(opened.page, PLAYGROUND);
-    if (variant.style) await opened.page.addStyleTag({ content: variant.style });
-    const result = await measureAnimation(opened.page, SECONDS, quorumLabClock);
-    return { ...result, problems: opened.problems };
-  } finally {
-    await opened.close();
-  }
+  return measureQuorumLab(urls.quorumlab, { ...PLAYGROUND, style: variant.style }, SECONDS);
 }
 
 async function main() {

@@ -160,11 +160,12 @@ export async function measureRaftScope(url, seconds) {
   }
 }
 
-/** One measurement of one of Quorum Lab's cases in a fresh page. */
+/** One measurement of one of Quorum Lab's cases in a fresh page (`ourCase.style`: CSS injected first). */
 export async function measureQuorumLab(url, ourCase, seconds) {
   const opened = await openPage(url, '[data-testid=app-root]');
   try {
     await startQuorumLab(opened.page, ourCase);
+    if (ourCase.style) await opened.page.addStyleTag({ content: ourCase.style });
     const result = await measureAnimation(opened.page, seconds, quorumLabClock);
     return { ...result, problems: opened.problems };
   } finally {
