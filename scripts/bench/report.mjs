@@ -1,4 +1,4 @@
-// Turns the raw figures of one `./x bench` run (target/bench/latest.json) into markdown tables for README's
+// Turns the raw figures of one `./x bench` run (target/bench/latest.json) into markdown tables for docs/performance.md's
 // performance section: medians over the rounds, and ratios taken within each round (same run, same
 // machine state) before the median is taken. `node scripts/bench/report.mjs [FILE]` reprints a saved run.
 import { readFile } from 'node:fs/promises';

@@ -6,7 +6,7 @@
 //      Quorum Lab's harder cases (51 nodes at 1× and 20×, 5 nodes at 20×).
 //   2. First load: gzip -9 size of every file each app fetches while it opens (scripts/bench/load.mjs).
 //   3. Engine: events/s natively and in wasm, against a bare event-queue loop (scripts/bench/engine.mjs).
-// Prints markdown tables for README's performance section and writes the raw figures to
+// Prints markdown tables for docs/performance.md (the README keeps the newest) and writes the raw figures to
 // target/bench/latest.json. Reports, never asserts.
 //
 //   ./x bench [--rounds 3] [--seconds 8] [--engine-rounds 7]
