@@ -9,12 +9,19 @@
 
 // Trunk writes the hash as plain hex, so a leading zero is left out: fewer than 16 digits happen.
 const CACHE = 'quorumlab-v1';
-const HASHED = /-[0-9a-f]{8,16}(_bg)?\.(js|wasm|css)$/;
+// Trunk puts the hash after the name (quorumlab-app-<hash>.js) or, for the initializer module, before it
+// (<hash>-boot-progress.js).
+const HASHED = /\/(?:[\w.-]+-[0-9a-f]{8,16}(?:_bg)?|[0-9a-f]{8,16}-[\w.-]+)\.(?:js|wasm|css)$/;
 
 // The first visit loaded the page before this worker existed, so what it needs is fetched again here:
-// the page, every hashed file it names, and the manifest's files.
-const STATIC = ['/manifest.webmanifest', '/icon.svg', '/icon-192.png', '/icon-512.png'];
-const NAMED = /\/[\w.-]+-[0-9a-f]{8,16}(_bg)?\.(js|wasm|css)/g;
+// the page, every hashed file it names, and the files the page loads by a fixed name. Every name is
+// resolved against the worker's scope (the folder the app was deployed to), never the origin's root.
+const STATIC = ['boot.js', 'manifest.webmanifest', 'icon.svg', 'icon-192.png', 'icon-512.png'];
+const NAMED = /[0-9a-f]{8,16}-[\w.-]+?\.(?:js|wasm|css)|[\w.-]+-[0-9a-f]{8,16}(?:_bg)?\.(?:js|wasm|css)/g;
+
+function inScope(name) {
+  return new URL(name, self.registration.scope).href;
+}
 
 self.addEventListener('install', (event) => {
   self.skipWaiting();
@@ -25,7 +32,8 @@ self.addEventListener('install', (event) => {
       if (!response.ok) return;
       const page = await response.clone().text();
       await cache.put(new Request(self.registration.scope), response);
-      await cache.addAll([...new Set([...page.matchAll(NAMED)].map((match) => match[0])), ...STATIC]);
+      const named = [...new Set([...page.matchAll(NAMED)].map((match) => match[0]))];
+      await cache.addAll([...named, ...STATIC].map(inScope));
     })(),
   );
 });

@@ -52,9 +52,11 @@ export function launchChromium() {
 // `serviceWorkers: 'block'` keeps public/sw.js out of a test that intercepts the page's requests
 // (Playwright's routes do not see requests a service worker answers).
 // `page` adds options for the page's context: `colorScheme`, `forcedColors`, `hasTouch`, `isMobile`...
-export async function openApp({ width = 1440, height = 900, path = '/', serviceWorkers = 'allow', reducedMotion = 'no-preference', page: pageOptions = {} } = {}) {
+// `prefix` serves the build from a sub-folder ('/courses/ql/') instead of the origin's root; `path` is then
+// taken inside it.
+export async function openApp({ width = 1440, height = 900, path = '/', prefix = '/', serviceWorkers = 'allow', reducedMotion = 'no-preference', page: pageOptions = {} } = {}) {
   // QUORUMLAB_DIST lets parallel work test its own build (`trunk build --release --dist DIR`).
-  const server = await serveDist(process.env.QUORUMLAB_DIST ?? join(REPO_ROOT, 'dist'));
+  const server = await serveDist(process.env.QUORUMLAB_DIST ?? join(REPO_ROOT, 'dist'), { prefix });
   const browser = await launchChromium();
   const page = await browser.newPage({ viewport: { width, height }, serviceWorkers, reducedMotion, ...pageOptions });
   const problems = [];
@@ -62,6 +64,15 @@ export async function openApp({ width = 1440, height = 900, path = '/', serviceW
     if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
   });
   page.on('pageerror', (error) => problems.push(`uncaught exception: ${error.message}`));
+  // The page's Content-Security-Policy (scripts/build/finish-page.mjs) must never have to refuse anything the app
+  // itself does: every violation in any test is recorded here and fails that test when it closes.
+  const violations = [];
+  await page.exposeFunction('__quorumlabCspViolation', (text) => violations.push(text));
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      window.__quorumlabCspViolation?.(`${event.violatedDirective} refused ${event.blockedURI || 'inline code'} (${event.sourceFile}:${event.lineNumber})`);
+    });
+  });
   page.on('request', (request) => {
     // blob: addresses of the page's own origin are memory of this page (exported pictures), not network.
     const local = [server.url, 'data:', `blob:${server.url}`];
@@ -69,8 +80,9 @@ export async function openApp({ width = 1440, height = 900, path = '/', serviceW
       problems.push(`network request outside the app: ${request.url()}`);
     }
   });
+  const base = server.url + prefix.replace(/\/$/, '');
   try {
-    await mountApp(page, server.url + path, problems);
+    await mountApp(page, base + path, problems);
   } catch (error) {
     // A page that never mounts (or a browser that died) must not leave the server open: the test runner
     // would then wait for it forever instead of reporting the failure.
@@ -81,7 +93,8 @@ export async function openApp({ width = 1440, height = 900, path = '/', serviceW
   return {
     page,
     problems,
-    url: server.url,
+    violations,
+    url: base,
     async screenshot(name, { fullPage = false } = {}) {
       await mkdir(SCREENSHOT_DIR, { recursive: true });
       await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage });
@@ -89,6 +102,7 @@ export async function openApp({ width = 1440, height = 900, path = '/', serviceW
     async close() {
       await browser.close();
       await server.close();
+      if (violations.length) throw new Error(`Content-Security-Policy violations: ${violations.join('; ')}`);
     },
   };
 }

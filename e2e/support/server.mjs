@@ -3,6 +3,7 @@
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
+import { gzipSync } from 'node:zlib';
 
 const CONTENT_TYPES = {
   '.html': 'text/html; charset=utf-8',
@@ -33,13 +34,34 @@ async function resolveFile(root, urlPath) {
   }
 }
 
-/** Serves the files under `root` (an absolute path); unknown paths get its index.html. */
-export async function serveDist(root) {
+/**
+ * Serves the files under `root` (an absolute path); unknown paths get its index.html. With `prefix`
+ * (such as '/courses/ql/') the files are served only under that path, as a static host serves a sub-folder:
+ * anything outside it is a 404, so a page that reaches for the origin's root breaks as it would there.
+ */
+export async function serveDist(root, { prefix = '/', gzip = false } = {}) {
+  // With `gzip`, text and wasm go out compressed (level 6, as a typical host does), each file once.
+  const compressed = new Map();
   const server = createServer(async (request, response) => {
-    const file = await resolveFile(root, request.url ?? '/');
+    const url = request.url ?? '/';
+    if (!url.startsWith(prefix)) {
+      response.writeHead(404);
+      response.end('not found (outside the folder the app is served from)');
+      return;
+    }
+    const file = await resolveFile(root, '/' + url.slice(prefix.length));
     try {
       const body = await readFile(file);
-      response.writeHead(200, { 'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream' });
+      const headers = { 'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream' };
+      const accepts = /\bgzip\b/.test(request.headers['accept-encoding'] ?? '');
+      if (gzip && accepts && !/^image\/png|^font\//.test(headers['content-type'])) {
+        if (!compressed.has(file)) compressed.set(file, gzipSync(body, { level: 6 }));
+        headers['content-encoding'] = 'gzip';
+        response.writeHead(200, headers);
+        response.end(compressed.get(file));
+        return;
+      }
+      response.writeHead(200, headers);
       response.end(body);
     } catch {
       response.writeHead(404);
