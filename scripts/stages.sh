@@ -2,7 +2,7 @@
 # Every stage runs even if an earlier one failed (except where it needs an earlier stage's output), and a
 # summary closes the run; the exit status is non-zero if anything failed.
 
-ALL_STAGES=(fmt clippy-native clippy-wasm native build wasm e2e seed-overlap)
+ALL_STAGES=(fmt clippy-native clippy-wasm native build wasm e2e seed-overlap serve)
 
 stage_fmt() { cargo fmt --all --check; }
 stage_clippy-native() { cargo clippy --workspace --all-targets --locked -- -D warnings; }
@@ -25,6 +25,10 @@ stage_seed-overlap() {
   fi
   "$tool" "$REPO_ROOT" --words 10
 }
+
+# The README's first command from a fresh clone: serves, survives a flood of file events, and says so and
+# serves again when Trunk dies (scripts/serve-check.mjs).
+stage_serve() { node scripts/serve-check.mjs; }
 
 run_test_stages() {
   local stages=("$@")
