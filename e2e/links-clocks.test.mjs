@@ -114,10 +114,14 @@ test('clock controls: a jump shows a skew badge and the inspector clock differs 
     assert.match(await clockBadge(page, 'n2'), /\+10%/, 'the badge names the drift');
     await app.screenshot('clocks-1-skew-and-drift');
 
+    // Paused first: at top speed the inspector redraws ten times a second and its text changes width, so
+    // on a loaded machine a click could land on a button that had just moved (it once timed out here).
+    await page.click('[data-testid=play-toggle]');
+    await waitUntil(async () => !(await isPlaying(page)), { what: 'the run to pause' });
     await inspector.getByRole('button', { name: 'Clock −500 ms', exact: true }).click();
+    await waitUntil(async () => (await inspectorClock(page)).offsetMs < 500, { timeout: 30_000, what: 'the jump back' });
     await inspector.getByRole('button', { name: 'No drift', exact: true }).click();
-    // The inspector follows a playing run at 10 Hz: wait for the refresh rather than read mid-frame.
-    await waitUntil(async () => (await inspectorClock(page)).drift === '+0%', { what: 'the drift to read +0%' });
+    await waitUntil(async () => (await inspectorClock(page)).drift === '+0%', { timeout: 30_000, what: 'the drift to read +0%' });
     const settled = await inspectorClock(page);
     assert.ok(settled.offsetMs >= 100 && settled.offsetMs < 500, `jumping back takes 500 ms off: ${settled.offsetMs}`);
     assertNoProblems(app);
