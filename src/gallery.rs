@@ -11,7 +11,8 @@ pub mod kept;
 pub mod route;
 
 use quorumlab_sim::gallery::examples;
-use quorumlab_sim::scenario::{parse_scenario, Scenario};
+use quorumlab_sim::scenario::{parse_scenario, shown, Scenario};
+use quorumlab_sim::suggest::did_you_mean;
 
 /// Imported scenarios kept, at most (older ones give way).
 pub const MAX_IMPORTED: usize = 20;
@@ -99,10 +100,48 @@ pub fn find<'a>(
     built_in.iter().chain(imported).find(|item| item.id == id)
 }
 
+/// Why no card has `id`, for the notice: an import kept in another browser, or a slip in the address
+/// (answered with the closest ids, never the whole gallery).
+pub fn no_card(built_in: &[GalleryItem], imported: &[GalleryItem], id: &str) -> String {
+    if id.starts_with(IMPORTED_PREFIX) {
+        return format!(
+            "`{}` is not among this browser's imports (it was removed, or imported in another browser)",
+            shown(id)
+        );
+    }
+    let ids = built_in.iter().chain(imported).map(|item| item.id.as_str());
+    format!(
+        "the gallery has no scenario `{}`; {}",
+        shown(id),
+        did_you_mean(id, ids, "scenario", "the gallery")
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use quorumlab_sim::scenario::EXAMPLES;
+
+    #[test]
+    fn a_missing_card_is_answered_with_the_closest_ids() {
+        let cards = built_in();
+        let first = &cards[0].id;
+        let slip = format!("{}x", first);
+        assert_eq!(
+            no_card(&cards, &[], &slip),
+            format!("the gallery has no scenario `{slip}`; did you mean `{first}`?")
+        );
+        let far = no_card(&cards, &[], "zzzzzzzzzz");
+        assert_eq!(
+            far,
+            format!(
+                "the gallery has no scenario `zzzzzzzzzz`; nothing close among the {} scenarios \
+                 (listed in the gallery)",
+                cards.len()
+            )
+        );
+        assert!(no_card(&cards, &[], "imported-3").contains("not among this browser's imports"));
+    }
 
     #[test]
     fn every_example_is_a_card_raft_ones_included() {

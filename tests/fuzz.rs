@@ -6,9 +6,11 @@
 //! path over the time limit is a finding, printed with a minimal reproduction, and fails the test.
 //!
 //! It lives in the app crate because that is the one crate that sees every parser: share links and
-//! the Import panel are the app's, the rest the engine's. `cargo test --workspace` runs a small fixed
-//! budget; `./x fuzz [--inputs N] [--seed S]` a long one in the `fuzz` profile (optimised, with debug
-//! assertions and overflow checks). Settings, all optional:
+//! the Import panel are the app's, the rest the engine's. A plain `cargo test --workspace` runs a
+//! small fixed budget unoptimised; `./x test`'s `fuzz` stage (`scripts/stages.sh`) runs a fixed seed
+//! for about a minute, and `./x fuzz [--inputs N] [--seed S]` as long as asked, both in the `fuzz`
+//! profile (optimised, with debug assertions and overflow checks); the `native` stage skips this test
+//! so it does not run twice. Settings, all optional:
 //!
 //! - `QUORUMLAB_FUZZ_INPUTS` — drawn inputs after the seeds (default 1000: about 30 s here);
 //! - `QUORUMLAB_FUZZ_SEED` — the seed (default 2026);

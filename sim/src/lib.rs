@@ -23,7 +23,7 @@ pub use protocols::{
     zookeeper,
 };
 pub use tooling::{
-    bench, chaos, chaos_digest, compare, gallery, lesson, replay, runner, scenario, sweep,
+    bench, chaos, chaos_digest, compare, gallery, lesson, replay, runner, scenario, suggest, sweep,
     trace_file,
 };
 pub use views::{difference, message_content, narration, price, view, view_coordination};

@@ -191,11 +191,15 @@ fn bad_flags_and_commands_exit_2() {
     assert_bad_input(&quorumlab(&[]), &["missing command"]);
     assert_bad_input(
         &quorumlab(&["sweep", "--protocol", "multi-paxos", "--seeds", "1"]),
-        &["multi-paxos", "raft"],
+        &["unknown protocol `multi-paxos`; did you mean `paxos`?"],
     );
     assert_bad_input(
         &quorumlab(&["sweep", "--seeds", "2", "--profile", "storm"]),
-        &["storm", "leader-churn"],
+        &["unknown profile `storm`; nothing close among the 4 profiles"],
+    );
+    assert_bad_input(
+        &quorumlab(&["sweep", "--seeds", "2", "--profle", "mixed"]),
+        &["unknown option `--profle`; did you mean `--profile`?"],
     );
     assert_bad_input(
         &quorumlab(&["sweep", "--seeds", "2", "--nodes", "60"]),

@@ -283,7 +283,7 @@ fn coordination_sweep_flags_are_checked() {
         ]),
         &[
             "redlock has no variant `no-fencing`",
-            "honest-servers, server-time-faults",
+            "expected `honest-servers` or `server-time-faults`",
         ],
     );
     assert_bad_input(
@@ -300,7 +300,7 @@ fn coordination_sweep_flags_are_checked() {
             "--seeds",
             "1",
         ]),
-        &["mob", "sequential, herd"],
+        &["`mob`", "expected `sequential` or `herd`"],
     );
     assert_bad_input(
         &quorumlab(&["sweep", "--all", "--protocol", "raft"]),
@@ -308,11 +308,7 @@ fn coordination_sweep_flags_are_checked() {
     );
     assert_bad_input(
         &quorumlab(&["sweep", "--all", "--world", "multi-paxos", "--seeds", "1"]),
-        &[
-            "--world multi-paxos is not a registered world",
-            "raft",
-            "pbft",
-        ],
+        &["--world multi-paxos is not a registered world; did you mean `paxos`?"],
     );
     assert_bad_input(
         &quorumlab(&["sweep", "--world", "raft", "--seeds", "1"]),
@@ -332,11 +328,15 @@ fn coordination_sweep_flags_are_checked() {
             "--seeds",
             "1",
         ]),
-        &["leader-churn", "calm, mixed, holders"],
+        &["leader-churn", "expected `calm`, `mixed` or `holders`"],
     );
     assert_bad_input(
         &quorumlab(&["sweep", "--protocol", "multi-paxos", "--seeds", "1"]),
-        &["multi-paxos", "raft", "lock-service", "work-queue"],
+        &["unknown protocol `multi-paxos`; did you mean `paxos`?"],
+    );
+    assert_bad_input(
+        &quorumlab(&["sweep", "--protocol", "lock_servce", "--seeds", "1"]),
+        &["unknown protocol `lock_servce`; did you mean `lock-service`?"],
     );
 }
 

@@ -129,7 +129,11 @@ fn a_variant_raft_does_not_have_is_refused_naming_it() {
             "--variant",
             "hand-edited",
         ]),
-        &["--variant", "`hand-edited`", "default, direct"],
+        &[
+            "--variant",
+            "`hand-edited`",
+            "expected `default`, `direct` or `liar`",
+        ],
     );
     assert_bad_input(
         &quorumlab(&["sweep", "--seeds", "2", "--chaos", "--variant", "direct"]),

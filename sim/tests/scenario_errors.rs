@@ -6,7 +6,8 @@ use quorumlab_sim::chaos::{chaos_scenario, ChaosOptions};
 use quorumlab_sim::config::Timing;
 use quorumlab_sim::ids::NodeId;
 use quorumlab_sim::scenario::{
-    parse_scenario, to_toml_string, Scenario, ScenarioError, ScenarioErrorKind, EXAMPLES,
+    parse_scenario, to_toml_string, Scenario, ScenarioError, ScenarioErrorKind, ACTION_NAMES,
+    EXAMPLES,
 };
 
 const HEADER: &str = "protocol = \"raft\"\nnodes = 5\nduration_ms = 5000\n";
@@ -56,7 +57,13 @@ fn unknown_top_level_key_is_a_typo_not_ignored() {
     let error = error_of(&format!("{HEADER}sead = 4\n"));
     assert_place(&error, 4, 1, None, Some("sead"));
     assert!(
-        matches!(error.kind, ScenarioErrorKind::UnknownKey { ref allowed } if allowed.contains(&"seed"))
+        matches!(error.kind, ScenarioErrorKind::UnknownKey { ref key, ref allowed } if &**key == "sead" && allowed.contains(&"seed"))
+    );
+    assert!(
+        error
+            .to_string()
+            .ends_with("unknown key; did you mean `seed`?"),
+        "{error}"
     );
 }
 
@@ -81,7 +88,7 @@ fn argument_of_another_action_is_rejected() {
 }
 
 #[test]
-fn unknown_action_lists_the_known_ones() {
+fn unknown_action_suggests_the_closest_ones_never_the_list() {
     let error = error_of(&one_step("at_ms = 10\ndo = \"crsh\"\n"));
     assert_place(&error, 6, 6, Some(1), Some("do"));
     assert_eq!(
@@ -90,7 +97,21 @@ fn unknown_action_lists_the_known_ones() {
             action: "crsh".into()
         }
     );
-    assert!(error.to_string().contains("`crash`"), "{error}");
+    assert!(
+        error
+            .to_string()
+            .ends_with("unknown action `crsh`; did you mean `crash`?"),
+        "{error}"
+    );
+    let far = error_of(&one_step("at_ms = 10\ndo = \"explode\"\n")).to_string();
+    assert!(
+        far.ends_with(&format!(
+            "unknown action `explode`; nothing close among the {} actions (listed in \
+             sim/SCENARIOS.md, \"Steps\")",
+            ACTION_NAMES.len()
+        )),
+        "{far}"
+    );
 }
 
 #[test]
@@ -272,10 +293,24 @@ fn wrong_types_say_what_was_expected() {
 }
 
 #[test]
-fn unknown_protocol_lists_supported_ones() {
+fn unknown_protocol_is_answered_with_the_closest_names() {
     let error = error_of("protocol = \"multi-paxos\"\nnodes = 3\nduration_ms = 100\n");
     assert_place(&error, 1, 12, None, Some("protocol"));
-    assert!(error.to_string().contains("supported: `raft`"), "{error}");
+    assert!(
+        error.to_string().ends_with("did you mean `paxos`?"),
+        "{error}"
+    );
+    let dashed = error_of("protocol = \"lock_service\"\nnodes = 3\nduration_ms = 100\n");
+    assert!(
+        dashed.to_string().ends_with("did you mean `lock-service`?"),
+        "{dashed}"
+    );
+    let far = error_of("protocol = \"gossip\"\nnodes = 3\nduration_ms = 100\n");
+    assert!(
+        far.to_string().ends_with("(listed in sim/SCENARIOS.md)"),
+        "{far}"
+    );
+    assert!(!far.to_string().contains("`raft`"), "no list: {far}");
 }
 
 #[test]

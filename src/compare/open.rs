@@ -9,7 +9,8 @@ use crate::state::AppState;
 use leptos::prelude::*;
 use quorumlab_sim::compare::pair::incomparable;
 use quorumlab_sim::compare::variation::{side_labels, vary, watch_for, Variation};
-use quorumlab_sim::scenario::{parse_scenario, Scenario, EXAMPLES};
+use quorumlab_sim::scenario::{parse_scenario, shown, Scenario, EXAMPLES};
+use quorumlab_sim::suggest::did_you_mean;
 
 /// The two scenarios of a comparison of `base` with `variations` flipped, or why there is none.
 pub fn pair_of(base: &Scenario, variations: &[Variation]) -> Result<(Scenario, Scenario), String> {
@@ -25,7 +26,14 @@ pub fn example(file: &str) -> Result<Scenario, String> {
     let (name, text) = EXAMPLES
         .iter()
         .find(|(name, _)| *name == file)
-        .ok_or_else(|| format!("there is no example called {file}"))?;
+        .ok_or_else(|| {
+            let files = EXAMPLES.iter().map(|(name, _)| *name);
+            format!(
+                "there is no example called `{}`; {}",
+                shown(file),
+                did_you_mean(file, files, "example", "sim/scenarios/")
+            )
+        })?;
     parse_scenario(text, name).map_err(|error| error.to_string())
 }
 
@@ -36,8 +44,14 @@ pub fn variations_named(names: &str) -> Result<Vec<Variation>, String> {
         .map(str::trim)
         .filter(|name| !name.is_empty())
         .map(|name| {
-            Variation::by_name(name)
-                .ok_or_else(|| format!("no option called \"{name}\" can be compared"))
+            Variation::by_name(name).ok_or_else(|| {
+                let names = Variation::ALL.iter().map(|variation| variation.name());
+                format!(
+                    "no option called `{}` can be compared; {}",
+                    shown(name),
+                    did_you_mean(name, names, "option", "the compare picker")
+                )
+            })
         })
         .collect()
 }
@@ -112,8 +126,21 @@ mod tests {
             vec![Variation::Fencing, Variation::Redlock]
         );
         let reason = variations_named("fencing,teleport").unwrap_err();
-        assert!(reason.contains("teleport"), "{reason}");
+        assert!(
+            reason.starts_with("no option called `teleport`"),
+            "{reason}"
+        );
+        assert!(!reason.contains("`fencing`"), "no list: {reason}");
+        assert_eq!(
+            variations_named("fensing").unwrap_err(),
+            "no option called `fensing` can be compared; did you mean `fencing`?"
+        );
         assert!(example("nope.toml").is_err());
+        let slip = example("fencing-pause.tom").unwrap_err();
+        assert!(
+            slip.ends_with("did you mean `fencing-pause.toml`?"),
+            "{slip}"
+        );
     }
 
     #[test]

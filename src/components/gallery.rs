@@ -8,7 +8,7 @@ use crate::gallery::kept::{self, KeptImport};
 use crate::gallery::route::{
     gallery_fragment, is_gallery_fragment, parse_gallery_route, GalleryRoute,
 };
-use crate::gallery::{built_in, find, imported_item, remember, GalleryItem};
+use crate::gallery::{built_in, find, imported_item, no_card, remember, GalleryItem};
 use crate::lesson::live;
 use crate::state::{AppState, Notice};
 use crate::transfer::import_scenario;
@@ -147,6 +147,12 @@ impl GalleryState {
         self.built_in
             .with_value(|built_in| find(built_in, &imported, id).cloned())
     }
+
+    fn no_card(&self, id: &str) -> String {
+        let imported = self.imported.get_untracked();
+        self.built_in
+            .with_value(|built_in| no_card(built_in, &imported, id))
+    }
 }
 
 /// Goes to a gallery address: a new history entry, so back returns to what was there before.
@@ -174,10 +180,7 @@ fn open_from_address(state: AppState, gallery: GalleryState, schedule: ScheduleS
                 open_item(state, gallery, schedule, &item, demo || item.demo);
                 Ok(())
             }
-            None if id.starts_with(crate::gallery::IMPORTED_PREFIX) => Err(format!(
-                "`{id}` is not among this browser's imports (it was removed, or imported in another browser)"
-            )),
-            None => Err(format!("the gallery has no scenario `{id}`")),
+            None => Err(gallery.no_card(&id)),
         },
     });
     if let Err(reason) = opened {

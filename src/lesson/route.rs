@@ -7,6 +7,7 @@
 
 use quorumlab_sim::lesson::Lesson;
 use quorumlab_sim::scenario::shown;
+use quorumlab_sim::suggest::did_you_mean;
 
 pub const ROUTE_PREFIX: &str = "#/lesson/";
 
@@ -80,7 +81,12 @@ impl LessonRoute {
     /// The position in `lessons` of the lesson this names, with its 0-based step; or why not.
     pub fn resolve(&self, lessons: &[Lesson]) -> Result<(usize, usize), String> {
         let Some(index) = lessons.iter().position(|lesson| lesson.id == self.id) else {
-            return Err(format!("there is no lesson `{}`", self.id));
+            let ids = lessons.iter().map(|lesson| lesson.id.as_str());
+            return Err(format!(
+                "there is no lesson `{}`; {}",
+                shown(&self.id),
+                did_you_mean(&self.id, ids, "lesson", "the course")
+            ));
         };
         let steps = lessons[index].steps.len();
         if self.step > steps {
@@ -157,9 +163,18 @@ mod tests {
         );
         let too_far = route(&first.id, steps + 1).resolve(&lessons).unwrap_err();
         assert!(too_far.contains(&format!("has {steps} steps")), "{too_far}");
-        assert!(route("no-such-lesson", 1)
-            .resolve(&lessons)
-            .unwrap_err()
-            .contains("no lesson `no-such-lesson`"));
+        assert_eq!(
+            route("no-such-lesson", 1).resolve(&lessons).unwrap_err(),
+            format!(
+                "there is no lesson `no-such-lesson`; nothing close among the {} lessons (listed \
+                 in the course)",
+                lessons.len()
+            )
+        );
+        let slip = first.id.replacen('e', "", 1);
+        assert_eq!(
+            route(&slip, 1).resolve(&lessons).unwrap_err(),
+            format!("there is no lesson `{slip}`; did you mean `{}`?", first.id)
+        );
     }
 }

@@ -11,5 +11,6 @@ pub mod lesson;
 pub mod replay;
 pub mod runner;
 pub mod scenario;
+pub mod suggest;
 pub mod sweep;
 pub mod trace_file;

@@ -34,6 +34,7 @@ use crate::tooling::scenario::export::action_fields;
 use crate::tooling::scenario::fields::{NodeNames, Place, Source, TableReader};
 use crate::tooling::scenario::steps::parse_action;
 use crate::tooling::scenario::{parse_scenario, to_toml_string, Scenario, MAX_DURATION_MS};
+use crate::tooling::suggest::did_you_mean;
 use serde_json::{Map, Value};
 use std::fmt;
 use std::fmt::Write;
@@ -551,8 +552,13 @@ fn check_keys(
         None => Ok(()),
         Some(unknown) => {
             let text = format!(
-                "not a key of this line; expected only {}",
-                allowed.join(", ")
+                "not a key of this line; {}",
+                did_you_mean(
+                    unknown,
+                    allowed.iter().copied(),
+                    "key",
+                    "sim/TRACE_FILES.md"
+                )
             );
             Err(problem(line, Some(unknown), &text))
         }

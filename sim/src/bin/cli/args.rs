@@ -1,6 +1,8 @@
 //! A small command-line parser: `--name value`, `--name=value`, `--switch`, and positionals. Anything
 //! unknown, repeated or malformed is an error that names the flag.
 
+use quorumlab_sim::scenario::shown;
+use quorumlab_sim::suggest::did_you_mean;
 use std::collections::BTreeMap;
 use std::str::FromStr;
 
@@ -52,26 +54,29 @@ impl FlagSpec {
                 parsed.switches.push(name);
             } else {
                 return Err(format!(
-                    "unknown option `{argument}`; expected one of {}",
-                    self.known_list()
+                    "unknown option `{}`; {}",
+                    shown(argument),
+                    self.hint(name)
                 ));
             }
         }
         Ok(parsed)
     }
 
-    fn known_list(&self) -> String {
-        let names: Vec<String> = self
+    /// The flags closest to `--name`, or where they are all described.
+    fn hint(&self, name: &str) -> String {
+        let flags: Vec<String> = self
             .with_value
             .iter()
             .chain(self.switches)
-            .map(|name| format!("--{name}"))
+            .map(|known| format!("--{known}"))
             .collect();
-        if names.is_empty() {
-            "no options".to_string()
-        } else {
-            names.join(", ")
-        }
+        did_you_mean(
+            &format!("--{name}"),
+            flags.iter().map(String::as_str),
+            "option",
+            "`quorumlab help`",
+        )
     }
 }
 

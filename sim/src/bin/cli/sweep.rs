@@ -19,7 +19,8 @@ use quorumlab_sim::chaos::{chaos_scenario, ChaosOptions, ChaosProfile};
 use quorumlab_sim::config::MembershipMode;
 use quorumlab_sim::ids::MAX_NODES;
 use quorumlab_sim::registry::{self, Entry};
-use quorumlab_sim::scenario::{to_toml_string, Scenario};
+use quorumlab_sim::scenario::{shown, to_toml_string, Scenario};
+use quorumlab_sim::suggest::did_you_mean;
 use quorumlab_sim::sweep::judge_liar_scenario;
 use quorumlab_sim::sweep::{
     judge_scenario, lock_sweep_scenario, run_holder_seed, run_lock_seed, SweepSummary,
@@ -198,10 +199,10 @@ pub fn jobs(parsed: &ParsedArgs) -> Result<usize, String> {
 fn target(parsed: &ParsedArgs) -> Result<Target, String> {
     let name = parsed.text("protocol").unwrap_or("raft");
     let Some(entry) = registry::by_name(name) else {
-        let supported: Vec<&str> = registry::names().collect();
         return Err(format!(
-            "--protocol: unknown protocol `{name}`; supported: {}",
-            supported.join(", ")
+            "--protocol: unknown protocol `{}`; {}",
+            shown(name),
+            did_you_mean(name, registry::names(), "protocol", "sim/SCENARIOS.md")
         ));
     };
     let variant = parsed
@@ -275,9 +276,15 @@ fn unknown_variant(entry: &Entry, variant: &str) -> String {
         names.extend([RAFT_DIRECT_VARIANT, RAFT_LIAR_VARIANT]);
     }
     format!(
-        "--variant: {} has no variant `{variant}`; expected one of {}",
+        "--variant: {} has no variant `{}`; {}",
         entry.name,
-        names.join(", ")
+        shown(variant),
+        did_you_mean(
+            variant,
+            names,
+            "variant",
+            "sim/SCENARIOS.md, \"Coordination sweeps\""
+        )
     )
 }
 
@@ -292,8 +299,14 @@ fn coordination_profile_flag(parsed: &ParsedArgs, name: &str) -> Result<LockProf
     };
     let profile = LockProfile::from_name(profile_name).ok_or_else(|| {
         format!(
-            "--profile {profile_name} is not a {name} profile: a {name} sweep takes {}",
-            LockProfile::NAMES.join(", ")
+            "--profile {} is not a {name} profile; {}",
+            shown(profile_name),
+            did_you_mean(
+                profile_name,
+                LockProfile::NAMES.iter().copied(),
+                "profile",
+                "sim/SCENARIOS.md, \"Coordination sweeps\""
+            )
         )
     })?;
     if profile == LockProfile::Calm && parsed.switch("chaos") {
@@ -370,8 +383,14 @@ fn chaos_profile(parsed: &ParsedArgs) -> Result<ChaosProfile, String> {
     };
     let profile = ChaosProfile::from_name(name).ok_or_else(|| {
         format!(
-            "--profile: unknown profile `{name}`; expected one of {}",
-            ChaosProfile::NAMES.join(", ")
+            "--profile: unknown profile `{}`; {}",
+            shown(name),
+            did_you_mean(
+                name,
+                ChaosProfile::NAMES.iter().copied(),
+                "profile",
+                "sim/SCENARIOS.md, \"Chaos profiles\""
+            )
         )
     })?;
     if profile == ChaosProfile::Calm && parsed.switch("chaos") {

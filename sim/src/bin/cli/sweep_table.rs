@@ -17,6 +17,8 @@ use quorumlab_sim::chaos::locks::{LockChaosOptions, LockProfile};
 use quorumlab_sim::chaos::raft_liar::{LiarSchedule, RAFT_LIAR_VARIANT};
 use quorumlab_sim::chaos::{ChaosOptions, ChaosProfile};
 use quorumlab_sim::registry::{self, Entry};
+use quorumlab_sim::scenario::shown;
+use quorumlab_sim::suggest::did_you_mean;
 use quorumlab_sim::sweep::{
     judge_liar_scenario, run_holder_seed, run_lock_seed, run_seed, SweepSummary,
 };
@@ -109,10 +111,10 @@ fn chosen_entries(parsed: &ParsedArgs) -> Result<Vec<&'static Entry>, String> {
         Some(name) => registry::by_name(name)
             .map(|entry| vec![entry])
             .ok_or_else(|| {
-                let names: Vec<&str> = registry::ENTRIES.iter().map(|entry| entry.name).collect();
                 format!(
-                    "--world {name} is not a registered world; expected one of {}",
-                    names.join(", ")
+                    "--world {} is not a registered world; {}",
+                    shown(name),
+                    did_you_mean(name, registry::names(), "world", "sim/SCENARIOS.md")
                 )
             }),
     }

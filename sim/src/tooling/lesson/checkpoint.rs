@@ -9,7 +9,11 @@ use crate::base::ids::NodeId;
 use crate::contract::action::NodeTarget;
 use crate::tooling::scenario::errors::shown;
 use crate::tooling::scenario::fields::NodeNames;
+use crate::tooling::suggest::did_you_mean;
 use std::fmt;
+
+/// Where a lesson's author finds every checkpoint, each with what meets it.
+const CHECKPOINTS_LISTED_IN: &str = "sim/src/tooling/lesson/checkpoint.rs";
 
 /// Every checkpoint name, in the spelling used in lesson files.
 pub const CHECKPOINT_NAMES: &[&str] = &[
@@ -372,9 +376,14 @@ pub(crate) fn parse_checkpoint(
             text,
             trimmed_start,
             &format!(
-                "unknown checkpoint `{}`; expected one of {}",
+                "unknown checkpoint `{}`; {}",
                 shown(name),
-                CHECKPOINT_NAMES.join(", ")
+                did_you_mean(
+                    name,
+                    CHECKPOINT_NAMES.iter().copied(),
+                    "checkpoint",
+                    CHECKPOINTS_LISTED_IN
+                )
             ),
         )),
     }

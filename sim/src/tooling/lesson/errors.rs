@@ -7,7 +7,11 @@
 use super::LESSON_SCENARIO_FOLDER;
 use crate::tooling::scenario::errors::shown;
 use crate::tooling::scenario::{ScenarioError, ScenarioErrorKind};
+use crate::tooling::suggest::did_you_mean;
 use std::fmt;
+
+/// Where every key of a lesson file is described.
+const LESSON_FORMAT: &str = "the lesson format in sim/src/tooling/lesson/mod.rs";
 
 /// A lesson file that cannot be used, and where the problem is.
 ///
@@ -31,7 +35,7 @@ pub enum LessonErrorKind {
     /// Anything the scenario format also reports: bad TOML, unknown or missing keys, wrong types,
     /// unknown actions, node names that do not exist, numbers out of range.
     Format(ScenarioErrorKind),
-    /// `scenario` names a file that is not compiled into the library.
+    /// `scenario` names a file that is not compiled into the library; `known` are the paths that are.
     UnknownScenario { path: String, known: Vec<String> },
     /// The scenario file itself does not parse.
     BadScenario { message: String },
@@ -56,13 +60,22 @@ impl fmt::Display for LessonErrorKind {
                 formatter,
                 "a lesson starts with a `+++` line, then TOML front matter, then a closing `+++` line"
             ),
+            // A lesson's keys are the lesson format's, not the scenario format's the words would point to.
+            LessonErrorKind::Format(ScenarioErrorKind::UnknownKey { key, allowed }) => {
+                let hint = did_you_mean(key, allowed.iter().copied(), "key", LESSON_FORMAT);
+                write!(formatter, "unknown key; {hint}")
+            }
             LessonErrorKind::Format(kind) => write!(formatter, "{kind}"),
             LessonErrorKind::UnknownScenario { path, known } => write!(
                 formatter,
-                "no scenario `{}` is compiled in; {LESSON_SCENARIO_FOLDER} holds {}, and any example \
-                 under sim/scenarios/ may be named",
+                "no scenario `{}` is compiled in; {}",
                 shown(path),
-                known.join(", ")
+                did_you_mean(
+                    path,
+                    known.iter().map(String::as_str),
+                    "scenario file",
+                    &format!("{LESSON_SCENARIO_FOLDER} and sim/scenarios/")
+                )
             ),
             LessonErrorKind::BadScenario { message } => {
                 write!(formatter, "the scenario does not parse: {message}")
@@ -71,16 +84,20 @@ impl fmt::Display for LessonErrorKind {
                 let text = shown(text);
                 write!(formatter, "checkpoint `{text}` at character {at}: {message}")
             }
-            LessonErrorKind::UnknownLiveName { word, known } => write!(
-                formatter,
-                "`{{{}}}` names nothing in the run; an instruction may name {}",
-                shown(word),
-                known
-                    .iter()
-                    .map(|name| format!("`{{{name}}}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
+            LessonErrorKind::UnknownLiveName { word, known } => {
+                let braced: Vec<String> = known.iter().map(|name| format!("{{{name}}}")).collect();
+                write!(
+                    formatter,
+                    "`{{{}}}` names nothing in the run; {}",
+                    shown(word),
+                    did_you_mean(
+                        &format!("{{{word}}}"),
+                        braced.iter().map(String::as_str),
+                        "live name",
+                        "sim/src/tooling/lesson/live_names.rs"
+                    )
+                )
+            }
             LessonErrorKind::NoCorrectOption => {
                 write!(formatter, "no option is marked `correct = true`")
             }

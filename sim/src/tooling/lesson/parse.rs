@@ -9,7 +9,7 @@ use super::errors::{LessonError, LessonErrorKind};
 use super::live_names::{placeholders, LiveName, LIVE_NAMES};
 use super::{
     InterviewQuestion, Lesson, LessonStep, PredictOption, Prediction, SolutionAction, StepWorld,
-    LESSON_SCENARIO_FOLDER, SCENARIO_FILES,
+    SCENARIO_FILES,
 };
 use crate::tooling::scenario::errors::line_and_column;
 use crate::tooling::scenario::fields::{Field, NodeNames, Place, Source, TableReader};
@@ -218,11 +218,13 @@ fn read_step_scenario(field: Field<'_>, start_ms: u64) -> Result<StepWorld> {
 fn read_scenario(field: Field<'_>) -> Result<(String, Scenario)> {
     let path = field.string()?;
     let Some(text) = scenario_text(path) else {
-        // Named without their shared folder: the list grows with every lesson, and an error must
-        // stay short enough to read (the fuzzer holds every message to 1,000 characters).
+        let examples = EXAMPLES
+            .iter()
+            .map(|(name, _)| format!("{EXAMPLE_FOLDER}{name}"));
         let known = SCENARIO_FILES
             .iter()
-            .map(|(known, _)| known.trim_start_matches(LESSON_SCENARIO_FOLDER).to_string())
+            .map(|(known, _)| known.to_string())
+            .chain(examples)
             .collect();
         let path = path.to_string();
         return Err(lesson_error(
@@ -237,11 +239,14 @@ fn read_scenario(field: Field<'_>) -> Result<(String, Scenario)> {
     Ok((path.to_string(), scenario))
 }
 
+/// The folder of the engine's example scenarios, as a lesson names them.
+const EXAMPLE_FOLDER: &str = "sim/scenarios/";
+
 /// A lesson scenario by path: `lessons/scenarios/...` or one of the engine's examples, `sim/scenarios/...`.
 fn scenario_text(path: &str) -> Option<&'static str> {
     let lesson_file = SCENARIO_FILES.iter().find(|(known, _)| *known == path);
     let example = path
-        .strip_prefix("sim/scenarios/")
+        .strip_prefix(EXAMPLE_FOLDER)
         .and_then(|name| EXAMPLES.iter().find(|(known, _)| *known == name));
     lesson_file.or(example).map(|(_, text)| *text)
 }

@@ -3,7 +3,15 @@
 //! Errors are values the CLI prints and the app can explain: the variant says what kind of mistake it is,
 //! and its data says exactly which value was wrong and what was expected.
 
+use crate::tooling::scenario::steps::ACTION_NAMES;
+use crate::tooling::suggest::did_you_mean;
+use crate::worlds::registry;
 use std::fmt;
+
+/// Where a reader finds every key and protocol, for an unknown one with no close match.
+const KEYS_LISTED_IN: &str = "sim/SCENARIOS.md";
+/// Where a reader finds every action a step may name.
+const ACTIONS_LISTED_IN: &str = "sim/SCENARIOS.md, \"Steps\"";
 
 /// A scenario file that cannot be run, and where the problem is.
 ///
@@ -26,8 +34,10 @@ pub enum ScenarioErrorKind {
     MalformedToml {
         message: String,
     },
-    /// A key the format does not know, usually a typo.
+    /// A key the format does not know, usually a typo: `key` as written (without its table's
+    /// prefix; boxed to keep errors small), `allowed` the keys its table takes.
     UnknownKey {
+        key: Box<str>,
         allowed: Vec<&'static str>,
     },
     /// A required key is absent; `needed_by` says what requires it (`the scenario`, `action crash`).
@@ -124,22 +134,23 @@ impl fmt::Display for ScenarioErrorKind {
         match self {
             MalformedToml { message } => write!(formatter, "malformed TOML: {}", message.trim_end()),
             Invalid { problem } => write!(formatter, "{problem}"),
-            UnknownKey { allowed } => {
-                write!(formatter, "unknown key; expected one of {}", quoted_list(allowed))
+            UnknownKey { key, allowed } => {
+                let hint = did_you_mean(key, allowed.iter().copied(), "key", KEYS_LISTED_IN);
+                write!(formatter, "unknown key; {hint}")
             }
             MissingKey { needed_by } => write!(formatter, "missing (required by {needed_by})"),
             WrongType { expected, found } => write!(formatter, "expected {expected}, found {found}"),
             UnknownProtocol { protocol } => write!(
                 formatter,
-                "unknown protocol `{}`; supported: {}",
+                "unknown protocol `{}`; {}",
                 shown(protocol),
-                quoted_list(&crate::worlds::registry::names().collect::<Vec<_>>())
+                did_you_mean(protocol, registry::names(), "protocol", KEYS_LISTED_IN)
             ),
             UnknownAction { action } => write!(
                 formatter,
-                "unknown action `{}`; expected one of {}",
+                "unknown action `{}`; {}",
                 shown(action),
-                quoted_list(crate::tooling::scenario::steps::ACTION_NAMES)
+                did_you_mean(action, ACTION_NAMES.iter().copied(), "action", ACTIONS_LISTED_IN)
             ),
             BadNodeName { text, node_count, leader_allowed } => {
                 let leader = if *leader_allowed { " or `leader`" } else { "" };
@@ -237,14 +248,6 @@ impl fmt::Display for ScenarioError {
 }
 
 impl std::error::Error for ScenarioError {}
-
-fn quoted_list(items: &[&str]) -> String {
-    items
-        .iter()
-        .map(|item| format!("`{item}`"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
 
 /// The 1-based line and character column of byte `offset` in `text`.
 pub(crate) fn line_and_column(text: &str, offset: usize) -> (u32, u32) {

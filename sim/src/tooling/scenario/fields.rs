@@ -324,6 +324,7 @@ impl<'a> TableReader<'a> {
                 self.place.step,
                 Some(self.place.full_key(unknown.get_ref())),
                 ScenarioErrorKind::UnknownKey {
+                    key: unknown.get_ref().as_ref().into(),
                     allowed: allowed.to_vec(),
                 },
             )),

@@ -363,7 +363,12 @@ fn header_errors_name_the_field() {
         (
             format!("{{\"kind\":\"header\",\"format\":\"quorumlab-trace\",\"version\":1,\"scenario\":{good_scenario},\"extra\":1}}"),
             "extra",
-            "not a key",
+            "not a key of this line; nothing close among the 4 keys (listed in sim/TRACE_FILES.md)",
+        ),
+        (
+            format!("{{\"kind\":\"header\",\"format\":\"quorumlab-trace\",\"versoin\":1,\"scenario\":{good_scenario}}}"),
+            "versoin",
+            "not a key of this line; did you mean `version`?",
         ),
     ];
     for (line, field, words) in cases {
