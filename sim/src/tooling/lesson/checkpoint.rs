@@ -77,6 +77,9 @@ pub const CHECKPOINT_NAMES: &[&str] = &[
     "no_leader_without_quorum_for_ms",
     "write_refused_or_unknown_without_quorum",
     "crashed_leader_replaced",
+    "stranded_leader_write_unknown",
+    "old_leader_entries_overwritten",
+    "lock_request_timed_out",
 ];
 
 /// A condition on the live simulation. `NodeTarget::Leader` in a checkpoint means the node that led
@@ -245,6 +248,14 @@ pub enum Checkpoint {
     WriteRefusedOrUnknownWithoutQuorum,
     /// Raft: the leader of the step's start crashed and another server won a later term.
     CrashedLeaderReplaced,
+    /// Raft: a write waited at a leader cut off from a majority while the other side elected a newer
+    /// leader, and came back unknown.
+    StrandedLeaderWriteUnknown,
+    /// Raft: a server lost, to a newer leader's repair, uncommitted entries of a term it had led.
+    OldLeaderEntriesOverwritten,
+    /// A worker's request for the lock service's lock went unanswered until its timeout, and it asked
+    /// again.
+    LockRequestTimedOut,
 }
 
 /// Why a checkpoint string does not parse; `at` is the 1-based character where the problem starts.
@@ -405,6 +416,9 @@ pub(crate) fn parse_checkpoint(
             no_argument(Checkpoint::WriteRefusedOrUnknownWithoutQuorum)
         }
         "crashed_leader_replaced" => no_argument(Checkpoint::CrashedLeaderReplaced),
+        "stranded_leader_write_unknown" => no_argument(Checkpoint::StrandedLeaderWriteUnknown),
+        "old_leader_entries_overwritten" => no_argument(Checkpoint::OldLeaderEntriesOverwritten),
+        "lock_request_timed_out" => no_argument(Checkpoint::LockRequestTimedOut),
         "ballots_at_least" => Ok(Checkpoint::BallotsAtLeast(number(
             text,
             needs("a number")?,

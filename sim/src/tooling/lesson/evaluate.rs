@@ -18,6 +18,7 @@ mod holder_crash;
 mod holders;
 mod leader_lease;
 mod lock_delay;
+mod lock_timeout;
 mod lost_quorum;
 mod membership;
 mod message_tally;
@@ -32,6 +33,7 @@ mod requests;
 mod scheduler;
 mod set_nx;
 mod stale_write;
+mod stranded_leader;
 #[cfg(test)]
 mod test_support;
 mod tokens;
@@ -132,6 +134,10 @@ pub struct CheckpointEvaluator {
     paused_holder: paused_holder::PausedHolderWatch,
     /// Leaderless stretches and failed requests while no majority could be reached.
     lost_quorum: lost_quorum::LostQuorumWatch,
+    /// Writes held by a leader cut off from a majority, and entries such leaders lost on rejoining.
+    stranded: stranded_leader::StrandedLeaderWatch,
+    /// Lock requests that timed out and went again.
+    lock_timeout: lock_timeout::LockTimeoutWatch,
     /// Set once the checkpoint has been met; later calls return it unchanged.
     met: Option<Verdict>,
 }
@@ -173,6 +179,8 @@ impl CheckpointEvaluator {
             woken: woken_leader::WokenLeaderWatch::begin(world),
             paused_holder: paused_holder::PausedHolderWatch::begin(world),
             lost_quorum: lost_quorum::LostQuorumWatch::begin(world),
+            stranded: stranded_leader::StrandedLeaderWatch::begin(world),
+            lock_timeout: lock_timeout::LockTimeoutWatch::begin(world),
             met: None,
         }
     }
@@ -315,7 +323,10 @@ impl CheckpointEvaluator {
             | Checkpoint::SplitMinorityCannotCommit
             | Checkpoint::NoLeaderWithoutQuorumForMs(_)
             | Checkpoint::WriteRefusedOrUnknownWithoutQuorum
-            | Checkpoint::CrashedLeaderReplaced => self.evaluate_edge_case(world, leader),
+            | Checkpoint::CrashedLeaderReplaced
+            | Checkpoint::StrandedLeaderWriteUnknown
+            | Checkpoint::OldLeaderEntriesOverwritten
+            | Checkpoint::LockRequestTimedOut => self.evaluate_edge_case(world, leader),
         }
     }
 
@@ -347,6 +358,9 @@ impl CheckpointEvaluator {
                 self.elections
                     .crashed_leader_replaced(world, self.start_leader, leader)
             }
+            Checkpoint::StrandedLeaderWriteUnknown => self.stranded.write_unknown(world),
+            Checkpoint::OldLeaderEntriesOverwritten => self.stranded.entries_overwritten(world),
+            Checkpoint::LockRequestTimedOut => self.lock_timeout.acquire_timed_out(world),
             // `evaluate` sends only the checkpoints above here.
             other => Verdict::not_yet(format!("{other:?} is judged elsewhere")),
         }

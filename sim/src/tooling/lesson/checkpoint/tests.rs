@@ -167,6 +167,15 @@ fn every_name_parses_with_its_argument() {
             Checkpoint::WriteRefusedOrUnknownWithoutQuorum,
         ),
         ("crashed_leader_replaced", Checkpoint::CrashedLeaderReplaced),
+        (
+            "stranded_leader_write_unknown",
+            Checkpoint::StrandedLeaderWriteUnknown,
+        ),
+        (
+            "old_leader_entries_overwritten",
+            Checkpoint::OldLeaderEntriesOverwritten,
+        ),
+        ("lock_request_timed_out", Checkpoint::LockRequestTimedOut),
         ("minority_cannot_commit", Checkpoint::MinorityCannotCommit),
         ("partitioned", Checkpoint::Partitioned),
         ("leader_stepped_down", Checkpoint::LeaderSteppedDown),

@@ -91,6 +91,10 @@ impl Reach {
         )
     }
 
+    pub(super) fn is_cut_off(&self, node: NodeId) -> bool {
+        self.cut_off.contains(&node)
+    }
+
     /// "n5 is crashed and n3 is cut off": what became of each gone server.
     pub(super) fn describe_gone(&self, world: &World) -> String {
         let each: Vec<String> = self
