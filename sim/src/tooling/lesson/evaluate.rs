@@ -149,6 +149,7 @@ impl CheckpointEvaluator {
         let progress = progress::ProgressWatch::begin(&checkpoint, world, start_leader);
         let overlap_at_start = checkpoint == Checkpoint::TwoClientsBelieveTheyHoldLock
             && believers::two_believers(world).satisfied;
+        let overwrites = checkpoint == Checkpoint::OldLeaderEntriesOverwritten;
         CheckpointEvaluator {
             overlap_at_start,
             checkpoint,
@@ -179,7 +180,7 @@ impl CheckpointEvaluator {
             woken: woken_leader::WokenLeaderWatch::begin(world),
             paused_holder: paused_holder::PausedHolderWatch::begin(world),
             lost_quorum: lost_quorum::LostQuorumWatch::begin(world),
-            stranded: stranded_leader::StrandedLeaderWatch::begin(world),
+            stranded: stranded_leader::StrandedLeaderWatch::begin(world, overwrites),
             lock_timeout: lock_timeout::LockTimeoutWatch::begin(world),
             met: None,
         }

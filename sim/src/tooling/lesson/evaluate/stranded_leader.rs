@@ -44,9 +44,12 @@ pub(super) struct StrandedLeaderWatch {
 }
 
 impl StrandedLeaderWatch {
-    pub(super) fn begin(world: &World) -> StrandedLeaderWatch {
+    /// `overwrites`: whether `old_leader_entries_overwritten` is the checkpoint, the only one that
+    /// needs the terms each server led (read from the whole trace, so only when wanted).
+    pub(super) fn begin(world: &World, overwrites: bool) -> StrandedLeaderWatch {
         let mut led: BTreeMap<NodeId, BTreeSet<Term>> = BTreeMap::new();
-        for record in world.trace().records() {
+        let records = world.trace().records().filter(|_| overwrites);
+        for record in records {
             if let TraceEvent::Observe {
                 node,
                 fact: Fact::Raft(RaftFact::BecameLeader { term, .. }),
@@ -178,7 +181,7 @@ impl StrandedLeaderWatch {
 
     pub(super) fn entries_overwritten(&mut self, world: &World) -> Verdict {
         let Some(records) = self.cursor.unread(world) else {
-            *self = StrandedLeaderWatch::begin(world);
+            *self = StrandedLeaderWatch::begin(world, true);
             return Verdict::not_yet("the run went back in time; watching again from here".into());
         };
         for record in records {
