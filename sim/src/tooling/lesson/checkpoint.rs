@@ -71,6 +71,19 @@ pub const CHECKPOINT_NAMES: &[&str] = &[
     "no_fault_tolerance",
     "lock_holder_crashed",
     "value_chosen_within_ballots",
+    "lease_failover_gap_ms",
+    "lease_renewal_failed",
+    "woken_leader_acted_on_old_term",
+    "lock_granted_while_holder_paused",
+    "paused_holder_write_refused",
+    "committed_with_servers_gone",
+    "split_minority_cannot_commit",
+    "no_leader_without_quorum_for_ms",
+    "write_refused_or_unknown_without_quorum",
+    "crashed_leader_replaced",
+    "stranded_leader_write_unknown",
+    "old_leader_entries_overwritten",
+    "lock_request_timed_out",
 ];
 
 /// A condition on the live simulation. `NodeTarget::Leader` in a checkpoint means the node that led
@@ -210,6 +223,43 @@ pub enum Checkpoint {
     NoFaultTolerance,
     /// The named worker (any worker when `None`) crashed while it held the lock.
     LockHolderCrashed(Option<NodeTarget>),
+    /// Raft: the leader went down while it held a lease (lease reads on), and no server led for at
+    /// least this many ms, until another won a later term.
+    LeaseFailoverGapMs(u64),
+    /// Raft: the leader, still running, heard from no majority for a whole election timeout and
+    /// stepped down by itself (CheckQuorum): its lease could not be renewed. Removal, a pause or a
+    /// later term do not count.
+    LeaseRenewalFailed,
+    /// Raft: the step's leader was paused, another server won a later term meanwhile, and the old
+    /// leader woke and sent heartbeats or entries as leader of its old term before it stepped down.
+    WokenLeaderActedOnOldTerm,
+    /// A worker seen paused while it believed it held the lock still does, frozen, while another worker
+    /// believes it holds the lock with a higher token.
+    LockGrantedWhileHolderPaused,
+    /// The store refused a write carrying the token a worker held when it was seen paused: the late
+    /// write of a holder frozen past its lease.
+    PausedHolderWriteRefused,
+    /// At least this many servers are gone at once (down, paused or cut off from a majority), and the
+    /// servers left committed past what was committed when that many were first gone.
+    CommittedWithServersGone(u64),
+    /// Like `MinorityCannotCommit`, but the cut-off side has two or more servers that still reach
+    /// each other (a side of a split, not one isolated server).
+    SplitMinorityCannotCommit,
+    /// No server has led for this long, and for all that time no up server could reach a majority.
+    NoLeaderWithoutQuorumForMs(u64),
+    /// Since the step began a request came back refused or unknown from a server that could not reach
+    /// a majority (or found no leader because no server could).
+    WriteRefusedOrUnknownWithoutQuorum,
+    /// Raft: the leader of the step's start crashed and another server won a later term.
+    CrashedLeaderReplaced,
+    /// Raft: a write waited at a leader cut off from a majority while the other side elected a newer
+    /// leader, and came back unknown.
+    StrandedLeaderWriteUnknown,
+    /// Raft: a server lost, to a newer leader's repair, uncommitted entries of a term it had led.
+    OldLeaderEntriesOverwritten,
+    /// A worker's request for the lock service's lock went unanswered until its timeout, and it asked
+    /// again.
+    LockRequestTimedOut,
 }
 
 /// Why a checkpoint string does not parse; `at` is the 1-based character where the problem starts.
@@ -349,6 +399,30 @@ pub(crate) fn parse_checkpoint(
                 text, argument, names,
             )?))),
         },
+        "lease_failover_gap_ms" => Ok(Checkpoint::LeaseFailoverGapMs(number(
+            text,
+            needs("a number")?,
+        )?)),
+        "lease_renewal_failed" => no_argument(Checkpoint::LeaseRenewalFailed),
+        "woken_leader_acted_on_old_term" => no_argument(Checkpoint::WokenLeaderActedOnOldTerm),
+        "lock_granted_while_holder_paused" => no_argument(Checkpoint::LockGrantedWhileHolderPaused),
+        "paused_holder_write_refused" => no_argument(Checkpoint::PausedHolderWriteRefused),
+        "committed_with_servers_gone" => Ok(Checkpoint::CommittedWithServersGone(number(
+            text,
+            needs("a number")?,
+        )?)),
+        "split_minority_cannot_commit" => no_argument(Checkpoint::SplitMinorityCannotCommit),
+        "no_leader_without_quorum_for_ms" => Ok(Checkpoint::NoLeaderWithoutQuorumForMs(number(
+            text,
+            needs("a number")?,
+        )?)),
+        "write_refused_or_unknown_without_quorum" => {
+            no_argument(Checkpoint::WriteRefusedOrUnknownWithoutQuorum)
+        }
+        "crashed_leader_replaced" => no_argument(Checkpoint::CrashedLeaderReplaced),
+        "stranded_leader_write_unknown" => no_argument(Checkpoint::StrandedLeaderWriteUnknown),
+        "old_leader_entries_overwritten" => no_argument(Checkpoint::OldLeaderEntriesOverwritten),
+        "lock_request_timed_out" => no_argument(Checkpoint::LockRequestTimedOut),
         "ballots_at_least" => Ok(Checkpoint::BallotsAtLeast(number(
             text,
             needs("a number")?,

@@ -9,33 +9,43 @@
 //! Every answer carries a sentence saying why, so the app can show "not yet: n3 still leads in term 2"
 //! rather than a bare red cross.
 
+mod believers;
 mod byzantine;
 mod coordination;
 mod elections;
 mod grants;
 mod holder_crash;
 mod holders;
+mod leader_lease;
 mod lock_delay;
+mod lock_timeout;
+mod lost_quorum;
 mod membership;
 mod message_tally;
+mod minority;
+mod paused_holder;
 mod paused_phase;
 mod paxos;
 mod progress;
 mod quorum;
+mod reach;
 mod requests;
 mod scheduler;
 mod set_nx;
 mod stale_write;
+mod stranded_leader;
 #[cfg(test)]
 mod test_support;
 mod tokens;
 mod tolerance;
+mod trace_cursor;
 mod violations;
+mod woken_leader;
 
 use super::checkpoint::Checkpoint;
 use crate::base::ids::NodeId;
 use crate::base::time::SimTime;
-use crate::base::units::{LogIndex, Term};
+use crate::base::units::Term;
 use crate::contract::action::NodeTarget;
 use crate::contract::protocol::{Protocol, RoleLabel};
 use crate::engine::checker::locks::NO_DUPLICATE_INVOICE;
@@ -73,9 +83,8 @@ pub struct CheckpointEvaluator {
     /// When the cluster was last seen without a leader after having one (or since the step began).
     leaderless_since: Option<SimTime>,
     rejected_at_start: u64,
-    /// The highest commit index of any server when a server was first seen cut off from a majority
-    /// (cleared when every server can reach a majority again).
-    commit_when_cut_off: Option<LogIndex>,
+    /// Commit indexes when servers were first seen gone (the minority and member-loss checkpoints).
+    minority: minority::MinorityWatch,
     /// Violations per invariant when the step began (for checkpoints about a new violation).
     violations_at_start: violations::ViolationBaseline,
     /// When the step began, and whether a watched server has fallen behind since.
@@ -117,6 +126,18 @@ pub struct CheckpointEvaluator {
     tolerance: tolerance::ToleranceWatch,
     /// The holds the lock service applied, read off the trace, and the crashes since the step began.
     holder_crash: holder_crash::HolderCrashWatch,
+    /// The leader whose lease is watched: when it fell, and why it stepped down.
+    lease: leader_lease::LeaderLeaseWatch,
+    /// A paused leader, its successor, and what it sent after waking.
+    woken: woken_leader::WokenLeaderWatch,
+    /// Lock holders seen frozen, and the store's refusals of their late writes.
+    paused_holder: paused_holder::PausedHolderWatch,
+    /// Leaderless stretches and failed requests while no majority could be reached.
+    lost_quorum: lost_quorum::LostQuorumWatch,
+    /// Writes held by a leader cut off from a majority, and entries such leaders lost on rejoining.
+    stranded: stranded_leader::StrandedLeaderWatch,
+    /// Lock requests that timed out and went again.
+    lock_timeout: lock_timeout::LockTimeoutWatch,
     /// Set once the checkpoint has been met; later calls return it unchanged.
     met: Option<Verdict>,
 }
@@ -127,14 +148,15 @@ impl CheckpointEvaluator {
         let start_leader = leader_and_term(world);
         let progress = progress::ProgressWatch::begin(&checkpoint, world, start_leader);
         let overlap_at_start = checkpoint == Checkpoint::TwoClientsBelieveTheyHoldLock
-            && two_believers(world).satisfied;
+            && believers::two_believers(world).satisfied;
+        let overwrites = checkpoint == Checkpoint::OldLeaderEntriesOverwritten;
         CheckpointEvaluator {
             overlap_at_start,
             checkpoint,
             start_leader,
             leaderless_since: start_leader.is_none().then_some(world.now()),
             rejected_at_start: rejected_count(world),
-            commit_when_cut_off: None,
+            minority: minority::MinorityWatch::default(),
             violations_at_start: violations::ViolationBaseline::of(world),
             progress,
             coordination: coordination::CoordinationBaseline::begin(world),
@@ -154,6 +176,12 @@ impl CheckpointEvaluator {
             elections: elections::ElectionWatch::begin(world),
             tolerance: tolerance::ToleranceWatch::begin(world),
             holder_crash: holder_crash::HolderCrashWatch::begin(world),
+            lease: leader_lease::LeaderLeaseWatch::begin(world),
+            woken: woken_leader::WokenLeaderWatch::begin(world),
+            paused_holder: paused_holder::PausedHolderWatch::begin(world),
+            lost_quorum: lost_quorum::LostQuorumWatch::begin(world),
+            stranded: stranded_leader::StrandedLeaderWatch::begin(world, overwrites),
+            lock_timeout: lock_timeout::LockTimeoutWatch::begin(world),
             met: None,
         }
     }
@@ -177,7 +205,7 @@ impl CheckpointEvaluator {
     fn evaluate(&mut self, world: &World) -> Verdict {
         let leader = leader_and_term(world);
         if self.start_leader.is_none() {
-            self.start_leader = leader;
+            self.start_leader = self.elections.first_winner(world).or(leader);
         }
         match leader {
             Some(_) => self.leaderless_since = None,
@@ -192,7 +220,7 @@ impl CheckpointEvaluator {
             }
             Checkpoint::TermAtLeast(term) => term_at_least(world, *term),
             Checkpoint::NoLeaderForMs(ms) => self.no_leader_for(world, *ms),
-            Checkpoint::MinorityCannotCommit => self.minority_cannot_commit(world),
+            Checkpoint::MinorityCannotCommit => self.minority.minority_cannot_commit(world),
             Checkpoint::NodeCrashed(target) => {
                 self.node_status(world, *target, NodeStatus::Crashed)
             }
@@ -287,6 +315,55 @@ impl CheckpointEvaluator {
                 }
                 self.holder_crash.lock_holder_crashed(world, worker)
             }
+            Checkpoint::LeaseFailoverGapMs(_)
+            | Checkpoint::LeaseRenewalFailed
+            | Checkpoint::WokenLeaderActedOnOldTerm
+            | Checkpoint::LockGrantedWhileHolderPaused
+            | Checkpoint::PausedHolderWriteRefused
+            | Checkpoint::CommittedWithServersGone(_)
+            | Checkpoint::SplitMinorityCannotCommit
+            | Checkpoint::NoLeaderWithoutQuorumForMs(_)
+            | Checkpoint::WriteRefusedOrUnknownWithoutQuorum
+            | Checkpoint::CrashedLeaderReplaced
+            | Checkpoint::StrandedLeaderWriteUnknown
+            | Checkpoint::OldLeaderEntriesOverwritten
+            | Checkpoint::LockRequestTimedOut => self.evaluate_edge_case(world, leader),
+        }
+    }
+
+    /// The checkpoints that each ask for one edge case and nothing that looks like it.
+    fn evaluate_edge_case(&mut self, world: &World, leader: Option<(NodeId, Term)>) -> Verdict {
+        match &self.checkpoint {
+            Checkpoint::LeaseFailoverGapMs(ms) => self.lease.lease_failover_gap(world, *ms),
+            Checkpoint::LeaseRenewalFailed => self.lease.lease_renewal_failed(world),
+            Checkpoint::WokenLeaderActedOnOldTerm => self.woken.acted_on_old_term(world),
+            Checkpoint::LockGrantedWhileHolderPaused => {
+                self.paused_holder.granted_while_paused(world)
+            }
+            Checkpoint::PausedHolderWriteRefused => self
+                .paused_holder
+                .write_refused(world, &mut self.stale_write),
+            Checkpoint::CommittedWithServersGone(count) => {
+                self.minority.committed_with_servers_gone(world, *count)
+            }
+            Checkpoint::SplitMinorityCannotCommit => {
+                self.minority.split_minority_cannot_commit(world)
+            }
+            Checkpoint::NoLeaderWithoutQuorumForMs(ms) => {
+                self.lost_quorum.no_leader_for(world, *ms)
+            }
+            Checkpoint::WriteRefusedOrUnknownWithoutQuorum => {
+                self.lost_quorum.refused_or_unknown(world)
+            }
+            Checkpoint::CrashedLeaderReplaced => {
+                self.elections
+                    .crashed_leader_replaced(world, self.start_leader, leader)
+            }
+            Checkpoint::StrandedLeaderWriteUnknown => self.stranded.write_unknown(world),
+            Checkpoint::OldLeaderEntriesOverwritten => self.stranded.entries_overwritten(world),
+            Checkpoint::LockRequestTimedOut => self.lock_timeout.acquire_timed_out(world),
+            // `evaluate` sends only the checkpoints above here.
+            other => Verdict::not_yet(format!("{other:?} is judged elsewhere")),
         }
     }
 
@@ -346,62 +423,6 @@ impl CheckpointEvaluator {
                 "{label} is {}: it cannot step down until it runs again",
                 status.as_str()
             )),
-        }
-    }
-
-    /// Met when some up server cannot reach a majority and the majority side has committed past the
-    /// highest index any server had when the split was first seen: new writes went through on one side
-    /// only. (Comparing the two sides directly would also count a follower that was merely one
-    /// heartbeat behind when the split came.)
-    fn minority_cannot_commit(&mut self, world: &World) -> Verdict {
-        let count = server_count(world);
-        let majority = count / 2 + 1;
-        let up: Vec<NodeId> = servers(world)
-            .filter(|node| world.nodes()[node.index()].status == NodeStatus::Up)
-            .collect();
-        let network = world.network();
-        let reaches = |from: NodeId| {
-            up.iter()
-                .filter(|to| {
-                    **to == from || (network.link_up(from, **to) && network.link_up(**to, from))
-                })
-                .count()
-        };
-        let (cut_off, majority_side): (Vec<NodeId>, Vec<NodeId>) =
-            up.iter().partition(|node| reaches(**node) < majority);
-        let commit = |nodes: &[NodeId]| {
-            nodes
-                .iter()
-                .map(|node| world.nodes()[node.index()].actor.summary().commit_index)
-                .max()
-                .unwrap_or_default()
-        };
-        if cut_off.is_empty() {
-            self.commit_when_cut_off = None;
-            return Verdict::not_yet("every up server can reach a majority".into());
-        }
-        let baseline = *self.commit_when_cut_off.get_or_insert_with(|| commit(&up));
-        if majority_side.is_empty() {
-            return Verdict::not_yet(format!(
-                "no group of up servers reaches a majority ({majority} of {count})"
-            ));
-        }
-        let labels = cut_off
-            .iter()
-            .map(|node| world.node_label(*node))
-            .collect::<Vec<_>>()
-            .join(", ");
-        let (minority_commit, majority_commit) = (commit(&cut_off), commit(&majority_side));
-        if majority_commit > baseline && minority_commit <= baseline {
-            Verdict::yes(format!(
-                "{labels} cannot reach a majority and stay at commit index {minority_commit}, \
-                 while the majority side has committed up to {majority_commit}"
-            ))
-        } else {
-            Verdict::not_yet(format!(
-                "{labels} are cut off from a majority; send writes so the majority side commits \
-                 past index {baseline}"
-            ))
         }
     }
 
@@ -506,84 +527,6 @@ fn rejected_count(world: &World) -> u64 {
         .coordination_view()
         .and_then(|view| view.resource)
         .map_or(0, |resource| resource.rejected)
-}
-
-impl CheckpointEvaluator {
-    /// Two clients believe they hold the lock, in an overlap that began during this step.
-    fn new_two_believers(&mut self, world: &World) -> Verdict {
-        let verdict = two_believers(world);
-        if self.overlap_at_start {
-            if verdict.satisfied {
-                return Verdict::not_yet(
-                    "two clients still overlap from the step before; this step wants a new overlap, \
-                     so wait for it to end, then make one"
-                        .into(),
-                );
-            }
-            self.overlap_at_start = false;
-        }
-        verdict
-    }
-}
-
-fn two_believers(world: &World) -> Verdict {
-    let Some(view) = world.coordination_view() else {
-        return Verdict::not_yet("this world has no lock clients".into());
-    };
-    // Redis-style holds carry a unique value, not a token: call it what it is.
-    let tokens_fence = view.kind.entry().capabilities.tokens_fence;
-    let mut believers: Vec<String> = view
-        .workers
-        .iter()
-        .filter_map(|worker| {
-            let belief = worker.belief.as_ref()?;
-            // A frozen holder's belief outlives its validity: it cannot look at its clock.
-            let past = worker.local_clock_us >= belief.lease_until_local_us as i64;
-            Some(format!(
-                "{} ({}{})",
-                world.node_label(worker.id),
-                crate::contract::entry::hold_number(tokens_fence, belief.token.0),
-                if past {
-                    ", its time already up by its own clock"
-                } else {
-                    ""
-                }
-            ))
-        })
-        .collect();
-    believers.extend(
-        view.scheduler
-            .iter()
-            .flat_map(|scheduler| &scheduler.instances)
-            .filter(|instance| instance.believes_it_leads)
-            .map(|instance| {
-                format!(
-                    "{} (token {})",
-                    world.node_label(instance.id),
-                    instance.token
-                )
-            }),
-    );
-    match believers.len() {
-        0 => Verdict::not_yet("no client believes it holds the lock".into()),
-        1 => Verdict::not_yet(format!("only {} believes it holds the lock", believers[0])),
-        _ => {
-            // Exclusive Belief judges beliefs within their validity only; say why it may stay green.
-            let note = if believers
-                .iter()
-                .any(|believer| believer.contains("time already up"))
-            {
-                "; a belief past its own validity is not one Exclusive Belief counts, so that check \
-                 can stay green while the stale holder still acts"
-            } else {
-                ""
-            };
-            Verdict::yes(format!(
-                "{} each believe they hold the lock{note}",
-                believers.join(" and ")
-            ))
-        }
-    }
 }
 
 fn duplicate_invoice(world: &World) -> Verdict {

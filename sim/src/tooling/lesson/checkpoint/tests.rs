@@ -133,7 +133,69 @@ fn every_name_parses_with_its_argument() {
             "lock_holder_crashed(A)",
             Checkpoint::LockHolderCrashed(Some(NodeTarget::Node(NodeId(3)))),
         ),
+        (
+            "lease_failover_gap_ms(100)",
+            Checkpoint::LeaseFailoverGapMs(100),
+        ),
+        ("lease_renewal_failed", Checkpoint::LeaseRenewalFailed),
+        (
+            "woken_leader_acted_on_old_term",
+            Checkpoint::WokenLeaderActedOnOldTerm,
+        ),
+        (
+            "lock_granted_while_holder_paused",
+            Checkpoint::LockGrantedWhileHolderPaused,
+        ),
+        (
+            "paused_holder_write_refused",
+            Checkpoint::PausedHolderWriteRefused,
+        ),
+        (
+            "committed_with_servers_gone(2)",
+            Checkpoint::CommittedWithServersGone(2),
+        ),
+        (
+            "split_minority_cannot_commit",
+            Checkpoint::SplitMinorityCannotCommit,
+        ),
+        (
+            "no_leader_without_quorum_for_ms(1000)",
+            Checkpoint::NoLeaderWithoutQuorumForMs(1000),
+        ),
+        (
+            "write_refused_or_unknown_without_quorum",
+            Checkpoint::WriteRefusedOrUnknownWithoutQuorum,
+        ),
+        ("crashed_leader_replaced", Checkpoint::CrashedLeaderReplaced),
+        (
+            "stranded_leader_write_unknown",
+            Checkpoint::StrandedLeaderWriteUnknown,
+        ),
+        (
+            "old_leader_entries_overwritten",
+            Checkpoint::OldLeaderEntriesOverwritten,
+        ),
+        ("lock_request_timed_out", Checkpoint::LockRequestTimedOut),
+        ("minority_cannot_commit", Checkpoint::MinorityCannotCommit),
+        ("partitioned", Checkpoint::Partitioned),
+        ("leader_stepped_down", Checkpoint::LeaderSteppedDown),
+        (
+            "resource_rejected_stale_token",
+            Checkpoint::ResourceRejectedStaleToken,
+        ),
+        (
+            "two_clients_believe_they_hold_lock",
+            Checkpoint::TwoClientsBelieveTheyHoldLock,
+        ),
     ];
+    // Every name in the list is parsed above, so a name added without a case fails here.
+    let parsed: Vec<&str> = cases
+        .iter()
+        .map(|(text, _)| text.trim().split('(').next().unwrap().trim())
+        .collect();
+    for name in CHECKPOINT_NAMES {
+        assert!(parsed.contains(name), "{name} has no parse case");
+    }
     for (text, expected) in cases {
         assert_eq!(parse_checkpoint(text, &names()), Ok(expected), "{text}");
     }

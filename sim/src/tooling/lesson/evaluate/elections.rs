@@ -1,7 +1,9 @@
 //! Raft elections read off the trace since the step began: who campaigned in each term, whose votes
-//! they got, and who won. Two checkpoints use it. `leader_changed` says how long the cluster went
+//! they got, and who won. Three checkpoints use it. `leader_changed` says how long the cluster went
 //! without a leader, how many rounds of voting that took and how many votes a majority is, so a learner
-//! can compare a large cluster with a small one. `split_vote` waits for a term in which two or more
+//! can compare a large cluster with a small one. `crashed_leader_replaced` is the same, but only after
+//! the old leader crashed: a leader pushed out by a returning server's higher term is not the failover
+//! a "crash the leader" step teaches. `split_vote` waits for a term in which two or more
 //! candidates campaigned and none won, followed by a later term that did elect a leader.
 //!
 //! Only what the trace gained since the last call is read. A record the trace already forgot cannot be
@@ -14,7 +16,7 @@ use crate::base::time::SimTime;
 use crate::base::units::Term;
 use crate::contract::protocol::{RaftFact, VoteVerdict};
 use crate::engine::trace::TraceEvent;
-use crate::engine::world::World;
+use crate::engine::world::{NodeStatus, World};
 use crate::worlds::actor::Fact;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -47,8 +49,15 @@ impl TermElection {
 pub(super) struct ElectionWatch {
     records_read: u64,
     terms: BTreeMap<Term, TermElection>,
+    /// The first election won since the step began: the step's leader when it began with none.
+    first_winner: Option<(NodeId, Term)>,
     /// When a check first found the step's leader no longer leading (cleared if it leads again).
     leader_lost_at: Option<SimTime>,
+    /// `crashed_leader_replaced`: the leader watched (the step's, or the one after a miss), whether
+    /// it was seen crashed, and why the one before it did not count.
+    watched: Option<(NodeId, Term)>,
+    watched_crashed: bool,
+    missed: Option<String>,
 }
 
 impl ElectionWatch {
@@ -104,11 +113,19 @@ impl ElectionWatch {
                 votes,
                 cluster,
             } => {
+                self.first_winner.get_or_insert((node, term));
                 let election = self.terms.entry(term).or_default();
                 election.winner = Some((node, votes, cluster, at_us));
             }
             _ => {}
         }
+    }
+
+    /// The first server to win an election since the step began, read off the trace, so that a step
+    /// begun without a leader knows its leader however seldom it is checked.
+    pub(super) fn first_winner(&mut self, world: &World) -> Option<(NodeId, Term)> {
+        self.catch_up(world);
+        self.first_winner
     }
 
     /// A leader in a higher term than the step's starting one; the verdict tells how long the cluster
@@ -139,6 +156,49 @@ impl ElectionWatch {
                 world.node_label(same)
             )),
         }
+    }
+
+    /// A leader in a later term after the watched leader *crashed*; a leader pushed out by a later
+    /// term (a cut-off server returning with a higher one) does not count, and the watch moves on to
+    /// the new leader so the learner can crash that one.
+    pub(super) fn crashed_leader_replaced(
+        &mut self,
+        world: &World,
+        start_leader: Option<(NodeId, Term)>,
+        leader: Option<(NodeId, Term)>,
+    ) -> Verdict {
+        if self.watched.is_none() {
+            self.watched = start_leader;
+        }
+        let Some((old, _)) = self.watched else {
+            return Verdict::not_yet("no leader has been seen yet".into());
+        };
+        self.watched_crashed |= world.nodes()[old.index()].status == NodeStatus::Crashed;
+        let verdict = self.leader_changed(world, self.watched, leader);
+        if verdict.satisfied && self.watched_crashed {
+            return verdict;
+        }
+        if !verdict.satisfied {
+            let said = if self.watched_crashed {
+                verdict.explanation
+            } else {
+                format!("{}; crash it", verdict.explanation)
+            };
+            return Verdict::not_yet(match &self.missed {
+                Some(missed) => format!("{missed}; {said}"),
+                None => said,
+            });
+        }
+        let new = leader.map_or(String::new(), |(node, _)| world.node_label(node));
+        let why = format!(
+            "{new} took over, but {} never crashed: a later term pushed it out",
+            world.node_label(old)
+        );
+        self.watched = leader;
+        self.watched_crashed = false;
+        self.leader_lost_at = None;
+        self.missed = Some(why.clone());
+        Verdict::not_yet(format!("{why}; now crash {new}"))
     }
 
     /// "It collected the 26 votes a majority of 51 needs in round 3 of voting (2 split); the cluster
@@ -250,7 +310,7 @@ impl ElectionWatch {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::watch_until_met;
+    use super::super::test_support::{leader_at, watch_until_met, with_step};
     use crate::tooling::lesson::Checkpoint;
 
     const NARROW: &str = include_str!("../../../../../lessons/scenarios/split-vote-calm.toml");
@@ -310,5 +370,97 @@ mod tests {
         );
         assert!(text.contains("round 3 of voting (2 were split"), "{text}");
         assert!(text.contains("no leader for about 4"), "{text}");
+    }
+
+    /// Lesson 7's last step: the leader of 51 crashes and another takes over.
+    #[test]
+    fn a_crashed_leader_of_fifty_one_is_replaced() {
+        let text = crash_leader_at(FIFTY_ONE, 1_100).replace("60000", "3000");
+        let (met, verdict) =
+            watch_until_met(&text, Checkpoint::CrashedLeaderReplaced, 1_000, 3_000);
+        assert!(met.is_some(), "{}", verdict.explanation);
+        assert!(
+            verdict.explanation.contains("a majority of 51 needs"),
+            "{}",
+            verdict.explanation
+        );
+    }
+
+    /// The look-alike of the issue: a follower cut off long enough to raise its term comes back and
+    /// pushes the healthy leader out. The leader changed, but nobody crashed.
+    fn returning_follower(scenario: &str) -> String {
+        let follower = if leader_at(scenario, 1_100) == "n1" {
+            "n2"
+        } else {
+            "n1"
+        };
+        let isolate = format!("\"isolate\"\ntarget = \"{follower}\"");
+        with_step(&with_step(scenario, 1_100, &isolate), 2_600, "\"heal\"")
+    }
+
+    #[test]
+    fn a_leader_pushed_out_by_a_returning_term_did_not_crash() {
+        for scenario in [CALM.to_string(), FIFTY_ONE.replace("60000", "5000")] {
+            let text = returning_follower(&scenario);
+            let (changed, _) = watch_until_met(&text, Checkpoint::LeaderChanged, 1_000, 5_000);
+            assert!(
+                changed.is_some(),
+                "the look-alike ticks the plain checkpoint"
+            );
+            let (met, verdict) =
+                watch_until_met(&text, Checkpoint::CrashedLeaderReplaced, 1_000, 5_000);
+            assert_eq!(met, None, "{}", verdict.explanation);
+            assert!(
+                verdict.explanation.contains("never crashed"),
+                "{}",
+                verdict.explanation
+            );
+        }
+    }
+
+    /// After such a miss the watch follows the new leader: crashing it then counts.
+    #[test]
+    fn after_a_miss_crashing_the_new_leader_counts() {
+        let text = crash_leader_at(&returning_follower(CALM), 4_000);
+        let (met, verdict) =
+            watch_until_met(&text, Checkpoint::CrashedLeaderReplaced, 1_000, 6_000);
+        assert!(
+            met.is_some_and(|ms| ms > 4_000),
+            "{met:?}: {}",
+            verdict.explanation
+        );
+    }
+
+    /// A step begun with no leader takes the first election won after it as its leader, read off
+    /// the trace, however late the first check comes: a scripted run checks only after its actions.
+    #[test]
+    fn a_step_begun_without_a_leader_judges_against_the_first_one_elected() {
+        use crate::base::time::SimTime;
+        use crate::tooling::lesson::CheckpointEvaluator;
+        use crate::tooling::runner::ScenarioRun;
+        use crate::tooling::scenario::parse_scenario;
+        let text = with_step(
+            &crash_leader_at(CALM, 1_100),
+            2_000,
+            "\"pause\"\ntarget = \"leader\"\nduration_ms = 1000",
+        );
+        let mut run = ScenarioRun::new(parse_scenario(&text, "test.toml").unwrap()).unwrap();
+        run.advance_to(SimTime::from_ms(1_150));
+        assert_eq!(run.world().current_leader(), None, "begun while leaderless");
+        let mut evaluator = CheckpointEvaluator::begin(Checkpoint::LeaderChanged, run.world());
+        let mut late = evaluator.clone();
+        run.advance_to(SimTime::from_ms(2_600));
+        let verdict = late.check(run.world());
+        assert!(verdict.satisfied, "{}", verdict.explanation);
+        // Checked all along, the same evaluator agrees.
+        let mut run_again = ScenarioRun::new(parse_scenario(&text, "test.toml").unwrap()).unwrap();
+        run_again.advance_to(SimTime::from_ms(1_150));
+        evaluator = CheckpointEvaluator::begin(Checkpoint::LeaderChanged, run_again.world());
+        let mut met = false;
+        for ms in (1_155..=2_600).step_by(5) {
+            run_again.advance_to(SimTime::from_ms(ms));
+            met = evaluator.check(run_again.world()).satisfied;
+        }
+        assert!(met);
     }
 }

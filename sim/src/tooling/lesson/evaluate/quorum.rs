@@ -4,11 +4,11 @@
 //! writes can be sent again and go through. An election alone (with nothing committed) does not count,
 //! and neither does a leader change in a cluster that kept its majority all along.
 
+use super::reach::Reach;
 use super::Verdict;
 use crate::base::ids::NodeId;
 use crate::base::units::LogIndex;
-use crate::contract::protocol::Protocol;
-use crate::engine::world::{NodeStatus, World};
+use crate::engine::world::World;
 
 /// What the checkpoint remembers between checks.
 #[derive(Clone, Debug)]
@@ -58,29 +58,11 @@ impl QuorumWatch {
 
 /// No up server reaches (both ways) enough up servers, itself included, to form a majority.
 fn quorum_lost(world: &World) -> bool {
-    let servers = super::server_count(world).min(world.node_count());
-    let majority = servers / 2 + 1;
-    let up: Vec<usize> = (0..servers)
-        .filter(|index| world.nodes()[*index].status == NodeStatus::Up)
-        .collect();
-    let network = world.network();
-    let reach = |from: usize| {
-        up.iter()
-            .filter(|to| {
-                let (a, b) = (NodeId(from as u16), NodeId(**to as u16));
-                **to == from || (network.link_up(a, b) && network.link_up(b, a))
-            })
-            .count()
-    };
-    up.iter().all(|from| reach(*from) < majority)
+    Reach::of(world).quorum_lost()
 }
 
 /// The highest commit index of any server (the workers and the store have none).
 fn highest_commit(world: &World) -> LogIndex {
-    let servers = super::server_count(world).min(world.node_count());
-    world.nodes()[..servers]
-        .iter()
-        .map(|slot| slot.actor.summary().commit_index)
-        .max()
-        .unwrap_or_default()
+    let servers: Vec<NodeId> = super::servers(world).collect();
+    super::reach::highest_commit(world, &servers)
 }

@@ -28,3 +28,19 @@ pub(super) fn watch_until_met(
     }
     (verdict.satisfied.then_some(ms), verdict)
 }
+
+/// The label of the server leading after `text` ran to `at_ms` ("nobody" when none does).
+pub(super) fn leader_at(text: &str, at_ms: u64) -> String {
+    let scenario = parse_scenario(text, "test.toml").expect("test scenario parses");
+    let mut run = ScenarioRun::new(scenario).expect("test scenario builds");
+    run.advance_to(SimTime::from_ms(at_ms));
+    run.world()
+        .current_leader()
+        .map_or("nobody".into(), |leader| run.world().node_label(leader))
+}
+
+/// `text` with one scripted step appended: `action` is the TOML after `do = `, e.g.
+/// `"crash"\ntarget = "leader"`.
+pub(super) fn with_step(text: &str, at_ms: u64, action: &str) -> String {
+    format!("{text}\n[[step]]\nat_ms = {at_ms}\ndo = {action}\n")
+}

@@ -1,6 +1,8 @@
-//! Checkpoint tests that span modules: the two-clients-believe overlap as lesson 5 sees it.
+//! Checkpoint tests that span modules: the two-clients-believe overlap as lesson 5 sees it, and the
+//! plain node and network checkpoints against their look-alikes.
 
-use super::test_support::watch_until_met;
+use super::test_support::{watch_until_met, with_step};
+use crate::contract::action::NodeTarget;
 use crate::tooling::lesson::Checkpoint;
 
 const NO_FENCING: &str = include_str!("../../../../scenarios/no-fencing-pause.toml");
@@ -46,4 +48,46 @@ fn an_overlap_left_from_the_step_before_does_not_count() {
         met_before.is_some(),
         "an overlap that begins during the step still counts"
     );
+}
+
+const CALM: &str = include_str!("../../../../../lessons/scenarios/calm-five.toml");
+
+/// A paused leader is not a crashed one, and a crashed one is not paused.
+#[test]
+fn a_pause_is_not_a_crash_and_a_crash_is_not_a_pause() {
+    let crashed = Checkpoint::NodeCrashed(NodeTarget::Leader);
+    let paused = Checkpoint::NodePaused(Some(NodeTarget::Leader));
+    let pause = with_step(CALM, 1_100, "\"pause\"\ntarget = \"leader\"");
+    let crash = with_step(CALM, 1_100, "\"crash\"\ntarget = \"leader\"");
+    assert!(watch_until_met(&pause, paused.clone(), 1_000, 2_000)
+        .0
+        .is_some());
+    assert!(watch_until_met(&crash, crashed.clone(), 1_000, 2_000)
+        .0
+        .is_some());
+    let (met, verdict) = watch_until_met(&pause, crashed, 1_000, 2_000);
+    assert_eq!(met, None, "{}", verdict.explanation);
+    assert!(
+        verdict.explanation.ends_with("is paused"),
+        "{}",
+        verdict.explanation
+    );
+    let (met, verdict) = watch_until_met(&crash, paused, 1_000, 2_000);
+    assert_eq!(met, None, "{}", verdict.explanation);
+}
+
+/// A slow or lossy link still carries messages: only a cut one counts as a partition.
+#[test]
+fn a_slow_or_lossy_link_is_not_a_cut() {
+    let slow = with_step(
+        CALM,
+        1_100,
+        "\"link\"\nbetween = [\"n1\", \"n2\"]\ndelay_ms = [500, 500]\ndrop_rate = 0.5",
+    );
+    let (met, verdict) = watch_until_met(&slow, Checkpoint::Partitioned, 1_000, 2_000);
+    assert_eq!(met, None, "{}", verdict.explanation);
+    let cut = with_step(CALM, 1_100, "\"isolate\"\ntarget = \"n2\"");
+    assert!(watch_until_met(&cut, Checkpoint::Partitioned, 1_000, 2_000)
+        .0
+        .is_some());
 }
