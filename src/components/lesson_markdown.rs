@@ -51,6 +51,15 @@ pub fn inlines_view(inlines: &[Inline], scope: LinkScope) -> AnyView {
                     title="Open this example from the gallery (the lesson closes; Back returns to it)">{label.clone()}</a>
             }
             .into_any(),
+            Inline::Control { label, control } => {
+                let control = *control;
+                view! {
+                    <button class="link control-link" data-testid="lesson-control-link"
+                        on:click=move |_| crate::lesson::reach::show_control(control)
+                        title="Bring this control on screen">{format!("{label} ↘")}</button>
+                }
+                .into_any()
+            }
         })
         .collect_view()
         .into_any()
