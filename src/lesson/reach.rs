@@ -1,11 +1,28 @@
-//! Keeping what the step in hand needs within reach: a control far from the lesson that a step asks
-//! for (the Run settings card, at the foot of the side column) is brought on screen by a link in the
-//! step's own text, with the keyboard moved into it.
+//! Keeping the step in hand within reach of the cluster.
+//!
+//! On a wide screen the lesson is a column of its own beside the cluster, and the step in hand sits at
+//! its top. On a narrow one (a phone) there is one column, the lesson above the cluster; with all of
+//! its text written out, the cluster was thousands of pixels below the instruction, and every step
+//! meant swiping down to act and back up to read whether it ticked. So on one column the lesson's text
+//! folds away (`details` the learner opens), the step in hand comes last in the panel, right above the
+//! nodes, and the page scrolls to it. These are the browser calls that arrangement needs: whether the
+//! page is one column, scrolling to the step in hand or to its predictions, and reaching a node named
+//! in the text (scrolled to and selected, as a tap on it would). A control far from the lesson that a
+//! step needs (the Run settings card) is brought on screen by a link in the step's text.
 
 use crate::lesson::markdown::PageControl;
+use quorumlab_sim::ids::NodeId;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::JsValue;
 use web_sys::js_sys::{Object, Reflect};
+
+/// The width at and below which the lesson stacks above the cluster (`style/main.css`).
+const SINGLE_COLUMN_QUERY: &str = "(max-width: 1100px)";
+
+/// Whether the lesson sits above the cluster rather than beside it.
+pub fn is_single_column() -> bool {
+    crate::web_io::matches_media(SINGLE_COLUMN_QUERY)
+}
 
 fn query(selector: &str) -> Option<web_sys::Element> {
     web_sys::window()?
@@ -34,6 +51,24 @@ fn scroll_to(element: &web_sys::Element, block: &str) {
     }
 }
 
+/// Scrolls the page so the step in hand is at the top, with the cluster under it.
+pub fn show_current_step() {
+    if let Some(card) = query("[data-testid=current-step]") {
+        scroll_to(&card, "start");
+    }
+}
+
+/// Opens the folded list of steps and scrolls to step `step_number`'s predictions.
+pub fn show_predictions(step_number: usize) {
+    if let Some(fold) = query("[data-testid=lesson-steps-fold]") {
+        let _ = fold.set_attribute("open", "");
+    }
+    let selector = format!("[data-testid=lesson-step-{step_number}] [data-testid=predict]");
+    if let Some(question) = query(&selector) {
+        scroll_to(&question, "center");
+    }
+}
+
 /// Brings a control the lesson names on screen, for a step that needs it; focus moves into it, so the
 /// keyboard is there too. The Run settings card is scrolled so that its last button ("Start fresh
 /// run") is at the window's foot: the world's options, which the steps ask for, sit just above it.
@@ -59,5 +94,28 @@ pub fn show_control(control: PageControl) {
         if let Some(focus) = focus {
             let _ = focus.call1(&field, &options);
         }
+    }
+}
+
+/// Brings node `node` of the cluster on screen and selects it, through the node's own click (so its
+/// actions open beside it exactly as after a tap). In a comparison the left run's node is meant.
+pub fn reach_node(node: NodeId) {
+    let selector = format!("[data-testid=cluster-view] [data-testid=node-{node}]");
+    let Some(element) = query(&selector) else {
+        return;
+    };
+    scroll_to(&element, "center");
+    let init = Object::new();
+    let _ = Reflect::set(&init, &"bubbles".into(), &JsValue::TRUE);
+    let click = web_sys::window()
+        .and_then(|window| Reflect::get(&window, &"MouseEvent".into()).ok())
+        .and_then(|constructor| constructor.dyn_into::<web_sys::js_sys::Function>().ok())
+        .and_then(|constructor| {
+            let arguments = web_sys::js_sys::Array::of2(&"click".into(), &init);
+            Reflect::construct(&constructor, &arguments).ok()
+        })
+        .and_then(|event| event.dyn_into::<web_sys::Event>().ok());
+    if let Some(click) = click {
+        let _ = element.dispatch_event(&click);
     }
 }
