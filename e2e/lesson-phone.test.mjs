@@ -36,9 +36,11 @@ test('lesson 1 step 1 on a 390×844 touch phone: step and cluster together, tap 
       assert.equal(await page.locator(`[data-testid=${fold}]`).evaluate((element) => element.open), false, `${fold} is folded on a phone`);
     }
     // Only the play prompt stands between the step in hand and the cluster.
-    const prompt = await box(page, '[data-testid=lesson-waiting]');
-    const cluster = await box(page, '[data-testid=cluster-view]');
-    const step = await box(page, CURRENT);
+    // Read at one instant (the page may still be scrolling to the step).
+    const [step, prompt, cluster] = await page.evaluate((selectors) => selectors.map((selector) => {
+      const rect = document.querySelector(selector).getBoundingClientRect();
+      return { y: rect.top, height: rect.height };
+    }), [CURRENT, '[data-testid=lesson-waiting]', '[data-testid=cluster-view]']);
     assert.ok(step.y + step.height <= prompt.y && prompt.y + prompt.height <= cluster.y, 'step, then play prompt, then cluster');
     assert.ok(cluster.y - (step.y + step.height) < 200, `the cluster follows the step in hand closely (${cluster.y - (step.y + step.height)} px)`);
     await waitUntil(async () => inWindow(page, CURRENT), { what: 'the page to scroll to the step in hand' });
