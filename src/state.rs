@@ -215,6 +215,8 @@ impl AppState {
             return leader.apply(action);
         }
         self.start_waiting_lesson();
+        // A step note says what the last single step did; after a move of the learner's it is history.
+        self.stepped.set(None);
         let replaced = self.session.with_value(ReplacedFuture::before_acting);
         let outcome = self
             .session
@@ -301,6 +303,8 @@ impl AppState {
         // Moving through time is taking control: the lesson stops waiting (and stays paused).
         self.lesson.waiting.set(false);
         self.playing.set(false);
+        // "Back to 12.963 s, the instant before" is no longer where the run stands.
+        self.stepped.set(None);
         self.session
             .update_value(|session| session.seek(SimTime(time_us)));
         self.publish();
