@@ -176,9 +176,11 @@ fn PredictQuestion(
     prediction: Prediction,
     done: Signal<bool>,
 ) -> impl IntoView {
-    let picked = RwSignal::new(None::<usize>);
-    let revealed_early = RwSignal::new(false);
-    let revealed = move || revealed_early.get() || done.get();
+    // Kept in the lesson's state, not here: this view is rebuilt when the step's own world opens.
+    let predictions = expect_context::<AppState>().lesson.predictions;
+    let pick = move || predictions.with(|all| all.pick(step, question));
+    let picked = Signal::derive(move || pick().map(|pick| pick.option));
+    let revealed = move || pick().is_some_and(|pick| pick.revealed_early) || done.get();
     let options = prediction.options.clone();
     let feedback = move || {
         let option = picked.get().and_then(|index| options.get(index).cloned())?;
@@ -186,7 +188,7 @@ fn PredictQuestion(
             return Some(view! {
                 <p class="predict-feedback locked" data-testid="predict-feedback" aria-live="polite">
                     <strong>"Locked in. "</strong>"The answer shows when this step happens in the run. "
-                    <button class="link" data-testid="predict-reveal" on:click=move |_| revealed_early.set(true)>"Reveal now"</button>
+                    <button class="link" data-testid="predict-reveal" on:click=move |_| predictions.update(|all| all.reveal_early(step, question))>"Reveal now"</button>
                 </p>
             }
             .into_any());
@@ -218,7 +220,7 @@ fn PredictQuestion(
                 <li>
                     <button class="predict-option" aria-pressed=move || (picked.get() == Some(index)).to_string()
                         disabled=move || picked.get().is_some() && picked.get() != Some(index)
-                        data-testid="predict-option" on:click=move |_| if picked.get_untracked().is_none() { picked.set(Some(index)) }>
+                        data-testid="predict-option" on:click=move |_| predictions.update(|all| all.lock_in(step, question, index))>
                         {inlines_view(&parse_inlines(&option.text), LinkScope::Step)}
                     </button>
                 </li>

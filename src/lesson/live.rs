@@ -16,6 +16,7 @@ use crate::lesson::drive::{self, drive_mirrored, Driven};
 use crate::lesson::headless::{lesson_session_at, opens_own_world, play_to_step, resume_at};
 use crate::lesson::loading::{load_course, Course};
 use crate::lesson::markdown::{parse_blocks, Block};
+use crate::lesson::predictions::Predictions;
 use crate::lesson::progress::{storage_key, Progress};
 use crate::lesson::route::{is_lesson_fragment, lesson_fragment, parse_route};
 use crate::lesson::tracker::LessonTracker;
@@ -59,6 +60,8 @@ pub struct LessonContext {
     /// before it just ticked, and its run stays up, paused, until the learner opens the next one, so
     /// the badges and narration of what happened can still be read.
     pub next_world: RwSignal<Option<usize>>,
+    /// The learner's locked-in predictions; kept when a step's own world opens.
+    pub predictions: RwSignal<Predictions>,
 }
 
 impl LessonContext {
@@ -76,6 +79,7 @@ impl LessonContext {
             show_me_log: RwSignal::new(Vec::new()),
             waiting: RwSignal::new(false),
             next_world: RwSignal::new(None),
+            predictions: RwSignal::new(Predictions::default()),
         }
     }
 
@@ -221,6 +225,7 @@ pub fn open_lesson(state: AppState, index: usize, step: usize) {
             lessons.next_world.set(None);
             lessons.show_me_log.set(Vec::new());
             lessons.verdict.set(String::new());
+            lessons.predictions.set(Predictions::default());
             // Paused at the start, at the lesson's own speed: the run waits while the learner reads.
             state.open_session(session, false);
             state.set_speed(LESSON_SPEED);
@@ -478,7 +483,10 @@ pub fn open_next_world(state: AppState) {
     }) else {
         return;
     };
+    // The learner may have locked in this step's prediction while the finished run was on screen.
+    let predictions = lessons.predictions.get_untracked();
     open_lesson(state, index, current);
+    lessons.predictions.set(predictions);
     lessons.tracker.update_value(|tracker| {
         if let Some(tracker) = tracker {
             tracker.set_done_texts(texts);
@@ -566,6 +574,7 @@ pub fn resume_shared(
         .set_value(Some(session.scenario().clone()));
     lessons.active.set(Some(index));
     lessons.show_me_log.set(Vec::new());
+    lessons.predictions.set(Predictions::default());
     lessons.bump();
     None
 }
