@@ -47,6 +47,8 @@ pub enum LessonErrorKind {
     NoCorrectOption,
     /// An `id` that is not lowercase words joined by dashes.
     BadId { id: String },
+    /// A step's `look.view` that names no part of the page the app can bring into view.
+    UnknownView { view: String, known: Vec<String> },
 }
 
 impl fmt::Display for LessonErrorKind {
@@ -71,6 +73,12 @@ impl fmt::Display for LessonErrorKind {
                 let text = shown(text);
                 write!(formatter, "checkpoint `{text}` at character {at}: {message}")
             }
+            LessonErrorKind::UnknownView { view, known } => write!(
+                formatter,
+                "`{}` is not a part of the page a step can point at; one of: {}",
+                shown(view),
+                known.join(", ")
+            ),
             LessonErrorKind::UnknownLiveName { word, known } => write!(
                 formatter,
                 "`{{{}}}` names nothing in the run; an instruction may name {}",
