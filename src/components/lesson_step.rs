@@ -261,6 +261,13 @@ pub fn CurrentStepCard(steps: Vec<LessonStep>) -> impl IntoView {
             None,
             LinkScope::Step,
         );
+        // A step that asks for a speed says so, so a faster run is never a surprise.
+        let speed = step.pacing.playback_percent.map(|percent| {
+            format!(
+                "This step plays at {} so the wait is short; the speed control in the playback bar changes it.",
+                crate::components::playback::speed_label(percent as f64 / 10.0)
+            )
+        });
         let predictions = if step.predict.is_empty() {
             ""
         } else {
@@ -271,8 +278,29 @@ pub fn CurrentStepCard(steps: Vec<LessonStep>) -> impl IntoView {
                 <p class="current-step-kicker">{format!("▶ Now: step {}", index + 1)}</p>
                 <div class="lesson-instruction">{instruction}</div>
                 <p class="muted">{predictions}</p>
+                {speed.map(|words| view! { <p class="muted" data-testid="step-speed">{words}</p> })}
+                <LookNowNote />
                 <OpenStepControls announce=false />
             </section>
+        })
+    }
+}
+
+/// The open step's "look now" moment: the run stopped where the step points, and says what to see.
+#[component]
+fn LookNowNote() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let look_now = state.lesson.pacing.look_now;
+    move || {
+        let look = look_now.get().filter(|_| !state.playing.get())?;
+        let mut items = 0;
+        let say = blocks_view(&parse_blocks(&look.say), &mut items, None, LinkScope::Step);
+        Some(view! {
+            <div class="lesson-look-now" data-testid="look-now" role="status">
+                <p><strong>"Look now. "</strong>"The run is paused at the moment this step is about."</p>
+                {say}
+                <button class="primary" data-testid="look-now-go-on" on:click=move |_| state.toggle_playing()>"▶ Go on"</button>
+            </div>
         })
     }
 }

@@ -16,6 +16,7 @@ use crate::lesson::drive::{self, drive_mirrored, Driven};
 use crate::lesson::headless::{lesson_session_at, opens_own_world, play_to_step, resume_at};
 use crate::lesson::loading::{load_course, Course};
 use crate::lesson::markdown::{parse_blocks, Block};
+use crate::lesson::pacing::{self, PacingSignals};
 use crate::lesson::predictions::Predictions;
 use crate::lesson::progress::{storage_key, Progress};
 use crate::lesson::route::{is_lesson_fragment, lesson_fragment, parse_route};
@@ -62,6 +63,8 @@ pub struct LessonContext {
     pub next_world: RwSignal<Option<usize>>,
     /// The learner's locked-in predictions; kept when a step's own world opens.
     pub predictions: RwSignal<Predictions>,
+    /// The open step's speed, paused moves and look moment.
+    pub pacing: PacingSignals,
 }
 
 impl LessonContext {
@@ -80,6 +83,7 @@ impl LessonContext {
             waiting: RwSignal::new(false),
             next_world: RwSignal::new(None),
             predictions: RwSignal::new(Predictions::default()),
+            pacing: PacingSignals::new(),
         }
     }
 
@@ -226,9 +230,9 @@ pub fn open_lesson(state: AppState, index: usize, step: usize) {
             lessons.show_me_log.set(Vec::new());
             lessons.verdict.set(String::new());
             lessons.predictions.set(Predictions::default());
-            // Paused at the start, at the lesson's own speed: the run waits while the learner reads.
+            // Paused at the start, at the step's speed: the run waits while the learner reads.
             state.open_session(session, false);
-            state.set_speed(LESSON_SPEED);
+            pacing::begin_step(state);
             lessons.waiting.set(true);
             lessons.bump();
             web_io::show_lesson_step(step + 1);
@@ -347,7 +351,7 @@ pub fn drive_frame(state: AppState, wall_ms: f64, speed: f64) -> bool {
     };
     let driven = state
         .update_session(|session| {
-            let target = session.frame_target(wall_ms, speed)?;
+            let target = pacing::clamp_to_look(lessons, session.frame_target(wall_ms, speed)?);
             lessons
                 .tracker
                 .try_update_value(|tracker| {
@@ -361,6 +365,7 @@ pub fn drive_frame(state: AppState, wall_ms: f64, speed: f64) -> bool {
     if let Some(driven) = driven {
         after_driving(state, driven);
     }
+    pacing::after_frame(state, state.with_session(|session| session.now()));
     true
 }
 
@@ -457,6 +462,7 @@ fn after_tick(state: AppState) {
         lessons.bump();
         return;
     }
+    pacing::begin_step(state);
     let shown_step = (current + 1).min(lesson.steps.len());
     web_io::replace_fragment(&lesson_fragment(&lesson.id, shown_step));
     lessons.bump();

@@ -3,7 +3,8 @@
 //! The engine parses the lesson files and judges checkpoints (`quorumlab_sim::lesson`); this module turns
 //! that into something a page can drive. [`markdown`] reads the small markdown subset the lessons are
 //! written in into blocks the components build DOM nodes from (lesson text never reaches `innerHTML`).
-//! [`route`] reads and writes the `#/lesson/<id>/step/<n>` addresses. [`predictions`] keeps the open lesson's locked-in picks.
+//! [`route`] reads and writes the `#/lesson/<id>/step/<n>` addresses. [`predictions`] keeps the open lesson's locked-in picks; [`pacing`] plays
+//! each step at its speed, waits for its paused moves and stops at its "look now" moment.
 //! [`progress`] is what the browser
 //! remembers per lesson (steps done, mastery ticks) as a short, forgiving text. [`tracker`] follows a
 //! lesson on the live session: it watches the current step's checkpoint, ticks it and opens the next,
@@ -25,6 +26,7 @@ pub mod headless;
 pub mod live;
 pub mod loading;
 pub mod markdown;
+pub mod pacing;
 pub mod predictions;
 pub mod progress;
 pub mod route;
