@@ -19,7 +19,7 @@ for (const viewport of [
     const { page } = app;
     try {
       await page.waitForSelector('[data-testid=lesson-waiting]');
-      assert.equal(await speed(page), '0.1×', 'a step without a speed plays at the lesson speed');
+      assert.equal(await speed(page), '0.1× real time', 'a step without a speed plays at the lesson speed');
       assert.equal(await page.locator('[data-testid=step-speed]').count(), 0);
     } finally {
       await app.close();
@@ -29,7 +29,7 @@ for (const viewport of [
       const page2 = second.page;
       await page2.waitForSelector('[data-testid=lesson-waiting]');
       await waitForStepState(page2, 2, 'open', 20_000);
-      assert.equal(await speed(page2), '0.5×');
+      assert.equal(await speed(page2), '0.5× real time');
       assert.match(await page2.textContent('[data-testid=step-speed]'), /This step plays at 0\.5×/);
       await selectActor(page2, 'A');
       const pauseField = page2.locator('input[aria-label="Pause duration in ms (optional)"]').first();
