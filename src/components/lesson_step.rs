@@ -158,7 +158,7 @@ fn OpenStepControls(announce: bool) -> impl IntoView {
             }}
         </p>
         <div class="row">
-            <button class="primary" data-testid="show-me" on:click=move |_| live::show_me(state)
+            <button class="primary" data-testid="show-me" on:click=move |_| crate::lesson::show_me::show_me(state)
                 title="Perform this step's actions for you, through the same controls (they appear in the timeline)">
                 "Show me"
             </button>

@@ -12,7 +12,7 @@
 //! lesson.
 
 use crate::format;
-use crate::lesson::drive::{self, drive_mirrored, Driven};
+use crate::lesson::drive::{drive_mirrored, Driven};
 use crate::lesson::headless::{lesson_session_at, opens_own_world, play_to_step, resume_at};
 use crate::lesson::loading::{load_course, Course};
 use crate::lesson::markdown::{parse_blocks, Block};
@@ -111,7 +111,14 @@ impl LessonContext {
             .flatten()
     }
 
-    fn bump(&self) {
+    /// Changes the open lesson's tracker, if a lesson is open.
+    pub fn with_tracker_mut<T>(&self, change: impl FnOnce(&mut LessonTracker) -> T) -> Option<T> {
+        self.tracker
+            .try_update_value(|tracker| tracker.as_mut().map(change))
+            .flatten()
+    }
+
+    pub(crate) fn bump(&self) {
         self.revision.update(|revision| *revision += 1);
     }
 }
@@ -290,42 +297,6 @@ pub fn follow_fresh_run(state: AppState, scenario: &Scenario) {
         lessons.run_scenario.set_value(Some(scenario.clone()));
         lessons.bump();
     }
-}
-
-/// "Show me" (see `lesson::drive::show_me`), then plays the run so it happens.
-pub fn show_me(state: AppState) {
-    let lessons = state.lesson;
-    if lessons.next_world.get_untracked().is_some() {
-        open_next_world(state);
-    }
-    let shown = state
-        .update_session(|session| {
-            lessons
-                .tracker
-                .try_update_value(|tracker| {
-                    tracker
-                        .as_mut()
-                        .map(|tracker| drive::show_me(session, tracker))
-                })
-                .flatten()
-        })
-        .flatten();
-    let Some(shown) = shown else {
-        return;
-    };
-    if let Some(began) = shown.rewound_to {
-        lessons.show_me_log.update(|log| {
-            log.push(format!(
-                "Show me: back to {}, where this step began",
-                format::sim_time(began.as_micros())
-            ))
-        });
-    }
-    if shown.queued > 0 {
-        lessons.waiting.set(false);
-        state.playing.set(true);
-    }
-    lessons.bump();
 }
 
 /// Advances one animation frame while a lesson is open (see `lesson::drive`). Returns false when no
@@ -574,6 +545,12 @@ pub fn resume_shared(
         ));
     };
     let tracker = resume_at(session, &lesson, shared.step, shared.step_began);
+    let before_step = session
+        .actions()
+        .iter()
+        .filter(|recorded| recorded.at <= shared.step_began)
+        .count();
+    lessons.pacing.set_actions_at_step_start(before_step);
     lessons.tracker.set_value(Some(tracker));
     lessons
         .run_scenario

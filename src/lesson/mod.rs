@@ -8,7 +8,8 @@
 //! [`progress`] is what the browser
 //! remembers per lesson (steps done, mastery ticks) as a short, forgiving text. [`tracker`] follows a
 //! lesson on the live session: it watches the current step's checkpoint, ticks it and opens the next,
-//! and holds the "show me" actions until the simulation reaches their moment; [`drive`] runs the session
+//! and holds the "show me" actions until the simulation reaches their moment ([`show_me`] starts
+//! them from where the step began); [`drive`] runs the session
 //! forward stopping at exactly those moments; [`compare`] opens a step's compare link on the lesson's
 //! own run, so the lesson goes on beside the flipped one. [`headless`] plays earlier steps' solutions straight into
 //! a session, for deep links to a later step. [`live`] is the lesson in the page: the open lesson's
@@ -30,6 +31,7 @@ pub mod pacing;
 pub mod predictions;
 pub mod progress;
 pub mod route;
+pub mod show_me;
 pub mod tracker;
 
 use quorumlab_sim::lesson::{parse_lessons, Lesson};
