@@ -177,21 +177,17 @@ pub fn focus_element(selector: &str) {
 
 /// Brings an opened lesson into view once the page has drawn it: the page scrolled to its top, the
 /// lesson panel to its start (step 1) or to the open step (a lesson opened further on).
-/// How much of a pointed-at element must show: its top and this much of it.
-const POINTED_AT_SHOWN_PX: f64 = 160.0;
-
-/// Scrolls the page down just enough to show the top of the element `selector` names (a part of the
-/// page a lesson points at, usually below what the learner is reading). When that element sits in a
-/// column beside the cluster, the scroll stops before the cluster's top leaves the window: the ring is
-/// what the learner watches, and the pointed-at part is only its companion. Nothing if it is missing.
+/// Scrolls the page down just enough to show the element `selector` names whole (or as much of it as
+/// the window holds, from its top): a part of the page a lesson points at that may sit below what the
+/// learner is reading. Nothing if it is missing or already in view.
 pub fn bring_into_view(selector: &'static str) {
     let Some(window) = web_sys::window() else {
         return;
     };
-    let Some(document) = window.document() else {
-        return;
-    };
-    let Some(element) = document.query_selector(selector).ok().flatten() else {
+    let element = window
+        .document()
+        .and_then(|document| document.query_selector(selector).ok().flatten());
+    let Some(element) = element else {
         return;
     };
     let height = window
@@ -200,20 +196,10 @@ pub fn bring_into_view(selector: &'static str) {
         .and_then(|height| height.as_f64())
         .unwrap_or(0.0);
     let target = element.get_bounding_client_rect();
-    let shown_bottom = target.top() + target.height().min(POINTED_AT_SHOWN_PX);
-    let mut scroll = shown_bottom - height;
-    if scroll <= 0.0 {
-        return;
+    let scroll = target.top() + target.height().min(height) - height;
+    if scroll > 0.0 {
+        window.scroll_by_with_x_and_y(0.0, scroll);
     }
-    let cluster = document
-        .query_selector("[data-testid=cluster-view]")
-        .ok()
-        .flatten()
-        .map(|cluster| cluster.get_bounding_client_rect());
-    if let Some(cluster) = cluster.filter(|cluster| target.left() >= cluster.right()) {
-        scroll = scroll.min(cluster.top().max(0.0));
-    }
-    window.scroll_by_with_x_and_y(0.0, scroll);
 }
 
 pub fn show_lesson_step(step_number: usize) {
