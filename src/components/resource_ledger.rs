@@ -79,6 +79,7 @@ pub fn ResourceLedger() -> impl IntoView {
     let read = move |pick: fn(&LedgerSummary) -> String| {
         move || summary.with(|summary| summary.as_ref().map(pick).unwrap_or_default())
     };
+    // The rows scroll once a run has many writes: the list takes focus, so a keyboard can scroll it too.
     view! {
         <Show when=move || summary.with(Option::is_some)>
             <section class="card resource-ledger" aria-label="Resource ledger" data-testid="resource-ledger">
@@ -94,7 +95,7 @@ pub fn ResourceLedger() -> impl IntoView {
                         summary.accepted, summary.rejected
                     ))}
                 </p>
-                <ol class="ledger-rows" aria-live="polite">
+                <ol class="ledger-rows" aria-live="polite" tabindex="0" aria-label="Ledger entries, newest last">
                     <For
                         each=move || summary.with(|summary| summary.as_ref().map(|summary| summary.rows.clone()).unwrap_or_default())
                         key=|(ordinal, entry, client, tokens)| (*ordinal, ledger_sentence(entry, client, *tokens), entry.local_us)
