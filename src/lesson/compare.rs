@@ -147,8 +147,7 @@ mod tests {
         let (_, right_scenario) = pair_of(left.scenario(), &chosen).unwrap();
         let mut right = replay_beside(&left, right_scenario).unwrap();
         let began = tracker.step_began();
-        let actions = left.actions().len();
-        show_me(&mut left, &mut tracker, actions);
+        show_me(&mut left, &mut tracker);
         right.seek(left.now());
         let deadline = began
             .plus_ms(lesson.steps[step].deadline_ms())
