@@ -20,7 +20,6 @@ pub mod lesson_list;
 pub mod lesson_markdown;
 pub mod lesson_panel;
 pub mod lesson_step;
-pub mod lesson_toast;
 pub mod log_strips;
 pub mod narration;
 pub mod node_actions;
