@@ -70,7 +70,7 @@ test('lesson 6 walked as a learner: pause A while it holds the lock, then resume
 
     await page.locator('[data-testid=inspector] button', { hasText: /^Resume$/ }).click();
     await waitForStepState(page, 2, 'done');
-    assert.match(await step(page, 2).locator('[data-testid=step-result]').textContent(), /refused 1 write carrying a stale token/);
+    assert.match(await step(page, 2).locator('[data-testid=step-result]').textContent(), /frozen holding token \d+ past its lease; it woke .* and the store refused it/);
     await page.waitForSelector('[data-testid=lesson-complete]');
     assert.match(await page.textContent('[data-testid=lesson-progress]'), /complete/);
     assert.equal(await page.locator('[data-testid=show-me-log]').count(), 0, 'show me was never used');

@@ -250,7 +250,7 @@ fn an_unknown_name_is_answered_with_the_closest_names_never_the_list() {
     assert_eq!(
         message("crashed"),
         "unknown checkpoint `crashed`; did you mean `node_crashed`, `lock_holder_crashed` or \
-         `crashed_holder_asked_again`?"
+         `crashed_leader_replaced`?"
     );
     let unknown = message("teleported");
     assert_eq!(
