@@ -14,6 +14,7 @@ use crate::components::inspector::Inspector;
 use crate::components::kv_servers::KvServers;
 use crate::components::lesson_list::LessonList;
 use crate::components::lesson_panel::LessonPanel;
+use crate::components::lesson_toast::LessonTickToast;
 use crate::components::log_strips::LogStrips;
 use crate::components::narration::{NarrationCaption, NarrationLog};
 use crate::components::partition_panel::PartitionPanel;
@@ -87,7 +88,7 @@ pub fn App() -> impl IntoView {
                 <LessonPanel />
                 <section class="stage-column" aria-label="Cluster">
                     <Show when=move || state.compare.is_comparing() fallback=|| view! {
-                        <div class="cluster-panel"><ClusterStage /><NarrationCaption /></div>
+                        <div class="cluster-panel"><ClusterStage /><NarrationCaption /><LessonTickToast /></div>
                     }><CompareStage /></Show>
                     <WorkerLanes />
                     <KvServers />

@@ -4,7 +4,9 @@
 //! learner makes the faults happen, and the steps tick as the simulation sees them.
 //!
 //! The text is split at its "Steps" heading so the interactive steps sit where the lesson talks about
-//! them; a lesson without that heading gets its steps after the text.
+//! them; a lesson without that heading gets its steps after the text. Each part is a fold: open beside
+//! the cluster, closed on one column (a phone), where the step in hand comes last, just above the
+//! cluster, and the rest is a tap away.
 
 use crate::components::lesson_markdown::{blocks_view, ChecklistItem, LinkScope};
 use crate::components::lesson_step::{CurrentStepCard, StepCard};
@@ -136,6 +138,9 @@ fn OpenLesson(lesson: Lesson) -> impl IntoView {
             )
         }
     };
+    // Beside the cluster the whole lesson is open to read; above it (one column, a phone) the text
+    // folds away so the step in hand sits right over the nodes (see `lesson::reach`).
+    let unfolded = !crate::lesson::reach::is_single_column();
     let complete = move || {
         lessons.revision.track();
         lessons
@@ -170,17 +175,29 @@ fn OpenLesson(lesson: Lesson) -> impl IntoView {
                     "✓ Lesson complete: every step was seen by the simulation. Try the edge cases, then tick the mastery checklist."
                 </p>
             </Show>
-            <div class="lesson-text">{before_view}</div>
-            <section class="lesson-steps" aria-label="Steps">
-                {steps_heading}
-                <ol class="lesson-step-list">{steps}</ol>
-                <ShowMeLog />
-            </section>
-            <div class="lesson-text">{after_view}</div>
-            <section class="lesson-interview" aria-label="Interview questions">
-                <h3>"Interview questions"</h3>
-                {interview}
-            </section>
+            <details class="lesson-fold" data-testid="lesson-text-fold" prop:open=unfolded>
+                <summary>"The lesson: the idea, terms and a mental model"</summary>
+                <div class="lesson-text">{before_view}</div>
+            </details>
+            <details class="lesson-fold" data-testid="lesson-steps-fold" prop:open=unfolded>
+                <summary>{format!("All {step_count} steps, with their predictions")}</summary>
+                <section class="lesson-steps" aria-label="Steps">
+                    {steps_heading}
+                    <ol class="lesson-step-list">{steps}</ol>
+                    <ShowMeLog />
+                </section>
+            </details>
+            <details class="lesson-fold" data-testid="lesson-after-fold" prop:open=unfolded>
+                <summary>"Edge cases to try and the mastery checklist"</summary>
+                <div class="lesson-text">{after_view}</div>
+            </details>
+            <details class="lesson-fold" data-testid="lesson-interview-fold" prop:open=unfolded>
+                <summary>"Interview questions"</summary>
+                <section class="lesson-interview" aria-label="Interview questions">
+                    <h3>"Interview questions"</h3>
+                    {interview}
+                </section>
+            </details>
         </aside>
     }
     .into_any()

@@ -259,16 +259,25 @@ pub fn CurrentStepCard(steps: Vec<LessonStep>) -> impl IntoView {
             None,
             LinkScope::Step,
         );
-        let predictions = if step.predict.is_empty() {
-            ""
-        } else {
-            "Predict first: the question is in this step's card under Steps."
-        };
+        // The questions live in the step's own card (its picks must survive the tick); this opens the
+        // steps, which are folded away on a phone, and scrolls to them.
+        let number = index + 1;
+        let predictions = (!step.predict.is_empty()).then(|| {
+            view! {
+                <p class="muted">"Predict first: "
+                    <button class="link" data-testid="go-to-predict"
+                        on:click=move |_| crate::lesson::reach::show_predictions(number)>
+                        {format!("answer step {number}'s question")}
+                    </button>
+                    " before you act."
+                </p>
+            }
+        });
         Some(view! {
             <section class="current-step" data-testid="current-step" aria-label=format!("Now: step {}", index + 1)>
                 <p class="current-step-kicker">{format!("▶ Now: step {}", index + 1)}</p>
                 <div class="lesson-instruction">{instruction}</div>
-                <p class="muted">{predictions}</p>
+                {predictions}
                 <OpenStepControls announce=false />
             </section>
         })

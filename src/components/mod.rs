@@ -20,6 +20,7 @@ pub mod lesson_list;
 pub mod lesson_markdown;
 pub mod lesson_panel;
 pub mod lesson_step;
+pub mod lesson_toast;
 pub mod log_strips;
 pub mod narration;
 pub mod node_actions;

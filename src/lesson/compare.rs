@@ -100,7 +100,11 @@ fn collect(inlines: &[Inline], links: &mut Vec<CompareLink>) {
                 example: example.clone(),
                 variations: variations.clone(),
             }),
-            Inline::Text(_) | Inline::Code(_) | Inline::Live(_) | Inline::Gallery { .. } => {}
+            Inline::Text(_)
+            | Inline::Code(_)
+            | Inline::Live(_)
+            | Inline::Gallery { .. }
+            | Inline::Control { .. } => {}
         }
     }
 }

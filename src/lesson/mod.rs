@@ -8,7 +8,9 @@
 //! lesson on the live session: it watches the current step's checkpoint, ticks it and opens the next,
 //! and holds the "show me" actions until the simulation reaches their moment; [`drive`] runs the session
 //! forward stopping at exactly those moments; [`compare`] opens a step's compare link on the lesson's
-//! own run, so the lesson goes on beside the flipped one. [`headless`] plays earlier steps' solutions straight into
+//! own run, so the lesson goes on beside the flipped one. [`reach`] keeps what the step in hand needs
+//! within reach: a control far from the lesson, and on a narrow screen the step beside the cluster.
+//! [`headless`] plays earlier steps' solutions straight into
 //! a session, for deep links to a later step. [`live`] is the lesson in the page: the open lesson's
 //! signals, its address and stored progress, and the controller the frame loop and the buttons call.
 //!
@@ -25,6 +27,7 @@ pub mod live;
 pub mod loading;
 pub mod markdown;
 pub mod progress;
+pub mod reach;
 pub mod route;
 pub mod tracker;
 

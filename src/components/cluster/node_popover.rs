@@ -6,7 +6,7 @@
 //! (Tab wraps, as in a dialog); Escape closes it and puts focus back on the node. A press anywhere
 //! outside closes it.
 
-use crate::components::node_actions::NodeActionRows;
+use crate::components::node_actions::{NodeActionRows, PauseForMs};
 use crate::placement::{place_beside, Rect};
 use crate::state::AppState;
 use crate::world_text::names::node_name;
@@ -77,7 +77,7 @@ fn spot_for(node: NodeId, popover: &web_sys::HtmlElement) -> Option<(f64, f64)> 
 }
 
 fn buttons(popover: &web_sys::HtmlElement) -> Vec<web_sys::HtmlElement> {
-    let Ok(found) = popover.query_selector_all("button") else {
+    let Ok(found) = popover.query_selector_all("button, input") else {
         return Vec::new();
     };
     (0..found.length())
@@ -169,6 +169,18 @@ impl Popover {
         if event.key() == "Escape" {
             event.prevent_default();
             self.close(true);
+            return;
+        }
+        // In the pause-length field the sideways keys move the caret, not the focus.
+        let in_field = document()
+            .active_element()
+            .is_some_and(|active| active.tag_name().eq_ignore_ascii_case("input"));
+        if in_field
+            && matches!(
+                event.key().as_str(),
+                "ArrowLeft" | "ArrowRight" | "Home" | "End"
+            )
+        {
             return;
         }
         let count = buttons(&popover).len();
@@ -295,6 +307,9 @@ pub fn NodePopover() -> impl IntoView {
                         <span class="muted" data-testid="popover-status">{status}</span>
                     </div>
                     <NodeActionRows node=node named=true after=after />
+                    <Show when=move || status() == "up">
+                        <PauseForMs node=node named=true after=after />
+                    </Show>
                     // Last in the focus order, so focus starts on the first action; drawn top right.
                     <button class="link popover-close" aria-label=move || format!("Close the actions on {}", name())
                         on:click=move |_| popover.close(true)>"✕"</button>
