@@ -166,7 +166,7 @@ fn OpenLesson(lesson: Lesson) -> impl IntoView {
                 <p class="lesson-waiting" data-testid="lesson-waiting" role="status">
                     "Paused while you read. "
                     <button class="primary" data-testid="lesson-play" on:click=move |_| state.toggle_playing()>"▶ Play"</button>
-                    " (or Space, or your first move) starts the run."
+                    {move || waiting_words(lessons.pacing.moves_left.get(), lessons.pacing.moves_asked.get())}
                 </p>
             </Show>
             <CurrentStepCard steps=lesson.steps.clone() />
@@ -201,6 +201,33 @@ fn OpenLesson(lesson: Lesson) -> impl IntoView {
         </aside>
     }
     .into_any()
+}
+
+/// After the play button: what starts the run. A step that needs several moves at one instant keeps
+/// the run paused until the last of them, and says how many are left.
+fn waiting_words(moves_left: u64, moves_asked: u64) -> String {
+    match (moves_left, moves_asked) {
+        (_, 0 | 1) => " (or Space, or your first move) starts the run.".to_string(),
+        (0 | 1, _) => format!(
+            " This step needs {moves_asked} moves at the same instant: your next one is the last, and the run starts by itself after it."
+        ),
+        (left, _) => format!(
+            " This step needs {moves_asked} moves at the same instant, so the run stays paused for your next {left}; \
+             it starts by itself after the last one (or press Play)."
+        ),
+    }
+}
+
+#[cfg(test)]
+mod waiting_tests {
+    use super::waiting_words;
+
+    #[test]
+    fn a_step_of_several_moves_counts_them_down() {
+        assert!(waiting_words(1, 1).contains("your first move"));
+        assert!(waiting_words(2, 2).contains("paused for your next 2"));
+        assert!(waiting_words(1, 2).contains("your next one is the last"));
+    }
 }
 
 /// What "show me" did, so an audience watching an instructor can follow it.
