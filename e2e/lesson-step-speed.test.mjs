@@ -4,10 +4,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openApp } from './support/browser.mjs';
-import { assertNoProblems, isPlaying, violatedInvariants } from './support/cluster.mjs';
+import { assertNoProblems, isPlaying, violatedInvariants, waitUntil } from './support/cluster.mjs';
 import { selectActor, stepResult, waitForStepState } from './support/lesson-steps.mjs';
 
 const LESSON = 'sessions-lock-delay';
+const POPOVER = '[data-testid=node-popover]';
 const speed = (page) => page.textContent('[data-testid=speed-label]');
 
 for (const viewport of [
@@ -31,10 +32,18 @@ for (const viewport of [
       await waitForStepState(page2, 2, 'open', 20_000);
       assert.equal(await speed(page2), '0.5× real time');
       assert.match(await page2.textContent('[data-testid=step-speed]'), /This step plays at 0\.5×/);
+      // The learner types the length beside A, in the actions a click on A opens (the Inspector has
+      // the same field further away; its Pause button and this one must not be mixed up).
       await selectActor(page2, 'A');
-      const pauseField = page2.locator('input[aria-label="Pause duration in ms (optional)"]').first();
-      await pauseField.fill('5000');
-      await page2.locator('.pause-control button', { hasText: 'Pause' }).first().click();
+      await page2.waitForSelector(POPOVER);
+      await page2.fill(`${POPOVER} [data-testid=pause-ms]`, '5000');
+      await page2.click(`${POPOVER} [data-testid=pause-for-ms]`);
+      const workerA = page2.locator('[data-testid=cluster-view] g[data-testid^="node-"]', {
+        has: page2.locator('text.node-id', { hasText: /^A$/ }),
+      });
+      await waitUntil(async () => /\bstatus-paused\b/.test((await workerA.getAttribute('class')) ?? ''), {
+        what: 'A to be drawn paused',
+      });
       if (!(await isPlaying(page2))) await page2.click('[data-testid=play-toggle]');
       await waitForStepState(page2, 2, 'done', 60_000);
       assert.match(await stepResult(page2, 2), /overlapped/);
