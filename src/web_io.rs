@@ -180,31 +180,6 @@ pub fn focus_element(selector: &str) {
     }
 }
 
-/// Scrolls the page down just enough to show the element `selector` names whole (or as much of it as
-/// the window holds, from its top): a part of the page a lesson points at that may sit below what the
-/// learner is reading. Nothing if it is missing or already in view.
-pub fn bring_into_view(selector: &'static str) {
-    let Some(window) = web_sys::window() else {
-        return;
-    };
-    let element = window
-        .document()
-        .and_then(|document| document.query_selector(selector).ok().flatten());
-    let Some(element) = element else {
-        return;
-    };
-    let height = window
-        .inner_height()
-        .ok()
-        .and_then(|height| height.as_f64())
-        .unwrap_or(0.0);
-    let target = element.get_bounding_client_rect();
-    let scroll = target.top() + target.height().min(height) - height;
-    if scroll > 0.0 {
-        window.scroll_by_with_x_and_y(0.0, scroll);
-    }
-}
-
 /// Brings an opened lesson into view once the page has drawn it: the page scrolled to its top, the
 /// lesson panel to its start (step 1) or to the open step (a lesson opened further on). With the
 /// lesson above the cluster (one column: a phone), the page scrolls to the step in hand instead, which

@@ -181,7 +181,7 @@ pub fn after_frame(state: AppState, now: SimTime) {
         say: look.say.clone(),
     }));
     if let Some(view) = &look.view {
-        crate::web_io::bring_into_view(view_selector(view));
+        crate::lesson::reach::bring_into_view(view_selector(view));
     }
 }
 
