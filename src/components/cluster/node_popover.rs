@@ -147,10 +147,13 @@ impl Popover {
 
     /// Places it by its real size once drawn (the frame after a change), optionally focusing its first action.
     fn place(self, focus_first: bool) {
+        // The frame may come after the stage is gone (compare mode opened and closed within it), and its
+        // signals with it: then there is nothing to place.
         request_animation_frame(move || {
-            let (Some(node), Some(popover)) =
-                (self.open.get_untracked(), self.element.get_untracked())
-            else {
+            let (Some(node), Some(popover)) = (
+                self.open.try_get_untracked().flatten(),
+                self.element.try_get_untracked().flatten(),
+            ) else {
                 return;
             };
             if let Some(found) = spot_for(node, &popover) {
@@ -204,7 +207,7 @@ impl Popover {
             .and_then(|row| row.get_attribute("data-group"));
         let index = focused_index(&popover).unwrap_or(0);
         request_animation_frame(move || {
-            let Some(popover) = self.element.get_untracked() else {
+            let Some(popover) = self.element.try_get_untracked().flatten() else {
                 return;
             };
             if popover.contains(document().active_element().as_deref()) {
