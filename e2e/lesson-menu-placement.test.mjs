@@ -1,7 +1,7 @@
 // Where the node menu goes (issue 30, item 6): beside its node and off every other node of the ring, so
 // the node a learner clicks next is never under it, at 1280×720, 1440×900 and 1920×1080, on the playground
 // and with a lesson open; and a click on another node while a menu is open acts on that node (its menu
-// opens), never swallowed by the open one. On a 390×844 touch phone the menu stays on screen, off the
+// opens), never swallowed by the open one; in a lesson it also leaves the step in hand readable. On a 390×844 touch phone the menu stays on screen, off the
 // tapped node, and a tap on another node opens that node's menu. Done by hand: real clicks and taps at
 // the nodes' drawn centres.
 import { test } from 'node:test';
@@ -21,6 +21,7 @@ function readBoxes(page) {
       return { left, top, right, bottom };
     };
     const menu = document.querySelector(popover);
+    const step = document.querySelector('[data-testid=current-step]');
     const nodes = {};
     for (const node of document.querySelectorAll('[data-testid=cluster-view] g[data-testid^="node-n"]')) {
       nodes[node.getAttribute('data-testid').slice('node-'.length)] = box(node.querySelector('.node-body'));
@@ -28,6 +29,7 @@ function readBoxes(page) {
     return {
       menu: menu && box(menu),
       label: menu?.getAttribute('aria-label') ?? null,
+      step: step && box(step),
       placed: menu?.style.opacity === '',
       nodes,
       window: { width: document.documentElement.clientWidth, height: document.documentElement.clientHeight },
@@ -50,6 +52,8 @@ async function assertMenuClearOfTheRing(page, node, where) {
   for (const [other, body] of Object.entries(nodes)) {
     assert.equal(overlaps(menu, body), false, `${where}: ${node}'s menu leaves ${other} visible: ${JSON.stringify({ menu, body })}`);
   }
+  // In a lesson, the step in hand (whose words name the node to act on) stays readable beside it.
+  if (boxes.step) assert.equal(overlaps(menu, boxes.step), false, `${where}: ${node}'s menu leaves the step in hand readable: ${JSON.stringify({ menu, step: boxes.step })}`);
   return boxes;
 }
 

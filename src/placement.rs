@@ -196,6 +196,19 @@ pub fn place_beside(
     areas: &[Rect],
     keep_clear: &[Rect],
 ) -> (f64, f64) {
+    place_beside_keeping(anchor, width, height, areas, keep_clear, &[])
+}
+
+/// `place_beside`, also keeping clear of `also_clear` (a lesson's step in hand) as much as of the
+/// other nodes, without counting it in the ring's box.
+pub fn place_beside_keeping(
+    anchor: Rect,
+    width: f64,
+    height: f64,
+    areas: &[Rect],
+    keep_clear: &[Rect],
+    also_clear: &[Rect],
+) -> (f64, f64) {
     let size = (width, height);
     let group = keep_clear
         .iter()
@@ -208,7 +221,7 @@ pub fn place_beside(
             }
             let side_index = SIDES.iter().position(|each| *each == side).unwrap_or(0);
             let rank = [
-                covered(spot, keep_clear),
+                covered(spot, keep_clear) + covered(spot, also_clear),
                 spot.intersect(group).area(),
                 area_index as f64,
                 spot.gap_to(anchor),
@@ -391,6 +404,27 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn it_also_keeps_off_the_step_in_hand() {
+        let viewport = rect(0.0, 0.0, 1440.0, 900.0);
+        let stage = rect(450.0, 60.0, 560.0, 480.0);
+        let node = rect(690.0, 100.0, 100.0, 100.0);
+        let others = [
+            rect(520.0, 250.0, 100.0, 100.0),
+            rect(860.0, 250.0, 100.0, 100.0),
+        ];
+        // The step on the left, where a box left of the ring would otherwise be as good as one right.
+        let step = rect(30.0, 0.0, 400.0, 600.0);
+        let (left, top) =
+            place_beside_keeping(node, 330.0, 320.0, &[stage, viewport], &others, &[step]);
+        let spot = rect(left, top, 330.0, 320.0);
+        assert!(!spot.overlaps(step), "{spot:?}");
+        assert!(
+            others.iter().all(|other| !spot.overlaps(*other)),
+            "{spot:?}"
+        );
     }
 
     #[test]

@@ -13,7 +13,7 @@
 //! press anywhere outside closes it.
 
 use crate::components::node_actions::{NodeActionRows, PauseForMs};
-use crate::placement::{place_beside, Rect};
+use crate::placement::{place_beside_keeping, Rect};
 use crate::state::AppState;
 use crate::world_text::names::node_name;
 use leptos::ev;
@@ -72,12 +72,18 @@ fn spot_for(node: NodeId, popover: &web_sys::HtmlElement) -> Option<(f64, f64)> 
                 .collect()
         })
         .unwrap_or_default();
-    let (left, top) = place_beside(
+    // In a lesson, the step in hand (its instruction names the node to act on) stays readable too.
+    let step: Vec<Rect> = query("[data-testid=current-step]")
+        .map(|step| rect_of(&step))
+        .into_iter()
+        .collect();
+    let (left, top) = place_beside_keeping(
         anchor,
         size.width,
         size.height,
         &[stage.intersect(screen), screen],
         &others,
+        &step,
     );
     Some((left - stage.left, top - stage.top))
 }
