@@ -73,7 +73,6 @@ pub fn App() -> impl IntoView {
                 <ProtocolPicker />
                 <GalleryButton />
                 <ComparePicker />
-                <span class="scenario-title" data-testid="scenario-title">{move || state.scenario.with(|scenario| format!("{} · {} nodes · seed {}", scenario.title, scenario.node_count, scenario.seed))}</span>
                 <RunFingerprint />
                 <ShareButton />
                 <ExportMenu />
@@ -88,7 +87,7 @@ pub fn App() -> impl IntoView {
                 <LessonPanel />
                 <section class="stage-column" aria-label="Cluster">
                     <Show when=move || state.compare.is_comparing() fallback=|| view! {
-                        <div class="cluster-panel"><ClusterStage /><NarrationCaption /><LessonTickToast /></div>
+                        <div class="cluster-panel"><ClusterStage titled=true /><NarrationCaption /><LessonTickToast /></div>
                     }><CompareStage /></Show>
                     <WorkerLanes />
                     <KvServers />

@@ -57,7 +57,8 @@ fn choice_button(
 
 /// `named` gives every button an accessible name that says which node it breaks ("Crash n3"): the
 /// popover needs it, floating apart from any heading; the Inspector's buttons sit under the node's name.
-/// `after` runs after each applied choice (the popover puts focus back where it was).
+/// `after` runs after each applied choice, and after the run itself changed what is offered (a pause
+/// that ended, a crash from a shortcut): the popover then puts focus back where it was.
 ///
 /// Rows are keyed by what they offer: a row whose choices change (Pause becomes Resume) is drawn
 /// anew, so a focused button never silently turns into a different action under the keyboard.
@@ -69,6 +70,14 @@ pub fn NodeActionRows(
 ) -> impl IntoView {
     let state = expect_context::<AppState>();
     let offered = offered_rows(state, node);
+    if let Some(after) = after {
+        Effect::new(move |drawn: Option<()>| {
+            offered.track();
+            if drawn.is_some() {
+                after.run(());
+            }
+        });
+    }
     let row_key = |(heading, choices): &(&'static str, Vec<NodeChoice>)| {
         let offers: Vec<String> = choices
             .iter()
