@@ -22,6 +22,7 @@ pub mod lesson_panel;
 pub mod lesson_step;
 pub mod lesson_toast;
 pub mod log_strips;
+pub mod malformed_write;
 pub mod narration;
 pub mod node_actions;
 pub mod on_screen;

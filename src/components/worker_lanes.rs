@@ -3,6 +3,7 @@
 //! times; when a pause or a clock jump pulls them apart, a worker believes a lock it no longer holds.
 //! A banner shows when two clients both believe they hold the lock at once (Redlock's failure).
 
+use crate::components::malformed_write::MalformedWriteControl;
 use crate::format;
 use crate::state::AppState;
 use crate::world_text::beliefs::{belief_sentence, believed_holders, double_holder_sentence};
@@ -205,6 +206,7 @@ pub fn WorkerLanes() -> impl IntoView {
                         <LaneRow lanes=lanes index=index />
                     </For>
                 </ul>
+                <MalformedWriteControl />
             </section>
         </Show>
     }
