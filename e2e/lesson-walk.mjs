@@ -1,0 +1,191 @@
+// Every step of every lesson done by hand at one window size (issue 30's "must hold"): the walker opens
+// each lesson from the lesson list, answers each step's predictions by pressing an option, and makes
+// the step's solution moves (the list "show me" would use, read from lessons/*.md) through the visible
+// controls only — the node's menu, the link's menu, the partition chips, the client panel, Heal all,
+// Add a server — never "show me". Each move waits, paused, for its moment: the run is played to the
+// step's start plus the move's `after_ms` with the visible play/pause button and speed slider and
+// paused there, so moves are made on a still picture as a learner would. Then the run plays at the
+// fastest visible speed until the step ticks (on the page's own step state, with deadlines that hold
+// on a loaded machine), and a step with a world of its own is opened with its "Open step N's world".
+//
+// A step that cannot be done by hand fails its own subtest with what blocked it and a screenshot
+// (e2e/screenshots/lesson-walk-<size>-<lesson>-step<N>.png); the lesson is then reopened at the next
+// step from its address, so the remaining steps are still walked. A known app bug is listed in
+// KNOWN_BUGS (lesson/step → the bug) and marks that step's subtest todo.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openApp } from './support/browser.mjs';
+import { simTimeMs, waitUntil } from './support/cluster.mjs';
+import { Hand } from './support/hand.mjs';
+import { Moves } from './support/lesson-moves.mjs';
+import { readCourse } from './support/lesson-script.mjs';
+import { step, stepState } from './support/lesson-steps.mjs';
+
+/** Steps a learner cannot finish by hand at a size, as `size/lesson-id/step` → the bug, found by this walk. */
+export const KNOWN_BUGS = {};
+
+const TICK_TIMEOUT_MS = 120_000;
+const OPEN_TIMEOUT_MS = 30_000;
+
+class LessonWalk {
+  constructor(app, viewport, lesson) {
+    this.app = app;
+    this.page = app.page;
+    this.viewport = viewport;
+    this.lesson = lesson;
+    this.hand = new Hand(app.page, viewport);
+    this.moves = new Moves(this.hand);
+    this.stepStartMs = null;
+    // Whether the open step's world is on screen already (opened from the list or an address).
+    this.worldOpen = true;
+    this.notes = [];
+  }
+
+  /** Opens the lesson from the header's Lessons button and the lesson's entry in the list. */
+  async openFromList() {
+    await this.hand.press(this.page.locator('[data-testid=lessons-button]'), 'the Lessons button');
+    const entry = this.page.locator(`[data-testid=lesson-item][data-lesson-id="${this.lesson.id}"]`);
+    await this.hand.press(entry.locator('[data-testid=open-lesson]'), `the lesson "${this.lesson.id}" in the list`);
+    await this.page.waitForSelector(`[data-testid=lesson-panel][data-lesson-id="${this.lesson.id}"]`, { timeout: OPEN_TIMEOUT_MS });
+    await this.waitOpen(1);
+    this.stepStartMs = await simTimeMs(this.page);
+  }
+
+  /** Reopens the lesson at `number` from its address, after a step that could not be done by hand. */
+  async reopenAt(number) {
+    // A fresh load (not a hash change, which the page may already show) opens it from the address.
+    await this.page.goto('about:blank');
+    await this.page.goto(`${this.app.url}/#/lesson/${this.lesson.id}/step/${number}`);
+    await this.page.waitForSelector(`[data-testid=lesson-panel][data-lesson-id="${this.lesson.id}"]`, { timeout: OPEN_TIMEOUT_MS });
+    await this.waitOpen(number);
+    await waitUntil(async () => (await this.page.locator('[data-testid=lesson-waiting]').count()) > 0, { timeout: OPEN_TIMEOUT_MS, what: 'the reopened step to wait for the learner' });
+    this.stepStartMs = await simTimeMs(this.page);
+    this.worldOpen = true;
+  }
+
+  async waitOpen(number) {
+    await waitUntil(async () => (await stepState(this.page, number)) === 'open', { timeout: OPEN_TIMEOUT_MS, what: `step ${number} to open` });
+  }
+
+  /** Presses an option of each of the step's questions (the first), reaching them as a learner does. */
+  async predict(number, count) {
+    for (let question = 0; question < count; question += 1) {
+      const asked = step(this.page, number).locator('[data-testid=predict]').nth(question);
+      const goTo = this.page.locator('[data-testid=current-step] [data-testid=go-to-predict]');
+      if (!(await asked.isVisible()) && (await goTo.count()) > 0) await this.hand.press(goTo, `"answer step ${number}'s question"`);
+      await this.hand.press(asked.locator('[data-testid=predict-option]').first(), `step ${number}'s prediction option`);
+      const feedback = (await asked.locator('[data-testid=predict-feedback]').textContent()) ?? '';
+      assert.match(feedback, /Locked in|Right|Not quite|✓|✗/, `step ${number}'s pick is locked in: ${feedback}`);
+    }
+  }
+
+  /** A step with a world of its own: its "Open step N's world" button, wherever it is shown first. */
+  async openOwnWorld(number) {
+    const inCard = this.page.locator('[data-testid=current-step] [data-testid=open-step-world]');
+    const button = (await inCard.count()) > 0 ? inCard : step(this.page, number).locator('[data-testid=open-step-world]');
+    await this.hand.press(button, `"Open step ${number}'s world"`);
+    await button.first().waitFor({ state: 'detached', timeout: OPEN_TIMEOUT_MS });
+    await this.waitOpen(number);
+    this.stepStartMs = await simTimeMs(this.page);
+  }
+
+  /** Makes the step's solution moves at their moments, each on a paused run. */
+  async makeMoves(number, solution) {
+    await this.hand.setPlaying(false);
+    for (const [index, action] of solution.entries()) {
+      const due = this.stepStartMs + action.after_ms;
+      if ((await simTimeMs(this.page)) < due - 4) {
+        await this.hand.playTo(due, async () => (await stepState(this.page, number)) === 'done');
+      }
+      if ((await stepState(this.page, number)) === 'done') {
+        this.notes.push(`step ${number} ticked before its move ${index + 1} (${action.do})`);
+        return;
+      }
+      const late = (await simTimeMs(this.page)) - due;
+      const note = await this.moves.make(action);
+      if (note) this.notes.push(`step ${number}: ${note}`);
+      if (late > 50) this.notes.push(`step ${number}: ${action.do} made ${late} ms after its moment`);
+      // A lesson waiting for the learner's first move starts playing after it; later moves are made paused.
+      if (index + 1 < solution.length) await this.hand.setPlaying(false);
+    }
+  }
+
+  /** Plays at the fastest visible speed until the step ticks; returns the clock when it was seen. */
+  async playUntilTicked(number) {
+    await this.hand.setSpeed(2);
+    await waitUntil(
+      async () => {
+        if ((await stepState(this.page, number)) === 'done') return true;
+        const look = this.page.locator('[data-testid=look-now-go-on]');
+        if (await look.isVisible()) {
+          await this.hand.press(look, 'the look-now note\'s "Go on"');
+          await this.hand.setSpeed(2);
+        } else if (!(await this.hand.playing())) {
+          await this.hand.setPlaying(true);
+        }
+        return false;
+      },
+      {
+        timeout: TICK_TIMEOUT_MS,
+        interval: 100,
+        what: `step ${number} of ${this.lesson.id} to tick`,
+        detail: async () => this.page.locator('[data-testid=current-step] [data-testid=step-verdict]').first().textContent(),
+      },
+    );
+    return simTimeMs(this.page);
+  }
+
+  async walkStep(index) {
+    const number = index + 1;
+    const plan = this.lesson.steps[index];
+    // The step began at the last tick and the run goes on: pause it first, then read and predict.
+    await this.hand.setPlaying(false);
+    await this.predict(number, plan.predictions);
+    if (plan.ownWorld && !this.worldOpen) await this.openOwnWorld(number);
+    this.worldOpen = false;
+    await this.waitOpen(number);
+    await this.makeMoves(number, plan.solution);
+    this.stepStartMs = await this.playUntilTicked(number);
+  }
+}
+
+/** One test per lesson at `viewport`, with one subtest per step. */
+export function walkCourse(viewport) {
+  for (const lesson of readCourse()) {
+    test(`${lesson.id}: every step by hand at ${viewport.name}`, async (t) => {
+      const app = await openApp(viewport);
+      const walk = new LessonWalk(app, viewport, lesson);
+      try {
+        await walk.openFromList();
+        for (const index of lesson.steps.keys()) {
+          const number = index + 1;
+          const bug = KNOWN_BUGS[`${viewport.name}/${lesson.id}/${number}`];
+          let failed = false;
+          await t.test(`step ${number} (${lesson.steps[index].checkpoint})`, bug ? { todo: bug } : {}, async () => {
+            try {
+              await walk.walkStep(index);
+            } catch (error) {
+              failed = true;
+              const shot = `lesson-walk-${viewport.name}-${lesson.id}-step${number}`;
+              await app.screenshot(shot).catch(() => {});
+              error.message += ` [screenshot e2e/screenshots/${shot}.png]`;
+              throw error;
+            }
+          });
+          if (failed && number < lesson.steps.length) await walk.reopenAt(number + 1);
+        }
+        if (walk.notes.length) t.diagnostic(walk.notes.join('; '));
+        assert.deepEqual(app.problems, [], 'no console errors, panics or network requests outside the app');
+      } finally {
+        await app.close();
+      }
+    });
+  }
+}
+
+export const VIEWPORTS = {
+  '1280': { name: '1280x720', width: 1280, height: 720 },
+  '1440': { name: '1440x900', width: 1440, height: 900 },
+  '1920': { name: '1920x1080', width: 1920, height: 1080 },
+  phone: { name: 'phone-390x844', width: 390, height: 844, page: { hasTouch: true, isMobile: true } },
+};
