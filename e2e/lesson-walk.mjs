@@ -21,10 +21,31 @@ import { Moves } from './support/lesson-moves.mjs';
 import { readCourse } from './support/lesson-script.mjs';
 import { step, stepState } from './support/lesson-steps.mjs';
 
+/**
+ * Fixed names in a solution that stand for a node the step describes by its role, as `lesson/step` →
+ * { name: what it stands for }: the name the step's live {lock_holder} chip shows ('holder'), or the
+ * node an earlier move of the step was made on (that move's kind). "Show me" acts at fixed moments on a
+ * fixed run, where the role and the name coincide; by hand the run differs by a few ms and the learner
+ * follows the words: lesson 4 step 4 reads from "the old, isolated leader", lesson 9 crashes and pauses
+ * "the current leader", lesson 10's scheduler steps crash or pause "the instance that leads".
+ * Elsewhere a solution's worker that must be frozen or crashed while it holds the lock is waited for
+ * (`waitForHolder`).
+ */
+const ROLE_NAMES = {
+  'exactly-once/1': { B: 'holder' },
+  'leases/4': { n2: 'isolate' },
+  'zookeeper-election/2': { B: 'holder' },
+  'zookeeper-election/3': { D: 'holder' },
+  'guided-lab/6': { B: 'holder' },
+  'guided-lab/7': { A: 'holder' },
+};
+
 /** Steps a learner cannot finish by hand at a size, as `size/lesson-id/step` → the bug, found by this walk. */
 export const KNOWN_BUGS = {};
 
-const TICK_TIMEOUT_MS = 120_000;
+const TICK_TIMEOUT_MS = 90_000;
+// Simulated time a step may take beyond its own allowance before the walk calls it stuck.
+const SLACK_MS = 5_000;
 const OPEN_TIMEOUT_MS = 30_000;
 
 class LessonWalk {
@@ -89,10 +110,37 @@ class LessonWalk {
     this.stepStartMs = await simTimeMs(this.page);
   }
 
+  /**
+   * A step that says to freeze or crash the worker holding the lock names the holder live ("now: B"):
+   * the solution's worker is the holder at the moment "show me" acts, so by hand the move waits, as a
+   * learner reading the name does, until that worker holds it, playing on in short stretches.
+   */
+  async waitForHolder(number, action) {
+    const holder = this.page.locator('[data-testid=current-step] [data-testid=live-name][data-live=lock_holder]');
+    const worker = action.target && action.target !== 'leader' && action.target !== 'store' && !/^n\d+$/.test(action.target);
+    if (!worker || !['pause', 'crash'].includes(action.do) || (await holder.count()) === 0) return;
+    const giveUpAt = (await simTimeMs(this.page)) + 5_000;
+    while (((await holder.first().textContent()) ?? '').trim() !== action.target) {
+      const now = await simTimeMs(this.page);
+      if (now > giveUpAt || (await stepState(this.page, number)) === 'done') {
+        throw new Error(`step ${number}: ${action.target} never held the lock in 5 s to ${action.do} it (the step names ${await holder.first().textContent()})`);
+      }
+      await this.hand.playTo(now + 20);
+    }
+    if (action.after_ms > 0) this.notes.push(`step ${number}: waited for ${action.target} to hold the lock`);
+  }
+
+  /** The name the open step's {lock_holder} chip shows now, or `fallback` when it names nobody. */
+  async holderName(fallback) {
+    const chip = this.page.locator('[data-testid=current-step] [data-testid=live-name][data-live=lock_holder]');
+    const name = (await chip.count()) > 0 ? ((await chip.first().textContent()) ?? '').trim() : '';
+    return /^[A-Za-z]\w*$/.test(name) && !/^(nobody|none)$/.test(name) ? name : fallback;
+  }
+
   /** Makes the step's solution moves at their moments, each on a paused run. */
   async makeMoves(number, solution) {
     await this.hand.setPlaying(false);
-    for (const [index, action] of solution.entries()) {
+    for (let [index, action] of solution.entries()) {
       const due = this.stepStartMs + action.after_ms;
       if ((await simTimeMs(this.page)) < due - 4) {
         await this.hand.playTo(due, async () => (await stepState(this.page, number)) === 'done');
@@ -101,6 +149,10 @@ class LessonWalk {
         this.notes.push(`step ${number} ticked before its move ${index + 1} (${action.do})`);
         return;
       }
+      const role = ROLE_NAMES[`${this.lesson.id}/${number}`]?.[action.target];
+      if (role === 'holder') action = { ...action, target: await this.holderName(action.target) };
+      else if (role) action = { ...action, target: this.moves.resolved[role] ?? action.target };
+      else await this.waitForHolder(number, action);
       const late = (await simTimeMs(this.page)) - due;
       const note = await this.moves.make(action);
       if (note) this.notes.push(`step ${number}: ${note}`);
@@ -110,12 +162,23 @@ class LessonWalk {
     }
   }
 
-  /** Plays at the fastest visible speed until the step ticks; returns the clock when it was seen. */
-  async playUntilTicked(number) {
+  /**
+   * Plays at the fastest visible speed until the step ticks; returns the clock when it was seen. The
+   * step fails once the simulation is well past its time (its last move plus `within_ms`, and
+   * SLACK_MS more for a move made by hand a little late), or on a wall-clock cap for a stalled page.
+   */
+  async playUntilTicked(number, plan) {
+    const lastMoveMs = this.stepStartMs + Math.max(0, ...plan.solution.map((action) => action.after_ms));
+    const deadlineMs = lastMoveMs + plan.withinMs + SLACK_MS;
     await this.hand.setSpeed(2);
     await waitUntil(
       async () => {
         if ((await stepState(this.page, number)) === 'done') return true;
+        const now = await simTimeMs(this.page);
+        if (now > deadlineMs) {
+          const verdict = await this.page.locator('[data-testid=current-step] [data-testid=step-verdict]').first().textContent();
+          throw new Error(`step ${number} did not tick by ${now} ms of simulated time (its moves ended at ${lastMoveMs} ms, it allows ${plan.withinMs} ms): ${verdict}`);
+        }
         const look = this.page.locator('[data-testid=look-now-go-on]');
         if (await look.isVisible()) {
           await this.hand.press(look, 'the look-now note\'s "Go on"');
@@ -145,7 +208,7 @@ class LessonWalk {
     this.worldOpen = false;
     await this.waitOpen(number);
     await this.makeMoves(number, plan.solution);
-    this.stepStartMs = await this.playUntilTicked(number);
+    this.stepStartMs = await this.playUntilTicked(number, plan);
   }
 }
 

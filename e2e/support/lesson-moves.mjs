@@ -43,6 +43,8 @@ export class Moves {
   constructor(hand) {
     this.hand = hand;
     this.page = hand.page;
+    // The node each kind of move was last made on, by name ("isolate" → "n3").
+    this.resolved = {};
   }
 
   /** Opens the node's menu by pressing the node on the ring. */
@@ -82,6 +84,7 @@ export class Moves {
     const name = await resolveTarget(this.page, action.target);
     if (!name) return `${action.do} ${action.target}: nobody to act on`;
     const shown = await this.openMenu(name);
+    this.resolved[action.do] = shown;
     let note = null;
     switch (action.do) {
       case 'crash':
@@ -140,13 +143,7 @@ export class Moves {
       (x, y) => Number(x.id.slice(1)) - Number(y.id.slice(1)),
     );
     const link = this.page.locator(`[data-testid=cluster-view] [data-testid=link-${first.id}-${second.id}]`);
-    const { x1, y1, x2, y2 } = await link.locator('line.link-hit').evaluate((line) => ({
-      x1: line.x1.baseVal.value, y1: line.y1.baseVal.value, x2: line.x2.baseVal.value, y2: line.y2.baseVal.value,
-    }));
-    // Points along the line, from its middle outwards, as fractions of the line's box.
-    const along = [0.5, 0.4, 0.6, 0.3, 0.7, 0.35, 0.65];
-    const fractions = along.map((t) => [x2 === x1 ? 0.5 : (x2 > x1 ? t : 1 - t), y2 === y1 ? 0.5 : (y2 > y1 ? t : 1 - t)]);
-    await this.hand.press(link, `the link ${first.name} — ${second.name}`, { fractions });
+    await this.hand.pressLine(link, `the link ${first.name} — ${second.name}`);
     await this.page.locator('[data-testid=link-menu]').waitFor({ timeout: 10_000 });
     return { first, second };
   }

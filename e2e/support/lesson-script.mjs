@@ -65,11 +65,14 @@ function readStep(chunk, where) {
   if (solutionAt < 0) throw new Error(`${where}: no solution`);
   const solution = parseSolution(bracketed(chunk, chunk.indexOf('[', solutionAt)), where);
   const moves = /^moves_while_paused\s*=\s*(\d+)/m.exec(chunk);
+  const within = /^within_ms\s*=\s*(\d+)/m.exec(chunk);
   return {
     solution: solution.sort((a, b) => a.after_ms - b.after_ms),
     ownWorld: /^scenario\s*=/m.test(chunk),
     predictions: (chunk.match(/^\[\[step\.predict\]\]/gm) ?? []).length,
     movesWhilePaused: moves ? Number(moves[1]) : 1,
+    // Time allowed after the last move (the lesson format's default is 3000 ms).
+    withinMs: within ? Number(within[1]) : 3000,
     checkpoint: /^checkpoint\s*=\s*"([^"]+)"/m.exec(chunk)?.[1] ?? '',
   };
 }
