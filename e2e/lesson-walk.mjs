@@ -15,7 +15,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openApp } from './support/browser.mjs';
-import { simTimeMs, waitUntil } from './support/cluster.mjs';
+import { readRequests, simTimeMs, waitUntil } from './support/cluster.mjs';
 import { Hand } from './support/hand.mjs';
 import { Moves } from './support/lesson-moves.mjs';
 import { readCourse } from './support/lesson-script.mjs';
@@ -130,6 +130,22 @@ class LessonWalk {
     if (action.after_ms > 0) this.notes.push(`step ${number}: waited for ${action.target} to hold the lock`);
   }
 
+  /**
+   * "Send a write, and then send reads": a read that follows a write in the step is sent once the
+   * client panel shows that write committed, as a learner reading the panel does.
+   */
+  async waitForWriteCommitted(number, earlier) {
+    if (!earlier.some((action) => action.do === 'request' && action.kind !== 'get')) return;
+    const giveUpAt = (await simTimeMs(this.page)) + 5_000;
+    for (;;) {
+      const rows = await readRequests(this.page);
+      if (rows.some((row) => /^#\d+ put /.test(row.what) && row.kind === 'committed')) return;
+      const now = await simTimeMs(this.page);
+      if (now > giveUpAt) throw new Error(`step ${number}: the write was not committed within 5 s, so the reads meant to follow it were not sent`);
+      await this.hand.playTo(now + 25);
+    }
+  }
+
   /** The name the open step's {lock_holder} chip shows now, or `fallback` when it names nobody. */
   async holderName(fallback) {
     const chip = this.page.locator('[data-testid=current-step] [data-testid=live-name][data-live=lock_holder]');
@@ -153,6 +169,7 @@ class LessonWalk {
       if (role === 'holder') action = { ...action, target: await this.holderName(action.target) };
       else if (role) action = { ...action, target: this.moves.resolved[role] ?? action.target };
       else await this.waitForHolder(number, action);
+      if (action.do === 'request' && action.kind === 'get') await this.waitForWriteCommitted(number, solution.slice(0, index));
       const late = (await simTimeMs(this.page)) - due;
       const note = await this.moves.make(action);
       if (note) this.notes.push(`step ${number}: ${note}`);
@@ -166,36 +183,39 @@ class LessonWalk {
    * Plays at the fastest visible speed until the step ticks; returns the clock when it was seen. The
    * step fails once the simulation is well past its time (its last move plus `within_ms`, and
    * SLACK_MS more for a move made by hand a little late), or on a wall-clock cap for a stalled page.
+   * With `pauseAfter` (the next step goes on in this run), the run is paused the moment the tick shows,
+   * as a learner stops to read the next step.
    */
-  async playUntilTicked(number, plan) {
+  async playUntilTicked(number, plan, pauseAfter) {
     const lastMoveMs = this.stepStartMs + Math.max(0, ...plan.solution.map((action) => action.after_ms));
     const deadlineMs = lastMoveMs + plan.withinMs + SLACK_MS;
+    const verdict = () => this.page.locator('[data-testid=current-step] [data-testid=step-verdict]').first().textContent();
+    const wallDeadline = Date.now() + TICK_TIMEOUT_MS;
     await this.hand.setSpeed(2);
-    await waitUntil(
-      async () => {
-        if ((await stepState(this.page, number)) === 'done') return true;
-        const now = await simTimeMs(this.page);
-        if (now > deadlineMs) {
-          const verdict = await this.page.locator('[data-testid=current-step] [data-testid=step-verdict]').first().textContent();
-          throw new Error(`step ${number} did not tick by ${now} ms of simulated time (its moves ended at ${lastMoveMs} ms, it allows ${plan.withinMs} ms): ${verdict}`);
-        }
-        const look = this.page.locator('[data-testid=look-now-go-on]');
-        if (await look.isVisible()) {
-          await this.hand.press(look, 'the look-now note\'s "Go on"');
-          await this.hand.setSpeed(2);
-        } else if (!(await this.hand.playing())) {
-          await this.hand.setPlaying(true);
-        }
-        return false;
-      },
-      {
-        timeout: TICK_TIMEOUT_MS,
-        interval: 100,
-        what: `step ${number} of ${this.lesson.id} to tick`,
-        detail: async () => this.page.locator('[data-testid=current-step] [data-testid=step-verdict]').first().textContent(),
-      },
-    );
-    return simTimeMs(this.page);
+    let toggle = await this.hand.reach(this.hand.playToggle(), 'the Play button');
+    for (;;) {
+      const ticked = await this.page
+        .waitForFunction((wanted) => document.querySelector(`[data-testid=lesson-step-${wanted}]`)?.getAttribute('data-state') === 'done', number, { polling: 'raf', timeout: 1_000 })
+        .then(() => true, () => false);
+      if (ticked) {
+        if (pauseAfter && (await this.hand.playing())) await this.hand.pressAt(toggle);
+        return simTimeMs(this.page);
+      }
+      const now = await simTimeMs(this.page);
+      if (now > deadlineMs) {
+        throw new Error(`step ${number} did not tick by ${now} ms of simulated time (its moves ended at ${lastMoveMs} ms, it allows ${plan.withinMs} ms): ${await verdict()}`);
+      }
+      if (Date.now() > wallDeadline) throw new Error(`step ${number} did not tick within ${TICK_TIMEOUT_MS} ms of wall time: ${await verdict()}`);
+      const look = this.page.locator('[data-testid=look-now-go-on]');
+      if (await look.isVisible()) {
+        await this.hand.press(look, 'the look-now note\'s "Go on"');
+        await this.hand.setSpeed(2);
+        toggle = await this.hand.reach(this.hand.playToggle(), 'the Pause button');
+      } else if (!(await this.hand.playing())) {
+        await this.hand.setPlaying(true);
+        toggle = await this.hand.reach(this.hand.playToggle(), 'the Pause button');
+      }
+    }
   }
 
   async walkStep(index) {
@@ -208,7 +228,8 @@ class LessonWalk {
     this.worldOpen = false;
     await this.waitOpen(number);
     await this.makeMoves(number, plan.solution);
-    this.stepStartMs = await this.playUntilTicked(number, plan);
+    const next = this.lesson.steps[index + 1];
+    this.stepStartMs = await this.playUntilTicked(number, plan, Boolean(next) && !next.ownWorld);
   }
 }
 

@@ -142,19 +142,21 @@ export class Hand {
   }
 
   /**
-   * Plays the run until its clock reads `targetMs` (or `stop()` says to stop), then pauses: fast while
-   * far off, slower as it nears, so a pause lands within a few ms of the moment. Returns the time reached.
+   * Plays the run until its clock reads `targetMs` (or `stop()` says to stop), then pauses: each stretch
+   * plays at the speed that covers what is left in about two seconds, and pauses a little early by the
+   * time a press takes on a loaded machine, so the run creeps up on the moment and stops within a few ms
+   * of it. The Pause press goes to where the button was found before playing (it stays put while the
+   * run plays). Returns the time reached.
    */
   async playTo(targetMs, stop = async () => false) {
-    for (let rounds = 0; rounds < 12; rounds += 1) {
-      const now = await simTimeMs(this.page);
-      const left = targetMs - now;
-      if (left <= 4 || (await stop())) break;
-      // Cover what is left in about 0.8 s of wall time; the pause lands about 60 ms of wall time late.
-      const share = Math.min(2, Math.max(0.005, left / 800));
+    for (let rounds = 0; rounds < 16; rounds += 1) {
+      const left = targetMs - (await simTimeMs(this.page));
+      if (left <= 3 || (await stop())) break;
+      const share = Math.min(2, Math.max(0.005, left / 2000));
       await this.setSpeed(share);
-      const early = Math.max(2, share * 60);
-      await this.setPlaying(true);
+      const early = Math.max(1, share * 250);
+      const toggle = await this.reach(this.playToggle(), 'the Play button');
+      await this.pressAt(toggle);
       await this.page
         .waitForFunction(
           ([until]) => {
@@ -167,8 +169,15 @@ export class Hand {
           { polling: 'raf', timeout: 60_000 },
         )
         .catch(() => {});
+      await this.pressAt(toggle);
       await this.setPlaying(false);
     }
     return simTimeMs(this.page);
+  }
+
+  /** A press at a point found by `reach` a moment ago. */
+  async pressAt(point) {
+    if (this.touch) await this.page.touchscreen.tap(point.x, point.y);
+    else await this.page.mouse.click(point.x, point.y);
   }
 }
