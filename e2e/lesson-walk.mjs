@@ -40,6 +40,12 @@ const ROLE_NAMES = {
   'guided-lab/7': { A: 'holder' },
 };
 
+/**
+ * Moves the step times by the node's own clock, as `lesson/step` → node: lesson 1 step 2 pauses A "when
+ * the clock in the inspector reads between x.0 and x.6 s", while a run is under way.
+ */
+const BUSY_WINDOWS = { 'exactly-once/2': 'A' };
+
 /** Steps a learner cannot finish by hand at a size, as `size/lesson-id/step` → the bug, found by this walk. */
 export const KNOWN_BUGS = {};
 
@@ -146,6 +152,22 @@ class LessonWalk {
     }
   }
 
+  /** Selects `name` and plays in short stretches until the Inspector's clock for it reads x.05–x.55 s. */
+  async waitForBusyClock(number, name) {
+    await this.moves.openMenu(name);
+    const giveUpAt = (await simTimeMs(this.page)) + 3_000;
+    for (;;) {
+      const text = (await this.page.locator('[data-testid=inspector]').textContent()) ?? '';
+      const clock = Number(/clock\s*([\d.]+) s/.exec(text)?.[1] ?? Number.NaN);
+      const fraction = clock - Math.floor(clock);
+      if (fraction >= 0.05 && fraction <= 0.55) break;
+      const now = await simTimeMs(this.page);
+      if (Number.isNaN(clock) || now > giveUpAt) throw new Error(`step ${number}: the Inspector never showed ${name}'s clock in a run (last: ${text.slice(0, 200)})`);
+      await this.hand.playTo(now + 50);
+    }
+    await this.moves.closeMenu();
+  }
+
   /** The name the open step's {lock_holder} chip shows now, or `fallback` when it names nobody. */
   async holderName(fallback) {
     const chip = this.page.locator('[data-testid=current-step] [data-testid=live-name][data-live=lock_holder]');
@@ -169,6 +191,7 @@ class LessonWalk {
       if (role === 'holder') action = { ...action, target: await this.holderName(action.target) };
       else if (role) action = { ...action, target: this.moves.resolved[role] ?? action.target };
       else await this.waitForHolder(number, action);
+      if (BUSY_WINDOWS[`${this.lesson.id}/${number}`] === action.target) await this.waitForBusyClock(number, action.target);
       if (action.do === 'request' && action.kind === 'get') await this.waitForWriteCommitted(number, solution.slice(0, index));
       const late = (await simTimeMs(this.page)) - due;
       const note = await this.moves.make(action);
