@@ -33,6 +33,8 @@ export class Hand {
     this.page = page;
     this.viewport = viewport;
     this.touch = Boolean(viewport.page?.hasTouch);
+    // What got in the way and how it was got round, for the walk's report.
+    this.notes = [];
   }
 
   /** Throws unless `box` is wholly inside the window. */
@@ -58,6 +60,12 @@ export class Hand {
     if (!found.point) {
       // Under a bar that sticks to the window's edge: a learner scrolls it to the middle and tries again.
       await target.evaluate((element) => element.scrollIntoView({ block: 'center', inline: 'center' }));
+      found = await pressPoint(this.page, target, fractions, hitWithin);
+    }
+    if (!found.point && /toast/.test(found.cover ?? '')) {
+      // The tick banner over the cluster: a learner closes it with its ✕ and presses again.
+      this.notes.push(`${what} was covered by the tick banner (${found.cover}); closed the banner`);
+      await this.press(this.page.locator('[data-testid=toast-dismiss]'), 'the tick banner\'s ✕');
       found = await pressPoint(this.page, target, fractions, hitWithin);
     }
     const { box, point, cover } = found;
