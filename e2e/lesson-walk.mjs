@@ -174,11 +174,26 @@ class LessonWalk {
     await this.moves.closeMenu();
   }
 
-  /** The name the open step's {lock_holder} chip shows now, or `fallback` when it names nobody. */
-  async holderName(fallback) {
+  /** The name the open step's {lock_holder} chip shows now, or null when it names nobody. */
+  async holderName() {
     const chip = this.page.locator('[data-testid=current-step] [data-testid=live-name][data-live=lock_holder]');
     const name = (await chip.count()) > 0 ? ((await chip.first().textContent()) ?? '').trim() : '';
-    return /^[A-Za-z]\w*$/.test(name) && !/^(nobody|none)$/.test(name) ? name : fallback;
+    return /^[A-Za-z]\w*$/.test(name) && !/^(nobody|none)$/.test(name) ? name : null;
+  }
+
+  /** Waits, playing in short stretches, until the chip names someone (a learner waits for "now: C"). */
+  async waitForNamedHolder(number, fallback) {
+    const giveUpAt = (await simTimeMs(this.page)) + 5_000;
+    for (;;) {
+      const name = await this.holderName();
+      if (name) return name;
+      const now = await simTimeMs(this.page);
+      if (now > giveUpAt) {
+        this.notes.push(`step ${number}: the step named no holder for 5 s; acted on ${fallback}`);
+        return fallback;
+      }
+      await this.hand.playTo(now + 25);
+    }
   }
 
   /** Makes the step's solution moves at their moments, each on a paused run. */
@@ -194,7 +209,7 @@ class LessonWalk {
         return;
       }
       const role = ROLE_NAMES[`${this.lesson.id}/${number}`]?.[action.target];
-      if (role === 'holder') action = { ...action, target: await this.holderName(action.target) };
+      if (role === 'holder') action = { ...action, target: await this.waitForNamedHolder(number, action.target) };
       else if (role) action = { ...action, target: this.moves.resolved[role] ?? action.target };
       else await this.waitForHolder(number, action);
       if (BUSY_WINDOWS[`${this.lesson.id}/${number}`] === action.target) await this.waitForBusyClock(number, action.target);
