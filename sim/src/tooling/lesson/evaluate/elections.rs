@@ -310,7 +310,9 @@ impl ElectionWatch {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{leader_at, watch_until_met, with_step};
+    use super::super::test_support::{
+        explanation_when_met, explanation_when_never_met, leader_at, watch_until_met, with_step,
+    };
     use crate::tooling::lesson::Checkpoint;
 
     const NARROW: &str = include_str!("../../../../../lessons/scenarios/split-vote-calm.toml");
@@ -325,45 +327,34 @@ mod tests {
     #[test]
     fn near_equal_timers_split_the_vote_after_the_leader_crashes() {
         let text = crash_leader_at(NARROW, 1_100);
-        let (met, verdict) = watch_until_met(&text, Checkpoint::SplitVote, 1_000, 3_000);
-        assert!(met.is_some(), "{}", verdict.explanation);
+        let explanation = explanation_when_met(&text, Checkpoint::SplitVote, 1_000, 3_000);
         assert!(
-            verdict.explanation.contains("the vote split")
-                && verdict.explanation.contains("split terms, n3 won term 9"),
+            explanation.contains("the vote split")
+                && explanation.contains("split terms, n3 won term 9"),
             "{}",
-            verdict.explanation
+            explanation
         );
     }
 
     #[test]
     fn a_calm_cluster_never_splits_a_vote() {
-        let (met, verdict) = watch_until_met(NARROW, Checkpoint::SplitVote, 1_000, 4_000);
-        assert_eq!(met, None, "{}", verdict.explanation);
-        assert_eq!(
-            verdict.explanation,
-            "nobody has campaigned since this step began"
-        );
+        let explanation = explanation_when_never_met(NARROW, Checkpoint::SplitVote, 1_000, 4_000);
+        assert_eq!(explanation, "nobody has campaigned since this step began");
     }
 
     /// Wide timers: the first follower to time out wins before anyone else campaigns.
     #[test]
     fn a_single_candidate_that_wins_is_not_a_split() {
         let text = crash_leader_at(CALM, 1_100);
-        let (met, verdict) = watch_until_met(&text, Checkpoint::SplitVote, 1_000, 3_000);
-        assert_eq!(met, None, "{}", verdict.explanation);
-        assert!(
-            verdict.explanation.contains("campaigned alone"),
-            "{}",
-            verdict.explanation
-        );
+        let explanation = explanation_when_never_met(&text, Checkpoint::SplitVote, 1_000, 3_000);
+        assert!(explanation.contains("campaigned alone"), "{}", explanation);
     }
 
     #[test]
     fn a_new_leader_in_fifty_one_nodes_names_the_majority_and_the_gap() {
         let text = crash_leader_at(FIFTY_ONE, 1_100).replace("60000", "3000");
-        let (met, verdict) = watch_until_met(&text, Checkpoint::LeaderChanged, 1_000, 3_000);
-        assert!(met.is_some(), "{}", verdict.explanation);
-        let text = verdict.explanation;
+        let explanation = explanation_when_met(&text, Checkpoint::LeaderChanged, 1_000, 3_000);
+        let text = explanation;
         assert!(
             text.contains("the 26 votes a majority of 51 needs"),
             "{text}"
@@ -376,13 +367,12 @@ mod tests {
     #[test]
     fn a_crashed_leader_of_fifty_one_is_replaced() {
         let text = crash_leader_at(FIFTY_ONE, 1_100).replace("60000", "3000");
-        let (met, verdict) =
-            watch_until_met(&text, Checkpoint::CrashedLeaderReplaced, 1_000, 3_000);
-        assert!(met.is_some(), "{}", verdict.explanation);
+        let explanation =
+            explanation_when_met(&text, Checkpoint::CrashedLeaderReplaced, 1_000, 3_000);
         assert!(
-            verdict.explanation.contains("a majority of 51 needs"),
+            explanation.contains("a majority of 51 needs"),
             "{}",
-            verdict.explanation
+            explanation
         );
     }
 
@@ -407,14 +397,9 @@ mod tests {
                 changed.is_some(),
                 "the look-alike ticks the plain checkpoint"
             );
-            let (met, verdict) =
-                watch_until_met(&text, Checkpoint::CrashedLeaderReplaced, 1_000, 5_000);
-            assert_eq!(met, None, "{}", verdict.explanation);
-            assert!(
-                verdict.explanation.contains("never crashed"),
-                "{}",
-                verdict.explanation
-            );
+            let explanation =
+                explanation_when_never_met(&text, Checkpoint::CrashedLeaderReplaced, 1_000, 5_000);
+            assert!(explanation.contains("never crashed"), "{}", explanation);
         }
     }
 

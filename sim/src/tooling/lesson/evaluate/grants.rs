@@ -100,7 +100,7 @@ fn counted(grants: usize) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::watch_until_met;
+    use super::super::test_support::{explanation_when_met, explanation_when_never_met};
     use super::*;
     use crate::base::ids::NodeId;
     use crate::tooling::lesson::Checkpoint;
@@ -131,25 +131,15 @@ mod tests {
         let crashed =
             format!("{BATCH}\n[[step]]\nat_ms = 3000\ndo = \"crash\"\ntarget = \"leader\"\n");
         let checkpoint = Checkpoint::TokensRoseAcrossFailover;
-        let (met, verdict) = watch_until_met(&crashed, checkpoint, 2_900, 12_000);
-        assert!(met.is_some(), "{}", verdict.explanation);
-        assert!(
-            verdict.explanation.contains("none repeated"),
-            "{}",
-            verdict.explanation
-        );
+        let explanation = explanation_when_met(&crashed, checkpoint, 2_900, 12_000);
+        assert!(explanation.contains("none repeated"), "{}", explanation);
     }
 
     /// Grants that rise without a failover do not meet the step.
     #[test]
     fn rising_grants_without_a_failover_are_not_enough() {
-        let (met, verdict) =
-            watch_until_met(BATCH, Checkpoint::TokensRoseAcrossFailover, 0, 12_000);
-        assert_eq!(met, None, "{}", verdict.explanation);
-        assert!(
-            verdict.explanation.contains("not failed over"),
-            "{}",
-            verdict.explanation
-        );
+        let explanation =
+            explanation_when_never_met(BATCH, Checkpoint::TokensRoseAcrossFailover, 0, 12_000);
+        assert!(explanation.contains("not failed over"), "{}", explanation);
     }
 }

@@ -365,7 +365,9 @@ impl HolderWatch {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::watch_until_met;
+    use super::super::test_support::{
+        explanation_when_met, explanation_when_never_met, watch_until_met,
+    };
     use crate::tooling::lesson::Checkpoint;
 
     const FENCING: &str = include_str!("../../../../../lessons/scenarios/fencing-calm.toml");
@@ -383,14 +385,13 @@ mod tests {
     /// A holds token 5 at 1 300 ms (see the scenario); 600 ms is two missed renewals, within 1 s.
     #[test]
     fn a_pause_shorter_than_the_lease_costs_the_holder_nothing() {
-        let (met, verdict) = watch_until_met(
+        let explanation = explanation_when_met(
             &pause_a(600),
             Checkpoint::LeaseKeptThroughPause,
             1_000,
             5_000,
         );
-        assert!(met.is_some(), "{}", verdict.explanation);
-        assert!(verdict.explanation.contains("kept its lease"));
+        assert!(explanation.contains("kept its lease"));
     }
 
     #[test]
@@ -406,13 +407,12 @@ mod tests {
 
     #[test]
     fn a_pause_shorter_than_a_renewal_is_not_enough() {
-        let (met, verdict) = watch_until_met(
+        explanation_when_never_met(
             &pause_a(100),
             Checkpoint::LeaseKeptThroughPause,
             1_000,
             5_000,
         );
-        assert_eq!(met, None, "{}", verdict.explanation);
     }
 
     fn crash_a(restart: bool) -> String {
@@ -425,32 +425,24 @@ mod tests {
 
     #[test]
     fn a_restarted_holder_asks_again_holding_nothing() {
-        let (met, verdict) = watch_until_met(
+        let explanation = explanation_when_met(
             &crash_a(true),
             Checkpoint::CrashedHolderAskedAgain,
             1_000,
             6_000,
         );
-        assert!(met.is_some(), "{}", verdict.explanation);
-        assert!(verdict
-            .explanation
-            .contains("asked the service for it again"));
+        assert!(explanation.contains("asked the service for it again"));
     }
 
     #[test]
     fn a_holder_that_stays_down_asks_nothing() {
-        let (met, verdict) = watch_until_met(
+        let explanation = explanation_when_never_met(
             &crash_a(false),
             Checkpoint::CrashedHolderAskedAgain,
             1_000,
             6_000,
         );
-        assert_eq!(met, None, "{}", verdict.explanation);
-        assert!(
-            verdict.explanation.contains("restart it"),
-            "{}",
-            verdict.explanation
-        );
+        assert!(explanation.contains("restart it"), "{}", explanation);
     }
 
     const QUEUE: &str = include_str!("../../../../../lessons/scenarios/lock-queue-calm.toml");
@@ -462,13 +454,13 @@ mod tests {
         let text = format!(
             "{QUEUE}\n[[step]]\nat_ms = 2520\ndo = \"pause\"\ntarget = \"B\"\nduration_ms = 2000\n"
         );
-        let (met, verdict) = watch_until_met(&text, Checkpoint::LockQueueAtLeast(4), 1_000, 4_500);
-        assert!(met.is_some(), "{}", verdict.explanation);
+        let explanation =
+            explanation_when_met(&text, Checkpoint::LockQueueAtLeast(4), 1_000, 4_500);
         assert!(
-            verdict.explanation.contains("the last second fell to 0")
-                && verdict.explanation.contains("jobs per second"),
+            explanation.contains("the last second fell to 0")
+                && explanation.contains("jobs per second"),
             "{}",
-            verdict.explanation
+            explanation
         );
     }
 
@@ -477,13 +469,9 @@ mod tests {
     #[test]
     fn a_long_queue_that_keeps_moving_is_not_enough() {
         let busy = QUEUE.replace("think_ms = 2000", "think_ms = 50");
-        let (met, verdict) = watch_until_met(&busy, Checkpoint::LockQueueAtLeast(4), 1_000, 8_000);
-        assert_eq!(met, None, "{}", verdict.explanation);
-        assert!(
-            verdict.explanation.contains("have not fallen"),
-            "{}",
-            verdict.explanation
-        );
+        let explanation =
+            explanation_when_never_met(&busy, Checkpoint::LockQueueAtLeast(4), 1_000, 8_000);
+        assert!(explanation.contains("have not fallen"), "{}", explanation);
     }
 
     #[test]
@@ -500,18 +488,12 @@ mod tests {
         let text = format!(
             "{REDIS}\n[[step]]\nat_ms = 1014\ndo = \"drop_message\"\nmessage = 68\nfrom = \"n1\"\nto = \"B\"\n"
         );
-        let (met, verdict) = watch_until_met(&text, Checkpoint::LockReplyLost, 1_000, 3_000);
-        assert!(met.is_some(), "{}", verdict.explanation);
-        assert!(
-            verdict.explanation.starts_with("B's SET NX"),
-            "{}",
-            verdict.explanation
-        );
+        let explanation = explanation_when_met(&text, Checkpoint::LockReplyLost, 1_000, 3_000);
+        assert!(explanation.starts_with("B's SET NX"), "{}", explanation);
     }
 
     #[test]
     fn answered_set_nx_replies_are_not_lost() {
-        let (met, verdict) = watch_until_met(REDIS, Checkpoint::LockReplyLost, 1_000, 3_000);
-        assert_eq!(met, None, "{}", verdict.explanation);
+        explanation_when_never_met(REDIS, Checkpoint::LockReplyLost, 1_000, 3_000);
     }
 }

@@ -235,7 +235,9 @@ fn holds_lease(world: &World, node: NodeId) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{watch_until_met, with_step};
+    use super::super::test_support::{
+        explanation_when_met, explanation_when_never_met, watch_until_met, with_step,
+    };
     use crate::tooling::lesson::Checkpoint;
 
     const LEASES: &str = include_str!("../../../../../lessons/scenarios/lease-five.toml");
@@ -248,13 +250,12 @@ mod tests {
     #[test]
     fn a_leader_that_crashes_holding_its_lease_leaves_a_gap() {
         let text = with_step(LEASES, 1_100, "\"crash\"\ntarget = \"leader\"");
-        let (met, verdict) =
-            watch_until_met(&text, Checkpoint::LeaseFailoverGapMs(100), 1_000, 3_000);
-        assert!(met.is_some(), "{}", verdict.explanation);
+        let explanation =
+            explanation_when_met(&text, Checkpoint::LeaseFailoverGapMs(100), 1_000, 3_000);
         assert!(
-            verdict.explanation.contains("fell while it held its lease"),
+            explanation.contains("fell while it held its lease"),
             "{}",
-            verdict.explanation
+            explanation
         );
     }
 
@@ -265,26 +266,20 @@ mod tests {
         let text = with_step(&leases_off(), 1_100, "\"crash\"\ntarget = \"leader\"");
         let (plain, _) = watch_until_met(&text, Checkpoint::NoLeaderForMs(100), 1_000, 3_000);
         assert!(plain.is_some(), "the look-alike ticks the plain checkpoint");
-        let (met, verdict) =
-            watch_until_met(&text, Checkpoint::LeaseFailoverGapMs(100), 1_000, 3_000);
-        assert_eq!(met, None, "{}", verdict.explanation);
-        assert!(
-            verdict.explanation.contains("held no lease"),
-            "{}",
-            verdict.explanation
-        );
+        let explanation =
+            explanation_when_never_met(&text, Checkpoint::LeaseFailoverGapMs(100), 1_000, 3_000);
+        assert!(explanation.contains("held no lease"), "{}", explanation);
     }
 
     /// Lesson 4 step 2: cut off, the leader hears no majority and gives up by itself.
     #[test]
     fn an_isolated_leader_cannot_renew_its_lease() {
         let text = with_step(LEASES, 1_100, "\"isolate\"\ntarget = \"leader\"");
-        let (met, verdict) = watch_until_met(&text, Checkpoint::LeaseRenewalFailed, 1_000, 3_000);
-        assert!(met.is_some(), "{}", verdict.explanation);
+        let explanation = explanation_when_met(&text, Checkpoint::LeaseRenewalFailed, 1_000, 3_000);
         assert!(
-            verdict.explanation.contains("could not be renewed"),
+            explanation.contains("could not be renewed"),
             "{}",
-            verdict.explanation
+            explanation
         );
     }
 
@@ -298,14 +293,12 @@ mod tests {
             stepped.is_some(),
             "the look-alike ticks the plain checkpoint"
         );
-        let (met, verdict) = watch_until_met(&text, Checkpoint::LeaseRenewalFailed, 1_000, 3_000);
-        assert_eq!(met, None, "{}", verdict.explanation);
+        let explanation =
+            explanation_when_never_met(&text, Checkpoint::LeaseRenewalFailed, 1_000, 3_000);
         assert!(
-            verdict
-                .explanation
-                .contains("removed from the configuration"),
+            explanation.contains("removed from the configuration"),
             "{}",
-            verdict.explanation
+            explanation
         );
     }
 
@@ -317,7 +310,6 @@ mod tests {
             1_100,
             "\"pause\"\ntarget = \"leader\"\nduration_ms = 1000",
         );
-        let (met, verdict) = watch_until_met(&text, Checkpoint::LeaseRenewalFailed, 1_000, 3_000);
-        assert_eq!(met, None, "{}", verdict.explanation);
+        explanation_when_never_met(&text, Checkpoint::LeaseRenewalFailed, 1_000, 3_000);
     }
 }

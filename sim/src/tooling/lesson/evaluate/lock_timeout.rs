@@ -116,7 +116,7 @@ impl LockTimeoutWatch {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{watch_until_met, with_step};
+    use super::super::test_support::{explanation_when_met, explanation_when_never_met, with_step};
     use crate::tooling::lesson::Checkpoint;
 
     const DELAY: &str =
@@ -129,13 +129,13 @@ mod tests {
     #[test]
     fn a_lock_request_to_a_crashed_service_leader_times_out() {
         let text = with_step(&world(), 1_100, "\"crash\"\ntarget = \"leader\"");
-        let (met, verdict) = watch_until_met(&text, Checkpoint::LockRequestTimedOut, 1_000, 5_000);
-        assert!(met.is_some(), "{}", verdict.explanation);
+        let explanation =
+            explanation_when_met(&text, Checkpoint::LockRequestTimedOut, 1_000, 5_000);
         assert!(
-            verdict.explanation.contains("got no answer within 300 ms")
-                && verdict.explanation.contains("same request id"),
+            explanation.contains("got no answer within 300 ms")
+                && explanation.contains("same request id"),
             "{}",
-            verdict.explanation
+            explanation
         );
     }
 
@@ -144,19 +144,17 @@ mod tests {
     #[test]
     fn a_store_access_that_times_out_is_not_a_lock_request() {
         let text = with_step(&world(), 1_100, "\"crash\"\ntarget = \"store\"");
-        let (met, verdict) = watch_until_met(&text, Checkpoint::LockRequestTimedOut, 1_000, 5_000);
-        assert_eq!(met, None, "{}", verdict.explanation);
+        let explanation =
+            explanation_when_never_met(&text, Checkpoint::LockRequestTimedOut, 1_000, 5_000);
         assert!(
-            verdict.explanation.contains("not a request for the lock"),
+            explanation.contains("not a request for the lock"),
             "{}",
-            verdict.explanation
+            explanation
         );
     }
 
     #[test]
     fn a_calm_service_answers_every_lock_request() {
-        let (met, verdict) =
-            watch_until_met(&world(), Checkpoint::LockRequestTimedOut, 1_000, 5_000);
-        assert_eq!(met, None, "{}", verdict.explanation);
+        explanation_when_never_met(&world(), Checkpoint::LockRequestTimedOut, 1_000, 5_000);
     }
 }

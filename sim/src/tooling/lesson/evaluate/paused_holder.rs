@@ -180,7 +180,9 @@ impl PausedHolderWatch {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{watch_until_met, with_step};
+    use super::super::test_support::{
+        explanation_when_met, explanation_when_never_met, watch_until_met, with_step,
+    };
     use crate::tooling::lesson::Checkpoint;
 
     const FENCING: &str = include_str!("../../../../../lessons/scenarios/fencing-calm.toml");
@@ -211,49 +213,42 @@ mod tests {
 
     #[test]
     fn a_holder_frozen_past_its_lease_sees_the_lock_granted_to_another() {
-        let (met, verdict) = watch_until_met(
+        let explanation = explanation_when_met(
             &pause_a(2_500),
             Checkpoint::LockGrantedWhileHolderPaused,
             1_000,
             6_000,
         );
-        assert!(met.is_some(), "{}", verdict.explanation);
-        assert!(
-            verdict.explanation.starts_with("A is frozen"),
-            "{}",
-            verdict.explanation
-        );
+        assert!(explanation.starts_with("A is frozen"), "{}", explanation);
     }
 
     #[test]
     fn the_frozen_holders_late_write_is_refused() {
-        let (met, verdict) = watch_until_met(
+        let explanation = explanation_when_met(
             &pause_a(2_500),
             Checkpoint::PausedHolderWriteRefused,
             1_000,
             6_000,
         );
-        assert!(met.is_some(), "{}", verdict.explanation);
         assert!(
-            verdict.explanation.starts_with("A had been frozen"),
+            explanation.starts_with("A had been frozen"),
             "{}",
-            verdict.explanation
+            explanation
         );
     }
 
     #[test]
     fn a_pause_within_the_lease_hands_the_lock_to_nobody() {
-        let (met, verdict) = watch_until_met(
+        let explanation = explanation_when_never_met(
             &pause_a(600),
             Checkpoint::LockGrantedWhileHolderPaused,
             1_000,
             6_000,
         );
-        assert_eq!(met, None, "{}", verdict.explanation);
         assert!(
-            verdict.explanation.contains("woke before anyone else"),
+            explanation.contains("woke before anyone else"),
             "{}",
-            verdict.explanation
+            explanation
         );
     }
 
@@ -290,19 +285,16 @@ mod tests {
             6_000,
         );
         assert!(met.is_some(), "{}", verdict.explanation);
-        let (met, verdict) = watch_until_met(
+        let explanation = explanation_when_never_met(
             &service_clock_ahead(),
             Checkpoint::PausedHolderWriteRefused,
             1_000,
             6_000,
         );
-        assert_eq!(met, None, "{}", verdict.explanation);
         assert!(
-            verdict
-                .explanation
-                .contains("not from a holder that was frozen"),
+            explanation.contains("not from a holder that was frozen"),
             "{}",
-            verdict.explanation
+            explanation
         );
     }
 }

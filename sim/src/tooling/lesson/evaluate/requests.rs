@@ -93,7 +93,7 @@ impl RequestWatch {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::watch_until_met;
+    use super::super::test_support::{explanation_when_met, explanation_when_never_met};
     use crate::tooling::lesson::Checkpoint;
 
     /// Five Raft nodes; the leader's links (n1 leads with this seed) get a slow delay, then a write.
@@ -127,26 +127,24 @@ count = 1
 
     #[test]
     fn a_write_over_slow_links_is_acknowledged_late() {
-        let (met, verdict) = watch_until_met(
+        let explanation = explanation_when_met(
             &slow_links(60),
             Checkpoint::WriteAcknowledgedAfterMs(100),
             1_000,
             5_000,
         );
-        assert!(met.is_some(), "{}", verdict.explanation);
-        assert!(verdict.explanation.contains("acknowledged"));
+        assert!(explanation.contains("acknowledged"));
     }
 
     #[test]
     fn a_write_over_ordinary_links_is_acknowledged_quickly() {
-        let (met, verdict) = watch_until_met(
+        let explanation = explanation_when_never_met(
             &slow_links(10),
             Checkpoint::WriteAcknowledgedAfterMs(100),
             1_000,
             5_000,
         );
-        assert_eq!(met, None, "{}", verdict.explanation);
-        assert!(verdict.explanation.contains("the slowest write"));
+        assert!(explanation.contains("the slowest write"));
     }
 
     const NO_MAJORITY: &str = r#"
@@ -171,21 +169,18 @@ count = 2
             .map(|node| format!("[[step]]\nat_ms = 1100\ndo = \"crash\"\ntarget = \"{node}\"\n"))
             .collect();
         let text = NO_MAJORITY.replace("CRASHES", &crashes);
-        let (met, verdict) =
-            watch_until_met(&text, Checkpoint::WriteRefusedOrUnknown, 1_000, 5_000);
-        assert!(met.is_some(), "{}", verdict.explanation);
+        let explanation =
+            explanation_when_met(&text, Checkpoint::WriteRefusedOrUnknown, 1_000, 5_000);
         assert!(
-            verdict.explanation.contains("refused") || verdict.explanation.contains("unknown"),
+            explanation.contains("refused") || explanation.contains("unknown"),
             "{}",
-            verdict.explanation
+            explanation
         );
     }
 
     #[test]
     fn writes_with_a_majority_are_answered() {
         let text = NO_MAJORITY.replace("CRASHES", "");
-        let (met, verdict) =
-            watch_until_met(&text, Checkpoint::WriteRefusedOrUnknown, 1_000, 5_000);
-        assert_eq!(met, None, "{}", verdict.explanation);
+        explanation_when_never_met(&text, Checkpoint::WriteRefusedOrUnknown, 1_000, 5_000);
     }
 }

@@ -73,7 +73,7 @@ impl SetNxWatch {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::watch_until_met;
+    use super::super::test_support::{explanation_when_met, explanation_when_never_met};
     use crate::tooling::lesson::Checkpoint;
 
     const RETRY: &str = include_str!("../../../../../lessons/scenarios/redis-retry-calm.toml");
@@ -90,44 +90,38 @@ mod tests {
 
     #[test]
     fn a_retry_finds_the_key_already_holding_its_own_value() {
-        let (met, verdict) = watch_until_met(
+        let explanation = explanation_when_met(
             &cut_reply_to_b(RETRY),
             Checkpoint::LockFoundAlreadyHeld,
             1_000,
             3_000,
         );
-        assert!(met.is_some(), "{}", verdict.explanation);
         assert!(
-            verdict.explanation.starts_with(
+            explanation.starts_with(
                 "B's SET NX reply was lost; B asked again and found the key already holds its own \
                  value (value …"
             ),
             "{}",
-            verdict.explanation
+            explanation
         );
     }
 
     #[test]
     fn answered_requests_find_nothing() {
-        let (met, verdict) = watch_until_met(RETRY, Checkpoint::LockFoundAlreadyHeld, 1_000, 6_000);
-        assert_eq!(met, None, "{}", verdict.explanation);
-        assert!(verdict.explanation.contains("answered in time"));
+        let explanation =
+            explanation_when_never_met(RETRY, Checkpoint::LockFoundAlreadyHeld, 1_000, 6_000);
+        assert!(explanation.contains("answered in time"));
     }
 
     #[test]
     fn workers_that_never_ask_again_find_nothing_and_the_verdict_says_why() {
-        let (met, verdict) = watch_until_met(
+        let explanation = explanation_when_never_met(
             &cut_reply_to_b(REDIS),
             Checkpoint::LockFoundAlreadyHeld,
             1_000,
             3_000,
         );
-        assert_eq!(met, None, "{}", verdict.explanation);
-        assert!(
-            verdict.explanation.contains("never ask again"),
-            "{}",
-            verdict.explanation
-        );
+        assert!(explanation.contains("never ask again"), "{}", explanation);
     }
 
     /// Cut for good: every retry's answer is lost too, and B gives up, holding nothing it knows of.
@@ -135,12 +129,8 @@ mod tests {
     fn a_retry_whose_answer_is_lost_too_finds_nothing() {
         let text =
             format!("{RETRY}\n[[step]]\nat_ms = 1000\ndo = \"cut\"\nfrom = \"n1\"\nto = \"B\"\n");
-        let (met, verdict) = watch_until_met(&text, Checkpoint::LockFoundAlreadyHeld, 1_000, 3_000);
-        assert_eq!(met, None, "{}", verdict.explanation);
-        assert!(
-            verdict.explanation.contains("asks again"),
-            "{}",
-            verdict.explanation
-        );
+        let explanation =
+            explanation_when_never_met(&text, Checkpoint::LockFoundAlreadyHeld, 1_000, 3_000);
+        assert!(explanation.contains("asks again"), "{}", explanation);
     }
 }

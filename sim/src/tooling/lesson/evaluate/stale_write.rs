@@ -69,7 +69,9 @@ impl StaleWriteWatch {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::watch_until_met;
+    use super::super::test_support::{
+        explanation_when_met, explanation_when_never_met, watch_until_met,
+    };
     use crate::tooling::lesson::Checkpoint;
 
     const FENCING: &str = include_str!("../../../../../lessons/scenarios/fencing-calm.toml");
@@ -85,18 +87,13 @@ mod tests {
     /// At 1 300 ms A holds the lock and is modifying (see the scenario and lesson 6 step 1).
     #[test]
     fn a_holder_paused_while_modifying_has_its_late_write_refused() {
-        let (met, verdict) = watch_until_met(
+        let explanation = explanation_when_met(
             &pause_a_at(1_300),
             Checkpoint::StaleWriteRefused,
             1_000,
             6_000,
         );
-        assert!(met.is_some(), "{}", verdict.explanation);
-        assert!(
-            verdict.explanation.contains("refused 1 write"),
-            "{}",
-            verdict.explanation
-        );
+        assert!(explanation.contains("refused 1 write"), "{}", explanation);
     }
 
     /// A writes from 1 641 ms to 1 667 ms (times fixed by the seed). Frozen then, its write lands in
@@ -123,26 +120,21 @@ mod tests {
             (1_750, "between jobs"),
         ];
         for (at_ms, phase) in cases {
-            let (met, verdict) = watch_until_met(
+            let explanation = explanation_when_never_met(
                 &pause_a_at(at_ms),
                 Checkpoint::StaleWriteRefused,
                 1_000,
                 6_000,
             );
-            assert_eq!(met, None, "{}", verdict.explanation);
             assert!(
-                verdict
-                    .explanation
-                    .starts_with(&format!("A was paused {phase}")),
+                explanation.starts_with(&format!("A was paused {phase}")),
                 "{}",
-                verdict.explanation
+                explanation
             );
             assert!(
-                verdict
-                    .explanation
-                    .contains("again while its lane says modifying"),
+                explanation.contains("again while its lane says modifying"),
                 "{}",
-                verdict.explanation
+                explanation
             );
         }
     }
@@ -150,7 +142,6 @@ mod tests {
     #[test]
     fn an_untouched_run_refuses_no_write() {
         let text = FENCING.replace("duration_ms = 120000", "duration_ms = 8000");
-        let (met, verdict) = watch_until_met(&text, Checkpoint::StaleWriteRefused, 1_000, 6_000);
-        assert_eq!(met, None, "{}", verdict.explanation);
+        explanation_when_never_met(&text, Checkpoint::StaleWriteRefused, 1_000, 6_000);
     }
 }

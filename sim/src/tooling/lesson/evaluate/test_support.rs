@@ -29,6 +29,32 @@ pub(super) fn watch_until_met(
     (verdict.satisfied.then_some(ms), verdict)
 }
 
+/// Plays `text` as [`watch_until_met`] does and fails the test unless `checkpoint` ticks by
+/// `until_ms`. Returns the verdict's explanation, for the test to check its words.
+pub(super) fn explanation_when_met(
+    text: &str,
+    checkpoint: Checkpoint,
+    begin_ms: u64,
+    until_ms: u64,
+) -> String {
+    let (met, verdict) = watch_until_met(text, checkpoint, begin_ms, until_ms);
+    assert!(met.is_some(), "never met: {}", verdict.explanation);
+    verdict.explanation
+}
+
+/// The look-alike's half: fails the test if `checkpoint` ticks by `until_ms`. Returns the last
+/// verdict's explanation, which should say why it did not count.
+pub(super) fn explanation_when_never_met(
+    text: &str,
+    checkpoint: Checkpoint,
+    begin_ms: u64,
+    until_ms: u64,
+) -> String {
+    let (met, verdict) = watch_until_met(text, checkpoint, begin_ms, until_ms);
+    assert_eq!(met, None, "met at {met:?} ms: {}", verdict.explanation);
+    verdict.explanation
+}
+
 /// The label of the server leading after `text` ran to `at_ms` ("nobody" when none does).
 pub(super) fn leader_at(text: &str, at_ms: u64) -> String {
     let scenario = parse_scenario(text, "test.toml").expect("test scenario parses");
