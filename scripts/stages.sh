@@ -29,6 +29,12 @@ stage_e2e() {
   [ -f dist/index.html ] || { echo "dist/ is missing: run the build stage first"; return 1; }
   node --test --test-concurrency="${QUORUMLAB_E2E_JOBS:-2}" e2e/*.test.mjs
 }
+# Not in ALL_STAGES: every lesson step by hand at every window size (e2e/lesson-walk.mjs), about four
+# times the lesson walk the e2e stage does; run it before calling the lessons done at every size.
+stage_walk-every-size() {
+  [ -f dist/index.html ] || { echo "dist/ is missing: run the build stage first"; return 1; }
+  QUORUMLAB_WALK=every-size node --test --test-concurrency="${QUORUMLAB_E2E_JOBS:-2}" e2e/lesson-walk-*.test.mjs
+}
 # No sentence of the project may repeat the source texts the lessons are built from.
 stage_seed-overlap() {
   local tool="$REPO_ROOT/../shared/tools/seed-overlap"
