@@ -53,7 +53,7 @@ for (const { width, height } of [{ width: 1280, height: 720 }, { width: 1440, he
       await page.waitForSelector(POPOVER);
       await page.click(`${POPOVER} button[aria-label="Pause until resumed, ${holder}"]`);
       await waitUntil(async () => (await page.locator('[data-testid=lesson-step-1]').getAttribute('data-state')) === 'done', {
-        timeout: 30_000,
+        timeout: 60_000,
         what: 'step 1 to tick once the frozen holder\'s key expires',
       });
       assert.equal(await live(page, 'paused').textContent(), holder, 'step 2 names the worker the learner paused');
