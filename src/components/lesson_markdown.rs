@@ -65,17 +65,35 @@ pub fn inlines_view(inlines: &[Inline], scope: LinkScope) -> AnyView {
         .into_any()
 }
 
+/// Provided by a step's card around its text: once that step is done, the live names in it say what
+/// they said when it ticked, instead of following the run on.
+#[derive(Clone, Copy, Debug)]
+pub struct StepText(pub usize);
+
 /// A name from the run, kept current while it is on screen (it follows the panels' snapshot, so a
-/// playing run redraws it at most ten times a second, and only when the name changes). While it names
-/// a node it is a button: a tap scrolls to that node and selects it, so on a phone the node the text
-/// points at is one tap away.
+/// playing run redraws it at most ten times a second, and only when the name changes); in a step that
+/// is done, the name as it was at its tick. While it names a node it is a button: a tap scrolls to that
+/// node and selects it, so on a phone the node the text points at is one tap away.
 fn live_name_view(name: LiveName) -> AnyView {
     let state = expect_context::<AppState>();
-    let value = Memo::new(move |_| state.panel_view.with(|view| name.value(view)));
-    let first_node = Memo::new(move |_| {
+    let step = use_context::<StepText>();
+    let at_tick = Memo::new(move |_| {
+        let StepText(step) = step?;
+        state.lesson.revision.track();
         state
+            .lesson
+            .with_tracker(|tracker| tracker.name_at_tick(step, name))
+            .flatten()
+    });
+    let value = Memo::new(move |_| match at_tick.get() {
+        Some((value, _)) => value,
+        None => state.panel_view.with(|view| name.value(view)),
+    });
+    let first_node = Memo::new(move |_| match at_tick.get() {
+        Some((_, node)) => node,
+        None => state
             .panel_view
-            .with(|view| name.nodes(view).first().copied())
+            .with(|view| name.nodes(view).first().copied()),
     });
     let reach = move |_| {
         if let Some(node) = first_node.get_untracked() {

@@ -7,7 +7,7 @@
 //! throughout, so the question never blocks the lab. The open step is also shown at the top of the
 //! lesson panel ([`CurrentStepCard`]), so what to do now sits beside the cluster without scrolling.
 
-use crate::components::lesson_markdown::{blocks_view, inlines_view, LinkScope};
+use crate::components::lesson_markdown::{blocks_view, inlines_view, LinkScope, StepText};
 use crate::lesson::live::{self, LessonContext};
 use crate::lesson::markdown::{parse_blocks, parse_inlines};
 use crate::state::AppState;
@@ -58,6 +58,8 @@ pub fn StepCard(index: usize, step: LessonStep) -> impl IntoView {
     let lessons = state.lesson;
     let status = Memo::new(move |_| step_state(lessons, index));
     let number = index + 1;
+    // The live names in this card's text stop following the run once the step ticks.
+    provide_context(StepText(index));
     let instruction = {
         let mut items = 0;
         blocks_view(

@@ -199,7 +199,9 @@ pub fn WorkerLanes() -> impl IntoView {
                     </p>
                 </Show>
                 <For each=move || delays.get() key=|line| line.clone() let:line>
-                    <p class="lock-delay-line" role="status" data-testid="lock-delay-line">"⏳ " {line}</p>
+                    // Words alone, with the warning border: an emoji glyph drew as an empty box
+                    // where no emoji font is installed.
+                    <p class="lock-delay-line" role="status" data-testid="lock-delay-line">{line}</p>
                 </For>
                 <ul class="lanes">
                     <For each=move || 0..count.get() key=|index| *index let:index>

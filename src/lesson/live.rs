@@ -449,12 +449,13 @@ pub fn open_next_world(state: AppState) {
     ) else {
         return;
     };
-    let Some((texts, title)) = lessons.with_tracker(|tracker| {
+    let Some((texts, names, title)) = lessons.with_tracker(|tracker| {
         let texts = (0..current)
             .map(|step| tracker.done(step).unwrap_or_default().to_string())
             .collect::<Vec<_>>();
         (
             texts,
+            tracker.names_at_ticks(),
             tracker.lesson().world_of_step(current).1.title.clone(),
         )
     }) else {
@@ -467,6 +468,7 @@ pub fn open_next_world(state: AppState) {
     lessons.tracker.update_value(|tracker| {
         if let Some(tracker) = tracker {
             tracker.set_done_texts(texts);
+            tracker.set_names_at_ticks(names);
         }
     });
     notice(

@@ -313,6 +313,19 @@ pub fn ClusterNode(
         }
     };
     let dash = move || format!("{:.1}", std::f64::consts::TAU * ring_radius());
+    // A liar's words go under its caption where they fit; at the stage's foot (the bottom node of a
+    // four-node ring) the drawing would clip them, so they go above the node, over any clock badge.
+    let liar_words_y = move || {
+        let below = radius() + 52.0;
+        if geometry.with(|geometry| geometry.fits_below(node, below)) {
+            return below;
+        }
+        let clock_shown = face.with(|face| {
+            face.as_ref()
+                .is_some_and(|face| face.clock_badge().is_some())
+        });
+        -radius() - if clock_shown { 42.0 } else { 22.0 }
+    };
     let popover = expect_context::<NodePopoverTarget>().0;
     // Selecting shows the node in the Inspector; the popover beside it carries the actions.
     let select = move || {
@@ -418,14 +431,14 @@ pub fn ClusterNode(
                 // Not by colour alone: a jagged ring round the node and the lie in words under it.
                 <polygon class="liar-ring" points=move || jagged_ring(ring_radius() + 6.0)></polygon>
                 <text class=move || format!("liar-label{}", liar_run().class()) data-testid=format!("liar-{node}")
-                    x=move || liar_run().x(radius()) y=move || radius() + 52.0>
+                    x=move || liar_run().x(radius()) y=liar_words_y>
                     {read(|face| face.lying.map(|mode| format!(" ⚠ {}", liar_label(mode))).unwrap_or_default())}
                 </text>
             </Show>
             <Show when=move || face.with(|face| face.as_ref().is_some_and(|face| face.lies_after_restart.is_some()))>
                 // Down, it lies to no one (no ring); the words say what it does once restarted.
                 <text class=move || format!("liar-label dormant{}", dormant_run().class()) data-testid=format!("restart-liar-{node}")
-                    x=move || dormant_run().x(radius()) y=move || radius() + 52.0>
+                    x=move || dormant_run().x(radius()) y=liar_words_y>
                     {read(|face| face.lies_after_restart.map(|mode| format!(" ⚠ {}", restart_liar_label(mode))).unwrap_or_default())}
                 </text>
             </Show>
