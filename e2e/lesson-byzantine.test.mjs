@@ -1,11 +1,13 @@
-// Lesson 12, "When nodes lie", in the browser: it is listed and opens paused; the Byzantine steps are
-// walked by "show me" (the node menu's Byzantine fault is another change's), and the two steps that only
-// need writes are done by hand with the client box's Write button, at both screen sizes the course is
-// checked at.
+// Lesson 12, "When nodes lie", in the browser: it is listed and opens paused; step 1 is done by hand from
+// n3's popover (its tick calls the liar's leadership a forged claim, as the ring shows it: a follower,
+// its "lies" label on screen, clear of the caption and the tick's banner), the later Byzantine steps are
+// walked by "show me", and the two steps that only need writes are done by hand with the client box's
+// Write button (Raft's price per write leaves its heartbeats out, so PBFT's reads dearer), at both
+// screen sizes the course is checked at.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openApp } from './support/browser.mjs';
-import { assertNoProblems, sendWrite, setSpeedPosition, simTimeMs, violatedInvariants, waitUntil } from './support/cluster.mjs';
+import { assertNoProblems, isPlaying, sendWrite, setSpeedPosition, simTimeMs, violatedInvariants, waitUntil } from './support/cluster.mjs';
 import { openStepWorld, showMe, step, stepResult, stepState, waitForStepState } from './support/lesson-steps.mjs';
 
 const LESSON = 'byzantine';
@@ -37,6 +39,35 @@ async function waitForViolation(page, invariant) {
   });
 }
 
+const POPOVER = '[data-testid=node-popover]';
+
+/** Makes `node` lie from its popover, as a learner does. */
+async function makeLiar(page, node) {
+  await page.click(`[data-testid=node-${node}]`);
+  await page.waitForSelector(POPOVER);
+  const button = page.locator(`${POPOVER} button[aria-label^="Lie, make ${node} Byzantine"]`);
+  assert.equal(await button.count(), 1, `the popover offers Lie on ${node}`);
+  await button.click();
+  await page.keyboard.press('Escape');
+}
+
+const overlap = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+/** "6.2" in "..., 6.2 per request (...", as a number. */
+const perRequest = (text) => Number(/(\d+\.\d) per request \(/.exec(text)?.[1] ?? NaN);
+
+/** The liar's words are on the stage, not under the caption band or the tick's banner. */
+async function assertLiarWordsInView(page, node) {
+  const words = await page.locator(`[data-testid=liar-${node}]`).boundingBox();
+  const stage = await page.locator('[data-testid=cluster-view]').boundingBox();
+  assert.ok(words && stage, 'the liar label and the stage are drawn');
+  assert.ok(words.y >= stage.y && words.y + words.height <= stage.y + stage.height, `the label inside the stage: ${JSON.stringify({ words, stage })}`);
+  for (const cover of ['[data-testid=narration-caption]', '[data-testid=lesson-toast]']) {
+    const box = await page.locator(cover).boundingBox();
+    if (box) assert.ok(!overlap(words, box), `${cover} covers the liar label: ${JSON.stringify({ words, box })}`);
+  }
+}
+
 async function shoot(app, number, name) {
   await step(app.page, number).scrollIntoViewIfNeeded();
   await app.screenshot(name);
@@ -62,9 +93,18 @@ for (const [width, height] of [
       await app.screenshot(`lesson12-opened-${width}`);
       await setSpeedPosition(page);
 
-      await showMe(page, 1);
-      assert.match(await stepResult(page, 1), /n\d and n3 were both elected leader of term \d+/);
+      // Step 1 by hand: n3's popover, Lie. Acting may start the waiting run; play only if it did not.
+      await makeLiar(page, 'n3');
+      if (!(await isPlaying(page))) await page.click('[data-testid=play-toggle]');
+      await waitForStepState(page, 1, 'done', 30_000);
+      const claim = await stepResult(page, 1);
+      assert.match(claim, /n3 forged a claim to lead term \d+, which n\d won: n3 won no election and is still a follower/);
+      assert.doesNotMatch(claim, /elected/);
       await waitForViolation(page, 'Election Safety');
+      // The ring says the same: n3 a follower with its lie in words, the real leader starred.
+      assert.match((await page.getAttribute('[data-testid=node-n3]', 'aria-label')) ?? '', /^n3 follower · term \d+, lies: forges/);
+      await assertLiarWordsInView(page, 'n3');
+      await app.screenshot(`lesson12-forged-claim-${width}`);
 
       // Step 2 by hand: one write through the client box.
       assert.equal(await stepState(page, 2), 'open');
@@ -97,7 +137,11 @@ for (const [width, height] of [
       await writeUntilDone(page, 6, { pauseMs: 200 });
       const raftCost = await stepResult(page, 6);
       assert.match(raftCost, /\d+ requests committed since this step began; the cluster sent \d+ messages/);
-      assert.match(raftCost, /Heartbeat/);
+      // Heartbeats and their answers are named apart, not shared out among the writes: a write costs
+      // an AppendEntries and an answer per follower, far less than a PBFT request.
+      assert.match(raftCost, /besides, \d+ heartbeats and answers to them/);
+      assert.ok(perRequest(raftCost) < 10, raftCost);
+      assert.ok(perRequest(cost) > 2 * perRequest(raftCost), `PBFT ${cost} vs Raft ${raftCost}`);
       await page.waitForSelector('[data-testid=lesson-complete]');
       await shoot(app, 6, `lesson12-complete-${width}`);
       assertNoProblems(app);

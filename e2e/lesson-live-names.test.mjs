@@ -53,10 +53,15 @@ for (const { width, height } of [{ width: 1280, height: 720 }, { width: 1440, he
       await page.waitForSelector(POPOVER);
       await page.click(`${POPOVER} button[aria-label="Pause until resumed, ${holder}"]`);
       await waitUntil(async () => (await page.locator('[data-testid=lesson-step-1]').getAttribute('data-state')) === 'done', {
-        timeout: 30_000,
+        timeout: 60_000,
         what: 'step 1 to tick once the frozen holder\'s key expires',
       });
       assert.equal(await live(page, 'paused').textContent(), holder, 'step 2 names the worker the learner paused');
+      // Step 1 is done: its words stay as they were at its tick (two workers believed they held the
+      // lock), however the run goes on.
+      const stepOneHolder = page.locator('[data-testid=lesson-step-1] [data-testid=live-name][data-live=lock_holder]');
+      const atTick = await stepOneHolder.textContent();
+      assert.match(atTick, / and /, `at step 1's tick two workers believe they hold the lock: ${atTick}`);
       assert.ok(await onScreen(page, CURRENT, height), `step 2 is on screen at ${size}`);
       await app.screenshot(`live-names-2-paused-${size}`);
       await ringNode(page, holder).click();
@@ -69,6 +74,13 @@ for (const { width, height } of [{ width: 1280, height: 720 }, { width: 1440, he
         detail: async () => page.locator('[data-testid=step-verdict]').first().textContent(),
       });
       assert.equal(await live(page, 'paused').count(), 0, 'step 3 is open, and names no paused worker');
+      // Once the resumed worker knows it lost the lock, at most one believes it holds it: a name that
+      // followed the run would now say so; the done step's does not.
+      await waitUntil(async () => (await page.locator('[data-testid=double-holder-banner]').count()) === 0, {
+        timeout: 20_000,
+        what: 'the two-holder belief to end',
+      });
+      assert.equal(await stepOneHolder.textContent(), atTick, 'the done step still says who held it at its tick');
       assertNoProblems(app);
     } finally {
       await app.close();

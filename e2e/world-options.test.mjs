@@ -45,7 +45,7 @@ for (const [width, height] of [[1440, 900], [1920, 1080]]) {
       await play(page);
       await waitForStepState(page, 4, 'done', 30_000);
       const verdict = await stepResult(page, 4);
-      assert.match(verdict, /was chosen in round \d+ after [1-6] ballots?, within the 6 allowed/, verdict);
+      assert.match(verdict, /was chosen in ballot \d+\.[A-Z] after [1-6] ballots?, within the 6 allowed/, verdict);
       await step(page, 4).scrollIntoViewIfNeeded();
       await app.screenshot(`world-options-paxos-done-${width}`);
       assertNoProblems(app);

@@ -29,6 +29,14 @@ stage_e2e() {
   [ -f dist/index.html ] || { echo "dist/ is missing: run the build stage first"; return 1; }
   node --test --test-concurrency="${QUORUMLAB_E2E_JOBS:-2}" e2e/*.test.mjs
 }
+# Not in ALL_STAGES yet: every lesson step done by hand through the visible controls (e2e/lesson-walk.mjs,
+# files in e2e/walk/). It still fails on steps a learner cannot reliably finish by hand (issue 30), so it
+# is a tool that finds them, not a gate. `walk` takes each lesson once, at the four sizes in turn;
+# QUORUMLAB_WALK=every-size walks every lesson at every size.
+stage_walk() {
+  [ -f dist/index.html ] || { echo "dist/ is missing: run the build stage first"; return 1; }
+  node --test --test-concurrency="${QUORUMLAB_E2E_JOBS:-2}" e2e/walk/*.test.mjs
+}
 # No sentence of the project may repeat the source texts the lessons are built from.
 stage_seed-overlap() {
   local tool="$REPO_ROOT/../shared/tools/seed-overlap"
@@ -50,7 +58,7 @@ run_test_stages() {
   [ ${#stages[@]} -gt 0 ] || stages=("${ALL_STAGES[@]}")
   local passed=() failed=() started elapsed
   for stage in "${stages[@]}"; do
-    declare -F "stage_$stage" >/dev/null || { echo "unknown stage: $stage (stages: ${ALL_STAGES[*]})" >&2; exit 2; }
+    declare -F "stage_$stage" >/dev/null || { echo "unknown stage: $stage (stages: ${ALL_STAGES[*]}; on request: walk)" >&2; exit 2; }
     say "stage $stage"
     started=$(date +%s)
     if "stage_$stage"; then

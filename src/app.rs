@@ -14,6 +14,7 @@ use crate::components::inspector::Inspector;
 use crate::components::kv_servers::KvServers;
 use crate::components::lesson_list::LessonList;
 use crate::components::lesson_panel::LessonPanel;
+use crate::components::lesson_toast::LessonTickToast;
 use crate::components::log_strips::LogStrips;
 use crate::components::narration::{NarrationCaption, NarrationLog};
 use crate::components::partition_panel::PartitionPanel;
@@ -72,7 +73,6 @@ pub fn App() -> impl IntoView {
                 <ProtocolPicker />
                 <GalleryButton />
                 <ComparePicker />
-                <span class="scenario-title" data-testid="scenario-title">{move || state.scenario.with(|scenario| format!("{} · {} nodes · seed {}", scenario.title, scenario.node_count, scenario.seed))}</span>
                 <RunFingerprint />
                 <ShareButton />
                 <ExportMenu />
@@ -87,7 +87,7 @@ pub fn App() -> impl IntoView {
                 <LessonPanel />
                 <section class="stage-column" aria-label="Cluster">
                     <Show when=move || state.compare.is_comparing() fallback=|| view! {
-                        <div class="cluster-panel"><ClusterStage /><NarrationCaption /></div>
+                        <div class="cluster-panel"><ClusterStage titled=true /><NarrationCaption /><LessonTickToast /></div>
                     }><CompareStage /></Show>
                     <WorkerLanes />
                     <KvServers />

@@ -12,7 +12,7 @@ use wasm_bindgen::JsCast;
 
 /// Every shortcut and what it does, as the sheet shows them.
 pub const SHORTCUTS: [(&str, &str); 16] = [
-    ("Space", "play / pause"),
+    ("Space", "play / pause (a focused node too)"),
     ("→", "step to the next event"),
     ("←", "step back to the previous event"),
     ("K", "crash the leader"),
@@ -21,7 +21,7 @@ pub const SHORTCUTS: [(&str, &str); 16] = [
     ("H", "heal every link"),
     ("R", "restart crashed nodes and resume paused ones"),
     ("W", "send a write to the leader"),
-    ("1–9", "select node n1–n9"),
+    ("1–9", "select node n1–n9 and focus it"),
     (
         "Enter",
         "on a focused node: its actions, beside it (arrows move, Esc closes)",
@@ -60,6 +60,15 @@ fn restart_everything(state: &AppState) {
     }
 }
 
+/// Moves keyboard focus to `node` on the stage, so Enter next opens its actions (as the sheet says)
+/// instead of pressing whatever button last held focus (the "?" that opened the sheet, say).
+fn focus_node(node: NodeId) {
+    let selector = format!("[data-testid=cluster-view] [data-testid=node-{node}]");
+    if let Some(element) = document().query_selector(&selector).ok().flatten() {
+        _ = element.unchecked_into::<web_sys::SvgElement>().focus();
+    }
+}
+
 /// Performs the shortcut for `key`; false when the key is not one (so the browser keeps it).
 pub fn handle_key(state: &AppState, key: &str) -> bool {
     match key {
@@ -83,15 +92,23 @@ pub fn handle_key(state: &AppState, key: &str) -> bool {
         "l" | "L" => state.lesson.list_open.update(|open| *open = !*open),
         "?" => state.help_open.update(|open| *open = !*open),
         "g" | "G" => crate::components::gallery::open_gallery(),
+        // One press closes one thing, the one on top: a second press is never needed to get past a
+        // sheet, and a sheet's Escape does not also drop the selection underneath.
         "Escape" => {
-            state.help_open.set(false);
-            state.lesson.list_open.set(false);
-            state.selected.set(None);
+            if state.help_open.get_untracked() {
+                state.help_open.set(false);
+            } else if state.lesson.list_open.get_untracked() {
+                state.lesson.list_open.set(false);
+            } else {
+                state.selected.set(None);
+            }
         }
         digit if digit.len() == 1 && ("1"..="9").contains(&digit) => {
             let index = digit.parse::<usize>().unwrap_or(1) - 1;
             if index < state.view.with_untracked(|view| view.nodes.len()) {
-                state.selected.set(Some(NodeId(index as u16)));
+                let node = NodeId(index as u16);
+                state.selected.set(Some(node));
+                focus_node(node);
             }
         }
         _ => return false,
@@ -102,7 +119,7 @@ pub fn handle_key(state: &AppState, key: &str) -> bool {
 /// Installs the window-wide key listener for the lifetime of the app.
 pub fn install(state: AppState) {
     let handle = window_event_listener(ev::keydown, move |event| {
-        // A focused node or link already handled its own Enter/Space.
+        // A focused node or link already handled its own Enter (and a link its Space).
         if event.default_prevented()
             || event.ctrl_key()
             || event.meta_key()

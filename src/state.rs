@@ -215,6 +215,8 @@ impl AppState {
             return leader.apply(action);
         }
         self.start_waiting_lesson();
+        // A step note says what the last single step did; after a move of the learner's it is history.
+        self.stepped.set(None);
         let replaced = self.session.with_value(ReplacedFuture::before_acting);
         let outcome = self
             .session
@@ -222,6 +224,8 @@ impl AppState {
         if replaced.is_some() {
             self.replaced_future.set(replaced);
         }
+        let now = self.session.with_value(|session| session.now());
+        crate::lesson::pacing::after_learner_move(self.lesson, now, &action);
         // The learner's own move is told at once, not after the current caption's hold.
         self.caption_age_refreshes.set_value(CAPTION_HOLD_REFRESHES);
         match outcome {
@@ -248,7 +252,10 @@ impl AppState {
         self.stepped.set(None);
         self.lesson.waiting.set(false);
         self.playing.update(|playing| *playing = !*playing);
-        if !self.playing.get_untracked() {
+        if self.playing.get_untracked() {
+            // Going on from a lesson's "look now" moment: the note was about the paused picture.
+            self.lesson.pacing.look_now.set(None);
+        } else {
             // The panels may be a few frames behind; a paused picture is read closely, so level them now.
             self.publish();
         }
@@ -301,6 +308,8 @@ impl AppState {
         // Moving through time is taking control: the lesson stops waiting (and stays paused).
         self.lesson.waiting.set(false);
         self.playing.set(false);
+        // "Back to 12.963 s, the instant before" is no longer where the run stands.
+        self.stepped.set(None);
         self.session
             .update_value(|session| session.seek(SimTime(time_us)));
         self.publish();
@@ -348,8 +357,11 @@ impl AppState {
 
 impl AppState {
     /// A lesson waits, paused, until the learner's first action (or play): then it plays.
+    /// A step that needs several moves at one instant (`moves_while_paused`) waits for the last of them.
     fn start_waiting_lesson(&self) {
-        if self.lesson.waiting.get_untracked() {
+        if self.lesson.waiting.get_untracked()
+            && crate::lesson::pacing::paused_move_starts_run(self.lesson)
+        {
             self.lesson.waiting.set(false);
             self.playing.set(true);
         }

@@ -30,10 +30,15 @@ pub fn service_worker_controls_page() -> bool {
 
 /// Whether the system asks for reduced motion (`prefers-reduced-motion: reduce`); false without a window.
 pub fn prefers_reduced_motion() -> bool {
+    matches_media("(prefers-reduced-motion: reduce)")
+}
+
+/// Whether the page matches the CSS media `query` now; false without a window (native tests).
+pub fn matches_media(query: &str) -> bool {
     let Some(window) = web_sys::window() else {
         return false;
     };
-    let query = JsValue::from_str("(prefers-reduced-motion: reduce)");
+    let query = JsValue::from_str(query);
     Reflect::get(&window, &JsValue::from_str("matchMedia"))
         .ok()
         .and_then(|match_media| match_media.dyn_into::<Function>().ok())
@@ -176,7 +181,9 @@ pub fn focus_element(selector: &str) {
 }
 
 /// Brings an opened lesson into view once the page has drawn it: the page scrolled to its top, the
-/// lesson panel to its start (step 1) or to the open step (a lesson opened further on).
+/// lesson panel to its start (step 1) or to the open step (a lesson opened further on). With the
+/// lesson above the cluster (one column: a phone), the page scrolls to the step in hand instead, which
+/// sits just above the cluster, so the instruction and the nodes it names are on screen together.
 pub fn show_lesson_step(step_number: usize) {
     gloo_timers::callback::Timeout::new(0, move || {
         let Some(window) = web_sys::window() else {
@@ -186,6 +193,10 @@ pub fn show_lesson_step(step_number: usize) {
         let Some(document) = window.document() else {
             return;
         };
+        if crate::lesson::reach::is_single_column() {
+            crate::lesson::reach::show_current_step();
+            return;
+        }
         if let Ok(Some(panel)) = document.query_selector("[data-testid=lesson-panel]") {
             panel.set_scroll_top(0);
         }

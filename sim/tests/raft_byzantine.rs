@@ -68,3 +68,60 @@ fn a_silent_or_vote_granting_follower_alone_breaks_nothing_here() {
         assert_eq!(run(3, Some(mode)), BTreeMap::new(), "{mode:?}");
     }
 }
+
+/// Five servers with a leader; `liar` (the follower after it) made to lie, and the world run on.
+fn lying_world(seed: u64) -> (World, NodeId, NodeId) {
+    let mut world = World::new(WorldConfig::raft(5, seed)).expect("a five-server cluster");
+    world.run_until(SimTime::from_ms(1_000));
+    let leader = world.current_leader().expect("a leader after a second");
+    let liar = NodeId((leader.0 + 1) % 5);
+    let action = Action::Byzantine {
+        target: NodeTarget::Node(liar),
+        mode: ByzantineMode::Lie,
+    };
+    assert_eq!(world.apply(&action), ActionOutcome::Applied);
+    world.run_until(SimTime::from_ms(1_500));
+    (world, leader, liar)
+}
+
+#[test]
+fn a_forged_leadership_is_told_as_a_forged_claim_never_as_an_election() {
+    let (world, leader, liar) = lying_world(2);
+    let details: Vec<&str> = world
+        .checkers()
+        .violations()
+        .iter()
+        .filter(|record| record.invariant == ELECTION_SAFETY)
+        .map(|record| record.detail.as_str())
+        .collect();
+    assert!(!details.is_empty(), "the forgery broke Election Safety");
+    for detail in &details {
+        assert!(
+            detail.starts_with(&format!("{liar} forged a claim to lead term")),
+            "{detail}"
+        );
+        assert!(detail.contains(&format!("which {leader} won")), "{detail}");
+        assert!(!detail.contains("elected"), "{detail}");
+    }
+    // The ring's truth at that moment: the liar is a follower and the leader still leads.
+    assert_eq!(world.current_leader(), Some(leader));
+    let mut narrator = quorumlab_sim::narration::Narrator::for_world(&world);
+    assert!(narrator.catch_up(world.trace()));
+    let lines: Vec<String> = narrator.lines().map(|line| line.text.clone()).collect();
+    let forged = format!("{liar} forges a claim to lead term");
+    assert!(
+        lines.iter().any(|line| line.starts_with(&forged)),
+        "{lines:#?}"
+    );
+    let liar_won = format!("{liar} wins the election");
+    assert!(
+        !lines.iter().any(|line| line.starts_with(&liar_won)),
+        "{lines:#?}"
+    );
+    // The honest leader's own election is still told as a win.
+    let leader_won = format!("{leader} wins the election");
+    assert!(
+        lines.iter().any(|line| line.starts_with(&leader_won)),
+        "{lines:#?}"
+    );
+}

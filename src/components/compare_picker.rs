@@ -23,6 +23,27 @@ fn offers(scenario: &Scenario) -> Vec<(Variation, String)> {
         .collect()
 }
 
+/// Whether `key`, pressed on the picker while it is closed, would pick an option on its own: a closed
+/// `<select>` selects (and reports a change for) whatever option a typed letter or an arrow lands on, so
+/// "L" meant for the lesson list opened a comparison with the first option starting with "l". Those
+/// keys are kept from it; Space, Enter and Alt+↓ still open its list, where arrows and letters move
+/// and only Enter or a click chooses.
+pub fn would_pick_while_closed(key: &str, alt: bool) -> bool {
+    let printable = key.chars().count() == 1 && key != " ";
+    let moves = matches!(
+        key,
+        "ArrowUp"
+            | "ArrowDown"
+            | "ArrowLeft"
+            | "ArrowRight"
+            | "Home"
+            | "End"
+            | "PageUp"
+            | "PageDown"
+    );
+    !alt && (printable || moves)
+}
+
 fn toggled(chosen: &[Variation], variation: Variation) -> Vec<Variation> {
     if chosen.contains(&variation) {
         chosen
@@ -92,6 +113,7 @@ pub fn ComparePicker() -> impl IntoView {
                     ""
                 }
                 disabled=move || offered.with(Vec::is_empty)
+                on:keydown=move |event| if would_pick_while_closed(&event.key(), event.alt_key()) { event.prevent_default(); }
                 on:change=move |event| pick(event_target_value(&event))>
                 <option value="">{prompt}</option>
                 {move || offered.get().into_iter().map(|(variation, words)| {
@@ -125,6 +147,20 @@ mod tests {
         assert!(offers(&example("zk-herd.toml").unwrap())
             .iter()
             .any(|(variation, _)| *variation == Variation::ZkRecipe));
+    }
+
+    #[test]
+    fn letters_and_arrows_on_the_closed_picker_are_kept_from_it() {
+        for key in ["l", "L", "f", "ArrowDown", "ArrowUp", "End"] {
+            assert!(would_pick_while_closed(key, false), "{key}");
+        }
+        for key in [" ", "Enter", "Tab", "Escape", "Shift"] {
+            assert!(!would_pick_while_closed(key, false), "{key}");
+        }
+        assert!(
+            !would_pick_while_closed("ArrowDown", true),
+            "Alt+↓ opens the list"
+        );
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The selected node, in full: what it believes (role, term, vote, log, indexes, timers, clock) and the
 //! faults you can inflict on it.
 
-use crate::components::node_actions::NodeActionRows;
+use crate::components::node_actions::{NodeActionRows, PauseForMs};
 use crate::format;
 use crate::state::AppState;
 use crate::world_text::beliefs::belief_sentence;
@@ -10,7 +10,6 @@ use crate::world_text::names::label_of;
 use crate::world_text::node_kind::NodeKind;
 use crate::world_text::paxos::{learner_why, paxos_state};
 use leptos::prelude::*;
-use quorumlab_sim::action::{Action, NodeTarget};
 use quorumlab_sim::ids::NodeId;
 use quorumlab_sim::units::{LogIndex, Term};
 use quorumlab_sim::view::{ClusterView, NodeView};
@@ -276,45 +275,8 @@ fn NodeActions(node: NodeId) -> impl IntoView {
         <div class="action-grid" role="group" aria-label=faults_label>
             <NodeActionRows node=node named=false />
             <Show when=move || up.get()>
-                <PauseForMs node=node />
+                <PauseForMs node=node named=false />
             </Show>
-        </div>
-    }
-}
-
-/// A pause of any length, typed in: the rows above offer only a few lengths.
-#[component]
-fn PauseForMs(node: NodeId) -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let pause_ms = RwSignal::new(String::new());
-    let pause = move |_| {
-        let text = pause_ms.get_untracked();
-        let duration_ms = match text.trim() {
-            "" => None,
-            value => match value.parse::<u64>() {
-                Ok(ms) if ms > 0 && ms <= 600_000 => Some(ms),
-                _ => {
-                    state.notice.set(Some(crate::state::Notice {
-                        text: format!("Pause length `{value}` must be a whole number of ms between 1 and 600000 (or empty for an open-ended pause)"),
-                        is_error: true,
-                    }));
-                    return;
-                }
-            },
-        };
-        state.apply(Action::Pause {
-            target: NodeTarget::Node(node),
-            duration_ms,
-        });
-    };
-    view! {
-        <div class="action-row">
-            <span class="action-heading">"any length"</span>
-            <span class="pause-control">
-                <button on:click=pause>"Pause"</button>
-                <input type="text" inputmode="numeric" placeholder="for ms" aria-label="Pause duration in ms (optional)"
-                    prop:value=pause_ms on:input=move |event| pause_ms.set(event_target_value(&event)) />
-            </span>
         </div>
     }
 }

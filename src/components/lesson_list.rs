@@ -1,6 +1,7 @@
 //! The course list: every lesson in course order with its outcomes and the progress this browser has
 //! kept (steps done of the total, mastery items ticked). Opened from the header's Lessons button or
-//! with `L`; each lesson can be started, or continued at the first step not yet done.
+//! with `L`. A lesson not begun offers "Start"; a half-done one offers "Continue at step N" (the first
+//! step not yet done) first and "Start over" second; a finished one offers "Start" again.
 
 use crate::lesson::live::{self, load_progress, mastery_item_count};
 use crate::state::AppState;
@@ -44,7 +45,7 @@ pub fn LessonList() -> impl IntoView {
 }
 
 fn focus_first_lesson() {
-    crate::web_io::focus_element("[data-testid=lesson-list] [data-testid=open-lesson]");
+    crate::web_io::focus_element("[data-testid=lesson-list] .lesson-entry button.primary");
 }
 
 #[component]
@@ -75,6 +76,26 @@ fn LessonEntry(index: usize, lesson: Lesson) -> impl IntoView {
         let done = progress().steps_done;
         (done > 0 && done < steps).then_some(done)
     };
+    let title = format!("{}: {}", lesson.order, lesson.title);
+    let buttons = move || {
+        let title = title.clone();
+        match resume_step() {
+            // Half done: going on is the first choice; starting over is still offered, second.
+            Some(step) => view! {
+                <button class="primary" data-testid="continue-lesson" on:click=move |_| live::open_lesson(state, index, step)
+                    aria-label=format!("Continue lesson {title} at step {}", step + 1)>
+                    {format!("Continue at step {}", step + 1)}
+                </button>
+                <button data-testid="restart-lesson" on:click=move |_| live::open_lesson(state, index, 0)>"Start over"</button>
+            }
+            .into_any(),
+            None => view! {
+                <button class="primary" data-testid="open-lesson" on:click=move |_| live::open_lesson(state, index, 0)
+                    aria-label=format!("Start lesson {title}")>"Start"</button>
+            }
+            .into_any(),
+        }
+    };
     view! {
         <li class="lesson-entry" data-testid="lesson-item" data-lesson-id=lesson.id.clone()>
             <h3>{format!("{}. {}", lesson.order, lesson.title)}</h3>
@@ -82,15 +103,7 @@ fn LessonEntry(index: usize, lesson: Lesson) -> impl IntoView {
                 {lesson.outcomes.iter().map(|outcome| view! { <li>{outcome.clone()}</li> }).collect_view()}
             </ul>
             <p class="muted" data-testid="lesson-item-progress">{summary}</p>
-            <div class="row">
-                <button class="primary" data-testid="open-lesson" on:click=move |_| live::open_lesson(state, index, 0)
-                    aria-label=format!("Start lesson {}: {}", lesson.order, lesson.title)>"Start"</button>
-                {move || resume_step().map(|step| view! {
-                    <button data-testid="continue-lesson" on:click=move |_| live::open_lesson(state, index, step)>
-                        {format!("Continue at step {}", step + 1)}
-                    </button>
-                })}
-            </div>
+            <div class="row">{buttons}</div>
         </li>
     }
     .into_any()

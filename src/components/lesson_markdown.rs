@@ -51,19 +51,60 @@ pub fn inlines_view(inlines: &[Inline], scope: LinkScope) -> AnyView {
                     title="Open this example from the gallery (the lesson closes; Back returns to it)">{label.clone()}</a>
             }
             .into_any(),
+            Inline::Control { label, control } => {
+                let control = *control;
+                view! {
+                    <button class="link control-link" data-testid="lesson-control-link"
+                        on:click=move |_| crate::lesson::reach::show_control(control)
+                        title="Bring this control on screen">{format!("{label} ↘")}</button>
+                }
+                .into_any()
+            }
         })
         .collect_view()
         .into_any()
 }
 
+/// Provided by a step's card around its text: once that step is done, the live names in it say what
+/// they said when it ticked, instead of following the run on.
+#[derive(Clone, Copy, Debug)]
+pub struct StepText(pub usize);
+
 /// A name from the run, kept current while it is on screen (it follows the panels' snapshot, so a
-/// playing run redraws it at most ten times a second, and only when the name changes).
+/// playing run redraws it at most ten times a second, and only when the name changes); in a step that
+/// is done, the name as it was at its tick. While it names a node it is a button: a tap scrolls to that
+/// node and selects it, so on a phone the node the text points at is one tap away.
 fn live_name_view(name: LiveName) -> AnyView {
     let state = expect_context::<AppState>();
-    let value = Memo::new(move |_| state.panel_view.with(|view| name.value(view)));
+    let step = use_context::<StepText>();
+    let at_tick = Memo::new(move |_| {
+        let StepText(step) = step?;
+        state.lesson.revision.track();
+        state
+            .lesson
+            .with_tracker(|tracker| tracker.name_at_tick(step, name))
+            .flatten()
+    });
+    let value = Memo::new(move |_| match at_tick.get() {
+        Some((value, _)) => value,
+        None => state.panel_view.with(|view| name.value(view)),
+    });
+    let first_node = Memo::new(move |_| match at_tick.get() {
+        Some((_, node)) => node,
+        None => state
+            .panel_view
+            .with(|view| name.nodes(view).first().copied()),
+    });
+    let reach = move |_| {
+        if let Some(node) = first_node.get_untracked() {
+            crate::lesson::reach::reach_node(node);
+        }
+    };
     view! {
-        <span class="live-name" data-testid="live-name" data-live=name.placeholder()
-            title="Who this is in the run right now">{value}</span>
+        <button class="live-name" data-testid="live-name" data-live=name.placeholder()
+            disabled=move || first_node.get().is_none()
+            aria-label=move || format!("{}: show it on the cluster", value.get())
+            title="Who this is in the run right now: tap to select it on the cluster" on:click=reach>{value}</button>
     }
     .into_any()
 }

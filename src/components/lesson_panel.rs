@@ -4,7 +4,9 @@
 //! learner makes the faults happen, and the steps tick as the simulation sees them.
 //!
 //! The text is split at its "Steps" heading so the interactive steps sit where the lesson talks about
-//! them; a lesson without that heading gets its steps after the text.
+//! them; a lesson without that heading gets its steps after the text. Each part is a fold: open beside
+//! the cluster, closed on one column (a phone), where the step in hand comes last, just above the
+//! cluster, and the rest is a tap away.
 
 use crate::components::lesson_markdown::{blocks_view, ChecklistItem, LinkScope};
 use crate::components::lesson_step::{CurrentStepCard, StepCard};
@@ -136,6 +138,9 @@ fn OpenLesson(lesson: Lesson) -> impl IntoView {
             )
         }
     };
+    // Beside the cluster the whole lesson is open to read; above it (one column, a phone) the text
+    // folds away so the step in hand sits right over the nodes (see `lesson::reach`).
+    let unfolded = !crate::lesson::reach::is_single_column();
     let complete = move || {
         lessons.revision.track();
         lessons
@@ -161,7 +166,7 @@ fn OpenLesson(lesson: Lesson) -> impl IntoView {
                 <p class="lesson-waiting" data-testid="lesson-waiting" role="status">
                     "Paused while you read. "
                     <button class="primary" data-testid="lesson-play" on:click=move |_| state.toggle_playing()>"▶ Play"</button>
-                    " (or Space, or your first move) starts the run."
+                    {move || waiting_words(lessons.pacing.moves_left.get(), lessons.pacing.moves_asked.get())}
                 </p>
             </Show>
             <CurrentStepCard steps=lesson.steps.clone() />
@@ -170,20 +175,59 @@ fn OpenLesson(lesson: Lesson) -> impl IntoView {
                     "✓ Lesson complete: every step was seen by the simulation. Try the edge cases, then tick the mastery checklist."
                 </p>
             </Show>
-            <div class="lesson-text">{before_view}</div>
-            <section class="lesson-steps" aria-label="Steps">
-                {steps_heading}
-                <ol class="lesson-step-list">{steps}</ol>
-                <ShowMeLog />
-            </section>
-            <div class="lesson-text">{after_view}</div>
-            <section class="lesson-interview" aria-label="Interview questions">
-                <h3>"Interview questions"</h3>
-                {interview}
-            </section>
+            <details class="lesson-fold" data-testid="lesson-text-fold" prop:open=unfolded>
+                <summary>"The lesson: the idea, terms and a mental model"</summary>
+                <div class="lesson-text">{before_view}</div>
+            </details>
+            <details class="lesson-fold" data-testid="lesson-steps-fold" prop:open=unfolded>
+                <summary>{format!("All {step_count} steps, with their predictions")}</summary>
+                <section class="lesson-steps" aria-label="Steps">
+                    {steps_heading}
+                    <ol class="lesson-step-list">{steps}</ol>
+                    <ShowMeLog />
+                </section>
+            </details>
+            <details class="lesson-fold" data-testid="lesson-after-fold" prop:open=unfolded>
+                <summary>"Edge cases to try and the mastery checklist"</summary>
+                <div class="lesson-text">{after_view}</div>
+            </details>
+            <details class="lesson-fold" data-testid="lesson-interview-fold" prop:open=unfolded>
+                <summary>"Interview questions"</summary>
+                <section class="lesson-interview" aria-label="Interview questions">
+                    <h3>"Interview questions"</h3>
+                    {interview}
+                </section>
+            </details>
         </aside>
     }
     .into_any()
+}
+
+/// After the play button: what starts the run. A step that needs several moves at one instant keeps
+/// the run paused until the last of them, and says how many are left.
+fn waiting_words(moves_left: u64, moves_asked: u64) -> String {
+    match (moves_left, moves_asked) {
+        (_, 0 | 1) => " (or Space, or your first move) starts the run.".to_string(),
+        (0 | 1, _) => format!(
+            " This step needs {moves_asked} moves at the same instant: your next one is the last, and the run starts by itself after it."
+        ),
+        (left, _) => format!(
+            " This step needs {moves_asked} moves at the same instant, so the run stays paused for your next {left}; \
+             it starts by itself after the last one (or press Play)."
+        ),
+    }
+}
+
+#[cfg(test)]
+mod waiting_tests {
+    use super::waiting_words;
+
+    #[test]
+    fn a_step_of_several_moves_counts_them_down() {
+        assert!(waiting_words(1, 1).contains("your first move"));
+        assert!(waiting_words(2, 2).contains("paused for your next 2"));
+        assert!(waiting_words(1, 2).contains("your next one is the last"));
+    }
 }
 
 /// What "show me" did, so an audience watching an instructor can follow it.

@@ -7,7 +7,7 @@
 //! throughout, so the question never blocks the lab. The open step is also shown at the top of the
 //! lesson panel ([`CurrentStepCard`]), so what to do now sits beside the cluster without scrolling.
 
-use crate::components::lesson_markdown::{blocks_view, inlines_view, LinkScope};
+use crate::components::lesson_markdown::{blocks_view, inlines_view, LinkScope, StepText};
 use crate::lesson::live::{self, LessonContext};
 use crate::lesson::markdown::{parse_blocks, parse_inlines};
 use crate::state::AppState;
@@ -58,6 +58,8 @@ pub fn StepCard(index: usize, step: LessonStep) -> impl IntoView {
     let lessons = state.lesson;
     let status = Memo::new(move |_| step_state(lessons, index));
     let number = index + 1;
+    // The live names in this card's text stop following the run once the step ticks.
+    provide_context(StepText(index));
     let instruction = {
         let mut items = 0;
         blocks_view(
@@ -158,7 +160,7 @@ fn OpenStepControls(announce: bool) -> impl IntoView {
             }}
         </p>
         <div class="row">
-            <button class="primary" data-testid="show-me" on:click=move |_| live::show_me(state)
+            <button class="primary" data-testid="show-me" on:click=move |_| crate::lesson::show_me::show_me(state)
                 title="Perform this step's actions for you, through the same controls (they appear in the timeline)">
                 "Show me"
             </button>
@@ -176,9 +178,11 @@ fn PredictQuestion(
     prediction: Prediction,
     done: Signal<bool>,
 ) -> impl IntoView {
-    let picked = RwSignal::new(None::<usize>);
-    let revealed_early = RwSignal::new(false);
-    let revealed = move || revealed_early.get() || done.get();
+    // Kept in the lesson's state, not here: this view is rebuilt when the step's own world opens.
+    let predictions = expect_context::<AppState>().lesson.predictions;
+    let pick = move || predictions.with(|all| all.pick(step, question));
+    let picked = Signal::derive(move || pick().map(|pick| pick.option));
+    let revealed = move || pick().is_some_and(|pick| pick.revealed_early) || done.get();
     let options = prediction.options.clone();
     let feedback = move || {
         let option = picked.get().and_then(|index| options.get(index).cloned())?;
@@ -186,7 +190,7 @@ fn PredictQuestion(
             return Some(view! {
                 <p class="predict-feedback locked" data-testid="predict-feedback" aria-live="polite">
                     <strong>"Locked in. "</strong>"The answer shows when this step happens in the run. "
-                    <button class="link" data-testid="predict-reveal" on:click=move |_| revealed_early.set(true)>"Reveal now"</button>
+                    <button class="link" data-testid="predict-reveal" on:click=move |_| predictions.update(|all| all.reveal_early(step, question))>"Reveal now"</button>
                 </p>
             }
             .into_any());
@@ -218,7 +222,7 @@ fn PredictQuestion(
                 <li>
                     <button class="predict-option" aria-pressed=move || (picked.get() == Some(index)).to_string()
                         disabled=move || picked.get().is_some() && picked.get() != Some(index)
-                        data-testid="predict-option" on:click=move |_| if picked.get_untracked().is_none() { picked.set(Some(index)) }>
+                        data-testid="predict-option" on:click=move |_| predictions.update(|all| all.lock_in(step, question, index))>
                         {inlines_view(&parse_inlines(&option.text), LinkScope::Step)}
                     </button>
                 </li>
@@ -259,18 +263,55 @@ pub fn CurrentStepCard(steps: Vec<LessonStep>) -> impl IntoView {
             None,
             LinkScope::Step,
         );
-        let predictions = if step.predict.is_empty() {
-            ""
-        } else {
-            "Predict first: the question is in this step's card under Steps."
-        };
+        // A step that asks for a speed says so, so a faster run is never a surprise.
+        let speed = step.pacing.playback_percent.map(|percent| {
+            format!(
+                "This step plays at {} so the wait is short; the speed control in the playback bar changes it.",
+                crate::components::playback::speed_label(percent as f64 / 10.0)
+            )
+        });
+        // The questions live in the step's own card (its picks must survive the tick); this opens the
+        // steps, which are folded away on a phone, and scrolls to them.
+        let number = index + 1;
+        let predictions = (!step.predict.is_empty()).then(|| {
+            view! {
+                <p class="muted">"Predict first: "
+                    <button class="link" data-testid="go-to-predict"
+                        on:click=move |_| crate::lesson::reach::show_predictions(number)>
+                        {format!("answer step {number}'s question")}
+                    </button>
+                    " before you act."
+                </p>
+            }
+        });
         Some(view! {
             <section class="current-step" data-testid="current-step" aria-label=format!("Now: step {}", index + 1)>
                 <p class="current-step-kicker">{format!("▶ Now: step {}", index + 1)}</p>
                 <div class="lesson-instruction">{instruction}</div>
-                <p class="muted">{predictions}</p>
+                {predictions}
+                {speed.map(|words| view! { <p class="muted" data-testid="step-speed">{words}</p> })}
+                <LookNowNote />
                 <OpenStepControls announce=false />
             </section>
+        })
+    }
+}
+
+/// The open step's "look now" moment: the run stopped where the step points, and says what to see.
+#[component]
+fn LookNowNote() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let look_now = state.lesson.pacing.look_now;
+    move || {
+        let look = look_now.get().filter(|_| !state.playing.get())?;
+        let mut items = 0;
+        let say = blocks_view(&parse_blocks(&look.say), &mut items, None, LinkScope::Step);
+        Some(view! {
+            <div class="lesson-look-now" data-testid="look-now" role="status">
+                <p><strong>"Look now. "</strong>"The run is paused at the moment this step is about."</p>
+                {say}
+                <button class="primary" data-testid="look-now-go-on" on:click=move |_| state.toggle_playing()>"▶ Go on"</button>
+            </div>
         })
     }
 }

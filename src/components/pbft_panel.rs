@@ -4,7 +4,9 @@
 
 use crate::state::AppState;
 use crate::world_text::byzantine::{liar_label, restart_liar_label};
-use crate::world_text::pbft::{beyond_tolerance, client_words, per_request, slot_words};
+use crate::world_text::pbft::{
+    beyond_tolerance, client_words, per_request, slot_words, tenths_text,
+};
 use leptos::prelude::*;
 use quorumlab_sim::ids::NodeId;
 use quorumlab_sim::price::{raft_baseline, MessageCost, BASELINE_WRITES};
@@ -94,6 +96,7 @@ fn price_line(pbft: &PbftView, raft: Option<MessageCost>) -> String {
         messages: pbft.messages_sent,
         committed: pbft.results_taken,
         heartbeats: 0,
+        upkeep: 0,
     };
     let own = format!(
         "PBFT: {} messages per request ({} sent for {} results taken, counted in this run)",
@@ -102,14 +105,17 @@ fn price_line(pbft: &PbftView, raft: Option<MessageCost>) -> String {
         pbft.results_taken
     );
     match raft {
+        // Raft's heartbeats and their answers go out on the clock, not for a write: dividing them
+        // among the writes would price Raft near PBFT, so they are counted apart.
         Some(raft) => format!(
             "{own} · Raft with {} servers: {} per write ({} sent for {} committed, counted in a \
-             {BASELINE_WRITES}-write Raft run the engine makes with this seed; {} of them idle heartbeats)",
+             {BASELINE_WRITES}-write Raft run the engine makes with this seed; besides, {} \
+             heartbeats and answers to them, sent on the clock whether or not anyone writes)",
             pbft.replicas.len(),
-            per_request(raft),
-            raft.messages,
+            tenths_text(raft.per_commit_tenths_without_upkeep()),
+            raft.messages.saturating_sub(raft.upkeep),
             raft.committed,
-            raft.heartbeats
+            raft.upkeep
         ),
         None => own,
     }

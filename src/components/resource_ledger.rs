@@ -24,6 +24,7 @@ struct LedgerSummary {
     highest_seen: FencingToken,
     accepted: u64,
     rejected: u64,
+    malformed: u64,
     /// Newest first: (ordinal in the whole run, entry, client name, tokens shown).
     rows: Vec<(u64, LedgerEntry, String, bool)>,
 }
@@ -39,7 +40,8 @@ pub fn ResourceLedger() -> impl IntoView {
                 return None;
             }
             let resource = coordination.resource.as_ref()?;
-            let total = resource.accepted + resource.rejected + resource.duplicates;
+            let total =
+                resource.accepted + resource.rejected + resource.duplicates + resource.malformed;
             let first = total.saturating_sub(resource.ledger.len() as u64);
             let name = |index: usize| {
                 coordination
@@ -72,6 +74,7 @@ pub fn ResourceLedger() -> impl IntoView {
                 highest_seen: resource.highest_seen,
                 accepted: resource.accepted,
                 rejected: resource.rejected,
+                malformed: resource.malformed,
                 rows,
             })
         })
@@ -89,10 +92,11 @@ pub fn ResourceLedger() -> impl IntoView {
                 </h2>
                 <p class="ledger-totals">
                     {read(|summary| format!(
-                        "value {}{} · {} accepted · {} rejected",
+                        "value {}{} · {} accepted · {} rejected{}",
                         summary.value,
                         if summary.tokens { format!(" · highest token seen {}", summary.highest_seen) } else { String::new() },
-                        summary.accepted, summary.rejected
+                        summary.accepted, summary.rejected,
+                        if summary.malformed > 0 { format!(" · {} malformed", summary.malformed) } else { String::new() }
                     ))}
                 </p>
                 <ol class="ledger-rows" aria-live="polite" tabindex="0" aria-label="Ledger entries, newest last">
@@ -113,7 +117,8 @@ pub fn ResourceLedger() -> impl IntoView {
 fn LedgerRow(entry: LedgerEntry, client: String, tokens: bool) -> impl IntoView {
     let class = format!("ledger-row {}", outcome_class(entry.outcome));
     let mark = match entry.outcome {
-        quorumlab_sim::resource::AccessOutcome::StaleToken => "✗",
+        quorumlab_sim::resource::AccessOutcome::StaleToken
+        | quorumlab_sim::resource::AccessOutcome::Malformed(_) => "✗",
         quorumlab_sim::resource::AccessOutcome::Duplicate => "=",
         quorumlab_sim::resource::AccessOutcome::Accepted => "✓",
     };

@@ -3,6 +3,7 @@
 //! times; when a pause or a clock jump pulls them apart, a worker believes a lock it no longer holds.
 //! A banner shows when two clients both believe they hold the lock at once (Redlock's failure).
 
+use crate::components::malformed_write::MalformedWriteControl;
 use crate::format;
 use crate::state::AppState;
 use crate::world_text::beliefs::{belief_sentence, believed_holders, double_holder_sentence};
@@ -198,13 +199,16 @@ pub fn WorkerLanes() -> impl IntoView {
                     </p>
                 </Show>
                 <For each=move || delays.get() key=|line| line.clone() let:line>
-                    <p class="lock-delay-line" role="status" data-testid="lock-delay-line">"⏳ " {line}</p>
+                    // Words alone, with the warning border: an emoji glyph drew as an empty box
+                    // where no emoji font is installed.
+                    <p class="lock-delay-line" role="status" data-testid="lock-delay-line">{line}</p>
                 </For>
                 <ul class="lanes">
                     <For each=move || 0..count.get() key=|index| *index let:index>
                         <LaneRow lanes=lanes index=index />
                     </For>
                 </ul>
+                <MalformedWriteControl />
             </section>
         </Show>
     }

@@ -100,7 +100,11 @@ fn collect(inlines: &[Inline], links: &mut Vec<CompareLink>) {
                 example: example.clone(),
                 variations: variations.clone(),
             }),
-            Inline::Text(_) | Inline::Code(_) | Inline::Live(_) | Inline::Gallery { .. } => {}
+            Inline::Text(_)
+            | Inline::Code(_)
+            | Inline::Live(_)
+            | Inline::Gallery { .. }
+            | Inline::Control { .. } => {}
         }
     }
 }
@@ -143,7 +147,8 @@ mod tests {
         let (_, right_scenario) = pair_of(left.scenario(), &chosen).unwrap();
         let mut right = replay_beside(&left, right_scenario).unwrap();
         let began = tracker.step_began();
-        show_me(&mut left, &mut tracker);
+        let actions = left.actions().len();
+        show_me(&mut left, &mut tracker, actions);
         right.seek(left.now());
         let deadline = began
             .plus_ms(lesson.steps[step].deadline_ms())

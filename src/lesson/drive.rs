@@ -7,46 +7,80 @@
 use super::tracker::{LessonTracker, ScheduledAction};
 use crate::session::Session;
 use quorumlab_sim::action::Action;
+use quorumlab_sim::history::RecordedAction;
 use quorumlab_sim::time::SimTime;
 use quorumlab_sim::ActionOutcome;
 
 /// What one stretch of driving did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Driven {
-    /// "Show me" actions performed, in order, with the moment each was due and, if the world refused
-    /// one (a node already crashed, say), why.
+    /// "Show me" actions performed, in order, each with the moment it was performed at (its `at`) and,
+    /// if the world refused one (a node already crashed, say), why.
     pub performed: Vec<(ScheduledAction, Option<String>)>,
     /// Whether some step ticked.
     pub ticked: bool,
 }
 
 /// What pressing "show me" did.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct ShowMe {
-    /// The run went back to where the step began (the learner had not acted since).
+    /// The run went back to where the step began.
     pub rewound_to: Option<SimTime>,
+    /// The learner's own moves in this step, set aside by going back (they are in `set_aside`).
+    pub moves_set_aside: usize,
+    /// The run as it was before "show me" set the learner's moves aside, to bring back if wanted.
+    pub set_aside: Option<crate::branch::ReplacedFuture>,
     /// How many actions were queued.
     pub queued: usize,
 }
 
-/// "Show me" on the open step. If the learner has not acted since the step began, the run first goes
-/// back to that moment (nothing recorded is lost), so the script runs at exactly the moments a headless
-/// run uses; otherwise its actions are performed at their moments, or at once if those have passed.
-/// An action recorded at the very moment the step began (the previous step's last scripted one, which
-/// ticked it) does not count as acting since: going back to that moment keeps it.
-pub fn show_me(session: &mut Session, tracker: &mut LessonTracker) -> ShowMe {
+/// "Show me" on the open step: the run goes back to where the step began, so the script always runs
+/// on the world the step expects, at exactly the moments a headless run uses. Nothing recorded before
+/// the step is lost. Moves the learner made in this step (the actions logged after the first
+/// `actions_at_step_start`, or recorded past the step's beginning) are set aside rather than piled
+/// under the script: the run is rebuilt without them, and the run as it was is returned so the page
+/// can offer it back. An action recorded at the very moment the step began by the step before (the
+/// one that ticked it) is kept.
+pub fn show_me(
+    session: &mut Session,
+    tracker: &mut LessonTracker,
+    actions_at_step_start: usize,
+) -> ShowMe {
     let began = tracker.step_began();
-    let acted_since = session.actions().iter().any(|recorded| recorded.at > began);
-    let mut rewound_to = None;
-    if session.now() > began && !acted_since {
+    let kept: Vec<RecordedAction> = session
+        .actions()
+        .iter()
+        .take(actions_at_step_start)
+        .filter(|recorded| recorded.at <= began)
+        .cloned()
+        .collect();
+    let moves_set_aside = session.actions().len() - kept.len();
+    let mut shown = ShowMe::default();
+    if moves_set_aside > 0 {
+        let rebuilt = Session::replaying(session.scenario().clone(), kept).map(|mut fresh| {
+            fresh.seek(began);
+            fresh
+        });
+        if let Ok(rebuilt) = rebuilt {
+            shown.set_aside = Some(crate::branch::ReplacedFuture {
+                scenario: session.scenario().clone(),
+                actions: session.actions().to_vec(),
+                acted_at: began,
+                horizon: session.horizon(),
+            });
+            *session = rebuilt;
+            shown.moves_set_aside = moves_set_aside;
+            shown.rewound_to = Some(began);
+        }
+    } else if session.now() > began {
         session.seek(began);
+        shown.rewound_to = Some(began);
+    }
+    if shown.rewound_to.is_some() {
         tracker.observe(session.world());
-        rewound_to = Some(began);
     }
-    ShowMe {
-        rewound_to,
-        queued: tracker.show_me(session.world()),
-    }
+    shown.queued = tracker.show_me(session.world());
+    shown
 }
 
 /// Runs `session` to `target`, performing due "show me" actions and checking the open step at each stop.
@@ -82,7 +116,12 @@ pub fn drive_mirrored(
                 ActionOutcome::Skipped { reason } => Some(reason),
             };
             mirror(session.now(), &scheduled.action);
-            driven.performed.push((scheduled, skipped));
+            // The log tells when it happened: a late action is performed now, not at its due moment.
+            let performed = ScheduledAction {
+                at: session.now(),
+                ..scheduled
+            };
+            driven.performed.push((performed, skipped));
         }
         driven.ticked |= tracker.observe(session.world()).ticked.is_some();
         if session.now() >= target {
@@ -118,7 +157,8 @@ mod tests {
             }
             if shown != Some(tracker.current_step()) {
                 shown = Some(tracker.current_step());
-                show_me(&mut session, &mut tracker);
+                let actions = session.actions().len();
+                show_me(&mut session, &mut tracker, actions);
             }
             let target = session.now().plus_micros(frame_us);
             drive_to(&mut session, &mut tracker, target);

@@ -141,6 +141,39 @@ mod tests {
     }
 
     #[test]
+    fn a_done_step_keeps_its_live_names_as_they_were_at_its_tick() {
+        use quorumlab_sim::action::{Action, NodeTarget};
+        use quorumlab_sim::lesson::LiveName;
+        let lesson = course()
+            .unwrap()
+            .into_iter()
+            .find(|lesson| lesson.id == "leases")
+            .unwrap();
+        let mut session = lesson_session(&lesson).unwrap();
+        let tracker = play_to_step(&mut session, &lesson, 1).unwrap();
+        let live = |session: &Session| LiveName::Leader.value(&session.world().view());
+        let (frozen, node) = tracker
+            .name_at_tick(0, LiveName::Leader)
+            .expect("step 1 ticked here");
+        assert_eq!(frozen, live(&session), "taken at the tick's moment");
+        // The leader crashes after the tick: the live name moves on, the done step's stays.
+        session.apply(&Action::Crash {
+            target: NodeTarget::Leader,
+        });
+        session.advance_to(session.now().plus_ms(3_000));
+        assert_ne!(live(&session), frozen);
+        assert_eq!(
+            tracker.name_at_tick(0, LiveName::Leader),
+            Some((frozen, node))
+        );
+        assert_eq!(
+            tracker.name_at_tick(1, LiveName::Leader),
+            None,
+            "the open step's names follow the run"
+        );
+    }
+
+    #[test]
     fn moving_back_in_time_keeps_ticks_and_drops_queued_actions() {
         let lesson = course()
             .unwrap()

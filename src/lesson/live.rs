@@ -12,10 +12,12 @@
 //! lesson.
 
 use crate::format;
-use crate::lesson::drive::{self, drive_mirrored, Driven};
+use crate::lesson::drive::{drive_mirrored, Driven};
 use crate::lesson::headless::{lesson_session_at, opens_own_world, play_to_step, resume_at};
 use crate::lesson::loading::{load_course, Course};
 use crate::lesson::markdown::{parse_blocks, Block};
+use crate::lesson::pacing::{self, PacingSignals};
+use crate::lesson::predictions::Predictions;
 use crate::lesson::progress::{storage_key, Progress};
 use crate::lesson::route::{is_lesson_fragment, lesson_fragment, parse_route};
 use crate::lesson::tracker::LessonTracker;
@@ -59,6 +61,10 @@ pub struct LessonContext {
     /// before it just ticked, and its run stays up, paused, until the learner opens the next one, so
     /// the badges and narration of what happened can still be read.
     pub next_world: RwSignal<Option<usize>>,
+    /// The learner's locked-in predictions; kept when a step's own world opens.
+    pub predictions: RwSignal<Predictions>,
+    /// The open step's speed, paused moves and look moment.
+    pub pacing: PacingSignals,
 }
 
 impl LessonContext {
@@ -76,6 +82,8 @@ impl LessonContext {
             show_me_log: RwSignal::new(Vec::new()),
             waiting: RwSignal::new(false),
             next_world: RwSignal::new(None),
+            predictions: RwSignal::new(Predictions::default()),
+            pacing: PacingSignals::new(),
         }
     }
 
@@ -103,7 +111,14 @@ impl LessonContext {
             .flatten()
     }
 
-    fn bump(&self) {
+    /// Changes the open lesson's tracker, if a lesson is open.
+    pub fn with_tracker_mut<T>(&self, change: impl FnOnce(&mut LessonTracker) -> T) -> Option<T> {
+        self.tracker
+            .try_update_value(|tracker| tracker.as_mut().map(change))
+            .flatten()
+    }
+
+    pub(crate) fn bump(&self) {
         self.revision.update(|revision| *revision += 1);
     }
 }
@@ -221,9 +236,10 @@ pub fn open_lesson(state: AppState, index: usize, step: usize) {
             lessons.next_world.set(None);
             lessons.show_me_log.set(Vec::new());
             lessons.verdict.set(String::new());
-            // Paused at the start, at the lesson's own speed: the run waits while the learner reads.
+            lessons.predictions.set(Predictions::default());
+            // Paused at the start, at the step's speed: the run waits while the learner reads.
             state.open_session(session, false);
-            state.set_speed(LESSON_SPEED);
+            pacing::begin_step(state);
             lessons.waiting.set(true);
             lessons.bump();
             web_io::show_lesson_step(step + 1);
@@ -283,42 +299,6 @@ pub fn follow_fresh_run(state: AppState, scenario: &Scenario) {
     }
 }
 
-/// "Show me" (see `lesson::drive::show_me`), then plays the run so it happens.
-pub fn show_me(state: AppState) {
-    let lessons = state.lesson;
-    if lessons.next_world.get_untracked().is_some() {
-        open_next_world(state);
-    }
-    let shown = state
-        .update_session(|session| {
-            lessons
-                .tracker
-                .try_update_value(|tracker| {
-                    tracker
-                        .as_mut()
-                        .map(|tracker| drive::show_me(session, tracker))
-                })
-                .flatten()
-        })
-        .flatten();
-    let Some(shown) = shown else {
-        return;
-    };
-    if let Some(began) = shown.rewound_to {
-        lessons.show_me_log.update(|log| {
-            log.push(format!(
-                "Show me: back to {}, where this step began",
-                format::sim_time(began.as_micros())
-            ))
-        });
-    }
-    if shown.queued > 0 {
-        lessons.waiting.set(false);
-        state.playing.set(true);
-    }
-    lessons.bump();
-}
-
 /// Advances one animation frame while a lesson is open (see `lesson::drive`). Returns false when no
 /// lesson is open (or it is complete with nothing queued), so the ordinary frame runs instead.
 pub fn drive_frame(state: AppState, wall_ms: f64, speed: f64) -> bool {
@@ -342,7 +322,7 @@ pub fn drive_frame(state: AppState, wall_ms: f64, speed: f64) -> bool {
     };
     let driven = state
         .update_session(|session| {
-            let target = session.frame_target(wall_ms, speed)?;
+            let target = pacing::clamp_to_look(lessons, session.frame_target(wall_ms, speed)?);
             lessons
                 .tracker
                 .try_update_value(|tracker| {
@@ -356,6 +336,7 @@ pub fn drive_frame(state: AppState, wall_ms: f64, speed: f64) -> bool {
     if let Some(driven) = driven {
         after_driving(state, driven);
     }
+    pacing::after_frame(state, state.with_session(|session| session.now()));
     true
 }
 
@@ -452,6 +433,7 @@ fn after_tick(state: AppState) {
         lessons.bump();
         return;
     }
+    pacing::begin_step(state);
     let shown_step = (current + 1).min(lesson.steps.len());
     web_io::replace_fragment(&lesson_fragment(&lesson.id, shown_step));
     lessons.bump();
@@ -467,21 +449,26 @@ pub fn open_next_world(state: AppState) {
     ) else {
         return;
     };
-    let Some((texts, title)) = lessons.with_tracker(|tracker| {
+    let Some((texts, names, title)) = lessons.with_tracker(|tracker| {
         let texts = (0..current)
             .map(|step| tracker.done(step).unwrap_or_default().to_string())
             .collect::<Vec<_>>();
         (
             texts,
+            tracker.names_at_ticks(),
             tracker.lesson().world_of_step(current).1.title.clone(),
         )
     }) else {
         return;
     };
+    // The learner may have locked in this step's prediction while the finished run was on screen.
+    let predictions = lessons.predictions.get_untracked();
     open_lesson(state, index, current);
+    lessons.predictions.set(predictions);
     lessons.tracker.update_value(|tracker| {
         if let Some(tracker) = tracker {
             tracker.set_done_texts(texts);
+            tracker.set_names_at_ticks(names);
         }
     });
     notice(
@@ -560,12 +547,19 @@ pub fn resume_shared(
         ));
     };
     let tracker = resume_at(session, &lesson, shared.step, shared.step_began);
+    let before_step = session
+        .actions()
+        .iter()
+        .filter(|recorded| recorded.at <= shared.step_began)
+        .count();
+    lessons.pacing.set_actions_at_step_start(before_step);
     lessons.tracker.set_value(Some(tracker));
     lessons
         .run_scenario
         .set_value(Some(session.scenario().clone()));
     lessons.active.set(Some(index));
     lessons.show_me_log.set(Vec::new());
+    lessons.predictions.set(Predictions::default());
     lessons.bump();
     None
 }

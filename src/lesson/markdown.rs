@@ -51,6 +51,28 @@ pub enum Inline {
         label: String,
         id: String,
     },
+    /// `[Run settings](control:run-settings)`: a button that brings a control of the page on screen,
+    /// for a step that needs one far from the lesson (see `lesson::reach`).
+    Control {
+        label: String,
+        control: PageControl,
+    },
+}
+
+/// A control of the page a lesson can point at by name (`control:<name>`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PageControl {
+    /// The Run settings card, at its world's own options.
+    RunSettings,
+}
+
+impl PageControl {
+    fn from_name(name: &str) -> Option<PageControl> {
+        match name {
+            "run-settings" => Some(PageControl::RunSettings),
+            _ => None,
+        }
+    }
 }
 
 /// Reads `source` into blocks.
@@ -162,7 +184,9 @@ pub fn parse_inlines(text: &str) -> Vec<Inline> {
         let span = match character {
             '`' => closed(rest, "`").map(|(inner, after)| (Inline::Code(inner.to_string()), after)),
             '{' => live_name(rest),
-            '[' => compare_link(rest).or_else(|| gallery_link(rest)),
+            '[' => compare_link(rest)
+                .or_else(|| gallery_link(rest))
+                .or_else(|| control_link(rest)),
             '*' if rest.starts_with("**") => closed(rest, "**")
                 .map(|(inner, after)| (Inline::Strong(parse_inlines(inner)), after)),
             '*' => closed(rest, "*")
@@ -230,6 +254,20 @@ fn gallery_link(text: &str) -> Option<(Inline, &str)> {
     })
 }
 
+/// For `text` starting with `[words](control:name)` naming a known control: the link, and what follows.
+fn control_link(text: &str) -> Option<(Inline, &str)> {
+    let (label, after_label) = text[1..].split_once("](control:")?;
+    let (name, after) = after_label.split_once(')')?;
+    let control = PageControl::from_name(name)?;
+    (!label.is_empty() && !label.contains(']')).then(|| {
+        let link = Inline::Control {
+            label: label.to_string(),
+            control,
+        };
+        (link, after)
+    })
+}
+
 /// For `text` starting with `marker`: the non-empty text up to the closing marker, and what follows it.
 fn closed<'a>(text: &'a str, marker: &str) -> Option<(&'a str, &'a str)> {
     let body = &text[marker.len()..];
@@ -245,7 +283,9 @@ pub fn plain_text(inlines: &[Inline]) -> String {
             Inline::Text(text) | Inline::Code(text) => text.clone(),
             Inline::Strong(inner) | Inline::Emphasis(inner) => plain_text(inner),
             Inline::Live(name) => format!("{{{}}}", name.placeholder()),
-            Inline::Compare { label, .. } | Inline::Gallery { label, .. } => label.clone(),
+            Inline::Compare { label, .. }
+            | Inline::Gallery { label, .. }
+            | Inline::Control { label, .. } => label.clone(),
         })
         .collect()
 }
@@ -452,5 +492,24 @@ mod tests {
     #[test]
     fn plain_text_drops_the_emphasis() {
         assert_eq!(plain_text(&parse_inlines("**a** *b* `c`")), "a b c");
+    }
+
+    #[test]
+    fn a_control_link_names_a_known_control_or_stays_text() {
+        assert_eq!(
+            parse_inlines("In [Run settings](control:run-settings), set it"),
+            vec![
+                text("In "),
+                Inline::Control {
+                    label: "Run settings".into(),
+                    control: PageControl::RunSettings
+                },
+                text(", set it"),
+            ]
+        );
+        assert_eq!(
+            parse_inlines("[x](control:nowhere)"),
+            vec![text("[x](control:nowhere)")]
+        );
     }
 }

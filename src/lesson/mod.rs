@@ -3,12 +3,17 @@
 //! The engine parses the lesson files and judges checkpoints (`quorumlab_sim::lesson`); this module turns
 //! that into something a page can drive. [`markdown`] reads the small markdown subset the lessons are
 //! written in into blocks the components build DOM nodes from (lesson text never reaches `innerHTML`).
-//! [`route`] reads and writes the `#/lesson/<id>/step/<n>` addresses. [`progress`] is what the browser
+//! [`route`] reads and writes the `#/lesson/<id>/step/<n>` addresses. [`predictions`] keeps the open lesson's locked-in picks; [`pacing`] plays
+//! each step at its speed, waits for its paused moves and stops at its "look now" moment.
+//! [`progress`] is what the browser
 //! remembers per lesson (steps done, mastery ticks) as a short, forgiving text. [`tracker`] follows a
 //! lesson on the live session: it watches the current step's checkpoint, ticks it and opens the next,
-//! and holds the "show me" actions until the simulation reaches their moment; [`drive`] runs the session
+//! and holds the "show me" actions until the simulation reaches their moment ([`show_me`] starts
+//! them from where the step began); [`drive`] runs the session
 //! forward stopping at exactly those moments; [`compare`] opens a step's compare link on the lesson's
-//! own run, so the lesson goes on beside the flipped one. [`headless`] plays earlier steps' solutions straight into
+//! own run, so the lesson goes on beside the flipped one. [`reach`] keeps what the step in hand needs
+//! within reach: a control far from the lesson, and on a narrow screen the step beside the cluster.
+//! [`headless`] plays earlier steps' solutions straight into
 //! a session, for deep links to a later step. [`live`] is the lesson in the page: the open lesson's
 //! signals, its address and stored progress, and the controller the frame loop and the buttons call.
 //!
@@ -24,8 +29,12 @@ pub mod headless;
 pub mod live;
 pub mod loading;
 pub mod markdown;
+pub mod pacing;
+pub mod predictions;
 pub mod progress;
+pub mod reach;
 pub mod route;
+pub mod show_me;
 pub mod tracker;
 
 use quorumlab_sim::lesson::{parse_lessons, Lesson};

@@ -13,7 +13,8 @@
 //! happens (ticks are sticky, the open step restarts its watch, queued actions are dropped).
 
 use quorumlab_sim::action::Action;
-use quorumlab_sim::lesson::{CheckpointEvaluator, Lesson, CHECK_EVERY_MS};
+use quorumlab_sim::ids::NodeId;
+use quorumlab_sim::lesson::{CheckpointEvaluator, Lesson, LiveName, CHECK_EVERY_MS, LIVE_NAMES};
 use quorumlab_sim::time::SimTime;
 use quorumlab_sim::World;
 
@@ -39,6 +40,18 @@ pub struct Observation {
 /// What the earlier steps show when the learner did not watch them happen here.
 pub const DONE_EARLIER: &str = "done before this point";
 
+/// What each live name ({leader}, {paused}, ...) said at one moment, and the node it pointed at.
+pub type NamesAtTick = Vec<(LiveName, String, Option<NodeId>)>;
+
+/// Every live name's value in `world` now.
+fn names_now(world: &World) -> NamesAtTick {
+    let view = world.view();
+    LIVE_NAMES
+        .iter()
+        .map(|(_, name)| (*name, name.value(&view), name.nodes(&view).first().copied()))
+        .collect()
+}
+
 #[derive(Clone, Debug)]
 pub struct LessonTracker {
     lesson: Lesson,
@@ -48,6 +61,9 @@ pub struct LessonTracker {
     evaluator: Option<CheckpointEvaluator>,
     /// Per step: the "what happened" sentence once it is done.
     done: Vec<Option<String>>,
+    /// Per step ticked here: its live names as they were at the tick, so a done step's words stop
+    /// following the run (a step done earlier, elsewhere, has none and keeps following it).
+    names_at_tick: Vec<Option<NamesAtTick>>,
     /// The open step's latest verdict ("not yet: ...").
     last_verdict: String,
     last_seen: SimTime,
@@ -73,12 +89,14 @@ impl LessonTracker {
         for entry in done.iter_mut().take(step) {
             *entry = Some(DONE_EARLIER.to_string());
         }
+        let names_at_tick = vec![None; done.len()];
         let mut tracker = LessonTracker {
             lesson,
             current: step,
             step_began: world.now(),
             evaluator: None,
             done,
+            names_at_tick,
             last_verdict: String::new(),
             last_seen: world.now(),
             grid_anchor: world.now(),
@@ -123,6 +141,15 @@ impl LessonTracker {
         self.done.get(step).and_then(|entry| entry.as_deref())
     }
 
+    /// What the live name `name` said when `step` ticked here, and the node it named.
+    pub fn name_at_tick(&self, step: usize, name: LiveName) -> Option<(String, Option<NodeId>)> {
+        let names = self.names_at_tick.get(step)?.as_ref()?;
+        names
+            .iter()
+            .find(|(known, _, _)| *known == name)
+            .map(|(_, value, node)| (value.clone(), *node))
+    }
+
     /// Steps done so far.
     pub fn steps_done(&self) -> usize {
         self.done.iter().take_while(|entry| entry.is_some()).count()
@@ -143,6 +170,21 @@ impl LessonTracker {
         for (entry, text) in self.done.iter_mut().zip(texts) {
             if entry.is_some() {
                 *entry = Some(text);
+            }
+        }
+    }
+
+    /// Each step's live names as they were at its tick here, to hand to the next world's tracker.
+    pub fn names_at_ticks(&self) -> Vec<Option<NamesAtTick>> {
+        self.names_at_tick.clone()
+    }
+
+    /// Takes the tick-time names of steps done on an earlier world (like [`Self::set_done_texts`]).
+    pub fn set_names_at_ticks(&mut self, names: Vec<Option<NamesAtTick>>) {
+        let done = self.done.iter().map(Option::is_some);
+        for ((entry, names), done) in self.names_at_tick.iter_mut().zip(names).zip(done) {
+            if done && entry.is_none() {
+                *entry = names;
             }
         }
     }
@@ -175,6 +217,7 @@ impl LessonTracker {
         }
         let ticked = self.current;
         self.done[ticked] = Some(verdict.explanation);
+        self.names_at_tick[ticked] = Some(names_now(world));
         self.current += 1;
         self.begin_current(world);
         Observation {

@@ -270,6 +270,18 @@ pub enum LinkAction {
     RemoveServer {
         target: LinkTarget,
     },
+    /// Added after `RemoveServer` (postcard numbers variants by position: older links keep decoding).
+    MalformedWrite {
+        target: LinkTarget,
+        fault: LinkMalformedFault,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LinkMalformedFault {
+    MissingToken,
+    TokenTooLarge,
+    NegativeCount,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

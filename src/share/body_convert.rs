@@ -5,13 +5,13 @@
 
 use super::body::{
     GroupSizeLimit, GroupsLimit, LinkAction, LinkBody, LinkByzantineMode, LinkIdempotency,
-    LinkLesson, LinkLinkSettings, LinkLockOptions, LinkPaxos, LinkPaxosRemedy, LinkProtocol,
-    LinkRaftOptions, LinkRecordedAction, LinkRequestKind, LinkSchedulerMode, LinkStep, LinkTarget,
-    LinkTiming, LinkZookeeperRecipe,
+    LinkLesson, LinkLinkSettings, LinkLockOptions, LinkMalformedFault, LinkPaxos, LinkPaxosRemedy,
+    LinkProtocol, LinkRaftOptions, LinkRecordedAction, LinkRequestKind, LinkSchedulerMode,
+    LinkStep, LinkTarget, LinkTiming, LinkZookeeperRecipe,
 };
 use super::bounded::Bounded;
 use super::{ShareError, SharedLesson, SharedRun};
-use quorumlab_sim::action::{Action, ByzantineMode, NodeTarget, RequestKind};
+use quorumlab_sim::action::{Action, ByzantineMode, MalformedFault, NodeTarget, RequestKind};
 use quorumlab_sim::config::{
     IdempotencyScope, LockServiceOptions, PaxosOptions, PaxosRemedy, PbftOptions, ProtocolConfig,
     QueueOptions, RaftOptions, SchedulerMode, SchedulerOptions, Timing, ZkRecipe,
@@ -544,6 +544,14 @@ fn action_from(action: &Action) -> LinkAction {
         Action::RemoveServer { target } => LinkAction::RemoveServer {
             target: target_from(*target),
         },
+        Action::MalformedWrite { target, fault } => LinkAction::MalformedWrite {
+            target: target_from(*target),
+            fault: match fault {
+                MalformedFault::MissingToken => LinkMalformedFault::MissingToken,
+                MalformedFault::TokenTooLarge => LinkMalformedFault::TokenTooLarge,
+                MalformedFault::NegativeCount => LinkMalformedFault::NegativeCount,
+            },
+        },
     }
 }
 
@@ -658,6 +666,14 @@ fn action_into(action: LinkAction) -> Action {
         LinkAction::AddServer { id } => Action::AddServer { id: id.map(NodeId) },
         LinkAction::RemoveServer { target } => Action::RemoveServer {
             target: target_into(target),
+        },
+        LinkAction::MalformedWrite { target, fault } => Action::MalformedWrite {
+            target: target_into(target),
+            fault: match fault {
+                LinkMalformedFault::MissingToken => MalformedFault::MissingToken,
+                LinkMalformedFault::TokenTooLarge => MalformedFault::TokenTooLarge,
+                LinkMalformedFault::NegativeCount => MalformedFault::NegativeCount,
+            },
         },
     }
 }

@@ -6,7 +6,7 @@ use super::validate::{MAX_SHARED_ACTIONS, MAX_SHARED_TIME};
 use super::*;
 use crate::session::Session;
 use legacy_bytes::Writer;
-use quorumlab_sim::action::{Action, ByzantineMode, NodeTarget, RequestKind};
+use quorumlab_sim::action::{Action, ByzantineMode, MalformedFault, NodeTarget, RequestKind};
 use quorumlab_sim::ids::NodeId;
 use quorumlab_sim::link_settings::{LinkSettings, MAX_HOLD_MS, MAX_LINK_DELAY_MS};
 use quorumlab_sim::scenario::Step;
@@ -112,6 +112,11 @@ pub(super) fn every_action() -> Vec<Action> {
         Action::RemoveServer { target: node(7) },
         Action::RemoveServer {
             target: NodeTarget::Leader,
+        },
+        // Skipped in this Raft run (n2 is no worker), which a link carries all the same.
+        Action::MalformedWrite {
+            target: node(2),
+            fault: MalformedFault::TokenTooLarge,
         },
     ]
 }

@@ -8,6 +8,19 @@ pub fn runs_raft(protocol: ProtocolKind) -> bool {
     protocol.entry().capabilities.runs_raft
 }
 
+/// Why a world has no "Leader and term" chart, or `None` where some server can lead: a world whose
+/// servers elect no leader (Paxos, PBFT, Redis-style locks) has no leader and no Raft term to chart.
+pub fn no_leader_chart(protocol: ProtocolKind) -> Option<String> {
+    let entry = protocol.entry();
+    (!entry.capabilities.elects_leader).then(|| {
+        format!(
+            "Leader and term: nothing to chart. In {} no {} is elected to lead, and there are no \
+             terms.",
+            entry.title, entry.vocabulary.server
+        )
+    })
+}
+
 /// Whether the numbers a lock holder carries are fencing tokens worth showing (Redis-style hold values
 /// are random, not tokens).
 pub fn tokens_fence(protocol: ProtocolKind) -> bool {
@@ -27,6 +40,15 @@ pub fn relevant_invariants(protocol: ProtocolKind) -> Vec<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn paxos_has_no_leader_chart_and_raft_and_the_lock_service_have_one() {
+        let paxos = no_leader_chart(ProtocolKind::Paxos).expect("Paxos elects no leader");
+        assert!(paxos.contains("no acceptor is elected to lead"), "{paxos}");
+        assert!(no_leader_chart(ProtocolKind::Pbft).is_some());
+        assert_eq!(no_leader_chart(ProtocolKind::Raft), None);
+        assert_eq!(no_leader_chart(ProtocolKind::LockService), None);
+    }
 
     #[test]
     fn raft_invariants_only_where_a_raft_group_exists() {

@@ -94,6 +94,23 @@ mod tests {
     }
 
     #[test]
+    fn one_pbft_client_or_paxos_proposer_is_spoken_of_in_the_singular() {
+        let pbft = bare_view(ProtocolKind::Pbft, &["n1", "n2", "n3", "n4", "A"]);
+        let sentence = load_sentence(Some(&pbft));
+        assert!(
+            sentence.contains("each client (A) sends one request at a time"),
+            "{sentence}"
+        );
+        assert!(!sentence.contains("clients A"), "{sentence}");
+        let paxos = bare_view(ProtocolKind::Paxos, &["n1", "n2", "n3", "A", "B"]);
+        let sentence = load_sentence(Some(&paxos));
+        assert!(
+            sentence.contains("each proposer (A, B) wants its own value chosen"),
+            "{sentence}"
+        );
+    }
+
+    #[test]
     fn the_service_menu_offers_only_servers() {
         let locks = bare_view(
             ProtocolKind::LockService,

@@ -27,6 +27,11 @@ pub fn ledger_sentence(entry: &LedgerEntry, client: &str, tokens: bool) -> Strin
             "{client} {what} · rejected, stale: {} < {}",
             entry.token, entry.highest_seen
         ),
+        // Refused before it was read: no count or token of its own to show.
+        AccessOutcome::Malformed(malformed) => format!(
+            "{client} write · rejected as malformed: {}; nothing changed",
+            malformed.text()
+        ),
     }
 }
 
@@ -34,7 +39,7 @@ pub fn outcome_class(outcome: AccessOutcome) -> &'static str {
     match outcome {
         AccessOutcome::Accepted => "accepted",
         AccessOutcome::Duplicate => "duplicate",
-        AccessOutcome::StaleToken => "rejected",
+        AccessOutcome::StaleToken | AccessOutcome::Malformed(_) => "rejected",
     }
 }
 
@@ -59,5 +64,24 @@ mod tests {
             ledger_sentence(&entry, "A", true),
             "A write 7 · rejected, stale: 33 < 34"
         );
+    }
+
+    #[test]
+    fn a_malformed_write_says_what_was_wrong_and_that_nothing_changed() {
+        use quorumlab_sim::resource::{Malformed, WriteField};
+        let entry = LedgerEntry {
+            client: NodeId(3),
+            token: FencingToken(0),
+            write: None,
+            outcome: AccessOutcome::Malformed(Malformed::Missing(WriteField::Token)),
+            highest_seen: FencingToken(34),
+            value: 8,
+            local_us: 0,
+        };
+        assert_eq!(
+            ledger_sentence(&entry, "A", true),
+            "A write · rejected as malformed: no fencing token; nothing changed"
+        );
+        assert_eq!(outcome_class(entry.outcome), "rejected");
     }
 }

@@ -139,9 +139,12 @@ pub fn beyond_tolerance(pbft: &PbftView, name: &dyn Fn(NodeId) -> String) -> Opt
         })
         .collect();
     let honest = replicas - pbft.faulty.len();
+    let faulty = match pbft.faulty.len() {
+        1 => "1 faulty replica".to_string(),
+        count => format!("{count} faulty replicas"),
+    };
     let head = format!(
-        "{} faulty replicas ({}) but n = {replicas} tolerates f = {}",
-        pbft.faulty.len(),
+        "{faulty} ({}) but n = {replicas} tolerates f = {}",
         faults.join(", "),
         pbft.faults_tolerated
     );
@@ -157,7 +160,12 @@ pub fn beyond_tolerance(pbft: &PbftView, name: &dyn Fn(NodeId) -> String) -> Opt
 
 /// Messages per committed request, one decimal: `34.0`, or `—` before the first.
 pub fn per_request(cost: MessageCost) -> String {
-    match cost.per_commit_tenths() {
+    tenths_text(cost.per_commit_tenths())
+}
+
+/// A figure kept in tenths, with one decimal: `34.0`, or `—` when there is none yet.
+pub fn tenths_text(tenths: Option<u64>) -> String {
+    match tenths {
         Some(tenths) => format!("{}.{}", tenths / 10, tenths % 10),
         None => "—".to_string(),
     }
@@ -209,6 +217,7 @@ mod tests {
             messages: 476,
             committed: 14,
             heartbeats: 0,
+            upkeep: 0,
         };
         assert_eq!(per_request(cost), "34.0");
     }
@@ -288,5 +297,23 @@ mod tests {
         ]);
         let words = beyond_tolerance(&paused_and_crashed, &name).expect("two down");
         assert!(words.contains("(n2 paused, n4 crashed)"), "{words}");
+    }
+
+    #[test]
+    fn one_fault_beyond_a_cluster_that_tolerates_none_is_one_replica_not_replicas() {
+        let mut one_liar = four_replicas(&[(0, NodeStatus::Up, true)]);
+        one_liar.faults_tolerated = 0;
+        let words = beyond_tolerance(&one_liar, &name).expect("one fault, none tolerated");
+        assert!(
+            words.starts_with("1 faulty replica (n1 lies) but n = 4 tolerates f = 0"),
+            "{words}"
+        );
+    }
+
+    #[test]
+    fn a_figure_in_tenths_reads_with_one_decimal_or_a_dash() {
+        assert_eq!(tenths_text(Some(62)), "6.2");
+        assert_eq!(tenths_text(Some(320)), "32.0");
+        assert_eq!(tenths_text(None), "—");
     }
 }

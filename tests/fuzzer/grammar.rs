@@ -7,7 +7,7 @@
 
 use super::random::Random;
 use quorumlab::session::Session;
-use quorumlab_sim::action::{Action, NodeTarget, RequestKind};
+use quorumlab_sim::action::{Action, MalformedFault, NodeTarget, RequestKind};
 use quorumlab_sim::entry::OptionValue;
 use quorumlab_sim::history::RecordedAction;
 use quorumlab_sim::ids::NodeId;
@@ -295,6 +295,22 @@ fn step_text(writer: &mut Writer, at_ms: u64, servers: u64) {
             let ppm = writer.number(0, 500_000, 1_000_000);
             writer.line("ppm", ppm);
         }
+        "malformed_write" => {
+            writer.line("target", target);
+            let fault = match writer.dirty && writer.random.percent(10) {
+                true => *writer
+                    .random
+                    .pick(&["\"\"", "\"missing\"", "3", "\"MISSING_TOKEN\""]),
+                false => *writer.random.pick(&[
+                    "\"missing_token\"",
+                    "\"token_too_large\"",
+                    "\"negative_count\"",
+                ]),
+            };
+            if writer.random.percent(80) {
+                writer.line("fault", fault.to_string());
+            }
+        }
         "request" => {
             let count = writer.number(1, 20, 10_000);
             writer.line("count", count);
@@ -425,6 +441,14 @@ fn action(random: &mut Random, nodes: u16) -> Action {
             ppm: random.between(0, 300_000) as u32,
         },
         8 if random.percent(50) => network_action(random, nodes),
+        9 if random.percent(30) => Action::MalformedWrite {
+            target,
+            fault: *random.pick(&[
+                MalformedFault::MissingToken,
+                MalformedFault::TokenTooLarge,
+                MalformedFault::NegativeCount,
+            ]),
+        },
         _ => Action::Request {
             count: random.between(1, 30) as u32,
             target,

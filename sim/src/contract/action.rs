@@ -128,6 +128,57 @@ pub enum Action {
     RemoveServer {
         target: NodeTarget,
     },
+    /// A worker sends the protected store a write it cannot read (`fault` says what is wrong with
+    /// it), as a client with a bug would. The store refuses it as malformed and changes nothing.
+    /// Skipped, with the reason, when the target is not an up worker.
+    MalformedWrite {
+        target: NodeTarget,
+        fault: MalformedFault,
+    },
+}
+
+/// What is wrong with a malformed write a client is made to send.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MalformedFault {
+    /// The write has no fencing token at all.
+    MissingToken,
+    /// The token is one more than the largest 64-bit number.
+    TokenTooLarge,
+    /// The new count is below zero.
+    NegativeCount,
+}
+
+impl MalformedFault {
+    pub const NAMES: &'static [&'static str] =
+        &["missing_token", "token_too_large", "negative_count"];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            MalformedFault::MissingToken => "missing_token",
+            MalformedFault::TokenTooLarge => "token_too_large",
+            MalformedFault::NegativeCount => "negative_count",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<MalformedFault> {
+        [
+            MalformedFault::MissingToken,
+            MalformedFault::TokenTooLarge,
+            MalformedFault::NegativeCount,
+        ]
+        .into_iter()
+        .find(|fault| fault.name() == name)
+    }
+
+    /// What the write is, in a few words ("a write with no fencing token").
+    pub fn text(self) -> &'static str {
+        match self {
+            MalformedFault::MissingToken => "a write with no fencing token",
+            MalformedFault::TokenTooLarge => "a write whose token is too large for 64 bits",
+            MalformedFault::NegativeCount => "a write of a count below zero",
+        }
+    }
 }
 
 /// How a Byzantine node misbehaves. What each mode means is up to the protocol (its folder says).
@@ -232,7 +283,8 @@ impl Action {
             | Action::ClockDrift { target, .. }
             | Action::Request { target, .. }
             | Action::Byzantine { target, .. }
-            | Action::RemoveServer { target } => vec![("target", *target)],
+            | Action::RemoveServer { target }
+            | Action::MalformedWrite { target, .. } => vec![("target", *target)],
             Action::Cut { from, to, .. } => vec![("from", *from), ("to", *to)],
             Action::Partition { .. }
             | Action::Heal

@@ -25,6 +25,10 @@ use crate::protocols::scheduler::{InvoiceMessage, SchedulerFact};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, VecDeque};
 
+pub mod boundary;
+
+pub use boundary::{Malformed, RawWrite, WriteField};
+
 /// Why the protected resource refused an access.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ResourceError {
@@ -33,6 +37,8 @@ pub enum ResourceError {
         presented: FencingToken,
         highest_seen: FencingToken,
     },
+    /// The write could not be read: a field is missing or is not a number the store accepts.
+    Malformed(Malformed),
 }
 
 /// A read of the count, or a write of a new count.
@@ -61,6 +67,10 @@ pub enum ResourceMessage {
         op: u64,
         result: Result<u64, ResourceError>,
     },
+    /// A write as text, read at the store's front door (`boundary.rs`) before anything else. Only a
+    /// client made to misbehave sends one ([`crate::contract::action::Action::MalformedWrite`]), so
+    /// its label says what it is meant to be.
+    RawWrite { op: u64, write: RawWrite },
 }
 
 impl ResourceMessage {
@@ -72,7 +82,12 @@ impl ResourceMessage {
             } => "Read",
             ResourceMessage::Access { .. } => "Write",
             ResourceMessage::AccessReply { result: Ok(_), .. } => "Access ok",
+            ResourceMessage::AccessReply {
+                result: Err(ResourceError::Malformed(_)),
+                ..
+            } => "Malformed",
             ResourceMessage::AccessReply { .. } => "Stale token",
+            ResourceMessage::RawWrite { .. } => "Malformed write",
         }
     }
 }
@@ -86,6 +101,8 @@ pub enum AccessOutcome {
     Duplicate,
     /// Fencing: the token is lower than the highest the resource has seen.
     StaleToken,
+    /// The write could not be read (`boundary.rs`): refused before any check, nothing changed.
+    Malformed(Malformed),
 }
 
 /// What the resource tells the checkers.
@@ -152,6 +169,9 @@ pub struct Resource {
     /// Of `rejected`, the writes (the rest were reads).
     pub rejected_writes: u64,
     pub duplicates: u64,
+    /// Writes refused at the front door because they could not be read (not counted in `rejected`,
+    /// which is about fencing).
+    pub malformed: u64,
     /// Repeats recognised under a newer token than the write they repeat: a batch redone under a
     /// new lock after its first write had in fact landed.
     pub redos_recognised: u64,
@@ -180,6 +200,7 @@ impl Resource {
             rejected: 0,
             rejected_writes: 0,
             duplicates: 0,
+            malformed: 0,
             redos_recognised: 0,
             idempotency_scope: IdempotencyScope::Message,
             applied: BTreeMap::new(),
@@ -382,7 +403,11 @@ impl<M: ResourceWire> Protocol<M> for Resource {
         match input {
             Input::Message { from, message } => {
                 // Messages of other protocols never reach the store; they fall through here.
-                if let Some(access) = Carries::<ResourceMessage>::peel(message) {
+                if let Some(ResourceMessage::RawWrite { op, write }) =
+                    Carries::<ResourceMessage>::peel(message)
+                {
+                    self.on_raw_write(from, local_now_us, (*op, write), effects);
+                } else if let Some(access) = Carries::<ResourceMessage>::peel(message) {
                     self.on_access(from, local_now_us, access, effects);
                 } else if let Some(InvoiceMessage::Invoice {
                     minute,
@@ -464,6 +489,16 @@ impl StoreDescriber {
                 .coalescing("accepted-write")
             }
             AccessOutcome::Accepted => return None,
+            AccessOutcome::Malformed(malformed) => Described::new(
+                Weight::Notable,
+                format!(
+                    "{store_name} refuses {client_name}'s write as malformed: it carries {}. \
+                     {store_name} reads a request's fields before anything else, so it changes \
+                     nothing and tells {client_name} what is wrong instead of comparing tokens",
+                    malformed.text()
+                ),
+                nodes,
+            ),
         };
         Some(described)
     }

@@ -5,6 +5,7 @@
 use crate::base::ids::NodeId;
 use crate::protocols::pbft::{digest_text, is_forged, PbftMessage, PbftRequest};
 use crate::protocols::raft::{Command, RaftMessage};
+use crate::protocols::resource::ResourceMessage;
 use crate::worlds::actor::Message;
 
 /// Entries of one AppendEntries spelled out; the rest are counted.
@@ -16,6 +17,8 @@ pub fn message_content(message: &Message, name: &dyn Fn(NodeId) -> String) -> Op
     match message {
         Message::Raft(raft) => Some(raft_content(raft, name)),
         Message::Pbft(pbft) => Some(pbft_content(pbft, name)),
+        // The one store request sent as text: what it says is what makes it malformed.
+        Message::Resource(ResourceMessage::RawWrite { write, .. }) => Some(write.text()),
         _ => None,
     }
 }

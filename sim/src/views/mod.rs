@@ -6,5 +6,6 @@ pub mod difference;
 pub mod message_content;
 pub mod narration;
 pub mod price;
+pub mod upkeep;
 pub mod view;
 pub mod view_coordination;

@@ -235,6 +235,14 @@ impl Actor {
         }
     }
 
+    /// [`Actor::as_worker`], to make it send something (a malformed write).
+    pub fn as_worker_mut(&mut self) -> Option<&mut Worker> {
+        match self {
+            Actor::Worker(worker) => Some(worker),
+            _ => None,
+        }
+    }
+
     pub fn as_scheduler(&self) -> Option<&SchedulerInstance> {
         match self {
             Actor::Scheduler(instance) => Some(instance),

@@ -17,6 +17,7 @@ use crate::series::{
 };
 use crate::state::AppState;
 use crate::theme::{Theme, ThemeState};
+use crate::world_text::capabilities::no_leader_chart;
 use draw::{draw_leader_chart, draw_outcome_chart, outcome_color};
 use leptos::prelude::*;
 use palette::{series_css, ChartPalette};
@@ -123,7 +124,11 @@ pub fn Charts() -> impl IntoView {
             return;
         };
         let ratio = window().device_pixel_ratio().clamp(1.0, 3.0);
-        let width_px = (leader_canvas.client_width().max(40) as f64 * ratio) as u32;
+        // The leader chart is hidden in worlds that elect no leader: the outcome chart's width serves.
+        let shown_width = leader_canvas
+            .client_width()
+            .max(outcome_canvas.client_width());
+        let width_px = (shown_width.max(40) as f64 * ratio) as u32;
         let height_px = (CHART_HEIGHT_PX * ratio) as u32;
         let Some(Some(key)) = history.try_with_value(|history| {
             Some(DrawKey {
@@ -246,6 +251,14 @@ pub fn Charts() -> impl IntoView {
 
     let commit_latency =
         Memo::new(move |_| state.view.with(|view| latency_text(&view.recent_requests)));
+    // A world that elects no leader gets a sentence saying so instead of a chart of a leader that never
+    // exists (Paxos drew a solid "no leader" band under "term 1").
+    let no_leader = Memo::new(move |_| {
+        state
+            .scenario
+            .with(|scenario| no_leader_chart(scenario.protocol.kind()))
+    });
+    let elects_no_leader = move || no_leader.with(Option::is_some);
 
     view! {
         <details class="card charts-card" open=true data-testid="charts" node_ref=card
@@ -255,7 +268,10 @@ pub fn Charts() -> impl IntoView {
             }>
             <summary><h2>"Charts"</h2></summary>
             <span class="chart-probe" node_ref=probe aria-hidden="true"></span>
-            <figure class="chart" data-testid="chart-leader">
+            <p class="muted chart-none" data-testid="chart-no-leader" hidden=move || !elects_no_leader()>
+                {move || no_leader.get().unwrap_or_default()}
+            </p>
+            <figure class="chart" data-testid="chart-leader" hidden=elects_no_leader>
                 <figcaption>
                     <span class="chart-title">"Leader and term"</span>
                     {leader_legend}

@@ -10,6 +10,8 @@ use quorumlab_sim::ids::NodeId;
 
 pub const STAGE_WIDTH: f64 = 1000.0;
 pub const STAGE_HEIGHT: f64 = 800.0;
+/// What a line of the node's words reaches below its baseline (descenders, a little air).
+const WORDS_DESCENT: f64 = 6.0;
 
 /// Node positions and size for the current cluster; recomputed only when the node count changes.
 #[derive(Clone, Debug, PartialEq)]
@@ -62,6 +64,12 @@ impl StageGeometry {
         geometry
     }
 
+    /// Whether a line of words with its baseline `below` units under `node`'s centre stays on the
+    /// stage: the drawing clips what falls past its foot, where the caption band begins.
+    pub fn fits_below(&self, node: NodeId, below: f64) -> bool {
+        self.position(node).y + below + WORDS_DESCENT <= STAGE_HEIGHT
+    }
+
     pub fn position(&self, node: NodeId) -> Point {
         self.positions
             .get(node.index())
@@ -73,6 +81,18 @@ impl StageGeometry {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn words_under_the_bottom_node_of_four_fall_off_the_stage_and_under_the_top_one_do_not() {
+        let four = StageGeometry::for_nodes(4);
+        let below = four.node_radius + 52.0;
+        assert!(four.fits_below(NodeId(0), below), "n1 at the top");
+        assert!(four.fits_below(NodeId(1), below), "n2 on the right");
+        assert!(!four.fits_below(NodeId(2), below), "n3 at the foot");
+        // Five nodes put none at the very foot: every node's words fit under it.
+        let five = StageGeometry::for_nodes(5);
+        assert!((0..5).all(|index| five.fits_below(NodeId(index), below)));
+    }
 
     #[test]
     fn servers_off_the_ring_leave_it_and_the_rest_close_ranks() {

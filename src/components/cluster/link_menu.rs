@@ -5,10 +5,12 @@
 
 use super::links::LinkMenuTarget;
 use crate::state::AppState;
+use crate::world_text::names::node_name;
 use leptos::prelude::*;
 use quorumlab_sim::action::{Action, NodeTarget, PPM_ONE};
 use quorumlab_sim::ids::NodeId;
 use quorumlab_sim::link_settings::LinkSettings;
+use quorumlab_sim::view_coordination::CoordinationView;
 
 /// What the form holds, as typed: delays in ms, rates in percent.
 #[derive(Clone, Debug, PartialEq)]
@@ -17,6 +19,28 @@ pub struct LinkForm {
     pub delay_max_ms: String,
     pub drop_percent: String,
     pub duplicate_percent: String,
+}
+
+/// The menu's words for the link between `low` and `high`, each end by the name the ring shows
+/// (`A`, not the id `n6` behind it), so the menu, its buttons and the ring name one node alike.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LinkMenuWords {
+    pub title: String,
+    pub dialog_label: String,
+    pub cut_low_to_high: String,
+    pub cut_high_to_low: String,
+}
+
+impl LinkMenuWords {
+    pub fn for_link(coordination: Option<&CoordinationView>, low: NodeId, high: NodeId) -> Self {
+        let (low, high) = (node_name(coordination, low), node_name(coordination, high));
+        LinkMenuWords {
+            title: format!("Link {low} — {high}"),
+            dialog_label: format!("Link between {low} and {high}"),
+            cut_low_to_high: format!("Cut {low} → {high}"),
+            cut_high_to_low: format!("Cut {high} → {low}"),
+        }
+    }
 }
 
 /// The world's settings every link follows unless it has its own.
@@ -91,18 +115,26 @@ pub fn LinkMenu() -> impl IntoView {
         to: NodeTarget::Node(to),
         both,
     };
+    let words = move |low: NodeId, high: NodeId| {
+        state
+            .view
+            .with_untracked(|view| LinkMenuWords::for_link(view.coordination.as_ref(), low, high))
+    };
     view! {
-        {move || menu.get().map(|(low, high)| view! {
-            <div class="link-menu" role="dialog" aria-label=format!("Link between {low} and {high}") data-testid="link-menu"
-                on:keydown=move |event| if event.key() == "Escape" { menu.set(None) }>
-                <strong>{format!("Link {low} — {high}")}</strong>
-                <button on:click=move |_| choose(Some(cut(low, high, false)))>{format!("Cut {low} → {high}")}</button>
-                <button on:click=move |_| choose(Some(cut(high, low, false)))>{format!("Cut {high} → {low}")}</button>
-                <button class="danger" on:click=move |_| choose(Some(cut(low, high, true)))>"Cut both ways"</button>
-                <button on:click=move |_| choose(Some(Action::Heal))>"Heal all links"</button>
-                <LinkNetworkForm low=low high=high />
-                <button class="link" on:click=move |_| choose(None)>"Close"</button>
-            </div>
+        {move || menu.get().map(|(low, high)| {
+            let words = words(low, high);
+            view! {
+                <div class="link-menu" role="dialog" aria-label=words.dialog_label data-testid="link-menu"
+                    on:keydown=move |event| if event.key() == "Escape" { menu.set(None) }>
+                    <strong>{words.title}</strong>
+                    <button on:click=move |_| choose(Some(cut(low, high, false)))>{words.cut_low_to_high}</button>
+                    <button on:click=move |_| choose(Some(cut(high, low, false)))>{words.cut_high_to_low}</button>
+                    <button class="danger" on:click=move |_| choose(Some(cut(low, high, true)))>"Cut both ways"</button>
+                    <button on:click=move |_| choose(Some(Action::Heal))>"Heal all links"</button>
+                    <LinkNetworkForm low=low high=high />
+                    <button class="link" on:click=move |_| choose(None)>"Close"</button>
+                </div>
+            }
         })}
     }
 }
@@ -186,6 +218,22 @@ mod tests {
         drop_ppm: 0,
         duplicate_ppm: 0,
     };
+
+    #[test]
+    fn a_paxos_link_names_proposer_a_as_the_ring_does_and_a_raft_link_its_servers() {
+        let paxos = crate::world_text::bare_view(
+            quorumlab_sim::ProtocolKind::Paxos,
+            &["n1", "n2", "n3", "n4", "n5", "A", "B"],
+        );
+        let words = LinkMenuWords::for_link(Some(&paxos), NodeId(3), NodeId(5));
+        assert_eq!(words.title, "Link n4 — A");
+        assert_eq!(words.dialog_label, "Link between n4 and A");
+        assert_eq!(words.cut_low_to_high, "Cut n4 → A");
+        assert_eq!(words.cut_high_to_low, "Cut A → n4");
+        // A plain Raft cluster has no names but its servers' own.
+        let raft = LinkMenuWords::for_link(None, NodeId(3), NodeId(5));
+        assert_eq!(raft.title, "Link n4 — n6");
+    }
 
     #[test]
     fn the_form_opens_on_the_run_settings_and_keeps_only_what_changed() {

@@ -90,17 +90,47 @@ pub fn ClusterLinks(geometry: Memo<StageGeometry>) -> impl IntoView {
             link_lines(view.nodes.len(), &cuts, &view.link_settings)
         })
     });
+    // The names on the ring (`A`, `store`); empty in a plain Raft cluster, whose ids are its names.
+    let labels = Memo::new(move |_| {
+        state.view.with(|view| {
+            view.coordination
+                .as_ref()
+                .map(|coordination| coordination.labels.clone())
+                .unwrap_or_default()
+        })
+    });
     view! {
         <g class="links">
             <For each=move || lines.get() key=|line| line.clone() let:line>
-                <LinkView line=line geometry=geometry />
+                <LinkView line=line geometry=geometry labels=labels />
             </For>
         </g>
     }
 }
 
+/// What a link is called to a screen reader: its ends by the names the ring shows, its state and its
+/// own network, if any.
+fn link_label(line: &LinkLine, name: &dyn Fn(NodeId) -> String) -> String {
+    let own = line
+        .tuned
+        .map(|(settings, _)| format!(", its own network: {}", link_settings_text(&settings)))
+        .unwrap_or_default();
+    let (low, high) = (name(line.low), name(line.high));
+    match line.state {
+        LinkState::Up => format!("Link {low} to {high}: up{own}. Click for its menu"),
+        LinkState::OneWay(from, to) => {
+            format!("Link {} to {} is cut one way{own}", name(from), name(to))
+        }
+        LinkState::Both => format!("Link {low} to {high} is cut both ways{own}"),
+    }
+}
+
 #[component]
-fn LinkView(line: LinkLine, geometry: Memo<StageGeometry>) -> impl IntoView {
+fn LinkView(
+    line: LinkLine,
+    geometry: Memo<StageGeometry>,
+    labels: Memo<Vec<String>>,
+) -> impl IntoView {
     let (from, to) = match line.state {
         LinkState::OneWay(from, to) => (from, to),
         _ => (line.low, line.high),
@@ -127,17 +157,18 @@ fn LinkView(line: LinkLine, geometry: Memo<StageGeometry>) -> impl IntoView {
     let marker = matches!(line.state, LinkState::OneWay(..)).then_some("url(#arrow-cut)");
     let menu = expect_context::<LinkMenuTarget>().0;
     let toggle = move |_| menu.set(Some((line.low, line.high)));
-    let own = line
-        .tuned
-        .map(|(settings, _)| format!(", its own network: {}", link_settings_text(&settings)))
-        .unwrap_or_default();
-    let label = match line.state {
-        LinkState::Up => format!(
-            "Link {} to {}: up{own}. Click for its menu",
-            line.low, line.high
-        ),
-        LinkState::OneWay(from, to) => format!("Link {from} to {to} is cut one way{own}"),
-        LinkState::Both => format!("Link {} to {} is cut both ways{own}", line.low, line.high),
+    let label = {
+        let line = line.clone();
+        move || {
+            labels.with(|labels| {
+                link_label(&line, &|node| {
+                    labels
+                        .get(node.index())
+                        .cloned()
+                        .unwrap_or_else(|| node.to_string())
+                })
+            })
+        }
     };
     let words = line
         .tuned
@@ -167,6 +198,28 @@ fn LinkView(line: LinkLine, geometry: Memo<StageGeometry>) -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_link_is_named_by_the_names_on_the_ring() {
+        let name = |node: NodeId| match node.0 {
+            5 => "A".to_string(),
+            _ => node.to_string(),
+        };
+        let lines = link_lines(7, &[(NodeId(5), NodeId(3))], &[]);
+        let cut = lines
+            .iter()
+            .find(|line| (line.low, line.high) == (NodeId(3), NodeId(5)))
+            .unwrap();
+        assert_eq!(link_label(cut, &name), "Link A to n4 is cut one way");
+        let up = lines
+            .iter()
+            .find(|line| (line.low, line.high) == (NodeId(0), NodeId(5)))
+            .unwrap();
+        assert_eq!(
+            link_label(up, &name),
+            "Link n1 to A: up. Click for its menu"
+        );
+    }
 
     #[test]
     fn small_clusters_list_every_pair_once() {

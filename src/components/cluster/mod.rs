@@ -29,8 +29,12 @@ use quorumlab_sim::ids::NodeId;
 use timer_rings::ClusterTimerRings;
 use watches::ClusterWatches;
 
+/// `titled` writes the run's title ("Raft playground · 5 nodes · seed 42") in the stage's top-left
+/// corner, over the drawing's empty corner: the single run's stage carries it (a comparison's sides
+/// have titles of their own). In the header it was the first thing to give up width, cut to "Raft pla…"
+/// at 1440 px and hidden at 1280 px.
 #[component]
-pub fn ClusterStage() -> impl IntoView {
+pub fn ClusterStage(#[prop(optional)] titled: bool) -> impl IntoView {
     let state = expect_context::<AppState>();
     let node_count = Memo::new(move |_| state.view.with(|view| view.nodes.len()));
     // Servers outside the configuration leave the ring; the ring is redrawn only when seats change.
@@ -84,6 +88,9 @@ pub fn ClusterStage() -> impl IntoView {
         <div class="stage-wrap">
         // Above the ring, in the flow: drawn over the stage it covered the top node when the stage is narrow.
         <MembershipBadge />
+        <Show when=move || titled>
+            <p class="scenario-title" data-testid="scenario-title">{move || state.scenario.with(|scenario| format!("{} · {} nodes · seed {}", scenario.title, scenario.node_count, scenario.seed))}</p>
+        </Show>
         <svg
             class=svg_class
             data-testid="cluster-view"

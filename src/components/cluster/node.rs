@@ -3,9 +3,10 @@
 //! node shows its name (`A`, `store`) and a shape for its kind: circle for a server, rounded square for
 //! a worker, diamond for a Paxos learner, hexagon for the resource.
 
-use super::geometry::StageGeometry;
+use super::geometry::{StageGeometry, STAGE_WIDTH};
 use super::node_popover::NodePopoverTarget;
 use super::timer_rings::timer_remaining;
+use crate::caption_fit::{caption_font_px, split_caption, CaptionRun};
 use crate::format;
 use crate::state::AppState;
 use crate::world_text::byzantine::{liar_label, restart_liar_label};
@@ -312,6 +313,19 @@ pub fn ClusterNode(
         }
     };
     let dash = move || format!("{:.1}", std::f64::consts::TAU * ring_radius());
+    // A liar's words go under its caption where they fit; at the stage's foot (the bottom node of a
+    // four-node ring) the drawing would clip them, so they go above the node, over any clock badge.
+    let liar_words_y = move || {
+        let below = radius() + 52.0;
+        if geometry.with(|geometry| geometry.fits_below(node, below)) {
+            return below;
+        }
+        let clock_shown = face.with(|face| {
+            face.as_ref()
+                .is_some_and(|face| face.clock_badge().is_some())
+        });
+        -radius() - if clock_shown { 42.0 } else { 22.0 }
+    };
     let popover = expect_context::<NodePopoverTarget>().0;
     // Selecting shows the node in the Inspector; the popover beside it carries the actions.
     let select = move || {
@@ -321,6 +335,36 @@ pub fn ClusterNode(
     let read = move |pick: fn(&NodeFace) -> String| {
         move || face.with(|face| face.as_ref().map(pick).unwrap_or_default())
     };
+    // Words under the node run inward near the stage's side edges, so the drawing does not cut them.
+    let phone = crate::web_io::matches_media("(max-width: 600px)");
+    let font_px = move || caption_font_px(state.presenter.get(), phone);
+    let widest =
+        |(first, second): (String, String)| first.chars().count().max(second.chars().count());
+    let run = move |pick: fn(&NodeFace) -> String| {
+        move || {
+            let text = face.with(|face| face.as_ref().map(pick).unwrap_or_default());
+            let node_x = geometry.with(|geometry| geometry.position(node).x);
+            let chars = widest(split_caption(&text, font_px()));
+            CaptionRun::for_caption(node_x, STAGE_WIDTH, chars, font_px())
+        }
+    };
+    // The caption in one line or, when long, two (`split_caption`).
+    let caption_lines = Memo::new(move |_| {
+        let caption = face.with(|face| face.as_ref().map(NodeFace::caption).unwrap_or_default());
+        split_caption(&format!(" {caption}"), font_px())
+    });
+    let caption_run = run(|face| face.caption());
+    let why_run = run(|face| face.why.clone().unwrap_or_default());
+    let liar_run = run(|face| {
+        face.lying
+            .map(|mode| format!(" ⚠ {}", liar_label(mode)))
+            .unwrap_or_default()
+    });
+    let dormant_run = run(|face| {
+        face.lies_after_restart
+            .map(|mode| format!(" ⚠ {}", restart_liar_label(mode)))
+            .unwrap_or_default()
+    });
 
     view! {
         <g
@@ -331,8 +375,10 @@ pub fn ClusterNode(
             data-testid=format!("node-{node}")
             aria-label=move || face.with(|face| face.as_ref().map(|face| face.accessible_label(node)).unwrap_or_default())
             on:click=move |_| select()
+            // Enter opens the actions; Space is left to the window's play / pause, as on every
+            // control that is not a button (a focused node must not trap the key that runs the world).
             on:keydown=move |event| {
-                if event.key() == "Enter" || event.key() == " " {
+                if event.key() == "Enter" {
                     event.prevent_default();
                     select();
                 }
@@ -384,13 +430,15 @@ pub fn ClusterNode(
             <Show when=move || face.with(|face| face.as_ref().is_some_and(|face| face.lying.is_some()))>
                 // Not by colour alone: a jagged ring round the node and the lie in words under it.
                 <polygon class="liar-ring" points=move || jagged_ring(ring_radius() + 6.0)></polygon>
-                <text class="liar-label" data-testid=format!("liar-{node}") y=move || radius() + 52.0>
+                <text class=move || format!("liar-label{}", liar_run().class()) data-testid=format!("liar-{node}")
+                    x=move || liar_run().x(radius()) y=liar_words_y>
                     {read(|face| face.lying.map(|mode| format!(" ⚠ {}", liar_label(mode))).unwrap_or_default())}
                 </text>
             </Show>
             <Show when=move || face.with(|face| face.as_ref().is_some_and(|face| face.lies_after_restart.is_some()))>
                 // Down, it lies to no one (no ring); the words say what it does once restarted.
-                <text class="liar-label dormant" data-testid=format!("restart-liar-{node}") y=move || radius() + 52.0>
+                <text class=move || format!("liar-label dormant{}", dormant_run().class()) data-testid=format!("restart-liar-{node}")
+                    x=move || dormant_run().x(radius()) y=liar_words_y>
                     {read(|face| face.lies_after_restart.map(|mode| format!(" ⚠ {}", restart_liar_label(mode))).unwrap_or_default())}
                 </text>
             </Show>
@@ -399,10 +447,15 @@ pub fn ClusterNode(
             <Show when=move || !compact()>
                 // Each text starts with a space (not drawn: SVG drops it at the start of a line) so that
                 // the node's words read as words, "n1 follower", matching its accessible name.
-                <text class="node-caption" y=move || radius() + 34.0>
-                    {read(|face| format!(" {}", face.caption()))}
+                <text class=move || format!("node-caption{}", caption_run().class())
+                    x=move || caption_run().x(radius()) y=move || radius() + 34.0>
+                    <tspan>{move || caption_lines.with(|lines| lines.0.clone())}</tspan>
+                    <tspan x=move || caption_run().x(radius()) dy="1.1em">{move || caption_lines.with(|lines| lines.1.clone())}</tspan>
                 </text>
-                <text class="node-caption node-why" y=move || radius() + 50.0>
+                // Under the caption's second line when it has one.
+                <text class=move || format!("node-caption node-why{}", why_run().class())
+                    x=move || why_run().x(radius())
+                    y=move || radius() + if caption_lines.with(|lines| lines.1.is_empty()) { 50.0 } else { 68.0 }>
                     {read(|face| face.why.as_ref().map(|why| format!(" {why}")).unwrap_or_default())}
                 </text>
                 <text class="node-clock" y=move || -radius() - 20.0>

@@ -1,13 +1,19 @@
-//! The actions on a node, beside the node: a click, a tap, or Enter/Space on a focused node opens them
-//! here, so breaking a node never means scrolling to the Inspector. The buttons are the Inspector's own
-//! rows (`NodeActionRows`), applied through the same `AppState::apply`.
+//! The actions on a node, beside the node: a click, a tap, or Enter on a focused node opens them here,
+//! so breaking a node never means scrolling to the Inspector. The buttons are the Inspector's own rows
+//! (`NodeActionRows`), applied through the same `AppState::apply`. It is placed off the other nodes of
+//! the ring (`crate::placement`), so the node a learner clicks next is never under it. On a phone there
+//! is no room beside a ring that fills the screen's width: the actions are a sheet along the bottom of
+//! the screen (style/access.css), and the page scrolls, if it must, to show the ring above the sheet.
 //!
 //! Keyboard: focus moves into the popover when it opens; arrow keys and Tab move between its buttons
-//! (Tab wraps, as in a dialog); Escape closes it and puts focus back on the node. A press anywhere
-//! outside closes it.
+//! (Tab wraps, as in a dialog), Space or Enter presses the focused one; Escape closes it and puts focus
+//! back on the node. Focus stays inside while it is open: a row redrawn under the focus (the run
+//! resumed a paused node, a shortcut crashed it) hands it to the row's new first button rather than
+//! dropping it on the page, where Escape and Space would fall through to the page's shortcuts. A
+//! press anywhere outside closes it.
 
-use crate::components::node_actions::NodeActionRows;
-use crate::placement::{place_beside, Rect};
+use crate::components::node_actions::{NodeActionRows, PauseForMs};
+use crate::placement::{place_beside_keeping, Rect};
 use crate::state::AppState;
 use crate::world_text::names::node_name;
 use leptos::ev;
@@ -66,18 +72,64 @@ fn spot_for(node: NodeId, popover: &web_sys::HtmlElement) -> Option<(f64, f64)> 
                 .collect()
         })
         .unwrap_or_default();
-    let (left, top) = place_beside(
+    // In a lesson, the step in hand (its instruction names the node to act on) stays readable too.
+    let step: Vec<Rect> = query("[data-testid=current-step]")
+        .map(|step| rect_of(&step))
+        .into_iter()
+        .collect();
+    let (left, top) = place_beside_keeping(
         anchor,
         size.width,
         size.height,
         &[stage.intersect(screen), screen],
         &others,
+        &step,
     );
     Some((left - stage.left, top - stage.top))
 }
 
+/// Where the popover is a sheet along the screen's foot rather than a box beside the node.
+const SHEET_QUERY: &str = "(max-width: 600px)";
+/// Room kept between the ring and the sheet's top edge.
+const ABOVE_SHEET_PX: f64 = 8.0;
+
+/// How far to scroll down (negative: up) so that `shown` lies between the window's top and `sheet_top`;
+/// zero when it already does, or when it is too tall to (then its bottom edge is brought above the sheet).
+pub fn scroll_to_clear(shown: Rect, sheet_top: f64) -> f64 {
+    let room = sheet_top - ABOVE_SHEET_PX;
+    if shown.bottom() > room {
+        // Down far enough to lift its foot above the sheet, but not so far its head leaves the window.
+        let lift = shown.bottom() - room;
+        return if shown.height <= room {
+            lift
+        } else {
+            lift.min(shown.top.max(0.0))
+        };
+    }
+    if shown.top < 0.0 {
+        return shown.top - ABOVE_SHEET_PX;
+    }
+    0.0
+}
+
+/// With the sheet open, scrolls the ring (else at least `node`) into the space above it.
+fn show_ring_above_sheet(node: NodeId, sheet: &web_sys::HtmlElement) {
+    let sheet_top = rect_of(sheet).top;
+    let shown = query("[data-testid=cluster-view]")
+        .map(|stage| rect_of(&stage))
+        .filter(|ring| ring.height <= sheet_top - ABOVE_SHEET_PX)
+        .or_else(|| query(&node_selector(node)).map(|anchor| rect_of(&anchor)));
+    let Some(shown) = shown else {
+        return;
+    };
+    let by = scroll_to_clear(shown, sheet_top);
+    if by != 0.0 {
+        window().scroll_by_with_x_and_y(0.0, by);
+    }
+}
+
 fn buttons(popover: &web_sys::HtmlElement) -> Vec<web_sys::HtmlElement> {
-    let Ok(found) = popover.query_selector_all("button") else {
+    let Ok(found) = popover.query_selector_all("button, input") else {
         return Vec::new();
     };
     (0..found.length())
@@ -133,6 +185,8 @@ struct Popover {
     /// Offset inside the stage; `None` while it is being measured.
     spot: RwSignal<Option<(f64, f64)>>,
     element: NodeRef<leptos::html::Div>,
+    /// The row (`data-group`) and position of the control that last held focus inside it.
+    last_focus: StoredValue<Option<(String, usize)>>,
 }
 
 impl Popover {
@@ -147,13 +201,20 @@ impl Popover {
 
     /// Places it by its real size once drawn (the frame after a change), optionally focusing its first action.
     fn place(self, focus_first: bool) {
+        // The frame may come after the stage is gone (compare mode opened and closed within it), and its
+        // signals with it: then there is nothing to place.
         request_animation_frame(move || {
-            let (Some(node), Some(popover)) =
-                (self.open.get_untracked(), self.element.get_untracked())
-            else {
+            let (Some(node), Some(popover)) = (
+                self.open.try_get_untracked().flatten(),
+                self.element.try_get_untracked().flatten(),
+            ) else {
                 return;
             };
-            if let Some(found) = spot_for(node, &popover) {
+            if crate::web_io::matches_media(SHEET_QUERY) {
+                // The stylesheet pins the sheet to the screen's foot; the offset only marks it placed.
+                self.spot.set(Some((0.0, 0.0)));
+                show_ring_above_sheet(node, &popover);
+            } else if let Some(found) = spot_for(node, &popover) {
                 self.spot.set(Some(found));
             }
             if focus_first {
@@ -171,6 +232,18 @@ impl Popover {
             self.close(true);
             return;
         }
+        // In the pause-length field the sideways keys move the caret, not the focus.
+        let in_field = document()
+            .active_element()
+            .is_some_and(|active| active.tag_name().eq_ignore_ascii_case("input"));
+        if in_field
+            && matches!(
+                event.key().as_str(),
+                "ArrowLeft" | "ArrowRight" | "Home" | "End"
+            )
+        {
+            return;
+        }
         let count = buttons(&popover).len();
         let from = focused_index(&popover);
         if let Some(index) = next_focus(&event.key(), event.shift_key(), from, count) {
@@ -179,10 +252,8 @@ impl Popover {
         }
     }
 
-    /// After a choice its row may be drawn anew (Crash becomes Restart, Pause 1 s becomes Resume):
-    /// focus goes to that row's first button, where the undo now sits, and the box, maybe smaller now,
-    /// is centred on the node again.
-    fn after_choice(self) {
+    /// Remembers where focus is inside, so a redrawn row can hand it back.
+    fn note_focus(self) {
         let Some(popover) = self.element.get_untracked() else {
             return;
         };
@@ -191,21 +262,38 @@ impl Popover {
             .and_then(|active| active.closest(".action-row").ok().flatten())
             .and_then(|row| row.get_attribute("data-group"));
         let index = focused_index(&popover).unwrap_or(0);
+        self.last_focus
+            .set_value(Some((row.unwrap_or_default(), index)));
+    }
+
+    /// After its rows changed (a choice, or the run: Pause 200 ms became Resume and back), a row drawn
+    /// anew has dropped the focus on the page: it goes to that row's first button, where the undo now
+    /// sits (else to the same place in the list), and the box, maybe another size now, is placed again.
+    fn rows_changed(self) {
+        // Two frames on: by then the rows are drawn anew whichever of the app's updates ran first.
         request_animation_frame(move || {
-            let Some(popover) = self.element.get_untracked() else {
-                return;
-            };
-            if popover.contains(document().active_element().as_deref()) {
-                return;
-            }
-            let first_in_row = row.and_then(|group| {
+            request_animation_frame(move || {
+                let Some(popover) = self.element.try_get_untracked().flatten() else {
+                    return;
+                };
+                let active = document().active_element();
+                let dropped = active
+                    .as_ref()
+                    .is_none_or(|active| active.tag_name().eq_ignore_ascii_case("body"));
+                if !dropped || popover.contains(active.as_deref()) {
+                    return;
+                }
+                let Some((group, index)) = self.last_focus.try_get_value().flatten() else {
+                    return;
+                };
                 let selector = format!(".action-row[data-group=\"{group}\"] button");
-                popover.query_selector(&selector).ok().flatten()
-            });
-            match first_in_row.and_then(|button| button.dyn_into::<web_sys::HtmlElement>().ok()) {
-                Some(button) => _ = button.focus(),
-                None => focus_button(&popover, index),
-            }
+                let first_in_row = popover.query_selector(&selector).ok().flatten();
+                match first_in_row.and_then(|button| button.dyn_into::<web_sys::HtmlElement>().ok())
+                {
+                    Some(button) => _ = button.focus(),
+                    None => focus_button(&popover, index),
+                }
+            })
         });
         self.place(false);
     }
@@ -272,10 +360,11 @@ pub fn NodePopover() -> impl IntoView {
         open: expect_context::<NodePopoverTarget>().0,
         spot: RwSignal::new(None),
         element: NodeRef::new(),
+        last_focus: StoredValue::new(None),
     };
     follow_layout(state, popover);
     close_when_left(state, popover);
-    let after = Callback::new(move |()| popover.after_choice());
+    let after = Callback::new(move |()| popover.rows_changed());
     move || {
         popover.open.get().map(|node| {
             let name = move || state.panel_view.with(|view| node_name(view.coordination.as_ref(), node));
@@ -287,14 +376,18 @@ pub fn NodePopover() -> impl IntoView {
                 })
             };
             view! {
-                <div class="node-popover" node_ref=popover.element role="dialog" data-testid="node-popover"
+                // tabindex -1: a press on its words keeps focus inside, so Escape still reaches it.
+                <div class="node-popover" node_ref=popover.element role="dialog" data-testid="node-popover" tabindex="-1"
                     aria-label=move || format!("Actions on {}", name()) style=move || popover.style()
-                    on:keydown=move |event| popover.on_key(event)>
+                    on:keydown=move |event| popover.on_key(event) on:focusin=move |_| popover.note_focus()>
                     <div class="popover-head">
                         <strong>{name}</strong>
                         <span class="muted" data-testid="popover-status">{status}</span>
                     </div>
                     <NodeActionRows node=node named=true after=after />
+                    <Show when=move || status() == "up">
+                        <PauseForMs node=node named=true after=after />
+                    </Show>
                     // Last in the focus order, so focus starts on the first action; drawn top right.
                     <button class="link popover-close" aria-label=move || format!("Close the actions on {}", name())
                         on:click=move |_| popover.close(true)>"✕"</button>
@@ -317,5 +410,26 @@ mod tests {
         assert_eq!(next_focus("End", false, None, 3), Some(2));
         assert_eq!(next_focus("Enter", false, Some(1), 3), None);
         assert_eq!(next_focus("Tab", false, None, 0), None);
+    }
+
+    fn rect(top: f64, height: f64) -> Rect {
+        Rect {
+            left: 0.0,
+            top,
+            width: 370.0,
+            height,
+        }
+    }
+
+    #[test]
+    fn the_ring_is_scrolled_into_the_room_above_the_sheet() {
+        // Under the sheet's top (456): scroll down until its foot clears it.
+        assert_eq!(scroll_to_clear(rect(250.0, 300.0), 456.0), 102.0);
+        // Already above it: no scroll.
+        assert_eq!(scroll_to_clear(rect(100.0, 300.0), 456.0), 0.0);
+        // Its head above the window: scroll up to show it.
+        assert_eq!(scroll_to_clear(rect(-50.0, 300.0), 456.0), -58.0);
+        // Taller than the room: its foot comes up only as far as its head stays on screen.
+        assert_eq!(scroll_to_clear(rect(40.0, 600.0), 456.0), 40.0);
     }
 }

@@ -389,6 +389,8 @@ impl LockChecker {
         match record.outcome {
             AccessOutcome::StaleToken => self.rejected += 1,
             AccessOutcome::Duplicate => self.duplicates += 1,
+            // Refused before it was read: it holds no token or count a checker could weigh.
+            AccessOutcome::Malformed(_) => {}
             AccessOutcome::Accepted => {
                 self.accepted += 1;
                 self.token_monotonicity(&record, report);

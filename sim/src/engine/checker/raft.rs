@@ -51,6 +51,21 @@ pub struct CheckContext<'a> {
     pub effects: &'a [Effect<Message>],
 }
 
+/// Election Safety's words for `node` saying it leads `term`, which `previous` led first. A node that
+/// says so while it is not leader (a Byzantine server in `lie` mode) won no election: its claim is
+/// forged, and the words say that rather than "elected", so they agree with the ring, where it is
+/// still a follower. Only such runs read differently; an honest double election keeps its words.
+fn second_leader_detail(previous: NodeId, node: NodeId, term: Term, node_leads: bool) -> String {
+    if node_leads {
+        format!("{previous} and {node} were both elected leader of term {term}")
+    } else {
+        format!(
+            "{node} forged a claim to lead term {term}, which {previous} won: {node} won no election \
+             and is still a follower, yet the others take its orders"
+        )
+    }
+}
+
 fn chain(previous: u64, digest: u64) -> u64 {
     let mut hash = Fnv::new();
     hash.write_u64(previous);
@@ -193,7 +208,7 @@ impl RaftChecker {
         let node = context.node;
         let previous = *self.leader_of_term.entry(term).or_insert(node);
         if previous != node {
-            let detail = format!("{previous} and {node} were both elected leader of term {term}");
+            let detail = second_leader_detail(previous, node, term, context.raft.is_leader());
             found.push(violations.report(
                 ELECTION_SAFETY,
                 context.now,
@@ -256,5 +271,22 @@ impl RaftChecker {
             self.committed_in_term
                 .extend(std::iter::repeat_n(term, newly_committed));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_second_leader_that_leads_was_elected_and_one_that_follows_forged_its_claim() {
+        let elected = second_leader_detail(NodeId(1), NodeId(2), Term(1), true);
+        assert_eq!(elected, "n2 and n3 were both elected leader of term 1");
+        let forged = second_leader_detail(NodeId(1), NodeId(2), Term(1), false);
+        assert!(
+            forged.starts_with("n3 forged a claim to lead term 1, which n2 won"),
+            "{forged}"
+        );
+        assert!(!forged.contains("elected"), "{forged}");
     }
 }

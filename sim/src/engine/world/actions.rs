@@ -126,6 +126,7 @@ impl World {
                 Ok(())
             }
             Action::RemoveServer { target } => self.remove_server(*target),
+            Action::MalformedWrite { target, fault } => self.send_malformed_write(*target, *fault),
         }
     }
 

@@ -54,7 +54,7 @@ impl Report {
                         rejected.push(entry);
                     }
                     AccessOutcome::Accepted => accepted.push(entry),
-                    AccessOutcome::Duplicate => {}
+                    AccessOutcome::Duplicate | AccessOutcome::Malformed(_) => {}
                 }
             }
             self.resource = Some(ResourceReport {

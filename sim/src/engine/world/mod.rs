@@ -10,6 +10,7 @@ mod clients;
 mod coordination_report;
 mod dispatch;
 mod events;
+mod malformed_write;
 mod membership;
 mod network_actions;
 mod price_report;

@@ -28,9 +28,10 @@ pub const PAXOS: ProtocolEntry = ProtocolEntry {
     vocabulary: Vocabulary {
         actor: "proposer",
         server: "acceptor",
+        // Said of each proposer, so it reads right for one proposer (A) or several (A, B).
         load:
-            "No client box here: the proposers {actors} each want their own value chosen, and each \
-               also learns what the acceptors accepted. Crash, pause or cut one off to stress it.",
+            "No client box here: each proposer ({actors}) wants its own value chosen, and also \
+               learns what the acceptors accepted. Crash, pause or cut one off to stress it.",
     },
     own_invariants: &[AGREEMENT_INFO, VALIDITY_INFO, STABILITY_INFO],
     defaults: super::options::defaults,

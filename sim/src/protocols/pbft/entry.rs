@@ -34,8 +34,9 @@ pub const PBFT: ProtocolEntry = ProtocolEntry {
     vocabulary: Vocabulary {
         actor: "client",
         server: "replica",
-        load: "No client box here: the clients {actors} each send one request at a time to every \
-               replica and take a result once f + 1 agree. Make a replica Byzantine to stress it.",
+        // Said of each client, so it reads right for one client (A) or several (A, B).
+        load: "No client box here: each client ({actors}) sends one request at a time to every \
+               replica and takes a result once f + 1 agree. Make a replica Byzantine to stress it.",
     },
     own_invariants: &[HONEST_AGREEMENT_INFO],
     defaults: super::options::defaults,

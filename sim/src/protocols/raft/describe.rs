@@ -6,7 +6,7 @@
 
 use crate::base::ids::{NodeId, NodeSet};
 use crate::base::units::{LogIndex, Term};
-use crate::contract::action::{Action, NodeTarget};
+use crate::contract::action::{Action, ByzantineMode, NodeTarget};
 use crate::contract::entry::describe::{Described, Describer, Telling, Weight};
 use crate::contract::protocol::{RaftFact, VoteVerdict};
 use std::collections::BTreeSet;
@@ -18,6 +18,9 @@ pub struct RaftDescriber {
     campaigning: BTreeSet<NodeId>,
     /// The highest commit index told so far: a leader may commit several entries at once.
     committed_told: LogIndex,
+    /// Servers made to lie (`lie` mode): a leadership one of them claims without having campaigned is
+    /// forged, and is told as a forgery, not as a win.
+    forgers: BTreeSet<NodeId>,
 }
 
 impl RaftDescriber {
@@ -63,6 +66,23 @@ impl RaftDescriber {
         Described::new(Weight::Notable, text, vec![node])
     }
 
+    /// A liar's claim to lead `term`: it stood in no election, so the real leader (if known) still
+    /// leads and the ring still shows the liar as a follower; the sentence says the same.
+    fn forged_claim(&self, node: NodeId, term: Term, telling: &Telling<'_>) -> Described {
+        let who = telling.name(node);
+        let winner = match self.leader {
+            Some(leader) => format!(", which {} won", telling.name(leader)),
+            None => String::new(),
+        };
+        let text = format!(
+            "{who} forges a claim to lead term {term}{winner}: it stood in no election and is still a \
+             follower, but the others cannot check a claim and take its orders"
+        );
+        let mut nodes = vec![node];
+        nodes.extend(self.leader);
+        Described::new(Weight::Notable, text, nodes)
+    }
+
     fn stepped_down(
         &mut self,
         node: NodeId,
@@ -92,6 +112,20 @@ impl RaftDescriber {
 }
 
 impl RaftDescriber {
+    /// Remembers whether the server `target` names now forges (the action's own line says it).
+    fn note_liar(&mut self, target: NodeTarget, mode: ByzantineMode) {
+        let node = match target {
+            NodeTarget::Node(node) => Some(node),
+            NodeTarget::Leader => self.leader,
+        };
+        let Some(node) = node else { return };
+        if mode == ByzantineMode::Lie {
+            self.forgers.insert(node);
+        } else {
+            self.forgers.remove(&node);
+        }
+    }
+
     fn committed(
         &mut self,
         index: LogIndex,
@@ -128,6 +162,11 @@ impl Describer<RaftFact> for RaftDescriber {
         match *fact {
             RaftFact::BecamePreCandidate { term } => Some(self.campaign(node, term, true, telling)),
             RaftFact::BecameCandidate { term } => Some(self.campaign(node, term, false, telling)),
+            RaftFact::BecameLeader { term, .. }
+                if self.forgers.contains(&node) && !self.campaigning.contains(&node) =>
+            {
+                Some(self.forged_claim(node, term, telling))
+            }
             RaftFact::BecameLeader {
                 term,
                 votes,
@@ -188,6 +227,10 @@ impl Describer<RaftFact> for RaftDescriber {
     }
 
     fn consequence(&mut self, action: &Action, telling: &Telling<'_>) -> Option<String> {
+        if let Action::Byzantine { target, mode } = action {
+            self.note_liar(*target, *mode);
+            return None;
+        }
         let target = match action {
             Action::Crash { target }
             | Action::Pause { target, .. }

@@ -2,8 +2,10 @@
 //! holds, and what the answer means for the job (a stale token means the lock is gone).
 
 use super::{Phase, Worker, WorkerWire, OP_TIMER, WORK_TIMER};
+use crate::base::units::FencingToken;
+use crate::contract::action::MalformedFault;
 use crate::contract::protocol::{Effects, TimerDelay};
-use crate::protocols::resource::{AccessKind, ResourceError, ResourceMessage};
+use crate::protocols::resource::{AccessKind, RawWrite, ResourceError, ResourceMessage};
 
 impl Worker {
     pub(super) fn send_access<M: WorkerWire>(
@@ -27,6 +29,23 @@ impl Worker {
         self.op_timer(effects);
     }
 
+    /// Sends the store a write with the bug `fault`, beside whatever the worker is doing: the write
+    /// it would make now (its token, one less than the count it read), spoiled. It goes under a
+    /// fresh message id, so the answer matches nothing the job waits for and the job carries on.
+    pub fn send_malformed_write<M: WorkerWire>(
+        &mut self,
+        fault: MalformedFault,
+        effects: &mut Effects<M>,
+    ) {
+        let token = self
+            .belief
+            .map_or(FencingToken::ZERO, |belief| belief.token);
+        let write = RawWrite::with_fault(fault, token, self.new_value());
+        let op = self.fresh_id();
+        self.malformed_sent += 1;
+        effects.send(self.store, ResourceMessage::RawWrite { op, write });
+    }
+
     pub(super) fn on_access_reply<M: WorkerWire>(
         &mut self,
         now_us: u64,
@@ -47,6 +66,9 @@ impl Worker {
                 self.abandon(effects);
                 return;
             }
+            // The job's own accesses are typed and always read; an answer like this belongs to a
+            // malformed write, whose id never matches the job's, so it stops at the check above.
+            Err(ResourceError::Malformed(_)) => return,
         };
         match self.phase {
             Phase::Reading => {

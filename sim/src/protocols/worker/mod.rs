@@ -145,6 +145,8 @@ pub struct Worker {
     pub jobs_done: u64,
     pub jobs_abandoned: u64,
     pub fenced_off: u64,
+    /// Malformed writes the worker was made to send (`Action::MalformedWrite`).
+    pub malformed_sent: u64,
     pub lock_requests: u64,
     pub unknown_outcomes: u64,
     /// Work queue: partitions and accounts (`None`: the inventory lesson, one record).
@@ -181,6 +183,7 @@ impl Worker {
             jobs_done: 0,
             jobs_abandoned: 0,
             fenced_off: 0,
+            malformed_sent: 0,
             lock_requests: 0,
             unknown_outcomes: 0,
             answered: vec![false; servers],

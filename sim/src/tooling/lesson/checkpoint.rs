@@ -84,6 +84,7 @@ pub const CHECKPOINT_NAMES: &[&str] = &[
     "stranded_leader_write_unknown",
     "old_leader_entries_overwritten",
     "lock_request_timed_out",
+    "malformed_request_rejected",
 ];
 
 /// A condition on the live simulation. `NodeTarget::Leader` in a checkpoint means the node that led
@@ -260,6 +261,9 @@ pub enum Checkpoint {
     /// A worker's request for the lock service's lock went unanswered until its timeout, and it asked
     /// again.
     LockRequestTimedOut,
+    /// Since the step began the store refused a write as malformed (a field missing or unreadable),
+    /// and its count and highest token seen were the same after the refusal as before it.
+    MalformedRequestRejected,
 }
 
 /// Why a checkpoint string does not parse; `at` is the 1-based character where the problem starts.
@@ -423,6 +427,7 @@ pub(crate) fn parse_checkpoint(
         "stranded_leader_write_unknown" => no_argument(Checkpoint::StrandedLeaderWriteUnknown),
         "old_leader_entries_overwritten" => no_argument(Checkpoint::OldLeaderEntriesOverwritten),
         "lock_request_timed_out" => no_argument(Checkpoint::LockRequestTimedOut),
+        "malformed_request_rejected" => no_argument(Checkpoint::MalformedRequestRejected),
         "ballots_at_least" => Ok(Checkpoint::BallotsAtLeast(number(
             text,
             needs("a number")?,

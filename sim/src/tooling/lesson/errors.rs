@@ -51,6 +51,8 @@ pub enum LessonErrorKind {
     NoCorrectOption,
     /// An `id` that is not lowercase words joined by dashes.
     BadId { id: String },
+    /// A step's `look.view` that names no part of the page the app can bring into view.
+    UnknownView { view: String, known: Vec<String> },
 }
 
 impl fmt::Display for LessonErrorKind {
@@ -84,6 +86,17 @@ impl fmt::Display for LessonErrorKind {
                 let text = shown(text);
                 write!(formatter, "checkpoint `{text}` at character {at}: {message}")
             }
+            LessonErrorKind::UnknownView { view, known } => write!(
+                formatter,
+                "`{}` is not a part of the page a step can point at; {}",
+                shown(view),
+                did_you_mean(
+                    view,
+                    known.iter().map(String::as_str),
+                    "part of the page",
+                    "sim/src/tooling/lesson/pacing.rs"
+                )
+            ),
             LessonErrorKind::UnknownLiveName { word, known } => {
                 let braced: Vec<String> = known.iter().map(|name| format!("{{{name}}}")).collect();
                 write!(

@@ -20,6 +20,7 @@ mod leader_lease;
 mod lock_delay;
 mod lock_timeout;
 mod lost_quorum;
+mod malformed;
 mod membership;
 mod message_tally;
 mod minority;
@@ -138,6 +139,8 @@ pub struct CheckpointEvaluator {
     stranded: stranded_leader::StrandedLeaderWatch,
     /// Lock requests that timed out and went again.
     lock_timeout: lock_timeout::LockTimeoutWatch,
+    /// The store's malformed and stale refusals since the step began.
+    malformed: malformed::MalformedWatch,
     /// Set once the checkpoint has been met; later calls return it unchanged.
     met: Option<Verdict>,
 }
@@ -182,6 +185,7 @@ impl CheckpointEvaluator {
             lost_quorum: lost_quorum::LostQuorumWatch::begin(world),
             stranded: stranded_leader::StrandedLeaderWatch::begin(world, overwrites),
             lock_timeout: lock_timeout::LockTimeoutWatch::begin(world),
+            malformed: malformed::MalformedWatch::begin(world),
             met: None,
         }
     }
@@ -327,7 +331,8 @@ impl CheckpointEvaluator {
             | Checkpoint::CrashedLeaderReplaced
             | Checkpoint::StrandedLeaderWriteUnknown
             | Checkpoint::OldLeaderEntriesOverwritten
-            | Checkpoint::LockRequestTimedOut => self.evaluate_edge_case(world, leader),
+            | Checkpoint::LockRequestTimedOut
+            | Checkpoint::MalformedRequestRejected => self.evaluate_edge_case(world, leader),
         }
     }
 
@@ -362,6 +367,7 @@ impl CheckpointEvaluator {
             Checkpoint::StrandedLeaderWriteUnknown => self.stranded.write_unknown(world),
             Checkpoint::OldLeaderEntriesOverwritten => self.stranded.entries_overwritten(world),
             Checkpoint::LockRequestTimedOut => self.lock_timeout.acquire_timed_out(world),
+            Checkpoint::MalformedRequestRejected => self.malformed.check(world),
             // `evaluate` sends only the checkpoints above here.
             other => Verdict::not_yet(format!("{other:?} is judged elsewhere")),
         }

@@ -51,14 +51,20 @@ impl LiveName {
             .map_or("", |(word, _)| word)
     }
 
-    /// What the placeholder says in the run shown by `view`: names joined with "and", or "nobody" ("none" for the leader).
-    pub fn value(self, view: &ClusterView) -> String {
-        let nodes: Vec<NodeId> = match self {
+    /// The nodes the placeholder stands for in the run shown by `view` (the app lets a tap on the name
+    /// reach the node).
+    pub fn nodes(self, view: &ClusterView) -> Vec<NodeId> {
+        match self {
             LiveName::Leader => view.leader.into_iter().collect(),
             LiveName::LockHolder => lock_holders(view),
             LiveName::Paused => with_status(view, NodeStatus::Paused),
             LiveName::Crashed => with_status(view, NodeStatus::Crashed),
-        };
+        }
+    }
+
+    /// What the placeholder says in the run shown by `view`: names joined with "and", or "nobody" ("none" for the leader).
+    pub fn value(self, view: &ClusterView) -> String {
+        let nodes = self.nodes(view);
         let names: Vec<String> = nodes.iter().map(|node| name_of(view, *node)).collect();
         match names.as_slice() {
             [] if self == LiveName::Leader => "none".to_string(),

@@ -18,6 +18,7 @@
 //! within_ms = 3000                               # optional: time allowed after the last solution action
 //! scenario = "lessons/scenarios/fencing-calm.toml" # optional: this step (and the ones after it)
 //!                                                # begins on a fresh run of another world
+//! playback_percent = 50                          # optional pacing for the page: see `pacing.rs`
 //!
 //! [[step.predict]]
 //! question = "What happens next?"
@@ -46,6 +47,7 @@ mod checkpoint;
 mod errors;
 mod evaluate;
 mod live_names;
+mod pacing;
 mod parse;
 mod runner;
 
@@ -53,6 +55,7 @@ pub use checkpoint::{Checkpoint, CheckpointError, CHECKPOINT_NAMES};
 pub use errors::{LessonError, LessonErrorKind};
 pub use evaluate::{CheckpointEvaluator, Verdict};
 pub use live_names::{leading_placeholder, placeholders, LiveName, LIVE_NAMES};
+pub use pacing::{LookMoment, StepPacing, LOOK_VIEWS, MAX_PLAYBACK_PERCENT};
 pub use parse::{parse_lesson, DEFAULT_START_MS, DEFAULT_WITHIN_MS};
 pub use runner::{LessonRun, CHECK_EVERY_MS};
 
@@ -256,6 +259,8 @@ pub struct LessonStep {
     /// A world of its own (`scenario = "..."` in the step): the step begins on a fresh run of it,
     /// `start_ms` in, and the steps after it go on in that world.
     pub own_world: Option<StepWorld>,
+    /// How the page plays the run while this step is open (see `pacing.rs`).
+    pub pacing: StepPacing,
 }
 
 /// The scenario a step switches to, by path and parsed.

@@ -7,6 +7,7 @@
 use super::checkpoint::parse_checkpoint;
 use super::errors::{LessonError, LessonErrorKind};
 use super::live_names::{placeholders, LiveName, LIVE_NAMES};
+use super::pacing::read_pacing;
 use super::{
     InterviewQuestion, Lesson, LessonStep, PredictOption, Prediction, SolutionAction, StepWorld,
     SCENARIO_FILES,
@@ -36,6 +37,9 @@ const STEP_KEYS: &[&str] = &[
     "within_ms",
     "predict",
     "scenario",
+    "playback_percent",
+    "moves_while_paused",
+    "look",
 ];
 const PREDICT_KEYS: &[&str] = &["question", "options"];
 const OPTION_KEYS: &[&str] = &["text", "correct", "explanation"];
@@ -161,7 +165,7 @@ fn split_front_matter(text: &str) -> Option<(&str, &str)> {
 }
 
 /// An error of a lesson-only kind, placed at `field`'s value.
-fn lesson_error(field: &Field<'_>, kind: LessonErrorKind) -> LessonError {
+pub(super) fn lesson_error(field: &Field<'_>, kind: LessonErrorKind) -> LessonError {
     let place = field.place;
     let (line, column) = line_and_column(place.source.text, field.value.span().start);
     LessonError {
@@ -182,7 +186,7 @@ fn strings(field: Field<'_>) -> Result<Vec<String>> {
         .collect()
 }
 
-fn table_of<'a>(field: Field<'a>, needed_by: &str) -> Result<TableReader<'a>> {
+pub(super) fn table_of<'a>(field: Field<'a>, needed_by: &str) -> Result<TableReader<'a>> {
     match field.value.get_ref() {
         DeValue::Table(table) => Ok(TableReader {
             place: field.place,
@@ -333,6 +337,7 @@ fn read_step(
         within_ms,
         predict,
         own_world,
+        pacing: read_pacing(table)?,
     })
 }
 

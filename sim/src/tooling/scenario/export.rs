@@ -204,6 +204,13 @@ fn action_parts(action: &Action) -> (&'static str, Vec<(&'static str, String)>) 
         Action::RemoveServer { target } => {
             ("remove-server", vec![("target", target_text(*target))])
         }
+        Action::MalformedWrite { target, fault } => (
+            "malformed_write",
+            vec![
+                ("target", target_text(*target)),
+                ("fault", quoted(fault.name())),
+            ],
+        ),
         Action::Byzantine { target, mode } => (
             "byzantine",
             vec![

@@ -5,7 +5,7 @@ use super::fields::{Field, NodeNames, Place, Result, TableReader};
 use super::limits::*;
 use super::Step;
 use crate::base::ids::NodeId;
-use crate::contract::action::{Action, ByzantineMode, NodeTarget, RequestKind};
+use crate::contract::action::{Action, ByzantineMode, MalformedFault, NodeTarget, RequestKind};
 use toml::de::DeValue;
 
 /// Every action a step may name, in the spelling used in files.
@@ -30,6 +30,7 @@ pub const ACTION_NAMES: &[&str] = &[
     "byzantine",
     "add-server",
     "remove-server",
+    "malformed_write",
 ];
 
 /// The keys an action accepts besides `at_ms` and `do`. `None` for an unknown action.
@@ -47,6 +48,7 @@ fn argument_keys(action: &str) -> Option<&'static [&'static str]> {
         "byzantine" => &["target", "mode"],
         "add-server" => &["id"],
         "remove-server" => &["target"],
+        "malformed_write" => &["target", "fault"],
         other => return super::network_steps::argument_keys(other),
     };
     Some(keys)
@@ -240,6 +242,13 @@ impl ActionArguments<'_> {
             "remove-server" => Action::RemoveServer {
                 target: self.target()?,
             },
+            "malformed_write" => Action::MalformedWrite {
+                target: self.target()?,
+                fault: match self.table.optional("fault") {
+                    Some(field) => malformed_fault(field)?,
+                    None => MalformedFault::MissingToken,
+                },
+            },
             other => self
                 .network_action(other)
                 .expect("action names are checked before their arguments")?,
@@ -364,6 +373,16 @@ fn request_kind(field: Field<'_>) -> Result<RequestKind> {
             expected: "`put` or `get`".into(),
         })),
     }
+}
+
+fn malformed_fault(field: Field<'_>) -> Result<MalformedFault> {
+    let name = field.string()?;
+    MalformedFault::from_name(name).ok_or_else(|| {
+        field.error(ScenarioErrorKind::OutOfRange {
+            value: format!("`{}`", super::errors::shown(name)),
+            expected: "`missing_token`, `token_too_large` or `negative_count`".into(),
+        })
+    })
 }
 
 fn byzantine_mode(field: Field<'_>) -> Result<ByzantineMode> {

@@ -122,6 +122,7 @@ impl MomentLog {
                     None
                 }
                 AccessOutcome::Duplicate => None,
+                AccessOutcome::Malformed(_) => Some("malformed write refused".to_string()),
             },
             _ => None,
         }

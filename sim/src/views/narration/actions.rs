@@ -132,6 +132,9 @@ pub fn describe_action_named(action: &Action, name: &dyn Fn(NodeId) -> String) -
         Action::RemoveServer { target: who } => {
             format!("remove {} from the configuration", target(who))
         }
+        Action::MalformedWrite { target: who, fault } => {
+            format!("{} sends the store {}", target(who), fault.text())
+        }
         Action::HoldMessage {
             message,
             from,

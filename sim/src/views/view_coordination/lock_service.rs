@@ -89,6 +89,7 @@ impl World {
                     accepted: resource.accepted,
                     rejected: resource.rejected,
                     duplicates: resource.duplicates,
+                    malformed: resource.malformed,
                     ledger: resource.ledger.iter().skip(skip).copied().collect(),
                 }
             })

@@ -158,6 +158,8 @@ pub struct ResourceView {
     pub accepted: u64,
     pub rejected: u64,
     pub duplicates: u64,
+    /// Writes refused because they could not be read (not among `rejected`, which is fencing's).
+    pub malformed: u64,
     /// Newest last, at most `MAX_VIEW_LEDGER`.
     pub ledger: Vec<LedgerEntry>,
 }

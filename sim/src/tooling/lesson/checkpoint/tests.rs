@@ -176,6 +176,10 @@ fn every_name_parses_with_its_argument() {
             Checkpoint::OldLeaderEntriesOverwritten,
         ),
         ("lock_request_timed_out", Checkpoint::LockRequestTimedOut),
+        (
+            "malformed_request_rejected",
+            Checkpoint::MalformedRequestRejected,
+        ),
         ("minority_cannot_commit", Checkpoint::MinorityCannotCommit),
         ("partitioned", Checkpoint::Partitioned),
         ("leader_stepped_down", Checkpoint::LeaderSteppedDown),

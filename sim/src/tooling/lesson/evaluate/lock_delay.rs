@@ -29,6 +29,9 @@ pub(super) struct DelayWatch {
     overlaps_at_start: u64,
     /// The held-back key, and when a delay was first and last seen in force since the step began.
     held_back: Option<(u32, SimTime, SimTime)>,
+    /// When the service leader last said the delay would end, on its clock: the moment the panel
+    /// shows as "held back until", so the tick names the same one.
+    planned_end_us: Option<u64>,
     /// The verdict of the first grant after the delay ended, once there was one.
     first_grant: Option<Verdict>,
 }
@@ -38,15 +41,17 @@ impl DelayWatch {
         DelayWatch {
             overlaps_at_start: overlaps(world),
             held_back: None,
+            planned_end_us: None,
             first_grant: None,
         }
     }
 
     /// Notes a delay in force now; whether one is.
     fn observe(&mut self, world: &World) -> bool {
-        let Some(key) = held_back_key(world) else {
+        let Some((key, planned_end_us)) = held_back_key(world) else {
             return false;
         };
+        self.planned_end_us = planned_end_us.or(self.planned_end_us);
         let now = world.now();
         let (first_key, since, _) = self.held_back.unwrap_or((key, now, now));
         self.held_back = Some((first_key, since, now));
@@ -70,7 +75,12 @@ impl DelayWatch {
         if let Some(verdict) = &self.first_grant {
             return verdict.clone();
         }
-        let (since, until) = (seconds(since), seconds(until));
+        // The end the leader set (and the panel showed); the last moment seen only if it set none.
+        let until = match self.planned_end_us {
+            Some(end_us) => format!("until {}", seconds(SimTime(end_us))),
+            None => format!("to about {}", seconds(until)),
+        };
+        let since = seconds(since);
         if self.new_overlaps(world) > 0 {
             return Verdict::not_yet(format!(
                 "lock-delay held {lock} back from {since}, but two holders overlapped all the same: \
@@ -91,12 +101,12 @@ impl DelayWatch {
         let sleeping = paused_workers(world);
         let verdict = if sleeping.is_empty() {
             Verdict::yes(format!(
-                "lock-delay held {lock} back from {since} to about {until}; only then was {holder} \
+                "lock-delay held {lock} back from {since} {until}; only then was {holder} \
                  granted it, the paused holder was awake again, and no two holders overlapped"
             ))
         } else {
             Verdict::not_yet(format!(
-                "lock-delay held {lock} back from {since} to about {until}, but {holder} was granted \
+                "lock-delay held {lock} back from {since} {until}, but {holder} was granted \
                  it while {} was still paused: the pause outlasted lease and delay together",
                 sleeping.join(", ")
             ))
@@ -155,11 +165,13 @@ fn paused_workers(world: &World) -> Vec<String> {
         .collect()
 }
 
-/// A key the service's current leader holds back under lock-delay (the lowest, if several).
-fn held_back_key(world: &World) -> Option<u32> {
+/// A key the service's current leader holds back under lock-delay (the lowest, if several), with the
+/// end the leader set for it on its own clock, once it set one (the panel's "held back until").
+fn held_back_key(world: &World) -> Option<(u32, Option<u64>)> {
     let leader = world.current_leader()?;
     let server = world.nodes()[leader.index()].actor.as_lock_server()?;
-    server.table.delayed_keys.keys().next().copied()
+    let key = server.table.delayed_keys.keys().next().copied()?;
+    Some((key, server.delays.end_us(key)))
 }
 
 /// Who holds `key` now, as the service's current leader sees it.
@@ -177,6 +189,7 @@ fn current_holder(world: &World, key: u32) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::super::test_support::{explanation_when_never_met, watch_until_met};
+    use super::seconds;
     use crate::tooling::lesson::Checkpoint;
 
     const CALM: &str = include_str!("../../../../../lessons/scenarios/lock-delay-calm.toml");
@@ -218,6 +231,52 @@ mod tests {
             8_000,
         );
         assert!(explanation.contains("no two holders have overlapped"));
+    }
+
+    /// The tick names the end the panel showed ("held back until"), read from the same view, not the
+    /// last moment a check happened to see the delay in force.
+    #[test]
+    fn the_tick_names_the_delay_end_the_panel_shows() {
+        use crate::base::time::SimTime;
+        use crate::tooling::lesson::CheckpointEvaluator;
+        use crate::tooling::runner::ScenarioRun;
+        use crate::tooling::scenario::parse_scenario;
+        let scenario = parse_scenario(&paused(1_000, 2_000), "test.toml").unwrap();
+        let mut run = ScenarioRun::new(scenario).unwrap();
+        run.advance_to(SimTime::from_ms(900));
+        let mut evaluator =
+            CheckpointEvaluator::begin(Checkpoint::LockHeldBackByDelay, run.world());
+        let mut shown_until_us = None;
+        let mut verdict = evaluator.check(run.world());
+        for ms in (905..=8_000).step_by(5) {
+            run.advance_to(SimTime::from_ms(ms));
+            let view = run.world().view();
+            let service = view
+                .coordination
+                .and_then(|coordination| coordination.service);
+            let delays = service
+                .map(|service| service.lock_delays)
+                .unwrap_or_default();
+            if let Some(until_us) = delays.first().and_then(|delay| delay.until_us) {
+                shown_until_us = Some(until_us);
+            }
+            verdict = evaluator.check(run.world());
+            if verdict.satisfied {
+                break;
+            }
+        }
+        assert!(verdict.satisfied, "{}", verdict.explanation);
+        let shown = seconds(SimTime(shown_until_us.expect("the panel showed an end")));
+        assert!(
+            verdict.explanation.contains(&format!("until {shown};")),
+            "panel {shown}: {}",
+            verdict.explanation
+        );
+        assert!(
+            !verdict.explanation.contains("about"),
+            "{}",
+            verdict.explanation
+        );
     }
 
     #[test]

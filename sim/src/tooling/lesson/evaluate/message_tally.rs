@@ -4,9 +4,14 @@
 //! Only what the trace gained since the last call is read. A record the trace already forgot (its cap,
 //! or a snapshot's replay) cannot be read and is skipped: the tally then undercounts, never invents.
 //! A shorter trace than last time means the run was rewound; the tally starts again from there.
+//!
+//! What a request costs is what it causes: a Raft leader's heartbeats and the answers to them go out
+//! on the clock whether or not requests come (`views::upkeep` tells them apart), so they are counted
+//! beside the requests' messages, named as such, never divided among the requests.
 
 use crate::engine::trace::TraceEvent;
 use crate::engine::world::World;
+use crate::views::upkeep::UpkeepReader;
 use std::collections::BTreeMap;
 
 /// Message kinds named in a verdict at most; the rest are summed as "other" (a world has a few).
@@ -16,7 +21,11 @@ const MAX_KINDS_SHOWN: usize = 8;
 #[derive(Clone, Debug, Default)]
 pub(super) struct MessageTally {
     records_read: u64,
+    /// Messages the requests caused, per label.
     by_label: BTreeMap<&'static str, u64>,
+    /// Heartbeats and the answers to them: sent on the clock, not for any request.
+    upkeep: u64,
+    upkeep_reader: UpkeepReader,
 }
 
 impl MessageTally {
@@ -24,7 +33,7 @@ impl MessageTally {
     pub(super) fn from_now(world: &World) -> MessageTally {
         MessageTally {
             records_read: world.trace().total(),
-            by_label: BTreeMap::new(),
+            ..MessageTally::default()
         }
     }
 
@@ -39,11 +48,17 @@ impl MessageTally {
         let skip = self.records_read.saturating_sub(first_kept) as usize;
         self.records_read = trace.total();
         if !counting {
+            // Whatever was being handled is unknown from here: no answer is taken for upkeep.
+            self.upkeep_reader = UpkeepReader::default();
             return;
         }
         for record in trace.records().skip(skip) {
-            if let TraceEvent::Send { label, .. } = record.event {
-                *self.by_label.entry(label).or_insert(0) += 1;
+            match (self.upkeep_reader.read(&record.event), &record.event) {
+                (Some(true), _) => self.upkeep += 1,
+                (Some(false), TraceEvent::Send { label, .. }) => {
+                    *self.by_label.entry(*label).or_insert(0) += 1;
+                }
+                _ => {}
             }
         }
     }
@@ -53,8 +68,20 @@ impl MessageTally {
     }
 
     /// "384 messages, 32.0 per request (per request: Request 4.0, PrePrepare 3.0, ...)", most
-    /// frequent kind last so the expensive phase is what the eye lands on.
+    /// frequent kind last so the expensive phase is what the eye lands on; then the upkeep, if any,
+    /// as a count of its own.
     pub(super) fn per_request(&self, requests: u64) -> String {
+        let upkeep = match self.upkeep {
+            0 => String::new(),
+            count => format!(
+                "; besides, {count} heartbeats and answers to them, sent on the clock whether or not \
+                 requests come (not counted per request)"
+            ),
+        };
+        format!("{}{upkeep}", self.requests_part(requests))
+    }
+
+    fn requests_part(&self, requests: u64) -> String {
         let total = self.total();
         if requests == 0 {
             return format!("{total} messages");
@@ -118,5 +145,24 @@ mod tests {
         assert!(text.contains("(per request: other 3.0, c 3.0,"), "{text}");
         assert!(text.ends_with("j 10.0)"), "{text}");
         assert_eq!(tally.per_request(0), "55 messages");
+    }
+
+    #[test]
+    fn upkeep_is_named_beside_the_requests_and_left_out_of_their_share() {
+        let mut tally = MessageTally::default();
+        tally.by_label.insert("AppendEntries", 30);
+        tally.by_label.insert("AppendEntries ok", 30);
+        let without = tally.per_request(10);
+        assert_eq!(
+            without,
+            "60 messages, 6.0 per request (per request: AppendEntries 3.0, AppendEntries ok 3.0)"
+        );
+        tally.upkeep = 240;
+        let with = tally.per_request(10);
+        assert!(with.starts_with(&without), "{with}");
+        assert!(
+            with.ends_with("; besides, 240 heartbeats and answers to them, sent on the clock whether or not requests come (not counted per request)"),
+            "{with}"
+        );
     }
 }

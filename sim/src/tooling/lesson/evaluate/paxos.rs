@@ -5,7 +5,7 @@
 use super::{counted, Verdict};
 use crate::base::time::SimTime;
 use crate::engine::world::World;
-use crate::protocols::paxos::{value_name, Proposer};
+use crate::protocols::paxos::{ballot_text, value_name, Ballot, Proposer};
 
 fn proposers(world: &World) -> impl Iterator<Item = &Proposer> {
     world
@@ -26,12 +26,18 @@ fn carried(world: &World) -> u64 {
         .sum()
 }
 
+/// A ballot as the Paxos card and the narration write it ("27.A"), so a tick and the card beside it
+/// use one word and one number for it.
+fn ballot_words(world: &World, ballot: Ballot) -> String {
+    ballot_text(ballot, &|node| world.node_label(node))
+}
+
 pub(super) fn value_chosen(world: &World) -> Verdict {
     match world.checkers().paxos().chosen {
         Some(chosen) => Verdict::yes(format!(
-            "“{}” is chosen: a majority of acceptors accepted it in round {}",
+            "“{}” is chosen: a majority of acceptors accepted it in ballot {}",
             value_name(chosen.value),
-            chosen.ballot.round
+            ballot_words(world, chosen.ballot)
         )),
         None => Verdict::not_yet("no ballot has a majority of acceptances yet".into()),
     }
@@ -79,9 +85,9 @@ impl PaxosBaseline {
         let text = counted(used, "ballot", "ballots");
         if used <= limit {
             Verdict::yes(format!(
-                "“{}” was chosen in round {} after {text}, within the {limit} allowed",
+                "“{}” was chosen in ballot {} after {text}, within the {limit} allowed",
                 value_name(chosen.value),
-                chosen.ballot.round
+                ballot_words(world, chosen.ballot)
             ))
         } else {
             Verdict::not_yet(format!(
@@ -141,6 +147,12 @@ mod tests {
         let (met, why) = watch(&backoff, Checkpoint::ValueChosen, 0, 300);
         assert!(met, "{why}");
         assert!(why.contains("is chosen: a majority of acceptors"), "{why}");
+        // The ballot as the Paxos card writes it, round and proposer: never "round" alone.
+        let ballot = why.rsplit("in ballot ").next().expect("a ballot");
+        let (round, proposer) = ballot.split_once('.').expect("round.proposer");
+        assert!(round.parse::<u64>().is_ok(), "{why}");
+        assert!(["A", "B", "C"].contains(&proposer), "{why}");
+        assert!(!why.contains("round"), "{why}");
     }
 
     #[test]
