@@ -11,14 +11,12 @@
 //! so the verdict can say what the learner saw instead.
 
 use super::coordination::store;
-use super::trace_cursor::TraceCursor;
+use super::trace_cursor::{resource_facts, TraceCursor};
 use super::{counted, Verdict};
 use crate::base::ids::NodeId;
 use crate::base::units::FencingToken;
-use crate::engine::trace::TraceEvent;
 use crate::engine::world::World;
 use crate::protocols::resource::{AccessOutcome, Malformed, ResourceFact};
-use crate::worlds::actor::Fact;
 
 /// The store's inventory count and highest token seen.
 type StoreState = (u64, FencingToken);
@@ -88,14 +86,7 @@ impl MalformedWatch {
             *self = MalformedWatch::begin(world);
             return;
         };
-        for record in records {
-            let TraceEvent::Observe {
-                fact: Fact::Resource(fact),
-                ..
-            } = &record.event
-            else {
-                continue;
-            };
+        for fact in resource_facts(records) {
             let ResourceFact::ResourceAccess {
                 client,
                 outcome,

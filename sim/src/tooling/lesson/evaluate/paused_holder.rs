@@ -16,14 +16,12 @@
 
 use super::holders::workers;
 use super::stale_write::StaleWriteWatch;
-use super::trace_cursor::TraceCursor;
+use super::trace_cursor::{resource_facts, TraceCursor};
 use super::Verdict;
 use crate::base::ids::NodeId;
 use crate::base::units::FencingToken;
-use crate::engine::trace::TraceEvent;
 use crate::engine::world::{NodeStatus, World};
 use crate::protocols::resource::{AccessOutcome, ResourceFact};
-use crate::worlds::actor::Fact;
 use std::collections::BTreeMap;
 
 #[derive(Clone, Debug)]
@@ -132,14 +130,7 @@ impl PausedHolderWatch {
             *self = PausedHolderWatch::begin(world);
             return Verdict::not_yet("the run went back in time; watching again from here".into());
         };
-        for record in records {
-            let TraceEvent::Observe {
-                fact: Fact::Resource(fact),
-                ..
-            } = &record.event
-            else {
-                continue;
-            };
+        for fact in resource_facts(records) {
             let ResourceFact::ResourceAccess {
                 client,
                 token,

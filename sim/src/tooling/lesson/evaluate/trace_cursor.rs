@@ -7,8 +7,10 @@
 //! read and is skipped; a trace shorter than last time means the run was rewound, and the caller starts
 //! its watch again from there.
 
-use crate::engine::trace::TraceRecord;
+use crate::engine::trace::{TraceEvent, TraceRecord};
 use crate::engine::world::World;
+use crate::protocols::resource::ResourceFact;
+use crate::worlds::actor::Fact;
 
 #[derive(Clone, Debug)]
 pub(super) struct TraceCursor {
@@ -36,4 +38,17 @@ impl TraceCursor {
         self.records_read = trace.total();
         Some(trace.records().skip(skip))
     }
+}
+
+/// The shared resource's observations among `records`: the store's answers, in trace order.
+pub(super) fn resource_facts<'w>(
+    records: impl Iterator<Item = &'w TraceRecord>,
+) -> impl Iterator<Item = &'w ResourceFact> {
+    records.filter_map(|record| match &record.event {
+        TraceEvent::Observe {
+            fact: Fact::Resource(fact),
+            ..
+        } => Some(fact),
+        _ => None,
+    })
 }
