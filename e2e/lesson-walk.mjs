@@ -17,7 +17,7 @@ import assert from 'node:assert/strict';
 import { openApp } from './support/browser.mjs';
 import { readRequests, simTimeMs, waitUntil } from './support/cluster.mjs';
 import { Hand } from './support/hand.mjs';
-import { Moves } from './support/lesson-moves.mjs';
+import { Moves, ringNodes } from './support/lesson-moves.mjs';
 import { readCourse } from './support/lesson-script.mjs';
 import { step, stepState } from './support/lesson-steps.mjs';
 
@@ -38,6 +38,8 @@ const ROLE_NAMES = {
   'zookeeper-election/3': { D: 'holder' },
   'guided-lab/6': { B: 'holder' },
   'guided-lab/7': { A: 'holder' },
+  'leader-election/3': { n1: 'follower' },
+  'distributed-locks/3': { n1: 'new-holder' },
 };
 
 /**
@@ -47,13 +49,7 @@ const ROLE_NAMES = {
 const BUSY_WINDOWS = { 'exactly-once/2': 'A' };
 
 /** Steps a learner cannot finish by hand at a size, as `size/lesson-id/step` → the bug, found by this walk. */
-const LESSON3_STEP3 =
-  'lesson 3 step 3 says "Isolate n1", but a by-hand run can reach it with n1 still leading term 3 ' +
-  '(it won term 3 while step 2\'s leader was frozen); an isolated leader never campaigns (no CheckQuorum ' +
-  'in calm-five), so its term stays at 3 and term_at_least(6) never ticks';
-export const KNOWN_BUGS = Object.fromEntries(
-  ['1280x720', '1440x900', '1920x1080', 'phone-390x844'].map((size) => [`${size}/leader-election/3`, LESSON3_STEP3]),
-);
+export const KNOWN_BUGS = {};
 
 const TICK_TIMEOUT_MS = 90_000;
 // Simulated time a step may take beyond its own allowance before the walk calls it stuck.
@@ -174,6 +170,35 @@ class LessonWalk {
     await this.moves.closeMenu();
   }
 
+  /**
+   * "n1, or n2 if n1 is the one leading now": the solution's node unless the playback bar's leader chip
+   * names it, else the next node on the ring that is up and not leading.
+   */
+  async followerNamed(name) {
+    const chip = ((await this.page.textContent('[data-testid=leader-chip]')) ?? '').trim();
+    const leader = /^leader: (\S+)/.exec(chip)?.[1];
+    if (leader !== name) return name;
+    const other = (await ringNodes(this.page)).find((node) => node.name !== name && node.name !== leader && node.status === 'up');
+    this.notes.push(`${name} was leading, so the step's follower was ${other?.name}`);
+    return other?.name ?? name;
+  }
+
+  /**
+   * "Wait for a worker to take the lock (the name here changes), pause, then act": plays in short
+   * stretches until the step's {lock_holder} chip names a different worker than it did, and stops there.
+   */
+  async waitForNewHolder(number) {
+    const before = await this.holderName();
+    const giveUpAt = (await simTimeMs(this.page)) + 5_000;
+    for (;;) {
+      const now = await simTimeMs(this.page);
+      const name = await this.holderName();
+      if (name && name !== before) return;
+      if (now > giveUpAt) throw new Error(`step ${number}: the lock changed hands not once in 5 s (holder: ${before})`);
+      await this.hand.playTo(now + 20);
+    }
+  }
+
   /** The name the open step's {lock_holder} chip shows now, or null when it names nobody. */
   async holderName() {
     const chip = this.page.locator('[data-testid=current-step] [data-testid=live-name][data-live=lock_holder]');
@@ -210,6 +235,8 @@ class LessonWalk {
       }
       const role = ROLE_NAMES[`${this.lesson.id}/${number}`]?.[action.target];
       if (role === 'holder') action = { ...action, target: await this.waitForNamedHolder(number, action.target) };
+      else if (role === 'follower') action = { ...action, target: await this.followerNamed(action.target) };
+      else if (role === 'new-holder') await this.waitForNewHolder(number);
       else if (role) action = { ...action, target: this.moves.resolved[role] ?? action.target };
       else await this.waitForHolder(number, action);
       const busy = BUSY_WINDOWS[`${this.lesson.id}/${number}`];
@@ -281,14 +308,17 @@ class LessonWalk {
 // Walking all 67 steps at all four sizes takes four times as long as the rest of the e2e suite, so by
 // default every lesson is walked once, each at one size in turn (lesson 1 at 1280, lesson 2 at 1440, …),
 // and every size sees three or four lessons. QUORUMLAB_WALK=every-size walks every lesson at every size.
-// The walk runs on request (`./x test walk`), not in `./x test`: see scripts/stages.sh.
+// The e2e stage of `./x test` runs the default walk; `./x test walk` runs the walk alone (scripts/stages.sh).
 const SIZES_IN_TURN = ['1280x720', '1440x900', '1920x1080', 'phone-390x844'];
 
 function lessonsFor(viewport) {
-  const course = readCourse();
-  if (process.env.QUORUMLAB_WALK === 'every-size') return course;
+  // QUORUMLAB_WALK_ONLY=id,id walks only those lessons, each at its size in turn or at every size.
+  const only = process.env.QUORUMLAB_WALK_ONLY?.split(',');
   const turn = SIZES_IN_TURN.indexOf(viewport.name);
-  return course.filter((_, index) => index % SIZES_IN_TURN.length === turn);
+  return readCourse().filter(
+    (lesson, index) =>
+      (!only || only.includes(lesson.id)) && (process.env.QUORUMLAB_WALK === 'every-size' || index % SIZES_IN_TURN.length === turn),
+  );
 }
 
 /** One test per lesson at `viewport`, with one subtest per step. */

@@ -88,8 +88,11 @@ export class Hand {
   async pressLine(locator, what) {
     const target = locator.first();
     await target.waitFor({ state: 'attached', timeout: 15_000 });
-    for (const block of ['nearest', 'center']) {
+    // Scrolled to the window's middle first, as a learner brings what they want to press there: a
+    // point at the edge, next to a bar stuck to the window's foot, is a tap the bar's buttons may take.
+    for (const block of ['center', 'nearest']) {
       await target.evaluate((element, how) => element.scrollIntoView({ block: how, inline: how }), block);
+      await this.settle();
       const point = await target.evaluate((group, [width, height]) => {
         const line = group.querySelector('line.link-hit') ?? group.querySelector('line');
         const matrix = line.getScreenCTM();
@@ -112,6 +115,21 @@ export class Hand {
       }
     }
     throw new Error(`${what} cannot be pressed: no point along it is inside the window and on top`);
+  }
+
+  /** Waits (up to a second) until the page has not scrolled for two frames: text above may still be growing. */
+  async settle() {
+    await this.page
+      .waitForFunction(
+        () =>
+          new Promise((resolve) => {
+            const before = scrollY;
+            requestAnimationFrame(() => requestAnimationFrame(() => resolve(scrollY === before)));
+          }),
+        null,
+        { timeout: 1_000 },
+      )
+      .catch(() => {});
   }
 
   /** Chooses `value` in a menu (a select) the learner can see. */

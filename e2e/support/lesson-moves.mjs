@@ -1,7 +1,7 @@
 // One solution action of a lesson step made by hand through the controls a learner sees: the node's
 // own menu (crash, restart, pause for a length, resume, isolate, clock jumps, lying, removal), the
 // link's menu (cut one way or both, a slow link), the partition chips, the client panel (writes and
-// reads), "Heal all" and "Add a server". Targets are resolved on screen: "leader" is whoever the
+// reads), "Heal all", "Add a server" and "Send a malformed write". Targets are resolved on screen: "leader" is whoever the
 // playback bar's leader chip names (the node with the star), any other name is the node labelled so.
 import { waitUntil } from './cluster.mjs';
 
@@ -143,8 +143,14 @@ export class Moves {
       (x, y) => Number(x.id.slice(1)) - Number(y.id.slice(1)),
     );
     const link = this.page.locator(`[data-testid=cluster-view] [data-testid=link-${first.id}-${second.id}]`);
+    const menu = this.page.locator('[data-testid=link-menu]');
     await this.hand.pressLine(link, `the link ${first.name} — ${second.name}`);
-    await this.page.locator('[data-testid=link-menu]').waitFor({ timeout: 10_000 });
+    // A line is a thin target: a press that opened nothing is made again, as a learner would.
+    if (!(await menu.waitFor({ timeout: 2_000 }).then(() => true, () => false))) {
+      this.hand.notes.push(`the link ${first.name} — ${second.name} needed a second press`);
+      await this.hand.pressLine(link, `the link ${first.name} — ${second.name}`);
+    }
+    await menu.waitFor({ timeout: 10_000 });
     return { first, second };
   }
 
@@ -213,6 +219,12 @@ export class Moves {
         await this.hand.press(this.page.locator('[data-testid=add-server]'), 'Add a server');
         await waitUntil(async () => (await ringNodes(this.page)).length > before, { what: 'the new server on the ring' });
         return null;
+      }
+      case 'malformed_write': {
+        // The button always sends a missing token from the first worker that is up (the line beside it says which).
+        await this.hand.press(this.page.locator('[data-testid=send-malformed-write]'), 'Send a malformed write');
+        const sender = (await this.page.textContent('[data-testid=malformed-write-sender]')) ?? '';
+        return sender.trim().startsWith(`${action.target} `) ? null : `the malformed write went from ${sender.trim()}, not ${action.target}`;
       }
       case 'request':
         return this.request(action);
