@@ -147,6 +147,15 @@ fn OpenLesson(lesson: Lesson) -> impl IntoView {
             .with_tracker(|tracker| tracker.is_complete())
             .unwrap_or(false)
     };
+    // A lesson opened at a later step (a link to step 8) finishes without the earlier steps having
+    // happened here: the message says which, and how to see them, instead of claiming them.
+    let complete_words = move || {
+        lessons.revision.track();
+        let not_seen = lessons
+            .with_tracker(|tracker| tracker.steps_not_seen())
+            .unwrap_or_default();
+        complete_message(&not_seen)
+    };
     view! {
         <aside class="lesson-panel card" aria-label="Lesson" data-testid="lesson-panel"
             data-lesson-id=lesson.id.clone()>
@@ -171,9 +180,7 @@ fn OpenLesson(lesson: Lesson) -> impl IntoView {
             </Show>
             <CurrentStepCard steps=lesson.steps.clone() />
             <Show when=complete>
-                <p class="lesson-complete" data-testid="lesson-complete" role="status">
-                    "✓ Lesson complete: every step was seen by the simulation. Try the edge cases, then tick the mastery checklist."
-                </p>
+                <p class="lesson-complete" data-testid="lesson-complete" role="status">{complete_words}</p>
             </Show>
             <details class="lesson-fold" data-testid="lesson-text-fold" prop:open=unfolded>
                 <summary>"The lesson: the idea, terms and a mental model"</summary>
@@ -214,6 +221,20 @@ fn waiting_words(moves_left: u64, moves_asked: u64) -> String {
         (left, _) => format!(
             " This step needs {moves_asked} moves at the same instant, so the run stays paused for your next {left}; \
              it starts by itself after the last one (or press Play)."
+        ),
+    }
+}
+
+/// The words under a finished lesson; `not_seen` are the steps (1-based) it was opened past.
+fn complete_message(not_seen: &[usize]) -> String {
+    const NEXT: &str = "Try the edge cases, then tick the mastery checklist.";
+    match not_seen {
+        [] => format!("✓ Lesson complete: every step was seen by the simulation. {NEXT}"),
+        [only] => format!(
+            "✓ The last step is done. Step {only} was skipped (the lesson was opened past it), so this run never showed it: reopen the lesson from the list's \"Start\" to do every step. {NEXT}"
+        ),
+        [first, .., last] => format!(
+            "✓ The last step is done. Steps {first}–{last} were skipped (the lesson was opened past them), so this run never showed them: reopen the lesson from the list's \"Start\" to do every step. {NEXT}"
         ),
     }
 }
@@ -266,6 +287,15 @@ mod tests {
                 lesson.id
             );
         }
+    }
+
+    #[test]
+    fn a_lesson_finished_from_a_later_step_names_the_steps_it_skipped() {
+        assert!(complete_message(&[]).contains("every step was seen"));
+        let one = complete_message(&[1]);
+        assert!(one.contains("Step 1 was skipped") && !one.contains("every step was seen"));
+        let many = complete_message(&[1, 2, 3, 4, 5, 6, 7]);
+        assert!(many.contains("Steps 1–7 were skipped"), "{many}");
     }
 
     #[test]

@@ -232,4 +232,18 @@ mod tests {
         assert_eq!(session.now(), began.plus_ms(200));
         assert_eq!(tracker.done(0), Some(super::super::tracker::DONE_EARLIER));
     }
+
+    #[test]
+    fn steps_skipped_by_opening_later_are_not_seen_and_a_full_walk_sees_all() {
+        let lesson = course()
+            .unwrap()
+            .into_iter()
+            .find(|lesson| lesson.steps.len() >= 3)
+            .unwrap();
+        let session = lesson_session(&lesson).unwrap();
+        let skipped = LessonTracker::at_step(lesson.clone(), 2, session.world());
+        assert_eq!(skipped.steps_not_seen(), vec![1, 2]);
+        let fresh = LessonTracker::start(lesson, session.world());
+        assert!(fresh.steps_not_seen().is_empty());
+    }
 }

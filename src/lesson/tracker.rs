@@ -155,6 +155,17 @@ impl LessonTracker {
         self.done.iter().take_while(|entry| entry.is_some()).count()
     }
 
+    /// The steps (1-based numbers) counted as done without being seen here: the lesson was opened at
+    /// a later step, so nothing in this run showed them.
+    pub fn steps_not_seen(&self) -> Vec<usize> {
+        self.done
+            .iter()
+            .enumerate()
+            .filter(|(_, entry)| entry.as_deref() == Some(DONE_EARLIER))
+            .map(|(index, _)| index + 1)
+            .collect()
+    }
+
     /// The open step's latest verdict, in words (empty before the first observation).
     pub fn last_verdict(&self) -> &str {
         &self.last_verdict
