@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openApp } from './support/browser.mjs';
 import { assertNoProblems, waitUntil } from './support/cluster.mjs';
-import { stepState } from './support/lesson-steps.mjs';
+import { stepState, toastLineAsDrawn } from './support/lesson-steps.mjs';
 
 const PHONE = { width: 390, height: 844, page: { hasTouch: true, isMobile: true } };
 const CURRENT = '[data-testid=current-step]';
@@ -68,8 +68,10 @@ test('lesson 1 step 1 on a 390×844 touch phone: step and cluster together, tap 
     const toast = page.locator('[data-testid=lesson-toast]');
     await toast.waitFor({ timeout: 60_000 });
     assert.equal(await stepState(page, 1), 'done', 'the banner follows a real tick');
-    assert.match(await toast.textContent(), /✓ Step 1 done: minutes? [\d, –]+ went by without an invoice/);
-    assert.match(await toast.textContent(), /Next, step 2: Restart B/);
+    assert.match(await toastLineAsDrawn(page), /^✓ Step 1 done · Read step 2\s*$/, 'on one line: step 2 itself is in hand right above the cluster');
+    assert.match(await page.textContent(`${CURRENT} .current-step-kicker`), /Now: step 2/);
+    // What the simulation saw is read out with it (drawn, it covered the ring's nodes).
+    assert.match(await page.textContent('[data-testid=toast-what-happened]'), /: minutes? [\d, –]+ went by without an invoice/);
     const banner = await toast.boundingBox();
     const panel = await box(page, '.cluster-panel');
     assert.ok(banner.y >= panel.y && banner.y + banner.height <= panel.y + panel.height + 1, 'the banner sits over the cluster');

@@ -55,3 +55,19 @@ export async function openStepWorld(page, number) {
   await button.click();
   await button.waitFor({ state: 'detached', timeout: 5_000 });
 }
+
+/**
+ * The tick banner's line as drawn: its text without what is hidden (the sentence only read out to a
+ * screen reader, words a small screen leaves out).
+ */
+export async function toastLineAsDrawn(page) {
+  return page.locator('[data-testid=lesson-toast] .lesson-toast-line').evaluate((line) =>
+    [...line.childNodes]
+      .map((part) => {
+        if (part.nodeType === Node.TEXT_NODE) return part.textContent;
+        if (part.nodeType !== Node.ELEMENT_NODE || part.classList.contains('sr-only')) return '';
+        return getComputedStyle(part).display === 'none' ? '' : part.innerText;
+      })
+      .join(''),
+  );
+}

@@ -1,9 +1,12 @@
-//! The tick, announced where the learner is looking: a small banner over the foot of the cluster that
-//! says a step just ticked, what the simulation saw, and what comes next.
+//! The tick, announced where the learner is looking: a small banner by the cluster that says a step
+//! just ticked and what comes next (and, to a screen reader, what the simulation saw).
 //!
 //! The step's own card says the same, but in the lesson panel: beside the cluster on a wide screen (at
 //! the edge of sight while watching the nodes), above it on a phone (off screen while acting). A learner
-//! who just crashed a node is looking at the node, so the news goes there. It follows the tracker's
+//! who just crashed a node is looking at the node, so the news goes there: one or two lines over the
+//! narration caption under the ring (over the strip above the ring on a phone, where the playback bar
+//! covers the foot, and on one line: the step in hand is right above the cluster there, so the next
+//! step's words are not repeated), never over a node. It follows the tracker's
 //! count of steps done: only a rise within the same lesson announces anything (opening a lesson further
 //! on, or a step's own world, does not), and it goes away on its own after a while, on ✕, or with the
 //! next tick's news.
@@ -88,7 +91,7 @@ fn next_view(state: AppState, ticked: &TickNews) -> AnyView {
     let number = next + 1;
     if state.lesson.next_world.get().is_some() {
         return view! {
-            <span>{format!("Step {number} starts from a fresh run. ")}</span>
+            <span class="lesson-toast-words">{format!("Step {number} starts from a fresh run. ")}</span>
             <button class="primary" data-testid="toast-open-world" on:click=move |_| live::open_next_world(state)>
                 {format!("Open step {number}'s world")}
             </button>
@@ -99,7 +102,7 @@ fn next_view(state: AppState, ticked: &TickNews) -> AnyView {
         .map(|action| inlines_view(&action, LinkScope::Step))
         .unwrap_or_else(|| "read it in the lesson".into_any());
     view! {
-        <span>{format!("Next, step {number}: ")}<strong>{action}</strong>" "</span>
+        <span class="lesson-toast-words">{format!("Next, step {number}: ")}<strong>{action}</strong>" "</span>
         <button class="link" data-testid="toast-read-step" on:click=move |_| crate::lesson::reach::show_current_step()>
             {format!("Read step {number}")}
         </button>
@@ -110,13 +113,21 @@ fn next_view(state: AppState, ticked: &TickNews) -> AnyView {
 fn tick_banner(state: AppState, ticked: TickNews, news: RwSignal<Option<TickNews>>) -> AnyView {
     let number = ticked.step + 1;
     let next = next_view(state, &ticked);
+    // What the simulation saw is read out, but not drawn: drawn, it took four lines and covered the
+    // nodes at the ring's foot; the step's card (beside the cluster, or "Read step N" away) shows it.
+    let heard = if ticked.what_happened.is_empty() {
+        String::new()
+    } else {
+        format!(": {}.", ticked.what_happened.trim_end_matches('.'))
+    };
     view! {
         <div class="lesson-toast" role="status" data-testid="lesson-toast" data-step=number>
-            <p class="lesson-toast-done">
-                <strong>{format!("✓ Step {number} done")}</strong>
-                {if ticked.what_happened.is_empty() { String::new() } else { format!(": {}", ticked.what_happened) }}
+            <p class="lesson-toast-line">
+                <strong class="lesson-toast-done">{format!("✓ Step {number} done")}</strong>
+                <span class="sr-only" data-testid="toast-what-happened">{heard}</span>
+                " · "
+                {next}
             </p>
-            <p class="lesson-toast-next">{next}</p>
             <button class="link lesson-toast-close" aria-label="Dismiss" data-testid="toast-dismiss"
                 on:click=move |_| news.set(None)>"✕"</button>
         </div>
