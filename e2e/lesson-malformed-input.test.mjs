@@ -68,6 +68,10 @@ async function doStepByHand(app, { width, height, touch }) {
   const toast = page.locator('[data-testid=lesson-toast]');
   await toast.waitFor({ timeout: 10_000 });
   assert.match(await toast.textContent(), /✓ Step 8 done/);
+  // Opened at step 8 from its address: the lesson is finished, but steps 1–7 never happened here.
+  const complete = (await page.textContent('[data-testid=lesson-complete]')) ?? '';
+  assert.match(complete, /Steps 1–7 were skipped/);
+  assert.doesNotMatch(complete, /every step was seen/);
   await app.screenshot(`lesson10-malformed-ticked-${width}`);
   await page.locator('[data-testid=resource-ledger]').scrollIntoViewIfNeeded();
   await app.screenshot(`lesson10-malformed-ledger-${width}`);
