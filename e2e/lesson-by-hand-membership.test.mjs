@@ -33,7 +33,8 @@ async function addTwoServersWhilePaused(page) {
   await waitUntil(() => isPlaying(page), { timeout: 5_000, what: 'the second click to start the run' });
 }
 
-for (const viewport of VIEWPORTS) {
+// At 1440 and on a phone; the lesson walk (e2e/lesson-walk.mjs) does the same step by hand at 1280.
+for (const viewport of [VIEWPORTS[1], VIEWPORTS[3]]) {
   test(`membership step 3 by hand at ${viewport.name}: two servers added while paused elect two leaders`, async () => {
     const app = await openApp({ ...viewport, path: '/#/lesson/membership/step/3' });
     const { page } = app;

@@ -1,6 +1,5 @@
-// The source's edge cases as lesson steps (issue 16), in the browser: every new step through "show me"
-// (some open a world of their own when the step before ticks), lesson 7's writes without a majority and
-// lesson 4's crashed lock holder done by hand through the inspector, and two of the steps photographed.
+// The source's edge cases as lesson steps (issue 16), in the browser: lesson 7's writes without a majority
+// and lesson 4's crashed lock holder done by hand through the inspector, and the steps photographed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openApp } from './support/browser.mjs';
@@ -14,34 +13,7 @@ async function openStep(id, number) {
   return app;
 }
 
-// Lesson id, first new step, and what each new step's result must say.
-const NEW_STEPS = [
-  ['leases', 5, [/kept its lease and token \d+/, /B crashed while holding the lock \(token \d+\)/, /restarted remembering no lock/]],
-  ['distributed-locks', 4, [/SET NX was applied on the server, but the reply never reached it/, /freed by a client that did not hold it/, /queued behind one holder at once while the grants in the last second fell to \d+, from \d+ at best/]],
-  ['quorum-availability', 4, [/acknowledged \d+ ms after it was sent/, /came back (refused|unknown)/]],
-  ['guided-lab', 6, [/leads the scheduler with token \d+/, /invoice store refused 1 run carrying an old token/]],
-];
-
-for (const [id, first, results] of NEW_STEPS) {
-  test(`${id}: every new step ticks through show me`, async () => {
-    const app = await openStep(id, first);
-    const { page } = app;
-    try {
-      for (const [offset, wanted] of results.entries()) {
-        const number = first + offset;
-        await showMe(page, number);
-        assert.match(await result(page, number), wanted, `${id} step ${number}`);
-      }
-      if (id === 'guided-lab') {
-        await step(page, first + 1).scrollIntoViewIfNeeded();
-        await app.screenshot('lesson10-stale-invoice-refused-1440');
-      }
-      assertNoProblems(app);
-    } finally {
-      await app.close();
-    }
-  });
-}
+// Each new step through "show me", with what its result says: e2e/show-me-course-*.test.mjs.
 
 test('lesson 7 step 5 by hand: crash three of five, send a write, and see it come back refused or unknown', async () => {
   const app = await openStep('quorum-availability', 4);

@@ -1,6 +1,6 @@
-// The steps issue 16 added, in the browser: lesson 7's way out of quorum loss walked by hand (restart a
-// server from the inspector, send writes with the Write button), and lesson 10's redone batch, reached
-// through "show me" at both screen sizes the course is checked at.
+// A step issue 16 added, in the browser: lesson 7's way out of quorum loss walked by hand (restart a
+// server from the inspector, send writes with the Write button). Lesson 10's redone batch and the other
+// new steps' results are checked through "show me" in e2e/show-me-course-*.test.mjs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openApp } from './support/browser.mjs';
@@ -16,7 +16,13 @@ test('lesson 7 step 3 by hand: restart a crashed server, send writes, and the cl
     await showMe(page, 1);
     await showMe(page, 2);
     assert.equal(await stepState(page, 3), 'open');
-    assert.match(await step(page, 3).locator('[data-testid=step-verdict]').textContent(), /no majority/);
+    // The verdict is the evaluator's answer on its next pass over the run, not the instant step 3 opens.
+    const verdict = step(page, 3).locator('[data-testid=step-verdict]');
+    await waitUntil(async () => /no majority/.test(await verdict.textContent()), {
+      timeout: 20_000,
+      what: "step 3's verdict to say why it has not happened",
+      detail: () => verdict.textContent(),
+    });
     // Checked before step 3 ticks: the lesson's step 4 opens a world of its own, which starts a new log.
     assert.equal(await page.locator('[data-testid=show-me-log]').count(), 1, 'show me was used for steps 1 and 2 only');
     // By hand: pick a crashed server and restart it from the inspector.
@@ -41,44 +47,3 @@ test('lesson 7 step 3 by hand: restart a crashed server, send writes, and the cl
     await app.close();
   }
 });
-
-for (const [width, height] of [
-  [1440, 900],
-  [1920, 1080],
-]) {
-  test(`lesson 10's redone batch and lesson 7's return of the quorum at ${width}x${height}`, async () => {
-    const app = await openApp({ width, height, path: '/#/lesson/guided-lab' });
-    const { page } = app;
-    try {
-      await page.waitForSelector('[data-testid=lesson-panel][data-lesson-id="guided-lab"]');
-      await setSpeedPosition(page);
-      for (const number of [1, 2, 3, 4]) await showMe(page, number);
-      assert.match(
-        await step(page, 4).locator('[data-testid=step-result]').textContent(),
-        /recognised \d+ redos? of a batch it had already applied/,
-      );
-      await step(page, 4).scrollIntoViewIfNeeded();
-      await app.screenshot(`lesson10-batch-redo-${width}`);
-      await showMe(page, 5);
-      // Step 5 checks every grant's token against the one before (tokens_rose_across_failover).
-      assert.match(
-        await step(page, 5).locator('[data-testid=step-result]').textContent(),
-        /after the failover \w+ was granted token \d+; \d+ grants since the step began, each above the one before, none repeated/,
-      );
-      assertNoProblems(app);
-    } finally {
-      await app.close();
-    }
-    const quorum = await openApp({ width, height, path: '/#/lesson/quorum-availability/step/3' });
-    try {
-      await quorum.page.waitForSelector('[data-testid=lesson-panel][data-lesson-id="quorum-availability"]');
-      await setSpeedPosition(quorum.page);
-      await showMe(quorum.page, 3);
-      await step(quorum.page, 3).scrollIntoViewIfNeeded();
-      await quorum.screenshot(`lesson7-quorum-regained-${width}`);
-      assertNoProblems(quorum);
-    } finally {
-      await quorum.close();
-    }
-  });
-}

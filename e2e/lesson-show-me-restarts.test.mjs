@@ -17,10 +17,7 @@ function ms(text) {
   return Number(/(\d+) ms/.exec(text)[1]);
 }
 
-for (const [width, height] of [
-  [1440, 900],
-  [1280, 720],
-]) {
+for (const [width, height] of [[1280, 720]]) {
   test(`at ${width}x${height}: show me after the learner's own moves restarts the step and ticks it`, async () => {
     const app = await openApp({ width, height, path: '/#/lesson/membership' });
     const { page } = app;

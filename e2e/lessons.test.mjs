@@ -81,39 +81,7 @@ test('lesson 6 walked as a learner: pause A while it holds the lock, then resume
   }
 });
 
-test('every lesson in the list completes with "show me" on each step', async () => {
-  const app = await openApp();
-  const { page } = app;
-  try {
-    await page.click('[data-testid=lessons-button]');
-    await page.waitForSelector('[data-testid=lesson-item]');
-    const ids = await page.$$eval('[data-testid=lesson-item]', (items) => items.map((item) => item.getAttribute('data-lesson-id')));
-    assert.ok(ids.length >= 3, `the list shows the course: ${ids}`);
-    await page.keyboard.press('Escape');
-    for (const id of ids) {
-      await openFromList(page, id);
-      await setSpeedPosition(page);
-      const steps = await page.locator('[data-testid^=lesson-step-]').count();
-      for (let number = 1; number <= steps; number += 1) {
-        await waitForStepState(page, number, 'open', 10_000);
-        await step(page, number).locator('[data-testid=show-me]').click();
-        await waitForStepState(page, number, 'done', 60_000).catch(async (error) => {
-          const verdict = await step(page, number).locator('[data-testid=step-verdict]').textContent().catch(() => '');
-          throw new Error(`${id} step ${number}: ${error.message} (${verdict})`);
-        });
-      }
-      await page.waitForSelector('[data-testid=lesson-complete]');
-      assert.ok((await page.locator('[data-testid=show-me-log] li').count()) >= 1, `${id}: show me says what it did`);
-      await page.click('[data-testid=lessons-button]');
-      const progress = await page.textContent(`[data-testid=lesson-item][data-lesson-id="${id}"] [data-testid=lesson-item-progress]`);
-      assert.match(progress, new RegExp(`✓ ${steps} of ${steps} steps`), `${id} progress is stored`);
-      await page.keyboard.press('Escape');
-    }
-    assertNoProblems(app);
-  } finally {
-    await app.close();
-  }
-});
+// Every lesson finished with "show me": e2e/show-me-course-*.test.mjs.
 
 test('a deep link opens step 2 with step 1 played; a share link from there reopens the same lesson, step and world', async () => {
   const app = await openApp({ path: '/#/lesson/fencing-tokens/step/2' });

@@ -144,6 +144,17 @@ mod tests {
         lesson: &quorumlab_sim::lesson::Lesson,
         frame_us: u64,
     ) -> (Session, LessonTracker) {
+        let (session, tracker, _) = shown_with_results(lesson, frame_us);
+        (session, tracker)
+    }
+
+    /// As [`shown_in_frames`], with each step's "what happened" as it ticked (a step's own world
+    /// starts a tracker that has forgotten the earlier worlds' sentences).
+    fn shown_with_results(
+        lesson: &quorumlab_sim::lesson::Lesson,
+        frame_us: u64,
+    ) -> (Session, LessonTracker, Vec<Option<String>>) {
+        let mut results = vec![None; lesson.steps.len()];
         let mut session = lesson_session(lesson).unwrap();
         let mut tracker = LessonTracker::start(lesson.clone(), session.world());
         let mut shown = None;
@@ -162,8 +173,80 @@ mod tests {
             }
             let target = session.now().plus_micros(frame_us);
             drive_to(&mut session, &mut tracker, target);
+            for (step, result) in results.iter_mut().enumerate() {
+                match tracker.done(step) {
+                    Some(text)
+                        if result.is_none() && text != super::super::tracker::DONE_EARLIER =>
+                    {
+                        *result = Some(text.to_string())
+                    }
+                    _ => {}
+                }
+            }
         }
-        (session, tracker)
+        (session, tracker, results)
+    }
+
+    #[test]
+    fn the_edge_case_steps_say_what_the_simulation_saw() {
+        // (lesson, step number, words its "what happened" must hold) for the steps taken from the
+        // lesson source's edge cases: each sentence names the edge case, not merely a tick.
+        let expected = [
+            ("leases", 5, "kept its lease and token "),
+            ("leases", 6, "crashed while holding the lock (token "),
+            ("leases", 7, "restarted remembering no lock"),
+            (
+                "distributed-locks",
+                4,
+                "SET NX was applied on the server, but the reply never reached it",
+            ),
+            (
+                "distributed-locks",
+                5,
+                "freed by a client that did not hold it",
+            ),
+            (
+                "distributed-locks",
+                6,
+                "queued behind one holder at once while the grants in the last second fell to ",
+            ),
+            ("quorum-availability", 4, " ms after it was sent"),
+            ("quorum-availability", 5, "came back "),
+            ("guided-lab", 4, "of a batch it had already applied"),
+            (
+                "guided-lab",
+                5,
+                "grants since the step began, each above the one before, none repeated",
+            ),
+            ("guided-lab", 6, "leads the scheduler with token "),
+            (
+                "guided-lab",
+                7,
+                "invoice store refused 1 run carrying an old token",
+            ),
+            ("guided-lab", 8, "malformed"),
+        ];
+        let lessons = course().unwrap();
+        for (id, ..) in &expected {
+            assert!(
+                lessons.iter().any(|lesson| lesson.id == *id),
+                "no lesson {id}"
+            );
+        }
+        for lesson in lessons {
+            let mine: Vec<_> = expected
+                .iter()
+                .filter(|(id, ..)| *id == lesson.id)
+                .collect();
+            if mine.is_empty() {
+                continue;
+            }
+            let (_, _, results) = shown_with_results(&lesson, 33_333);
+            for (id, number, words) in mine {
+                let said = results[number - 1].clone().unwrap_or_default();
+                assert!(said.contains(words), "{id} step {number} said: {said:?}");
+            }
+        }
     }
 
     #[test]
