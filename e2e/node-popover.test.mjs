@@ -48,7 +48,7 @@ test('a node\'s popover pauses it, closes on Escape, opens from the keyboard and
     await page.click('[data-testid=node-n2]');
     await page.waitForSelector(POPOVER);
     await assertBesideTheNode(page, 'n2', '1440×900');
-    assert.equal(await focusedLabel(page), 'Crash n2', 'focus moves to the first action');
+    await waitUntil(async () => (await focusedLabel(page)) === 'Crash n2', { what: 'focus to move to the first action, Crash n2', detail: () => focusedLabel(page) });
     assert.equal(await page.locator(`${POPOVER} button[aria-label="Send a write here, to n2"]`).count(), 1, 'a Raft server takes writes');
     await app.screenshot('popover-1-open-beside-n2');
 
@@ -69,7 +69,8 @@ test('a node\'s popover pauses it, closes on Escape, opens from the keyboard and
     await page.focus('[data-testid=node-n3]');
     await page.keyboard.press('Enter');
     await page.waitForSelector(POPOVER);
-    assert.equal(await focusedLabel(page), 'Crash n3');
+    // The popover hands focus to its first action once it is drawn, a frame after it appears.
+    await waitUntil(async () => (await focusedLabel(page)) === 'Crash n3', { what: 'focus on the first action, Crash n3', detail: () => focusedLabel(page) });
     await page.keyboard.press('ArrowDown');
     assert.equal(await focusedLabel(page), 'Pause 200 ms, n3', 'arrows move between the actions');
     await page.keyboard.press('ArrowUp');
