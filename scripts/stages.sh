@@ -28,14 +28,15 @@ stage_wasm() { CHROMEDRIVER=/usr/bin/chromedriver cargo test -p quorumlab --targ
 stage_e2e() {
   [ -f dist/index.html ] || { echo "dist/ is missing: run the build stage first"; return 1; }
   # The lesson walk (every step of every lesson by hand, each lesson at one of the four sizes in turn)
-  # goes first: its four files are the longest, and a long file started last is the stage's tail.
-  node --test --test-concurrency="${QUORUMLAB_E2E_JOBS:-2}" e2e/walk/*.test.mjs e2e/*.test.mjs
+  # must start first: its four files are the longest, and a long file started last is the stage's tail.
+  # Node runs test files in sorted order, whatever order they are given in: hence the folder's "0-".
+  node --test --test-concurrency="${QUORUMLAB_E2E_JOBS:-2}" e2e/0-walk/*.test.mjs e2e/*.test.mjs
 }
-# On request: the lesson walk alone (e2e/lesson-walk.mjs, files in e2e/walk/), which the e2e stage also
+# On request: the lesson walk alone (e2e/lesson-walk.mjs, files in e2e/0-walk/), which the e2e stage also
 # runs. QUORUMLAB_WALK=every-size walks every lesson at every size (about four times as long).
 stage_walk() {
   [ -f dist/index.html ] || { echo "dist/ is missing: run the build stage first"; return 1; }
-  node --test --test-concurrency="${QUORUMLAB_E2E_JOBS:-2}" e2e/walk/*.test.mjs
+  node --test --test-concurrency="${QUORUMLAB_E2E_JOBS:-2}" e2e/0-walk/*.test.mjs
 }
 # No sentence of the project may repeat the source texts the lessons are built from.
 stage_seed-overlap() {

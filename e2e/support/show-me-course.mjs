@@ -1,5 +1,5 @@
 // A lesson finished with "show me" on each step, opened from the app's own list: each step ticks and
-// says what happened, the lesson says it is complete and the list remembers it. Only a few lessons:
+// says what happened, the lesson says it is complete and the list remembers it. Only a few lessons (one, today):
 // "show me" on every step of every lesson is checked natively through the same tracker and driver
 // (src/lesson/drive.rs, at two frame sizes, with the edge-case steps' sentences), and every step of every
 // lesson is done in the browser by hand (e2e/lesson-walk.mjs); the whole course by "show me" here was
