@@ -11,6 +11,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
+#[path = "support/source.rs"]
+mod source;
+use source::{code_of, collect_sources, Source};
+
 /// The layer folders of `sim/src`, lowest first. A module may import modules of its own layer or
 /// below, never above.
 const LAYERS: &[&str] = &[
@@ -29,33 +33,8 @@ const ROOT_ENTRIES: &[&str] = &["lib.rs", "bin"];
 /// Module (`layer::module`) -> the modules its code imports.
 type Graph = BTreeMap<String, BTreeSet<String>>;
 
-/// One source file: its path inside `sim/src` (with `/` between folders) and its text.
-struct Source {
-    path: String,
-    text: String,
-}
-
 fn source_root() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
-}
-
-fn collect_sources(root: &Path, directory: &Path, found: &mut Vec<Source>) {
-    for entry in std::fs::read_dir(directory).expect("sim/src is readable") {
-        let path = entry.expect("a directory entry").path();
-        if path.is_dir() {
-            collect_sources(root, &path, found);
-        } else if path.extension().is_some_and(|extension| extension == "rs") {
-            let relative = path.strip_prefix(root).expect("under sim/src");
-            let components: Vec<String> = relative
-                .components()
-                .map(|component| component.as_os_str().to_string_lossy().into_owned())
-                .collect();
-            found.push(Source {
-                path: components.join("/"),
-                text: std::fs::read_to_string(&path).expect("a source file is readable"),
-            });
-        }
-    }
 }
 
 /// Every `.rs` file under `sim/src` but the CLI's (a crate of its own, which reaches the engine
@@ -101,22 +80,6 @@ fn module_of(path: &str) -> Option<(String, String)> {
         return None;
     }
     Some((layer.to_string(), first.trim_end_matches(".rs").to_string()))
-}
-
-/// The code of a file without comments and without its `#[cfg(test)]` module (tests may reach
-/// anywhere).
-fn code_of(text: &str) -> String {
-    let text = match text.find("#[cfg(test)]") {
-        Some(start) => &text[..start],
-        None => text,
-    };
-    text.lines()
-        .map(|line| match line.find("//") {
-            Some(start) => &line[..start],
-            None => line,
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 /// Every path in `code` that starts at `crate::`, as its segments after `crate`, with grouped imports
