@@ -13,7 +13,7 @@ use std::path::Path;
 
 #[path = "support/source.rs"]
 mod source;
-use source::{code_of, collect_sources, Source};
+use source::{code_of, collect_sources, crate_paths, Source};
 
 /// The layer folders of `sim/src`, lowest first. A module may import modules of its own layer or
 /// below, never above.
@@ -80,64 +80,6 @@ fn module_of(path: &str) -> Option<(String, String)> {
         return None;
     }
     Some((layer.to_string(), first.trim_end_matches(".rs").to_string()))
-}
-
-/// Every path in `code` that starts at `crate::`, as its segments after `crate`, with grouped imports
-/// spelled out: `crate::{base::ids::NodeId, contract::{action, config}}` gives `base::ids::NodeId`,
-/// `contract::action` and `contract::config`.
-fn crate_paths(code: &str) -> Vec<Vec<String>> {
-    let mut paths = Vec::new();
-    let mut rest = code;
-    while let Some(start) = rest.find("crate::") {
-        let joined_to_a_word = rest[..start]
-            .chars()
-            .next_back()
-            .is_some_and(|character| character.is_ascii_alphanumeric() || character == '_');
-        rest = &rest[start + "crate::".len()..];
-        if !joined_to_a_word {
-            let mut cursor = rest;
-            read_path_tree(&mut cursor, Vec::new(), &mut paths);
-        }
-    }
-    paths
-}
-
-/// Reads one path, or one `{...}` group of paths, from `cursor` onwards, each prefixed by `prefix`.
-fn read_path_tree(cursor: &mut &str, mut prefix: Vec<String>, paths: &mut Vec<Vec<String>>) {
-    let mut read_a_segment = false;
-    loop {
-        *cursor = cursor.trim_start();
-        if let Some(group) = cursor.strip_prefix('{') {
-            *cursor = group;
-            loop {
-                read_path_tree(cursor, prefix.clone(), paths);
-                *cursor = cursor.trim_start();
-                match cursor.strip_prefix(',') {
-                    Some(after) => *cursor = after,
-                    None => {
-                        *cursor = cursor.strip_prefix('}').unwrap_or(cursor);
-                        return;
-                    }
-                }
-            }
-        }
-        let length = cursor
-            .find(|character: char| !(character.is_ascii_alphanumeric() || character == '_'))
-            .unwrap_or(cursor.len());
-        if length == 0 {
-            break;
-        }
-        prefix.push(cursor[..length].to_string());
-        read_a_segment = true;
-        *cursor = &cursor[length..];
-        match cursor.strip_prefix("::") {
-            Some(after) => *cursor = after,
-            None => break,
-        }
-    }
-    if read_a_segment {
-        paths.push(prefix);
-    }
 }
 
 /// The modules (`layer::module`) a file's code imports: its `crate::<layer>::<module>` paths.

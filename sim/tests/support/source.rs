@@ -1,6 +1,10 @@
-//! Reading the project's Rust sources for the tests that check its shape (`layers.rs`,
-//! `protocol_names.rs`): every `.rs` file under a folder, and a file's code without comments and
-//! without its `#[cfg(test)]` module, since tests may reach anywhere.
+//! Reading the project's Rust sources for the tests that check its shape (`sim/tests/layers.rs`,
+//! `sim/tests/protocol_names.rs`, the app's `tests/app_layers.rs`): every `.rs` file under a folder, a
+//! file's code without comments and without its `#[cfg(test)]` module (tests may reach anywhere), and
+//! the `crate::` paths in that code.
+
+// Each test crate that includes this file uses only some of it.
+#![allow(dead_code)]
 
 use std::path::Path;
 
@@ -43,4 +47,62 @@ pub fn code_of(text: &str) -> String {
         })
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// Every path in `code` that starts at `crate::`, as its segments after `crate`, with grouped imports
+/// spelled out: `crate::{base::ids::NodeId, contract::{action, config}}` gives `base::ids::NodeId`,
+/// `contract::action` and `contract::config`.
+pub fn crate_paths(code: &str) -> Vec<Vec<String>> {
+    let mut paths = Vec::new();
+    let mut rest = code;
+    while let Some(start) = rest.find("crate::") {
+        let joined_to_a_word = rest[..start]
+            .chars()
+            .next_back()
+            .is_some_and(|character| character.is_ascii_alphanumeric() || character == '_');
+        rest = &rest[start + "crate::".len()..];
+        if !joined_to_a_word {
+            let mut cursor = rest;
+            read_path_tree(&mut cursor, Vec::new(), &mut paths);
+        }
+    }
+    paths
+}
+
+/// Reads one path, or one `{...}` group of paths, from `cursor` onwards, each prefixed by `prefix`.
+fn read_path_tree(cursor: &mut &str, mut prefix: Vec<String>, paths: &mut Vec<Vec<String>>) {
+    let mut read_a_segment = false;
+    loop {
+        *cursor = cursor.trim_start();
+        if let Some(group) = cursor.strip_prefix('{') {
+            *cursor = group;
+            loop {
+                read_path_tree(cursor, prefix.clone(), paths);
+                *cursor = cursor.trim_start();
+                match cursor.strip_prefix(',') {
+                    Some(after) => *cursor = after,
+                    None => {
+                        *cursor = cursor.strip_prefix('}').unwrap_or(cursor);
+                        return;
+                    }
+                }
+            }
+        }
+        let length = cursor
+            .find(|character: char| !(character.is_ascii_alphanumeric() || character == '_'))
+            .unwrap_or(cursor.len());
+        if length == 0 {
+            break;
+        }
+        prefix.push(cursor[..length].to_string());
+        read_a_segment = true;
+        *cursor = &cursor[length..];
+        match cursor.strip_prefix("::") {
+            Some(after) => *cursor = after,
+            None => break,
+        }
+    }
+    if read_a_segment {
+        paths.push(prefix);
+    }
 }
