@@ -141,21 +141,6 @@ fn OpenLesson(lesson: Lesson) -> impl IntoView {
     // Beside the cluster the whole lesson is open to read; above it (one column, a phone) the text
     // folds away so the step in hand sits right over the nodes (see `lesson::reach`).
     let unfolded = !crate::lesson::reach::is_single_column();
-    let complete = move || {
-        lessons.revision.track();
-        lessons
-            .with_tracker(|tracker| tracker.is_complete())
-            .unwrap_or(false)
-    };
-    // A lesson opened at a later step (a link to step 8) finishes without the earlier steps having
-    // happened here: the message says which, and how to see them, instead of claiming them.
-    let complete_words = move || {
-        lessons.revision.track();
-        let not_seen = lessons
-            .with_tracker(|tracker| tracker.steps_not_seen())
-            .unwrap_or_default();
-        complete_message(&not_seen)
-    };
     view! {
         <aside class="lesson-panel card" aria-label="Lesson" data-testid="lesson-panel"
             data-lesson-id=lesson.id.clone()>
@@ -179,9 +164,7 @@ fn OpenLesson(lesson: Lesson) -> impl IntoView {
                 </p>
             </Show>
             <CurrentStepCard steps=lesson.steps.clone() />
-            <Show when=complete>
-                <p class="lesson-complete" data-testid="lesson-complete" role="status">{complete_words}</p>
-            </Show>
+            <LessonComplete />
             <details class="lesson-fold" data-testid="lesson-text-fold" prop:open=unfolded>
                 <summary>"The lesson: the idea, terms and a mental model"</summary>
                 <div class="lesson-text">{before_view}</div>
@@ -222,6 +205,31 @@ fn waiting_words(moves_left: u64, moves_asked: u64) -> String {
             " This step needs {moves_asked} moves at the same instant, so the run stays paused for your next {left}; \
              it starts by itself after the last one (or press Play)."
         ),
+    }
+}
+
+/// Said once the lesson's last step is done. A lesson opened at a later step (a link to step 8) finishes
+/// without the earlier steps having happened here: the words say which, and how to see them.
+#[component]
+fn LessonComplete() -> impl IntoView {
+    let lessons = expect_context::<AppState>().lesson;
+    let complete = move || {
+        lessons.revision.track();
+        lessons
+            .with_tracker(|tracker| tracker.is_complete())
+            .unwrap_or(false)
+    };
+    let words = move || {
+        lessons.revision.track();
+        let not_seen = lessons
+            .with_tracker(|tracker| tracker.steps_not_seen())
+            .unwrap_or_default();
+        complete_message(&not_seen)
+    };
+    view! {
+        <Show when=complete>
+            <p class="lesson-complete" data-testid="lesson-complete" role="status">{words}</p>
+        </Show>
     }
 }
 
