@@ -305,7 +305,7 @@ class LessonWalk {
   }
 }
 
-// Walking all 67 steps at all four sizes takes four times as long as the rest of the e2e suite, so by
+// Walking all 68 steps at all four sizes takes four times as long as the rest of the e2e suite, so by
 // default every lesson is walked once, each at one size in turn (lesson 1 at 1280, lesson 2 at 1440, …),
 // and every size sees three or four lessons. QUORUMLAB_WALK=every-size walks every lesson at every size.
 // The e2e stage of `./x test` runs the default walk; `./x test walk` runs the walk alone (scripts/stages.sh).

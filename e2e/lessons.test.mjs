@@ -4,13 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openApp } from './support/browser.mjs';
 import { assertNoProblems, setSpeedPosition, simTimeMs, waitUntil } from './support/cluster.mjs';
-import { selectActor, step, stepState, waitForStepState } from './support/lesson-steps.mjs';
-
-async function openFromList(page, id) {
-  await page.click('[data-testid=lessons-button]');
-  await page.locator(`[data-testid=lesson-item][data-lesson-id="${id}"] [data-testid=open-lesson]`).click();
-  await page.waitForSelector(`[data-testid=lesson-panel][data-lesson-id="${id}"]`);
-}
+import { openFromList, selectActor, step, stepState, waitForStepState } from './support/lesson-steps.mjs';
 
 test('lesson 6 walked as a learner: pause A while it holds the lock, then resume it; each step ticks', async () => {
   const app = await openApp();

@@ -71,3 +71,10 @@ export async function toastLineAsDrawn(page) {
       .join(''),
   );
 }
+
+/** Opens lesson `id` from the header's Lessons button and its entry in the list. */
+export async function openFromList(page, id) {
+  await page.click('[data-testid=lessons-button]');
+  await page.locator(`[data-testid=lesson-item][data-lesson-id="${id}"] [data-testid=open-lesson]`).click();
+  await page.waitForSelector(`[data-testid=lesson-panel][data-lesson-id="${id}"]`);
+}
