@@ -260,10 +260,7 @@ fn release_by_owner_checker_fires_on_a_strangers_release() {
     }
     let names: Vec<String> = found
         .iter()
-        .map(|event| match event {
-            quorumlab_sim::trace::TraceEvent::Violation { invariant, .. } => invariant.to_string(),
-            _ => String::new(),
-        })
+        .map(|finding| finding.invariant.to_string())
         .collect();
     assert_eq!(names, [RELEASE_BY_OWNER, SINGLE_LEASE_HOLDER]);
 }

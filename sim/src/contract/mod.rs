@@ -9,3 +9,4 @@ pub mod invalid;
 pub mod link_settings;
 pub mod protocol;
 pub mod report;
+pub mod verdicts;

@@ -8,6 +8,7 @@
 use crate::base::ids::NodeId;
 use crate::contract::action::Action;
 use crate::contract::protocol::{ClientCommand, ClientOutcome, RequestId};
+use crate::contract::verdicts::Finding;
 use crate::engine::fingerprint::{Fingerprint, FingerprintKind};
 use crate::engine::network::MessageId;
 use crate::worlds::actor::Fact;
@@ -92,6 +93,16 @@ pub enum TraceEvent {
         label: &'static str,
         held_by_ms: Option<u64>,
     },
+}
+
+impl From<Finding> for TraceEvent {
+    fn from(finding: Finding) -> TraceEvent {
+        TraceEvent::Violation {
+            invariant: finding.invariant,
+            nodes: finding.nodes,
+            detail: finding.detail,
+        }
+    }
 }
 
 #[derive(Clone, Debug, Default)]

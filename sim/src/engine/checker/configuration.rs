@@ -6,11 +6,10 @@
 //! two disjoint majorities each elect a leader.
 
 use super::raft::CheckContext;
-use super::Violations;
+use super::{Finding, Violations};
 use crate::base::ids::NodeSet;
 use crate::base::units::LogIndex;
 pub use crate::contract::entry::invariants::CONFIGURATION_AGREEMENT;
-use crate::engine::trace::TraceEvent;
 use crate::protocols::raft::{Command, Entry};
 use crate::worlds::actor::ClusterRaft;
 
@@ -52,7 +51,7 @@ impl ConfigurationChecker {
         &mut self,
         context: &CheckContext<'_>,
         violations: &mut Violations,
-        found: &mut Vec<TraceEvent>,
+        found: &mut Vec<Finding>,
     ) {
         let node = context.node;
         let commit = context.raft.commit_index();
@@ -192,12 +191,8 @@ mod tests {
         }
         found
             .into_iter()
-            .filter_map(|event| match event {
-                TraceEvent::Violation {
-                    invariant, detail, ..
-                } if invariant == CONFIGURATION_AGREEMENT => Some(detail),
-                _ => None,
-            })
+            .filter(|finding| finding.invariant == CONFIGURATION_AGREEMENT)
+            .map(|finding| finding.detail)
             .collect()
     }
 

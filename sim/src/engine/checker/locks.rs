@@ -22,7 +22,7 @@
 //!   A belief's end is placed at true time "acquired + validity", so a client paused past its validity
 //!   does not count; what counts is a server granting a key that another client still validly holds.
 
-use super::Violations;
+use super::{Finding, Violations};
 use crate::base::ids::NodeId;
 use crate::base::time::SimTime;
 use crate::base::units::FencingToken;
@@ -30,7 +30,7 @@ pub use crate::contract::entry::invariants::{
     EXCLUSIVE_BELIEF, MUTUAL_EXCLUSION, NO_DUPLICATE_INVOICE, NO_LOST_UPDATES, PARTITION_OWNERSHIP,
     RELEASE_BY_OWNER, SINGLE_LEASE_HOLDER, TOKEN_MONOTONICITY,
 };
-use crate::engine::trace::TraceEvent;
+use crate::contract::verdicts::Verdicts;
 use crate::protocols::lockservice::LockFact;
 use crate::protocols::redlock::BeliefFact;
 use crate::protocols::resource::{AccessOutcome, ResourceFact};
@@ -117,20 +117,6 @@ pub struct LockChecker {
     partitions: Option<Partitions>,
 }
 
-/// Where one fact's violations go: the run's list and the trace events that announce them.
-struct Reporter<'a> {
-    now: SimTime,
-    violations: &'a mut Violations,
-    found: &'a mut Vec<TraceEvent>,
-}
-
-impl Reporter<'_> {
-    fn fire(&mut self, invariant: &'static str, nodes: Vec<NodeId>, detail: String) {
-        let event = self.violations.report(invariant, self.now, nodes, detail);
-        self.found.push(event);
-    }
-}
-
 /// The end of one hold, as the service applied it.
 #[derive(Clone, Copy)]
 struct Release {
@@ -180,9 +166,9 @@ impl LockChecker {
         node: NodeId,
         fact: &Fact,
         violations: &mut Violations,
-        found: &mut Vec<TraceEvent>,
+        found: &mut Vec<Finding>,
     ) {
-        let mut report = Reporter {
+        let mut report = Verdicts {
             now,
             violations,
             found,
@@ -280,7 +266,7 @@ impl LockChecker {
         node: NodeId,
         hold: u64,
         valid_for_local_us: u64,
-        report: &mut Reporter<'_>,
+        report: &mut Verdicts<'_>,
     ) {
         let now_us = report.now.as_micros();
         self.believers.retain(|_, (_, until_us)| *until_us > now_us);
@@ -303,7 +289,7 @@ impl LockChecker {
     }
 
     /// No Duplicate Invoice: a minute's invoices are generated once.
-    fn no_duplicate_invoice(&mut self, record: InvoiceRecord, report: &mut Reporter<'_>) {
+    fn no_duplicate_invoice(&mut self, record: InvoiceRecord, report: &mut Verdicts<'_>) {
         push_capped(&mut self.invoices, record);
         if record.duplicate {
             let detail = format!(
@@ -332,7 +318,7 @@ impl LockChecker {
         key: u32,
         owner: NodeId,
         token: FencingToken,
-        report: &mut Reporter<'_>,
+        report: &mut Verdicts<'_>,
     ) {
         if let Some((held, holder)) = self.holders.get(&key).copied() {
             let (granter, new, old) = (self.name(granter), self.name(owner), self.name(holder));
@@ -351,7 +337,7 @@ impl LockChecker {
     }
 
     /// Release By Owner: only the holder, or the lease's expiry, ends a hold.
-    fn release_by_owner(&mut self, release: Release, report: &mut Reporter<'_>) {
+    fn release_by_owner(&mut self, release: Release, report: &mut Verdicts<'_>) {
         let Release {
             key,
             owner,
@@ -384,7 +370,7 @@ impl LockChecker {
         }
     }
 
-    fn on_access(&mut self, record: AccessRecord, job: (u64, u32), report: &mut Reporter<'_>) {
+    fn on_access(&mut self, record: AccessRecord, job: (u64, u32), report: &mut Verdicts<'_>) {
         push_capped(&mut self.accesses, record);
         match record.outcome {
             AccessOutcome::StaleToken => self.rejected += 1,
@@ -402,7 +388,7 @@ impl LockChecker {
     }
 
     /// Token Monotonicity: the store never accepts a lower token after a higher one (where tokens fence).
-    fn token_monotonicity(&mut self, access: &AccessRecord, report: &mut Reporter<'_>) {
+    fn token_monotonicity(&mut self, access: &AccessRecord, report: &mut Verdicts<'_>) {
         let AccessRecord { client, token, .. } = *access;
         if token < self.highest_accepted && self.tokens_are_fencing != Some(false) {
             let detail = format!(
@@ -416,7 +402,7 @@ impl LockChecker {
     }
 
     /// Mutual Exclusion: once the store has seen a newer holder, an older one never touches it again.
-    fn mutual_exclusion(&mut self, access: &AccessRecord, report: &mut Reporter<'_>) {
+    fn mutual_exclusion(&mut self, access: &AccessRecord, report: &mut Verdicts<'_>) {
         let AccessRecord { client, token, .. } = *access;
         if self.current_token == Some(token) {
             return;
@@ -440,7 +426,7 @@ impl LockChecker {
         &mut self,
         access: &AccessRecord,
         (intent, account): (u64, u32),
-        report: &mut Reporter<'_>,
+        report: &mut Verdicts<'_>,
     ) {
         if !access.write || self.initial_count.is_none() {
             return;
@@ -471,7 +457,7 @@ impl LockChecker {
         &mut self,
         access: &AccessRecord,
         (intent, account): (u64, u32),
-        report: &mut Reporter<'_>,
+        report: &mut Verdicts<'_>,
     ) {
         let name = self.name(access.client);
         let state = self.accounts.entry(account).or_default();
@@ -494,7 +480,7 @@ impl LockChecker {
         &mut self,
         access: &AccessRecord,
         account: u32,
-        report: &mut Reporter<'_>,
+        report: &mut Verdicts<'_>,
     ) {
         let Some(Partitions {
             first_worker,

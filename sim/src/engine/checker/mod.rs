@@ -31,50 +31,17 @@ use crate::base::time::SimTime;
 use crate::contract::protocol::{Effect, RaftFact};
 use crate::contract::report::{LeaderRecord, ViolationRecord};
 use crate::engine::trace::TraceEvent;
-use crate::worlds::actor::{Actor, Message};
+use crate::worlds::actor::{Actor, ClusterRaft, Message};
 use std::collections::BTreeMap;
 
 pub use crate::contract::entry::invariants::LINEARIZABLE_READS;
+pub use crate::contract::verdicts::{node_label, Finding, Violations, VIOLATIONS_PER_INVARIANT};
 
-pub const VIOLATIONS_PER_INVARIANT: u64 = 100;
 /// Leader elections kept for the report.
 pub const MAX_LEADER_RECORDS: usize = 10_000;
 
 /// What a checker needs to remember about a node from just before it handles an input.
 pub type LeaderMark = Option<raft::LeaderMark>;
-
-#[derive(Clone, Debug, Default)]
-pub struct Violations {
-    list: Vec<ViolationRecord>,
-    counts: BTreeMap<String, u64>,
-}
-
-impl Violations {
-    /// Records a violation; returns the trace event for it.
-    pub fn report(
-        &mut self,
-        invariant: &'static str,
-        now: SimTime,
-        nodes: Vec<NodeId>,
-        detail: String,
-    ) -> TraceEvent {
-        let count = self.counts.entry(invariant.to_string()).or_insert(0);
-        *count += 1;
-        if *count <= VIOLATIONS_PER_INVARIANT {
-            self.list.push(ViolationRecord {
-                invariant: invariant.to_string(),
-                at_ms: now.as_ms(),
-                nodes: nodes.iter().map(|node| node.to_string()).collect(),
-                detail: detail.clone(),
-            });
-        }
-        TraceEvent::Violation {
-            invariant,
-            nodes,
-            detail,
-        }
-    }
-}
 
 #[derive(Clone, Debug)]
 pub struct Checkers {
@@ -168,19 +135,43 @@ impl Checkers {
         effects: &[Effect<Message>],
     ) -> Vec<TraceEvent> {
         let mut found = Vec::new();
+        self.check_facts(now, node, effects, &mut found);
+        if let Some(raft_node) = actor.as_raft() {
+            self.check_raft(now, node, raft_node, mark, effects, &mut found);
+        }
+        found.into_iter().map(TraceEvent::from).collect()
+    }
+
+    /// Feeds every fact `node` observed to the checkers that judge facts.
+    fn check_facts(
+        &mut self,
+        now: SimTime,
+        node: NodeId,
+        effects: &[Effect<Message>],
+        found: &mut Vec<Finding>,
+    ) {
         for effect in effects {
             if let Effect::Observe(fact) = effect {
                 self.locks
-                    .check(now, node, fact, &mut self.violations, &mut found);
+                    .check(now, node, fact, &mut self.violations, found);
                 self.paxos
-                    .check(now, node, fact, &mut self.violations, &mut found);
+                    .check(now, node, fact, &mut self.violations, found);
                 self.pbft
-                    .check(now, node, fact, &mut self.violations, &mut found);
+                    .check(now, node, fact, &mut self.violations, found);
             }
         }
-        let Some(raft_node) = actor.as_raft() else {
-            return found;
-        };
+    }
+
+    /// Records new leaders and runs Raft's and the configuration's checks on a Raft node's step.
+    fn check_raft(
+        &mut self,
+        now: SimTime,
+        node: NodeId,
+        raft_node: &ClusterRaft,
+        mark: LeaderMark,
+        effects: &[Effect<Message>],
+        found: &mut Vec<Finding>,
+    ) {
         for effect in effects {
             if let Effect::Observe(crate::worlds::actor::Fact::Raft(RaftFact::BecameLeader {
                 term,
@@ -204,10 +195,9 @@ impl Checkers {
             mark,
             effects,
         };
-        self.raft.check(&context, &mut self.violations, &mut found);
+        self.raft.check(&context, &mut self.violations, found);
         self.configuration
-            .check(&context, &mut self.violations, &mut found);
-        found
+            .check(&context, &mut self.violations, found);
     }
 
     /// Records a violation found outside the protocol checkers (e.g. by the client history).
@@ -218,7 +208,7 @@ impl Checkers {
         nodes: Vec<NodeId>,
         detail: String,
     ) -> TraceEvent {
-        self.violations.report(invariant, now, nodes, detail)
+        self.violations.report(invariant, now, nodes, detail).into()
     }
 
     pub fn note_leadership(&mut self, now: SimTime, node: NodeId, leads: bool) {
@@ -230,26 +220,18 @@ impl Checkers {
     }
 
     pub fn violations(&self) -> &[ViolationRecord] {
-        &self.violations.list
+        self.violations.list()
     }
 
     pub fn violation_counts(&self) -> &BTreeMap<String, u64> {
-        &self.violations.counts
+        self.violations.counts()
     }
 
     pub fn total_violations(&self) -> u64 {
-        self.violations.counts.values().sum()
+        self.violations.counts().values().sum()
     }
 
     pub fn leaderless_ms(&self, now: SimTime) -> u64 {
         self.liveness.leaderless_us(now) / 1_000
     }
-}
-
-/// The name a violation's detail gives `node`: its label (`A`, `n3`) where the world set one.
-fn node_label(labels: &[String], node: NodeId) -> String {
-    labels
-        .get(node.index())
-        .cloned()
-        .unwrap_or_else(|| node.to_string())
 }

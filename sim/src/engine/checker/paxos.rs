@@ -11,11 +11,10 @@
 //!   the broken promise is seen where a reader of the value would meet it. (The proposers' learning is
 //!   judged by Stability alone, as before learner actors existed.)
 
-use super::Violations;
+use super::{Finding, Violations};
 use crate::base::ids::{NodeId, NodeSet};
 use crate::base::time::SimTime;
 pub use crate::contract::entry::invariants::{AGREEMENT, STABILITY, VALIDITY};
-use crate::engine::trace::TraceEvent;
 use crate::protocols::paxos::{majority, value_name, Ballot, PaxosFact, PaxosValue};
 use crate::worlds::actor::Fact;
 use std::collections::{BTreeMap, BTreeSet};
@@ -72,7 +71,7 @@ impl PaxosChecker {
         node: NodeId,
         fact: &Fact,
         violations: &mut Violations,
-        found: &mut Vec<TraceEvent>,
+        found: &mut Vec<Finding>,
     ) {
         let Fact::Paxos(fact) = fact else { return };
         match *fact {
@@ -110,7 +109,7 @@ impl PaxosChecker {
         node: NodeId,
         value: PaxosValue,
         violations: &mut Violations,
-        found: &mut Vec<TraceEvent>,
+        found: &mut Vec<Finding>,
     ) {
         if !self.learner_actors.contains(node) {
             return;
@@ -136,7 +135,7 @@ impl PaxosChecker {
         ballot: Ballot,
         value: PaxosValue,
         violations: &mut Violations,
-        found: &mut Vec<TraceEvent>,
+        found: &mut Vec<Finding>,
     ) {
         if self.acceptors == 0 {
             return;
@@ -245,13 +244,7 @@ mod tests {
                 &mut found,
             );
         }
-        found
-            .iter()
-            .filter_map(|event| match event {
-                TraceEvent::Violation { invariant, .. } => Some(*invariant),
-                _ => None,
-            })
-            .collect()
+        found.iter().map(|finding| finding.invariant).collect()
     }
 
     #[test]

@@ -4,11 +4,10 @@
 //!   A replica lying at the time it commits says so in its fact (`honest: false`), and is not judged:
 //!   a Byzantine replica may claim anything, which is the point of tolerating it.
 
-use super::Violations;
+use super::{Finding, Violations};
 use crate::base::ids::NodeId;
 use crate::base::time::SimTime;
 pub use crate::contract::entry::invariants::HONEST_AGREEMENT;
-use crate::engine::trace::TraceEvent;
 use crate::protocols::pbft::{digest_text, Digest, PbftFact};
 use crate::worlds::actor::Fact;
 use std::collections::BTreeMap;
@@ -47,7 +46,7 @@ impl PbftChecker {
         node: NodeId,
         fact: &Fact,
         violations: &mut Violations,
-        found: &mut Vec<TraceEvent>,
+        found: &mut Vec<Finding>,
     ) {
         let Fact::Pbft(PbftFact::SlotCommitted {
             sequence,

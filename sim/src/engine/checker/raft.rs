@@ -10,7 +10,7 @@
 //! - Leader Completeness: a new leader holds every entry committed so far.
 //! - State Machine Safety: no node commits (and so applies) a different entry at a committed index.
 
-use super::Violations;
+use super::{Finding, Violations};
 use crate::base::hash::Fnv;
 use crate::base::ids::NodeId;
 use crate::base::time::SimTime;
@@ -19,7 +19,6 @@ pub use crate::contract::entry::invariants::{
     ELECTION_SAFETY, LEADER_APPEND_ONLY, LEADER_COMPLETENESS, LOG_MATCHING, STATE_MACHINE_SAFETY,
 };
 use crate::contract::protocol::{Effect, RaftFact};
-use crate::engine::trace::TraceEvent;
 use crate::worlds::actor::Fact;
 use crate::worlds::actor::{ClusterRaft, Message};
 use rustc_hash::FxHashMap;
@@ -113,7 +112,7 @@ impl RaftChecker {
         &mut self,
         context: &CheckContext<'_>,
         violations: &mut Violations,
-        found: &mut Vec<TraceEvent>,
+        found: &mut Vec<Finding>,
     ) {
         let node = context.node;
         for effect in context.effects {
@@ -135,7 +134,7 @@ impl RaftChecker {
         &mut self,
         context: &CheckContext<'_>,
         violations: &mut Violations,
-        found: &mut Vec<TraceEvent>,
+        found: &mut Vec<Finding>,
     ) {
         let log = context.raft.log();
         let prefix = &mut self.prefix[context.node.index()];
@@ -171,7 +170,7 @@ impl RaftChecker {
         &self,
         context: &CheckContext<'_>,
         violations: &mut Violations,
-        found: &mut Vec<TraceEvent>,
+        found: &mut Vec<Finding>,
     ) {
         let Some(mark) = context.mark else {
             return;
@@ -203,7 +202,7 @@ impl RaftChecker {
         context: &CheckContext<'_>,
         term: Term,
         violations: &mut Violations,
-        found: &mut Vec<TraceEvent>,
+        found: &mut Vec<Finding>,
     ) {
         let node = context.node;
         let previous = *self.leader_of_term.entry(term).or_insert(node);
@@ -234,7 +233,7 @@ impl RaftChecker {
         &mut self,
         context: &CheckContext<'_>,
         violations: &mut Violations,
-        found: &mut Vec<TraceEvent>,
+        found: &mut Vec<Finding>,
     ) {
         let node = context.node;
         let commit = context.raft.commit_index();
