@@ -3,6 +3,7 @@
 
 use quorumlab_sim::checker::{AGREEMENT, STABILITY, VALIDITY};
 use quorumlab_sim::narration::Narrator;
+use quorumlab_sim::paxos::checker::PaxosChecker;
 use quorumlab_sim::runner::ScenarioRun;
 use quorumlab_sim::scenario::parse_scenario;
 use quorumlab_sim::time::SimTime;
@@ -29,8 +30,8 @@ fn run(
 fn chosen_at_ms(run: &ScenarioRun) -> Option<u64> {
     run.world()
         .checkers()
-        .paxos()
-        .chosen
+        .world::<PaxosChecker>()
+        .and_then(|paxos| paxos.chosen)
         .map(|chosen| chosen.at.as_ms())
 }
 
@@ -86,8 +87,8 @@ fn a_rival_carries_a_crashed_proposers_value_forward() {
     let chosen = run
         .world()
         .checkers()
-        .paxos()
-        .chosen
+        .world::<PaxosChecker>()
+        .and_then(|paxos| paxos.chosen)
         .expect("a value is chosen");
     // B's ballot chose A's "apple", not B's own "banana".
     assert_eq!(chosen.value, 0);

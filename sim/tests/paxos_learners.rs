@@ -6,6 +6,7 @@
 
 use quorumlab_sim::checker::{AGREEMENT, STABILITY, VALIDITY};
 use quorumlab_sim::ids::NodeId;
+use quorumlab_sim::paxos::checker::PaxosChecker;
 use quorumlab_sim::paxos::learner::Learned;
 use quorumlab_sim::paxos::{majority, PaxosValue};
 use quorumlab_sim::runner::ScenarioRun;
@@ -42,7 +43,11 @@ fn learner_actors(run: &ScenarioRun) -> Vec<(String, Option<Learned>)> {
 }
 
 fn chosen_value(run: &ScenarioRun) -> Option<PaxosValue> {
-    let chosen = run.world().checkers().paxos().chosen;
+    let chosen = run
+        .world()
+        .checkers()
+        .world::<PaxosChecker>()
+        .and_then(|paxos| paxos.chosen);
     chosen.map(|chosen| chosen.value)
 }
 

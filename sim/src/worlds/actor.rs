@@ -130,6 +130,21 @@ pub enum Fact {
     Pbft(PbftFact),
 }
 
+impl Fact {
+    /// The protocol's own fact inside, for a world's checker to downcast to its fact type.
+    pub fn inner(&self) -> &dyn std::any::Any {
+        match self {
+            Fact::Raft(fact) => fact,
+            Fact::Lock(fact) => fact,
+            Fact::Belief(fact) => fact,
+            Fact::Scheduler(fact) => fact,
+            Fact::Resource(fact) => fact,
+            Fact::Paxos(fact) => fact,
+            Fact::Pbft(fact) => fact,
+        }
+    }
+}
+
 impl Wire for Message {
     type Fact = Fact;
 }

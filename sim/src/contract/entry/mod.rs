@@ -8,6 +8,7 @@
 pub mod describe;
 pub mod invariants;
 pub mod options;
+pub mod parts;
 pub mod sweep;
 
 use crate::contract::config::{ProtocolConfig, ProtocolKind};
@@ -116,6 +117,8 @@ pub struct ProtocolEntry<Build = ()> {
     pub tables: &'static [OptionTable],
     /// How seed sweeps run the world: its configurations, safe and unsafe (see `sweep`).
     pub sweep: SweepPlan,
+    /// The pieces the world's folder owns beyond the protocol: its checker, ... (see `parts`).
+    pub parts: &'static dyn parts::WorldParts,
     /// Builds the world's actors in node order (servers, then the lettered actors, then the store).
     pub build_actors: Build,
 }
@@ -136,6 +139,7 @@ impl ProtocolEntry {
             lock_keys: self.lock_keys,
             tables: self.tables,
             sweep: self.sweep,
+            parts: self.parts,
             build_actors,
         }
     }

@@ -8,10 +8,9 @@
 mod configuration;
 mod liveness;
 pub mod locks;
-pub mod paxos;
-pub mod pbft;
 mod raft;
 
+pub use crate::contract::entry::invariants::{AGREEMENT, HONEST_AGREEMENT, STABILITY, VALIDITY};
 pub use configuration::{ConfigurationChecker, CONFIGURATION_AGREEMENT};
 pub use liveness::Liveness;
 pub use locks::{
@@ -19,14 +18,12 @@ pub use locks::{
     NO_LOST_UPDATES, PARTITION_OWNERSHIP, RELEASE_BY_OWNER, SINGLE_LEASE_HOLDER,
     TOKEN_MONOTONICITY,
 };
-pub use paxos::{PaxosChecker, AGREEMENT, STABILITY, VALIDITY};
-pub use pbft::{PbftChecker, HONEST_AGREEMENT};
 pub use raft::{
     RaftChecker, ELECTION_SAFETY, LEADER_APPEND_ONLY, LEADER_COMPLETENESS, LOG_MATCHING,
     STATE_MACHINE_SAFETY,
 };
 
-use crate::base::ids::{NodeId, NodeSet};
+use crate::base::ids::NodeId;
 use crate::base::time::SimTime;
 use crate::contract::protocol::{Effect, RaftFact};
 use crate::contract::report::{LeaderRecord, ViolationRecord};
@@ -35,7 +32,9 @@ use crate::worlds::actor::{Actor, ClusterRaft, Message};
 use std::collections::BTreeMap;
 
 pub use crate::contract::entry::invariants::LINEARIZABLE_READS;
-pub use crate::contract::verdicts::{node_label, Finding, Violations, VIOLATIONS_PER_INVARIANT};
+pub use crate::contract::verdicts::{
+    node_label, Finding, Verdicts, Violations, WorldChecker, VIOLATIONS_PER_INVARIANT,
+};
 
 /// Leader elections kept for the report.
 pub const MAX_LEADER_RECORDS: usize = 10_000;
@@ -51,8 +50,8 @@ pub struct Checkers {
     violations: Violations,
     leaders: Vec<LeaderRecord>,
     locks: LockChecker,
-    paxos: PaxosChecker,
-    pbft: PbftChecker,
+    /// The world's own checker, from its registry entry (Paxos' Agreement, PBFT's Honest Agreement).
+    world: Option<Box<dyn WorldChecker>>,
 }
 
 impl Checkers {
@@ -64,8 +63,7 @@ impl Checkers {
             violations: Violations::default(),
             leaders: Vec::new(),
             locks: LockChecker::default(),
-            paxos: PaxosChecker::default(),
-            pbft: PbftChecker::default(),
+            world: None,
         }
     }
 
@@ -81,28 +79,19 @@ impl Checkers {
         &self.locks
     }
 
-    /// The Paxos checker (what the acceptors chose, for views and tests).
-    pub fn paxos(&self) -> &PaxosChecker {
-        &self.paxos
+    /// The world's own checker, as its type `T` (`PaxosChecker`, for the value chosen); `None` in a
+    /// world with no checker of that type.
+    pub fn world<T: 'static>(&self) -> Option<&T> {
+        self.world.as_ref()?.as_any().downcast_ref::<T>()
     }
 
-    /// The PBFT checker (what honest replicas committed, for views and tests).
-    pub fn pbft(&self) -> &PbftChecker {
-        &self.pbft
-    }
-
-    /// A Paxos world with `acceptors` acceptors: judge Agreement, Validity and Stability.
-    /// Arms the Paxos checkers: `acceptors` count toward a majority, and `learners` are the learner
-    /// actors, whose knowledge must match the value the acceptors chose.
-    pub fn watch_paxos(&mut self, acceptors: usize, learners: NodeSet) {
-        self.paxos.watch(acceptors);
-        self.paxos.watch_learners(learners);
+    /// Arms the world's own checker (its registry entry's).
+    pub fn arm_world(&mut self, checker: Box<dyn WorldChecker>) {
+        self.world = Some(checker);
     }
 
     /// Names for violation details in coordination worlds (`A`, `store`), indexed by node.
     pub fn set_labels(&mut self, labels: Vec<String>) {
-        self.paxos.set_labels(labels.clone());
-        self.pbft.set_labels(labels.clone());
         self.locks.set_labels(labels);
     }
 
@@ -154,10 +143,14 @@ impl Checkers {
             if let Effect::Observe(fact) = effect {
                 self.locks
                     .check(now, node, fact, &mut self.violations, found);
-                self.paxos
-                    .check(now, node, fact, &mut self.violations, found);
-                self.pbft
-                    .check(now, node, fact, &mut self.violations, found);
+                if let Some(world) = &mut self.world {
+                    let mut verdicts = Verdicts {
+                        now,
+                        violations: &mut self.violations,
+                        found,
+                    };
+                    world.check(node, fact.inner(), &mut verdicts);
+                }
             }
         }
     }

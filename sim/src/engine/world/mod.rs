@@ -24,6 +24,7 @@ use crate::base::rng::Rng;
 use crate::base::time::SimTime;
 use crate::contract::action::Action;
 use crate::contract::config::ProtocolConfig;
+use crate::contract::entry::parts::Arming;
 use crate::contract::protocol::{ClientCommand, Effects, Input, Protocol, RequestId, TimerKey};
 use crate::contract::report::{NodeFinal, NodeKey, Report};
 use crate::engine::checker::{Checkers, Partitions};
@@ -207,12 +208,17 @@ impl World {
             let labels = (0..self.nodes.len())
                 .map(|index| self.node_label(NodeId(index as u16)))
                 .collect();
-            self.checkers.set_labels(labels);
-            if let ProtocolConfig::Paxos(..) = &self.config.protocol {
-                let learners = (0..layout.learners).map(|index| layout.learner(index));
-                self.checkers
-                    .watch_paxos(layout.servers, learners.collect());
+            let arming = Arming {
+                servers: layout.servers,
+                learners: (0..layout.learners)
+                    .map(|index| layout.learner(index))
+                    .collect(),
+                labels,
+            };
+            if let Some(checker) = self.config.protocol.entry().parts.checker(&arming) {
+                self.checkers.arm_world(checker);
             }
+            self.checkers.set_labels(arming.labels);
             if let ProtocolConfig::WorkQueue(_, queue) = &self.config.protocol {
                 if queue.partitioned && layout.workers > 0 {
                     self.checkers.watch_partitions(Partitions {

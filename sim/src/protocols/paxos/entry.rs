@@ -37,6 +37,7 @@ pub const PAXOS: ProtocolEntry = ProtocolEntry {
     defaults: super::options::defaults,
     lock_keys: &[],
     tables: &[super::options::TABLE],
+    parts: &super::parts::PaxosParts,
     sweep: SweepPlan {
         servers: 5,
         quiet_ms: 2_000,

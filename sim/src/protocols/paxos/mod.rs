@@ -54,6 +54,7 @@
 //! stand back, and step in only after a long silence, as a crude stand-in for a leader election).
 
 pub mod acceptor;
+pub mod checker;
 pub mod describe;
 pub mod entry;
 pub mod fact;
@@ -61,6 +62,7 @@ pub mod learner;
 pub mod learner_node;
 pub mod message;
 pub mod options;
+pub mod parts;
 pub mod proposer;
 
 pub use acceptor::Acceptor;

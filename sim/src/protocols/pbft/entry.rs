@@ -42,6 +42,7 @@ pub const PBFT: ProtocolEntry = ProtocolEntry {
     defaults: super::options::defaults,
     lock_keys: &[],
     tables: &[super::options::TABLE],
+    parts: &super::parts::PbftParts,
     sweep: SweepPlan {
         servers: 4,
         quiet_ms: 5_000,

@@ -41,6 +41,7 @@
 //! digest, pre-prepares whose digest does not match the request), `silent` (sends nothing) and
 //! `selective` (sends nothing to the upper half of the other replicas, the truth to the rest).
 
+pub mod checker;
 pub mod client;
 pub mod describe;
 pub mod entry;
@@ -48,6 +49,7 @@ pub mod fact;
 pub mod lying;
 pub mod message;
 pub mod options;
+pub mod parts;
 pub mod replica;
 pub mod slot;
 pub mod view_change;

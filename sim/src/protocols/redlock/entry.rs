@@ -47,6 +47,7 @@ pub const REDIS_LOCK: ProtocolEntry = ProtocolEntry {
     defaults: || ProtocolConfig::RedisLock(unfenced_locks()),
     lock_keys: &["unchecked_release", "set_nx_retries"],
     tables: &[],
+    parts: &crate::contract::entry::parts::NoParts,
     sweep: SweepPlan {
         servers: 1,
         quiet_ms: 2_500,
@@ -97,6 +98,7 @@ pub const REDLOCK: ProtocolEntry = ProtocolEntry {
     defaults: || ProtocolConfig::Redlock(unfenced_locks()),
     lock_keys: &["drift_allowance_ms"],
     tables: &[],
+    parts: &crate::contract::entry::parts::NoParts,
     sweep: SweepPlan {
         servers: 5,
         quiet_ms: 2_500,

@@ -3,6 +3,7 @@
 //! likewise, and the acceptors' truth.
 
 use super::*;
+use crate::protocols::paxos::checker::PaxosChecker;
 use crate::protocols::paxos::learner::Learned;
 use crate::protocols::paxos::{Ballot, PaxosValue, Proposal, ProposerPhase};
 use crate::worlds::coordination::Layout;
@@ -92,10 +93,14 @@ impl World {
                 })
             })
             .collect();
-        let chosen = self.checkers().paxos().chosen.map(|chosen| Proposal {
-            ballot: chosen.ballot,
-            value: chosen.value,
-        });
+        let chosen = self
+            .checkers()
+            .world::<PaxosChecker>()
+            .and_then(|paxos| paxos.chosen)
+            .map(|chosen| Proposal {
+                ballot: chosen.ballot,
+                value: chosen.value,
+            });
         Some(PaxosView {
             acceptors,
             proposers,

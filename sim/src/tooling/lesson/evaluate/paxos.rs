@@ -5,6 +5,7 @@
 use super::{counted, Verdict};
 use crate::base::time::SimTime;
 use crate::engine::world::World;
+use crate::protocols::paxos::checker::PaxosChecker;
 use crate::protocols::paxos::{ballot_text, value_name, Ballot, Proposer};
 
 fn proposers(world: &World) -> impl Iterator<Item = &Proposer> {
@@ -33,7 +34,11 @@ fn ballot_words(world: &World, ballot: Ballot) -> String {
 }
 
 pub(super) fn value_chosen(world: &World) -> Verdict {
-    match world.checkers().paxos().chosen {
+    match world
+        .checkers()
+        .world::<PaxosChecker>()
+        .and_then(|paxos| paxos.chosen)
+    {
         Some(chosen) => Verdict::yes(format!(
             "“{}” is chosen: a majority of acceptors accepted it in ballot {}",
             value_name(chosen.value),
@@ -67,7 +72,11 @@ impl PaxosBaseline {
     /// when the choice is first seen (a proposer still running a round then may start one more).
     pub(super) fn value_chosen_within_ballots(&mut self, world: &World, limit: u64) -> Verdict {
         let started = ballots(world).saturating_sub(self.ballots);
-        let Some(chosen) = world.checkers().paxos().chosen else {
+        let Some(chosen) = world
+            .checkers()
+            .world::<PaxosChecker>()
+            .and_then(|paxos| paxos.chosen)
+        else {
             let text = counted(started, "ballot", "ballots");
             return Verdict::not_yet(if started > limit {
                 format!("nothing chosen after {text}: the proposers are duelling; start a fresh run with a remedy")

@@ -11,12 +11,13 @@
 //!   the broken promise is seen where a reader of the value would meet it. (The proposers' learning is
 //!   judged by Stability alone, as before learner actors existed.)
 
-use super::{Finding, Violations};
+use super::{majority, value_name, Ballot, PaxosFact, PaxosValue};
 use crate::base::ids::{NodeId, NodeSet};
 use crate::base::time::SimTime;
 pub use crate::contract::entry::invariants::{AGREEMENT, STABILITY, VALIDITY};
-use crate::protocols::paxos::{majority, value_name, Ballot, PaxosFact, PaxosValue};
-use crate::worlds::actor::Fact;
+use crate::contract::entry::parts::Arming;
+use crate::contract::verdicts::{node_label, Verdicts, WorldChecker};
+use std::any::Any;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Ballots tallied at most; the oldest is forgotten beyond this (a run has far fewer).
@@ -32,7 +33,7 @@ pub struct Chosen {
 
 #[derive(Clone, Debug, Default)]
 pub struct PaxosChecker {
-    /// Acceptors in the world; 0 until armed (no Paxos world).
+    /// Acceptors in the world: a majority of them chooses a value.
     acceptors: usize,
     tallies: BTreeMap<Ballot, (PaxosValue, NodeSet)>,
     /// Ballots whose majority was already judged.
@@ -49,31 +50,22 @@ pub struct PaxosChecker {
 }
 
 impl PaxosChecker {
-    pub fn set_labels(&mut self, labels: Vec<String>) {
-        self.labels = labels;
+    /// The checker of a world with `arming.servers` acceptors and `arming.learners` learner actors.
+    pub fn armed(arming: &Arming) -> PaxosChecker {
+        PaxosChecker {
+            acceptors: arming.servers,
+            learner_actors: arming.learners,
+            labels: arming.labels.clone(),
+            ..PaxosChecker::default()
+        }
     }
 
     fn name(&self, node: NodeId) -> String {
-        super::node_label(&self.labels, node)
+        node_label(&self.labels, node)
     }
 
-    pub fn watch(&mut self, acceptors: usize) {
-        self.acceptors = acceptors;
-    }
-
-    pub fn watch_learners(&mut self, learners: NodeSet) {
-        self.learner_actors = learners;
-    }
-
-    pub fn check(
-        &mut self,
-        now: SimTime,
-        node: NodeId,
-        fact: &Fact,
-        violations: &mut Violations,
-        found: &mut Vec<Finding>,
-    ) {
-        let Fact::Paxos(fact) = fact else { return };
+    /// Judges one fact an actor observed.
+    pub fn check_fact(&mut self, node: NodeId, fact: &PaxosFact, verdicts: &mut Verdicts<'_>) {
         match *fact {
             PaxosFact::ValueProposed {
                 value,
@@ -83,10 +75,10 @@ impl PaxosChecker {
                 self.own_values.insert(value);
             }
             PaxosFact::ValueAccepted { ballot, value } => {
-                self.accepted(now, node, ballot, value, violations, found)
+                self.accepted(node, ballot, value, verdicts)
             }
             PaxosFact::ValueLearned { value, .. } => {
-                self.learner_knows(now, node, value, violations, found);
+                self.learner_knows(node, value, verdicts);
                 if let Some(before) = self.learned.insert(node, value).filter(|old| *old != value) {
                     let detail = format!(
                         "{} had learned “{}” and now learns “{}”",
@@ -94,7 +86,7 @@ impl PaxosChecker {
                         value_name(before),
                         value_name(value)
                     );
-                    found.push(violations.report(STABILITY, now, vec![node], detail));
+                    verdicts.fire(STABILITY, vec![node], detail);
                 }
             }
             _ => {}
@@ -103,14 +95,7 @@ impl PaxosChecker {
 
     /// A learner actor that knows a value other than the one chosen first breaks Agreement where a
     /// reader would meet it.
-    fn learner_knows(
-        &self,
-        now: SimTime,
-        node: NodeId,
-        value: PaxosValue,
-        violations: &mut Violations,
-        found: &mut Vec<Finding>,
-    ) {
+    fn learner_knows(&self, node: NodeId, value: PaxosValue, verdicts: &mut Verdicts<'_>) {
         if !self.learner_actors.contains(node) {
             return;
         }
@@ -125,18 +110,17 @@ impl PaxosChecker {
             first.ballot.round,
             first.at.as_ms()
         );
-        found.push(violations.report(AGREEMENT, now, vec![node], detail));
+        verdicts.fire(AGREEMENT, vec![node], detail);
     }
 
     fn accepted(
         &mut self,
-        now: SimTime,
         node: NodeId,
         ballot: Ballot,
         value: PaxosValue,
-        violations: &mut Violations,
-        found: &mut Vec<Finding>,
+        verdicts: &mut Verdicts<'_>,
     ) {
+        let now = verdicts.now;
         if self.acceptors == 0 {
             return;
         }
@@ -161,7 +145,7 @@ impl PaxosChecker {
                 "“{}” was chosen but no proposer proposed it",
                 value_name(value)
             );
-            found.push(violations.report(VALIDITY, now, nodes.clone(), detail));
+            verdicts.fire(VALIDITY, nodes.clone(), detail);
         }
         match self.chosen {
             None => {
@@ -180,16 +164,33 @@ impl PaxosChecker {
                     first.ballot.round,
                     first.at.as_ms()
                 );
-                found.push(violations.report(AGREEMENT, now, nodes, detail));
+                verdicts.fire(AGREEMENT, nodes, detail);
             }
             Some(_) => {}
         }
     }
 }
 
+impl WorldChecker for PaxosChecker {
+    fn check(&mut self, node: NodeId, fact: &dyn Any, verdicts: &mut Verdicts<'_>) {
+        if let Some(fact) = fact.downcast_ref::<PaxosFact>() {
+            self.check_fact(node, fact, verdicts);
+        }
+    }
+
+    fn clone_box(&self) -> Box<dyn WorldChecker> {
+        Box::new(self.clone())
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::contract::verdicts::Violations;
 
     fn ballot(round: u64, proposer: u16) -> Ballot {
         Ballot {
@@ -198,51 +199,52 @@ mod tests {
         }
     }
 
-    fn proposed(value: PaxosValue, round: u64) -> Fact {
-        Fact::Paxos(PaxosFact::ValueProposed {
+    fn proposed(value: PaxosValue, round: u64) -> PaxosFact {
+        PaxosFact::ValueProposed {
             ballot: ballot(round, 3),
             value,
             carried_from: None,
             promises: NodeSet::default(),
-        })
+        }
     }
 
-    fn accepted(value: PaxosValue, round: u64) -> Fact {
-        Fact::Paxos(PaxosFact::ValueAccepted {
+    fn accepted(value: PaxosValue, round: u64) -> PaxosFact {
+        PaxosFact::ValueAccepted {
             ballot: ballot(round, 3),
             value,
-        })
+        }
     }
 
-    fn learned(value: PaxosValue) -> Fact {
-        Fact::Paxos(PaxosFact::ValueLearned {
+    fn learned(value: PaxosValue) -> PaxosFact {
+        PaxosFact::ValueLearned {
             ballot: ballot(1, 3),
             value,
             acceptors: NodeSet::default(),
             before: None,
-        })
+        }
     }
 
     /// Feeds `facts` (node, fact) to a checker of three acceptors; returns the invariants that fired.
-    fn fired(facts: &[(u16, Fact)]) -> Vec<&'static str> {
+    fn fired(facts: &[(u16, PaxosFact)]) -> Vec<&'static str> {
         fired_with_learners(facts, NodeSet::default())
     }
 
     /// As [`fired`], with `learners` watched as learner actors.
-    fn fired_with_learners(facts: &[(u16, Fact)], learners: NodeSet) -> Vec<&'static str> {
-        let mut checker = PaxosChecker::default();
-        checker.watch(3);
-        checker.watch_learners(learners);
+    fn fired_with_learners(facts: &[(u16, PaxosFact)], learners: NodeSet) -> Vec<&'static str> {
+        let mut checker = PaxosChecker::armed(&Arming {
+            servers: 3,
+            learners,
+            labels: Vec::new(),
+        });
         let mut violations = Violations::default();
         let mut found = Vec::new();
+        let mut verdicts = Verdicts {
+            now: SimTime::ZERO,
+            violations: &mut violations,
+            found: &mut found,
+        };
         for (node, fact) in facts {
-            checker.check(
-                SimTime::ZERO,
-                NodeId(*node),
-                fact,
-                &mut violations,
-                &mut found,
-            );
+            checker.check(NodeId(*node), fact, &mut verdicts);
         }
         found.iter().map(|finding| finding.invariant).collect()
     }
@@ -262,7 +264,7 @@ mod tests {
     }
 
     /// Two proposers, and a majority of the three acceptors accepting each one's value in turn.
-    fn two_values_chosen() -> Vec<(u16, Fact)> {
+    fn two_values_chosen() -> Vec<(u16, PaxosFact)> {
         vec![
             (3, proposed(0, 1)),
             (4, proposed(1, 2)),
@@ -292,7 +294,7 @@ mod tests {
     fn agreement_fires_at_a_learner_actor_that_knows_the_second_value() {
         let mut facts = two_values_chosen();
         let learner_actors: NodeSet = [NodeId(5)].into_iter().collect();
-        let run = |facts: &[(u16, Fact)]| fired_with_learners(facts, learner_actors).len();
+        let run = |facts: &[(u16, PaxosFact)]| fired_with_learners(facts, learner_actors).len();
         // The second majority fires once at the acceptors; a proposer learning it adds nothing here.
         facts.push((3, learned(1)));
         assert_eq!(run(&facts), 1);

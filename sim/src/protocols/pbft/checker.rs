@@ -4,12 +4,13 @@
 //!   A replica lying at the time it commits says so in its fact (`honest: false`), and is not judged:
 //!   a Byzantine replica may claim anything, which is the point of tolerating it.
 
-use super::{Finding, Violations};
+use super::{digest_text, Digest, PbftFact};
 use crate::base::ids::NodeId;
 use crate::base::time::SimTime;
 pub use crate::contract::entry::invariants::HONEST_AGREEMENT;
-use crate::protocols::pbft::{digest_text, Digest, PbftFact};
-use crate::worlds::actor::Fact;
+use crate::contract::entry::parts::Arming;
+use crate::contract::verdicts::{node_label, Verdicts, WorldChecker};
+use std::any::Any;
 use std::collections::BTreeMap;
 
 /// Sequence numbers remembered at most (a run has far fewer; the oldest is forgotten beyond this).
@@ -32,28 +33,27 @@ pub struct PbftChecker {
 }
 
 impl PbftChecker {
-    pub fn set_labels(&mut self, labels: Vec<String>) {
-        self.labels = labels;
+    /// The checker of a world whose nodes go by `arming.labels`.
+    pub fn armed(arming: &Arming) -> PbftChecker {
+        PbftChecker {
+            labels: arming.labels.clone(),
+            ..PbftChecker::default()
+        }
     }
 
     fn name(&self, node: NodeId) -> String {
-        super::node_label(&self.labels, node)
+        node_label(&self.labels, node)
     }
 
-    pub fn check(
-        &mut self,
-        now: SimTime,
-        node: NodeId,
-        fact: &Fact,
-        violations: &mut Violations,
-        found: &mut Vec<Finding>,
-    ) {
-        let Fact::Pbft(PbftFact::SlotCommitted {
+    /// Judges one fact a replica observed.
+    pub fn check_fact(&mut self, node: NodeId, fact: &PbftFact, verdicts: &mut Verdicts<'_>) {
+        let now = verdicts.now;
+        let PbftFact::SlotCommitted {
             sequence,
             digest,
             honest: true,
             ..
-        }) = *fact
+        } = *fact
         else {
             return;
         };
@@ -75,8 +75,24 @@ impl PbftChecker {
                 digest_text(first.digest),
                 first.at.as_ms()
             );
-            found.push(violations.report(HONEST_AGREEMENT, now, vec![first.node, node], detail));
+            verdicts.fire(HONEST_AGREEMENT, vec![first.node, node], detail);
         }
+    }
+}
+
+impl WorldChecker for PbftChecker {
+    fn check(&mut self, node: NodeId, fact: &dyn Any, verdicts: &mut Verdicts<'_>) {
+        if let Some(fact) = fact.downcast_ref::<PbftFact>() {
+            self.check_fact(node, fact, verdicts);
+        }
+    }
+
+    fn clone_box(&self) -> Box<dyn WorldChecker> {
+        Box::new(self.clone())
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
     }
 }
 
@@ -84,29 +100,29 @@ impl PbftChecker {
 mod tests {
     use super::*;
     use crate::base::ids::NodeSet;
+    use crate::contract::verdicts::Violations;
 
-    fn committed(sequence: u64, digest: Digest, honest: bool) -> Fact {
-        Fact::Pbft(PbftFact::SlotCommitted {
+    fn committed(sequence: u64, digest: Digest, honest: bool) -> PbftFact {
+        PbftFact::SlotCommitted {
             view: 0,
             sequence,
             digest,
             committers: NodeSet::default(),
             honest,
-        })
+        }
     }
 
-    fn fired(facts: &[(u16, Fact)]) -> usize {
+    fn fired(facts: &[(u16, PbftFact)]) -> usize {
         let mut checker = PbftChecker::default();
         let mut violations = Violations::default();
         let mut found = Vec::new();
+        let mut verdicts = Verdicts {
+            now: SimTime::ZERO,
+            violations: &mut violations,
+            found: &mut found,
+        };
         for (node, fact) in facts {
-            checker.check(
-                SimTime::ZERO,
-                NodeId(*node),
-                fact,
-                &mut violations,
-                &mut found,
-            );
+            checker.check(NodeId(*node), fact, &mut verdicts);
         }
         found.len()
     }

@@ -1,0 +1,36 @@
+//! The pieces of a world that its folder owns beyond the protocol itself, reached through the
+//! registry entry: today its checker. Later steps of issue 31 add the view, the chaos generator, the
+//! sweep judge and the lesson checkpoints here, so that nothing outside a protocol's folder has to
+//! match on the protocol's name to find them.
+//!
+//! Every hook has a default meaning "this world has none", so a world states only what it owns.
+
+use crate::base::ids::NodeSet;
+use crate::contract::verdicts::WorldChecker;
+use std::fmt::Debug;
+
+/// What the engine knows about a world's nodes when it arms a checker.
+#[derive(Clone, Debug, Default)]
+pub struct Arming {
+    /// The servers (acceptors, replicas), numbered first.
+    pub servers: usize,
+    /// Actors that only learn outcomes (Paxos' `L1`, ...).
+    pub learners: NodeSet,
+    /// Every node's name (`n1`, `A`, `store`), indexed by node, for the checker's sentences.
+    pub labels: Vec<String>,
+}
+
+/// A world's own parts. A folder declares a unit struct implementing this and puts a reference to it
+/// in its registry entry.
+pub trait WorldParts: Debug + Sync {
+    /// The checker judging the world's own invariants, armed for this run's nodes.
+    fn checker(&self, _arming: &Arming) -> Option<Box<dyn WorldChecker>> {
+        None
+    }
+}
+
+/// The parts of a world that owns nothing beyond its protocol.
+#[derive(Debug)]
+pub struct NoParts;
+
+impl WorldParts for NoParts {}
