@@ -10,3 +10,4 @@ pub mod link_settings;
 pub mod protocol;
 pub mod report;
 pub mod verdicts;
+pub mod world_read;

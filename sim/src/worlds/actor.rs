@@ -201,6 +201,24 @@ impl Message {
 }
 
 impl Actor {
+    /// The actor as its protocol's own type, for a world's parts to downcast (`WorldRead::actor`).
+    pub fn as_any(&self) -> &dyn std::any::Any {
+        match self {
+            Actor::Raft(node) => node,
+            Actor::LockServer(server) => server.as_ref(),
+            Actor::Worker(worker) => worker.as_ref(),
+            Actor::Resource(resource) => resource.as_ref(),
+            Actor::KvServer(server) => server.as_ref(),
+            Actor::Scheduler(instance) => instance.as_ref(),
+            Actor::Candidate(candidate) => candidate.as_ref(),
+            Actor::Acceptor(acceptor) => acceptor.as_ref(),
+            Actor::Proposer(proposer) => proposer.as_ref(),
+            Actor::PaxosLearner(learner) => learner.as_ref(),
+            Actor::Replica(replica) => replica.as_ref(),
+            Actor::PbftClient(client) => client.as_ref(),
+        }
+    }
+
     /// A plain Raft server's core, to change it (membership changes run on plain Raft clusters only).
     pub fn as_cluster_raft_mut(&mut self) -> Option<&mut ClusterRaft> {
         match self {

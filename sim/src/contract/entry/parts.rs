@@ -6,7 +6,9 @@
 //! Every hook has a default meaning "this world has none", so a world states only what it owns.
 
 use crate::base::ids::NodeSet;
+use crate::contract::config::ProtocolConfig;
 use crate::contract::verdicts::WorldChecker;
+use crate::contract::world_read::WorldRead;
 use std::fmt::Debug;
 
 /// What the engine knows about a world's nodes when it arms a checker.
@@ -26,6 +28,17 @@ pub trait WorldParts: Debug + Sync {
     /// The checker judging the world's own invariants, armed for this run's nodes.
     fn checker(&self, _arming: &Arming) -> Option<Box<dyn WorldChecker>> {
         None
+    }
+
+    /// The requests the world has committed so far, under the protocol's name for the price of
+    /// agreement (`("raft", writes committed)`); `None` where nothing it does is a committed request.
+    fn committed_requests(&self, _world: &dyn WorldRead) -> Option<(&'static str, u64)> {
+        None
+    }
+
+    /// Whether a work queue deals its accounts out to the workers (Partition Ownership applies).
+    fn partitions_accounts(&self, _protocol: &ProtocolConfig) -> bool {
+        false
     }
 }
 

@@ -142,13 +142,10 @@ impl World {
 
     /// Why "the leader" names nobody: Redis-style servers never elect one.
     fn no_leader(&self) -> String {
-        match self.config.protocol {
-            crate::contract::config::ProtocolConfig::RedisLock(_)
-            | crate::contract::config::ProtocolConfig::Redlock(_) => {
-                "Redis-style lock servers elect no leader: pick a server or client by name"
-                    .to_string()
-            }
-            _ => "no up node believes it leads".to_string(),
+        if self.speaks_redis() {
+            "Redis-style lock servers elect no leader: pick a server or client by name".to_string()
+        } else {
+            "no up node believes it leads".to_string()
         }
     }
 

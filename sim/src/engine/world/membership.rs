@@ -9,7 +9,7 @@
 use super::{EventKind, NodeSlot, NodeStatus, World};
 use crate::base::ids::{NodeId, NodeSet, MAX_NODES};
 use crate::contract::action::NodeTarget;
-use crate::contract::config::{MembershipMode, ProtocolConfig};
+use crate::contract::config::MembershipMode;
 use crate::contract::protocol::Input;
 use crate::protocols::raft::membership::ChangeRequest;
 use crate::protocols::raft::RaftTiming;
@@ -91,13 +91,13 @@ impl World {
     }
 
     fn check_membership_world(&self) -> Result<(), String> {
-        match self.config.protocol {
-            ProtocolConfig::Raft => Ok(()),
-            _ => Err(
+        if self.config.protocol.is_coordination() {
+            return Err(
                 "servers join and leave only a plain Raft cluster: this world's layout is fixed"
                     .to_string(),
-            ),
+            );
         }
+        Ok(())
     }
 
     fn membership_leader(&self) -> Result<NodeId, String> {

@@ -14,6 +14,7 @@ mod malformed_write;
 mod membership;
 mod network_actions;
 mod price_report;
+mod read;
 
 pub use clients::{ClientRecord, Clients, RECENT_REQUESTS};
 pub use events::{EventKind, EventQueue};
@@ -23,7 +24,7 @@ use crate::base::ids::NodeId;
 use crate::base::rng::Rng;
 use crate::base::time::SimTime;
 use crate::contract::action::Action;
-use crate::contract::config::ProtocolConfig;
+use crate::contract::entry::describe::LockStory;
 use crate::contract::entry::parts::Arming;
 use crate::contract::protocol::{ClientCommand, Effects, Input, Protocol, RequestId, TimerKey};
 use crate::contract::report::{NodeFinal, NodeKey, Report};
@@ -219,22 +220,23 @@ impl World {
                 self.checkers.arm_world(checker);
             }
             self.checkers.set_labels(arming.labels);
-            if let ProtocolConfig::WorkQueue(_, queue) = &self.config.protocol {
-                if queue.partitioned && layout.workers > 0 {
-                    self.checkers.watch_partitions(Partitions {
-                        first_worker: layout.worker(0),
-                        workers: layout.workers as u64,
-                    });
-                }
+            let parts = self.config.protocol.entry().parts;
+            if parts.partitions_accounts(&self.config.protocol) && layout.workers > 0 {
+                self.checkers.watch_partitions(Partitions {
+                    first_worker: layout.worker(0),
+                    workers: layout.workers as u64,
+                });
             }
         }
-        let kv_locks = matches!(
-            self.config.protocol,
-            ProtocolConfig::RedisLock(_) | ProtocolConfig::Redlock(_)
-        );
-        if kv_locks {
+        if self.speaks_redis() {
             self.checkers.tokens_not_fencing();
         }
+    }
+
+    /// Whether the lock servers are Redis-style: no leader, and tokens that are unique values rather
+    /// than fencing tokens.
+    pub(super) fn speaks_redis(&self) -> bool {
+        self.config.protocol.entry().story.locks == Some(LockStory::Redis)
     }
 
     pub fn config(&self) -> &WorldConfig {

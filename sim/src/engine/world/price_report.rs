@@ -4,12 +4,11 @@
 //!
 //! What counts as committed differs by protocol and is said in [`MessagePrice::committed`]: a Raft
 //! write the cluster committed, or a PBFT result a client took on f + 1 matching replies. Other
-//! worlds get no price: a lock grant or a chosen Paxos value is not a committed request.
+//! worlds get no price: a lock grant or a chosen Paxos value is not a committed request. Each world's
+//! folder says what it commits (`WorldParts::committed_requests`).
 
 use super::World;
-use crate::contract::config::ProtocolConfig;
 use crate::contract::report::MessagePrice;
-use crate::protocols::pbft::PbftClient;
 
 /// The label a Raft leader's empty `AppendEntries` carries (`RaftMessage::label`).
 pub(super) const HEARTBEAT_LABEL: &str = "Heartbeat";
@@ -20,28 +19,11 @@ impl World {
         (self.messages_sent, self.heartbeats_sent)
     }
 
+    /// The price of what the world commits, where its registry entry says what it commits.
     pub(super) fn message_price(&self) -> Option<MessagePrice> {
         let (messages, heartbeats) = self.messages_sent();
-        match self.config().protocol {
-            ProtocolConfig::Raft => {
-                let committed = self.clients().counts.committed;
-                Some(MessagePrice::new("raft", messages, heartbeats, committed))
-            }
-            ProtocolConfig::Pbft(..) => {
-                let results_taken = self
-                    .nodes()
-                    .iter()
-                    .filter_map(|slot| slot.actor.as_pbft_client())
-                    .map(|client: &PbftClient| client.accepted)
-                    .sum();
-                Some(MessagePrice::new(
-                    "pbft",
-                    messages,
-                    heartbeats,
-                    results_taken,
-                ))
-            }
-            _ => None,
-        }
+        let parts = self.config().protocol.entry().parts;
+        let (protocol, committed) = parts.committed_requests(self)?;
+        Some(MessagePrice::new(protocol, messages, heartbeats, committed))
     }
 }

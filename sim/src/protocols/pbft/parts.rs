@@ -1,9 +1,11 @@
 //! What the PBFT world owns beyond its replicas and clients, for its registry entry: the checker of
-//! Honest Agreement.
+//! Honest Agreement, and what its price of agreement counts.
 
 use super::checker::PbftChecker;
+use super::PbftClient;
 use crate::contract::entry::parts::{Arming, WorldParts};
 use crate::contract::verdicts::WorldChecker;
+use crate::contract::world_read::{actors_of, WorldRead};
 
 #[derive(Debug)]
 pub struct PbftParts;
@@ -11,5 +13,13 @@ pub struct PbftParts;
 impl WorldParts for PbftParts {
     fn checker(&self, arming: &Arming) -> Option<Box<dyn WorldChecker>> {
         Some(Box::new(PbftChecker::armed(arming)))
+    }
+
+    /// A request counts once a client takes its result on f + 1 matching replies.
+    fn committed_requests(&self, world: &dyn WorldRead) -> Option<(&'static str, u64)> {
+        let taken = actors_of::<PbftClient>(world)
+            .map(|(_, client)| client.accepted)
+            .sum();
+        Some(("pbft", taken))
     }
 }

@@ -32,7 +32,7 @@ pub const RAFT: ProtocolEntry = ProtocolEntry {
     defaults: ProtocolConfig::default,
     lock_keys: &[],
     tables: &[],
-    parts: &crate::contract::entry::parts::NoParts,
+    parts: &super::parts::RaftParts,
     sweep: SweepPlan {
         servers: 5,
         quiet_ms: 5_000,

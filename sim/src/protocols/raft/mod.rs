@@ -43,6 +43,7 @@ pub mod entry;
 pub mod log;
 pub mod membership;
 pub mod message;
+pub mod parts;
 pub mod quorum;
 mod replication;
 

@@ -25,7 +25,7 @@ pub const WORK_QUEUE: ProtocolEntry = ProtocolEntry {
     defaults: super::options::defaults,
     lock_keys: &["renew_ms", "fencing"],
     tables: &[super::options::TABLE],
-    parts: &crate::contract::entry::parts::NoParts,
+    parts: &super::parts::WorkQueueParts,
     sweep: SweepPlan {
         servers: 3,
         quiet_ms: 2_500,

@@ -5,3 +5,4 @@
 
 pub mod entry;
 pub mod options;
+pub mod parts;

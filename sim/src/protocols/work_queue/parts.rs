@@ -1,0 +1,14 @@
+//! What the work-queue world owns beyond its workers, for its registry entry: whether its accounts
+//! are dealt out in partitions, which arms the lock checker's Partition Ownership.
+
+use crate::contract::config::ProtocolConfig;
+use crate::contract::entry::parts::WorldParts;
+
+#[derive(Debug)]
+pub struct WorkQueueParts;
+
+impl WorldParts for WorkQueueParts {
+    fn partitions_accounts(&self, protocol: &ProtocolConfig) -> bool {
+        matches!(protocol, ProtocolConfig::WorkQueue(_, queue) if queue.partitioned)
+    }
+}
