@@ -5,7 +5,9 @@
 //!
 //! Every hook has a default meaning "this world has none", so a world states only what it owns.
 
-use crate::base::ids::NodeSet;
+use crate::base::ids::{NodeId, NodeSet};
+use crate::base::rng::Rng;
+use crate::contract::action::Action;
 use crate::contract::config::ProtocolConfig;
 use crate::contract::verdicts::WorldChecker;
 use crate::contract::world_read::WorldRead;
@@ -22,6 +24,40 @@ pub struct Arming {
     pub labels: Vec<String>,
 }
 
+/// The nodes a chaos run's world has, for a world's aimed faults.
+#[derive(Clone, Copy, Debug)]
+pub struct ChaosNodes {
+    /// Servers, numbered from 0.
+    pub servers: usize,
+    /// The lettered actors (proposers, clients), numbered after the servers.
+    pub workers: usize,
+}
+
+impl ChaosNodes {
+    /// The `index`th lettered actor.
+    pub fn worker(&self, index: usize) -> NodeId {
+        NodeId((self.servers + index) as u16)
+    }
+}
+
+/// Faults a world aims where it is weakest (what `--profile holders` runs in a world with no lock
+/// holders to aim at), planned from a seed.
+#[derive(Clone, Copy, Debug)]
+pub struct AimedChaos {
+    /// Mixed into the seed of the run's generator, which draws the world first and then the plan.
+    pub salt: u64,
+    /// The world's name in the run's title: "Paxos" gives "Paxos-aimed chaos seed 7".
+    pub title: &'static str,
+    pub plan: fn(&mut Rng, &ChaosNodes) -> AimedPlan,
+}
+
+/// An aimed plan: its steps (time in ms, action), and the earliest the final heal may come.
+#[derive(Clone, Debug, Default)]
+pub struct AimedPlan {
+    pub steps: Vec<(u64, Action)>,
+    pub heal_not_before_ms: u64,
+}
+
 /// A world's own parts. A folder declares a unit struct implementing this and puts a reference to it
 /// in its registry entry.
 pub trait WorldParts: Debug + Sync {
@@ -33,6 +69,17 @@ pub trait WorldParts: Debug + Sync {
     /// The requests the world has committed so far, under the protocol's name for the price of
     /// agreement (`("raft", writes committed)`); `None` where nothing it does is a committed request.
     fn committed_requests(&self, _world: &dyn WorldRead) -> Option<(&'static str, u64)> {
+        None
+    }
+
+    /// The faults aimed at the world's weak point, if it has its own (see [`AimedChaos`]).
+    fn aimed_chaos(&self) -> Option<AimedChaos> {
+        None
+    }
+
+    /// A fault every mixed chaos run of the world starts with (PBFT's Byzantine replica), drawn from
+    /// `seed` for a world of `servers` servers.
+    fn mixed_chaos_opening(&self, _seed: u64, _servers: usize) -> Option<(u64, Action)> {
         None
     }
 

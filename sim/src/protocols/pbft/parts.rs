@@ -1,9 +1,10 @@
 //! What the PBFT world owns beyond its replicas and clients, for its registry entry: the checker of
-//! Honest Agreement, and what its price of agreement counts.
+//! Honest Agreement, what its price of agreement counts, and its Byzantine chaos.
 
 use super::checker::PbftChecker;
 use super::PbftClient;
-use crate::contract::entry::parts::{Arming, WorldParts};
+use crate::contract::action::Action;
+use crate::contract::entry::parts::{AimedChaos, Arming, WorldParts};
 use crate::contract::verdicts::WorldChecker;
 use crate::contract::world_read::{actors_of, WorldRead};
 
@@ -13,6 +14,14 @@ pub struct PbftParts;
 impl WorldParts for PbftParts {
     fn checker(&self, arming: &Arming) -> Option<Box<dyn WorldChecker>> {
         Some(Box::new(PbftChecker::armed(arming)))
+    }
+
+    fn aimed_chaos(&self) -> Option<AimedChaos> {
+        Some(super::chaos::AIMED)
+    }
+
+    fn mixed_chaos_opening(&self, seed: u64, servers: usize) -> Option<(u64, Action)> {
+        Some(super::chaos::liar(seed, servers))
     }
 
     /// A request counts once a client takes its result on f + 1 matching replies.

@@ -24,15 +24,13 @@ use crate::base::ids::NodeId;
 use crate::base::rng::Rng;
 use crate::base::time::SimTime;
 use crate::contract::action::{Action, NodeTarget};
-use crate::contract::config::ProtocolKind;
 use crate::engine::trace::{TraceEvent, TraceRecord};
 use crate::engine::world::World;
 use crate::protocols::lockservice::LockFact;
 use crate::protocols::redlock::BeliefFact;
 use crate::protocols::scheduler::SchedulerFact;
+use crate::tooling::chaos::aimed::aimed_scenario;
 use crate::tooling::chaos::locks::{chaos_world, push_heal, LockChaosOptions};
-use crate::tooling::chaos::paxos::paxos_aimed_scenario;
-use crate::tooling::chaos::pbft::pbft_aimed_scenario;
 use crate::tooling::runner::ScenarioRun;
 use crate::tooling::scenario::{parse_scenario, to_toml_string, Scenario, Step};
 use crate::worlds::actor::Fact;
@@ -52,16 +50,9 @@ pub struct HolderRun {
 
 /// Runs the holder-aimed profile for `seed` on the world and variant `options` names.
 pub fn holder_run(seed: u64, options: &LockChaosOptions) -> Result<HolderRun, String> {
-    // Paxos has no lock holders: its aimed profile strikes the acceptors holding the chosen value.
-    if options.protocol == ProtocolKind::Paxos {
-        let scenario = paxos_aimed_scenario(seed, options)?;
-        let mut run = ScenarioRun::new(scenario.clone())?;
-        run.run_to_end();
-        return Ok(HolderRun { run, scenario });
-    }
-    // PBFT neither: its aimed profile makes the primary equivocate.
-    if options.protocol == ProtocolKind::Pbft {
-        let scenario = pbft_aimed_scenario(seed, options)?;
+    // Worlds with no lock holders (Paxos, PBFT) aim at their own weak point.
+    if let Some(aimed) = options.protocol.entry().parts.aimed_chaos() {
+        let scenario = aimed_scenario(seed, options, aimed)?;
         let mut run = ScenarioRun::new(scenario.clone())?;
         run.run_to_end();
         return Ok(HolderRun { run, scenario });

@@ -122,8 +122,11 @@ pub fn lock_chaos_scenario(seed: u64, options: &LockChaosOptions) -> Scenario {
         at_ms += rng.range_inclusive(50, 600);
     }
     push_heal(&mut scenario, options.fault_window_ms, &layout);
-    if options.protocol == ProtocolKind::Pbft && options.fault_window_ms > 1 {
-        super::pbft::add_liar(&mut scenario, seed, layout.servers);
+    let parts = options.protocol.entry().parts;
+    if let Some((at_ms, action)) = parts.mixed_chaos_opening(seed, layout.servers) {
+        if options.fault_window_ms > 1 {
+            scenario.steps.insert(0, Step { at_ms, action });
+        }
     }
     scenario
 }

@@ -9,10 +9,9 @@
 //! The schedule is an ordinary [`Scenario`], so a failing seed can be written out with
 //! [`crate::tooling::scenario::to_toml_string`] and re-run by anyone with `quorumlab run`.
 
+pub mod aimed;
 pub mod holders;
 pub mod locks;
-pub mod paxos;
-pub mod pbft;
 pub mod raft_liar;
 
 use crate::base::ids::{NodeId, MAX_NODES};
