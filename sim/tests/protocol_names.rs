@@ -37,11 +37,11 @@ const ALLOWED_FILES: &[(&str, usize)] = &[
     ("LockService", 29),
     ("RedisLock", 13),
     ("Redlock", 13),
-    ("Scheduler", 16),
+    ("Scheduler", 14),
     ("Zookeeper", 14),
     ("WorkQueue", 8),
     ("Paxos", 11),
-    ("Pbft", 13),
+    ("Pbft", 12),
 ];
 
 /// Whether `code` has `word` followed by something that cannot continue an identifier.

@@ -7,7 +7,6 @@
 //! recorded in `skipped_steps`, never fatal: chaos schedules and lessons rely on that.
 
 use crate::base::time::SimTime;
-use crate::contract::config::ProtocolConfig;
 use crate::contract::report::{MessagePrice, Report};
 use crate::engine::fingerprint::FingerprintKind;
 use crate::engine::world::{ActionOutcome, World, WorldConfig};
@@ -146,15 +145,13 @@ impl ScenarioRun {
     }
 }
 
-/// The Raft run a PBFT scenario is compared with; `None` for every other world.
+/// The plain Raft run a scenario is compared with, where its world asks for one (PBFT).
 fn raft_baseline(scenario: &Scenario) -> Option<MessagePrice> {
-    let ProtocolConfig::Pbft(_, options) = &scenario.protocol else {
-        return None;
-    };
-    // `node_count` counts the replicas; the clients come on top.
+    let protocol = &scenario.protocol;
+    let interval_ms = protocol.entry().parts.raft_baseline_interval_ms(protocol)?;
+    // `node_count` counts the servers; the clients come on top.
     let servers = scenario.node_count;
-    let cost =
-        crate::views::price::raft_baseline(servers, scenario.seed, options.request_interval_ms)?;
+    let cost = crate::views::price::raft_baseline(servers, scenario.seed, interval_ms)?;
     Some(MessagePrice::new(
         "raft",
         cost.messages,

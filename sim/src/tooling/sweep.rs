@@ -6,7 +6,6 @@
 //! scenario can be printed with [`chaos_scenario`] + [`crate::tooling::scenario::to_toml_string`] and
 //! re-run alone.
 
-use crate::contract::config::ProtocolConfig;
 use crate::contract::entry::Progress;
 use crate::contract::report::Report;
 use crate::protocols::zookeeper::CandidatePhase;
@@ -269,10 +268,11 @@ fn progressed(run: &ScenarioRun, report: &Report, heal_ms: u64) -> bool {
                 .any(|access| access.write.is_some() && access.at_ms > heal_ms)
         }),
         Progress::Invoicing => {
-            let minute_ms = match &world.config().protocol {
-                ProtocolConfig::Scheduler(_, scheduler) => scheduler.minute_ms.max(1),
-                _ => return false,
+            let protocol = &world.config().protocol;
+            let Some(minute_ms) = protocol.entry().parts.invoice_minute_ms(protocol) else {
+                return false;
             };
+            let minute_ms = minute_ms.max(1);
             let (heal_minute, last_minute) = (heal_ms / minute_ms, report.end_ms / minute_ms);
             report.invoices.as_ref().is_some_and(|invoices| {
                 (heal_minute + 1..last_minute)

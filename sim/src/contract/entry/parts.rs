@@ -83,6 +83,18 @@ pub trait WorldParts: Debug + Sync {
         None
     }
 
+    /// The length of the world's billing minute, in a world that invoices once a minute (the
+    /// scheduler): sweeps and lesson checks count minutes missed.
+    fn invoice_minute_ms(&self, _protocol: &ProtocolConfig) -> Option<u64> {
+        None
+    }
+
+    /// How often the world's clients send a request, where its report sets it beside a plain Raft
+    /// cluster doing the same work (PBFT's price against Raft's).
+    fn raft_baseline_interval_ms(&self, _protocol: &ProtocolConfig) -> Option<u64> {
+        None
+    }
+
     /// Whether a work queue deals its accounts out to the workers (Partition Ownership applies).
     fn partitions_accounts(&self, _protocol: &ProtocolConfig) -> bool {
         false

@@ -1,9 +1,11 @@
 //! What the PBFT world owns beyond its replicas and clients, for its registry entry: the checker of
-//! Honest Agreement, what its price of agreement counts, and its Byzantine chaos.
+//! Honest Agreement, what its price of agreement counts
+//! (and against what Raft run), and its Byzantine chaos.
 
 use super::checker::PbftChecker;
 use super::PbftClient;
 use crate::contract::action::Action;
+use crate::contract::config::ProtocolConfig;
 use crate::contract::entry::parts::{AimedChaos, Arming, WorldParts};
 use crate::contract::verdicts::WorldChecker;
 use crate::contract::world_read::{actors_of, WorldRead};
@@ -18,6 +20,13 @@ impl WorldParts for PbftParts {
 
     fn aimed_chaos(&self) -> Option<AimedChaos> {
         Some(super::chaos::AIMED)
+    }
+
+    fn raft_baseline_interval_ms(&self, protocol: &ProtocolConfig) -> Option<u64> {
+        match protocol {
+            ProtocolConfig::Pbft(_, options) => Some(options.request_interval_ms),
+            _ => None,
+        }
     }
 
     fn mixed_chaos_opening(&self, seed: u64, servers: usize) -> Option<(u64, Action)> {

@@ -32,7 +32,7 @@ pub const SCHEDULER: ProtocolEntry = ProtocolEntry {
     defaults: super::options::defaults,
     lock_keys: &["renew_ms"],
     tables: &[super::options::TABLE],
-    parts: &crate::contract::entry::parts::NoParts,
+    parts: &super::parts::SchedulerParts,
     sweep: SweepPlan {
         servers: 3,
         quiet_ms: 4_000,

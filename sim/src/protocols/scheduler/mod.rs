@@ -32,6 +32,7 @@ pub mod entry;
 pub mod fact;
 pub mod message;
 pub mod options;
+pub mod parts;
 
 pub use fact::SchedulerFact;
 pub use message::InvoiceMessage;

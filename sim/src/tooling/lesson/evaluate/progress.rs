@@ -12,7 +12,6 @@ use super::{servers, Verdict};
 use crate::base::ids::NodeId;
 use crate::base::time::SimTime;
 use crate::contract::action::NodeTarget;
-use crate::contract::config::ProtocolConfig;
 use crate::contract::protocol::Protocol;
 use crate::engine::world::{NodeStatus, World};
 use crate::tooling::lesson::Checkpoint;
@@ -52,10 +51,10 @@ impl ProgressWatch {
     /// Met when a scheduler minute that was under way when the step began, or started later, has ended
     /// with no accepted invoice.
     pub(super) fn missed_invoice(&self, world: &World) -> Verdict {
-        let ProtocolConfig::Scheduler(_, options) = &world.config().protocol else {
+        let protocol = &world.config().protocol;
+        let Some(minute_ms) = protocol.entry().parts.invoice_minute_ms(protocol) else {
             return Verdict::not_yet("this world has no invoice scheduler".into());
         };
-        let minute_ms = options.minute_ms;
         // Minute m ends at (m + 1) * minute_ms; those ending after the step began are watched.
         let first_watched = (self.began.as_ms() / minute_ms).max(1);
         let first_unfinished = world.now().as_ms() / minute_ms;
