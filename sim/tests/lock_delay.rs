@@ -325,7 +325,8 @@ fn the_narration_tells_the_delay_and_its_end() {
 #[test]
 fn lock_delay_on_and_off_part_at_the_stale_write() {
     use quorumlab_sim::compare::pair::ComparedRuns;
-    use quorumlab_sim::compare::variation::{lock_delay_flipped_ms, vary, Variation};
+    use quorumlab_sim::compare::variation::{vary, Variation};
+    use quorumlab_sim::lockservice::variations::lock_delay_flipped_ms;
     use quorumlab_sim::time::SimTime;
     let left = load("lock-delay-pause.toml");
     let right = vary(&left, &[Variation::LockDelay]).unwrap();

@@ -58,6 +58,23 @@ pub struct AimedPlan {
     pub heal_not_before_ms: u64,
 }
 
+/// One option compare mode can flip in a world (`fencing`, `zk-recipe`), as the world's folder reads
+/// and flips it. The name is compare mode's `Variation` name, which lesson and share links carry.
+#[derive(Clone, Copy, Debug)]
+pub struct VariationHook {
+    pub name: &'static str,
+    /// The option's setting in words ("fencing on"); `None` where `protocol` has no such option.
+    pub value: fn(&ProtocolConfig) -> Option<String>,
+    /// Sets the option the other way (possibly into a sibling world: the fenced lock service and
+    /// Redlock).
+    pub flip: fn(&mut ProtocolConfig),
+}
+
+/// Words for a flag that is on or off: "fencing on".
+pub fn on_off(name: &str, on: bool) -> String {
+    format!("{name} {}", if on { "on" } else { "off" })
+}
+
 /// A world's own parts. A folder declares a unit struct implementing this and puts a reference to it
 /// in its registry entry.
 pub trait WorldParts: Debug + Sync {
@@ -93,6 +110,11 @@ pub trait WorldParts: Debug + Sync {
     /// cluster doing the same work (PBFT's price against Raft's).
     fn raft_baseline_interval_ms(&self, _protocol: &ProtocolConfig) -> Option<u64> {
         None
+    }
+
+    /// The options compare mode can flip in this world.
+    fn variations(&self) -> &'static [VariationHook] {
+        &[]
     }
 
     /// Whether a work queue deals its accounts out to the workers (Partition Ownership applies).

@@ -27,7 +27,7 @@ pub const LOCK_SERVICE: ProtocolEntry = ProtocolEntry {
     defaults: || ProtocolConfig::LockService(LockServiceOptions::default()),
     lock_keys: &["renew_ms", "fencing", "idempotency_scope"],
     tables: &[super::options::TABLE],
-    parts: &crate::contract::entry::parts::NoParts,
+    parts: &super::parts::LockServiceParts,
     sweep: SweepPlan {
         servers: 3,
         quiet_ms: 2_500,

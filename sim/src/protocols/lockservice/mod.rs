@@ -39,7 +39,9 @@ pub mod etcd;
 pub mod fact;
 pub mod message;
 pub mod options;
+pub mod parts;
 pub mod table;
+pub mod variations;
 pub mod znode_message;
 
 pub use fact::LockFact;

@@ -98,7 +98,7 @@ pub const REDLOCK: ProtocolEntry = ProtocolEntry {
     defaults: || ProtocolConfig::Redlock(unfenced_locks()),
     lock_keys: &["drift_allowance_ms"],
     tables: &[],
-    parts: &crate::contract::entry::parts::NoParts,
+    parts: &super::parts::RedlockParts,
     sweep: SweepPlan {
         servers: 5,
         quiet_ms: 2_500,
@@ -163,7 +163,7 @@ fn unfenced(locks: LockServiceOptions) -> LockServiceOptions {
 }
 
 /// Redis-style locks have no fencing tokens, so their store cannot fence.
-fn unfenced_locks() -> LockServiceOptions {
+pub(super) fn unfenced_locks() -> LockServiceOptions {
     LockServiceOptions {
         fencing: false,
         ..LockServiceOptions::default()

@@ -33,6 +33,8 @@ pub mod describe;
 pub mod entry;
 pub mod fact;
 pub mod message;
+pub mod parts;
+pub mod variations;
 
 pub use fact::BeliefFact;
 pub use message::KvMessage;

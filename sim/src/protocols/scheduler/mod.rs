@@ -33,6 +33,7 @@ pub mod fact;
 pub mod message;
 pub mod options;
 pub mod parts;
+pub mod variations;
 
 pub use fact::SchedulerFact;
 pub use message::InvoiceMessage;

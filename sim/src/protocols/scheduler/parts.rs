@@ -2,7 +2,7 @@
 //! of its billing minute, which sweeps and lesson checks count missed minutes by.
 
 use crate::contract::config::ProtocolConfig;
-use crate::contract::entry::parts::WorldParts;
+use crate::contract::entry::parts::{VariationHook, WorldParts};
 
 #[derive(Debug)]
 pub struct SchedulerParts;
@@ -13,5 +13,9 @@ impl WorldParts for SchedulerParts {
             ProtocolConfig::Scheduler(_, scheduler) => Some(scheduler.minute_ms),
             _ => None,
         }
+    }
+
+    fn variations(&self) -> &'static [VariationHook] {
+        &[super::variations::LEADER]
     }
 }

@@ -6,3 +6,4 @@
 pub mod entry;
 pub mod options;
 pub mod parts;
+pub mod variations;

@@ -2,7 +2,7 @@
 //! are dealt out in partitions, which arms the lock checker's Partition Ownership.
 
 use crate::contract::config::ProtocolConfig;
-use crate::contract::entry::parts::WorldParts;
+use crate::contract::entry::parts::{VariationHook, WorldParts};
 
 #[derive(Debug)]
 pub struct WorkQueueParts;
@@ -10,5 +10,9 @@ pub struct WorkQueueParts;
 impl WorldParts for WorkQueueParts {
     fn partitions_accounts(&self, protocol: &ProtocolConfig) -> bool {
         matches!(protocol, ProtocolConfig::WorkQueue(_, queue) if queue.partitioned)
+    }
+
+    fn variations(&self) -> &'static [VariationHook] {
+        &[super::variations::FENCING, super::variations::PARTITIONED]
     }
 }

@@ -29,7 +29,7 @@ pub const ZOOKEEPER: ProtocolEntry = ProtocolEntry {
     defaults: super::options::defaults,
     lock_keys: &["renew_ms"],
     tables: &[super::options::TABLE],
-    parts: &crate::contract::entry::parts::NoParts,
+    parts: &super::parts::ZookeeperParts,
     sweep: SweepPlan {
         servers: 3,
         quiet_ms: 3_000,

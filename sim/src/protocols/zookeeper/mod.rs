@@ -35,6 +35,8 @@
 pub mod describe;
 pub mod entry;
 pub mod options;
+pub mod parts;
+pub mod variations;
 
 use crate::base::ids::NodeId;
 use crate::contract::config::{LockServiceOptions, ZkRecipe};

@@ -1,11 +1,12 @@
 //! The options compare mode can set differently on its two sides, each a named flip of one scenario
 //! setting (fencing on and off, Redlock instead of the fenced lock service, and so on). A variation
-//! that does not apply to a scenario's world is refused with a sentence saying so.
+//! that does not apply to a scenario's world is refused with a sentence saying so. Raft's switches are
+//! read here; every world's own options are read and flipped by its folder (`WorldParts::variations`).
 
-use crate::contract::config::{
-    LockServiceOptions, ProtocolConfig, ProtocolKind, SchedulerMode, ZkRecipe,
-};
+use crate::contract::config::ProtocolConfig;
+use crate::contract::entry::parts::{on_off, VariationHook};
 use crate::tooling::scenario::Scenario;
+use crate::worlds::registry::ENTRIES;
 
 /// One option that differs between the two sides.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -26,7 +27,8 @@ pub enum Variation {
     SchedulerLeader,
     /// The work queue partitioned by account, or every job under one global lock.
     QueuePartitioned,
-    /// The lock service's Consul-style lock-delay, on or off (see [`lock_delay_flipped_ms`]).
+    /// The lock service's Consul-style lock-delay, on or off (the other side's delay:
+    /// `lockservice::variations::lock_delay_flipped_ms`).
     LockDelay,
 }
 
@@ -69,49 +71,26 @@ impl Variation {
     /// What this option is set to in `scenario`, in words ("fencing on"), or `None` where the
     /// scenario's world has no such option.
     pub fn value(self, scenario: &Scenario) -> Option<String> {
-        let on_off = |name: &str, on: bool| format!("{name} {}", if on { "on" } else { "off" });
-        let raft_inside = scenario.protocol.kind() == ProtocolKind::Raft;
-        match (self, &scenario.protocol) {
-            (Variation::Fencing, ProtocolConfig::LockService(locks))
-            | (Variation::Fencing, ProtocolConfig::WorkQueue(locks, _)) => {
-                Some(on_off("fencing", locks.fencing))
-            }
-            (Variation::Redlock, ProtocolConfig::LockService(_)) => {
-                Some("fenced lock service".into())
-            }
-            (Variation::Redlock, ProtocolConfig::Redlock(_)) => Some("Redlock".into()),
-            (Variation::ZkRecipe, ProtocolConfig::Zookeeper(_, recipe)) => Some(match recipe {
-                ZkRecipe::Herd => "herd recipe".into(),
-                ZkRecipe::Sequential => "sequential recipe".into(),
-            }),
-            (Variation::PreVote, _) if raft_inside => {
-                Some(on_off("PreVote", scenario.raft.pre_vote))
-            }
-            (Variation::CheckQuorum, _) if raft_inside => {
+        // Raft's own switches apply to a plain Raft cluster (the lock worlds' Raft is the service's).
+        let raft_inside = !scenario.protocol.is_coordination();
+        match self {
+            Variation::PreVote if raft_inside => Some(on_off("PreVote", scenario.raft.pre_vote)),
+            Variation::CheckQuorum if raft_inside => {
                 Some(on_off("CheckQuorum", scenario.raft.check_quorum))
             }
-            (Variation::LeaseReads, _) if raft_inside => {
+            Variation::LeaseReads if raft_inside => {
                 Some(on_off("lease reads", scenario.raft.lease_reads))
             }
-            (Variation::SchedulerLeader, ProtocolConfig::Scheduler(_, options)) => {
-                Some(options.mode.name().into())
-            }
-            (Variation::QueuePartitioned, ProtocolConfig::WorkQueue(_, queue)) => Some(
-                if queue.partitioned {
-                    "partitioned queue"
-                } else {
-                    "global lock"
-                }
-                .into(),
-            ),
-            (Variation::LockDelay, ProtocolConfig::LockService(locks)) => {
-                Some(match locks.lock_delay_ms {
-                    0 => "lock-delay off".into(),
-                    delay_ms => format!("lock-delay {delay_ms} ms"),
-                })
-            }
-            _ => None,
+            _ => (self.hook(&scenario.protocol)?.value)(&scenario.protocol),
         }
+    }
+
+    /// The world folder's hook for this option where `protocol`'s world has it.
+    fn hook(self, protocol: &ProtocolConfig) -> Option<&'static VariationHook> {
+        ENTRIES
+            .iter()
+            .flat_map(|entry| entry.parts.variations())
+            .find(|hook| hook.name == self.name() && (hook.value)(protocol).is_some())
     }
 
     /// When the two sides of a comparison on this option part, and what to watch for meanwhile.
@@ -158,43 +137,15 @@ impl Variation {
             ));
         }
         let mut varied = scenario.clone();
-        match (self, &mut varied.protocol) {
-            (Variation::Fencing, ProtocolConfig::LockService(locks))
-            | (Variation::Fencing, ProtocolConfig::WorkQueue(locks, _)) => {
-                locks.fencing = !locks.fencing
-            }
-            (Variation::Redlock, ProtocolConfig::LockService(locks)) => {
-                varied.protocol =
-                    ProtocolConfig::Redlock(shared_lock_options(locks, ProtocolKind::Redlock));
-            }
-            (Variation::Redlock, ProtocolConfig::Redlock(locks)) => {
-                varied.protocol = ProtocolConfig::LockService(shared_lock_options(
-                    locks,
-                    ProtocolKind::LockService,
-                ));
-            }
-            (Variation::ZkRecipe, ProtocolConfig::Zookeeper(_, recipe)) => {
-                *recipe = match recipe {
-                    ZkRecipe::Herd => ZkRecipe::Sequential,
-                    ZkRecipe::Sequential => ZkRecipe::Herd,
+        match self {
+            Variation::PreVote => varied.raft.pre_vote = !varied.raft.pre_vote,
+            Variation::CheckQuorum => varied.raft.check_quorum = !varied.raft.check_quorum,
+            Variation::LeaseReads => varied.raft.lease_reads = !varied.raft.lease_reads,
+            _ => {
+                if let Some(hook) = self.hook(&varied.protocol) {
+                    (hook.flip)(&mut varied.protocol);
                 }
             }
-            (Variation::PreVote, _) => varied.raft.pre_vote = !varied.raft.pre_vote,
-            (Variation::CheckQuorum, _) => varied.raft.check_quorum = !varied.raft.check_quorum,
-            (Variation::LeaseReads, _) => varied.raft.lease_reads = !varied.raft.lease_reads,
-            (Variation::SchedulerLeader, ProtocolConfig::Scheduler(_, options)) => {
-                options.mode = match options.mode {
-                    SchedulerMode::LockEveryRun => SchedulerMode::LeaderElection,
-                    _ => SchedulerMode::LockEveryRun,
-                }
-            }
-            (Variation::QueuePartitioned, ProtocolConfig::WorkQueue(_, queue)) => {
-                queue.partitioned = !queue.partitioned
-            }
-            (Variation::LockDelay, ProtocolConfig::LockService(locks)) => {
-                locks.lock_delay_ms = lock_delay_flipped_ms(locks)
-            }
-            _ => {}
         }
         varied.validate().map_err(|invalid| {
             format!(
@@ -204,36 +155,6 @@ impl Variation {
         })?;
         Ok(varied)
     }
-}
-
-/// The other side's lock-delay: off where it is on, and where it is off twice the lease TTL (within
-/// the option's limit), long enough that a pause just past the TTL ends inside the delay.
-pub fn lock_delay_flipped_ms(locks: &LockServiceOptions) -> u64 {
-    match locks.lock_delay_ms {
-        0 => locks
-            .lease_ttl_ms
-            .saturating_mul(2)
-            .min(crate::protocols::lockservice::options::MAX_LOCK_DELAY_MS),
-        _ => 0,
-    }
-}
-
-/// The lock options every lock world takes, kept; the keys only some worlds take (renew, fencing,
-/// drift allowance) at the other world's defaults, as a file for it that does not set them would get.
-fn shared_lock_options(locks: &LockServiceOptions, to: ProtocolKind) -> LockServiceOptions {
-    let mut options = (to.entry().defaults)()
-        .lock_options()
-        .copied()
-        .unwrap_or(*locks);
-    options.workers = locks.workers;
-    options.lease_ttl_ms = locks.lease_ttl_ms;
-    options.think_ms = locks.think_ms;
-    options.work_ms = locks.work_ms;
-    options.op_timeout_ms = locks.op_timeout_ms;
-    options.initial_count = locks.initial_count;
-    options.check_lease_before_write = locks.check_lease_before_write;
-    options.idempotency_key = locks.idempotency_key;
-    options
 }
 
 /// `base` with every one of `variations` flipped (the right side of a comparison).
