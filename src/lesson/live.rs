@@ -242,7 +242,7 @@ pub fn open_lesson(state: AppState, index: usize, step: usize) {
             pacing::begin_step(state);
             lessons.waiting.set(true);
             lessons.bump();
-            web_io::show_lesson_step(step + 1);
+            crate::lesson::reach::show_lesson_step(step + 1);
             web_io::replace_fragment(&lesson_fragment(&lesson.id, step + 1));
             // The panel itself says which lesson and step this is; an older notice no longer applies.
             state.notice.set(None);

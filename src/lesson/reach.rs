@@ -31,6 +31,36 @@ pub fn is_single_column() -> bool {
     crate::web_io::matches_media(SINGLE_COLUMN_QUERY)
 }
 
+/// Brings an opened lesson into view once the page has drawn it: the page scrolled to its top, the
+/// lesson panel to its start (step 1) or to the open step (a lesson opened further on). With the
+/// lesson above the cluster (one column: a phone), the page scrolls to the step in hand instead, which
+/// sits just above the cluster, so the instruction and the nodes it names are on screen together.
+pub fn show_lesson_step(step_number: usize) {
+    gloo_timers::callback::Timeout::new(0, move || {
+        let Some(window) = web_sys::window() else {
+            return;
+        };
+        window.scroll_to_with_x_and_y(0.0, 0.0);
+        let Some(document) = window.document() else {
+            return;
+        };
+        if is_single_column() {
+            show_current_step();
+            return;
+        }
+        if let Ok(Some(panel)) = document.query_selector("[data-testid=lesson-panel]") {
+            panel.set_scroll_top(0);
+        }
+        if step_number > 1 {
+            let selector = format!("[data-testid=lesson-step-{step_number}]");
+            if let Ok(Some(step)) = document.query_selector(&selector) {
+                step.scroll_into_view();
+            }
+        }
+    })
+    .forget();
+}
+
 fn query(selector: &str) -> Option<web_sys::Element> {
     web_sys::window()?
         .document()?
