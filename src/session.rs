@@ -8,8 +8,8 @@ use quorumlab_sim::action::Action;
 use quorumlab_sim::history::{RecordedAction, Timeline};
 use quorumlab_sim::ids::NodeId;
 use quorumlab_sim::narration::{plain_record, Narrator};
-use quorumlab_sim::replay::{step_is_recorded, Replayed};
-use quorumlab_sim::runner::world_config;
+use quorumlab_sim::replay::Replayed;
+use quorumlab_sim::runner::{world_config, ScenarioRun};
 use quorumlab_sim::scenario::Scenario;
 use quorumlab_sim::time::SimTime;
 use quorumlab_sim::trace::TraceLog;
@@ -53,8 +53,8 @@ pub struct StepMark {
 }
 
 pub struct Session {
-    scenario: Scenario,
-    timeline: Timeline,
+    /// The scenario driven on its timeline: the one driver headless runs use too.
+    run: ScenarioRun<Timeline>,
     /// Fractional microseconds carried between frames so slow speeds still advance.
     carry_us: f64,
     /// Retells the trace in words; it reads only what is new each time it is asked.
@@ -65,9 +65,11 @@ impl Session {
     pub fn new(scenario: Scenario) -> Result<Session, String> {
         let world = World::new(world_config(&scenario))?;
         Ok(Session {
-            scenario,
             narrator: Narrator::for_world(&world),
-            timeline: Timeline::new(world, SNAPSHOT_EVERY_MS, MAX_SNAPSHOTS),
+            run: ScenarioRun::on(
+                scenario,
+                Timeline::new(world, SNAPSHOT_EVERY_MS, MAX_SNAPSHOTS),
+            ),
             carry_us: 0.0,
         })
     }
@@ -77,9 +79,11 @@ impl Session {
     pub fn replaying(scenario: Scenario, actions: Vec<RecordedAction>) -> Result<Session, String> {
         let world = World::new(world_config(&scenario))?;
         Ok(Session {
-            scenario,
             narrator: Narrator::for_world(&world),
-            timeline: Timeline::replaying(world, SNAPSHOT_EVERY_MS, MAX_SNAPSHOTS, actions),
+            run: ScenarioRun::on(
+                scenario,
+                Timeline::replaying(world, SNAPSHOT_EVERY_MS, MAX_SNAPSHOTS, actions),
+            ),
             carry_us: 0.0,
         })
     }
@@ -93,38 +97,38 @@ impl Session {
     pub fn replayed_to(scenario: Scenario, replayed: Replayed) -> Result<Session, String> {
         let start = World::new(world_config(&scenario))?;
         let every_ms = snapshot_interval_ms(replayed.world.now());
+        let timeline = Timeline::resumed(
+            start.clone(),
+            replayed.world,
+            every_ms,
+            MAX_SNAPSHOTS,
+            replayed.actions,
+        );
         Ok(Session {
-            scenario,
             narrator: Narrator::for_world(&start),
-            timeline: Timeline::resumed(
-                start,
-                replayed.world,
-                every_ms,
-                MAX_SNAPSHOTS,
-                replayed.actions,
-            ),
+            run: ScenarioRun::on(scenario, timeline),
             carry_us: 0.0,
         })
     }
 
     pub fn scenario(&self) -> &Scenario {
-        &self.scenario
+        self.run.scenario()
     }
 
     pub fn world(&self) -> &World {
-        self.timeline.world()
+        self.run.run().world()
     }
 
     pub fn now(&self) -> SimTime {
-        self.timeline.now()
+        self.run.run().now()
     }
 
     pub fn horizon(&self) -> SimTime {
-        self.timeline.horizon()
+        self.run.run().horizon()
     }
 
     pub fn actions(&self) -> &[RecordedAction] {
-        self.timeline.actions()
+        self.run.run().actions()
     }
 
     pub fn view(&self) -> ClusterView {
@@ -171,16 +175,16 @@ impl Session {
     /// The narration up to now: reads what the trace gained since the last call, or, after a rewind,
     /// reads the run again from its start (the same run always reads the same).
     pub fn narration(&mut self) -> &Narrator {
-        if !self.narrator.catch_up(self.timeline.world().trace()) {
-            self.narrator = Narrator::for_world(self.timeline.world());
-            self.narrator.catch_up(self.timeline.world().trace());
+        if !self.narrator.catch_up(self.run.run().world().trace()) {
+            self.narrator = Narrator::for_world(self.run.run().world());
+            self.narrator.catch_up(self.run.run().world().trace());
         }
         &self.narrator
     }
 
     /// Applies a user action now (discarding any recorded future: this is a new branch).
     pub fn apply(&mut self, action: &Action) -> ActionOutcome {
-        self.timeline.apply(action)
+        self.run.run_mut().apply(action)
     }
 
     /// Replaces the scenario's steps still to come (the fault-schedule lane's edits). The steps up to
@@ -198,16 +202,17 @@ impl Session {
                 .cloned()
                 .collect::<Vec<_>>()
         };
-        if past(&steps) != past(&self.scenario.steps) {
+        if past(&steps) != past(&self.scenario().steps) {
             return Err("the steps up to the present cannot change".into());
         }
-        let mut scenario = self.scenario.clone();
+        let mut scenario = self.scenario().clone();
         scenario.steps = steps;
         scenario.validate().map_err(|invalid| invalid.to_string())?;
         if self.horizon() > self.now() {
-            self.timeline.branch_at(self.now());
+            let now = self.now();
+            self.run.run_mut().branch_at(now);
         }
-        self.scenario = scenario;
+        self.run.set_scenario(scenario);
         Ok(())
     }
 
@@ -235,11 +240,7 @@ impl Session {
 
     /// Runs to `until`, applying the scenario's scripted steps that fall due on the way.
     pub fn advance_to(&mut self, until: SimTime) {
-        while let Some(step) = self.next_scripted_step(until) {
-            self.timeline.run_until(SimTime::from_ms(step.at_ms));
-            self.timeline.apply(&step.action);
-        }
-        self.timeline.run_until(until);
+        self.run.advance_past_end_to(until);
     }
 
     /// Processes exactly the next instant that has events (for single-stepping). False when idle.
@@ -353,28 +354,13 @@ impl Session {
     /// future first, then simulating).
     pub fn seek(&mut self, to: SimTime) {
         if to <= self.horizon() {
-            self.timeline.seek(to);
+            self.run.run_mut().seek(to);
         } else {
-            self.timeline.seek(self.horizon());
+            let horizon = self.horizon();
+            self.run.run_mut().seek(horizon);
             self.advance_to(to);
         }
         self.carry_us = 0.0;
-    }
-
-    /// The first scripted step due by `until` that this timeline has not yet applied. A step counts as
-    /// applied once the clock has passed its time, or when a recorded action pairs off with it
-    /// (`quorumlab_sim::replay::step_is_recorded`, the rule every replay uses) — also ahead of `now`,
-    /// in a recorded future that playing forward will replay (applying it again would run it twice
-    /// and discard that future).
-    fn next_scripted_step(&self, until: SimTime) -> Option<quorumlab_sim::scenario::Step> {
-        let now = self.now();
-        let steps = &self.scenario.steps;
-        (0..steps.len())
-            .find(|&index| {
-                let at = SimTime::from_ms(steps[index].at_ms);
-                at <= until && at >= now && !step_is_recorded(steps, index, self.timeline.actions())
-            })
-            .map(|index| steps[index].clone())
     }
 }
 
@@ -519,7 +505,7 @@ mod tests {
         let mut opened = Session::replayed_to(scenario.clone(), replayed).unwrap();
         assert_eq!(opened.world().trace_hash(), original.world().trace_hash());
         assert_eq!(
-            opened.timeline.snapshot_count(),
+            opened.run.run().snapshot_count(),
             2,
             "the start and the replay, no more"
         );
@@ -547,7 +533,7 @@ mod tests {
                 "{to_ms}"
             );
         }
-        let filled = opened.timeline.snapshot_count() as u64;
+        let filled = opened.run.run().snapshot_count() as u64;
         assert!((3..=REPLAYED_SNAPSHOTS + 2).contains(&filled), "{filled}");
         opened.advance_to(SimTime::from_ms(700_000));
         assert_eq!(opened.actions(), &actions[..], "nothing applied twice");

@@ -1,57 +1,38 @@
-//! Two readings of "a scenario's steps fall due", held equal before one driver replaces both (issue 31,
-//! step 0.3).
+//! One reading of "a scenario's steps fall due", for headless and live runs alike (issue 31, steps 0.3
+//! and B2).
 //!
-//! The headless runner (`ScenarioRun::advance_to`) walks the steps with a cursor: each step is applied
-//! once, in file order, when the clock reaches it. The app (`Session::advance_to`, over a `Timeline`)
-//! pairs steps with the actions already recorded (`replay::step_is_recorded`) and applies only those
-//! with no record, so a recorded future is replayed, not doubled. One driver for both (the plan's
-//! `Scripted<R>`) must keep one rule; it may keep the pairing rule only if, for every example, the two
-//! give the same run. They can differ when an action applied directly equals a step at the same
-//! instant: the last test plants exactly that, to show this comparison can fail.
+//! `ScenarioRun<R>` drives a scenario on any `Run`: the headless `World` or the app's `Timeline`. A step
+//! is due when the clock reaches it and the run's log of actions holds no record that pairs off with it
+//! (same instant, same action, twins in order), so a timeline that travelled back replays its recorded
+//! future instead of applying a step twice. Before this driver, the headless runner used a cursor over
+//! the steps and the app the pairing rule; these tests held the two equal on every example, and now
+//! hold the headless and live runs of the one driver equal, including after a trip back in time.
 
 use quorumlab_sim::action::Action;
 use quorumlab_sim::history::Timeline;
-use quorumlab_sim::replay::step_is_recorded;
 use quorumlab_sim::runner::{world_config, ScenarioRun};
-use quorumlab_sim::scenario::{parse_scenario, Scenario, Step, EXAMPLES};
+use quorumlab_sim::scenario::{parse_scenario, Scenario, EXAMPLES};
 use quorumlab_sim::time::SimTime;
 use quorumlab_sim::World;
 
-/// The cursor rule: the headless runner, to the scenario's end.
-fn trace_hash_by_cursor(scenario: &Scenario) -> u64 {
+fn headless_trace_hash(scenario: &Scenario) -> u64 {
     let mut run = ScenarioRun::new(scenario.clone()).expect("an example runs");
     run.run_to_end();
     run.world().trace_hash()
 }
 
-/// The pairing rule over a `Timeline`, as the app drives it; `direct` is applied by itself when the
-/// clock reaches its instant (before a step of that instant), as a learner's click would be.
-fn trace_hash_by_pairing(scenario: &Scenario, mut direct: Option<(SimTime, Action)>) -> u64 {
+/// The scenario on a timeline, as the app drives it: frames of 16 ms.
+fn live_run(scenario: &Scenario) -> ScenarioRun<Timeline> {
     let world = World::new(world_config(scenario)).expect("an example's world");
-    let mut timeline = Timeline::new(world, 250, 64);
-    let end = SimTime::from_ms(scenario.duration_ms);
-    let steps: &[Step] = &scenario.steps;
-    // Each pass applies one step or the direct action, or ends: bounded by their number.
-    for _ in 0..=steps.len() + 1 {
-        let now = timeline.now();
-        let due = (0..steps.len()).find(|&index| {
-            let at = SimTime::from_ms(steps[index].at_ms);
-            at <= end && at >= now && !step_is_recorded(steps, index, timeline.actions())
-        });
-        let due_at = due.map(|index| SimTime::from_ms(steps[index].at_ms));
-        if let Some((at, action)) =
-            direct.take_if(|(at, _)| due_at.is_none_or(|step_at| *at <= step_at))
-        {
-            timeline.run_until(at);
-            timeline.apply(&action);
-            continue;
-        }
-        let Some(index) = due else { break };
-        timeline.run_until(SimTime::from_ms(steps[index].at_ms));
-        timeline.apply(&steps[index].action);
+    ScenarioRun::on(scenario.clone(), Timeline::new(world, 250, 64))
+}
+
+fn play_in_frames(run: &mut ScenarioRun<Timeline>, until: SimTime) {
+    // Bounded: each pass moves the clock 16 ms closer to `until`.
+    while run.world().now() < until {
+        let next = run.world().now().plus_ms(16).min(until);
+        run.advance_to(next);
     }
-    timeline.run_until(end);
-    timeline.world().trace_hash()
 }
 
 fn examples() -> Vec<(&'static str, Scenario)> {
@@ -66,54 +47,91 @@ fn examples() -> Vec<(&'static str, Scenario)> {
         .collect()
 }
 
+/// The first example with a crash step after time zero, and that step.
+fn example_with_a_crash() -> (&'static str, Scenario, SimTime, Action) {
+    examples()
+        .into_iter()
+        .find_map(|(file, scenario)| {
+            let step = scenario
+                .steps
+                .iter()
+                .find(|step| step.at_ms > 0 && matches!(step.action, Action::Crash { .. }))?
+                .clone();
+            Some((file, scenario, SimTime::from_ms(step.at_ms), step.action))
+        })
+        .expect("an example crashes a node")
+}
+
 #[test]
-fn both_rules_give_every_example_the_same_run() {
+fn headless_and_live_runs_of_every_example_are_the_same_run() {
     let examples = examples();
     assert!(examples.len() > 20, "only {} examples", examples.len());
     for (file, scenario) in &examples {
+        let mut live = live_run(scenario);
+        let end = live.end_time();
+        play_in_frames(&mut live, end);
         assert_eq!(
-            trace_hash_by_cursor(scenario),
-            trace_hash_by_pairing(scenario, None),
-            "{file}: the cursor and the pairing rule ran it differently"
+            headless_trace_hash(scenario),
+            live.world().trace_hash(),
+            "{file}: the headless and the live run differ"
         );
     }
 }
 
-/// A direct action equal to a step at the step's instant: the pairing rule counts it as the step's
-/// record and applies the step no more, the cursor applies the step as well. The runs differ.
 #[test]
-fn the_rules_differ_when_a_direct_action_equals_a_step_at_its_instant() {
-    let (file, scenario) = examples()
-        .into_iter()
-        .find(|(_, scenario)| {
-            scenario
-                .steps
-                .iter()
-                .any(|step| step.at_ms > 0 && matches!(step.action, Action::Crash { .. }))
-        })
-        .expect("an example crashes a node");
-    let step = scenario
-        .steps
-        .iter()
-        .find(|step| step.at_ms > 0 && matches!(step.action, Action::Crash { .. }))
-        .unwrap()
-        .clone();
-    let at = SimTime::from_ms(step.at_ms);
-    let paired = trace_hash_by_pairing(&scenario, Some((at, step.action.clone())));
-    // The cursor's reading of the same clicks: the direct crash, and the step's crash after it.
-    let mut run = ScenarioRun::new(scenario.clone()).unwrap();
-    run.advance_to(SimTime(at.as_micros() - 1));
-    run.world_mut().run_until(at);
-    run.world_mut().apply(&step.action);
-    run.run_to_end();
+fn a_live_run_sent_back_in_time_replays_its_steps_once() {
+    for (file, scenario) in examples() {
+        let mut live = live_run(&scenario);
+        let end = live.end_time();
+        play_in_frames(&mut live, end);
+        live.run_mut().seek(SimTime(end.as_micros() / 3));
+        play_in_frames(&mut live, end);
+        assert_eq!(
+            headless_trace_hash(&scenario),
+            live.world().trace_hash(),
+            "{file}: after a seek back the steps were not replayed exactly once"
+        );
+        assert!(live.next_step().is_none(), "{file}: a step is still due");
+    }
+}
+
+/// What the driver guards against, planted: a driver that ignored the log would apply a step the
+/// timeline already replays, and the run would no longer be the scenario's. The comparison above
+/// would fail on it.
+#[test]
+fn a_step_applied_again_over_its_recorded_future_changes_the_run() {
+    let (file, scenario, at, crash) = example_with_a_crash();
+    let mut live = live_run(&scenario);
+    let end = live.end_time();
+    play_in_frames(&mut live, end);
+    live.run_mut().seek(SimTime(at.as_micros() - 1));
+    live.run_mut().run_until(at);
+    live.run_mut().apply(&crash);
+    play_in_frames(&mut live, end);
     assert_ne!(
-        paired,
-        run.world().trace_hash(),
-        "{file}: the rules must differ on this run"
+        headless_trace_hash(&scenario),
+        live.world().trace_hash(),
+        "{file}: the doubled crash went unnoticed"
     );
-    assert_eq!(
-        paired,
-        trace_hash_by_cursor(&scenario),
-        "{file}: paired off, the direct crash stands for the step"
-    );
+}
+
+/// A learner's own action equal to a step at the step's instant pairs off with it: the step is not
+/// applied as well, headless or live, and the run is the scenario's own.
+#[test]
+fn a_direct_action_equal_to_a_step_at_its_instant_stands_for_the_step() {
+    let (file, scenario, at, crash) = example_with_a_crash();
+    let mut headless = ScenarioRun::new(scenario.clone()).unwrap();
+    headless.advance_to(SimTime(at.as_micros() - 1));
+    headless.world_mut().run_until(at);
+    headless.world_mut().apply(&crash);
+    headless.run_to_end();
+    let mut live = live_run(&scenario);
+    play_in_frames(&mut live, SimTime(at.as_micros() - 1));
+    live.run_mut().run_until(at);
+    live.run_mut().apply(&crash);
+    let end = live.end_time();
+    play_in_frames(&mut live, end);
+    let untouched = headless_trace_hash(&scenario);
+    assert_eq!(headless.world().trace_hash(), untouched, "{file}: headless");
+    assert_eq!(live.world().trace_hash(), untouched, "{file}: live");
 }

@@ -6,5 +6,6 @@ pub mod fingerprint;
 pub mod history;
 pub mod in_flight;
 pub mod network;
+pub mod run;
 pub mod trace;
 pub mod world;

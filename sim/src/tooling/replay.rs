@@ -12,7 +12,7 @@ use crate::base::time::SimTime;
 use crate::engine::fingerprint::FingerprintKind;
 use crate::engine::history::RecordedAction;
 use crate::engine::world::World;
-use crate::tooling::runner::world_config;
+use crate::tooling::runner::{step_in_log, world_config};
 use crate::tooling::scenario::{Scenario, Step};
 use std::fmt;
 
@@ -146,19 +146,7 @@ pub fn replay_with_fingerprint(
 /// Whether scripted step `index` of `steps` is in `actions`. Steps and recorded actions with the same
 /// time and action pair off in order, so two identical steps at one instant need two records.
 pub fn step_is_recorded(steps: &[Step], index: usize, actions: &[RecordedAction]) -> bool {
-    let step = &steps[index];
-    let at = step_time(step);
-    let twins_before = steps[..index]
-        .iter()
-        .filter(|earlier| earlier.at_ms == step.at_ms && earlier.action == step.action)
-        .count();
-    let first = actions.partition_point(|recorded| recorded.at < at);
-    let records = actions[first..]
-        .iter()
-        .take_while(|recorded| recorded.at == at)
-        .filter(|recorded| recorded.action == step.action)
-        .count();
-    twins_before < records
+    step_in_log(steps, index, actions)
 }
 
 /// The scenario's steps due by `position` that `actions` does not record, in file order.

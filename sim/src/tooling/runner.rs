@@ -9,6 +9,7 @@
 use crate::base::time::SimTime;
 use crate::contract::report::{MessagePrice, Report};
 use crate::engine::fingerprint::FingerprintKind;
+use crate::engine::run::{recorded_in, ActionLog, Run};
 use crate::engine::world::{ActionOutcome, World, WorldConfig};
 use crate::tooling::scenario::{Scenario, Step};
 use serde::{Deserialize, Serialize};
@@ -39,13 +40,14 @@ pub struct RunReport {
     pub raft_baseline: Option<MessagePrice>,
 }
 
-/// A scenario in progress. The app advances it frame by frame; the CLI runs it to the end at once.
+/// A scenario in progress on a run of kind `R`: the headless [`World`] (the CLI, tests, sweeps) or the
+/// app's [`Timeline`](crate::engine::history::Timeline), which can also travel back. The app advances it
+/// frame by frame; the CLI runs it to the end at once. Either way its steps fall due by one rule,
+/// [`ScenarioRun::next_due_step`].
 #[derive(Clone, Debug)]
-pub struct ScenarioRun {
+pub struct ScenarioRun<R = World> {
     scenario: Scenario,
-    world: World,
-    /// Index into `scenario.steps` of the next step to apply.
-    next_step: usize,
+    run: R,
     skipped_steps: Vec<SkippedStep>,
 }
 
@@ -63,34 +65,67 @@ impl ScenarioRun {
     ) -> Result<ScenarioRun, String> {
         scenario.validate().map_err(|invalid| invalid.to_string())?;
         let world = World::with_fingerprint(world_config(&scenario), fingerprint)?;
-        Ok(ScenarioRun {
+        Ok(ScenarioRun::on(scenario, world))
+    }
+
+    /// For actions that are not in the script (a click in the app). They go straight to the world, which
+    /// records them in its action log, so the run stays reproducible from that log.
+    pub fn world_mut(&mut self) -> &mut World {
+        &mut self.run
+    }
+}
+
+impl<R: Run> ScenarioRun<R> {
+    /// `scenario` driven on `run`, which must be at the scenario's start or be a record of it (a
+    /// timeline rebuilt from a share link): steps its log already holds are not applied again.
+    pub fn on(scenario: Scenario, run: R) -> ScenarioRun<R> {
+        ScenarioRun {
             scenario,
-            world,
-            next_step: 0,
+            run,
             skipped_steps: Vec::new(),
-        })
+        }
     }
 
     pub fn scenario(&self) -> &Scenario {
         &self.scenario
     }
 
-    pub fn world(&self) -> &World {
-        &self.world
+    /// Follows `scenario` from now on (the app's schedule edits): the caller keeps its steps up to now
+    /// as they were, since the past is fixed.
+    pub fn set_scenario(&mut self, scenario: Scenario) {
+        self.scenario = scenario;
     }
 
-    /// For actions that are not in the script (a click in the app). They go straight to the world, which
-    /// records them in its action log, so the run stays reproducible from that log.
-    pub fn world_mut(&mut self) -> &mut World {
-        &mut self.world
+    pub fn world(&self) -> &World {
+        self.run.world()
+    }
+
+    /// The run itself, for what only its kind can do (a timeline's seek and branch).
+    pub fn run(&self) -> &R {
+        &self.run
+    }
+
+    pub fn run_mut(&mut self) -> &mut R {
+        &mut self.run
     }
 
     /// The next scripted step not yet applied, with its 1-based index.
     pub fn next_step(&self) -> Option<(usize, &Step)> {
-        self.scenario
-            .steps
-            .get(self.next_step)
-            .map(|step| (self.next_step + 1, step))
+        self.next_due_step(SimTime(u64::MAX))
+            .map(|index| (index + 1, &self.scenario.steps[index]))
+    }
+
+    /// The first scripted step due by `until` that this run has not applied. A step counts as applied
+    /// once the clock has passed its time, or when a recorded action pairs off with it
+    /// ([`step_in_log`]): also ahead of `now`, in a timeline's recorded future that playing forward
+    /// will replay (applying it again would run it twice and discard that future).
+    pub fn next_due_step(&self, until: SimTime) -> Option<usize> {
+        let now = self.run.now();
+        let steps = &self.scenario.steps;
+        (0..steps.len()).find(|&index| {
+            let at = SimTime::from_ms(steps[index].at_ms);
+            at <= until && at >= now && !step_in_log(steps, index, self.run.log())
+        })
     }
 
     pub fn skipped_steps(&self) -> &[SkippedStep] {
@@ -102,29 +137,33 @@ impl ScenarioRun {
     }
 
     pub fn is_finished(&self) -> bool {
-        self.world.now() >= self.end_time()
+        self.run.now() >= self.end_time()
     }
 
-    /// Runs the world up to `until` (never past the end of the scenario), applying due steps on the way.
+    /// Runs up to `until` (never past the end of the scenario), applying due steps on the way.
     pub fn advance_to(&mut self, until: SimTime) {
-        let until = until.min(self.end_time());
-        while let Some(step) = self.scenario.steps.get(self.next_step) {
-            let step_time = SimTime::from_ms(step.at_ms);
-            if step_time > until {
+        self.advance_past_end_to(until.min(self.end_time()));
+    }
+
+    /// Runs up to `until`, past the scenario's end if asked (the app's playground keeps going), applying
+    /// due steps on the way. A step the run declines is recorded in `skipped_steps`.
+    pub fn advance_past_end_to(&mut self, until: SimTime) {
+        // Each pass applies one step, which its log then records: at most one pass per step.
+        for _ in 0..=self.scenario.steps.len() {
+            let Some(index) = self.next_due_step(until) else {
                 break;
-            }
-            self.world.run_until(step_time);
-            if let ActionOutcome::Skipped { reason } = self.world.apply(&step.action) {
-                let skipped = SkippedStep {
-                    step: self.next_step + 1,
+            };
+            let step = self.scenario.steps[index].clone();
+            self.run.run_until(SimTime::from_ms(step.at_ms));
+            if let ActionOutcome::Skipped { reason } = self.run.apply(&step.action) {
+                self.skipped_steps.push(SkippedStep {
+                    step: index + 1,
                     at_ms: step.at_ms,
                     reason,
-                };
-                self.skipped_steps.push(skipped);
+                });
             }
-            self.next_step += 1;
         }
-        self.world.run_until(until);
+        self.run.run_until(until);
     }
 
     pub fn run_to_end(&mut self) {
@@ -138,11 +177,27 @@ impl ScenarioRun {
             protocol: self.scenario.protocol_name().to_string(),
             seed: self.scenario.seed,
             nodes: self.scenario.node_count,
-            world: self.world.report(),
+            world: self.run.world().report(),
             skipped_steps: self.skipped_steps.clone(),
             raft_baseline: raft_baseline(&self.scenario),
         }
     }
+}
+
+/// Whether scripted step `index` of `steps` is in `log`. Steps and recorded actions with the same
+/// time and action pair off in order, so two identical steps at one instant need two records.
+pub fn step_in_log<L: ActionLog + ?Sized>(steps: &[Step], index: usize, log: &L) -> bool {
+    let step = &steps[index];
+    let twins_before = steps[..index]
+        .iter()
+        .filter(|earlier| earlier.at_ms == step.at_ms && earlier.action == step.action)
+        .count();
+    recorded_in(
+        log,
+        SimTime::from_ms(step.at_ms),
+        &step.action,
+        twins_before,
+    )
 }
 
 /// The plain Raft run a scenario is compared with, where its world asks for one (PBFT).
