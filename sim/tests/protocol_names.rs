@@ -37,9 +37,9 @@ const ALLOWED_FILES: &[(&str, usize)] = &[
     ("LockService", 29),
     ("RedisLock", 13),
     ("Redlock", 12),
-    ("Scheduler", 13),
-    ("Zookeeper", 13),
-    ("WorkQueue", 7),
+    ("Scheduler", 12),
+    ("Zookeeper", 12),
+    ("WorkQueue", 6),
     ("Paxos", 11),
     ("Pbft", 12),
 ];

@@ -269,7 +269,12 @@ fn progressed(run: &ScenarioRun, report: &Report, heal_ms: u64) -> bool {
         }),
         Progress::Invoicing => {
             let protocol = &world.config().protocol;
-            let Some(minute_ms) = protocol.entry().parts.invoice_minute_ms(protocol) else {
+            let Some(minute_ms) = protocol
+                .entry()
+                .parts
+                .invoicing(protocol)
+                .map(|invoicing| invoicing.minute_ms)
+            else {
                 return false;
             };
             let minute_ms = minute_ms.max(1);

@@ -58,6 +58,18 @@ pub struct AimedPlan {
     pub heal_not_before_ms: u64,
 }
 
+/// A world that bills once a minute, as its parts describe it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Invoicing {
+    /// The length of a billing minute.
+    pub minute_ms: u64,
+    /// The scheduler's mode, as scenario files spell it.
+    pub mode: &'static str,
+    /// One long-lived leader does the invoicing (the leader modes), so a new lock holder is a failover
+    /// whose gap in invoices the report measures.
+    pub one_leader: bool,
+}
+
 /// One option compare mode can flip in a world (`fencing`, `zk-recipe`), as the world's folder reads
 /// and flips it. The name is compare mode's `Variation` name, which lesson and share links carry.
 #[derive(Clone, Copy, Debug)]
@@ -100,9 +112,15 @@ pub trait WorldParts: Debug + Sync {
         None
     }
 
-    /// The length of the world's billing minute, in a world that invoices once a minute (the
-    /// scheduler): sweeps and lesson checks count minutes missed.
-    fn invoice_minute_ms(&self, _protocol: &ProtocolConfig) -> Option<u64> {
+    /// How the world invoices once a minute, where it does (the scheduler): sweeps and lesson checks
+    /// count missed minutes, and the report measures failovers.
+    fn invoicing(&self, _protocol: &ProtocolConfig) -> Option<Invoicing> {
+        None
+    }
+
+    /// How a work queue shares out its jobs, as its report names the mode (`partitioned`,
+    /// `global-lock`); `None` in a world that is no work queue.
+    fn queue_mode(&self, _protocol: &ProtocolConfig) -> Option<&'static str> {
         None
     }
 

@@ -1,7 +1,6 @@
 //! The coordination parts of the report: names, lock grants and expiries, the resource's ledger.
 
 use super::World;
-use crate::contract::config::{ProtocolConfig, SchedulerMode};
 use crate::contract::report::{
     AccessReport, InvoicesReport, LockRecord, LocksReport, Report, ResourceReport, ThroughputReport,
 };
@@ -66,19 +65,15 @@ impl Report {
             });
         }
         self.invoices = invoices_report(world, layout);
-        if let ProtocolConfig::Zookeeper(..) = &world.config().protocol {
+        let entry = world.config().protocol.entry();
+        if entry.story.election_recipe {
             self.notifications = Some(locks.notifications);
         }
-        if let ProtocolConfig::WorkQueue(_, queue) = &world.config().protocol {
+        if let Some(mode) = entry.parts.queue_mode(&world.config().protocol) {
             let jobs = locks.jobs_written();
             let elapsed_ms = world.now().as_ms().max(1);
             self.throughput = Some(ThroughputReport {
-                mode: if queue.partitioned {
-                    "partitioned"
-                } else {
-                    "global-lock"
-                }
-                .to_string(),
+                mode: mode.to_string(),
                 jobs,
                 jobs_per_second: jobs * 1_000 / elapsed_ms,
                 jobs_per_1000_seconds: jobs * 1_000_000 / elapsed_ms,
@@ -92,9 +87,10 @@ fn invoices_report(
     world: &World,
     layout: crate::worlds::coordination::Layout,
 ) -> Option<InvoicesReport> {
-    let ProtocolConfig::Scheduler(_, scheduler) = &world.config().protocol else {
-        return None;
-    };
+    let protocol = &world.config().protocol;
+    let parts = protocol.entry().parts;
+    let invoicing = parts.invoicing(protocol)?;
+    let (minute_ms, leader_mode) = (invoicing.minute_ms, invoicing.one_leader);
     let locks = world.checkers().locks();
     let mut minutes = BTreeSet::new();
     let (mut duplicates, mut refused) = (0, 0);
@@ -107,7 +103,7 @@ fn invoices_report(
             minutes.insert(record.minute);
         }
     }
-    let last_minute = world.now().as_ms() / scheduler.minute_ms;
+    let last_minute = world.now().as_ms() / minute_ms;
     let missed_minutes = (1..last_minute)
         .filter(|minute| !minutes.contains(minute))
         .collect();
@@ -130,16 +126,12 @@ fn invoices_report(
             .map(|record| record.at_ms)
             .max()
             .unwrap_or(old.at_ms);
-        let leader_mode = matches!(
-            scheduler.mode,
-            SchedulerMode::LeaderElection | SchedulerMode::LeaderFencing
-        );
         if leader_mode && new.client != old.client {
             failover_gaps_ms.push(new.at_ms.saturating_sub(last_invoice));
         }
     }
     Some(InvoicesReport {
-        mode: scheduler.mode.name().to_string(),
+        mode: invoicing.mode.to_string(),
         generated: minutes.len() as u64,
         duplicates,
         refused,

@@ -1,18 +1,26 @@
 //! What the invoice scheduler's world owns beyond its instances, for its registry entry: the length
-//! of its billing minute, which sweeps and lesson checks count missed minutes by.
+//! of its billing minute, which sweeps and lesson checks count missed minutes by, whether a leader
+//! does the invoicing, and the option compare mode flips.
 
-use crate::contract::config::ProtocolConfig;
-use crate::contract::entry::parts::{VariationHook, WorldParts};
+use crate::contract::config::{ProtocolConfig, SchedulerMode};
+use crate::contract::entry::parts::{Invoicing, VariationHook, WorldParts};
 
 #[derive(Debug)]
 pub struct SchedulerParts;
 
 impl WorldParts for SchedulerParts {
-    fn invoice_minute_ms(&self, protocol: &ProtocolConfig) -> Option<u64> {
-        match protocol {
-            ProtocolConfig::Scheduler(_, scheduler) => Some(scheduler.minute_ms),
-            _ => None,
-        }
+    fn invoicing(&self, protocol: &ProtocolConfig) -> Option<Invoicing> {
+        let ProtocolConfig::Scheduler(_, scheduler) = protocol else {
+            return None;
+        };
+        Some(Invoicing {
+            minute_ms: scheduler.minute_ms,
+            mode: scheduler.mode.name(),
+            one_leader: matches!(
+                scheduler.mode,
+                SchedulerMode::LeaderElection | SchedulerMode::LeaderFencing
+            ),
+        })
     }
 
     fn variations(&self) -> &'static [VariationHook] {

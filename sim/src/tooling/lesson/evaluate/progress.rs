@@ -52,7 +52,12 @@ impl ProgressWatch {
     /// with no accepted invoice.
     pub(super) fn missed_invoice(&self, world: &World) -> Verdict {
         let protocol = &world.config().protocol;
-        let Some(minute_ms) = protocol.entry().parts.invoice_minute_ms(protocol) else {
+        let Some(minute_ms) = protocol
+            .entry()
+            .parts
+            .invoicing(protocol)
+            .map(|invoicing| invoicing.minute_ms)
+        else {
             return Verdict::not_yet("this world has no invoice scheduler".into());
         };
         // Minute m ends at (m + 1) * minute_ms; those ending after the step began are watched.
