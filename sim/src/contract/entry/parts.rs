@@ -87,6 +87,21 @@ pub fn on_off(name: &str, on: bool) -> String {
     format!("{name} {}", if on { "on" } else { "off" })
 }
 
+/// A fault drawn from a seed for a world of so many servers: (time in ms, action).
+pub type OpeningFault = fn(seed: u64, servers: usize) -> (u64, Action);
+
+/// A world's chaos, apart from [`WorldParts`]: only the chaos tooling reads it (through the registry's
+/// own table), so a build that never runs chaos, such as the app, leaves the plans out. Reached through
+/// the entry's parts, every hook's code stays in every binary that lists the entries.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ChaosParts {
+    /// The faults aimed at the world's weak point (see [`AimedChaos`]).
+    pub aimed: Option<AimedChaos>,
+    /// A fault every mixed chaos run of the world starts with (PBFT's Byzantine replica), drawn from
+    /// the seed for a world of so many servers.
+    pub mixed_opening: Option<OpeningFault>,
+}
+
 /// A world's own parts. A folder declares a unit struct implementing this and puts a reference to it
 /// in its registry entry.
 pub trait WorldParts: Debug + Sync {
@@ -98,17 +113,6 @@ pub trait WorldParts: Debug + Sync {
     /// The requests the world has committed so far, under the protocol's name for the price of
     /// agreement (`("raft", writes committed)`); `None` where nothing it does is a committed request.
     fn committed_requests(&self, _world: &dyn WorldRead) -> Option<(&'static str, u64)> {
-        None
-    }
-
-    /// The faults aimed at the world's weak point, if it has its own (see [`AimedChaos`]).
-    fn aimed_chaos(&self) -> Option<AimedChaos> {
-        None
-    }
-
-    /// A fault every mixed chaos run of the world starts with (PBFT's Byzantine replica), drawn from
-    /// `seed` for a world of `servers` servers.
-    fn mixed_chaos_opening(&self, _seed: u64, _servers: usize) -> Option<(u64, Action)> {
         None
     }
 

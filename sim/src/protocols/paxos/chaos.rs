@@ -14,12 +14,15 @@ use super::majority;
 use crate::base::ids::NodeId;
 use crate::base::rng::Rng;
 use crate::contract::action::{Action, NodeTarget};
-use crate::contract::entry::parts::{AimedChaos, AimedPlan, ChaosNodes};
+use crate::contract::entry::parts::{AimedChaos, AimedPlan, ChaosNodes, ChaosParts};
 
-pub const AIMED: AimedChaos = AimedChaos {
-    salt: 0x9a05_0f0e_1ae7_0013,
-    title: "Paxos",
-    plan,
+pub const CHAOS: ChaosParts = ChaosParts {
+    aimed: Some(AimedChaos {
+        salt: 0x9a05_0f0e_1ae7_0013,
+        title: "Paxos",
+        plan,
+    }),
+    mixed_opening: None,
 };
 
 fn plan(rng: &mut Rng, nodes: &ChaosNodes) -> AimedPlan {

@@ -10,14 +10,17 @@
 use crate::base::ids::NodeId;
 use crate::base::rng::Rng;
 use crate::contract::action::{Action, ByzantineMode, NodeTarget};
-use crate::contract::entry::parts::{AimedChaos, AimedPlan, ChaosNodes};
+use crate::contract::entry::parts::{AimedChaos, AimedPlan, ChaosNodes, ChaosParts};
 
 const PBFT_SALT: u64 = 0x9bf7_0b12_a471_0013;
 
-pub const AIMED: AimedChaos = AimedChaos {
-    salt: PBFT_SALT,
-    title: "PBFT",
-    plan,
+pub const CHAOS: ChaosParts = ChaosParts {
+    aimed: Some(AimedChaos {
+        salt: PBFT_SALT,
+        title: "PBFT",
+        plan,
+    }),
+    mixed_opening: Some(liar),
 };
 
 const LYING_MODES: [ByzantineMode; 3] = [

@@ -1,6 +1,6 @@
-//! A world's own aimed chaos (`WorldParts::aimed_chaos`) as a scenario: the chaos world drawn from the
-//! seed, the world's plan drawn next from the same generator, then the heal that ends every chaos run.
-//! Worlds with lock holders aim at them instead (`holders.rs`).
+//! A world's own aimed chaos (`ChaosParts::aimed`, from `registry::chaos`) as a scenario: the chaos
+//! world drawn from the seed, the world's plan drawn next from the same generator, then the heal that
+//! ends every chaos run. Worlds with lock holders aim at them instead (`holders.rs`).
 
 use crate::base::rng::Rng;
 use crate::contract::entry::parts::{AimedChaos, ChaosNodes};

@@ -51,7 +51,7 @@ pub struct HolderRun {
 /// Runs the holder-aimed profile for `seed` on the world and variant `options` names.
 pub fn holder_run(seed: u64, options: &LockChaosOptions) -> Result<HolderRun, String> {
     // Worlds with no lock holders (Paxos, PBFT) aim at their own weak point.
-    if let Some(aimed) = options.protocol.entry().parts.aimed_chaos() {
+    if let Some(aimed) = crate::worlds::registry::chaos(options.protocol).aimed {
         let scenario = aimed_scenario(seed, options, aimed)?;
         let mut run = ScenarioRun::new(scenario.clone())?;
         run.run_to_end();

@@ -122,9 +122,9 @@ pub fn lock_chaos_scenario(seed: u64, options: &LockChaosOptions) -> Scenario {
         at_ms += rng.range_inclusive(50, 600);
     }
     push_heal(&mut scenario, options.fault_window_ms, &layout);
-    let parts = options.protocol.entry().parts;
-    if let Some((at_ms, action)) = parts.mixed_chaos_opening(seed, layout.servers) {
+    if let Some(opening) = crate::worlds::registry::chaos(options.protocol).mixed_opening {
         if options.fault_window_ms > 1 {
+            let (at_ms, action) = opening(seed, layout.servers);
             scenario.steps.insert(0, Step { at_ms, action });
         }
     }

@@ -14,6 +14,7 @@ pub use crate::contract::entry::{
 };
 
 use crate::contract::config::{ProtocolConfig, ProtocolKind};
+use crate::contract::entry::parts::ChaosParts;
 use crate::worlds::coordination::build::{self, BuildActors};
 
 /// A registry entry with its world's actor builder.
@@ -31,6 +32,22 @@ pub const ENTRIES: &[Entry] = &[
     crate::protocols::paxos::entry::PAXOS.built_by(build::paxos),
     crate::protocols::pbft::entry::PBFT.built_by(build::pbft),
 ];
+
+/// The worlds with chaos of their own, apart from [`ENTRIES`] so that only the chaos tooling keeps
+/// their plans in its binary (`contract::entry::parts::ChaosParts`). Every other world gets none.
+const CHAOS: &[(ProtocolKind, ChaosParts)] = &[
+    (ProtocolKind::Paxos, crate::protocols::paxos::chaos::CHAOS),
+    (ProtocolKind::Pbft, crate::protocols::pbft::chaos::CHAOS),
+];
+
+/// The chaos of `kind`'s world (none for most).
+pub fn chaos(kind: ProtocolKind) -> ChaosParts {
+    CHAOS
+        .iter()
+        .find(|(world, _)| *world == kind)
+        .map(|(_, chaos)| *chaos)
+        .unwrap_or_default()
+}
 
 /// The entry for `kind`.
 pub fn entry(kind: ProtocolKind) -> &'static Entry {
