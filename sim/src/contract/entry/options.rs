@@ -58,6 +58,10 @@ pub struct OptionTable {
     pub key_prefix: &'static str,
     /// Every key, in the order a file documents, reads and writes them.
     pub keys: &'static [OptionKey],
+    /// The world's own word for how many lettered actors it has (`proposers`, `clients`): the same
+    /// number as `[locks] workers`, which every lock world shares and which export writes. A file may
+    /// say either, or both if they agree.
+    pub population: Option<&'static str>,
 }
 
 impl OptionSetting {

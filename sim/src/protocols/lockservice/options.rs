@@ -44,4 +44,5 @@ pub const TABLE: OptionTable = OptionTable {
             }
         },
     }],
+    population: None,
 };

@@ -95,9 +95,10 @@ pub const TABLE: OptionTable = OptionTable {
             },
         },
     ],
+    population: Some("proposers"),
 };
 
-/// Two proposers (`workers`); the other lock options mean nothing to Paxos.
+/// Two proposers (`[paxos] proposers`, kept as `workers`); the other lock options mean nothing to Paxos.
 pub fn defaults() -> ProtocolConfig {
     let locks = LockServiceOptions {
         fencing: false,

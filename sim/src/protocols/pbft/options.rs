@@ -56,9 +56,10 @@ pub const TABLE: OptionTable = OptionTable {
             },
         },
     ],
+    population: Some("clients"),
 };
 
-/// One client (`workers`); the other lock options mean nothing to PBFT.
+/// One client (`[pbft] clients`, kept as `workers`); the other lock options mean nothing to PBFT.
 pub fn defaults() -> ProtocolConfig {
     let locks = LockServiceOptions {
         fencing: false,

@@ -38,6 +38,7 @@ pub const TABLE: OptionTable = OptionTable {
             write: |protocol, setting| scheduler_mut(protocol).minute_ms = setting.unsigned(),
         },
     ],
+    population: Some("instances"),
 };
 
 pub fn defaults() -> ProtocolConfig {

@@ -31,6 +31,7 @@ pub const TABLE: OptionTable = OptionTable {
             write: |protocol, setting| queue_mut(protocol).accounts = setting.unsigned() as u32,
         },
     ],
+    population: None,
 };
 
 pub fn defaults() -> ProtocolConfig {

@@ -31,6 +31,7 @@ pub const TABLE: OptionTable = OptionTable {
             }
         },
     }],
+    population: Some("candidates"),
 };
 
 pub fn defaults() -> ProtocolConfig {

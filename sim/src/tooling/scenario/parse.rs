@@ -191,16 +191,16 @@ fn read_protocol(field: Field<'_>) -> Result<&'static Entry> {
 /// world owns is an error that names the world it belongs to.
 fn read_protocol_tables(top: &TableReader<'_>, entry: &Entry) -> Result<ProtocolConfig> {
     let mut protocol = (entry.defaults)();
+    // `[locks] workers` as the file wrote it, for a world's own word for the same number to agree with.
+    let mut workers_in_locks = None;
     if let Some(field) = top.optional("locks") {
         let Some(options) = protocol.lock_options_mut() else {
             let protocol = first_lock_world();
             return Err(field.error(ScenarioErrorKind::NeedsProtocol { protocol }));
         };
-        read_locks(
-            &TableReader::table(field, "locks.", "[locks]")?,
-            entry,
-            options,
-        )?;
+        let locks = TableReader::table(field, "locks.", "[locks]")?;
+        read_locks(&locks, entry, options)?;
+        workers_in_locks = locks.optional("workers").map(|_| options.workers);
     }
     for owner in registry::ENTRIES {
         for table in owner.tables {
@@ -214,6 +214,7 @@ fn read_protocol_tables(top: &TableReader<'_>, entry: &Entry) -> Result<Protocol
             let heading = format!("[{}]", table.name);
             let reader = TableReader::table(field, table.key_prefix, &heading)?;
             read_table(&reader, table, &mut protocol)?;
+            read_population(&reader, table, workers_in_locks, &mut protocol)?;
         }
     }
     Ok(protocol)
@@ -233,7 +234,8 @@ fn read_table(
     table: &OptionTable,
     protocol: &mut ProtocolConfig,
 ) -> Result<()> {
-    let names: Vec<&'static str> = table.keys.iter().map(|key| key.name).collect();
+    let mut names: Vec<&'static str> = table.keys.iter().map(|key| key.name).collect();
+    names.extend(table.population);
     reader.check_keys(&names)?;
     for key in table.keys {
         let Some(field) = reader.optional(key.name) else {
@@ -256,6 +258,33 @@ fn read_table(
             }
         };
         (key.write)(protocol, setting);
+    }
+    Ok(())
+}
+
+/// A world's own word for its lettered actors (`[paxos] proposers`), stored as `[locks] workers`; the
+/// two must agree where a file writes both.
+fn read_population(
+    reader: &TableReader<'_>,
+    table: &OptionTable,
+    workers_in_locks: Option<usize>,
+    protocol: &mut ProtocolConfig,
+) -> Result<()> {
+    let Some(name) = table.population else {
+        return Ok(());
+    };
+    let Some(field) = reader.optional(name) else {
+        return Ok(());
+    };
+    let count = field.unsigned_in(1, MAX_WORKERS as u64)? as usize;
+    if let Some(workers) = workers_in_locks.filter(|workers| *workers != count) {
+        let problem = format!(
+            "`{name} = {count}` and `[locks] workers = {workers}` disagree: they are one number, set it once"
+        );
+        return Err(field.error(ScenarioErrorKind::Invalid { problem }));
+    }
+    if let Some(options) = protocol.lock_options_mut() {
+        options.workers = count;
     }
     Ok(())
 }
