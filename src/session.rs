@@ -115,6 +115,16 @@ impl Session {
         self.run.scenario()
     }
 
+    /// The run on its timeline, for drivers written over any run (compare mode's lockstep).
+    pub fn timeline(&self) -> &Timeline {
+        self.run.run()
+    }
+
+    /// The scenario's driver itself, for drivers that act through it (compare mode's replay beside).
+    pub fn driver_mut(&mut self) -> &mut ScenarioRun<Timeline> {
+        &mut self.run
+    }
+
     pub fn world(&self) -> &World {
         self.run.run().world()
     }

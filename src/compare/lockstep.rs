@@ -2,7 +2,7 @@
 //! events, and both sides process that instant, so neither jumps past something the other shows.
 
 use crate::session::{Session, MAX_SILENT_INSTANTS};
-use quorumlab_sim::history::RecordedAction;
+use quorumlab_sim::compare::lockstep;
 use quorumlab_sim::scenario::Scenario;
 use quorumlab_sim::time::SimTime;
 
@@ -20,11 +20,7 @@ pub fn step_both(left: &mut Session, right: &mut Session) -> Option<SteppedBoth>
     let (left_mark, right_mark) = (left.step_mark(), right.step_mark());
     let mut stepped = false;
     for _ in 0..MAX_SILENT_INSTANTS {
-        let Some(next) = [left.next_event_time(), right.next_event_time()]
-            .into_iter()
-            .flatten()
-            .min()
-        else {
+        let Some(next) = lockstep::next_shared_instant(left.timeline(), right.timeline()) else {
             break;
         };
         left.advance_to(next);
@@ -64,17 +60,7 @@ pub fn step_both(left: &mut Session, right: &mut Session) -> Option<SteppedBoth>
 pub fn replay_beside(left: &Session, scenario: Scenario) -> Result<Session, String> {
     let mut right = Session::new(scenario)?;
     let now = left.now();
-    let actions: Vec<&RecordedAction> = left.actions().iter().collect();
-    for (index, recorded) in actions.iter().enumerate() {
-        right.advance_to(recorded.at);
-        let same =
-            |other: &RecordedAction| other.at == recorded.at && other.action == recorded.action;
-        let on_left = actions[..=index].iter().filter(|other| same(other)).count();
-        let on_right = right.actions().iter().filter(|other| same(other)).count();
-        if on_right < on_left {
-            right.apply(&recorded.action);
-        }
-    }
+    lockstep::replay_beside(left.actions(), right.driver_mut());
     if right.now() > now {
         right.seek(now);
     } else {
