@@ -91,7 +91,7 @@ pub fn handle_key(state: &AppState, key: &str) -> bool {
         "f" | "F" => state.presenter.update(|presenter| *presenter = !*presenter),
         "l" | "L" => state.lesson.list_open.update(|open| *open = !*open),
         "?" => state.help_open.update(|open| *open = !*open),
-        "g" | "G" => crate::components::gallery::open_gallery(),
+        "g" | "G" => crate::gallery::route::open_gallery(),
         // One press closes one thing, the one on top: a second press is never needed to get past a
         // sheet, and a sheet's Escape does not also drop the selection underneath.
         "Escape" => {

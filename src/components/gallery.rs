@@ -6,7 +6,7 @@
 use crate::components::schedule_lane::ScheduleShown;
 use crate::gallery::kept::{self, KeptImport};
 use crate::gallery::route::{
-    gallery_fragment, is_gallery_fragment, parse_gallery_route, GalleryRoute,
+    gallery_fragment, go_to, is_gallery_fragment, parse_gallery_route, GalleryRoute,
 };
 use crate::gallery::{built_in, find, imported_item, no_card, remember, GalleryItem};
 use crate::lesson::live;
@@ -155,13 +155,6 @@ impl GalleryState {
     }
 }
 
-/// Goes to a gallery address: a new history entry, so back returns to what was there before.
-fn go_to(route: &GalleryRoute) {
-    if let Some(window) = web_sys::window() {
-        let _ = window.location().set_hash(&gallery_fragment(route));
-    }
-}
-
 /// Shows what a gallery address names: the list, or one scenario opened fresh. Any other address
 /// closes the list (back past the gallery).
 fn open_from_address(state: AppState, gallery: GalleryState, schedule: ScheduleShown) {
@@ -248,11 +241,6 @@ pub fn GalleryButton() -> impl IntoView {
         <button data-testid="gallery-button" aria-label="Scenario gallery (G)"
             title="Scenario gallery (G)" on:click=move |_| go_to(&GalleryRoute::List)>"Gallery"</button>
     }
-}
-
-/// Opens the gallery (the `G` shortcut).
-pub fn open_gallery() {
-    go_to(&GalleryRoute::List);
 }
 
 #[component]

@@ -15,6 +15,18 @@ pub enum GalleryRoute {
     Open { id: String, demo: bool },
 }
 
+/// Goes to a gallery address: a new history entry, so back returns to what was there before.
+pub fn go_to(route: &GalleryRoute) {
+    if let Some(window) = web_sys::window() {
+        let _ = window.location().set_hash(&gallery_fragment(route));
+    }
+}
+
+/// Opens the gallery (the `G` shortcut).
+pub fn open_gallery() {
+    go_to(&GalleryRoute::List);
+}
+
 /// Whether `fragment` is meant as a gallery address at all.
 pub fn is_gallery_fragment(fragment: &str) -> bool {
     fragment == GALLERY_PREFIX || fragment.starts_with("#/gallery/")
