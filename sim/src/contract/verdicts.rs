@@ -114,6 +114,29 @@ impl Debug for dyn WorldChecker {
     }
 }
 
+/// A world checker that reads one fact type: implementing this gives [`WorldChecker`], the downcast
+/// and the boxing written once for every world.
+pub trait FactChecker: Clone + Send + 'static {
+    type Fact: 'static;
+    fn check_fact(&mut self, node: NodeId, fact: &Self::Fact, verdicts: &mut Verdicts<'_>);
+}
+
+impl<T: FactChecker> WorldChecker for T {
+    fn check(&mut self, node: NodeId, fact: &dyn Any, verdicts: &mut Verdicts<'_>) {
+        if let Some(fact) = fact.downcast_ref::<T::Fact>() {
+            self.check_fact(node, fact, verdicts);
+        }
+    }
+
+    fn clone_box(&self) -> Box<dyn WorldChecker> {
+        Box::new(self.clone())
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
 impl Clone for Box<dyn WorldChecker> {
     fn clone(&self) -> Box<dyn WorldChecker> {
         self.clone_box()

@@ -268,12 +268,11 @@ fn progressed(run: &ScenarioRun, report: &Report, heal_ms: u64) -> bool {
                 .any(|access| access.write.is_some() && access.at_ms > heal_ms)
         }),
         Progress::Invoicing => {
-            let protocol = &world.config().protocol;
-            let Some(minute_ms) = protocol
-                .entry()
-                .parts
-                .invoicing(protocol)
-                .map(|invoicing| invoicing.minute_ms)
+            let Some(minute_ms) = world
+                .config()
+                .protocol
+                .invoicing()
+                .map(|billing| billing.minute_ms)
             else {
                 return false;
             };

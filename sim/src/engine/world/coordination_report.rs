@@ -87,9 +87,7 @@ fn invoices_report(
     world: &World,
     layout: crate::worlds::coordination::Layout,
 ) -> Option<InvoicesReport> {
-    let protocol = &world.config().protocol;
-    let parts = protocol.entry().parts;
-    let invoicing = parts.invoicing(protocol)?;
+    let invoicing = world.config().protocol.invoicing()?;
     let (minute_ms, leader_mode) = (invoicing.minute_ms, invoicing.one_leader);
     let locks = world.checkers().locks();
     let mut minutes = BTreeSet::new();

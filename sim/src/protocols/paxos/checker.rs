@@ -16,8 +16,7 @@ use crate::base::ids::{NodeId, NodeSet};
 use crate::base::time::SimTime;
 pub use crate::contract::entry::invariants::{AGREEMENT, STABILITY, VALIDITY};
 use crate::contract::entry::parts::Arming;
-use crate::contract::verdicts::{node_label, Verdicts, WorldChecker};
-use std::any::Any;
+use crate::contract::verdicts::{node_label, FactChecker, Verdicts};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Ballots tallied at most; the oldest is forgotten beyond this (a run has far fewer).
@@ -65,7 +64,7 @@ impl PaxosChecker {
     }
 
     /// Judges one fact an actor observed.
-    pub fn check_fact(&mut self, node: NodeId, fact: &PaxosFact, verdicts: &mut Verdicts<'_>) {
+    pub fn judge(&mut self, node: NodeId, fact: &PaxosFact, verdicts: &mut Verdicts<'_>) {
         match *fact {
             PaxosFact::ValueProposed {
                 value,
@@ -171,26 +170,18 @@ impl PaxosChecker {
     }
 }
 
-impl WorldChecker for PaxosChecker {
-    fn check(&mut self, node: NodeId, fact: &dyn Any, verdicts: &mut Verdicts<'_>) {
-        if let Some(fact) = fact.downcast_ref::<PaxosFact>() {
-            self.check_fact(node, fact, verdicts);
-        }
-    }
+impl FactChecker for PaxosChecker {
+    type Fact = PaxosFact;
 
-    fn clone_box(&self) -> Box<dyn WorldChecker> {
-        Box::new(self.clone())
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
+    fn check_fact(&mut self, node: NodeId, fact: &PaxosFact, verdicts: &mut Verdicts<'_>) {
+        self.judge(node, fact, verdicts);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::contract::verdicts::Violations;
+    use crate::contract::verdicts::{Violations, WorldChecker};
 
     fn ballot(round: u64, proposer: u16) -> Ballot {
         Ballot {

@@ -9,8 +9,7 @@ use crate::base::ids::NodeId;
 use crate::base::time::SimTime;
 pub use crate::contract::entry::invariants::HONEST_AGREEMENT;
 use crate::contract::entry::parts::Arming;
-use crate::contract::verdicts::{node_label, Verdicts, WorldChecker};
-use std::any::Any;
+use crate::contract::verdicts::{node_label, FactChecker, Verdicts};
 use std::collections::BTreeMap;
 
 /// Sequence numbers remembered at most (a run has far fewer; the oldest is forgotten beyond this).
@@ -46,7 +45,7 @@ impl PbftChecker {
     }
 
     /// Judges one fact a replica observed.
-    pub fn check_fact(&mut self, node: NodeId, fact: &PbftFact, verdicts: &mut Verdicts<'_>) {
+    pub fn judge(&mut self, node: NodeId, fact: &PbftFact, verdicts: &mut Verdicts<'_>) {
         let now = verdicts.now;
         let PbftFact::SlotCommitted {
             sequence,
@@ -80,19 +79,11 @@ impl PbftChecker {
     }
 }
 
-impl WorldChecker for PbftChecker {
-    fn check(&mut self, node: NodeId, fact: &dyn Any, verdicts: &mut Verdicts<'_>) {
-        if let Some(fact) = fact.downcast_ref::<PbftFact>() {
-            self.check_fact(node, fact, verdicts);
-        }
-    }
+impl FactChecker for PbftChecker {
+    type Fact = PbftFact;
 
-    fn clone_box(&self) -> Box<dyn WorldChecker> {
-        Box::new(self.clone())
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
+    fn check_fact(&mut self, node: NodeId, fact: &PbftFact, verdicts: &mut Verdicts<'_>) {
+        self.judge(node, fact, verdicts);
     }
 }
 
@@ -100,7 +91,7 @@ impl WorldChecker for PbftChecker {
 mod tests {
     use super::*;
     use crate::base::ids::NodeSet;
-    use crate::contract::verdicts::Violations;
+    use crate::contract::verdicts::{Violations, WorldChecker};
 
     fn committed(sequence: u64, digest: Digest, honest: bool) -> PbftFact {
         PbftFact::SlotCommitted {

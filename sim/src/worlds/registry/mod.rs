@@ -14,7 +14,7 @@ pub use crate::contract::entry::{
 };
 
 use crate::contract::config::{ProtocolConfig, ProtocolKind};
-use crate::contract::entry::parts::ChaosParts;
+use crate::contract::entry::parts::{ChaosParts, Invoicing};
 use crate::worlds::coordination::build::{self, BuildActors};
 
 /// A registry entry with its world's actor builder.
@@ -85,6 +85,11 @@ impl ProtocolConfig {
     /// The scenario `protocol` name this world is written as.
     pub fn name(&self) -> &'static str {
         self.entry().name
+    }
+
+    /// How this world bills once a minute, where it does (its entry's parts).
+    pub fn invoicing(&self) -> Option<Invoicing> {
+        self.entry().parts.invoicing(self)
     }
 }
 

@@ -51,12 +51,11 @@ impl ProgressWatch {
     /// Met when a scheduler minute that was under way when the step began, or started later, has ended
     /// with no accepted invoice.
     pub(super) fn missed_invoice(&self, world: &World) -> Verdict {
-        let protocol = &world.config().protocol;
-        let Some(minute_ms) = protocol
-            .entry()
-            .parts
-            .invoicing(protocol)
-            .map(|invoicing| invoicing.minute_ms)
+        let Some(minute_ms) = world
+            .config()
+            .protocol
+            .invoicing()
+            .map(|billing| billing.minute_ms)
         else {
             return Verdict::not_yet("this world has no invoice scheduler".into());
         };
