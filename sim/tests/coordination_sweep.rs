@@ -140,7 +140,13 @@ fn zookeeper_recipes_elect_one_leader_across_seeds() {
                 report.world.violations,
                 quorumlab_sim::scenario::to_toml_string(&scenario)
             );
-            let candidates = run.world().view().coordination.unwrap().candidates;
+            let candidates = run
+                .world()
+                .view()
+                .coordination
+                .unwrap()
+                .candidates()
+                .to_vec();
             let leading = candidates
                 .iter()
                 .filter(|candidate| {

@@ -40,7 +40,7 @@ fn lie(at_ms: u64, node: u16) -> String {
 fn pbft(run: &ScenarioRun) -> PbftView {
     let view = run.world().view();
     let coordination = view.coordination.expect("a PBFT world");
-    coordination.pbft.expect("a PBFT view")
+    coordination.pbft().cloned().expect("a PBFT view")
 }
 
 /// Results client A took by `at_ms`.

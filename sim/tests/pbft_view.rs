@@ -24,7 +24,9 @@ fn a_normal_run_shows_views_primary_slots_and_replies() {
     // Before the primary's crash at 1.5 s.
     run.advance_to(SimTime::from_ms(1_400));
     let view = run.world().view();
-    let pbft = view.coordination.and_then(|coordination| coordination.pbft);
+    let pbft = view
+        .coordination
+        .and_then(|coordination| coordination.pbft().cloned());
     let pbft = pbft.expect("a PBFT world has a PBFT view");
     assert_eq!(pbft.replicas.len(), 4);
     assert_eq!(
@@ -78,7 +80,7 @@ fn an_equivocating_primary_sends_different_pre_prepares_and_is_named_a_liar() {
     let view = run.world().view();
     let pbft = view
         .coordination
-        .and_then(|coordination| coordination.pbft)
+        .and_then(|coordination| coordination.pbft().cloned())
         .expect("PBFT");
     assert_eq!(pbft.replicas[0].lying, Some(ByzantineMode::Equivocate));
     assert!(pbft.replicas[1..]
@@ -93,7 +95,7 @@ fn pbft_costs_more_messages_per_request_than_raft_of_the_same_size() {
     let view = run.world().view();
     let pbft = view
         .coordination
-        .and_then(|coordination| coordination.pbft)
+        .and_then(|coordination| coordination.pbft().cloned())
         .expect("PBFT");
     let pbft_tenths = pbft.messages_sent * 10 / pbft.results_taken.max(1);
     let raft = raft_baseline(4, run.world().config().seed, 200).expect("a Raft run");

@@ -46,7 +46,7 @@ fn a_pbft_report_counts_what_its_replicas_and_clients_sent_for_the_results_taken
         .world()
         .view()
         .coordination
-        .and_then(|coordination| coordination.pbft)
+        .and_then(|coordination| coordination.pbft().cloned())
         .expect("a PBFT view");
     assert_eq!(price.protocol, "pbft");
     // Two counts kept apart (the replicas' own and the world's) must agree.

@@ -37,7 +37,7 @@ const ALLOWED_FILES: &[(&str, usize)] = &[
     ("LockService", 29),
     ("RedisLock", 13),
     ("Redlock", 12),
-    ("Scheduler", 12),
+    ("Scheduler", 11),
     ("Zookeeper", 12),
     ("WorkQueue", 6),
     ("Paxos", 11),

@@ -182,7 +182,7 @@ fn the_view_shows_redlock_servers_keys_and_clocks() {
     let mut run = ScenarioRun::new(load("redlock-clock-jump.toml")).unwrap();
     run.advance_to(SimTime::from_ms(1_200));
     let coordination = run.world().view().coordination.unwrap();
-    let servers = coordination.kv_servers;
+    let servers = coordination.kv_servers();
     assert_eq!(servers.len(), 5);
     assert!(servers[2].local_clock_us > 5_000_000, "n3's clock jumped");
     assert!(servers.iter().any(|server| !server.keys.is_empty()));

@@ -193,7 +193,8 @@ fn the_view_shows_instances_and_the_minute_strip() {
     let scheduler = view
         .coordination
         .unwrap()
-        .scheduler
+        .scheduler()
+        .cloned()
         .expect("scheduler view");
     assert_eq!(scheduler.instances.len(), 3);
     let (minute, by) = &scheduler.minutes[0];

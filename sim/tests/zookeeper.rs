@@ -61,7 +61,7 @@ fn sequential_watch_chain_and_succession() {
     run.advance_to(SimTime::from_ms(1_500));
     assert_eq!(leaders(&run), [NodeId(3)], "A arrived first");
     let view = run.world().view().coordination.unwrap();
-    let service = view.service.unwrap();
+    let service = view.service.clone().unwrap();
     assert_eq!(service.znodes.len(), 5);
     // Each candidate but the first watches exactly one znode, its predecessor.
     assert_eq!(service.watches.len(), 4);
@@ -69,7 +69,11 @@ fn sequential_watch_chain_and_succession() {
         .watches
         .iter()
         .all(|(_, watchers)| watchers.len() == 1));
-    let watched: Vec<ZPath> = view.candidates.iter().filter_map(|c| c.watching).collect();
+    let watched: Vec<ZPath> = view
+        .candidates()
+        .iter()
+        .filter_map(|c| c.watching)
+        .collect();
     assert_eq!(watched.len(), 4);
     run.advance_to(SimTime::from_ms(3_000));
     assert_eq!(leaders(&run).len(), 1);

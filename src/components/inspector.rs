@@ -159,7 +159,7 @@ fn actor_facts(
     }
     facts.extend(paxos_facts(coordination, node.id));
     if let Some(server) = coordination
-        .kv_servers
+        .kv_servers()
         .iter()
         .find(|server| server.id == node.id)
     {
@@ -172,7 +172,7 @@ fn actor_facts(
 
 /// A Paxos actor's state in the ring's words, and for a learner actor the majority it learned from.
 fn paxos_facts(coordination: &CoordinationView, node: NodeId) -> Vec<(&'static str, String)> {
-    let Some(paxos) = coordination.paxos.as_ref() else {
+    let Some(paxos) = coordination.paxos() else {
         return Vec::new();
     };
     let labels = &coordination.labels;

@@ -17,7 +17,7 @@ pub fn KvServers() -> impl IntoView {
             };
             let name = |index: usize| coordination.labels.get(index).cloned().unwrap_or_default();
             coordination
-                .kv_servers
+                .kv_servers()
                 .iter()
                 .map(|server| {
                     let clock = format::sim_time(server.local_clock_us.max(0) as u64);

@@ -120,8 +120,7 @@ pub fn PaxosPanel() -> impl IntoView {
                 return Vec::new();
             };
             coordination
-                .paxos
-                .as_ref()
+                .paxos()
                 .map_or_else(Vec::new, |paxos| lines(paxos, &coordination.labels))
         })
     });

@@ -123,7 +123,7 @@ fn price_line(pbft: &PbftView, raft: Option<MessageCost>) -> String {
 
 fn pbft_of(coordination: Option<&CoordinationView>) -> Option<(&PbftView, &[String])> {
     let coordination = coordination?;
-    Some((coordination.pbft.as_ref()?, &coordination.labels))
+    Some((coordination.pbft()?, &coordination.labels))
 }
 
 #[component]

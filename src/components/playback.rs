@@ -54,7 +54,7 @@ pub fn PlaybackBar() -> impl IntoView {
     let primary_now = Memo::new(move |_| {
         state.view.with(|view| {
             let coordination = view.coordination.as_ref()?;
-            let (primary, number) = agreed_primary(coordination.pbft.as_ref()?)?;
+            let (primary, number) = agreed_primary(coordination.pbft()?)?;
             Some((names::node_name(Some(coordination), primary), number))
         })
     });

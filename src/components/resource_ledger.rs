@@ -36,7 +36,7 @@ pub fn ResourceLedger() -> impl IntoView {
         state.panel_view.with(|view| {
             let coordination = view.coordination.as_ref()?;
             // The invoice store has its own strip; its ledger of accesses stays empty.
-            if coordination.scheduler.is_some() {
+            if coordination.scheduler().is_some() {
                 return None;
             }
             let resource = coordination.resource.as_ref()?;

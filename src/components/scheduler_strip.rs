@@ -124,7 +124,7 @@ fn numbers_text(numbers: &[u64]) -> String {
 
 fn strip(view: &ClusterView) -> Option<Strip> {
     let coordination = view.coordination.as_ref()?;
-    let scheduler = coordination.scheduler.as_ref()?;
+    let scheduler = coordination.scheduler()?;
     let name = |index: usize| coordination.labels.get(index).cloned().unwrap_or_default();
     let instances = scheduler
         .instances
@@ -314,7 +314,7 @@ mod tests {
             .view()
             .coordination
             .unwrap()
-            .scheduler
+            .scheduler()
             .unwrap()
             .instances[holder]
             .id;

@@ -79,10 +79,10 @@ fn truth(coordination: &CoordinationView, worker: &WorkerView, ttl_us: u64) -> (
         };
         return (format!("{leader} (at {clock}): {mine}; {holder}"), 0.0);
     }
-    if !coordination.kv_servers.is_empty() {
+    if !coordination.kv_servers().is_empty() {
         let mut holding = Vec::new();
         let mut left: f64 = 0.0;
-        for server in &coordination.kv_servers {
+        for server in coordination.kv_servers() {
             for (_, entry) in &server.keys {
                 if entry.owner == worker.id
                     && entry.expires_at_local_us as i64 > server.local_clock_us
@@ -96,7 +96,7 @@ fn truth(coordination: &CoordinationView, worker: &WorkerView, ttl_us: u64) -> (
                 }
             }
         }
-        let total = coordination.kv_servers.len();
+        let total = coordination.kv_servers().len();
         return if holding.is_empty() {
             (format!("its key on 0 of {total} servers"), 0.0)
         } else {

@@ -38,7 +38,7 @@ struct Tree {
 }
 
 fn tree(coordination: &CoordinationView, crashed: impl Fn(usize) -> bool) -> Option<Tree> {
-    if coordination.candidates.is_empty() {
+    if coordination.candidates().is_empty() {
         return None;
     }
     let name = |index: usize| coordination.labels.get(index).cloned().unwrap_or_default();
@@ -73,7 +73,7 @@ fn tree(coordination: &CoordinationView, crashed: impl Fn(usize) -> bool) -> Opt
                 .collect()
         });
     let candidates = coordination
-        .candidates
+        .candidates()
         .iter()
         .map(|candidate| {
             let watching = candidate
@@ -92,7 +92,7 @@ fn tree(coordination: &CoordinationView, crashed: impl Fn(usize) -> bool) -> Opt
         znodes,
         candidates,
         notifications: coordination
-            .candidates
+            .candidates()
             .iter()
             .map(|candidate| candidate.notifications)
             .sum(),

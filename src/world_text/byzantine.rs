@@ -47,7 +47,7 @@ pub const LYING_MODES: [ByzantineMode; 4] = [
 /// Whether the world's servers can be made to lie: a plain Raft cluster (no coordination part) or a
 /// PBFT world (its view has a PBFT part).
 pub fn servers_can_lie(coordination: Option<&CoordinationView>) -> bool {
-    coordination.is_none_or(|coordination| coordination.pbft.is_some())
+    coordination.is_none_or(|coordination| coordination.pbft().is_some())
 }
 
 #[cfg(test)]

@@ -32,11 +32,7 @@ pub fn bare_view(kind: quorumlab_sim::ProtocolKind, labels: &[&str]) -> Coordina
         workers: Vec::new(),
         service: None,
         resource: None,
-        kv_servers: Vec::new(),
-        scheduler: None,
-        candidates: Vec::new(),
-        paxos: None,
-        pbft: None,
+        world: None,
         grants_last_second: None,
     }
 }

@@ -7,6 +7,7 @@ pub mod config;
 pub mod entry;
 pub mod invalid;
 pub mod link_settings;
+pub mod node_status;
 pub mod protocol;
 pub mod report;
 pub mod verdicts;

@@ -3,9 +3,11 @@
 //! `World`; the engine implements this trait, and the folder reads its own actors through it by
 //! downcasting to the types it declared.
 
+use crate::base::clock::LocalClock;
 use crate::base::ids::NodeId;
 use crate::base::time::SimTime;
 use crate::contract::config::ProtocolConfig;
+use crate::contract::node_status::NodeStatus;
 use std::any::Any;
 
 pub trait WorldRead {
@@ -15,6 +17,14 @@ pub trait WorldRead {
     /// `None` past the last node.
     fn actor(&self, node: NodeId) -> Option<&dyn Any>;
     fn protocol(&self) -> &ProtocolConfig;
+    /// How many nodes are servers (numbered first); every node in a plain Raft cluster.
+    fn servers(&self) -> usize;
+    /// Whether the node is up, crashed or paused; `None` past the last node.
+    fn status(&self, node: NodeId) -> Option<NodeStatus>;
+    /// The node's own clock; `None` past the last node.
+    fn clock(&self, node: NodeId) -> Option<&LocalClock>;
+    /// The world's own checker (its registry entry's), for the folder to downcast to its type.
+    fn world_checker(&self) -> Option<&dyn Any>;
     /// Client requests the cluster has committed so far (Raft's client box).
     fn requests_committed(&self) -> u64;
 }

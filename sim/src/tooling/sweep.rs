@@ -284,7 +284,7 @@ fn progressed(run: &ScenarioRun, report: &Report, heal_ms: u64) -> bool {
             })
         }
         Progress::OneLeader => world.view().coordination.is_some_and(|view| {
-            view.candidates
+            view.candidates()
                 .iter()
                 .filter(|candidate| candidate.phase == CandidatePhase::Leading)
                 .count()

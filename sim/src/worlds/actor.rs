@@ -22,7 +22,22 @@ use crate::protocols::resource::{Resource, ResourceFact, ResourceMessage};
 use crate::protocols::scheduler::{InvoiceMessage, SchedulerFact, SchedulerInstance};
 use crate::protocols::worker::Worker;
 use crate::protocols::zookeeper::ZkCandidate;
+use crate::protocols::{paxos, pbft, redlock, scheduler, zookeeper};
 use serde::{Deserialize, Serialize};
+
+/// A world's own part of a frame, built by its folder's `view.rs` (the registry's `world_view` picks
+/// the builder): one variant per world that shows more than the lock family's workers, service and
+/// store. New variants go last.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum WorldView {
+    Paxos(paxos::view::PaxosView),
+    Pbft(pbft::view::PbftView),
+    Scheduler(scheduler::view::SchedulerView),
+    /// ZooKeeper-style election candidates.
+    Zookeeper(Vec<zookeeper::view::CandidateView>),
+    /// Redis-style servers: one for a single Redis lock, N for Redlock.
+    KvServers(Vec<redlock::view::KvServerView>),
+}
 
 // `Raft` stays unboxed: it is the common case and existing code builds it directly.
 #[allow(clippy::large_enum_variant)]

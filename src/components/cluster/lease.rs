@@ -55,7 +55,7 @@ fn service_left(
             .fold(0.0, f64::max);
     }
     coordination
-        .kv_servers
+        .kv_servers()
         .iter()
         .flat_map(|server| {
             server
@@ -91,7 +91,7 @@ pub fn lease_rings(coordination: &CoordinationView, ttl_us: u64) -> Vec<LeaseRin
             (worker.id, left, true)
         })
         .collect();
-    if let Some(scheduler) = &coordination.scheduler {
+    if let Some(scheduler) = coordination.scheduler() {
         own.extend(scheduler.instances.iter().map(|instance| {
             let left = lease_fraction(
                 instance.lease_until_local_us,
@@ -101,7 +101,7 @@ pub fn lease_rings(coordination: &CoordinationView, ttl_us: u64) -> Vec<LeaseRin
             (instance.id, left, false)
         }));
     }
-    own.extend(coordination.candidates.iter().map(|candidate| {
+    own.extend(coordination.candidates().iter().map(|candidate| {
         let left = candidate.session.map_or(0.0, |_| {
             lease_fraction(
                 candidate.session_until_local_us,

@@ -22,6 +22,7 @@ use quorumlab_sim::ids::NodeId;
 use quorumlab_sim::protocol::RoleLabel;
 use quorumlab_sim::units::Term;
 use quorumlab_sim::view::{ClusterView, NodeView};
+use quorumlab_sim::view_coordination::{CoordinationView, WorldView};
 use quorumlab_sim::world::NodeStatus;
 
 /// Partition groups have this many halo colours (`--group-0` … in style/main.css).
@@ -48,9 +49,9 @@ pub struct NodeFace {
     raft: bool,
     /// What the server is called in this world ("lock server", "acceptor").
     server_word: &'static str,
-    /// A Paxos node's state in a few words (promise and accepted value, or what it learned); a PBFT
-    /// replica's view or a PBFT client's replies, likewise.
-    paxos: Option<String>,
+    /// The node's state in its world's own words: a Paxos node's promise and accepted value (or what it
+    /// learned), a PBFT replica's view or a PBFT client's replies.
+    world_state: Option<String>,
     /// Why a Paxos learner actor knows its value: the majority and the ballot, a second line under its
     /// caption, so neither line is wider than an acceptor's.
     why: Option<String>,
@@ -60,6 +61,16 @@ pub struct NodeFace {
     lies_after_restart: Option<ByzantineMode>,
     /// Its seat in the configuration the ring is drawn by (plain Raft clusters only).
     seat: Option<Seat>,
+}
+
+/// What a node of a world without Raft holds in its world's own terms (a Paxos acceptor's promise, a
+/// PBFT replica's view), for its caption.
+fn world_state(coordination: &CoordinationView, node: NodeId) -> Option<String> {
+    match coordination.world.as_ref()? {
+        WorldView::Paxos(paxos) => paxos_state(paxos, node, &coordination.labels),
+        WorldView::Pbft(pbft) => pbft_state(pbft, node),
+        _ => None,
+    }
 }
 
 impl NodeFace {
@@ -77,15 +88,9 @@ impl NodeFace {
         let raft = kind == NodeKind::Server && runs_raft(protocol);
         NodeFace {
             server_word: server_word(protocol),
-            paxos: coordination
-                .and_then(|coordination| coordination.paxos.as_ref())
-                .and_then(|paxos| paxos_state(paxos, node.id, &coordination_labels(view)))
-                .or_else(|| {
-                    let pbft = coordination.and_then(|coordination| coordination.pbft.as_ref());
-                    pbft.and_then(|pbft| pbft_state(pbft, node.id))
-                }),
+            world_state: coordination.and_then(|coordination| world_state(coordination, node.id)),
             why: coordination
-                .and_then(|coordination| coordination.paxos.as_ref())
+                .and_then(|coordination| coordination.paxos())
                 .and_then(|paxos| learner_why(paxos, node.id, &coordination_labels(view))),
             lying: node.lying_now(),
             lies_after_restart: node.lies_after_restart(),
@@ -132,7 +137,7 @@ impl NodeFace {
                 NodeKind::Server => self.server_word,
                 _ => self.kind_word,
             };
-            return match (self.status, &self.paxos) {
+            return match (self.status, &self.world_state) {
                 (NodeStatus::Crashed, _) => format!("{kind} · crashed"),
                 (_, Some(state)) => format!("{kind} · {state}"),
                 _ => kind.to_string(),
@@ -498,7 +503,7 @@ mod tests {
             kind_word: kind.word(),
             raft,
             server_word: "lock server",
-            paxos: None,
+            world_state: None,
             why: None,
             lying: None,
             lies_after_restart: None,
@@ -510,11 +515,11 @@ mod tests {
     fn a_paxos_node_says_what_it_promised_accepted_or_learned() {
         let mut learner = face(NodeStatus::Up, NodeKind::Learner, false);
         learner.kind_word = NodeKind::Learner.word();
-        learner.paxos = Some("knows nothing yet".into());
+        learner.world_state = Some("knows nothing yet".into());
         assert_eq!(learner.caption(), "learner · knows nothing yet");
         let mut acceptor = face(NodeStatus::Up, NodeKind::Server, false);
         acceptor.server_word = "acceptor";
-        acceptor.paxos = Some("no promise · empty".into());
+        acceptor.world_state = Some("no promise · empty".into());
         assert_eq!(acceptor.caption(), "acceptor · no promise · empty");
     }
 

@@ -85,6 +85,11 @@ impl Checkers {
         self.world.as_ref()?.as_any().downcast_ref::<T>()
     }
 
+    /// The world's own checker, for a folder that knows its type (through `WorldRead`).
+    pub fn world_any(&self) -> Option<&dyn std::any::Any> {
+        Some(self.world.as_ref()?.as_any())
+    }
+
     /// Arms the world's own checker (its registry entry's).
     pub fn arm_world(&mut self, checker: Box<dyn WorldChecker>) {
         self.world = Some(checker);

@@ -48,23 +48,7 @@ pub enum ActionOutcome {
     Skipped { reason: String },
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum NodeStatus {
-    Up,
-    Crashed,
-    Paused,
-}
-
-impl NodeStatus {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            NodeStatus::Up => "up",
-            NodeStatus::Crashed => "crashed",
-            NodeStatus::Paused => "paused",
-        }
-    }
-}
+pub use crate::contract::node_status::NodeStatus;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PendingTimer {

@@ -53,6 +53,7 @@ pub mod options;
 pub mod parts;
 pub mod replica;
 pub mod slot;
+pub mod view;
 pub mod view_change;
 
 pub use client::PbftClient;

@@ -35,6 +35,7 @@ pub mod fact;
 pub mod message;
 pub mod parts;
 pub mod variations;
+pub mod view;
 
 pub use fact::BeliefFact;
 pub use message::KvMessage;

@@ -34,6 +34,7 @@ pub mod message;
 pub mod options;
 pub mod parts;
 pub mod variations;
+pub mod view;
 
 pub use fact::SchedulerFact;
 pub use message::InvoiceMessage;

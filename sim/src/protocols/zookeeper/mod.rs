@@ -37,6 +37,7 @@ pub mod entry;
 pub mod options;
 pub mod parts;
 pub mod variations;
+pub mod view;
 
 use crate::base::ids::NodeId;
 use crate::contract::config::{LockServiceOptions, ZkRecipe};

@@ -110,13 +110,13 @@ fn lock_holders(view: &ClusterView) -> Vec<NodeId> {
         .filter(|worker| worker.belief.is_some())
         .map(|worker| worker.id);
     let instances = coordination
-        .scheduler
-        .iter()
+        .scheduler()
+        .into_iter()
         .flat_map(|scheduler| &scheduler.instances)
         .filter(|instance| instance.believes_it_leads)
         .map(|instance| instance.id);
     let candidates = coordination
-        .candidates
+        .candidates()
         .iter()
         .filter(|candidate| candidate.phase == CandidatePhase::Leading)
         .map(|candidate| candidate.id);

@@ -1,29 +1,27 @@
 //! The coordination part of a frame: names of the actors, each worker's belief, the lock service's truth
 //! on its leader's clock, and the resource's ledger.
 
-use crate::base::ids::{NodeId, NodeSet};
+use crate::base::ids::NodeId;
 use crate::base::time::SimTime;
 use crate::base::units::FencingToken;
-use crate::contract::config::ProtocolConfig;
-use crate::contract::config::{ProtocolKind, SchedulerMode};
+use crate::contract::config::ProtocolKind;
 use crate::engine::world::World;
 use crate::protocols::lockservice::{Hold, Lease, ZNode, ZPath};
-use crate::protocols::redlock::KvEntry;
 use crate::protocols::resource::LedgerEntry;
-use crate::protocols::scheduler::LockState;
 use crate::protocols::worker::{Belief, Phase};
-use crate::protocols::zookeeper::CandidatePhase;
+use crate::worlds::registry::world_view;
 use serde::Serialize;
 
 mod lock_service;
-mod paxos;
-mod pbft;
-mod redis;
-mod scheduler;
-mod zookeeper;
 
-pub use paxos::{AcceptorView, LearnerView, PaxosView, ProposerView};
-pub use pbft::{PbftClientView, PbftView, ReplicaView, SlotView, MAX_VIEW_SLOTS};
+pub use crate::protocols::paxos::view::{AcceptorView, LearnerView, PaxosView, ProposerView};
+pub use crate::protocols::pbft::view::{
+    PbftClientView, PbftView, ReplicaView, SlotView, MAX_VIEW_SLOTS,
+};
+pub use crate::protocols::redlock::view::KvServerView;
+pub use crate::protocols::scheduler::view::{InstanceView, SchedulerView, MAX_VIEW_MINUTES};
+pub use crate::protocols::zookeeper::view::CandidateView;
+pub use crate::worlds::actor::WorldView;
 
 /// Newest ledger entries shown.
 pub const MAX_VIEW_LEDGER: usize = 64;
@@ -38,63 +36,12 @@ pub struct CoordinationView {
     /// The lock service as its current leader sees it (`None` while no server leads).
     pub service: Option<ServiceView>,
     pub resource: Option<ResourceView>,
-    /// Redis-style servers (one for a single Redis lock, N for Redlock): their clocks and keys.
-    pub kv_servers: Vec<KvServerView>,
-    /// The invoice scheduler: instances and the per-minute strip.
-    pub scheduler: Option<SchedulerView>,
-    /// ZooKeeper-style election candidates (the znode tree and watches are in `service`).
-    pub candidates: Vec<CandidateView>,
-    /// Single-decree Paxos: acceptors, proposers and what was chosen (`None` in other worlds).
-    pub paxos: Option<PaxosView>,
-    /// PBFT: replicas' views and slots, clients' replies, the messages spent (`None` elsewhere).
-    pub pbft: Option<PbftView>,
+    /// The world's own part (its folder's view): Paxos' acceptors, PBFT's replicas, the scheduler's
+    /// strip, ZooKeeper's candidates, Redis-style servers; `None` in the lock service and work queue.
+    pub world: Option<WorldView>,
     /// Locks granted in the last second of simulated time, as the lock checker recorded them
     /// (`None` once its record is full, when the count would only fall).
     pub grants_last_second: Option<u64>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct CandidateView {
-    pub id: NodeId,
-    pub phase: CandidatePhase,
-    pub session: Option<u64>,
-    pub znode: Option<ZPath>,
-    pub watching: Option<ZPath>,
-    pub session_until_local_us: u64,
-    pub local_clock_us: i64,
-    pub notifications: u64,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct SchedulerView {
-    pub mode: SchedulerMode,
-    pub minute_ms: u64,
-    pub instances: Vec<InstanceView>,
-    /// The newest `MAX_VIEW_MINUTES` invoiced minutes and who generated each (two or more = duplicates).
-    pub minutes: Vec<(u64, Vec<NodeId>)>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct InstanceView {
-    pub id: NodeId,
-    pub lock: LockState,
-    pub token: FencingToken,
-    /// Leader modes: it holds the lease and its lease has not run out on its clock.
-    pub believes_it_leads: bool,
-    pub lease_until_local_us: u64,
-    pub local_clock_us: i64,
-    pub runs: u64,
-}
-
-/// Minutes shown in the scheduler strip.
-pub const MAX_VIEW_MINUTES: usize = 120;
-
-/// One Redis-style server: its own clock and the keys it holds (expiry on that clock).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct KvServerView {
-    pub id: NodeId,
-    pub local_clock_us: i64,
-    pub keys: Vec<(u32, KvEntry)>,
 }
 
 /// What a worker believes, on its own clock.
@@ -164,8 +111,48 @@ pub struct ResourceView {
     pub ledger: Vec<LedgerEntry>,
 }
 
+impl CoordinationView {
+    pub fn paxos(&self) -> Option<&PaxosView> {
+        match &self.world {
+            Some(WorldView::Paxos(paxos)) => Some(paxos),
+            _ => None,
+        }
+    }
+
+    pub fn pbft(&self) -> Option<&PbftView> {
+        match &self.world {
+            Some(WorldView::Pbft(pbft)) => Some(pbft),
+            _ => None,
+        }
+    }
+
+    pub fn scheduler(&self) -> Option<&SchedulerView> {
+        match &self.world {
+            Some(WorldView::Scheduler(scheduler)) => Some(scheduler),
+            _ => None,
+        }
+    }
+
+    /// ZooKeeper-style candidates (none in other worlds).
+    pub fn candidates(&self) -> &[CandidateView] {
+        match &self.world {
+            Some(WorldView::Zookeeper(candidates)) => candidates,
+            _ => &[],
+        }
+    }
+
+    /// Redis-style servers (none in other worlds).
+    pub fn kv_servers(&self) -> &[KvServerView] {
+        match &self.world {
+            Some(WorldView::KvServers(servers)) => servers,
+            _ => &[],
+        }
+    }
+}
+
 impl World {
-    /// `None` for a plain Raft cluster. Each world's part is built in its own file beside this one.
+    /// `None` for a plain Raft cluster. The lock family's parts are built beside this file; a world's
+    /// own part comes from its folder through the registry.
     pub fn coordination_view(&self) -> Option<CoordinationView> {
         let layout = self.layout()?;
         let now = self.now();
@@ -173,16 +160,12 @@ impl World {
             .map(|index| layout.label(NodeId(index as u16)))
             .collect();
         Some(CoordinationView {
-            candidates: self.candidate_views(&layout, now),
-            scheduler: self.scheduler_view(&layout, now),
             kind: self.config().protocol.kind(),
             labels,
             workers: self.worker_views(&layout, now),
             service: self.service_view(now),
             resource: self.resource_view(&layout),
-            kv_servers: self.kv_server_views(&layout, now),
-            paxos: self.paxos_view(&layout),
-            pbft: self.pbft_view(&layout),
+            world: world_view(self),
             grants_last_second: self.grants_last_second(now),
         })
     }

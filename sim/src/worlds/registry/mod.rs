@@ -15,6 +15,10 @@ pub use crate::contract::entry::{
 
 use crate::contract::config::{ProtocolConfig, ProtocolKind};
 use crate::contract::entry::parts::{ChaosParts, Invoicing};
+use crate::contract::world_read::{actors_of, WorldRead};
+use crate::protocols::resource::Resource;
+use crate::protocols::{paxos, pbft, redlock, scheduler, zookeeper};
+use crate::worlds::actor::WorldView;
 use crate::worlds::coordination::build::{self, BuildActors};
 
 /// A registry entry with its world's actor builder.
@@ -47,6 +51,40 @@ pub fn chaos(kind: ProtocolKind) -> ChaosParts {
         .find(|(world, _)| *world == kind)
         .map(|(_, chaos)| *chaos)
         .unwrap_or_default()
+}
+
+/// Builds a world's own part of a frame from its folder's `view.rs`.
+type ViewWorld = fn(&dyn WorldRead) -> Option<WorldView>;
+
+/// The worlds with a part of their own in every frame (see [`WorldView`]).
+const VIEWS: &[(ProtocolKind, ViewWorld)] = &[
+    (ProtocolKind::RedisLock, |world| {
+        Some(WorldView::KvServers(redlock::view::view(world)))
+    }),
+    (ProtocolKind::Redlock, |world| {
+        Some(WorldView::KvServers(redlock::view::view(world)))
+    }),
+    (ProtocolKind::Scheduler, |world| {
+        let store = actors_of::<Resource>(world).next();
+        let invoices = store.map(|(_, store)| &store.invoices);
+        scheduler::view::view(world, invoices).map(WorldView::Scheduler)
+    }),
+    (ProtocolKind::Zookeeper, |world| {
+        Some(WorldView::Zookeeper(zookeeper::view::view(world)))
+    }),
+    (ProtocolKind::Paxos, |world| {
+        paxos::view::view(world).map(WorldView::Paxos)
+    }),
+    (ProtocolKind::Pbft, |world| {
+        pbft::view::view(world).map(WorldView::Pbft)
+    }),
+];
+
+/// The running world's own part of a frame, if its world has one.
+pub fn world_view(world: &dyn WorldRead) -> Option<WorldView> {
+    let kind = world.protocol().kind();
+    let (_, view) = VIEWS.iter().find(|(world_kind, _)| *world_kind == kind)?;
+    view(world)
 }
 
 /// The entry for `kind`.

@@ -53,8 +53,8 @@ pub(super) fn two_believers(world: &World) -> Verdict {
         })
         .collect();
     believers.extend(
-        view.scheduler
-            .iter()
+        view.scheduler()
+            .into_iter()
             .flat_map(|scheduler| &scheduler.instances)
             .filter(|instance| instance.believes_it_leads)
             .map(|instance| {

@@ -18,7 +18,7 @@ pub(super) struct SchedulerWatch {
 fn leading_instance(world: &World) -> Option<(NodeId, FencingToken)> {
     world
         .coordination_view()?
-        .scheduler?
+        .scheduler()?
         .instances
         .iter()
         .filter(|instance| instance.believes_it_leads)
@@ -61,8 +61,7 @@ impl SchedulerWatch {
     pub(super) fn stale_invoice_refused(&self, world: &World) -> Verdict {
         if world
             .coordination_view()
-            .and_then(|view| view.scheduler)
-            .is_none()
+            .is_none_or(|view| view.scheduler().is_none())
         {
             return Verdict::not_yet("this world has no invoice scheduler".into());
         }

@@ -8,13 +8,15 @@
 //! commit anything and a client waits for as long as both faults last. That is the model, not a
 //! stall to fix, and the card says so instead of leaving the learner to watch a client wait.
 
-use super::*;
-use crate::contract::action::ByzantineMode;
-use crate::engine::world::NodeStatus;
-use crate::protocols::pbft::{
-    faults_tolerated, is_forged, reply_quorum, Digest, PbftClient, Replica, SlotPhase,
+use super::{
+    faults_tolerated, is_forged, quorum_size, reply_quorum, Digest, PbftClient, Replica, SlotPhase,
 };
-use crate::worlds::coordination::Layout;
+use crate::base::ids::{NodeId, NodeSet};
+use crate::contract::action::ByzantineMode;
+use crate::contract::config::ProtocolConfig;
+use crate::contract::node_status::NodeStatus;
+use crate::contract::world_read::{actors_of, WorldRead};
+use serde::Serialize;
 
 /// Newest sequence slots shown per replica.
 pub const MAX_VIEW_SLOTS: usize = 6;
@@ -139,49 +141,42 @@ fn client_view(client: &PbftClient) -> PbftClientView {
     }
 }
 
-impl World {
-    pub(super) fn pbft_view(&self, layout: &Layout) -> Option<PbftView> {
-        let ProtocolConfig::Pbft(_, options) = &self.config().protocol else {
-            return None;
-        };
-        let nodes = self.nodes();
-        let replicas: Vec<(&Replica, NodeStatus)> = (0..layout.servers)
-            .filter_map(|index| {
-                let slot = nodes.get(index)?;
-                Some((slot.actor.as_replica()?, slot.status))
-            })
-            .collect();
-        let clients: Vec<&PbftClient> = (0..layout.workers)
-            .filter_map(|index| {
-                let id = layout.worker(index);
-                nodes.get(id.index())?.actor.as_pbft_client()
-            })
-            .collect();
-        let quorum = crate::protocols::pbft::quorum_size(layout.servers, options.quorum);
-        let messages_sent = replicas
+/// The frame's PBFT part; `None` in any other world.
+pub fn view(world: &dyn WorldRead) -> Option<PbftView> {
+    let ProtocolConfig::Pbft(_, options) = world.protocol() else {
+        return None;
+    };
+    let replicas: Vec<(&Replica, NodeStatus)> = actors_of::<Replica>(world)
+        .filter_map(|(id, replica)| Some((replica, world.status(id)?)))
+        .collect();
+    let clients: Vec<&PbftClient> = actors_of::<PbftClient>(world)
+        .map(|(_, client)| client)
+        .collect();
+    let servers = world.servers();
+    let quorum = quorum_size(servers, options.quorum);
+    let messages_sent = replicas
+        .iter()
+        .map(|(replica, _)| replica.messages_sent)
+        .sum::<u64>()
+        + clients
             .iter()
-            .map(|(replica, _)| replica.messages_sent)
-            .sum::<u64>()
-            + clients
-                .iter()
-                .map(|client| client.messages_sent)
-                .sum::<u64>();
-        Some(PbftView {
-            faults_tolerated: faults_tolerated(layout.servers),
-            quorum,
-            reply_quorum: reply_quorum(layout.servers, quorum),
-            messages_sent,
-            results_taken: clients.iter().map(|client| client.accepted).sum(),
-            faulty: replicas
-                .iter()
-                .filter(|(replica, status)| *status != NodeStatus::Up || replica.is_lying())
-                .map(|(replica, _)| replica.id)
-                .collect(),
-            replicas: replicas
-                .into_iter()
-                .map(|(replica, status)| replica_view(replica, status))
-                .collect(),
-            clients: clients.into_iter().map(client_view).collect(),
-        })
-    }
+            .map(|client| client.messages_sent)
+            .sum::<u64>();
+    Some(PbftView {
+        faults_tolerated: faults_tolerated(servers),
+        quorum,
+        reply_quorum: reply_quorum(servers, quorum),
+        messages_sent,
+        results_taken: clients.iter().map(|client| client.accepted).sum(),
+        faulty: replicas
+            .iter()
+            .filter(|(replica, status)| *status != NodeStatus::Up || replica.is_lying())
+            .map(|(replica, _)| replica.id)
+            .collect(),
+        replicas: replicas
+            .into_iter()
+            .map(|(replica, status)| replica_view(replica, status))
+            .collect(),
+        clients: clients.into_iter().map(client_view).collect(),
+    })
 }
