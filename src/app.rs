@@ -18,7 +18,6 @@ use crate::components::lesson_toast::LessonTickToast;
 use crate::components::log_strips::LogStrips;
 use crate::components::narration::{NarrationCaption, NarrationLog};
 use crate::components::partition_panel::PartitionPanel;
-use crate::components::paxos_panel::PaxosPanel;
 use crate::components::pbft_panel::PbftPanel;
 use crate::components::playback::PlaybackBar;
 use crate::components::protocol_picker::ProtocolPicker;
@@ -33,6 +32,7 @@ use crate::components::spacetime::SpaceTime;
 use crate::components::theme_toggle::ThemeToggle;
 use crate::components::timeline::Timeline;
 use crate::components::worker_lanes::WorkerLanes;
+use crate::components::world_panel::WorldPanel;
 use crate::components::znode_tree::ZnodeTree;
 use crate::frame_loop;
 use crate::keyboard;
@@ -91,7 +91,7 @@ pub fn App() -> impl IntoView {
                     }><CompareStage /></Show>
                     <WorkerLanes />
                     <KvServers />
-                    <PaxosPanel />
+                    <WorldPanel />
                     <PbftPanel />
                     <SchedulerStrip />
                     <ZnodeTree />

@@ -224,3 +224,22 @@ fn print_example() {
     print(&run);
     println!("{:?}", run.world().report().violation_counts);
 }
+
+#[test]
+fn the_paxos_card_has_a_row_per_actor_and_the_chosen_value_last() {
+    let run = example("paxos-forgetful-acceptor.toml", |_| {});
+    let view = run.world().view();
+    let coordination = view.coordination.expect("a Paxos world");
+    let card = coordination
+        .world
+        .as_ref()
+        .and_then(|world| world.rows(&coordination.labels))
+        .expect("Paxos describes itself in rows");
+    let paxos = coordination.paxos().expect("a Paxos view");
+    let actors = paxos.acceptors.len() + paxos.proposers.len() + paxos.learners.len();
+    assert_eq!(card.rows.len(), actors + 1, "{card:#?}");
+    assert_eq!(card.world, "paxos");
+    let last = card.rows.last().expect("rows");
+    assert_eq!((last.label.as_str(), last.node), ("Chosen", None));
+    assert!(card.rows[0].label.starts_with("◯ n1"), "{card:#?}");
+}

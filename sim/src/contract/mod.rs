@@ -8,6 +8,7 @@ pub mod entry;
 pub mod invalid;
 pub mod link_settings;
 pub mod node_status;
+pub mod panel_rows;
 pub mod protocol;
 pub mod report;
 pub mod verdicts;

@@ -8,6 +8,7 @@
 
 use crate::base::units::Term;
 use crate::contract::action::ByzantineMode;
+use crate::contract::panel_rows::PanelRows;
 use crate::contract::protocol::{
     ActorSummary, Carries, Effects, Input, Observes, Protocol, RaftFact, Wire,
 };
@@ -37,6 +38,20 @@ pub enum WorldView {
     Zookeeper(Vec<zookeeper::view::CandidateView>),
     /// Redis-style servers: one for a single Redis lock, N for Redlock.
     KvServers(Vec<redlock::view::KvServerView>),
+}
+
+impl WorldView {
+    /// The world's card as plain rows, for worlds whose folder describes its state in words (the app
+    /// draws dedicated panels for the others); `labels` names every node.
+    pub fn rows(&self, labels: &[String]) -> Option<PanelRows> {
+        match self {
+            WorldView::Paxos(view) => Some(paxos::rows::rows(view, labels)),
+            WorldView::Pbft(_)
+            | WorldView::Scheduler(_)
+            | WorldView::Zookeeper(_)
+            | WorldView::KvServers(_) => None,
+        }
+    }
 }
 
 // `Raft` stays unboxed: it is the common case and existing code builds it directly.

@@ -64,12 +64,18 @@ pub struct NodeFace {
 }
 
 /// What a node of a world without Raft holds in its world's own terms (a Paxos acceptor's promise, a
-/// PBFT replica's view), for its caption.
+/// PBFT replica's view, or its row on its world's card), for its caption.
 fn world_state(coordination: &CoordinationView, node: NodeId) -> Option<String> {
     match coordination.world.as_ref()? {
         WorldView::Paxos(paxos) => paxos_state(paxos, node, &coordination.labels),
         WorldView::Pbft(pbft) => pbft_state(pbft, node),
-        _ => None,
+        // A world that describes itself in rows: the node's own row, in its words.
+        world => world
+            .rows(&coordination.labels)?
+            .rows
+            .into_iter()
+            .find(|row| row.node == Some(node))
+            .map(|row| row.value),
     }
 }
 

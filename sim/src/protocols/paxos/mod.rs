@@ -65,6 +65,7 @@ pub mod message;
 pub mod options;
 pub mod parts;
 pub mod proposer;
+pub mod rows;
 pub mod view;
 
 pub use acceptor::Acceptor;

@@ -1,15 +1,15 @@
-//! The Paxos world's state in words: what each acceptor has promised and accepted (kept on disk, or
-//! not), what each proposer is doing, and what each learner knows is chosen and which majority said so.
+//! The Paxos world's card in words: what each acceptor has promised and accepted (kept on disk, or
+//! not), what each proposer is doing, what each learner knows is chosen and which majority said so, and
+//! the acceptors' truth.
 
-use crate::state::AppState;
-use leptos::prelude::*;
-use quorumlab_sim::ids::NodeId;
-use quorumlab_sim::paxos::learner::Learned;
-use quorumlab_sim::paxos::{ballot_text, value_name, Ballot, ProposerPhase};
-use quorumlab_sim::view_coordination::{PaxosView, ProposerView};
+use super::learner::Learned;
+use super::view::{PaxosView, ProposerView};
+use super::{ballot_text, value_name, Ballot, ProposerPhase};
+use crate::base::ids::NodeId;
+use crate::contract::panel_rows::{PanelRow, PanelRows};
 
 /// One line per acceptor, then one per proposer, then one per learner actor, then the acceptors' truth.
-fn lines(paxos: &PaxosView, labels: &[String]) -> Vec<(String, String)> {
+pub fn rows(paxos: &PaxosView, labels: &[String]) -> PanelRows {
     let name = |node: NodeId| labels.get(node.index()).cloned().unwrap_or_default();
     let ballot = |ballot| ballot_text(ballot, &name);
     let disk = if paxos.durable_acceptors {
@@ -17,7 +17,7 @@ fn lines(paxos: &PaxosView, labels: &[String]) -> Vec<(String, String)> {
     } else {
         "in memory only"
     };
-    let mut lines: Vec<(String, String)> = paxos
+    let mut rows: Vec<PanelRow> = paxos
         .acceptors
         .iter()
         .map(|acceptor| {
@@ -33,7 +33,8 @@ fn lines(paxos: &PaxosView, labels: &[String]) -> Vec<(String, String)> {
                         ballot(accepted.ballot)
                     )
                 });
-            (
+            PanelRow::new(
+                Some(acceptor.id),
                 format!("◯ {}", name(acceptor.id)),
                 format!("{promised} · {accepted} ({disk})"),
             )
@@ -42,7 +43,8 @@ fn lines(paxos: &PaxosView, labels: &[String]) -> Vec<(String, String)> {
     for proposer in &paxos.proposers {
         let doing = proposer_doing(proposer, paxos.acceptors.len(), &ballot);
         let knows = knows(proposer.learned, &name);
-        lines.push((
+        rows.push(PanelRow::new(
+            Some(proposer.id),
             format!("▢ {}", name(proposer.id)),
             format!("{doing} · {knows}"),
         ));
@@ -55,7 +57,11 @@ fn lines(paxos: &PaxosView, labels: &[String]) -> Vec<(String, String)> {
             (None, times) => format!(" (asked the acceptors {times} times)"),
             (Some(_), _) => String::new(),
         };
-        lines.push((format!("◇ {}", name(learner.id)), format!("{knows}{asked}")));
+        rows.push(PanelRow::new(
+            Some(learner.id),
+            format!("◇ {}", name(learner.id)),
+            format!("{knows}{asked}"),
+        ));
     }
     let truth = match paxos.chosen {
         Some(chosen) => format!(
@@ -65,8 +71,13 @@ fn lines(paxos: &PaxosView, labels: &[String]) -> Vec<(String, String)> {
         ),
         None => "nothing yet: no ballot has a majority of acceptances".into(),
     };
-    lines.push(("Chosen".into(), truth));
-    lines
+    rows.push(PanelRow::new(None, "Chosen".into(), truth));
+    PanelRows {
+        title: "Paxos",
+        world: "paxos",
+        subtitle: "promises, acceptances and what each learner knows",
+        rows,
+    }
 }
 
 fn proposer_doing(
@@ -108,37 +119,5 @@ fn knows(learned: Option<Learned>, name: &dyn Fn(NodeId) -> String) -> String {
             ballot_text(learned.ballot, name)
         ),
         None => "knows nothing chosen yet".into(),
-    }
-}
-
-#[component]
-pub fn PaxosPanel() -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let rows = Memo::new(move |_| {
-        state.panel_view.with(|view| {
-            let Some(coordination) = view.coordination.as_ref() else {
-                return Vec::new();
-            };
-            coordination
-                .paxos()
-                .map_or_else(Vec::new, |paxos| lines(paxos, &coordination.labels))
-        })
-    });
-    let count = Memo::new(move |_| rows.with(Vec::len));
-    view! {
-        <Show when=move || { count.get() > 0 }>
-            <section class="card paxos-panel" aria-label="Paxos state" data-testid="paxos-panel">
-                <h2>"Paxos " <span class="muted">"promises, acceptances and what each learner knows"</span></h2>
-                <ul class="kv-list">
-                    <For each=move || 0..count.get() key=|index| *index let:index>
-                        <li>
-                            <strong>{move || rows.with(|rows| rows.get(index).map(|row| row.0.clone()).unwrap_or_default())}</strong>
-                            " "
-                            <span>{move || rows.with(|rows| rows.get(index).map(|row| row.1.clone()).unwrap_or_default())}</span>
-                        </li>
-                    </For>
-                </ul>
-            </section>
-        </Show>
     }
 }
