@@ -37,6 +37,7 @@ mod bounded;
 mod error;
 mod legacy;
 mod payload;
+mod registered;
 pub mod replay;
 mod v4;
 pub mod validate;
