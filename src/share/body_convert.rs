@@ -188,29 +188,32 @@ fn old_protocol_from(coordination: &ProtocolConfig) -> Option<LinkProtocol> {
             paxos: paxos_from(locks, paxos),
             learners: paxos.learners as u32,
         },
-        ProtocolConfig::Paxos(_, paxos) => {
-            let LinkPaxos {
-                locks,
-                remedy,
-                durable_acceptors,
-                round_timeout_ms,
-                backoff_ms,
-                stagger_ms,
-            } = paxos_from(locks, paxos);
-            LinkProtocol::Paxos {
-                locks,
-                remedy,
-                durable_acceptors,
-                round_timeout_ms,
-                backoff_ms,
-                stagger_ms,
-            }
-        }
+        ProtocolConfig::Paxos(_, paxos) => paxos_without_learners(paxos_from(locks, paxos)),
         // A world added after the frozen list (none yet) has no older variant.
         #[allow(unreachable_patterns)]
         _ => return None,
     };
     Some(old)
+}
+
+/// `LinkProtocol::Paxos`, which spells out the fields `LinkPaxos` holds.
+fn paxos_without_learners(paxos: LinkPaxos) -> LinkProtocol {
+    let LinkPaxos {
+        locks,
+        remedy,
+        durable_acceptors,
+        round_timeout_ms,
+        backoff_ms,
+        stagger_ms,
+    } = paxos;
+    LinkProtocol::Paxos {
+        locks,
+        remedy,
+        durable_acceptors,
+        round_timeout_ms,
+        backoff_ms,
+        stagger_ms,
+    }
 }
 
 fn paxos_from(locks: LinkLockOptions, paxos: &PaxosOptions) -> LinkPaxos {
@@ -290,14 +293,8 @@ fn old_protocol_into(protocol: &LinkProtocol) -> Option<ProtocolConfig> {
             mode,
             minute_ms,
         } => {
-            let mode = match mode {
-                LinkSchedulerMode::None => SchedulerMode::None,
-                LinkSchedulerMode::LockEveryRun => SchedulerMode::LockEveryRun,
-                LinkSchedulerMode::LeaderElection => SchedulerMode::LeaderElection,
-                LinkSchedulerMode::LeaderFencing => SchedulerMode::LeaderFencing,
-            };
             let scheduler = SchedulerOptions {
-                mode,
+                mode: scheduler_mode_into(*mode),
                 minute_ms: *minute_ms,
             };
             ProtocolConfig::Scheduler(locks_into(locks), scheduler)
@@ -320,6 +317,15 @@ fn old_protocol_into(protocol: &LinkProtocol) -> Option<ProtocolConfig> {
             };
             ProtocolConfig::WorkQueue(locks_into(locks), queue)
         }
+        // The two consensus worlds, apart to keep this function short.
+        consensus => return consensus_into(consensus),
+    };
+    Some(old)
+}
+
+/// `old_protocol_into` for PBFT and Paxos (`None` for any other variant).
+fn consensus_into(protocol: &LinkProtocol) -> Option<ProtocolConfig> {
+    let consensus = match protocol {
         LinkProtocol::Pbft {
             locks,
             quorum,
@@ -354,8 +360,18 @@ fn old_protocol_into(protocol: &LinkProtocol) -> Option<ProtocolConfig> {
         LinkProtocol::PaxosWithLearners { paxos, learners } => {
             paxos_into(paxos, *learners as usize)
         }
+        _ => return None,
     };
-    Some(old)
+    Some(consensus)
+}
+
+fn scheduler_mode_into(mode: LinkSchedulerMode) -> SchedulerMode {
+    match mode {
+        LinkSchedulerMode::None => SchedulerMode::None,
+        LinkSchedulerMode::LockEveryRun => SchedulerMode::LockEveryRun,
+        LinkSchedulerMode::LeaderElection => SchedulerMode::LeaderElection,
+        LinkSchedulerMode::LeaderFencing => SchedulerMode::LeaderFencing,
+    }
 }
 
 pub(super) fn locks_from(options: &LockServiceOptions) -> LinkLockOptions {
