@@ -19,6 +19,10 @@
 //! actions are zero-based here and count every actor: in a coordination world the workers `A`, `B`,
 //! ... and the `store` follow the servers. Plain runs and runs inside a lesson are both written as v4.
 //!
+//! A world or option that none of the protocol's positional variants can hold is written by its
+//! registry name, its keys named as its scenario tables name them ([`registered`]); every run the
+//! positional variants hold keeps the bytes it had before.
+//!
 //! Links from earlier builds — v1 (before coordination protocols), v2 (with them) and v3 (v2 plus a
 //! lesson) — are still read, by [`legacy`], into the same [`body::LinkBody`]; nothing writes them.
 //!
@@ -37,6 +41,7 @@ mod bounded;
 mod error;
 mod legacy;
 mod payload;
+mod registered;
 pub mod replay;
 mod v4;
 pub mod validate;

@@ -85,6 +85,37 @@ pub enum LinkProtocol {
         paxos: LinkPaxos,
         learners: u32,
     },
+    /// Added after `PaxosWithLearners` (postcard numbers variants by position: older links keep
+    /// decoding): a world by its registry name, with its options as named keys. Written only for a
+    /// run no variant above can hold (a world or an option added since), so every run those could
+    /// carry keeps its old bytes; a new world or option then needs no new variant (see `registered`).
+    Registered(LinkWorld),
+}
+
+/// A world as `LinkProtocol::Registered` carries it: its `protocol = "…"` name, its `[locks]` options
+/// (none for a world without actors that take locks), and each of its keys that differs from the
+/// world's default, named as a scenario file's error would name it (`paxos.learners`), in the order
+/// the world's tables list them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LinkWorld {
+    pub name: String,
+    pub locks: Option<LinkLockOptions>,
+    pub keys: Bounded<LinkOption, OptionsLimit>,
+}
+
+/// One key of a world's table and its value.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LinkOption {
+    pub key: String,
+    pub value: LinkSetting,
+}
+
+/// A key's value: the three kinds a world's table knows (`OptionValue`). Variant order is the format.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LinkSetting {
+    Flag(bool),
+    Unsigned(u64),
+    Choice(String),
 }
 
 /// Paxos's settings as `LinkProtocol::Paxos` carries them, as one value for the later variant.
@@ -320,6 +351,8 @@ pub struct ActionsLimit;
 pub struct GroupsLimit;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GroupSizeLimit;
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OptionsLimit;
 
 impl Limit for StepsLimit {
     const FIELD: &'static str = "steps";
@@ -339,4 +372,10 @@ impl Limit for GroupsLimit {
 impl Limit for GroupSizeLimit {
     const FIELD: &'static str = "partition group size";
     const MAX: usize = quorumlab_sim::ids::MAX_NODES;
+}
+
+impl Limit for OptionsLimit {
+    const FIELD: &'static str = "world options";
+    /// Far more keys than any world's tables hold: a longer list can only be forged.
+    const MAX: usize = 64;
 }

@@ -10,6 +10,7 @@ use super::body::{
     LinkStep, LinkTarget, LinkTiming, LinkZookeeperRecipe,
 };
 use super::bounded::Bounded;
+use super::registered::{self, WorldError};
 use super::{ShareError, SharedLesson, SharedRun};
 use quorumlab_sim::action::{Action, ByzantineMode, MalformedFault, NodeTarget, RequestKind};
 use quorumlab_sim::config::{
@@ -27,7 +28,7 @@ pub fn from_run(run: &SharedRun) -> LinkBody {
     let scenario = &run.scenario;
     LinkBody {
         title: scenario.title.clone(),
-        protocol: protocol_from(scenario),
+        protocol: protocol_from(&scenario.protocol),
         nodes: scenario.node_count as u64,
         seed: scenario.seed,
         duration_ms: scenario.duration_ms,
@@ -53,7 +54,7 @@ pub fn from_run(run: &SharedRun) -> LinkBody {
 pub fn into_run(body: LinkBody) -> Result<SharedRun, ShareError> {
     let scenario = Scenario {
         title: body.title,
-        protocol: protocol_into(&body.protocol),
+        protocol: protocol_into(&body.protocol)?,
         node_count: saturating_usize(body.nodes),
         seed: body.seed,
         duration_ms: body.duration_ms,
@@ -112,12 +113,33 @@ fn timing_into(timing: &LinkTiming) -> Timing {
     }
 }
 
-fn protocol_from(scenario: &Scenario) -> LinkProtocol {
-    let coordination = &scenario.protocol;
+/// The protocol as a link writes it: in the older variant that holds it wherever one does, so every
+/// run a link could carry before keeps its bytes, and by its registry name otherwise.
+fn protocol_from(protocol: &ProtocolConfig) -> LinkProtocol {
+    old_code(protocol).unwrap_or_else(|| registered_from(protocol))
+}
+
+/// `protocol` by its registry name, whether or not an older variant holds it (tests force this to
+/// read every world through the registered path).
+pub(super) fn registered_from(protocol: &ProtocolConfig) -> LinkProtocol {
+    let locks = protocol.lock_options().map(locks_from);
+    LinkProtocol::Registered(registered::world_from(protocol, locks))
+}
+
+/// The older variant that holds `protocol` exactly, if one does: the mapping links used before
+/// `Registered`, kept only where reading it back gives the same protocol.
+fn old_code(protocol: &ProtocolConfig) -> Option<LinkProtocol> {
+    let old = old_protocol_from(protocol)?;
+    (old_protocol_into(&old).as_ref() == Some(protocol)).then_some(old)
+}
+
+/// The mapping onto the variants before `Registered`. Frozen: a world or option added since goes by
+/// name, so neither is named here.
+fn old_protocol_from(coordination: &ProtocolConfig) -> Option<LinkProtocol> {
     let Some(locks) = coordination.lock_options().map(locks_from) else {
-        return LinkProtocol::Raft;
+        return matches!(coordination, ProtocolConfig::Raft).then_some(LinkProtocol::Raft);
     };
-    match coordination {
+    let old = match coordination {
         ProtocolConfig::Raft => LinkProtocol::Raft,
         ProtocolConfig::LockService(options) if options.lock_delay_ms > 0 => {
             LinkProtocol::LockServiceWithDelay {
@@ -166,24 +188,31 @@ fn protocol_from(scenario: &Scenario) -> LinkProtocol {
             paxos: paxos_from(locks, paxos),
             learners: paxos.learners as u32,
         },
-        ProtocolConfig::Paxos(_, paxos) => {
-            let LinkPaxos {
-                locks,
-                remedy,
-                durable_acceptors,
-                round_timeout_ms,
-                backoff_ms,
-                stagger_ms,
-            } = paxos_from(locks, paxos);
-            LinkProtocol::Paxos {
-                locks,
-                remedy,
-                durable_acceptors,
-                round_timeout_ms,
-                backoff_ms,
-                stagger_ms,
-            }
-        }
+        ProtocolConfig::Paxos(_, paxos) => paxos_without_learners(paxos_from(locks, paxos)),
+        // A world added after the frozen list (none yet) has no older variant.
+        #[allow(unreachable_patterns)]
+        _ => return None,
+    };
+    Some(old)
+}
+
+/// `LinkProtocol::Paxos`, which spells out the fields `LinkPaxos` holds.
+fn paxos_without_learners(paxos: LinkPaxos) -> LinkProtocol {
+    let LinkPaxos {
+        locks,
+        remedy,
+        durable_acceptors,
+        round_timeout_ms,
+        backoff_ms,
+        stagger_ms,
+    } = paxos;
+    LinkProtocol::Paxos {
+        locks,
+        remedy,
+        durable_acceptors,
+        round_timeout_ms,
+        backoff_ms,
+        stagger_ms,
     }
 }
 
@@ -219,8 +248,28 @@ fn paxos_into(paxos: &LinkPaxos, learners: usize) -> ProtocolConfig {
     ProtocolConfig::Paxos(locks_into(&paxos.locks), options)
 }
 
-fn protocol_into(protocol: &LinkProtocol) -> ProtocolConfig {
-    match protocol {
+/// The protocol a link's variant describes. A registered world is checked key by key against its
+/// entry, and refused where an older variant holds the same run (a run has one link).
+fn protocol_into(protocol: &LinkProtocol) -> Result<ProtocolConfig, ShareError> {
+    let LinkProtocol::Registered(world) = protocol else {
+        return old_protocol_into(protocol).ok_or(ShareError::Undecodable {
+            problem: "an unknown protocol code",
+        });
+    };
+    let decoded = registered::world_into(world, locks_into)?;
+    if old_code(&decoded).is_some() {
+        return Err(WorldError::HasOwnCode {
+            world: decoded.name(),
+        }
+        .into());
+    }
+    Ok(decoded)
+}
+
+/// The protocol one of the variants before `Registered` describes (`None` for `Registered`).
+fn old_protocol_into(protocol: &LinkProtocol) -> Option<ProtocolConfig> {
+    let old = match protocol {
+        LinkProtocol::Registered(_) => return None,
         LinkProtocol::Raft => ProtocolConfig::Raft,
         LinkProtocol::LockService(locks) => ProtocolConfig::LockService(locks_into(locks)),
         LinkProtocol::LockServiceWithDelay {
@@ -244,14 +293,8 @@ fn protocol_into(protocol: &LinkProtocol) -> ProtocolConfig {
             mode,
             minute_ms,
         } => {
-            let mode = match mode {
-                LinkSchedulerMode::None => SchedulerMode::None,
-                LinkSchedulerMode::LockEveryRun => SchedulerMode::LockEveryRun,
-                LinkSchedulerMode::LeaderElection => SchedulerMode::LeaderElection,
-                LinkSchedulerMode::LeaderFencing => SchedulerMode::LeaderFencing,
-            };
             let scheduler = SchedulerOptions {
-                mode,
+                mode: scheduler_mode_into(*mode),
                 minute_ms: *minute_ms,
             };
             ProtocolConfig::Scheduler(locks_into(locks), scheduler)
@@ -274,6 +317,15 @@ fn protocol_into(protocol: &LinkProtocol) -> ProtocolConfig {
             };
             ProtocolConfig::WorkQueue(locks_into(locks), queue)
         }
+        // The two consensus worlds, apart to keep this function short.
+        consensus => return consensus_into(consensus),
+    };
+    Some(old)
+}
+
+/// `old_protocol_into` for PBFT and Paxos (`None` for any other variant).
+fn consensus_into(protocol: &LinkProtocol) -> Option<ProtocolConfig> {
+    let consensus = match protocol {
         LinkProtocol::Pbft {
             locks,
             quorum,
@@ -308,10 +360,21 @@ fn protocol_into(protocol: &LinkProtocol) -> ProtocolConfig {
         LinkProtocol::PaxosWithLearners { paxos, learners } => {
             paxos_into(paxos, *learners as usize)
         }
+        _ => return None,
+    };
+    Some(consensus)
+}
+
+fn scheduler_mode_into(mode: LinkSchedulerMode) -> SchedulerMode {
+    match mode {
+        LinkSchedulerMode::None => SchedulerMode::None,
+        LinkSchedulerMode::LockEveryRun => SchedulerMode::LockEveryRun,
+        LinkSchedulerMode::LeaderElection => SchedulerMode::LeaderElection,
+        LinkSchedulerMode::LeaderFencing => SchedulerMode::LeaderFencing,
     }
 }
 
-fn locks_from(options: &LockServiceOptions) -> LinkLockOptions {
+pub(super) fn locks_from(options: &LockServiceOptions) -> LinkLockOptions {
     LinkLockOptions {
         workers: options.workers as u64,
         lease_ttl_ms: options.lease_ttl_ms,
@@ -332,7 +395,7 @@ fn locks_from(options: &LockServiceOptions) -> LinkLockOptions {
     }
 }
 
-fn locks_into(options: &LinkLockOptions) -> LockServiceOptions {
+pub(super) fn locks_into(options: &LinkLockOptions) -> LockServiceOptions {
     LockServiceOptions {
         workers: saturating_usize(options.workers),
         lease_ttl_ms: options.lease_ttl_ms,

@@ -1,6 +1,7 @@
 //! Why a share link could not be made or opened. Each variant names the field involved, so the notice
 //! the learner sees says what was wrong ("action 12 target: node n9 does not exist …"), not just "invalid".
 
+use super::registered::WorldError;
 use quorumlab_sim::scenario::{shown, Invalid};
 use quorumlab_sim::time::SimTime;
 use std::fmt;
@@ -76,6 +77,8 @@ pub enum ShareError {
     Refused {
         reason: String,
     },
+    /// A world the link names (`LinkProtocol::Registered`) that cannot be read as written.
+    World(WorldError),
 }
 
 impl fmt::Display for ShareError {
@@ -150,6 +153,7 @@ impl fmt::Display for ShareError {
             Refused { reason } => {
                 write!(formatter, "the simulation refused the settings: {reason}")
             }
+            World(world) => write!(formatter, "{world}"),
         }
     }
 }
@@ -160,6 +164,12 @@ impl std::error::Error for ShareError {}
 impl From<Invalid> for ShareError {
     fn from(invalid: Invalid) -> ShareError {
         ShareError::Invalid(invalid)
+    }
+}
+
+impl From<WorldError> for ShareError {
+    fn from(world: WorldError) -> ShareError {
+        ShareError::World(world)
     }
 }
 

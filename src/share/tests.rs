@@ -19,6 +19,7 @@ mod legacy_bytes;
 mod lessons;
 mod membership;
 mod recorded_links;
+mod registered;
 mod v4_bodies;
 
 pub(super) fn node(number: u16) -> NodeTarget {
