@@ -40,7 +40,7 @@ const ALLOWED_FILES: &[(&str, usize)] = &[
     ("Scheduler", 11),
     ("Zookeeper", 12),
     ("WorkQueue", 6),
-    ("Paxos", 11),
+    ("Paxos", 10),
     ("Pbft", 12),
 ];
 
