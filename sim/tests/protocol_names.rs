@@ -38,9 +38,9 @@ const ALLOWED_FILES: &[(&str, usize)] = &[
     ("RedisLock", 13),
     ("Redlock", 12),
     ("Scheduler", 12),
-    ("Zookeeper", 12),
+    ("Zookeeper", 11),
     ("WorkQueue", 6),
-    ("Paxos", 11),
+    ("Paxos", 10),
     ("Pbft", 12),
 ];
 

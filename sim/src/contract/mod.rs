@@ -3,6 +3,7 @@
 //! end-of-run report and rule violations as values. It may import the base layer only.
 
 pub mod action;
+pub mod checkpoint;
 pub mod config;
 pub mod entry;
 pub mod invalid;

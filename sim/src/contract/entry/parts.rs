@@ -1,13 +1,14 @@
 //! The pieces of a world that its folder owns beyond the protocol itself, reached through the
-//! registry entry: today its checker. Later steps of issue 31 add the view, the chaos generator, the
-//! sweep judge and the lesson checkpoints here, so that nothing outside a protocol's folder has to
-//! match on the protocol's name to find them.
+//! registry entry: its checker, what its report and price count, its lesson checkpoints. Later steps
+//! of issue 31 add the view here, so that nothing outside a protocol's folder has to match on the
+//! protocol's name to find them.
 //!
 //! Every hook has a default meaning "this world has none", so a world states only what it owns.
 
 use crate::base::ids::{NodeId, NodeSet};
 use crate::base::rng::Rng;
 use crate::contract::action::Action;
+use crate::contract::checkpoint::CheckpointSpec;
 use crate::contract::config::ProtocolConfig;
 use crate::contract::verdicts::WorldChecker;
 use crate::contract::world_read::WorldRead;
@@ -142,6 +143,12 @@ pub trait WorldParts: Sync {
     /// Whether a work queue deals its accounts out to the workers (Partition Ownership applies).
     fn partitions_accounts(&self, _protocol: &ProtocolConfig) -> bool {
         false
+    }
+
+    /// The lesson checkpoints only this world can meet, in the order its folder lists them (the
+    /// lesson parser's hints offer them in registry order after the common ones).
+    fn checkpoints(&self) -> &'static [CheckpointSpec] {
+        &[]
     }
 }
 

@@ -56,6 +56,7 @@
 pub mod acceptor;
 pub mod chaos;
 pub mod checker;
+pub mod checkpoints;
 pub mod describe;
 pub mod entry;
 pub mod fact;

@@ -43,6 +43,7 @@
 
 pub mod chaos;
 pub mod checker;
+pub mod checkpoints;
 pub mod client;
 pub mod describe;
 pub mod entry;

@@ -1,9 +1,11 @@
 //! What the PBFT world owns beyond its replicas and clients, for its registry entry: the checker of
-//! Honest Agreement, and what its price of agreement counts (and against what Raft run). Its Byzantine
+//! Honest Agreement, what its price of agreement counts (and against what Raft run), and its lesson
+//! checkpoints (`checkpoints.rs`). Its Byzantine
 //! chaos, `chaos.rs`, is listed apart: `registry::chaos`.
 
 use super::checker::PbftChecker;
 use super::PbftClient;
+use crate::contract::checkpoint::CheckpointSpec;
 use crate::contract::config::ProtocolConfig;
 use crate::contract::entry::parts::{Arming, WorldParts};
 use crate::contract::verdicts::WorldChecker;
@@ -30,5 +32,9 @@ impl WorldParts for PbftParts {
             .map(|(_, client)| client.accepted)
             .sum();
         Some(("pbft", taken))
+    }
+
+    fn checkpoints(&self) -> &'static [CheckpointSpec] {
+        super::checkpoints::CHECKPOINTS
     }
 }
