@@ -7,6 +7,7 @@ pub mod checkpoint;
 pub mod config;
 pub mod entry;
 pub mod invalid;
+pub mod layout;
 pub mod link_settings;
 pub mod protocol;
 pub mod report;

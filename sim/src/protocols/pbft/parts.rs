@@ -8,6 +8,7 @@ use super::PbftClient;
 use crate::contract::checkpoint::CheckpointSpec;
 use crate::contract::config::ProtocolConfig;
 use crate::contract::entry::parts::{Arming, WorldParts};
+use crate::contract::invalid::Invalid;
 use crate::contract::verdicts::WorldChecker;
 use crate::contract::world_read::{actors_of, WorldRead};
 
@@ -17,6 +18,23 @@ pub struct PbftParts;
 impl WorldParts for PbftParts {
     fn checker(&self, arming: &Arming) -> Option<Box<dyn WorldChecker>> {
         Some(Box::new(PbftChecker::armed(arming)))
+    }
+
+    /// A quorum set by hand cannot ask for more replicas than there are.
+    fn servers_fit(&self, servers: usize, protocol: &ProtocolConfig) -> Result<(), Invalid> {
+        let ProtocolConfig::Pbft(_, options) = protocol else {
+            return Ok(());
+        };
+        if options.quorum as usize > servers {
+            return Err(Invalid::OutOfRange {
+                field: "pbft.quorum".into(),
+                value: options.quorum.to_string(),
+                expected: format!(
+                    "a pbft.quorum of 0 (for 2f + 1) or at most the {servers} replicas"
+                ),
+            });
+        }
+        Ok(())
     }
 
     fn raft_baseline_interval_ms(&self, protocol: &ProtocolConfig) -> Option<u64> {
