@@ -14,7 +14,6 @@ use crate::base::ids::NodeId;
 use crate::contract::action::ByzantineMode;
 use crate::engine::checker::{ELECTION_SAFETY, HONEST_AGREEMENT, STATE_MACHINE_SAFETY};
 use crate::engine::world::World;
-use crate::protocols::pbft::Replica;
 use std::collections::BTreeMap;
 
 /// What the Byzantine checkpoints remember from the step's start.
@@ -85,7 +84,7 @@ impl ByzantineWatch {
         self.tally(world, !liars.is_empty());
         let done = self.committed_counted;
         let agreement = match self.new_violations(world, HONEST_AGREEMENT) {
-            0 if replicas(world).next().is_some() => {
+            0 if judges_honest_agreement(world) => {
                 "; honest replicas agree at every sequence number"
             }
             0 => "",
@@ -117,22 +116,22 @@ impl ByzantineWatch {
     }
 }
 
-fn replicas(world: &World) -> impl Iterator<Item = &Replica> {
-    world
-        .nodes()
-        .iter()
-        .filter_map(|slot| slot.actor.as_replica())
+/// Whether the world's checkers judge Honest Agreement (a world of replicas that may lie: PBFT).
+fn judges_honest_agreement(world: &World) -> bool {
+    let entry = world.config().protocol.entry();
+    entry.invariants().any(|info| info.name == HONEST_AGREEMENT)
 }
 
-/// Requests committed so far: Raft clients' acknowledged requests and PBFT clients' results taken.
+/// Requests committed so far: the client box's acknowledged requests, and in a world whose servers do
+/// not run Raft, what its own parts count as committed (PBFT clients' results taken). A Raft world's
+/// parts count the client box itself, already in the first term.
 fn committed(world: &World) -> u64 {
-    let pbft_results: u64 = world
-        .nodes()
-        .iter()
-        .filter_map(|slot| slot.actor.as_pbft_client())
-        .map(|client| client.accepted)
-        .sum();
-    world.clients().counts.committed + pbft_results
+    let entry = world.config().protocol.entry();
+    let own = match entry.capabilities.runs_raft {
+        true => None,
+        false => entry.parts.committed_requests(world),
+    };
+    world.clients().counts.committed + own.map_or(0, |(_, committed)| committed)
 }
 
 /// The nodes lying or equivocating now, by name. A silent node is left out: it says nothing false,
@@ -141,15 +140,8 @@ fn liars(world: &World) -> Vec<String> {
     let says_false = |mode: Option<ByzantineMode>| {
         matches!(mode, Some(ByzantineMode::Lie | ByzantineMode::Equivocate))
     };
-    let lying = |index: usize| {
-        let actor = &world.nodes()[index].actor;
-        let raft = actor
-            .as_raft()
-            .is_some_and(|node| says_false(node.lying_mode()));
-        raft || actor
-            .as_replica()
-            .is_some_and(|replica| says_false(replica.byzantine))
-    };
+    // Only plain Raft servers and PBFT replicas can be made to lie (`Actor::lying_mode`).
+    let lying = |index: usize| says_false(world.nodes()[index].actor.lying_mode());
     (0..world.node_count())
         .filter(|index| lying(*index))
         .map(|index| world.node_label(NodeId(index as u16)))
