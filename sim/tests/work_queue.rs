@@ -5,7 +5,7 @@ use quorumlab_sim::action::{Action, NodeTarget};
 use quorumlab_sim::actor::Actor;
 use quorumlab_sim::checker::{NO_LOST_UPDATES, PARTITION_OWNERSHIP};
 use quorumlab_sim::config::ProtocolConfig;
-use quorumlab_sim::coordination::{build, Layout};
+use quorumlab_sim::coordination::Layout;
 use quorumlab_sim::ids::NodeId;
 use quorumlab_sim::runner::{run_scenario, world_config, ScenarioRun};
 use quorumlab_sim::scenario::{parse_scenario, to_toml_string, Step};
@@ -133,7 +133,7 @@ fn partition_ownership_catches_a_worker_without_its_partition() {
     let scenario = load("queue-partitioned.toml");
     let config = world_config(&scenario);
     let layout = Layout::of_world(config.node_count, &config.protocol);
-    let mut actors = build::work_queue(&config, &layout);
+    let mut actors = (config.protocol.entry().build_actors)(&config, &layout);
     let ProtocolConfig::WorkQueue(options, _) = &config.protocol else {
         unreachable!("a work-queue scenario");
     };

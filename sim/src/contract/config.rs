@@ -164,6 +164,11 @@ impl PaxosRemedy {
     }
 }
 
+/// Most learner actors a Paxos world may have: enough to cut one off and watch the others, few enough
+/// to read beside seven acceptors and the proposers. (Here beside the options, so that the layout check
+/// reads it without naming the Paxos folder.)
+pub const MAX_LEARNERS: u64 = 5;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PaxosOptions {
     pub remedy: PaxosRemedy,

@@ -3,9 +3,11 @@
 //! end-of-run report and rule violations as values. It may import the base layer only.
 
 pub mod action;
+pub mod checkpoint;
 pub mod config;
 pub mod entry;
 pub mod invalid;
+pub mod layout;
 pub mod link_settings;
 pub mod node_status;
 pub mod panel_rows;

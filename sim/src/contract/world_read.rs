@@ -6,6 +6,7 @@
 use crate::base::clock::LocalClock;
 use crate::base::ids::NodeId;
 use crate::base::time::SimTime;
+use crate::base::units::FencingToken;
 use crate::contract::config::ProtocolConfig;
 use crate::contract::node_status::NodeStatus;
 use std::any::Any;
@@ -27,6 +28,31 @@ pub trait WorldRead {
     fn world_checker(&self) -> Option<&dyn Any>;
     /// Client requests the cluster has committed so far (Raft's client box).
     fn requests_committed(&self) -> u64;
+    /// The node's name as scenario files, the view and the report write it (`n2`, `A`, `store`).
+    fn label(&self, node: NodeId) -> String;
+    /// Whether the node runs (neither crashed nor paused).
+    fn is_up(&self, node: NodeId) -> bool;
+    /// Whether the node is paused (frozen, its state kept).
+    fn is_paused(&self, node: NodeId) -> bool;
+    /// The node's own clock reading, in microseconds (it may drift from `now`).
+    fn local_us(&self, node: NodeId) -> u64;
+    /// Violations of `invariant` found so far, counted past the list's cap.
+    fn violation_count(&self, invariant: &str) -> u64;
+    /// The newest listed violation of `invariant`, in words.
+    fn latest_violation(&self, invariant: &str) -> Option<String>;
+    /// What the protected store has counted so far, in a world that has one.
+    fn store_tally(&self) -> Option<StoreTally>;
+}
+
+/// What the protected store (`store`) has counted, for a world's parts that cannot name the store's
+/// type (the invoice scheduler's: the store itself speaks the scheduler's invoices, so the scheduler's
+/// folder importing it would make a cycle).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StoreTally {
+    /// Invoice runs refused for carrying a token below the highest seen.
+    pub refused_invoices: u64,
+    /// The highest fencing token the store has seen.
+    pub highest_seen: FencingToken,
 }
 
 /// Every actor of type `T` in `world`, in node order.

@@ -26,6 +26,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, VecDeque};
 
 pub mod boundary;
+pub mod build;
 
 pub use boundary::{Malformed, RawWrite, WriteField};
 

@@ -3,7 +3,7 @@
 //! class and what the class should see; `demo` marks the examples worth opening paused with their
 //! fault schedule showing. The app lists these; tests check every example has exactly one note.
 
-use crate::tooling::scenario::EXAMPLES;
+use crate::tooling::scenario::all_examples;
 use serde::Deserialize;
 
 /// The notes file as written.
@@ -57,7 +57,7 @@ pub fn examples() -> Vec<GalleryExample> {
     let mut listed: Vec<GalleryExample> = notes
         .into_iter()
         .filter_map(|note| {
-            let (file, text) = EXAMPLES.iter().find(|(file, _)| *file == note.file)?;
+            let (file, text) = all_examples().find(|(file, _)| *file == note.file)?;
             Some(GalleryExample {
                 id: example_id(file).to_string(),
                 file,
@@ -66,8 +66,8 @@ pub fn examples() -> Vec<GalleryExample> {
             })
         })
         .collect();
-    for (file, text) in EXAMPLES {
-        if !listed.iter().any(|example| example.file == *file) {
+    for (file, text) in all_examples() {
+        if !listed.iter().any(|example| example.file == file) {
             listed.push(GalleryExample {
                 id: example_id(file).to_string(),
                 file,
@@ -93,13 +93,13 @@ mod tests {
     #[test]
     fn every_example_has_exactly_one_complete_note() {
         let notes = parse_notes(NOTES_TOML).expect("the notes file reads");
-        for (file, _) in EXAMPLES {
-            let count = notes.iter().filter(|note| note.file == *file).count();
+        for (file, _) in all_examples() {
+            let count = notes.iter().filter(|note| note.file == file).count();
             assert_eq!(count, 1, "{file} has {count} notes");
         }
         for note in &notes {
             assert!(
-                EXAMPLES.iter().any(|(file, _)| *file == note.file),
+                all_examples().any(|(file, _)| file == note.file),
                 "a note for {}, which is not an example",
                 note.file
             );
@@ -119,7 +119,7 @@ mod tests {
     #[test]
     fn the_gallery_lists_every_example_once_and_each_parses() {
         let listed = examples();
-        assert_eq!(listed.len(), EXAMPLES.len());
+        assert_eq!(listed.len(), all_examples().count());
         for example in &listed {
             assert!(
                 parse_scenario(example.text, example.file).is_ok(),

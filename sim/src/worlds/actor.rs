@@ -88,6 +88,38 @@ pub enum Actor {
 /// The Raft node every world runs, on this module's message type.
 pub type ClusterRaft = ServiceRaft<Message>;
 
+/// Each actor type wrapped in its variant, so a world's builder in its folder can make `Actor`s without
+/// naming this enum (it asks for `A: From<Acceptor> + ...`; the registry line picks `A = Actor`).
+macro_rules! boxed_actor_from {
+    ($($variant:ident($actor:ty)),* $(,)?) => {$(
+        impl From<$actor> for Actor {
+            fn from(actor: $actor) -> Actor {
+                Actor::$variant(Box::new(actor))
+            }
+        }
+    )*};
+}
+
+boxed_actor_from!(
+    LockServer(LockServer<Message>),
+    Worker(Worker),
+    Resource(Resource),
+    KvServer(KvLockServer),
+    Scheduler(SchedulerInstance),
+    Candidate(ZkCandidate),
+    Acceptor(Acceptor),
+    Proposer(Proposer),
+    PaxosLearner(LearnerNode),
+    Replica(Replica),
+    PbftClient(PbftClient),
+);
+
+impl From<ClusterRaft> for Actor {
+    fn from(node: ClusterRaft) -> Actor {
+        Actor::Raft(node)
+    }
+}
+
 /// One variant per wire language. Each protocol folder owns its own message type; a world mixes them
 /// here, so an event is still a plain `match`.
 #[derive(Clone, Debug, PartialEq, Eq)]

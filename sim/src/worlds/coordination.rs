@@ -1,7 +1,10 @@
 //! Worlds where the servers `n1..nN` run beside other actors: lock clients `A`, `B`, ... and the
-//! protected resource `store`. This module lays such a world out (which node id is who) and checks it;
-//! `build.rs` holds each world's actor builder, which its registry line names. The scenario parser, the
-//! view and the report use the same names.
+//! protected resource `store`. The [`Layout`] (which node id is who, `contract/layout.rs`) is worked
+//! out here from the world's registry entry — its parts count the actors beside the servers, its
+//! capabilities say whether it has a store — and checked. `build.rs` holds the lock-family worlds'
+//! actor builders that cannot live in their folders; every other world's builder is its folder's
+//! `build.rs`, named by its registry line. The scenario parser, the view and the report use the same
+//! names.
 //!
 //! Layout: node ids `0..servers` are the servers (shown `n1..nN`), then one id per worker (`A`, `B`, ...),
 //! then Paxos's learner actors (`L1`, `L2`, ...) where the world has them, then the resource (`store`).
@@ -9,43 +12,25 @@
 
 pub mod build;
 
-use crate::base::ids::{NodeId, MAX_NODES};
-use crate::contract::config::{LockServiceOptions, ProtocolConfig};
+use crate::base::ids::MAX_NODES;
+use crate::contract::config::{LockServiceOptions, ProtocolConfig, MAX_LEARNERS};
 use crate::contract::config::{WorldConfig, MAX_DURATION_MS};
 use crate::contract::invalid::Invalid;
-use crate::protocols::paxos::options::MAX_LEARNERS;
+pub use crate::contract::layout::Layout;
 
 /// Most lock clients a world may have (they are named `A`..`Z`).
 pub const MAX_WORKERS: usize = 26;
 
-/// Who is who in a coordination world.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Layout {
-    pub servers: usize,
-    pub workers: usize,
-    /// Paxos's learner actors (`L1`, ...); 0 in every other world.
-    pub learners: usize,
-    /// Whether the world has the resource `store` (the election recipes have none).
-    pub has_store: bool,
-}
-
 impl Layout {
-    /// The layout for `servers` servers running `coordination`.
+    /// The layout for `servers` servers running `protocol`, as its registry entry counts the rest.
     pub fn new(servers: usize, protocol: &ProtocolConfig) -> Layout {
+        let entry = protocol.entry();
+        let population = entry.parts.population(protocol);
         Layout {
             servers,
-            workers: protocol.lock_options().map_or(0, |options| options.workers),
-            learners: match protocol {
-                ProtocolConfig::Paxos(_, options) => options.learners,
-                _ => 0,
-            },
-            has_store: !matches!(
-                protocol,
-                ProtocolConfig::Raft
-                    | ProtocolConfig::Zookeeper(..)
-                    | ProtocolConfig::Paxos(..)
-                    | ProtocolConfig::Pbft(..)
-            ),
+            workers: population.workers,
+            learners: population.learners,
+            has_store: entry.capabilities.has_store,
         }
     }
 
@@ -53,47 +38,6 @@ impl Layout {
     pub fn of_world(node_count: usize, coordination: &ProtocolConfig) -> Layout {
         let extra = Layout::new(0, coordination).total();
         Layout::new(node_count.saturating_sub(extra), coordination)
-    }
-
-    pub fn total(&self) -> usize {
-        self.servers + self.workers + self.learners + usize::from(self.has_store)
-    }
-
-    pub fn worker(&self, index: usize) -> NodeId {
-        assert!(index < self.workers, "worker index outside the layout");
-        NodeId((self.servers + index) as u16)
-    }
-
-    pub fn learner(&self, index: usize) -> NodeId {
-        assert!(index < self.learners, "learner index outside the layout");
-        NodeId((self.servers + self.workers + index) as u16)
-    }
-
-    /// The resource's node. With no store this is one past the last node: look it up with `get`.
-    pub fn store(&self) -> NodeId {
-        NodeId((self.servers + self.workers + self.learners) as u16)
-    }
-
-    /// The name a node goes by in scenario files, the view and the report.
-    pub fn label(&self, node: NodeId) -> String {
-        let index = node.index();
-        if index < self.servers {
-            node.to_string()
-        } else if index < self.servers + self.workers {
-            char::from(b'A' + (index - self.servers) as u8).to_string()
-        } else if index < self.servers + self.workers + self.learners {
-            format!("L{}", index - self.servers - self.workers + 1)
-        } else {
-            "store".to_string()
-        }
-    }
-
-    /// Every name besides `n1..nN`, with its node.
-    pub fn extra_names(&self) -> Vec<(String, NodeId)> {
-        (self.servers..self.total())
-            .map(|index| NodeId(index as u16))
-            .map(|node| (self.label(node), node))
-            .collect()
     }
 
     pub fn validate(&self) -> Result<(), String> {
@@ -124,28 +68,11 @@ impl Layout {
     }
 }
 
-/// How many servers a world may have: a single Redis lock has exactly one, and the servers with every
-/// other actor must fit in [`MAX_NODES`]. The parser (pointing at `nodes`), world construction and share
+/// How many servers a world may have: its parts' own rule first (a single Redis lock has exactly one),
+/// then the servers with every other actor must fit in [`MAX_NODES`]. The parser (pointing at `nodes`), world construction and share
 /// links all ask this one function.
 pub fn servers_fit(servers: usize, protocol: &ProtocolConfig) -> Result<(), Invalid> {
-    if matches!(protocol, ProtocolConfig::RedisLock(_)) && servers != 1 {
-        return Err(Invalid::OutOfRange {
-            field: "nodes".into(),
-            value: servers.to_string(),
-            expected: "1 (a single Redis server)".into(),
-        });
-    }
-    if let ProtocolConfig::Pbft(_, options) = protocol {
-        if options.quorum as usize > servers {
-            return Err(Invalid::OutOfRange {
-                field: "pbft.quorum".into(),
-                value: options.quorum.to_string(),
-                expected: format!(
-                    "a pbft.quorum of 0 (for 2f + 1) or at most the {servers} replicas"
-                ),
-            });
-        }
-    }
+    protocol.entry().parts.servers_fit(servers, protocol)?;
     let layout = Layout::new(servers, protocol);
     if layout.total() > MAX_NODES {
         let others = layout.total() - servers;

@@ -2,13 +2,14 @@
 #![allow(dead_code)]
 
 use quorumlab_sim::runner::RunReport;
-use quorumlab_sim::scenario::{parse_scenario, Scenario};
+use quorumlab_sim::scenario::{example_text, parse_scenario, Scenario};
 
-/// Parses `sim/scenarios/<name>`, panicking with the parser's own message if it is bad.
+/// Parses the example `name` (`leader-crash.toml` from `sim/scenarios/`, or a world's own,
+/// `<world>/<file>.toml`, found through the registry), panicking with the parser's own message if it
+/// is bad.
 pub fn load(name: &str) -> Scenario {
-    let path = format!("{}/scenarios/{name}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).expect("scenario file");
-    parse_scenario(&text, name).unwrap_or_else(|error| panic!("{error}"))
+    let text = example_text(name).unwrap_or_else(|| panic!("no example is called {name}"));
+    parse_scenario(text, name).unwrap_or_else(|error| panic!("{error}"))
 }
 
 /// How many violations of `invariant` a run reported.

@@ -1,14 +1,16 @@
 //! The pieces of a world that its folder owns beyond the protocol itself, reached through the
-//! registry entry: today its checker. Later steps of issue 31 add the view, the chaos generator, the
-//! sweep judge and the lesson checkpoints here, so that nothing outside a protocol's folder has to
-//! match on the protocol's name to find them.
+//! registry entry: its checker, what its report and price count, its lesson checkpoints. Later steps
+//! of issue 31 add the view here, so that nothing outside a protocol's folder has to match on the
+//! protocol's name to find them.
 //!
 //! Every hook has a default meaning "this world has none", so a world states only what it owns.
 
 use crate::base::ids::{NodeId, NodeSet};
 use crate::base::rng::Rng;
 use crate::contract::action::Action;
+use crate::contract::checkpoint::CheckpointSpec;
 use crate::contract::config::ProtocolConfig;
+use crate::contract::invalid::Invalid;
 use crate::contract::verdicts::WorldChecker;
 use crate::contract::world_read::WorldRead;
 use std::fmt::Debug;
@@ -102,9 +104,33 @@ pub struct ChaosParts {
     pub mixed_opening: Option<OpeningFault>,
 }
 
+/// Who a world has beside its servers, as its layout numbers them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Population {
+    /// The lettered actors (`A`, `B`, ...: workers, instances, candidates, proposers, clients).
+    pub workers: usize,
+    /// Actors that only learn outcomes (Paxos' `L1`, ...).
+    pub learners: usize,
+}
+
+impl Population {
+    /// A world's lettered actors as its lock options count them, and no learners.
+    pub fn lettered(protocol: &ProtocolConfig) -> Population {
+        Population {
+            workers: protocol.lock_options().map_or(0, |options| options.workers),
+            learners: 0,
+        }
+    }
+}
+
 /// A world's own parts. A folder declares a unit struct implementing this and puts a reference to it
 /// in its registry entry.
 pub trait WorldParts: Sync {
+    /// The actors the world has beside its servers.
+    fn population(&self, protocol: &ProtocolConfig) -> Population {
+        Population::lettered(protocol)
+    }
+
     /// The checker judging the world's own invariants, armed for this run's nodes.
     fn checker(&self, _arming: &Arming) -> Option<Box<dyn WorldChecker>> {
         None
@@ -142,6 +168,26 @@ pub trait WorldParts: Sync {
     /// Whether a work queue deals its accounts out to the workers (Partition Ownership applies).
     fn partitions_accounts(&self, _protocol: &ProtocolConfig) -> bool {
         false
+    }
+
+    /// Whether the world runs on `servers` servers, beyond the node limit every world has (a single
+    /// Redis lock has exactly one server; PBFT's quorum cannot exceed its replicas). The error names
+    /// the scenario key at fault.
+    fn servers_fit(&self, _servers: usize, _protocol: &ProtocolConfig) -> Result<(), Invalid> {
+        Ok(())
+    }
+
+    /// The world's own example scenarios, `(name, TOML text)`, compiled in from its folder and named
+    /// `<world>/<file>.toml` (`two-phase-commit/coordinator-crash.toml`): the gallery, the tests and a
+    /// lesson step's `scenario = "…"` find them through the registry, after `sim/scenarios/`.
+    fn examples(&self) -> &'static [(&'static str, &'static str)] {
+        &[]
+    }
+
+    /// The lesson checkpoints only this world can meet, in the order its folder lists them (the
+    /// lesson parser's hints offer them in registry order after the common ones).
+    fn checkpoints(&self) -> &'static [CheckpointSpec] {
+        &[]
     }
 }
 

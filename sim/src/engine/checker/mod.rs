@@ -82,10 +82,10 @@ impl Checkers {
     /// The world's own checker, as its type `T` (`PaxosChecker`, for the value chosen); `None` in a
     /// world with no checker of that type.
     pub fn world<T: 'static>(&self) -> Option<&T> {
-        self.world.as_ref()?.as_any().downcast_ref::<T>()
+        self.world_any()?.downcast_ref::<T>()
     }
 
-    /// The world's own checker, for a folder that knows its type (through `WorldRead`).
+    /// The world's own checker, for a caller that downcasts it itself.
     pub fn world_any(&self) -> Option<&dyn std::any::Any> {
         Some(self.world.as_ref()?.as_any())
     }

@@ -6,7 +6,7 @@ use crate::base::ids::NodeId;
 use crate::base::time::SimTime;
 use crate::contract::config::ProtocolConfig;
 use crate::contract::node_status::NodeStatus;
-use crate::contract::world_read::WorldRead;
+use crate::contract::world_read::{StoreTally, WorldRead};
 use std::any::Any;
 
 impl WorldRead for World {
@@ -45,5 +45,49 @@ impl WorldRead for World {
 
     fn requests_committed(&self) -> u64 {
         self.clients.counts.committed
+    }
+
+    fn label(&self, node: NodeId) -> String {
+        self.node_label(node)
+    }
+
+    fn is_up(&self, node: NodeId) -> bool {
+        self.nodes
+            .get(node.index())
+            .is_some_and(|slot| slot.status == NodeStatus::Up)
+    }
+
+    fn is_paused(&self, node: NodeId) -> bool {
+        self.nodes
+            .get(node.index())
+            .is_some_and(|slot| slot.status == NodeStatus::Paused)
+    }
+
+    fn local_us(&self, node: NodeId) -> u64 {
+        self.nodes
+            .get(node.index())
+            .map_or(0, |slot| slot.clock.local_us(self.now))
+    }
+
+    fn violation_count(&self, invariant: &str) -> u64 {
+        let counts = self.checkers.violation_counts();
+        counts.get(invariant).copied().unwrap_or(0)
+    }
+
+    fn store_tally(&self) -> Option<StoreTally> {
+        let store = self.layout()?.store();
+        let resource = self.nodes.get(store.index())?.actor.as_resource()?;
+        Some(StoreTally {
+            refused_invoices: resource.refused_invoices,
+            highest_seen: resource.highest_seen,
+        })
+    }
+
+    fn latest_violation(&self, invariant: &str) -> Option<String> {
+        let records = self.checkers.violations().iter().rev();
+        records
+            .filter(|record| record.invariant == invariant)
+            .map(|record| record.detail.clone())
+            .next()
     }
 }

@@ -32,6 +32,7 @@
 //! on the leader's clock; off unless `[lock_service] lock_delay_ms` is set, see `options.rs`), `etcd.rs`
 //! (etcd's names for every call, which the panels and the narration use).
 
+pub mod build;
 pub mod delay;
 pub mod describe;
 pub mod entry;

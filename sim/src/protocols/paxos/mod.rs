@@ -54,8 +54,10 @@
 //! stand back, and step in only after a long silence, as a crude stand-in for a leader election).
 
 pub mod acceptor;
+pub mod build;
 pub mod chaos;
 pub mod checker;
+pub mod checkpoints;
 pub mod describe;
 pub mod entry;
 pub mod fact;

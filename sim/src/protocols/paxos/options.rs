@@ -9,9 +9,7 @@ use crate::contract::entry::{OptionKey, OptionSetting, OptionTable, OptionValue}
 /// Longest round timeout, back-off window or stagger a file may set.
 pub const MAX_PAXOS_MS: u64 = 60_000;
 
-/// Most learner actors a file may ask for: enough to cut one off and watch the others, few enough to
-/// read beside seven acceptors and the proposers.
-pub const MAX_LEARNERS: u64 = 5;
+pub use crate::contract::config::MAX_LEARNERS;
 
 pub const TABLE: OptionTable = OptionTable {
     name: "paxos",

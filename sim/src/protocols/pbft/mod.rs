@@ -41,8 +41,10 @@
 //! digest, pre-prepares whose digest does not match the request), `silent` (sends nothing) and
 //! `selective` (sends nothing to the upper half of the other replicas, the truth to the rest).
 
+pub mod build;
 pub mod chaos;
 pub mod checker;
+pub mod checkpoints;
 pub mod client;
 pub mod describe;
 pub mod entry;

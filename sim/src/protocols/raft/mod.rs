@@ -34,6 +34,7 @@
 //! `replication.rs` (AppendEntries and commit), `client.rs` (requests, reads, applying), `log.rs`,
 //! `quorum.rs` (pure majority math), `message.rs`.
 
+pub mod build;
 mod byzantine;
 mod client;
 pub mod describe;

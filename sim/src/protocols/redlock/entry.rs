@@ -47,7 +47,7 @@ pub const REDIS_LOCK: ProtocolEntry = ProtocolEntry {
     defaults: || ProtocolConfig::RedisLock(unfenced_locks()),
     lock_keys: &["unchecked_release", "set_nx_retries"],
     tables: &[],
-    parts: &crate::contract::entry::parts::NoParts,
+    parts: &super::parts::RedisLockParts,
     sweep: SweepPlan {
         servers: 1,
         quiet_ms: 2_500,

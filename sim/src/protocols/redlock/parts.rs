@@ -1,7 +1,10 @@
-//! What the Redlock world owns beyond its servers and clients, for its registry entry: the variation
-//! that trades it for the fenced lock service.
+//! What the two Redis-style worlds own beyond their servers and clients, for their registry entries:
+//! Redlock's variation that trades it for the fenced lock service, and the single Redis lock's rule
+//! that it has exactly one server.
 
+use crate::contract::config::ProtocolConfig;
 use crate::contract::entry::parts::{VariationHook, WorldParts};
+use crate::contract::invalid::Invalid;
 
 #[derive(Debug)]
 pub struct RedlockParts;
@@ -9,5 +12,22 @@ pub struct RedlockParts;
 impl WorldParts for RedlockParts {
     fn variations(&self) -> &'static [VariationHook] {
         &[super::variations::REDLOCK]
+    }
+}
+
+#[derive(Debug)]
+pub struct RedisLockParts;
+
+impl WorldParts for RedisLockParts {
+    /// One Redis server is the whole point (and the single point of failure).
+    fn servers_fit(&self, servers: usize, _protocol: &ProtocolConfig) -> Result<(), Invalid> {
+        if servers == 1 {
+            return Ok(());
+        }
+        Err(Invalid::OutOfRange {
+            field: "nodes".into(),
+            value: servers.to_string(),
+            expected: "1 (a single Redis server)".into(),
+        })
     }
 }

@@ -27,6 +27,7 @@
 //! The store records who generated each minute; the checker *No Duplicate Invoice* fires when a minute is
 //! invoiced twice, and the report counts generated invoices, duplicates and missed minutes.
 
+pub mod checkpoints;
 pub mod describe;
 pub mod entry;
 pub mod fact;

@@ -1,7 +1,8 @@
 //! What the invoice scheduler's world owns beyond its instances, for its registry entry: the length
 //! of its billing minute, which sweeps and lesson checks count missed minutes by, whether a leader
-//! does the invoicing, and the option compare mode flips.
+//! does the invoicing, the option compare mode flips, and its lesson checkpoints (`checkpoints.rs`).
 
+use crate::contract::checkpoint::CheckpointSpec;
 use crate::contract::config::{ProtocolConfig, SchedulerMode};
 use crate::contract::entry::parts::{Invoicing, VariationHook, WorldParts};
 
@@ -25,5 +26,9 @@ impl WorldParts for SchedulerParts {
 
     fn variations(&self) -> &'static [VariationHook] {
         &[super::variations::LEADER]
+    }
+
+    fn checkpoints(&self) -> &'static [CheckpointSpec] {
+        super::checkpoints::CHECKPOINTS
     }
 }

@@ -47,6 +47,7 @@ use crate::protocols::resource::{AccessKind, ResourceMessage};
 use serde::Serialize;
 
 mod access;
+pub mod build;
 mod redis;
 
 /// What a world's message type must carry for a worker: the lock service's replies, the store's, and

@@ -32,6 +32,7 @@
 //! service answered plus the session timeout), and reports that belief (`LockBelief`) so the checker
 //! *Exclusive Belief* can confirm that the recipe never gives two candidates the role at once.
 
+pub mod checkpoints;
 pub mod describe;
 pub mod entry;
 pub mod options;

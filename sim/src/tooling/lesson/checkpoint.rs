@@ -3,89 +3,25 @@
 //! A checkpoint is written as a name, optionally with one argument in parentheses:
 //! `leader_changed`, `term_at_least(3)`, `node_crashed(n2)`, `node_paused(A)`. The set is closed on purpose:
 //! each one is something the engine can answer exactly from a live world, so a lesson can never ask for a
-//! condition the simulation cannot check. How each is evaluated lives in `evaluate.rs`.
+//! condition the simulation cannot check. The conditions any world can meet are listed here (their
+//! syntax in `checkpoint/common.rs`) and evaluated in `evaluate.rs`; a condition only one world can
+//! meet is declared in that world's folder (`protocols/<world>/checkpoints.rs`) and found through the
+//! registry, so parsing one is a walk over the common table and then every entry's.
+
+mod common;
 
 use crate::base::ids::NodeId;
 use crate::contract::action::NodeTarget;
+use crate::contract::checkpoint::{Argument, CheckpointSpec};
 use crate::tooling::scenario::errors::shown;
 use crate::tooling::scenario::fields::NodeNames;
 use crate::tooling::suggest::did_you_mean;
+use crate::worlds::registry::ENTRIES;
+use common::{Form, COMMON};
 use std::fmt;
 
 /// Where a lesson's author finds every checkpoint, each with what meets it.
 const CHECKPOINTS_LISTED_IN: &str = "sim/src/tooling/lesson/checkpoint.rs";
-
-/// Every checkpoint name, in the spelling used in lesson files.
-pub const CHECKPOINT_NAMES: &[&str] = &[
-    "leader_changed",
-    "term_at_least",
-    "no_leader_for_ms",
-    "minority_cannot_commit",
-    "node_crashed",
-    "node_paused",
-    "partitioned",
-    "leader_stepped_down",
-    "commit_index_at_least",
-    "resource_rejected_stale_token",
-    "two_clients_believe_they_hold_lock",
-    "duplicate_invoice",
-    "jobs_done_while_paused",
-    "jobs_done_without_leader",
-    "duplicate_write_ignored",
-    "notifications_at_least",
-    "zk_leader_changed",
-    "missed_invoice",
-    "node_caught_up",
-    "stale_read",
-    "lock_released_by_wrong_owner",
-    "lost_update",
-    "batch_redo_recognised",
-    "tokens_grew_after_failover",
-    "stale_write_refused",
-    "quorum_regained",
-    "value_chosen",
-    "two_values_chosen",
-    "ballots_at_least",
-    "value_carried_forward",
-    "write_acknowledged_after_ms",
-    "write_refused_or_unknown",
-    "lease_kept_through_pause",
-    "crashed_holder_asked_again",
-    "lock_reply_lost",
-    "lock_queue_at_least",
-    "lock_found_already_held",
-    "scheduler_leader_changed",
-    "stale_invoice_refused",
-    "two_leaders_in_one_term",
-    "applied_commands_diverged",
-    "pbft_view_changed",
-    "honest_replicas_disagree",
-    "requests_committed_at_least",
-    "requests_committed_while_lying",
-    "tokens_rose_across_failover",
-    "server_joined_as_voter",
-    "leader_removed_and_replaced",
-    "lock_held_back_by_delay",
-    "overlap_despite_delay",
-    "split_vote",
-    "no_fault_tolerance",
-    "lock_holder_crashed",
-    "value_chosen_within_ballots",
-    "lease_failover_gap_ms",
-    "lease_renewal_failed",
-    "woken_leader_acted_on_old_term",
-    "lock_granted_while_holder_paused",
-    "paused_holder_write_refused",
-    "committed_with_servers_gone",
-    "split_minority_cannot_commit",
-    "no_leader_without_quorum_for_ms",
-    "write_refused_or_unknown_without_quorum",
-    "crashed_leader_replaced",
-    "stranded_leader_write_unknown",
-    "old_leader_entries_overwritten",
-    "lock_request_timed_out",
-    "malformed_request_rejected",
-];
 
 /// A condition on the live simulation. `NodeTarget::Leader` in a checkpoint means the node that led
 /// when the step began.
@@ -122,11 +58,6 @@ pub enum Checkpoint {
     /// Since the step began the store recognised a repeated write by its idempotency key and
     /// acknowledged it without applying it again.
     DuplicateWriteIgnored,
-    /// Election candidates received at least this many watch notifications since the step began.
-    NotificationsAtLeast(u64),
-    /// A ZooKeeper-style election is led by another candidate, or the same one in a new session, than
-    /// when the step began.
-    ZkLeaderChanged,
     /// A scheduler minute under way when the step began, or later, ended with no invoice.
     MissedInvoice,
     /// The named server was down, paused or cut off while entries it lacks were committed, and now
@@ -153,18 +84,6 @@ pub enum Checkpoint {
     /// After a stretch with no leader since the step began, a leader is up and the cluster has
     /// committed past the highest index committed while it had none.
     QuorumRegained,
-    /// Paxos: a majority of acceptors has accepted one ballot's value.
-    ValueChosen,
-    /// Paxos: a second, different value was chosen (an Agreement violation) since the step began.
-    TwoValuesChosen,
-    /// Paxos: proposers started at least this many ballots since the step began.
-    BallotsAtLeast(u64),
-    /// Paxos: a value was chosen after the step began, with at most this many ballots started since
-    /// then (a duel ended, or never began, because of a remedy). A duel that ran on can only be
-    /// undone by a fresh run.
-    ValueChosenWithinBallots(u64),
-    /// Paxos: since the step began a proposer proposed a value a promise carried, not its own.
-    ValueCarriedForward,
     /// Since the step began a client write was acknowledged this many ms or more after it was sent.
     WriteAcknowledgedAfterMs(u64),
     /// Since the step began a client request came back refused, or unknown (its timeout ran out).
@@ -181,20 +100,11 @@ pub enum Checkpoint {
     /// A worker's `SET NX` went unanswered, it asked again, and the answer named its own value: the
     /// first attempt had landed, and the worker holds the lock.
     LockFoundAlreadyHeld,
-    /// Another scheduler instance leads (or the same one under a newer token) than when the step began.
-    SchedulerLeaderChanged,
-    /// The invoice store refused a run whose token was below the highest it had seen.
-    StaleInvoiceRefused,
     /// Two servers claimed leadership of one term (an Election Safety violation) since the step began.
     TwoLeadersInOneTerm,
     /// Servers committed different commands at one log index (a State Machine Safety violation) since
     /// the step began.
     AppliedCommandsDiverged,
-    /// PBFT: an honest replica finished a view change to a view above every view of the step's start.
-    PbftViewChanged,
-    /// PBFT: two honest replicas committed different requests at one sequence number (an Honest
-    /// Agreement violation) since the step began.
-    HonestReplicasDisagree,
     /// At least this many client requests committed since the step began (Raft acknowledgements,
     /// PBFT results taken); the verdict counts the messages sent meanwhile, by kind.
     RequestsCommittedAtLeast(u64),
@@ -264,6 +174,34 @@ pub enum Checkpoint {
     /// Since the step began the store refused a write as malformed (a field missing or unreadable),
     /// and its count and highest token seen were the same after the refusal as before it.
     MalformedRequestRejected,
+    /// A checkpoint only one world can meet, declared in that world's folder
+    /// (`protocols/<world>/checkpoints.rs`) and listed by its registry entry's parts.
+    World(WorldCheckpoint),
+}
+
+/// One of a world's own checkpoints with its number (0 when it takes none).
+#[derive(Clone, Copy)]
+pub struct WorldCheckpoint {
+    pub spec: &'static CheckpointSpec,
+    pub argument: u64,
+}
+
+// The same checkpoint is the same name with the same number (the spec's functions are no part of it).
+impl PartialEq for WorldCheckpoint {
+    fn eq(&self, other: &WorldCheckpoint) -> bool {
+        (self.spec.name, self.argument) == (other.spec.name, other.argument)
+    }
+}
+
+impl Eq for WorldCheckpoint {}
+
+impl fmt::Debug for WorldCheckpoint {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.spec.argument {
+            Argument::None => formatter.write_str(self.spec.name),
+            Argument::Number => write!(formatter, "{}({})", self.spec.name, self.argument),
+        }
+    }
 }
 
 /// Why a checkpoint string does not parse; `at` is the 1-based character where the problem starts.
@@ -279,200 +217,108 @@ impl fmt::Display for CheckpointError {
     }
 }
 
+/// Every checkpoint name, in the spelling used in lesson files: the common ones, then each world's in
+/// registry order.
+pub fn checkpoint_names() -> impl Iterator<Item = &'static str> {
+    let common = COMMON.iter().map(|(name, _)| *name);
+    common.chain(world_specs().map(|spec| spec.name))
+}
+
+fn world_specs() -> impl Iterator<Item = &'static CheckpointSpec> {
+    ENTRIES.iter().flat_map(|entry| entry.parts.checkpoints())
+}
+
+/// A checkpoint as written: its name, and its argument with the byte where the argument starts.
+struct Written<'t> {
+    text: &'t str,
+    /// Where the name starts (after leading blanks).
+    start: usize,
+    name: &'t str,
+    argument: Option<(&'t str, usize)>,
+}
+
 /// Parses `text` such as `term_at_least(3)`; node names are checked against `names`.
 pub(crate) fn parse_checkpoint(
     text: &str,
     names: &NodeNames,
 ) -> Result<Checkpoint, CheckpointError> {
-    let trimmed_start = text.len() - text.trim_start().len();
-    let body = text.trim();
-    let (name, argument) = match body.find('(') {
-        None => (body, None),
-        Some(open) => {
-            let Some(inner) = body[open + 1..].strip_suffix(')') else {
-                return Err(error_at(
-                    text,
-                    trimmed_start + body.len(),
-                    "missing `)` at the end",
-                ));
-            };
-            let argument_offset = trimmed_start + open + 1;
-            (
-                body[..open].trim_end(),
-                Some((inner.trim(), argument_offset)),
-            )
-        }
-    };
-    let needs = |kind: &str| -> Result<(&str, usize), CheckpointError> {
-        argument.ok_or_else(|| {
-            error_at(
-                text,
-                trimmed_start + name.len(),
-                &format!(
-                    "`{name}` takes {kind} in parentheses, e.g. `{name}({})`",
-                    example(kind)
-                ),
-            )
-        })
-    };
-    let no_argument = |checkpoint: Checkpoint| match argument {
-        None => Ok(checkpoint),
-        Some((_, offset)) => Err(error_at(
-            text,
-            offset,
-            &format!("`{name}` takes no argument"),
-        )),
-    };
-    match name {
-        "leader_changed" => no_argument(Checkpoint::LeaderChanged),
-        "minority_cannot_commit" => no_argument(Checkpoint::MinorityCannotCommit),
-        "partitioned" => no_argument(Checkpoint::Partitioned),
-        "leader_stepped_down" => no_argument(Checkpoint::LeaderSteppedDown),
-        "resource_rejected_stale_token" => no_argument(Checkpoint::ResourceRejectedStaleToken),
-        "two_clients_believe_they_hold_lock" => {
-            no_argument(Checkpoint::TwoClientsBelieveTheyHoldLock)
-        }
-        "duplicate_invoice" => no_argument(Checkpoint::DuplicateInvoice),
-        "duplicate_write_ignored" => no_argument(Checkpoint::DuplicateWriteIgnored),
-        "zk_leader_changed" => no_argument(Checkpoint::ZkLeaderChanged),
-        "jobs_done_while_paused" => Ok(Checkpoint::JobsDoneWhilePaused(number(
-            text,
-            needs("a number")?,
-        )?)),
-        "jobs_done_without_leader" => Ok(Checkpoint::JobsDoneWithoutLeader(number(
-            text,
-            needs("a number")?,
-        )?)),
-        "notifications_at_least" => Ok(Checkpoint::NotificationsAtLeast(number(
-            text,
-            needs("a number")?,
-        )?)),
-        "missed_invoice" => no_argument(Checkpoint::MissedInvoice),
-        "node_caught_up" => Ok(Checkpoint::NodeCaughtUp(node(
-            text,
-            needs("a node")?,
-            names,
-        )?)),
-        "stale_read" => no_argument(Checkpoint::StaleRead),
-        "lock_released_by_wrong_owner" => no_argument(Checkpoint::LockReleasedByWrongOwner),
-        "lost_update" => no_argument(Checkpoint::LostUpdate),
-        "batch_redo_recognised" => no_argument(Checkpoint::BatchRedoRecognised),
-        "tokens_grew_after_failover" => no_argument(Checkpoint::TokensGrewAfterFailover),
-        "stale_write_refused" => no_argument(Checkpoint::StaleWriteRefused),
-        "quorum_regained" => no_argument(Checkpoint::QuorumRegained),
-        "value_chosen" => no_argument(Checkpoint::ValueChosen),
-        "two_values_chosen" => no_argument(Checkpoint::TwoValuesChosen),
-        "value_carried_forward" => no_argument(Checkpoint::ValueCarriedForward),
-        "write_acknowledged_after_ms" => Ok(Checkpoint::WriteAcknowledgedAfterMs(number(
-            text,
-            needs("a number")?,
-        )?)),
-        "write_refused_or_unknown" => no_argument(Checkpoint::WriteRefusedOrUnknown),
-        "lease_kept_through_pause" => no_argument(Checkpoint::LeaseKeptThroughPause),
-        "crashed_holder_asked_again" => no_argument(Checkpoint::CrashedHolderAskedAgain),
-        "lock_reply_lost" => no_argument(Checkpoint::LockReplyLost),
-        "lock_queue_at_least" => Ok(Checkpoint::LockQueueAtLeast(number(
-            text,
-            needs("a number")?,
-        )?)),
-        "lock_found_already_held" => no_argument(Checkpoint::LockFoundAlreadyHeld),
-        "scheduler_leader_changed" => no_argument(Checkpoint::SchedulerLeaderChanged),
-        "stale_invoice_refused" => no_argument(Checkpoint::StaleInvoiceRefused),
-        "two_leaders_in_one_term" => no_argument(Checkpoint::TwoLeadersInOneTerm),
-        "applied_commands_diverged" => no_argument(Checkpoint::AppliedCommandsDiverged),
-        "pbft_view_changed" => no_argument(Checkpoint::PbftViewChanged),
-        "honest_replicas_disagree" => no_argument(Checkpoint::HonestReplicasDisagree),
-        "requests_committed_at_least" => Ok(Checkpoint::RequestsCommittedAtLeast(number(
-            text,
-            needs("a number")?,
-        )?)),
-        "requests_committed_while_lying" => Ok(Checkpoint::RequestsCommittedWhileLying(number(
-            text,
-            needs("a number")?,
-        )?)),
-        "tokens_rose_across_failover" => no_argument(Checkpoint::TokensRoseAcrossFailover),
-        "server_joined_as_voter" => no_argument(Checkpoint::ServerJoinedAsVoter),
-        "leader_removed_and_replaced" => no_argument(Checkpoint::LeaderRemovedAndReplaced),
-        "lock_held_back_by_delay" => no_argument(Checkpoint::LockHeldBackByDelay),
-        "overlap_despite_delay" => no_argument(Checkpoint::OverlapDespiteDelay),
-        "split_vote" => no_argument(Checkpoint::SplitVote),
-        "no_fault_tolerance" => no_argument(Checkpoint::NoFaultTolerance),
-        "lock_holder_crashed" => match argument {
-            None => Ok(Checkpoint::LockHolderCrashed(None)),
-            Some(argument) => Ok(Checkpoint::LockHolderCrashed(Some(node(
-                text, argument, names,
-            )?))),
-        },
-        "lease_failover_gap_ms" => Ok(Checkpoint::LeaseFailoverGapMs(number(
-            text,
-            needs("a number")?,
-        )?)),
-        "lease_renewal_failed" => no_argument(Checkpoint::LeaseRenewalFailed),
-        "woken_leader_acted_on_old_term" => no_argument(Checkpoint::WokenLeaderActedOnOldTerm),
-        "lock_granted_while_holder_paused" => no_argument(Checkpoint::LockGrantedWhileHolderPaused),
-        "paused_holder_write_refused" => no_argument(Checkpoint::PausedHolderWriteRefused),
-        "committed_with_servers_gone" => Ok(Checkpoint::CommittedWithServersGone(number(
-            text,
-            needs("a number")?,
-        )?)),
-        "split_minority_cannot_commit" => no_argument(Checkpoint::SplitMinorityCannotCommit),
-        "no_leader_without_quorum_for_ms" => Ok(Checkpoint::NoLeaderWithoutQuorumForMs(number(
-            text,
-            needs("a number")?,
-        )?)),
-        "write_refused_or_unknown_without_quorum" => {
-            no_argument(Checkpoint::WriteRefusedOrUnknownWithoutQuorum)
-        }
-        "crashed_leader_replaced" => no_argument(Checkpoint::CrashedLeaderReplaced),
-        "stranded_leader_write_unknown" => no_argument(Checkpoint::StrandedLeaderWriteUnknown),
-        "old_leader_entries_overwritten" => no_argument(Checkpoint::OldLeaderEntriesOverwritten),
-        "lock_request_timed_out" => no_argument(Checkpoint::LockRequestTimedOut),
-        "malformed_request_rejected" => no_argument(Checkpoint::MalformedRequestRejected),
-        "ballots_at_least" => Ok(Checkpoint::BallotsAtLeast(number(
-            text,
-            needs("a number")?,
-        )?)),
-        "value_chosen_within_ballots" => Ok(Checkpoint::ValueChosenWithinBallots(number(
-            text,
-            needs("a number")?,
-        )?)),
-        "term_at_least" => Ok(Checkpoint::TermAtLeast(number(text, needs("a number")?)?)),
-        "no_leader_for_ms" => Ok(Checkpoint::NoLeaderForMs(number(text, needs("a number")?)?)),
-        "commit_index_at_least" => Ok(Checkpoint::CommitIndexAtLeast(number(
-            text,
-            needs("a number")?,
-        )?)),
-        "node_crashed" => Ok(Checkpoint::NodeCrashed(node(
-            text,
-            needs("a node")?,
-            names,
-        )?)),
-        "node_paused" => match argument {
-            None => Ok(Checkpoint::NodePaused(None)),
-            Some(argument) => Ok(Checkpoint::NodePaused(Some(node(text, argument, names)?))),
-        },
-        _ => Err(error_at(
-            text,
-            trimmed_start,
-            &format!(
-                "unknown checkpoint `{}`; {}",
-                shown(name),
-                did_you_mean(
-                    name,
-                    CHECKPOINT_NAMES.iter().copied(),
-                    "checkpoint",
-                    CHECKPOINTS_LISTED_IN
-                )
-            ),
-        )),
+    let written = Written::split(text)?;
+    if let Some((_, form)) = COMMON.iter().find(|(name, _)| *name == written.name) {
+        return written.common(form, names);
     }
+    if let Some(spec) = world_specs().find(|spec| spec.name == written.name) {
+        let argument = match spec.argument {
+            Argument::None => written.no_argument().map(|()| 0)?,
+            Argument::Number => number(text, written.needs("a number")?)?,
+        };
+        return Ok(Checkpoint::World(WorldCheckpoint { spec, argument }));
+    }
+    let hint = did_you_mean(
+        written.name,
+        checkpoint_names(),
+        "checkpoint",
+        CHECKPOINTS_LISTED_IN,
+    );
+    let message = format!("unknown checkpoint `{}`; {hint}", shown(written.name));
+    Err(error_at(text, written.start, &message))
 }
 
-fn example(kind: &str) -> &'static str {
-    if kind == "a node" {
-        "n2"
-    } else {
-        "3"
+impl<'t> Written<'t> {
+    fn split(text: &'t str) -> Result<Written<'t>, CheckpointError> {
+        let start = text.len() - text.trim_start().len();
+        let body = text.trim();
+        let Some(open) = body.find('(') else {
+            let (name, argument) = (body, None);
+            return Ok(Written {
+                text,
+                start,
+                name,
+                argument,
+            });
+        };
+        let Some(inner) = body[open + 1..].strip_suffix(')') else {
+            return Err(error_at(text, start + body.len(), "missing `)` at the end"));
+        };
+        let name = body[..open].trim_end();
+        let argument = Some((inner.trim(), start + open + 1));
+        Ok(Written {
+            text,
+            start,
+            name,
+            argument,
+        })
+    }
+
+    fn common(&self, form: &Form, names: &NodeNames) -> Result<Checkpoint, CheckpointError> {
+        match (form, self.argument) {
+            (Form::Bare(checkpoint), _) => self.no_argument().map(|()| checkpoint.clone()),
+            (Form::Number(make), _) => Ok(make(number(self.text, self.needs("a number")?)?)),
+            (Form::Node(make), _) => Ok(make(node(self.text, self.needs("a node")?, names)?)),
+            (Form::MaybeNode(make), None) => Ok(make(None)),
+            (Form::MaybeNode(make), Some(argument)) => {
+                Ok(make(Some(node(self.text, argument, names)?)))
+            }
+        }
+    }
+
+    fn needs(&self, kind: &str) -> Result<(&'t str, usize), CheckpointError> {
+        let name = self.name;
+        self.argument.ok_or_else(|| {
+            let example = if kind == "a node" { "n2" } else { "3" };
+            let message = format!("`{name}` takes {kind} in parentheses, e.g. `{name}({example})`");
+            error_at(self.text, self.start + name.len(), &message)
+        })
+    }
+
+    fn no_argument(&self) -> Result<(), CheckpointError> {
+        match self.argument {
+            None => Ok(()),
+            Some((_, offset)) => Err(error_at(
+                self.text,
+                offset,
+                &format!("`{}` takes no argument", self.name),
+            )),
+        }
     }
 }
 

@@ -26,17 +26,15 @@ mod message_tally;
 mod minority;
 mod paused_holder;
 mod paused_phase;
-mod paxos;
 mod progress;
 mod quorum;
 mod reach;
 mod requests;
-mod scheduler;
 mod set_nx;
 mod stale_write;
 mod stranded_leader;
 #[cfg(test)]
-mod test_support;
+pub(crate) mod test_support;
 mod tokens;
 mod tolerance;
 mod trace_cursor;
@@ -48,32 +46,12 @@ use crate::base::ids::NodeId;
 use crate::base::time::SimTime;
 use crate::base::units::Term;
 use crate::contract::action::NodeTarget;
+use crate::contract::checkpoint::{counted, CheckpointWatch};
 use crate::contract::protocol::{Protocol, RoleLabel};
 use crate::engine::checker::locks::NO_DUPLICATE_INVOICE;
 use crate::engine::world::{NodeStatus, World};
 
-/// The answer to "is this checkpoint met now?", with the reason in plain words.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Verdict {
-    pub satisfied: bool,
-    pub explanation: String,
-}
-
-impl Verdict {
-    fn yes(explanation: String) -> Verdict {
-        Verdict {
-            satisfied: true,
-            explanation,
-        }
-    }
-
-    fn not_yet(explanation: String) -> Verdict {
-        Verdict {
-            satisfied: false,
-            explanation,
-        }
-    }
-}
+pub use crate::contract::checkpoint::Verdict;
 
 /// One checkpoint being watched from the start of its step.
 #[derive(Clone, Debug)]
@@ -99,8 +77,6 @@ pub struct CheckpointEvaluator {
     tokens: tokens::TokenWatch,
     /// The commit index while the cluster had no leader.
     quorum: quorum::QuorumWatch,
-    /// Ballots started and values carried forward when the step began (Paxos checkpoints).
-    paxos: paxos::PaxosBaseline,
     /// Client request outcomes since the step began.
     requests: requests::RequestWatch,
     /// A struck lock holder and what must follow (pause, crash, lost reply, queue).
@@ -111,8 +87,6 @@ pub struct CheckpointEvaluator {
     paused_phases: paused_phase::PausedPhases,
     /// Per worker, the `SET NX` retries that found the worker's own value when the step began.
     set_nx: set_nx::SetNxWatch,
-    /// The scheduler's leading instance and refused invoices when the step began.
-    scheduler: scheduler::SchedulerWatch,
     /// Violations, views, commits and messages for the checkpoints about lying nodes.
     byzantine: byzantine::ByzantineWatch,
     /// Grants recorded when the step began, and when the service failed over.
@@ -141,6 +115,8 @@ pub struct CheckpointEvaluator {
     lock_timeout: lock_timeout::LockTimeoutWatch,
     /// The store's malformed and stale refusals since the step began.
     malformed: malformed::MalformedWatch,
+    /// A world's own checkpoint, watched by its folder's code.
+    world: Option<Box<dyn CheckpointWatch>>,
     /// Set once the checkpoint has been met; later calls return it unchanged.
     met: Option<Verdict>,
 }
@@ -153,6 +129,10 @@ impl CheckpointEvaluator {
         let overlap_at_start = checkpoint == Checkpoint::TwoClientsBelieveTheyHoldLock
             && believers::two_believers(world).satisfied;
         let overwrites = checkpoint == Checkpoint::OldLeaderEntriesOverwritten;
+        let own_watch = match &checkpoint {
+            Checkpoint::World(own) => Some((own.spec.begin)(own.argument, world)),
+            _ => None,
+        };
         CheckpointEvaluator {
             overlap_at_start,
             checkpoint,
@@ -165,13 +145,11 @@ impl CheckpointEvaluator {
             coordination: coordination::CoordinationBaseline::begin(world),
             tokens: tokens::TokenWatch::default(),
             quorum: quorum::QuorumWatch::begin(world),
-            paxos: paxos::PaxosBaseline::begin(world),
             requests: requests::RequestWatch::begin(world),
             holders: holders::HolderWatch::begin(world),
             set_nx: set_nx::SetNxWatch::begin(world),
             stale_write: stale_write::StaleWriteWatch::begin(world),
             paused_phases: paused_phase::PausedPhases::begin(world),
-            scheduler: scheduler::SchedulerWatch::begin(world),
             byzantine: byzantine::ByzantineWatch::begin(world),
             grants: grants::GrantWatch::begin(world),
             membership: membership::MembershipWatch::begin(world),
@@ -186,6 +164,7 @@ impl CheckpointEvaluator {
             stranded: stranded_leader::StrandedLeaderWatch::begin(world, overwrites),
             lock_timeout: lock_timeout::LockTimeoutWatch::begin(world),
             malformed: malformed::MalformedWatch::begin(world),
+            world: own_watch,
             met: None,
         }
     }
@@ -245,10 +224,6 @@ impl CheckpointEvaluator {
                 self.coordination.jobs_done_without_leader(world, *jobs)
             }
             Checkpoint::DuplicateWriteIgnored => self.coordination.duplicate_write_ignored(world),
-            Checkpoint::NotificationsAtLeast(count) => {
-                self.coordination.notifications_at_least(world, *count)
-            }
-            Checkpoint::ZkLeaderChanged => self.coordination.zk_leader_changed(world),
             Checkpoint::MissedInvoice => self.progress.missed_invoice(world),
             Checkpoint::NodeCaughtUp(target) => match self.resolve(*target) {
                 Some(node) => self.progress.caught_up(world, node),
@@ -270,13 +245,6 @@ impl CheckpointEvaluator {
                 let changed = tokens::later_term(self.start_leader, leader);
                 self.tokens.check(world, changed)
             }
-            Checkpoint::ValueChosen => paxos::value_chosen(world),
-            Checkpoint::TwoValuesChosen => self.violations_at_start.two_values_chosen(world),
-            Checkpoint::BallotsAtLeast(wanted) => self.paxos.ballots_at_least(world, *wanted),
-            Checkpoint::ValueChosenWithinBallots(limit) => {
-                self.paxos.value_chosen_within_ballots(world, *limit)
-            }
-            Checkpoint::ValueCarriedForward => self.paxos.value_carried_forward(world),
             Checkpoint::WriteAcknowledgedAfterMs(ms) => {
                 self.requests.write_acknowledged_after(world, *ms)
             }
@@ -288,12 +256,8 @@ impl CheckpointEvaluator {
                 self.holders.lock_queue_at_least(world, *wanted)
             }
             Checkpoint::LockFoundAlreadyHeld => self.set_nx.found_already_held(world),
-            Checkpoint::SchedulerLeaderChanged => self.scheduler.leader_changed(world),
-            Checkpoint::StaleInvoiceRefused => self.scheduler.stale_invoice_refused(world),
             Checkpoint::TwoLeadersInOneTerm => self.byzantine.two_leaders_in_one_term(world),
             Checkpoint::AppliedCommandsDiverged => self.byzantine.applied_commands_diverged(world),
-            Checkpoint::PbftViewChanged => self.byzantine.view_changed(world),
-            Checkpoint::HonestReplicasDisagree => self.byzantine.honest_replicas_disagree(world),
             Checkpoint::RequestsCommittedAtLeast(wanted) => {
                 self.byzantine.requests_committed_at_least(world, *wanted)
             }
@@ -319,6 +283,10 @@ impl CheckpointEvaluator {
                 }
                 self.holder_crash.lock_holder_crashed(world, worker)
             }
+            Checkpoint::World(own) => match &mut self.world {
+                Some(watch) => watch.check(world),
+                None => Verdict::not_yet(format!("{own:?} was never begun")),
+            },
             Checkpoint::LeaseFailoverGapMs(_)
             | Checkpoint::LeaseRenewalFailed
             | Checkpoint::WokenLeaderActedOnOldTerm
@@ -508,12 +476,6 @@ fn any_paused(world: &World) -> Verdict {
     } else {
         Verdict::yes(format!("paused: {}", paused.join(", ")))
     }
-}
-
-/// `n` with the right noun form: `counted(1, "read", "reads")` is "1 read".
-pub(super) fn counted(n: impl Into<u64>, one: &str, many: &str) -> String {
-    let n = n.into();
-    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 fn partitioned(world: &World) -> Verdict {

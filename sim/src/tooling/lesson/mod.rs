@@ -51,8 +51,10 @@ mod pacing;
 mod parse;
 mod runner;
 
-pub use checkpoint::{Checkpoint, CheckpointError, CHECKPOINT_NAMES};
+pub use checkpoint::{checkpoint_names, Checkpoint, CheckpointError, WorldCheckpoint};
 pub use errors::{LessonError, LessonErrorKind};
+#[cfg(test)]
+pub(crate) use evaluate::test_support;
 pub use evaluate::{CheckpointEvaluator, Verdict};
 pub use live_names::{leading_placeholder, placeholders, LiveName, LIVE_NAMES};
 pub use pacing::{LookMoment, StepPacing, LOOK_VIEWS, MAX_PLAYBACK_PERCENT};

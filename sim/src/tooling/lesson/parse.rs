@@ -16,7 +16,7 @@ use crate::tooling::scenario::errors::line_and_column;
 use crate::tooling::scenario::fields::{Field, NodeNames, Place, Source, TableReader};
 use crate::tooling::scenario::steps::parse_action;
 use crate::tooling::scenario::{
-    parse_scenario, Scenario, ScenarioErrorKind, EXAMPLES, MAX_DURATION_MS,
+    all_examples, parse_scenario, Scenario, ScenarioErrorKind, EXAMPLES, MAX_DURATION_MS,
 };
 use toml::de::{DeTable, DeValue};
 
@@ -225,10 +225,14 @@ fn read_scenario(field: Field<'_>) -> Result<(String, Scenario)> {
         let examples = EXAMPLES
             .iter()
             .map(|(name, _)| format!("{EXAMPLE_FOLDER}{name}"));
+        let worlds = all_examples()
+            .skip(EXAMPLES.len())
+            .map(|(name, _)| name.to_string());
         let known = SCENARIO_FILES
             .iter()
             .map(|(known, _)| known.to_string())
             .chain(examples)
+            .chain(worlds)
             .collect();
         let path = path.to_string();
         return Err(lesson_error(
@@ -246,13 +250,21 @@ fn read_scenario(field: Field<'_>) -> Result<(String, Scenario)> {
 /// The folder of the engine's example scenarios, as a lesson names them.
 const EXAMPLE_FOLDER: &str = "sim/scenarios/";
 
-/// A lesson scenario by path: `lessons/scenarios/...` or one of the engine's examples, `sim/scenarios/...`.
+/// A lesson scenario by path: `lessons/scenarios/...`, one of the engine's examples,
+/// `sim/scenarios/...`, or a world's own example by its name, `<world>/<file>.toml` (found through the
+/// registry).
 fn scenario_text(path: &str) -> Option<&'static str> {
     let lesson_file = SCENARIO_FILES.iter().find(|(known, _)| *known == path);
     let example = path
         .strip_prefix(EXAMPLE_FOLDER)
         .and_then(|name| EXAMPLES.iter().find(|(known, _)| *known == name));
-    lesson_file.or(example).map(|(_, text)| *text)
+    let text = lesson_file.or(example).map(|(_, text)| *text);
+    text.or_else(|| {
+        let mut worlds = all_examples().skip(EXAMPLES.len());
+        worlds
+            .find(|(known, _)| *known == path)
+            .map(|(_, text)| text)
+    })
 }
 
 /// Every `{word}` of an instruction must be a name the app can fill from the run.

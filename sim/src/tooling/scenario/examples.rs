@@ -1,5 +1,24 @@
 //! The example scenarios of `sim/scenarios/`, compiled in, so the app can offer them without a file
-//! system. A test checks that this list and the folder agree.
+//! system, and after them every world's own (its folder's, listed by its registry entry's parts). A
+//! test checks that [`EXAMPLES`] and the folder agree.
+//!
+//! A world added later brings its examples in its folder; [`all_examples`] and [`example_text`] find
+//! them through the registry, so this list, the tests' loader and the lesson parser need no edit.
+
+use crate::worlds::registry::ENTRIES;
+
+/// Every example: [`EXAMPLES`], then each world's own in registry order (named `<world>/<file>.toml`).
+pub fn all_examples() -> impl Iterator<Item = (&'static str, &'static str)> {
+    let worlds = ENTRIES.iter().flat_map(|entry| entry.parts.examples());
+    EXAMPLES.iter().chain(worlds).copied()
+}
+
+/// The text of the example called `name` (`leader-crash.toml`, `two-phase-commit/coordinator-crash.toml`).
+pub fn example_text(name: &str) -> Option<&'static str> {
+    all_examples()
+        .find(|(known, _)| *known == name)
+        .map(|(_, text)| text)
+}
 
 /// `(file name, TOML text)` for every example scenario, in a stable teaching order: Raft first, then
 /// the coordination protocols.
@@ -164,3 +183,41 @@ pub const EXAMPLES: &[(&str, &str)] = &[
         include_str!("../../../scenarios/lock-delay-long-pause.toml"),
     ),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tooling::scenario::parse_scenario;
+
+    /// A world's examples carry its name as their folder and open as a run of that world.
+    #[test]
+    fn every_worlds_own_example_is_named_for_its_world_and_opens_as_it() {
+        for entry in ENTRIES {
+            for (name, text) in entry.parts.examples() {
+                let prefix = format!("{}/", entry.name);
+                assert!(name.starts_with(&prefix), "{name} is not under {prefix}");
+                let scenario = parse_scenario(text, name).unwrap_or_else(|error| panic!("{error}"));
+                assert_eq!(scenario.protocol.kind(), entry.kind, "{name}");
+                assert_eq!(example_text(name), Some(*text));
+            }
+        }
+    }
+
+    #[test]
+    fn examples_are_found_by_name_and_unknown_names_are_not() {
+        let mut names: Vec<&str> = all_examples().map(|(name, _)| name).collect();
+        assert!(names.len() >= EXAMPLES.len());
+        assert_eq!(
+            names[..EXAMPLES.len()],
+            EXAMPLES.iter().map(|(name, _)| *name).collect::<Vec<_>>()[..]
+        );
+        let (first, text) = EXAMPLES[0];
+        assert_eq!(example_text(first), Some(text));
+        assert_eq!(example_text("no-such-example.toml"), None);
+        assert_eq!(example_text(&format!("sim/scenarios/{first}")), None);
+        names.sort_unstable();
+        let count = names.len();
+        names.dedup();
+        assert_eq!(names.len(), count, "two examples share a name");
+    }
+}

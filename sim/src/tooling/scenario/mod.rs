@@ -23,7 +23,7 @@ pub(crate) mod steps;
 mod validate;
 
 pub use errors::{shown, ScenarioError, ScenarioErrorKind};
-pub use examples::EXAMPLES;
+pub use examples::{all_examples, example_text, EXAMPLES};
 pub use export::to_toml_string;
 pub use limits::*;
 pub use parse::{parse_scenario, LOCK_KEYS, TIMING_KEYS};

@@ -13,28 +13,35 @@ pub use crate::contract::entry::{
     invariants, Capabilities, ClientPath, InvariantInfo, ProtocolEntry, ServerQuorum, Vocabulary,
 };
 
-use crate::contract::config::{ProtocolConfig, ProtocolKind};
+use crate::contract::config::{ProtocolConfig, ProtocolKind, WorldConfig};
 use crate::contract::entry::parts::{ChaosParts, Invoicing};
+use crate::contract::layout::Layout;
 use crate::contract::world_read::{actors_of, WorldRead};
+use crate::protocols::lockservice::LockOp;
 use crate::protocols::resource::Resource;
 use crate::protocols::{paxos, pbft, redlock, scheduler, zookeeper};
-use crate::worlds::actor::WorldView;
-use crate::worlds::coordination::build::{self, BuildActors};
+use crate::worlds::actor::{Actor, Message, WorldView};
+use crate::worlds::coordination::build;
+
+/// How a registry entry builds its world's actors from the run's configuration and layout.
+pub type BuildActors = fn(&WorldConfig, &Layout) -> Vec<Actor>;
 
 /// A registry entry with its world's actor builder.
 pub type Entry = ProtocolEntry<BuildActors>;
 
-/// Every world, in teaching order (plain Raft first): its folder's entry and the builder of its actors.
+/// Every world, in teaching order (plain Raft first): its folder's entry and the builder of its actors
+/// (the folder's own, made for this crate's `Actor` and `Message`, where the folder can hold it).
 pub const ENTRIES: &[Entry] = &[
-    crate::protocols::raft::entry::RAFT.built_by(build::raft),
+    crate::protocols::raft::entry::RAFT
+        .built_by(crate::protocols::raft::build::actors::<Actor, LockOp, Message>),
     crate::protocols::lockservice::entry::LOCK_SERVICE.built_by(build::lock_service),
     crate::protocols::redlock::entry::REDIS_LOCK.built_by(build::redis_lock),
     crate::protocols::redlock::entry::REDLOCK.built_by(build::redlock),
     crate::protocols::scheduler::entry::SCHEDULER.built_by(build::scheduler),
     crate::protocols::zookeeper::entry::ZOOKEEPER.built_by(build::zookeeper),
     crate::protocols::work_queue::entry::WORK_QUEUE.built_by(build::work_queue),
-    crate::protocols::paxos::entry::PAXOS.built_by(build::paxos),
-    crate::protocols::pbft::entry::PBFT.built_by(build::pbft),
+    crate::protocols::paxos::entry::PAXOS.built_by(crate::protocols::paxos::build::actors::<Actor>),
+    crate::protocols::pbft::entry::PBFT.built_by(crate::protocols::pbft::build::actors::<Actor>),
 ];
 
 /// The worlds with chaos of their own, apart from [`ENTRIES`] so that only the chaos tooling keeps

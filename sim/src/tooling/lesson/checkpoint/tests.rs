@@ -42,11 +42,6 @@ fn every_name_parses_with_its_argument() {
             Checkpoint::JobsDoneWithoutLeader(5),
         ),
         ("duplicate_write_ignored", Checkpoint::DuplicateWriteIgnored),
-        (
-            "notifications_at_least(4)",
-            Checkpoint::NotificationsAtLeast(4),
-        ),
-        ("zk_leader_changed", Checkpoint::ZkLeaderChanged),
         ("missed_invoice", Checkpoint::MissedInvoice),
         (
             "node_caught_up(n3)",
@@ -65,14 +60,6 @@ fn every_name_parses_with_its_argument() {
         ),
         ("stale_write_refused", Checkpoint::StaleWriteRefused),
         ("quorum_regained", Checkpoint::QuorumRegained),
-        ("value_chosen", Checkpoint::ValueChosen),
-        ("two_values_chosen", Checkpoint::TwoValuesChosen),
-        ("ballots_at_least(12)", Checkpoint::BallotsAtLeast(12)),
-        (
-            "value_chosen_within_ballots(6)",
-            Checkpoint::ValueChosenWithinBallots(6),
-        ),
-        ("value_carried_forward", Checkpoint::ValueCarriedForward),
         (
             "write_acknowledged_after_ms(300)",
             Checkpoint::WriteAcknowledgedAfterMs(300),
@@ -92,20 +79,10 @@ fn every_name_parses_with_its_argument() {
         ("lock_reply_lost", Checkpoint::LockReplyLost),
         ("lock_queue_at_least(4)", Checkpoint::LockQueueAtLeast(4)),
         ("lock_found_already_held", Checkpoint::LockFoundAlreadyHeld),
-        (
-            "scheduler_leader_changed",
-            Checkpoint::SchedulerLeaderChanged,
-        ),
-        ("stale_invoice_refused", Checkpoint::StaleInvoiceRefused),
         ("two_leaders_in_one_term", Checkpoint::TwoLeadersInOneTerm),
         (
             "applied_commands_diverged",
             Checkpoint::AppliedCommandsDiverged,
-        ),
-        ("pbft_view_changed", Checkpoint::PbftViewChanged),
-        (
-            "honest_replicas_disagree",
-            Checkpoint::HonestReplicasDisagree,
         ),
         (
             "requests_committed_at_least(10)",
@@ -197,12 +174,56 @@ fn every_name_parses_with_its_argument() {
         .iter()
         .map(|(text, _)| text.trim().split('(').next().unwrap().trim())
         .collect();
-    for name in CHECKPOINT_NAMES {
+    for (name, _) in COMMON {
         assert!(parsed.contains(name), "{name} has no parse case");
     }
     for (text, expected) in cases {
         assert_eq!(parse_checkpoint(text, &names()), Ok(expected), "{text}");
     }
+}
+
+/// A world's own checkpoints parse through the registry, with their number where they take one, and
+/// say so where they are given what they do not take.
+#[test]
+fn every_worlds_own_checkpoint_parses_from_the_registry() {
+    let specs: Vec<&CheckpointSpec> = world_specs().collect();
+    let spec_names: Vec<&str> = specs.iter().map(|spec| spec.name).collect();
+    for expected in ["value_chosen", "zk_leader_changed", "stale_invoice_refused"] {
+        assert!(
+            spec_names.contains(&expected),
+            "{expected} missing from {spec_names:?}"
+        );
+    }
+    for spec in specs {
+        let (written, bad, argument) = match spec.argument {
+            Argument::None => (spec.name.to_string(), format!("{}(2)", spec.name), 0),
+            Argument::Number => (format!("{}(12)", spec.name), spec.name.to_string(), 12),
+        };
+        let parsed = parse_checkpoint(&written, &names());
+        assert_eq!(
+            parsed,
+            Ok(Checkpoint::World(WorldCheckpoint { spec, argument })),
+            "{written}"
+        );
+        assert_eq!(
+            format!("{:?}", parsed.unwrap()),
+            format!("World({written})")
+        );
+        let error = parse_checkpoint(&bad, &names()).unwrap_err().message;
+        let expected = match spec.argument {
+            Argument::None => format!("`{}` takes no argument", spec.name),
+            Argument::Number => format!(
+                "`{0}` takes a number in parentheses, e.g. `{0}(3)`",
+                spec.name
+            ),
+        };
+        assert_eq!(error, expected);
+    }
+    let error = parse_checkpoint("ballots_at_least(many)", &names()).unwrap_err();
+    assert_eq!(
+        (error.at, error.message.as_str()),
+        (18, "`many` is not a whole number 0 or more")
+    );
 }
 
 #[test]
@@ -262,7 +283,7 @@ fn an_unknown_name_is_answered_with_the_closest_names_never_the_list() {
         format!(
             "unknown checkpoint `teleported`; nothing close among the {} checkpoints (listed in \
              sim/src/tooling/lesson/checkpoint.rs)",
-            CHECKPOINT_NAMES.len()
+            checkpoint_names().count()
         )
     );
     // A look-alike of a whole list: no name but the one asked about is quoted.

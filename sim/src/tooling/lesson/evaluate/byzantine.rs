@@ -1,8 +1,8 @@
-//! Checkpoints of the lesson "When nodes lie": what a Byzantine node breaks in Raft (two leaders in one
-//! term, honest servers applying different commands), what PBFT does about it (a view change past a
-//! faulty primary, requests still committed while a replica lies), where PBFT's guarantee ends (a
-//! quorum too small for its replicas lets honest replicas disagree), and what it costs (messages per
-//! committed request, counted by kind from the run itself).
+//! Checkpoints of the lesson "When nodes lie" that span worlds: what a Byzantine node breaks in Raft
+//! (two leaders in one term, honest servers applying different commands), requests still committed
+//! while a node lies, and what it costs (messages per committed request, counted by kind from the run
+//! itself, in Raft or PBFT alike). PBFT's own checkpoints (a view change, honest replicas
+//! disagreeing) live in its folder, `protocols/pbft/checkpoints.rs`.
 //!
 //! Everything counts from the step's start, so a violation or a commit of an earlier step never ticks
 //! a later one.
@@ -13,16 +13,13 @@ use super::{counted, Verdict};
 use crate::base::ids::NodeId;
 use crate::contract::action::ByzantineMode;
 use crate::engine::checker::{ELECTION_SAFETY, HONEST_AGREEMENT, STATE_MACHINE_SAFETY};
-use crate::engine::world::{NodeStatus, World};
-use crate::protocols::pbft::{primary_of, Replica};
+use crate::engine::world::World;
 use std::collections::BTreeMap;
 
 /// What the Byzantine checkpoints remember from the step's start.
 #[derive(Clone, Debug)]
 pub(super) struct ByzantineWatch {
     violations: BTreeMap<String, u64>,
-    /// The highest view any replica had entered.
-    view_at_start: u64,
     /// Requests committed (Raft acknowledgements, PBFT results taken) at the last look.
     committed_seen: u64,
     /// Requests committed since the step began that count (all of them, or only while a node lied).
@@ -34,10 +31,6 @@ impl ByzantineWatch {
     pub(super) fn begin(world: &World) -> ByzantineWatch {
         ByzantineWatch {
             violations: world.checkers().violation_counts().clone(),
-            view_at_start: replicas(world)
-                .map(|replica| replica.view)
-                .max()
-                .unwrap_or(0),
             committed_seen: committed(world),
             committed_counted: 0,
             messages: MessageTally::from_now(world),
@@ -68,55 +61,6 @@ impl ByzantineWatch {
         }
     }
 
-    pub(super) fn honest_replicas_disagree(&self, world: &World) -> Verdict {
-        match self.new_violations(world, HONEST_AGREEMENT) {
-            0 => Verdict::not_yet(
-                "every honest replica committed the same request at each sequence number".into(),
-            ),
-            _ => Verdict::yes(latest_detail(world, HONEST_AGREEMENT)),
-        }
-    }
-
-    /// Met once an honest, up replica has finished a view change past the views of the step's start.
-    pub(super) fn view_changed(&self, world: &World) -> Verdict {
-        let Some(count) = replicas(world).next().map(|replica| replica.replicas) else {
-            return Verdict::not_yet("this world has no PBFT replicas".into());
-        };
-        let start = self.view_at_start;
-        let honest_up = |replica: &&Replica| {
-            !replica.is_lying() && world.nodes()[replica.id.index()].status == NodeStatus::Up
-        };
-        let entered: Vec<&Replica> = replicas(world)
-            .filter(honest_up)
-            .filter(|replica| replica.view > start && replica.changing_to.is_none())
-            .collect();
-        if let Some(highest) = entered.iter().map(|replica| replica.view).max() {
-            let at_highest = entered.iter().filter(|replica| replica.view == highest);
-            let names = names_of(world, at_highest.map(|replica| replica.id));
-            return Verdict::yes(format!(
-                "{names} moved to view {highest}, whose primary is {} (view {start} when this \
-                 step began, primary {})",
-                world.node_label(primary_of(highest, count)),
-                world.node_label(primary_of(start, count))
-            ));
-        }
-        let asking: Vec<&Replica> = replicas(world)
-            .filter(honest_up)
-            .filter(|replica| replica.changing_to.is_some())
-            .collect();
-        if asking.is_empty() {
-            Verdict::not_yet(format!(
-                "the replicas are still in view {start}, with {} as primary",
-                world.node_label(primary_of(start, count))
-            ))
-        } else {
-            Verdict::not_yet(format!(
-                "{} asked for a new view; waiting for its primary to start it",
-                names_of(world, asking.iter().map(|replica| replica.id))
-            ))
-        }
-    }
-
     /// Requests committed since the step began, with the messages sent meanwhile.
     pub(super) fn requests_committed_at_least(&mut self, world: &World, wanted: u64) -> Verdict {
         self.tally(world, true);
@@ -140,7 +84,7 @@ impl ByzantineWatch {
         self.tally(world, !liars.is_empty());
         let done = self.committed_counted;
         let agreement = match self.new_violations(world, HONEST_AGREEMENT) {
-            0 if replicas(world).next().is_some() => {
+            0 if judges_honest_agreement(world) => {
                 "; honest replicas agree at every sequence number"
             }
             0 => "",
@@ -172,22 +116,22 @@ impl ByzantineWatch {
     }
 }
 
-fn replicas(world: &World) -> impl Iterator<Item = &Replica> {
-    world
-        .nodes()
-        .iter()
-        .filter_map(|slot| slot.actor.as_replica())
+/// Whether the world's checkers judge Honest Agreement (a world of replicas that may lie: PBFT).
+fn judges_honest_agreement(world: &World) -> bool {
+    let entry = world.config().protocol.entry();
+    entry.invariants().any(|info| info.name == HONEST_AGREEMENT)
 }
 
-/// Requests committed so far: Raft clients' acknowledged requests and PBFT clients' results taken.
+/// Requests committed so far: the client box's acknowledged requests, and in a world whose servers do
+/// not run Raft, what its own parts count as committed (PBFT clients' results taken). A Raft world's
+/// parts count the client box itself, already in the first term.
 fn committed(world: &World) -> u64 {
-    let pbft_results: u64 = world
-        .nodes()
-        .iter()
-        .filter_map(|slot| slot.actor.as_pbft_client())
-        .map(|client| client.accepted)
-        .sum();
-    world.clients().counts.committed + pbft_results
+    let entry = world.config().protocol.entry();
+    let own = match entry.capabilities.runs_raft {
+        true => None,
+        false => entry.parts.committed_requests(world),
+    };
+    world.clients().counts.committed + own.map_or(0, |(_, committed)| committed)
 }
 
 /// The nodes lying or equivocating now, by name. A silent node is left out: it says nothing false,
@@ -196,28 +140,12 @@ fn liars(world: &World) -> Vec<String> {
     let says_false = |mode: Option<ByzantineMode>| {
         matches!(mode, Some(ByzantineMode::Lie | ByzantineMode::Equivocate))
     };
-    let lying = |index: usize| {
-        let actor = &world.nodes()[index].actor;
-        let raft = actor
-            .as_raft()
-            .is_some_and(|node| says_false(node.lying_mode()));
-        raft || actor
-            .as_replica()
-            .is_some_and(|replica| says_false(replica.byzantine))
-    };
+    // Only plain Raft servers and PBFT replicas can be made to lie (`Actor::lying_mode`).
+    let lying = |index: usize| says_false(world.nodes()[index].actor.lying_mode());
     (0..world.node_count())
         .filter(|index| lying(*index))
         .map(|index| world.node_label(NodeId(index as u16)))
         .collect()
-}
-
-fn names_of(world: &World, nodes: impl Iterator<Item = NodeId>) -> String {
-    let names: Vec<String> = nodes.map(|node| world.node_label(node)).collect();
-    match names.as_slice() {
-        [] => String::new(),
-        [one] => one.clone(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
-    }
 }
 
 #[cfg(test)]
@@ -227,8 +155,6 @@ mod tests {
 
     const RAFT_FOUR: &str = include_str!("../../../../../lessons/scenarios/raft-four.toml");
     const PBFT_FOUR: &str = include_str!("../../../../../lessons/scenarios/pbft-four.toml");
-    const PBFT_NORMAL: &str = include_str!("../../../../scenarios/pbft-normal.toml");
-    const MISCONFIGURED: &str = include_str!("../../../../scenarios/pbft-misconfigured-three.toml");
 
     fn watch(text: &str, checkpoint: Checkpoint, begin_ms: u64, until_ms: u64) -> (bool, String) {
         let (met_at, verdict) = watch_until_met(text, checkpoint, begin_ms, until_ms);
@@ -280,36 +206,6 @@ mod tests {
         let (met, why) = watch(&written, Checkpoint::AppliedCommandsDiverged, 1_200, 3_000);
         assert!(met, "{why}");
         assert!(why.contains("different commands at one index"), "{why}");
-    }
-
-    #[test]
-    fn a_silent_primary_is_replaced_and_a_lying_backup_changes_no_view() {
-        let silent = format!("{PBFT_FOUR}{}", liar(1_000, "n1", "silent"));
-        let (met, why) = watch(&silent, Checkpoint::PbftViewChanged, 900, 3_000);
-        assert!(met, "{why}");
-        assert!(
-            why.contains("moved to view 1, whose primary is n2"),
-            "{why}"
-        );
-        let (met, why) = watch(PBFT_NORMAL, Checkpoint::PbftViewChanged, 1_000, 4_000);
-        assert!(met, "a crashed primary is replaced too: {why}");
-        let backup = format!("{PBFT_FOUR}{}", liar(1_000, "n3", "lie"));
-        let (met, why) = watch(&backup, Checkpoint::PbftViewChanged, 900, 3_000);
-        assert!(!met, "{why}");
-        assert_eq!(why, "the replicas are still in view 0, with n1 as primary");
-    }
-
-    #[test]
-    fn a_quorum_too_small_lets_honest_replicas_disagree_and_four_replicas_do_not() {
-        let (met, why) = watch(MISCONFIGURED, Checkpoint::HonestReplicasDisagree, 0, 3_000);
-        assert!(met, "{why}");
-        assert!(why.contains("at sequence"), "{why}");
-        let four = MISCONFIGURED
-            .replace("nodes = 3", "nodes = 4")
-            .replace("quorum = 2", "quorum = 0");
-        assert_ne!(four, MISCONFIGURED);
-        let (met, why) = watch(&four, Checkpoint::HonestReplicasDisagree, 0, 3_000);
-        assert!(!met, "{why}");
     }
 
     #[test]

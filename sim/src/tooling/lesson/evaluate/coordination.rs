@@ -1,17 +1,16 @@
 //! Evaluating the checkpoints of the coordination lessons: work that carries on while something is down,
-//! retries the store recognises, and the ZooKeeper-style election.
+//! and retries the store recognises. (The ZooKeeper-style election's own checkpoints live in its
+//! folder, `protocols/zookeeper/checkpoints.rs`.)
 //!
 //! "Work carries on" is about a stretch of time, not a moment: a lesson asks for, say, twenty jobs
 //! finished *while* a worker is paused. So the baseline remembers how many jobs each worker had finished
 //! at the previous check and, at every check where the condition holds, adds what was finished since.
 //! Counting from the step's start (rather than totals) is what keeps an untouched world, which finishes
 //! jobs all the time, from ticking the step. The other conditions are counters compared with their value
-//! when the step began, or (for the election) the candidate that led then.
+//! when the step began.
 
 use super::{counted, Verdict};
-use crate::base::ids::NodeId;
 use crate::engine::world::{NodeStatus, World};
-use crate::protocols::zookeeper::CandidatePhase;
 
 /// What the coordination checkpoints remember from the start of their step.
 #[derive(Clone, Debug)]
@@ -22,9 +21,6 @@ pub(super) struct CoordinationBaseline {
     jobs_counted: u64,
     duplicates_at_start: u64,
     redos_at_start: u64,
-    notifications_at_start: u64,
-    /// The candidate (node, session) leading when the step began, or the first one seen after that.
-    start_candidate: Option<(NodeId, u64)>,
 }
 
 impl CoordinationBaseline {
@@ -34,8 +30,6 @@ impl CoordinationBaseline {
             jobs_counted: 0,
             duplicates_at_start: store_duplicates(world),
             redos_at_start: store(world).map_or(0, |resource| resource.redos_recognised),
-            notifications_at_start: notifications_received(world),
-            start_candidate: leading_candidate(world).or_else(|| paused_believer(world)),
         }
     }
 
@@ -132,49 +126,6 @@ impl CoordinationBaseline {
             Verdict::not_yet("no batch has been redone after its write landed yet".into())
         }
     }
-
-    pub(super) fn notifications_at_least(&self, world: &World, wanted: u64) -> Verdict {
-        if candidates(world).next().is_none() {
-            return Verdict::not_yet("this world has no election candidates".into());
-        }
-        let received = notifications_received(world).saturating_sub(self.notifications_at_start);
-        let text = format!(
-            "candidates received {} in this step",
-            counted(received, "watch notification", "watch notifications")
-        );
-        if received >= wanted {
-            Verdict::yes(text)
-        } else {
-            Verdict::not_yet(format!("{text} (waiting for {wanted})"))
-        }
-    }
-
-    pub(super) fn zk_leader_changed(&mut self, world: &World) -> Verdict {
-        if candidates(world).next().is_none() {
-            return Verdict::not_yet("this world has no election candidates".into());
-        }
-        let leading = leading_candidate(world);
-        if self.start_candidate.is_none() {
-            self.start_candidate = leading.or_else(|| paused_believer(world));
-        }
-        match (self.start_candidate, leading) {
-            (None, _) => Verdict::not_yet("no candidate has led yet".into()),
-            (Some(_), None) => Verdict::not_yet("no running candidate leads at the moment".into()),
-            (Some((old, old_session)), Some((new, session)))
-                if (old, old_session) != (new, session) =>
-            {
-                Verdict::yes(format!(
-                    "{} leads with session {session}; {} led with session {old_session}",
-                    world.node_label(new),
-                    world.node_label(old)
-                ))
-            }
-            (Some(_), Some((same, session))) => Verdict::not_yet(format!(
-                "{} still leads with session {session}",
-                world.node_label(same)
-            )),
-        }
-    }
 }
 
 /// Jobs finished by each worker (0 for a worker slot that holds something else).
@@ -216,44 +167,6 @@ fn store_duplicates(world: &World) -> u64 {
     store(world).map_or(0, |resource| resource.duplicates)
 }
 
-/// Every election candidate with its node id.
-fn candidates(
-    world: &World,
-) -> impl Iterator<Item = (NodeId, &crate::protocols::zookeeper::ZkCandidate)> {
-    let layout = world.layout();
-    let workers = layout.map_or(0, |layout| layout.workers);
-    (0..workers).filter_map(move |index| {
-        let node = layout?.worker(index);
-        let candidate = world.nodes()[node.index()].actor.as_candidate()?;
-        Some((node, candidate))
-    })
-}
-
-/// Crashes keep a candidate's tally, so this only ever grows.
-fn notifications_received(world: &World) -> u64 {
-    candidates(world)
-        .map(|(_, candidate)| candidate.notifications)
-        .sum()
-}
-
-/// The running candidate that believes it leads, with its session. A paused one still believes it, but
-/// cannot act on it, so it does not count until it runs again (and then it checks its session first).
-fn leading_candidate(world: &World) -> Option<(NodeId, u64)> {
-    candidates(world)
-        .filter(|(node, _)| world.nodes()[node.index()].status == NodeStatus::Up)
-        .filter(|(_, candidate)| candidate.phase == CandidatePhase::Leading)
-        .find_map(|(node, candidate)| Some((node, candidate.session?)))
-}
-
-/// A paused candidate that still believes it leads. It is the leader a step starts from when the
-/// learner (or a scripted solution) froze it before any running candidate was seen leading.
-fn paused_believer(world: &World) -> Option<(NodeId, u64)> {
-    candidates(world)
-        .filter(|(node, _)| world.nodes()[node.index()].status == NodeStatus::Paused)
-        .filter(|(_, candidate)| candidate.phase == CandidatePhase::Leading)
-        .find_map(|(node, candidate)| Some((node, candidate.session?)))
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::CheckpointEvaluator;
@@ -268,8 +181,6 @@ mod tests {
         [queue]\npartitioned = true\naccounts = 64\n";
     const INVENTORY: &str = "protocol = \"lock-service\"\nnodes = 3\nduration_ms = 4000\n\
         [locks]\nworkers = 2\nwork_ms = 400\nthink_ms = 100\n";
-    const HERD: &str = "protocol = \"zookeeper\"\nnodes = 3\nduration_ms = 4000\n\
-        [locks]\nworkers = 5\nlease_ttl_ms = 800\nrenew_ms = 200\n[zookeeper]\nrecipe = \"herd\"\n";
 
     fn step(at_ms: u64, action: &str) -> String {
         format!("[[step]]\nat_ms = {at_ms}\n{action}\n")
@@ -389,57 +300,6 @@ mod tests {
     }
 
     #[test]
-    fn the_herd_is_told_all_at_once_and_the_sequential_line_one_at_a_time() {
-        let crash = step(1100, "do = \"crash\"\ntarget = \"A\"");
-        let herd = format!("{HERD}{crash}");
-        let (verdict, _) = watch(&herd, Checkpoint::NotificationsAtLeast(4), 1000);
-        assert!(verdict.satisfied, "{}", verdict.explanation);
-        let sequential = herd.replace("\"herd\"", "\"sequential\"");
-        let (verdict, _) = watch(&sequential, Checkpoint::NotificationsAtLeast(2), 1000);
-        assert!(!verdict.satisfied);
-        assert!(
-            verdict
-                .explanation
-                .starts_with("candidates received 1 watch"),
-            "{}",
-            verdict.explanation
-        );
-        let (verdict, _) = watch(HERD, Checkpoint::NotificationsAtLeast(1), 1000);
-        assert!(!verdict.satisfied, "{}", verdict.explanation);
-        // Notifications from before the step began do not count.
-        let (verdict, _) = watch(&herd, Checkpoint::NotificationsAtLeast(1), 3000);
-        assert!(!verdict.satisfied, "{}", verdict.explanation);
-    }
-
-    #[test]
-    fn the_election_changes_hands_after_a_crash_or_a_long_pause_only() {
-        let crash = format!("{HERD}{}", step(1100, "do = \"crash\"\ntarget = \"A\""));
-        let (verdict, met_at) = watch(&crash, Checkpoint::ZkLeaderChanged, 1000);
-        assert!(verdict.satisfied, "{}", verdict.explanation);
-        assert!(
-            verdict.explanation.contains("A led with session"),
-            "{}",
-            verdict.explanation
-        );
-        // The session outlives the crash by its timeout: no change before A's session ends.
-        assert!(met_at.unwrap() > 1100 + 500, "{met_at:?}");
-        let (verdict, _) = watch(HERD, Checkpoint::ZkLeaderChanged, 1000);
-        assert_eq!(verdict.explanation, "A still leads with session 2");
-        // A pause shorter than the session changes nothing; a longer one hands the role on, even when
-        // the step begins after the leader froze.
-        let short = format!(
-            "{HERD}{}",
-            step(1100, "do = \"pause\"\ntarget = \"A\"\nduration_ms = 300")
-        );
-        assert!(!watch(&short, Checkpoint::ZkLeaderChanged, 1000).0.satisfied);
-        let long = format!(
-            "{HERD}{}",
-            step(1100, "do = \"pause\"\ntarget = \"A\"\nduration_ms = 2000")
-        );
-        assert!(watch(&long, Checkpoint::ZkLeaderChanged, 1200).0.satisfied);
-    }
-
-    #[test]
     fn worlds_without_workers_or_candidates_say_so() {
         let raft = "protocol = \"raft\"\nnodes = 3\nduration_ms = 600\n";
         let cases = [
@@ -452,14 +312,6 @@ mod tests {
                 "this world has no workers",
             ),
             (Checkpoint::DuplicateWriteIgnored, "this world has no store"),
-            (
-                Checkpoint::NotificationsAtLeast(1),
-                "this world has no election candidates",
-            ),
-            (
-                Checkpoint::ZkLeaderChanged,
-                "this world has no election candidates",
-            ),
         ];
         for (checkpoint, expected) in cases {
             let (verdict, _) = watch(raft, checkpoint, 0);

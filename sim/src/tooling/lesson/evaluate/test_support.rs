@@ -5,6 +5,7 @@ use super::{CheckpointEvaluator, Verdict};
 use crate::base::time::SimTime;
 use crate::tooling::lesson::Checkpoint;
 use crate::tooling::runner::ScenarioRun;
+use crate::tooling::scenario::fields::NodeNames;
 use crate::tooling::scenario::parse_scenario;
 
 /// Runs `text` to `begin_ms`, then checks `checkpoint` every 5 ms until it is met or `until_ms` is
@@ -69,4 +70,37 @@ pub(super) fn leader_at(text: &str, at_ms: u64) -> String {
 /// `"crash"\ntarget = "leader"`.
 pub(super) fn with_step(text: &str, at_ms: u64, action: &str) -> String {
     format!("{text}\n[[step]]\nat_ms = {at_ms}\ndo = {action}\n")
+}
+
+/// Plays `text` as [`watch_until_met`] does, watching the checkpoint written `checkpoint` (a world's
+/// own, say `value_chosen`, as a lesson file names it). Returns whether it was met and the last
+/// explanation.
+pub(crate) fn watch_named(
+    text: &str,
+    checkpoint: &str,
+    begin_ms: u64,
+    until_ms: u64,
+) -> (bool, String) {
+    let (met_at, verdict) = watch_named_until(text, checkpoint, begin_ms, until_ms);
+    (met_at.is_some(), verdict.explanation)
+}
+
+/// [`watch_until_met`] for the checkpoint written `checkpoint`.
+pub(crate) fn watch_named_until(
+    text: &str,
+    checkpoint: &str,
+    begin_ms: u64,
+    until_ms: u64,
+) -> (Option<u64>, Verdict) {
+    watch_until_met(text, named(checkpoint), begin_ms, until_ms)
+}
+
+/// The checkpoint written `text`, in a world of nine servers and no other actors.
+pub(crate) fn named(text: &str) -> Checkpoint {
+    let names = NodeNames {
+        servers: 9,
+        extra: Vec::new(),
+    };
+    crate::tooling::lesson::checkpoint::parse_checkpoint(text, &names)
+        .unwrap_or_else(|error| panic!("{text}: {error}"))
 }

@@ -8,7 +8,7 @@
 //! broken the same invariant, and that must not tick this one.
 
 use super::{counted, Verdict};
-use crate::engine::checker::{AGREEMENT, LINEARIZABLE_READS, NO_LOST_UPDATES, RELEASE_BY_OWNER};
+use crate::engine::checker::{LINEARIZABLE_READS, NO_LOST_UPDATES, RELEASE_BY_OWNER};
 use crate::engine::world::World;
 use std::collections::BTreeMap;
 
@@ -52,13 +52,6 @@ impl ViolationBaseline {
                 counted(wrong, "lock", "locks"),
                 latest_detail(world, RELEASE_BY_OWNER)
             )),
-        }
-    }
-
-    pub(super) fn two_values_chosen(&self, world: &World) -> Verdict {
-        match self.new_since(world, AGREEMENT) {
-            0 => Verdict::not_yet("no second value has been chosen".into()),
-            _ => Verdict::yes(latest_detail(world, AGREEMENT)),
         }
     }
 
