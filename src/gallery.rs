@@ -120,7 +120,6 @@ pub fn no_card(built_in: &[GalleryItem], imported: &[GalleryItem], id: &str) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use quorumlab_sim::scenario::EXAMPLES;
 
     #[test]
     fn a_missing_card_is_answered_with_the_closest_ids() {
@@ -146,7 +145,7 @@ mod tests {
     #[test]
     fn every_example_is_a_card_raft_ones_included() {
         let cards = built_in();
-        assert_eq!(cards.len(), EXAMPLES.len());
+        assert_eq!(cards.len(), quorumlab_sim::scenario::all_examples().count());
         for id in [
             "split-vote",
             "two-regions",

@@ -5,7 +5,10 @@
 
 mod common;
 
-use common::{parse_fixture, render_fixture, run, Expected, FIXTURE_PATH, REGENERATE, SCENARIOS};
+use common::{
+    every_scenario, parse_fixture, render_fixture, run, Expected, FIXTURE_PATH, REGENERATE,
+    SCENARIOS,
+};
 use std::path::Path;
 
 fn repo_path(relative: &str) -> std::path::PathBuf {
@@ -35,7 +38,7 @@ fn every_example_scenario_is_compiled_in() {
 
 #[test]
 fn native_trace_hashes_match_the_fixture() {
-    let actual: Vec<Expected> = SCENARIOS
+    let actual: Vec<Expected> = every_scenario()
         .iter()
         .map(|(name, text)| run(name, text))
         .collect();

@@ -7,7 +7,6 @@ use quorumlab_sim::lesson::{
     parse_lesson, parse_lessons, Checkpoint, LessonErrorKind, LessonRun, LESSONS, LESSON_FILES,
     SCENARIO_FILES,
 };
-use quorumlab_sim::scenario::EXAMPLES;
 use quorumlab_sim::time::SimTime;
 
 /// When each step began and when it ended (met, or gave up) in the solved run.
@@ -215,9 +214,9 @@ fn mistakes_are_reported_with_file_line_column_step_and_key() {
         error("calm-five.toml", "nowhere.toml"),
         format!(
             "demo.md:6:12: key `scenario`: no scenario `lessons/scenarios/nowhere.toml` is compiled \
-             in; nothing close among the {} scenario files (listed in lessons/scenarios/ and \
-             sim/scenarios/)",
-            SCENARIO_FILES.len() + EXAMPLES.len()
+             in; nothing close among the {} scenario files (listed in lessons/scenarios/, \
+             sim/scenarios/ and the worlds' folders)",
+            SCENARIO_FILES.len() + quorumlab_sim::scenario::all_examples().count()
         )
     );
     assert_eq!(

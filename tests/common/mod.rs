@@ -16,6 +16,16 @@ use quorumlab_sim::fingerprint::FingerprintKind;
 use quorumlab_sim::runner::{run_scenario, run_scenario_with_fingerprint};
 use quorumlab_sim::scenario::parse_scenario;
 
+/// Every scenario the fixture pins: the files of `sim/scenarios/` ([`SCENARIOS`]), then the examples
+/// worlds keep in their own folders (`two-phase-commit/coordinator-crash.toml`), in registry order, so
+/// a world added later is pinned without an edit here.
+pub fn every_scenario() -> Vec<(&'static str, &'static str)> {
+    let in_folders = quorumlab_sim::registry::ENTRIES
+        .iter()
+        .flat_map(|entry| entry.parts.examples().iter().copied());
+    SCENARIOS.iter().copied().chain(in_folders).collect()
+}
+
 pub const FIXTURE_PATH: &str = "tests/fixtures/expected-hashes.txt";
 pub const REGENERATE: &str = "QUORUMLAB_BLESS=1 cargo test -p quorumlab --test native_hashes";
 

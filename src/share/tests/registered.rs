@@ -355,15 +355,18 @@ fn paxos_key(name: &str) -> &'static OptionKey {
 #[test]
 fn an_unknown_world_is_named() {
     let mut world = paxos_with(vec![]);
-    world.name = "two-phase-commit".into();
+    world.name = "three-phase-commit".into();
     let error = world_error(world);
     assert_eq!(
         error,
         WorldError::UnknownWorld {
-            name: "two-phase-commit".into()
+            name: "three-phase-commit".into()
         }
     );
-    assert!(error.to_string().contains("`two-phase-commit`"), "{error}");
+    assert!(
+        error.to_string().contains("`three-phase-commit`"),
+        "{error}"
+    );
     // The look-alike: a world this build knows gets past the name.
     assert!(read_back(&paxos_with(vec![])).is_ok());
 }

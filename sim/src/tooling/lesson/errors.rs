@@ -76,7 +76,7 @@ impl fmt::Display for LessonErrorKind {
                     path,
                     known.iter().map(String::as_str),
                     "scenario file",
-                    &format!("{LESSON_SCENARIO_FOLDER} and sim/scenarios/")
+                    &format!("{LESSON_SCENARIO_FOLDER}, sim/scenarios/ and the worlds' folders")
                 )
             ),
             LessonErrorKind::BadScenario { message } => {
