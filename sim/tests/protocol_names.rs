@@ -28,6 +28,7 @@ const WORLDS: &[(&str, &str)] = &[
     ("WorkQueue", "work_queue"),
     ("Paxos", "paxos"),
     ("Pbft", "pbft"),
+    ("TwoPhaseCommit", "two_phase_commit"),
 ];
 
 /// The ratchet: per world, how many files outside its folder may name it (measured 2026-12-06 at the
@@ -42,6 +43,7 @@ const ALLOWED_FILES: &[(&str, usize)] = &[
     ("WorkQueue", 6),
     ("Paxos", 7),
     ("Pbft", 9),
+    ("TwoPhaseCommit", 4),
 ];
 
 /// Whether `code` has `word` followed by something that cannot continue an identifier.

@@ -3,12 +3,20 @@
 //! (still accepted, and still what export writes, so every older file and link opens as before); a file
 //! that writes both must give one number.
 
-use quorumlab_sim::registry::ENTRIES;
+use quorumlab_sim::registry::{self, ServerQuorum, ENTRIES};
 use quorumlab_sim::scenario::{parse_scenario, to_toml_string, ScenarioError};
 
-/// A scenario of `protocol` with `tables` (TOML text) after its header.
+/// A scenario of `protocol` with `tables` (TOML text) after its header: five servers, or the one a
+/// single-server world (two-phase commit's coordinator) has.
 fn text(protocol: &str, tables: &str) -> String {
-    format!("protocol = \"{protocol}\"\nnodes = 5\nduration_ms = 3000\n{tables}")
+    let single = registry::by_name(protocol).is_some_and(|entry| {
+        matches!(
+            entry.capabilities.server_quorum,
+            ServerQuorum::Single { .. }
+        )
+    });
+    let nodes = if single { 1 } else { 5 };
+    format!("protocol = \"{protocol}\"\nnodes = {nodes}\nduration_ms = 3000\n{tables}")
 }
 
 fn workers_of(text: &str) -> usize {
@@ -44,7 +52,16 @@ fn worlds_with_a_word() -> Vec<(&'static str, &'static str, &'static str)> {
 fn each_world_word_sets_the_same_number_as_locks_workers() {
     let worlds = worlds_with_a_word();
     let words: Vec<&str> = worlds.iter().map(|(_, _, word)| *word).collect();
-    assert_eq!(words, ["instances", "candidates", "proposers", "clients"]);
+    assert_eq!(
+        words,
+        [
+            "instances",
+            "candidates",
+            "proposers",
+            "clients",
+            "participants"
+        ]
+    );
     for (world, table, word) in worlds {
         let own = text(world, &format!("[{table}]\n{word} = 3\n"));
         let shared = text(world, "[locks]\nworkers = 3\n");

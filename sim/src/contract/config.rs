@@ -110,6 +110,37 @@ pub enum ProtocolConfig {
     /// PBFT: replicas `n1..nN` (n = 3f + 1 tolerates f that lie), clients `A`, `B`, ... (`workers`)
     /// sending requests. Only the lock options' `workers` means anything here. No store.
     Pbft(LockServiceOptions, PbftOptions),
+    /// Two-phase commit: the coordinator `n1` and participants `A`, `B`, ... (`workers`). Only the lock
+    /// options' `workers` means anything here. No store. Last, so the others keep their positions.
+    TwoPhaseCommit(LockServiceOptions, TwoPhaseOptions),
+}
+
+/// Two-phase commit's own options (`[two_phase_commit]`; limits and defaults explained in
+/// `protocols/two_phase_commit/options.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TwoPhaseOptions {
+    /// How likely a participant is to vote no on a transaction, parts per million.
+    pub vote_no_ppm: u32,
+    /// How often a participant in doubt asks the coordinator (and the coordinator re-asks for votes).
+    pub ask_ms: u64,
+    /// Transactions the coordinator runs, one after another.
+    pub transactions: u64,
+    /// TEST ONLY, deliberately broken: the coordinator tells the first participant its decision and
+    /// the others the opposite, so the Atomicity checker must fire. No scenario key sets it.
+    #[doc(hidden)]
+    #[serde(default)]
+    pub unsafe_split_decision: bool,
+}
+
+impl Default for TwoPhaseOptions {
+    fn default() -> Self {
+        TwoPhaseOptions {
+            vote_no_ppm: 0,
+            ask_ms: 200,
+            transactions: 3,
+            unsafe_split_decision: false,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -304,6 +335,7 @@ pub enum ProtocolKind {
     WorkQueue,
     Paxos,
     Pbft,
+    TwoPhaseCommit,
 }
 
 /// A world with no options of its own: the plain Raft cluster a scenario is unless it names another,
@@ -326,6 +358,7 @@ impl ProtocolConfig {
             ProtocolConfig::WorkQueue(..) => ProtocolKind::WorkQueue,
             ProtocolConfig::Paxos(..) => ProtocolKind::Paxos,
             ProtocolConfig::Pbft(..) => ProtocolKind::Pbft,
+            ProtocolConfig::TwoPhaseCommit(..) => ProtocolKind::TwoPhaseCommit,
         }
     }
 
@@ -340,7 +373,8 @@ impl ProtocolConfig {
             | ProtocolConfig::Zookeeper(options, _)
             | ProtocolConfig::WorkQueue(options, _)
             | ProtocolConfig::Paxos(options, _)
-            | ProtocolConfig::Pbft(options, _) => Some(options),
+            | ProtocolConfig::Pbft(options, _)
+            | ProtocolConfig::TwoPhaseCommit(options, _) => Some(options),
         }
     }
 
@@ -354,7 +388,8 @@ impl ProtocolConfig {
             | ProtocolConfig::Zookeeper(options, _)
             | ProtocolConfig::WorkQueue(options, _)
             | ProtocolConfig::Paxos(options, _)
-            | ProtocolConfig::Pbft(options, _) => Some(options),
+            | ProtocolConfig::Pbft(options, _)
+            | ProtocolConfig::TwoPhaseCommit(options, _) => Some(options),
         }
     }
 

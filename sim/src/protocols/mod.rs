@@ -11,6 +11,7 @@ pub mod raft;
 pub mod redlock;
 pub mod resource;
 pub mod scheduler;
+pub mod two_phase_commit;
 pub mod work_queue;
 pub mod worker;
 pub mod zookeeper;

@@ -21,6 +21,7 @@ use crate::protocols::raft::RaftMessage;
 use crate::protocols::redlock::{BeliefFact, KvLockServer, KvMessage};
 use crate::protocols::resource::{Resource, ResourceFact, ResourceMessage};
 use crate::protocols::scheduler::{InvoiceMessage, SchedulerFact, SchedulerInstance};
+use crate::protocols::two_phase_commit::{self, TwoPhaseFact, TwoPhaseMessage};
 use crate::protocols::worker::Worker;
 use crate::protocols::zookeeper::ZkCandidate;
 use crate::protocols::{paxos, pbft, redlock, scheduler, zookeeper};
@@ -38,6 +39,7 @@ pub enum WorldView {
     Zookeeper(Vec<zookeeper::view::CandidateView>),
     /// Redis-style servers: one for a single Redis lock, N for Redlock.
     KvServers(Vec<redlock::view::KvServerView>),
+    TwoPhaseCommit(two_phase_commit::view::TwoPhaseView),
 }
 
 impl WorldView {
@@ -46,6 +48,7 @@ impl WorldView {
     pub fn rows(&self, labels: &[String]) -> Option<PanelRows> {
         match self {
             WorldView::Paxos(view) => Some(paxos::rows::rows(view, labels)),
+            WorldView::TwoPhaseCommit(view) => Some(view.rows()),
             WorldView::Pbft(_)
             | WorldView::Scheduler(_)
             | WorldView::Zookeeper(_)
@@ -83,6 +86,8 @@ pub enum Actor {
     Replica(Box<Replica>),
     /// A PBFT client.
     PbftClient(Box<PbftClient>),
+    /// A two-phase-commit coordinator or participant.
+    TwoPhase(Box<two_phase_commit::Node>),
 }
 
 /// The Raft node every world runs, on this module's message type.
@@ -112,6 +117,7 @@ boxed_actor_from!(
     PaxosLearner(LearnerNode),
     Replica(Replica),
     PbftClient(PbftClient),
+    TwoPhase(two_phase_commit::Node),
 );
 
 impl From<ClusterRaft> for Actor {
@@ -139,6 +145,8 @@ pub enum Message {
     Paxos(PaxosMessage),
     /// PBFT clients and replicas.
     Pbft(PbftMessage),
+    /// The two-phase-commit coordinator and its participants.
+    TwoPhase(TwoPhaseMessage),
 }
 
 /// `Carries` for one variant of [`Message`]: wrapping builds it, peeling matches only it.
@@ -167,6 +175,7 @@ carries!(InvoiceMessage, Invoice);
 carries!(KvMessage, Kv);
 carries!(PaxosMessage, Paxos);
 carries!(PbftMessage, Pbft);
+carries!(TwoPhaseMessage, TwoPhase);
 
 /// Everything an actor of any world can observe: one variant per protocol's fact type.
 ///
@@ -190,6 +199,8 @@ pub enum Fact {
     Paxos(PaxosFact),
     #[serde(untagged)]
     Pbft(PbftFact),
+    #[serde(untagged)]
+    TwoPhase(TwoPhaseFact),
 }
 
 impl Fact {
@@ -203,6 +214,7 @@ impl Fact {
             Fact::Resource(fact) => fact,
             Fact::Paxos(fact) => fact,
             Fact::Pbft(fact) => fact,
+            Fact::TwoPhase(fact) => fact,
         }
     }
 }
@@ -229,6 +241,7 @@ observes!(SchedulerFact, Scheduler);
 observes!(ResourceFact, Resource);
 observes!(PaxosFact, Paxos);
 observes!(PbftFact, Pbft);
+observes!(TwoPhaseFact, TwoPhase);
 
 impl Message {
     /// Short human label for the UI and the trace ("RequestVote", "Heartbeat", "Vote granted", ...).
@@ -242,6 +255,7 @@ impl Message {
             Message::Kv(message) => message.label(),
             Message::Paxos(message) => message.label(),
             Message::Pbft(message) => message.label(),
+            Message::TwoPhase(message) => message.label(),
         }
     }
 
@@ -278,6 +292,7 @@ impl Actor {
             Actor::PaxosLearner(learner) => learner.as_ref(),
             Actor::Replica(replica) => replica.as_ref(),
             Actor::PbftClient(client) => client.as_ref(),
+            Actor::TwoPhase(node) => node.as_ref(),
         }
     }
 
@@ -303,7 +318,8 @@ impl Actor {
             | Actor::Proposer(_)
             | Actor::PaxosLearner(_)
             | Actor::Replica(_)
-            | Actor::PbftClient(_) => None,
+            | Actor::PbftClient(_)
+            | Actor::TwoPhase(_) => None,
         }
     }
 
@@ -431,6 +447,7 @@ impl Protocol<Message> for Actor {
             Actor::PaxosLearner(learner) => learner.handle(local_now_us, input, effects),
             Actor::Replica(replica) => replica.handle(local_now_us, input, effects),
             Actor::PbftClient(client) => client.handle(local_now_us, input, effects),
+            Actor::TwoPhase(node) => node.handle(local_now_us, input, effects),
         }
     }
 
@@ -448,6 +465,7 @@ impl Protocol<Message> for Actor {
             Actor::PaxosLearner(learner) => Protocol::<Message>::crash(&mut **learner),
             Actor::Replica(replica) => Protocol::<Message>::crash(&mut **replica),
             Actor::PbftClient(client) => Protocol::<Message>::crash(&mut **client),
+            Actor::TwoPhase(node) => Protocol::<Message>::crash(&mut **node),
         }
     }
 
@@ -465,6 +483,7 @@ impl Protocol<Message> for Actor {
             Actor::PaxosLearner(learner) => Protocol::<Message>::summary(&**learner),
             Actor::Replica(replica) => Protocol::<Message>::summary(&**replica),
             Actor::PbftClient(client) => Protocol::<Message>::summary(&**client),
+            Actor::TwoPhase(node) => Protocol::<Message>::summary(&**node),
         }
     }
 

@@ -825,7 +825,7 @@ fn recorded_links_cover_every_version_and_protocol() {
     assert_eq!(versions, ["v1", "v2", "v3"]);
     // Worlds added after v3 links were last written have none; v4 bodies cover them
     // (`v4_bodies::every_protocol_survives_a_v4_link`).
-    const NEWER_THAN_V3: &[&str] = &["paxos", "pbft"];
+    const NEWER_THAN_V3: &[&str] = &["paxos", "pbft", "two-phase-commit"];
     for protocol in quorumlab_sim::registry::names() {
         if NEWER_THAN_V3.contains(&protocol) {
             assert!(

@@ -12,6 +12,7 @@ use crate::protocols::pbft::describe::PbftDescriber;
 use crate::protocols::raft::describe::RaftDescriber;
 use crate::protocols::resource::StoreDescriber;
 use crate::protocols::scheduler::describe::SchedulerDescriber;
+use crate::protocols::two_phase_commit::describe::TwoPhaseDescriber;
 use crate::protocols::zookeeper::describe::ZookeeperDescriber;
 use crate::worlds::actor::Fact;
 
@@ -26,6 +27,8 @@ pub struct WorldDescriber {
     paxos: PaxosDescriber,
     /// Always there: only a PBFT world records PBFT facts.
     pbft: PbftDescriber,
+    /// Always there: only a two-phase-commit world records its facts.
+    two_phase: TwoPhaseDescriber,
 }
 
 impl WorldDescriber {
@@ -45,6 +48,7 @@ impl WorldDescriber {
             election_recipe: story.election_recipe.then(ZookeeperDescriber::default),
             paxos: PaxosDescriber,
             pbft: PbftDescriber::default(),
+            two_phase: TwoPhaseDescriber,
         }
     }
 }
@@ -74,6 +78,7 @@ impl Describer<Fact> for WorldDescriber {
             Fact::Resource(fact) => told(&mut self.store, node, fact, telling),
             Fact::Paxos(fact) => self.paxos.describe(node, fact, telling),
             Fact::Pbft(fact) => self.pbft.describe(node, fact, telling),
+            Fact::TwoPhase(fact) => self.two_phase.describe(node, fact, telling),
         }
     }
 

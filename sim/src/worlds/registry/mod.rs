@@ -42,6 +42,8 @@ pub const ENTRIES: &[Entry] = &[
     crate::protocols::work_queue::entry::WORK_QUEUE.built_by(build::work_queue),
     crate::protocols::paxos::entry::PAXOS.built_by(crate::protocols::paxos::build::actors::<Actor>),
     crate::protocols::pbft::entry::PBFT.built_by(crate::protocols::pbft::build::actors::<Actor>),
+    crate::protocols::two_phase_commit::entry::TWO_PHASE_COMMIT
+        .built_by(crate::protocols::two_phase_commit::build::actors::<Actor>),
 ];
 
 /// The worlds with chaos of their own, apart from [`ENTRIES`] so that only the chaos tooling keeps
@@ -49,6 +51,10 @@ pub const ENTRIES: &[Entry] = &[
 const CHAOS: &[(ProtocolKind, ChaosParts)] = &[
     (ProtocolKind::Paxos, crate::protocols::paxos::chaos::CHAOS),
     (ProtocolKind::Pbft, crate::protocols::pbft::chaos::CHAOS),
+    (
+        ProtocolKind::TwoPhaseCommit,
+        crate::protocols::two_phase_commit::chaos::CHAOS,
+    ),
 ];
 
 /// The chaos of `kind`'s world (none for most).
@@ -84,6 +90,10 @@ const VIEWS: &[(ProtocolKind, ViewWorld)] = &[
     }),
     (ProtocolKind::Pbft, |world| {
         pbft::view::view(world).map(WorldView::Pbft)
+    }),
+    (ProtocolKind::TwoPhaseCommit, |world| {
+        let view = crate::protocols::two_phase_commit::view::TwoPhaseView::read(world);
+        Some(WorldView::TwoPhaseCommit(view))
     }),
 ];
 
@@ -157,7 +167,7 @@ pub fn promise(invariant: &str) -> &'static str {
 mod tests {
     use super::*;
 
-    const EVERY_KIND: [ProtocolKind; 9] = [
+    const EVERY_KIND: [ProtocolKind; 10] = [
         ProtocolKind::Raft,
         ProtocolKind::LockService,
         ProtocolKind::RedisLock,
@@ -167,6 +177,7 @@ mod tests {
         ProtocolKind::WorkQueue,
         ProtocolKind::Paxos,
         ProtocolKind::Pbft,
+        ProtocolKind::TwoPhaseCommit,
     ];
 
     #[test]
