@@ -8,6 +8,12 @@ mod follow;
 
 use crate::branch::ReplacedFuture;
 use crate::compare::hook::CompareHook;
+use crate::context::hover::HoverContext;
+use crate::context::notice::{Notice, NoticeContext};
+use crate::context::playback::PlaybackContext;
+use crate::context::run::RunContext;
+use crate::context::selection::SelectionContext;
+use crate::context::story::StoryContext;
 use crate::lesson::live::LessonContext;
 use crate::narration::{caption_may_change, NarrationView};
 use crate::session::{Session, MAX_SPEED, MIN_SPEED};
@@ -19,13 +25,6 @@ use quorumlab_sim::scenario::Scenario;
 use quorumlab_sim::time::SimTime;
 use quorumlab_sim::view::ClusterView;
 use quorumlab_sim::ActionOutcome;
-
-/// A short message shown after an action, e.g. why it was skipped.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Notice {
-    pub text: String,
-    pub is_error: bool,
-}
 
 /// How often, in wall time, text panels follow a playing simulation (see `AppState::panel_view`).
 const PANEL_REFRESH_MS: f64 = 100.0;
@@ -79,6 +78,19 @@ pub struct AppState {
     refreshes_since_recycle: StoredValue<u32>,
     /// Compare mode: the right side this run leads, or the left side this run follows.
     pub compare: CompareHook,
+    /// The same signals in their narrow parts, as components ask for them (see `crate::context`).
+    parts: Parts,
+}
+
+/// The narrow contexts an [`AppState`] provides next to itself.
+#[derive(Clone, Copy)]
+struct Parts {
+    run: RunContext,
+    playback: PlaybackContext,
+    selection: SelectionContext,
+    hover: HoverContext,
+    notices: NoticeContext,
+    story: StoryContext,
 }
 
 impl AppState {
@@ -86,34 +98,64 @@ impl AppState {
         let session = Session::new(scenario.clone()).unwrap_or_else(|_| {
             Session::new(default_scenario()).expect("the default scenario is valid")
         });
-        let view = session.view();
+        let parts = Parts {
+            run: RunContext::new(session, scenario),
+            playback: PlaybackContext::new(crate::web_io::prefers_reduced_motion()),
+            selection: SelectionContext::new(),
+            hover: HoverContext::new(),
+            notices: NoticeContext::new(),
+            story: StoryContext::new(),
+        };
+        let Parts {
+            run,
+            playback,
+            selection,
+            hover,
+            notices,
+            story,
+        } = parts;
         AppState {
-            reduced_motion: crate::web_io::prefers_reduced_motion(),
-            session: StoredValue::new_local(session),
-            panel_view: RwSignal::new(view.clone()),
+            session: run.session_store(),
+            view: run.view,
+            panel_view: run.panel_view,
             panel_age_ms: StoredValue::new(0.0),
-            view: RwSignal::new(view),
-            history_revision: RwSignal::new(0),
-            scenario: RwSignal::new(scenario),
-            playing: RwSignal::new(true),
-            speed: RwSignal::new(1.0),
-            selected: RwSignal::new(None),
-            notice: RwSignal::new(None),
-            presenter: RwSignal::new(false),
-            help_open: RwSignal::new(false),
-            horizon_us: RwSignal::new(0),
-            hovered_message: RwSignal::new(None),
+            history_revision: run.history_revision,
+            scenario: run.scenario,
+            playing: playback.playing,
+            speed: playback.speed,
+            selected: selection.selected,
+            notice: notices.notice,
+            presenter: playback.presenter,
+            reduced_motion: playback.reduced_motion,
+            help_open: notices.help_open,
+            horizon_us: run.horizon_us,
+            hovered_message: hover.hovered_message,
             lesson: LessonContext::new(),
-            narration: RwSignal::new(NarrationView::default()),
-            caption: RwSignal::new(None),
+            narration: story.narration,
+            caption: story.caption,
             caption_age_refreshes: StoredValue::new(0),
-            stepped: RwSignal::new(None),
-            highlighted: RwSignal::new(Vec::new()),
-            replaced_future: RwSignal::new(None),
-            recycle_epoch: RwSignal::new(0),
+            stepped: playback.stepped,
+            highlighted: selection.highlighted,
+            replaced_future: notices.replaced_future,
+            recycle_epoch: run.recycle_epoch,
             refreshes_since_recycle: StoredValue::new(0),
             compare: CompareHook::new(),
+            parts,
         }
+    }
+
+    /// Provides this state and each of its narrow parts as contexts, for the components below (the
+    /// page's own, or a comparison's right side).
+    pub fn provide(self) {
+        provide_context(self);
+        provide_context(self.parts.run);
+        provide_context(self.parts.playback);
+        provide_context(self.parts.selection);
+        provide_context(self.parts.hover);
+        provide_context(self.parts.notices);
+        provide_context(self.parts.story);
+        provide_context(self.lesson);
+        provide_context(self.compare);
     }
 
     /// Reads the session without reacting to it (for one-off questions such as the action list).

@@ -3,17 +3,19 @@
 //! read the right run's state (provided here as their context); whatever they do to it (a node's
 //! menu, a badge's "show me") the right state hands to the left one, which applies it to both.
 
+use crate::compare::hook::CompareHook;
 use crate::components::checker_badges::CheckerBadges;
 use crate::components::cluster::ClusterStage;
 use crate::components::compare_actions::CompareActions;
 use crate::components::narration::NarrationCaption;
+use crate::context::run::RunContext;
 use crate::state::AppState;
 use leptos::prelude::*;
 
 #[component]
 pub fn CompareStage() -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let hook = state.compare;
+    let compare = expect_context::<CompareHook>();
+    let hook = compare;
     let line = move || {
         hook.difference.with(|difference| {
             difference
@@ -69,13 +71,10 @@ pub fn CompareStage() -> impl IntoView {
 /// trace hash, as the header shows the left one's) follows the panels' refresh.
 #[component]
 fn SidePanels(title: Signal<String>) -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let run = expect_context::<RunContext>();
     let hash = move || {
-        state.panel_view.track();
-        format!(
-            "{:016x}",
-            state.with_session(|session| session.trace_hash())
-        )
+        run.panel_view.track();
+        format!("{:016x}", run.with_session(|session| session.trace_hash()))
     };
     view! {
         <div class="compare-side-head">
@@ -89,7 +88,7 @@ fn SidePanels(title: Signal<String>) -> impl IntoView {
 
 #[component]
 fn RightSide(partner: AppState, label: String) -> impl IntoView {
-    provide_context(partner);
+    partner.provide();
     view! {
         <div class="compare-side" data-testid="compare-right">
             <SidePanels title=Signal::stored(format!("Right · {label}")) />

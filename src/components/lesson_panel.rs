@@ -38,8 +38,7 @@ fn split_at_steps(blocks: Vec<Block>) -> (Vec<Block>, Vec<Block>, Vec<Block>) {
 
 #[component]
 pub fn LessonPanel() -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let lessons = state.lesson;
+    let lessons = expect_context::<LessonContext>();
     move || {
         lessons.course_revision.track();
         let index = lessons.active.get()?;
@@ -212,7 +211,7 @@ fn waiting_words(moves_left: u64, moves_asked: u64) -> String {
 /// without the earlier steps having happened here: the words say which, and how to see them.
 #[component]
 fn LessonComplete() -> impl IntoView {
-    let lessons = expect_context::<AppState>().lesson;
+    let lessons = expect_context::<LessonContext>();
     let complete = move || {
         lessons.revision.track();
         lessons
@@ -262,7 +261,7 @@ mod waiting_tests {
 /// What "show me" did, so an audience watching an instructor can follow it.
 #[component]
 fn ShowMeLog() -> impl IntoView {
-    let lessons: LessonContext = expect_context::<AppState>().lesson;
+    let lessons = expect_context::<LessonContext>();
     view! {
         <Show when=move || lessons.show_me_log.with(|log| !log.is_empty())>
             <div class="show-me-log" aria-live="polite" data-testid="show-me-log">

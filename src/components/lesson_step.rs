@@ -54,8 +54,7 @@ fn step_state(lessons: LessonContext, index: usize) -> StepState {
 
 #[component]
 pub fn StepCard(index: usize, step: LessonStep) -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let lessons = state.lesson;
+    let lessons = expect_context::<LessonContext>();
     let status = Memo::new(move |_| step_state(lessons, index));
     let number = index + 1;
     // The live names in this card's text stop following the run once the step ticks.
@@ -179,7 +178,7 @@ fn PredictQuestion(
     done: Signal<bool>,
 ) -> impl IntoView {
     // Kept in the lesson's state, not here: this view is rebuilt when the step's own world opens.
-    let predictions = expect_context::<AppState>().lesson.predictions;
+    let predictions = expect_context::<LessonContext>().predictions;
     let pick = move || predictions.with(|all| all.pick(step, question));
     let picked = Signal::derive(move || pick().map(|pick| pick.option));
     let revealed = move || pick().is_some_and(|pick| pick.revealed_early) || done.get();
@@ -244,8 +243,7 @@ fn PredictQuestion(
 /// step, the cluster and the node's actions are in view together. Its predictions stay in the full card.
 #[component]
 pub fn CurrentStepCard(steps: Vec<LessonStep>) -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let lessons = state.lesson;
+    let lessons = expect_context::<LessonContext>();
     let steps = StoredValue::new_local(steps);
     let current = move || {
         lessons.revision.track();

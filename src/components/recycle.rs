@@ -12,19 +12,19 @@
 //! owner, its `<For>` and the copies its rows subscribed to are dropped together, and with them every
 //! entry the rows left behind.
 
-use crate::state::AppState;
+use crate::context::run::RunContext;
 use leptos::prelude::*;
 
-/// The view `build` makes, made again at every recycle epoch (`AppState::recycle_epoch`). Signals,
+/// The view `build` makes, made again at every recycle epoch (`RunContext::recycle_epoch`). Signals,
 /// memos and `<For>`s created inside `build` belong to that one epoch.
 pub fn recycled<V, F>(build: F) -> impl IntoView
 where
     F: Fn() -> V + Send + Sync + 'static,
     V: IntoView + 'static,
 {
-    let state = expect_context::<AppState>();
+    let run = expect_context::<RunContext>();
     move || {
-        state.recycle_epoch.track();
+        run.recycle_epoch.track();
         build()
     }
 }

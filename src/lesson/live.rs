@@ -11,6 +11,7 @@
 //! A run replaced by anything else (another protocol, new settings, a plain share link) closes the
 //! lesson.
 
+use crate::context::notice::Notice;
 use crate::format;
 use crate::lesson::drive::{drive_mirrored, Driven};
 use crate::lesson::headless::{lesson_session_at, opens_own_world, play_to_step, resume_at};
@@ -23,7 +24,7 @@ use crate::lesson::route::{is_lesson_fragment, lesson_fragment, parse_route};
 use crate::lesson::tracker::LessonTracker;
 use crate::session::Session;
 use crate::share::SharedLesson;
-use crate::state::{AppState, Notice};
+use crate::state::AppState;
 use crate::web_io;
 use leptos::prelude::*;
 use quorumlab_sim::action::Action;
