@@ -8,6 +8,7 @@ mod follow;
 
 use crate::branch::ReplacedFuture;
 use crate::compare::hook::CompareHook;
+use crate::context::generation::{Generation, Part};
 use crate::context::hover::HoverContext;
 use crate::context::notice::{Notice, NoticeContext};
 use crate::context::playback::PlaybackContext;
@@ -45,8 +46,9 @@ pub struct AppState {
     pub panel_view: RwSignal<ClusterView>,
     /// Wall time since `panel_view` was last refreshed during playback.
     panel_age_ms: StoredValue<f64>,
-    /// Bumped whenever the recorded actions change (marks on the timeline, share links).
-    pub history_revision: RwSignal<u64>,
+    /// The one generation number (see `crate::context::generation`); `Part::History` moves whenever the
+    /// recorded actions change (marks on the timeline, share links).
+    pub generation: Generation,
     pub scenario: RwSignal<Scenario>,
     pub playing: RwSignal<bool>,
     pub speed: RwSignal<f64>,
@@ -73,8 +75,6 @@ pub struct AppState {
     pub highlighted: RwSignal<Vec<NodeId>>,
     /// The future the last action in the past replaced, which the learner may bring back.
     pub replaced_future: RwSignal<Option<ReplacedFuture>>,
-    /// Bumped every [`RECYCLE_EVERY_REFRESHES`] panel refreshes; see `components::recycle`.
-    pub recycle_epoch: RwSignal<u64>,
     refreshes_since_recycle: StoredValue<u32>,
     /// Compare mode: the right side this run leads, or the left side this run follows.
     pub compare: CompareHook,
@@ -119,7 +119,7 @@ impl AppState {
             view: run.view,
             panel_view: run.panel_view,
             panel_age_ms: StoredValue::new(0.0),
-            history_revision: run.history_revision,
+            generation: run.generation,
             scenario: run.scenario,
             playing: playback.playing,
             speed: playback.speed,
@@ -130,14 +130,13 @@ impl AppState {
             help_open: notices.help_open,
             horizon_us: run.horizon_us,
             hovered_message: hover.hovered_message,
-            lesson: LessonContext::new(),
+            lesson: LessonContext::new(run.generation),
             narration: story.narration,
             caption: story.caption,
             caption_age_refreshes: StoredValue::new(0),
             stepped: playback.stepped,
             highlighted: selection.highlighted,
             replaced_future: notices.replaced_future,
-            recycle_epoch: run.recycle_epoch,
             refreshes_since_recycle: StoredValue::new(0),
             compare: CompareHook::new(),
             parts,
@@ -164,7 +163,7 @@ impl AppState {
     }
 
     /// Changes the session through `change`, then republishes the view (for a driver such as an open
-    /// lesson's; actions that should reach the timeline's marks also bump `history_revision`).
+    /// lesson's; actions that should reach the timeline's marks also bump `Part::History`).
     pub fn update_session<T>(&self, change: impl FnOnce(&mut Session) -> T) -> Option<T> {
         let result = self.session.try_update_value(change);
         self.publish();
@@ -194,7 +193,7 @@ impl AppState {
         let refreshes = self.refreshes_since_recycle.get_value() + 1;
         if refreshes >= RECYCLE_EVERY_REFRESHES {
             self.refreshes_since_recycle.set_value(0);
-            self.recycle_epoch.update(|epoch| *epoch += 1);
+            self.generation.bump(Part::Recycle);
         } else {
             self.refreshes_since_recycle.set_value(refreshes);
         }
@@ -279,7 +278,7 @@ impl AppState {
             None => {}
         }
         self.mirror_to_partner(&action);
-        self.history_revision.update(|revision| *revision += 1);
+        self.generation.bump(Part::History);
         self.publish();
     }
 
@@ -374,7 +373,7 @@ impl AppState {
                 self.forget_story();
                 self.selected.set(None);
                 self.notice.set(None);
-                self.history_revision.update(|revision| *revision += 1);
+                self.generation.bump(Part::History);
                 self.publish();
             }
             Err(reason) => self.notice.set(Some(Notice {
@@ -392,7 +391,7 @@ impl AppState {
         self.forget_story();
         self.playing.set(playing);
         self.selected.set(None);
-        self.history_revision.update(|revision| *revision += 1);
+        self.generation.bump(Part::History);
         self.publish();
     }
 }

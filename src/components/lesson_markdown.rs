@@ -5,6 +5,7 @@
 //! Checklist items are numbered across the whole lesson (the panel renders the text in pieces); the
 //! caller passes a counter and, for the mastery checklist, a builder for each item's checkbox.
 
+use crate::context::generation::Part;
 use crate::context::notice::Notice;
 use crate::context::run::RunContext;
 use crate::gallery::route::{gallery_fragment, GalleryRoute};
@@ -83,7 +84,7 @@ fn live_name_view(name: LiveName) -> AnyView {
     let step = use_context::<StepText>();
     let at_tick = Memo::new(move |_| {
         let StepText(step) = step?;
-        lessons.revision.track();
+        lessons.generation.of(Part::Lesson).track();
         lessons
             .with_tracker(|tracker| tracker.name_at_tick(step, name))
             .flatten()

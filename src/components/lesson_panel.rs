@@ -10,6 +10,7 @@
 
 use crate::components::lesson_markdown::{blocks_view, ChecklistItem, LinkScope};
 use crate::components::lesson_step::{CurrentStepCard, StepCard};
+use crate::context::generation::Part;
 use crate::lesson::live::{self, load_progress, update_progress, LessonContext};
 use crate::lesson::markdown::{parse_blocks, plain_text, Block};
 use crate::state::AppState;
@@ -40,7 +41,7 @@ fn split_at_steps(blocks: Vec<Block>) -> (Vec<Block>, Vec<Block>, Vec<Block>) {
 pub fn LessonPanel() -> impl IntoView {
     let lessons = expect_context::<LessonContext>();
     move || {
-        lessons.course_revision.track();
+        lessons.generation.of(Part::Course).track();
         let index = lessons.active.get()?;
         let lesson = lessons
             .with_course(|course| course.get(index).cloned())
@@ -59,7 +60,7 @@ fn OpenLesson(lesson: Lesson) -> impl IntoView {
     let stored = StoredValue::new_local(lesson.clone());
     let mastery_item = move |item: usize, label: AnyView| -> AnyView {
         let ticked = move || {
-            lessons.progress_revision.track();
+            lessons.generation.of(Part::Progress).track();
             stored.with_value(|lesson| load_progress(lesson).mastery.contains(&item))
         };
         view! {
@@ -123,7 +124,7 @@ fn OpenLesson(lesson: Lesson) -> impl IntoView {
         })
         .collect_view();
     let kicker = move || {
-        lessons.revision.track();
+        lessons.generation.of(Part::Lesson).track();
         let current = lessons
             .with_tracker(|tracker| tracker.current_step())
             .unwrap_or(0);
@@ -213,13 +214,13 @@ fn waiting_words(moves_left: u64, moves_asked: u64) -> String {
 fn LessonComplete() -> impl IntoView {
     let lessons = expect_context::<LessonContext>();
     let complete = move || {
-        lessons.revision.track();
+        lessons.generation.of(Part::Lesson).track();
         lessons
             .with_tracker(|tracker| tracker.is_complete())
             .unwrap_or(false)
     };
     let words = move || {
-        lessons.revision.track();
+        lessons.generation.of(Part::Lesson).track();
         let not_seen = lessons
             .with_tracker(|tracker| tracker.steps_not_seen())
             .unwrap_or_default();

@@ -8,6 +8,7 @@
 //! lesson panel ([`CurrentStepCard`]), so what to do now sits beside the cluster without scrolling.
 
 use crate::components::lesson_markdown::{blocks_view, inlines_view, LinkScope, StepText};
+use crate::context::generation::Part;
 use crate::lesson::live::{self, LessonContext};
 use crate::lesson::markdown::{parse_blocks, parse_inlines};
 use crate::state::AppState;
@@ -41,7 +42,7 @@ impl StepState {
 }
 
 fn step_state(lessons: LessonContext, index: usize) -> StepState {
-    lessons.revision.track();
+    lessons.generation.of(Part::Lesson).track();
     let current = lessons
         .with_tracker(|tracker| tracker.current_step())
         .unwrap_or(0);
@@ -78,7 +79,7 @@ pub fn StepCard(index: usize, step: LessonStep) -> impl IntoView {
         })
         .collect_view();
     let what_happened = move || {
-        lessons.revision.track();
+        lessons.generation.of(Part::Lesson).track();
         lessons
             .with_tracker(|tracker| tracker.done(index).map(str::to_string))
             .flatten()
@@ -119,7 +120,7 @@ fn OpenStepControls(announce: bool) -> impl IntoView {
     let state = expect_context::<AppState>();
     let lessons = state.lesson;
     let pending = move || {
-        lessons.revision.track();
+        lessons.generation.of(Part::Lesson).track();
         lessons
             .with_tracker(|tracker| tracker.pending().len())
             .unwrap_or(0)
@@ -246,7 +247,7 @@ pub fn CurrentStepCard(steps: Vec<LessonStep>) -> impl IntoView {
     let lessons = expect_context::<LessonContext>();
     let steps = StoredValue::new_local(steps);
     let current = move || {
-        lessons.revision.track();
+        lessons.generation.of(Part::Lesson).track();
         lessons
             .with_tracker(|tracker| tracker.current_step())
             .unwrap_or(0)

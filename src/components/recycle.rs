@@ -12,10 +12,11 @@
 //! owner, its `<For>` and the copies its rows subscribed to are dropped together, and with them every
 //! entry the rows left behind.
 
+use crate::context::generation::Part;
 use crate::context::run::RunContext;
 use leptos::prelude::*;
 
-/// The view `build` makes, made again at every recycle epoch (`RunContext::recycle_epoch`). Signals,
+/// The view `build` makes, made again at every recycle epoch (`Part::Recycle` of `RunContext::generation`). Signals,
 /// memos and `<For>`s created inside `build` belong to that one epoch.
 pub fn recycled<V, F>(build: F) -> impl IntoView
 where
@@ -24,7 +25,7 @@ where
 {
     let run = expect_context::<RunContext>();
     move || {
-        run.recycle_epoch.track();
+        run.generation.of(Part::Recycle).track();
         build()
     }
 }

@@ -8,6 +8,7 @@
 mod add_fault;
 
 use crate::branch::ReplacedFuture;
+use crate::context::generation::Part;
 use crate::context::run::RunContext;
 use crate::format;
 use crate::schedule::{apply_edit, lane_marks, Edit, LaneMark};
@@ -159,7 +160,7 @@ fn commit(state: AppState, edit: &Edit) -> Result<Option<usize>, String> {
     state
         .scenario
         .set(state.with_session(|session| session.scenario().clone()));
-    state.history_revision.update(|revision| *revision += 1);
+    state.generation.bump(Part::History);
     Ok(index)
 }
 
@@ -181,7 +182,7 @@ pub fn ScheduleLane() -> impl IntoView {
     let place_at_ms = RwSignal::new(None::<u64>);
     let now_us = move || state.panel_view.with(|view| view.now_us);
     let drawn = Memo::new(move |_| {
-        let _changed = state.history_revision.get();
+        state.generation.of(Part::History).track();
         let now_us = now_us();
         state.scenario.with(|scenario| {
             state.with_session(|session| {

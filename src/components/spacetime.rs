@@ -13,6 +13,7 @@
 use super::cluster::messages::message_style;
 use super::on_screen::track_on_screen;
 use super::recycle::recycled;
+use crate::context::generation::Part;
 use crate::context::hover::HoverContext;
 use crate::context::playback::PlaybackContext;
 use crate::context::run::RunContext;
@@ -187,7 +188,7 @@ pub fn SpaceTime() -> impl IntoView {
         let key = RunKey {
             node_count: run.view.with(|view| view.nodes.len()),
             seed: run.scenario.with(|scenario| scenario.seed),
-            history_revision: run.history_revision.get(),
+            history_generation: run.generation.of(Part::History).get(),
         };
         let window = window_us.get();
         // The trace keeps the wire labels; an etcd-like service's arrows are named as etcd calls.

@@ -11,6 +11,7 @@
 //! Nothing here imports the root or the drivers (lesson, compare): a part is a bundle of signals with
 //! the few reads that belong to it.
 
+pub mod generation;
 pub mod hover;
 pub mod notice;
 pub mod playback;

@@ -1,6 +1,7 @@
 //! The run itself as components read it: the session (read-only from here), its published views, its
-//! scenario and the counters that say when its history or its long lists should be redrawn.
+//! scenario and the generation number that says when its history or its long lists should be redrawn.
 
+use crate::context::generation::Generation;
 use crate::session::Session;
 use leptos::prelude::*;
 use quorumlab_sim::scenario::Scenario;
@@ -18,10 +19,9 @@ pub struct RunContext {
     /// The furthest simulated time recorded (the timeline's end); refreshed with `panel_view`.
     pub horizon_us: RwSignal<u64>,
     pub scenario: RwSignal<Scenario>,
-    /// Bumped whenever the recorded actions change (marks on the timeline, share links).
-    pub history_revision: RwSignal<u64>,
-    /// Bumped every so many panel refreshes; see `components::recycle`.
-    pub recycle_epoch: RwSignal<u64>,
+    /// The app's one generation number: when the history, the lesson shown, the course, progress or
+    /// the recycle epoch last changed (see `crate::context::generation`).
+    pub generation: Generation,
 }
 
 impl RunContext {
@@ -35,8 +35,7 @@ impl RunContext {
             view: RwSignal::new(view),
             horizon_us: RwSignal::new(0),
             scenario: RwSignal::new(scenario),
-            history_revision: RwSignal::new(0),
-            recycle_epoch: RwSignal::new(0),
+            generation: Generation::new(),
         }
     }
 

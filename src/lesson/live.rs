@@ -11,6 +11,7 @@
 //! A run replaced by anything else (another protocol, new settings, a plain share link) closes the
 //! lesson.
 
+use crate::context::generation::{Generation, Part};
 use crate::context::notice::Notice;
 use crate::format;
 use crate::lesson::drive::{drive_mirrored, Driven};
@@ -40,20 +41,18 @@ pub const LESSON_SPEED: f64 = 1.0;
 pub struct LessonContext {
     /// Fetched and parsed on first use: most visits never open a lesson.
     course: StoredValue<CourseState, LocalStorage>,
-    /// Bumped when the course has arrived (or failed to), so views waiting for it redraw.
-    pub course_revision: RwSignal<u64>,
     tracker: StoredValue<Option<LessonTracker>, LocalStorage>,
     /// The scenario of the lesson's run: a run of anything else closes the lesson.
     run_scenario: StoredValue<Option<Scenario>, LocalStorage>,
-    /// Bumped whenever what the panel shows of the tracker changes (a tick, a new step, "show me").
-    pub revision: RwSignal<u64>,
+    /// The app's generation number: `Part::Lesson` moves whenever what the panel shows of the tracker
+    /// changes (a tick, a new step, "show me"), `Part::Course` when the course has arrived (or failed
+    /// to), `Part::Progress` after every write to localStorage, so views showing them redraw.
+    pub generation: Generation,
     /// The open step's latest "not yet: ..." sentence.
     pub verdict: RwSignal<String>,
     pub list_open: RwSignal<bool>,
     /// Index in the course of the open lesson.
     pub active: RwSignal<Option<usize>>,
-    /// Bumped after every write to localStorage, so progress shown elsewhere re-reads it.
-    pub progress_revision: RwSignal<u64>,
     /// What "show me" did, newest last, so an audience can see it.
     pub show_me_log: RwSignal<Vec<String>>,
     /// The lesson opened paused and waits for the learner to press play or act.
@@ -69,17 +68,15 @@ pub struct LessonContext {
 }
 
 impl LessonContext {
-    pub fn new() -> LessonContext {
+    pub fn new(generation: Generation) -> LessonContext {
         LessonContext {
             course: StoredValue::new_local(CourseState::NotLoaded),
-            course_revision: RwSignal::new(0),
             tracker: StoredValue::new_local(None),
             run_scenario: StoredValue::new_local(None),
-            revision: RwSignal::new(0),
+            generation,
             verdict: RwSignal::new(String::new()),
             list_open: RwSignal::new(false),
             active: RwSignal::new(None),
-            progress_revision: RwSignal::new(0),
             show_me_log: RwSignal::new(Vec::new()),
             waiting: RwSignal::new(false),
             next_world: RwSignal::new(None),
@@ -120,7 +117,7 @@ impl LessonContext {
     }
 
     pub(crate) fn bump(&self) {
-        self.revision.update(|revision| *revision += 1);
+        self.generation.bump(Part::Lesson);
     }
 }
 
@@ -158,18 +155,9 @@ fn arrived(state: AppState, course: Course) {
             _ => Vec::new(),
         }
     });
-    state
-        .lesson
-        .course_revision
-        .update(|revision| *revision += 1);
+    state.lesson.generation.bump(Part::Course);
     for then in waiting.unwrap_or_default() {
         then(state);
-    }
-}
-
-impl Default for LessonContext {
-    fn default() -> Self {
-        LessonContext::new()
     }
 }
 
@@ -208,7 +196,7 @@ pub fn update_progress(
     if let Some(storage) = storage() {
         let _ = storage.set_item(&storage_key(&lesson.id), &progress.to_storage());
     }
-    lessons.progress_revision.update(|revision| *revision += 1);
+    lessons.generation.bump(Part::Progress);
 }
 
 fn notice(state: AppState, text: String, is_error: bool) {
@@ -344,7 +332,7 @@ pub fn drive_frame(state: AppState, wall_ms: f64, speed: f64) -> bool {
 fn after_driving(state: AppState, driven: Driven) {
     let lessons = state.lesson;
     if !driven.performed.is_empty() {
-        state.history_revision.update(|revision| *revision += 1);
+        state.generation.bump(Part::History);
         lessons.show_me_log.update(|log| {
             log.extend(driven.performed.iter().map(|(scheduled, skipped)| {
                 let action = format::describe_action(&scheduled.action);
