@@ -6,11 +6,11 @@
 //! caller passes a counter and, for the mastery checklist, a builder for each item's checkbox.
 
 use crate::context::generation::Part;
+use crate::context::lesson::LessonContext;
 use crate::context::notice::Notice;
 use crate::context::run::RunContext;
 use crate::gallery::route::{gallery_fragment, GalleryRoute};
 use crate::lesson::compare::{open_lesson_run, open_link, CompareLink, LinkOpened};
-use crate::lesson::live::LessonContext;
 use crate::lesson::markdown::{Block, Inline};
 use crate::state::AppState;
 use leptos::prelude::*;

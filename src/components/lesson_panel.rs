@@ -11,7 +11,8 @@
 use crate::components::lesson_markdown::{blocks_view, ChecklistItem, LinkScope};
 use crate::components::lesson_step::{CurrentStepCard, StepCard};
 use crate::context::generation::Part;
-use crate::lesson::live::{self, load_progress, update_progress, LessonContext};
+use crate::context::lesson::LessonContext;
+use crate::lesson::live::{self, load_progress, update_progress};
 use crate::lesson::markdown::{parse_blocks, plain_text, Block};
 use crate::state::AppState;
 use leptos::prelude::*;

@@ -9,7 +9,8 @@
 
 use crate::components::lesson_markdown::{blocks_view, inlines_view, LinkScope, StepText};
 use crate::context::generation::Part;
-use crate::lesson::live::{self, LessonContext};
+use crate::context::lesson::LessonContext;
+use crate::lesson::live;
 use crate::lesson::markdown::{parse_blocks, parse_inlines};
 use crate::state::AppState;
 use leptos::prelude::*;

@@ -15,11 +15,11 @@ use super::on_screen::track_on_screen;
 use super::recycle::recycled;
 use crate::context::generation::Part;
 use crate::context::hover::HoverContext;
+use crate::context::lesson::LessonContext;
 use crate::context::playback::PlaybackContext;
 use crate::context::run::RunContext;
 use crate::context::selection::SelectionContext;
 use crate::format;
-use crate::lesson::live::LessonContext;
 use crate::spacetime::{
     choose_lanes, visible_arrows, ArrowEnd, Lanes, MessageLog, PlacedArrow, RunKey, DROP_AT_SHARE,
     MAX_DRAWN_ARROWS,

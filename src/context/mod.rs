@@ -13,6 +13,7 @@
 
 pub mod generation;
 pub mod hover;
+pub mod lesson;
 pub mod notice;
 pub mod playback;
 pub mod run;

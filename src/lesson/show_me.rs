@@ -6,9 +6,10 @@
 //! steps says so, and the page's "bring the old future back" control offers their run again.
 
 use crate::context::generation::Part;
+use crate::context::lesson::LessonContext;
 use crate::format;
 use crate::lesson::drive;
-use crate::lesson::live::{open_next_world, LessonContext};
+use crate::lesson::live::open_next_world;
 use crate::state::AppState;
 use leptos::prelude::*;
 

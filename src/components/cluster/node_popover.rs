@@ -13,10 +13,10 @@
 //! press anywhere outside closes it.
 
 use crate::components::node_actions::{NodeActionRows, PauseForMs};
+use crate::context::lesson::LessonContext;
 use crate::context::playback::PlaybackContext;
 use crate::context::run::RunContext;
 use crate::context::selection::SelectionContext;
-use crate::lesson::live::LessonContext;
 use crate::placement::{place_beside_keeping, Rect};
 use crate::world_text::names::node_name;
 use leptos::ev;
