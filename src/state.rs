@@ -35,6 +35,17 @@ const CAPTION_HOLD_REFRESHES: u32 = 20;
 /// rows churn are rebuilt, to drop what their old rows left behind (`components::recycle`).
 const RECYCLE_EVERY_REFRESHES: u32 = 200;
 
+/// Where an animation frame finds the app (see [`AppState::begin_frame`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Frame {
+    /// The app has been unmounted: the frame loop ends.
+    Gone,
+    Paused,
+    Playing {
+        speed: f64,
+    },
+}
+
 #[derive(Clone, Copy)]
 pub struct AppState {
     session: StoredValue<Session, LocalStorage>,
@@ -221,24 +232,27 @@ impl AppState {
         }
     }
 
-    /// Called once per animation frame with the wall-clock time since the previous frame. Returns
-    /// false once the app has been unmounted, which ends the frame loop.
-    pub fn on_frame(&self, wall_ms: f64) -> bool {
+    /// The start of an animation frame (see `crate::frame_loop`): whether the app is still there and
+    /// playing, and at what speed. A paused run brings panels that are a few frames behind level once.
+    pub fn begin_frame(&self) -> Frame {
         let Some(playing) = self.playing.try_get_untracked() else {
-            return false;
+            return Frame::Gone;
         };
         if !playing {
             // Paused with panels a few frames behind: bring them level once, so what is read matches.
             if self.panel_age_ms.get_value() > 0.0 {
                 self.publish();
             }
-            return true;
+            return Frame::Paused;
         }
-        let speed = self.speed.get_untracked();
-        // An open lesson advances the run itself, stopping at its checks and "show me" moments.
-        if crate::lesson::live::drive_frame(*self, wall_ms, speed) {
-            return true;
+        Frame::Playing {
+            speed: self.speed.get_untracked(),
         }
+    }
+
+    /// A playing frame of the run on its own (no lesson driving it): `wall_ms` of wall-clock time at
+    /// `speed`, the panels refreshed when they are due.
+    pub fn advance_frame(&self, wall_ms: f64, speed: f64) {
         let moved = self
             .session
             .try_update_value(|session| session.advance_frame(wall_ms, speed))
@@ -248,7 +262,6 @@ impl AppState {
             self.panel_age_ms.set_value(panel_age_ms);
             self.publish_with_panels(panel_age_ms >= PANEL_REFRESH_MS);
         }
-        true
     }
 
     pub fn apply(&self, action: Action) {
