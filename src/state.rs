@@ -7,7 +7,7 @@
 mod follow;
 
 use crate::branch::ReplacedFuture;
-use crate::compare::hook::CompareHook;
+use crate::compare::hook::{CompareHook, Side};
 use crate::context::generation::{Generation, Part};
 use crate::context::hover::HoverContext;
 use crate::context::lesson::LessonContext;
@@ -88,7 +88,7 @@ pub struct AppState {
     pub replaced_future: RwSignal<Option<ReplacedFuture>>,
     refreshes_since_recycle: StoredValue<u32>,
     /// Compare mode: the right side this run leads, or the left side this run follows.
-    pub compare: CompareHook,
+    pub compare: CompareHook<AppState>,
     /// The same signals in their narrow parts, as components ask for them (see `crate::context`).
     parts: Parts,
 }
@@ -442,6 +442,20 @@ impl AppState {
         self.caption_age_refreshes.set_value(CAPTION_HOLD_REFRESHES);
         self.stepped.set(None);
         self.highlighted.set(Vec::new());
+    }
+}
+
+impl Side for AppState {
+    fn for_scenario(scenario: Scenario) -> AppState {
+        AppState::new(scenario)
+    }
+
+    fn hook(&self) -> CompareHook<AppState> {
+        self.compare
+    }
+
+    fn with_session<T>(&self, read: impl FnOnce(&Session) -> T) -> T {
+        AppState::with_session(self, read)
     }
 }
 

@@ -14,7 +14,7 @@ use leptos::prelude::*;
 
 #[component]
 pub fn CompareStage() -> impl IntoView {
-    let compare = expect_context::<CompareHook>();
+    let compare = expect_context::<CompareHook<AppState>>();
     let hook = compare;
     let line = move || {
         hook.difference.with(|difference| {
