@@ -1,10 +1,10 @@
 //! One generation number for the app's state, in place of a revision counter per concern.
 //!
 //! Each change that some view redraws for (the run's recorded history, what the lesson panel shows, the
-//! course arriving, stored progress, a recycle epoch) moves the one number on and notes, for its part,
-//! the generation it happened at. A reader asks for a part's generation ([`Generation::of`]) and follows
-//! a memo of it: the memo looks again whenever the number moves, but tells its readers only when its own
-//! part changed, so a view redraws exactly when its part changes, never for another part's news.
+//! course arriving, stored progress, a recycle epoch) moves the one number on, and its part takes that
+//! number as the generation it last changed at. A reader follows its part's generation
+//! ([`Generation::of`]), so a view redraws exactly when its part changes, never for another part's
+//! news, and every change is told the same way (`bump`) instead of by a counter per concern.
 
 use leptos::prelude::*;
 
@@ -26,6 +26,7 @@ pub enum Part {
 const PARTS: usize = 5;
 
 impl Part {
+    #[cfg(test)]
     const ALL: [Part; PARTS] = [
         Part::History,
         Part::Lesson,
@@ -42,43 +43,33 @@ impl Part {
 #[derive(Clone, Copy)]
 pub struct Generation {
     /// The one number: every change of any part moves it on.
-    count: RwSignal<u64>,
-    /// The generation at which each part last changed.
-    changed_at: StoredValue<[u64; PARTS]>,
-    /// Each part's generation as readers follow it (made once, beside the state).
-    parts: [Memo<u64>; PARTS],
+    count: StoredValue<u64>,
+    /// The generation at which each part last changed, as readers follow it.
+    parts: [RwSignal<u64>; PARTS],
 }
 
 impl Generation {
     pub fn new() -> Generation {
-        let count = RwSignal::new(0);
-        let changed_at = StoredValue::new([0; PARTS]);
-        let parts = Part::ALL.map(|part| {
-            Memo::new(move |_| {
-                count.track();
-                changed_at.with_value(|changed_at| changed_at[part.index()])
-            })
-        });
         Generation {
-            count,
-            changed_at,
-            parts,
+            count: StoredValue::new(0),
+            parts: [(); PARTS].map(|()| RwSignal::new(0)),
         }
     }
 
     /// Notes that `part` changed: the number moves on, and readers of `part` redraw.
     pub fn bump(&self, part: Part) {
-        let Some(next) = self.count.try_get_untracked().map(|count| count + 1) else {
+        let Some(next) = self.count.try_update_value(|count| {
+            *count += 1;
+            *count
+        }) else {
             return;
         };
-        self.changed_at
-            .update_value(|changed_at| changed_at[part.index()] = next);
-        self.count.set(next);
+        self.parts[part.index()].set(next);
     }
 
     /// The generation at which `part` last changed, to read or track.
-    pub fn of(&self, part: Part) -> Memo<u64> {
-        self.parts[part.index()]
+    pub fn of(&self, part: Part) -> ReadSignal<u64> {
+        self.parts[part.index()].read_only()
     }
 }
 
