@@ -34,7 +34,7 @@ use crate::components::theme_toggle::ThemeToggle;
 use crate::components::timeline::Timeline;
 use crate::components::worker_lanes::WorkerLanes;
 use crate::components::znode_tree::ZnodeTree;
-use crate::context::notice::NoticeContext;
+use crate::context::use_notices;
 use crate::frame_loop;
 use crate::keyboard;
 use crate::lesson::live;
@@ -126,7 +126,7 @@ pub fn App() -> impl IntoView {
 
 #[component]
 fn NoticeBar() -> impl IntoView {
-    let notices = expect_context::<NoticeContext>();
+    let notices = use_notices();
     view! {
         <Show when=move || notices.notice.with(Option::is_some)>
             <div class=move || if notices.notice.with(|notice| notice.as_ref().is_some_and(|notice| notice.is_error)) { "notice error" } else { "notice" }

@@ -16,6 +16,7 @@ use crate::context::playback::PlaybackContext;
 use crate::context::run::RunContext;
 use crate::context::selection::SelectionContext;
 use crate::context::story::StoryContext;
+use crate::context::Parts;
 use crate::narration::{caption_may_change, NarrationView};
 use crate::session::{Session, MAX_SPEED, MIN_SPEED};
 use leptos::prelude::*;
@@ -93,29 +94,20 @@ pub struct AppState {
     parts: Parts,
 }
 
-/// The narrow contexts an [`AppState`] provides next to itself.
-#[derive(Clone, Copy)]
-struct Parts {
-    run: RunContext,
-    playback: PlaybackContext,
-    selection: SelectionContext,
-    hover: HoverContext,
-    notices: NoticeContext,
-    story: StoryContext,
-}
-
 impl AppState {
     pub fn new(scenario: Scenario) -> AppState {
         let session = Session::new(scenario.clone()).unwrap_or_else(|_| {
             Session::new(default_scenario()).expect("the default scenario is valid")
         });
+        let run = RunContext::new(session, scenario);
         let parts = Parts {
-            run: RunContext::new(session, scenario),
+            run,
             playback: PlaybackContext::new(crate::web_io::prefers_reduced_motion()),
             selection: SelectionContext::new(),
             hover: HoverContext::new(),
             notices: NoticeContext::new(),
             story: StoryContext::new(),
+            lesson: LessonContext::new(run.generation),
         };
         let Parts {
             run,
@@ -124,6 +116,7 @@ impl AppState {
             hover,
             notices,
             story,
+            lesson,
         } = parts;
         AppState {
             session: run.session_store(),
@@ -141,7 +134,7 @@ impl AppState {
             help_open: notices.help_open,
             horizon_us: run.horizon_us,
             hovered_message: hover.hovered_message,
-            lesson: LessonContext::new(run.generation),
+            lesson,
             narration: story.narration,
             caption: story.caption,
             caption_age_refreshes: StoredValue::new(0),
@@ -154,18 +147,11 @@ impl AppState {
         }
     }
 
-    /// Provides this state and each of its narrow parts as contexts, for the components below (the
-    /// page's own, or a comparison's right side).
+    /// Provides this state and its narrow parts (one [`Parts`] value, read through `context::use_*`)
+    /// as contexts, for the components below (the page's own, or a comparison's right side).
     pub fn provide(self) {
         provide_context(self);
-        provide_context(self.parts.run);
-        provide_context(self.parts.playback);
-        provide_context(self.parts.selection);
-        provide_context(self.parts.hover);
-        provide_context(self.parts.notices);
-        provide_context(self.parts.story);
-        provide_context(self.lesson);
-        provide_context(self.compare);
+        provide_context(self.parts);
     }
 
     /// Reads the session without reacting to it (for one-off questions such as the action list).

@@ -3,7 +3,7 @@
 //! protocol: Raft's where a Raft group exists, the lock, lease and invoice invariants in coordination
 //! worlds, and any invariant that was violated, relevant or not.
 
-use crate::context::run::RunContext;
+use crate::context::use_run;
 use crate::state::AppState;
 use crate::world_text::capabilities::{relevant_invariants, tokens_fence};
 use crate::world_text::hold_words::reworded_holds;
@@ -31,7 +31,7 @@ struct BadgeState {
 
 #[component]
 pub fn CheckerBadges() -> impl IntoView {
-    let run = expect_context::<RunContext>();
+    let run = use_run();
     let violation_count = Memo::new(move |_| {
         run.view
             .with(|view| (view.violation_count, view.now_us == 0))

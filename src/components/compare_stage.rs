@@ -3,18 +3,17 @@
 //! read the right run's state (provided here as their context); whatever they do to it (a node's
 //! menu, a badge's "show me") the right state hands to the left one, which applies it to both.
 
-use crate::compare::hook::CompareHook;
 use crate::components::checker_badges::CheckerBadges;
 use crate::components::cluster::ClusterStage;
 use crate::components::compare_actions::CompareActions;
 use crate::components::narration::NarrationCaption;
-use crate::context::run::RunContext;
+use crate::context::use_run;
 use crate::state::AppState;
 use leptos::prelude::*;
 
 #[component]
 pub fn CompareStage() -> impl IntoView {
-    let compare = expect_context::<CompareHook<AppState>>();
+    let compare = expect_context::<AppState>().compare;
     let hook = compare;
     let line = move || {
         hook.difference.with(|difference| {
@@ -71,7 +70,7 @@ pub fn CompareStage() -> impl IntoView {
 /// trace hash, as the header shows the left one's) follows the panels' refresh.
 #[component]
 fn SidePanels(title: Signal<String>) -> impl IntoView {
-    let run = expect_context::<RunContext>();
+    let run = use_run();
     let hash = move || {
         run.panel_view.track();
         format!("{:016x}", run.with_session(|session| session.trace_hash()))

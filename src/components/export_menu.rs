@@ -5,6 +5,7 @@
 
 use crate::context::notice::{Notice, NoticeContext};
 use crate::context::run::RunContext;
+use crate::context::{use_notices, use_run};
 use crate::export::inline_svg::export_svg;
 use crate::export::{file_name, png, Format, Picture, PNG_SCALE};
 use crate::format;
@@ -59,8 +60,8 @@ fn report(notices: NoticeContext, name: &str, saved: Result<(), String>) {
 
 #[component]
 pub fn ExportMenu() -> impl IntoView {
-    let run = expect_context::<RunContext>();
-    let notices = expect_context::<NoticeContext>();
+    let run = use_run();
+    let notices = use_notices();
     let open = RwSignal::new(false);
     let button = NodeRef::<leptos::html::Button>::new();
     // A press anywhere outside the menu closes it, as a menu would.

@@ -5,7 +5,7 @@
 
 use crate::components::schedule_lane::ScheduleShown;
 use crate::context::notice::Notice;
-use crate::context::notice::NoticeContext;
+use crate::context::use_notices;
 use crate::gallery::kept::{self, KeptImport};
 use crate::gallery::route::{
     gallery_fragment, go_to, is_gallery_fragment, parse_gallery_route, GalleryRoute,
@@ -320,7 +320,7 @@ fn GalleryCard(item: GalleryItem) -> impl IntoView {
     let demo_label = format!("Open {} as a demo, paused", item.title);
     let remove_label = format!("Remove {} from the gallery", item.title);
     let gallery = expect_context::<GalleryState>();
-    let notices = expect_context::<NoticeContext>();
+    let notices = use_notices();
     let id = item.id.clone();
     let remove = move |_| {
         if let Err(problem) = gallery.remove_import(&id) {

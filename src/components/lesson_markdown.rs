@@ -6,9 +6,8 @@
 //! caller passes a counter and, for the mastery checklist, a builder for each item's checkbox.
 
 use crate::context::generation::Part;
-use crate::context::lesson::LessonContext;
 use crate::context::notice::Notice;
-use crate::context::run::RunContext;
+use crate::context::{use_lesson, use_run};
 use crate::gallery::route::{gallery_fragment, GalleryRoute};
 use crate::lesson::compare::{open_lesson_run, open_link, CompareLink, LinkOpened};
 use crate::lesson::markdown::{Block, Inline};
@@ -79,8 +78,8 @@ pub struct StepText(pub usize);
 /// is done, the name as it was at its tick. While it names a node it is a button: a tap scrolls to that
 /// node and selects it, so on a phone the node the text points at is one tap away.
 fn live_name_view(name: LiveName) -> AnyView {
-    let lessons = expect_context::<LessonContext>();
-    let run = expect_context::<RunContext>();
+    let lessons = use_lesson();
+    let run = use_run();
     let step = use_context::<StepText>();
     let at_tick = Memo::new(move |_| {
         let StepText(step) = step?;

@@ -11,7 +11,7 @@
 use crate::components::lesson_markdown::{blocks_view, ChecklistItem, LinkScope};
 use crate::components::lesson_step::{CurrentStepCard, StepCard};
 use crate::context::generation::Part;
-use crate::context::lesson::LessonContext;
+use crate::context::use_lesson;
 use crate::lesson::live::{self, load_progress, update_progress};
 use crate::lesson::markdown::{parse_blocks, plain_text, Block};
 use crate::state::AppState;
@@ -40,7 +40,7 @@ fn split_at_steps(blocks: Vec<Block>) -> (Vec<Block>, Vec<Block>, Vec<Block>) {
 
 #[component]
 pub fn LessonPanel() -> impl IntoView {
-    let lessons = expect_context::<LessonContext>();
+    let lessons = use_lesson();
     move || {
         lessons.generation.of(Part::Course).track();
         let index = lessons.active.get()?;
@@ -213,7 +213,7 @@ fn waiting_words(moves_left: u64, moves_asked: u64) -> String {
 /// without the earlier steps having happened here: the words say which, and how to see them.
 #[component]
 fn LessonComplete() -> impl IntoView {
-    let lessons = expect_context::<LessonContext>();
+    let lessons = use_lesson();
     let complete = move || {
         lessons.generation.of(Part::Lesson).track();
         lessons
@@ -263,7 +263,7 @@ mod waiting_tests {
 /// What "show me" did, so an audience watching an instructor can follow it.
 #[component]
 fn ShowMeLog() -> impl IntoView {
-    let lessons = expect_context::<LessonContext>();
+    let lessons = use_lesson();
     view! {
         <Show when=move || lessons.show_me_log.with(|log| !log.is_empty())>
             <div class="show-me-log" aria-live="polite" data-testid="show-me-log">

@@ -10,6 +10,7 @@
 use crate::components::lesson_markdown::{blocks_view, inlines_view, LinkScope, StepText};
 use crate::context::generation::Part;
 use crate::context::lesson::LessonContext;
+use crate::context::use_lesson;
 use crate::lesson::live;
 use crate::lesson::markdown::{parse_blocks, parse_inlines};
 use crate::state::AppState;
@@ -56,7 +57,7 @@ fn step_state(lessons: LessonContext, index: usize) -> StepState {
 
 #[component]
 pub fn StepCard(index: usize, step: LessonStep) -> impl IntoView {
-    let lessons = expect_context::<LessonContext>();
+    let lessons = use_lesson();
     let status = Memo::new(move |_| step_state(lessons, index));
     let number = index + 1;
     // The live names in this card's text stop following the run once the step ticks.
@@ -180,7 +181,7 @@ fn PredictQuestion(
     done: Signal<bool>,
 ) -> impl IntoView {
     // Kept in the lesson's state, not here: this view is rebuilt when the step's own world opens.
-    let predictions = expect_context::<LessonContext>().predictions;
+    let predictions = use_lesson().predictions;
     let pick = move || predictions.with(|all| all.pick(step, question));
     let picked = Signal::derive(move || pick().map(|pick| pick.option));
     let revealed = move || pick().is_some_and(|pick| pick.revealed_early) || done.get();
@@ -245,7 +246,7 @@ fn PredictQuestion(
 /// step, the cluster and the node's actions are in view together. Its predictions stay in the full card.
 #[component]
 pub fn CurrentStepCard(steps: Vec<LessonStep>) -> impl IntoView {
-    let lessons = expect_context::<LessonContext>();
+    let lessons = use_lesson();
     let steps = StoredValue::new_local(steps);
     let current = move || {
         lessons.generation.of(Part::Lesson).track();

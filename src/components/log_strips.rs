@@ -2,8 +2,7 @@
 //! that is behind looks behind. Nodes go by the names the ring gives them (`A`, `store` in a
 //! coordination world).
 
-use crate::context::run::RunContext;
-use crate::context::selection::SelectionContext;
+use crate::context::{use_run, use_selection};
 use crate::format;
 use crate::world_text::capabilities::runs_raft;
 use crate::world_text::names::node_name;
@@ -96,8 +95,8 @@ impl Strip {
 
 #[component]
 pub fn LogStrips() -> impl IntoView {
-    let selection = expect_context::<SelectionContext>();
-    let run = expect_context::<RunContext>();
+    let selection = use_selection();
+    let run = use_run();
     let strips = Memo::new(move |_| {
         let selected = selection.selected.get();
         run.panel_view.with(|view| {

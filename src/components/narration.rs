@@ -1,8 +1,7 @@
 //! The run told in words: a caption over the cluster (the newest turn of the story, or what the last
 //! single step did) and the event log, whose lines jump to their moment and light up their nodes.
 
-use crate::context::playback::PlaybackContext;
-use crate::context::story::StoryContext;
+use crate::context::{use_playback, use_story};
 use crate::format;
 use crate::state::AppState;
 use leptos::prelude::*;
@@ -21,8 +20,8 @@ fn weight_class(weight: Weight) -> &'static str {
 /// often as the caption does (held about two seconds while playing), so it never floods a reader.
 #[component]
 pub fn NarrationCaption() -> impl IntoView {
-    let playback = expect_context::<PlaybackContext>();
-    let story = expect_context::<StoryContext>();
+    let playback = use_playback();
+    let story = use_story();
     let text = move || {
         if let Some(stepped) = playback.stepped.get() {
             return Some(("step", format!("Step: {stepped}")));
@@ -45,7 +44,7 @@ pub fn NarrationCaption() -> impl IntoView {
 /// The event log: newest first, one button per line (time, sentence, how many it stands for).
 #[component]
 pub fn NarrationLog() -> impl IntoView {
-    let story = expect_context::<StoryContext>();
+    let story = use_story();
     let lines = move || {
         story
             .narration

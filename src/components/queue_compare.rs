@@ -4,7 +4,7 @@
 //! there is no reason to guess): jobs per second, lock traffic, and whether the checkers found anything.
 //! Below, this run's own progress so far, and how many of its workers are waiting for the lock now.
 
-use crate::context::run::RunContext;
+use crate::context::use_run;
 use leptos::prelude::*;
 use quorumlab_sim::config::ProtocolConfig;
 use quorumlab_sim::runner::{run_scenario, RunReport};
@@ -119,7 +119,7 @@ pub fn speedup_text(numbers: &[QueueNumbers; 2]) -> String {
 
 #[component]
 pub fn QueueCompare() -> impl IntoView {
-    let run = expect_context::<RunContext>();
+    let run = use_run();
     let numbers = Memo::new(move |_| run.scenario.with(compare));
     let this_partitioned = Memo::new(move |_| {
         run.scenario.with(|scenario| {

@@ -13,7 +13,7 @@
 //! entry the rows left behind.
 
 use crate::context::generation::Part;
-use crate::context::run::RunContext;
+use crate::context::use_run;
 use leptos::prelude::*;
 
 /// The view `build` makes, made again at every recycle epoch (`Part::Recycle` of `RunContext::generation`). Signals,
@@ -23,7 +23,7 @@ where
     F: Fn() -> V + Send + Sync + 'static,
     V: IntoView + 'static,
 {
-    let run = expect_context::<RunContext>();
+    let run = use_run();
     move || {
         run.generation.of(Part::Recycle).track();
         build()

@@ -3,7 +3,7 @@
 //! run and what they say, so only a new row is created and animated, and another run's row at the same
 //! position (an imported trace, say) replaces the old one.
 
-use crate::context::run::RunContext;
+use crate::context::use_run;
 use crate::format;
 use crate::world_text::capabilities::tokens_fence;
 use crate::world_text::ledger::{ledger_sentence, outcome_class};
@@ -31,7 +31,7 @@ struct LedgerSummary {
 
 #[component]
 pub fn ResourceLedger() -> impl IntoView {
-    let run = expect_context::<RunContext>();
+    let run = use_run();
     let summary = Memo::new(move |_| {
         run.panel_view.with(|view| {
             let coordination = view.coordination.as_ref()?;

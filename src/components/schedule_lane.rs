@@ -9,7 +9,7 @@ mod add_fault;
 
 use crate::branch::ReplacedFuture;
 use crate::context::generation::Part;
-use crate::context::run::RunContext;
+use crate::context::use_run;
 use crate::format;
 use crate::schedule::{apply_edit, lane_marks, Edit, LaneMark};
 use crate::state::AppState;
@@ -252,7 +252,7 @@ fn LaneTrack(
     place_at_ms: RwSignal<Option<u64>>,
     run_edit: Editor,
 ) -> impl IntoView {
-    let run = expect_context::<RunContext>();
+    let run = use_run();
     let percent = move |ms: u64| 100.0 * ms as f64 / span_ms.get() as f64;
     let now_percent = move || percent(run.panel_view.with(|view| view.now_us) / 1_000).min(100.0);
     let pick_time = move |event: leptos::ev::PointerEvent| {

@@ -6,6 +6,7 @@
 //! again.
 
 use crate::context::notice::NoticeContext;
+use crate::context::use_notices;
 use crate::keyboard::SHORTCUTS;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -47,7 +48,7 @@ fn hand_focus_over(notices: NoticeContext) {
 
 #[component]
 pub fn ShortcutSheet() -> impl IntoView {
-    let notices = expect_context::<NoticeContext>();
+    let notices = use_notices();
     hand_focus_over(notices);
     view! {
         <Show when=move || notices.help_open.get()>

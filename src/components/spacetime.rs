@@ -14,11 +14,8 @@ use super::cluster::messages::message_style;
 use super::on_screen::track_on_screen;
 use super::recycle::recycled;
 use crate::context::generation::Part;
-use crate::context::hover::HoverContext;
-use crate::context::lesson::LessonContext;
 use crate::context::playback::PlaybackContext;
-use crate::context::run::RunContext;
-use crate::context::selection::SelectionContext;
+use crate::context::{use_hover, use_lesson, use_playback, use_run, use_selection};
 use crate::format;
 use crate::spacetime::{
     choose_lanes, visible_arrows, ArrowEnd, Lanes, MessageLog, PlacedArrow, RunKey, DROP_AT_SHARE,
@@ -91,7 +88,7 @@ fn track_width(playback: PlaybackContext, svg_ref: NodeRef<leptos::svg::Svg>) ->
         });
     };
     Effect::new(move |_| {
-        expect_context::<LessonContext>().active.track();
+        use_lesson().active.track();
         playback.presenter.track();
         measure();
     });
@@ -121,9 +118,9 @@ fn lane_y(lane: usize) -> f64 {
 
 #[component]
 pub fn SpaceTime() -> impl IntoView {
-    let run = expect_context::<RunContext>();
-    let selection = expect_context::<SelectionContext>();
-    let hover = expect_context::<HoverContext>();
+    let run = use_run();
+    let selection = use_selection();
+    let hover = use_hover();
     let window_us = RwSignal::new(DEFAULT_WINDOW_US);
     let log = StoredValue::new_local(MessageLog::default());
     let lanes = Memo::new(move |_| {
@@ -177,7 +174,7 @@ pub fn SpaceTime() -> impl IntoView {
         }
     });
     let svg_ref = NodeRef::<leptos::svg::Svg>::new();
-    let width_px = track_width(expect_context::<PlaybackContext>(), svg_ref);
+    let width_px = track_width(use_playback(), svg_ref);
     let scale = Memo::new(move |_| Scale {
         window_us: window_us.get(),
         origin_us: now_us.get() / REBASE_US * REBASE_US,
@@ -351,7 +348,7 @@ pub fn SpaceTime() -> impl IntoView {
 
 #[component]
 fn LaneLabels(lanes: Memo<Lanes>, width_px: RwSignal<u32>) -> impl IntoView {
-    let run = expect_context::<RunContext>();
+    let run = use_run();
     let lane_class = move |node: Option<NodeId>| {
         let Some(node) = node else {
             return "st-lane others";

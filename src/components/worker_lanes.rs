@@ -4,7 +4,7 @@
 //! A banner shows when two clients both believe they hold the lock at once (Redlock's failure).
 
 use crate::components::malformed_write::MalformedWriteControl;
-use crate::context::run::RunContext;
+use crate::context::use_run;
 use crate::format;
 use crate::world_text::beliefs::{belief_sentence, believed_holders, double_holder_sentence};
 use crate::world_text::capabilities::tokens_fence;
@@ -152,7 +152,7 @@ fn lanes(view: &ClusterView, ttl_us: u64) -> Vec<Lane> {
 
 #[component]
 pub fn WorkerLanes() -> impl IntoView {
-    let run = expect_context::<RunContext>();
+    let run = use_run();
     let ttl_us = Memo::new(move |_| run.scenario.with(crate::world_text::leases::lease_ttl_us));
     let lanes = Memo::new(move |_| {
         let ttl_us = ttl_us.get();

@@ -10,7 +10,7 @@ mod draw;
 pub mod palette;
 
 use crate::components::on_screen::track_on_screen;
-use crate::context::run::RunContext;
+use crate::context::use_run;
 use crate::format;
 use crate::latency::latency_text;
 use crate::series::{
@@ -62,7 +62,7 @@ struct DrawKey {
 
 #[component]
 pub fn Charts() -> impl IntoView {
-    let shown = expect_context::<RunContext>();
+    let shown = use_run();
     let history = StoredValue::new_local(ChartHistory::default());
     let open = RwSignal::new(true);
     let labels = RwSignal::new(ChartLabels::default());

@@ -5,7 +5,7 @@
 //! beside it ("60–90 ms"), so it is told apart by shape and text, not colour alone.
 
 use super::geometry::StageGeometry;
-use crate::context::run::RunContext;
+use crate::context::use_run;
 use crate::layout::pull_toward;
 use leptos::prelude::*;
 use quorumlab_sim::ids::NodeId;
@@ -79,7 +79,7 @@ fn link_lines(
 
 #[component]
 pub fn ClusterLinks(geometry: Memo<StageGeometry>) -> impl IntoView {
-    let run = expect_context::<RunContext>();
+    let run = use_run();
     let lines = Memo::new(move |_| {
         run.view.with(|view| {
             let cuts: Vec<(NodeId, NodeId)> = view

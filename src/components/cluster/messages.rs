@@ -7,8 +7,8 @@ use super::geometry::StageGeometry;
 use super::message_detail::MessageMenuTarget;
 use crate::components::recycle::recycled;
 use crate::context::hover::HoverContext;
-use crate::context::playback::PlaybackContext;
 use crate::context::run::RunContext;
+use crate::context::{use_hover, use_playback, use_run};
 use crate::layout::{flight_progress, message_position};
 use crate::state::AppState;
 use leptos::prelude::*;
@@ -63,8 +63,8 @@ pub fn ClusterMessages(geometry: Memo<StageGeometry>) -> impl IntoView {
 /// One element per message: labels, ✕ marks, and linking with the space-time diagram by hover or tap.
 #[component]
 fn MessageDots(geometry: Memo<StageGeometry>) -> impl IntoView {
-    let run = expect_context::<RunContext>();
-    let hover = expect_context::<HoverContext>();
+    let run = use_run();
+    let hover = use_hover();
     recycled(move || {
         let sources = DotSources::new(run, hover, geometry);
         let messages = Memo::new(move |_| run.view.with(|view| view.messages.clone()));
@@ -102,8 +102,8 @@ impl DotSources {
 /// of elements coming and going. No labels or hover here; dropped messages are red dots.
 #[component]
 fn BulkMessages(geometry: Memo<StageGeometry>) -> impl IntoView {
-    let run = expect_context::<RunContext>();
-    let playback = expect_context::<PlaybackContext>();
+    let run = use_run();
+    let playback = use_playback();
     let path_for = move |class: &'static str| {
         move || {
             geometry.with(|geometry| {

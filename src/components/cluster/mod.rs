@@ -13,7 +13,7 @@ pub mod node_popover;
 pub mod timer_rings;
 pub mod watches;
 
-use crate::context::run::RunContext;
+use crate::context::use_run;
 use crate::world_text::{membership, names, partition};
 use geometry::{StageGeometry, STAGE_HEIGHT, STAGE_WIDTH};
 use lease::ClusterLeaseRings;
@@ -35,7 +35,7 @@ use watches::ClusterWatches;
 /// at 1440 px and hidden at 1280 px.
 #[component]
 pub fn ClusterStage(#[prop(optional)] titled: bool) -> impl IntoView {
-    let run = expect_context::<RunContext>();
+    let run = use_run();
     let node_count = Memo::new(move |_| run.view.with(|view| view.nodes.len()));
     // Servers outside the configuration leave the ring; the ring is redrawn only when seats change.
     let on_ring = Memo::new(move |_| {
@@ -129,7 +129,7 @@ pub fn ClusterStage(#[prop(optional)] titled: bool) -> impl IntoView {
 /// While the cluster is partitioned, each side's quorum verdict sits on the stage itself.
 #[component]
 fn QuorumOverlay() -> impl IntoView {
-    let run = expect_context::<RunContext>();
+    let run = use_run();
     let badges = Memo::new(move |_| {
         run.view.with(|view| {
             let coordination = view.coordination.as_ref();

@@ -15,8 +15,8 @@
 use crate::components::node_actions::{NodeActionRows, PauseForMs};
 use crate::context::lesson::LessonContext;
 use crate::context::playback::PlaybackContext;
-use crate::context::run::RunContext;
 use crate::context::selection::SelectionContext;
+use crate::context::{use_lesson, use_playback, use_run, use_selection};
 use crate::placement::{place_beside_keeping, Rect};
 use crate::world_text::names::node_name;
 use leptos::ev;
@@ -358,16 +358,16 @@ fn close_when_left(selection: SelectionContext, popover: Popover) {
 
 #[component]
 pub fn NodePopover() -> impl IntoView {
-    let run = expect_context::<RunContext>();
-    let playback = expect_context::<PlaybackContext>();
-    let selection = expect_context::<SelectionContext>();
+    let run = use_run();
+    let playback = use_playback();
+    let selection = use_selection();
     let popover = Popover {
         open: expect_context::<NodePopoverTarget>().0,
         spot: RwSignal::new(None),
         element: NodeRef::new(),
         last_focus: StoredValue::new(None),
     };
-    follow_layout(playback, expect_context::<LessonContext>(), popover);
+    follow_layout(playback, use_lesson(), popover);
     close_when_left(selection, popover);
     let after = Callback::new(move |()| popover.rows_changed());
     move || {

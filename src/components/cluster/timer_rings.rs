@@ -5,7 +5,7 @@
 //! graph were most of the page's script time.
 
 use super::geometry::StageGeometry;
-use crate::context::run::RunContext;
+use crate::context::use_run;
 use leptos::prelude::*;
 use quorumlab_sim::protocol::RoleLabel;
 use quorumlab_sim::view::NodeView;
@@ -62,7 +62,7 @@ fn ring_kind(node: &NodeView) -> Option<usize> {
 /// All rings of a large cluster, drawn over the nodes' ring tracks.
 #[component]
 pub fn ClusterTimerRings(geometry: Memo<StageGeometry>) -> impl IntoView {
-    let run = expect_context::<RunContext>();
+    let run = use_run();
     let paths = Memo::new(move |_| {
         geometry.with(|geometry| {
             let radius = geometry.node_radius + geometry.timer_gap;

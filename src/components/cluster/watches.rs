@@ -4,7 +4,7 @@
 //! points at its predecessor only, a chain where a departure wakes a single watcher.
 
 use super::geometry::StageGeometry;
-use crate::context::run::RunContext;
+use crate::context::use_run;
 use crate::layout::{pull_toward, Point};
 use leptos::prelude::*;
 use quorumlab_sim::ids::NodeId;
@@ -62,7 +62,7 @@ fn curve(from: Point, to: Point, bow: f64) -> String {
 
 #[component]
 pub fn ClusterWatches(geometry: Memo<StageGeometry>) -> impl IntoView {
-    let run = expect_context::<RunContext>();
+    let run = use_run();
     let arrows = Memo::new(move |_| {
         run.view.with(|view| {
             view.coordination
