@@ -6,7 +6,7 @@
 //! driver; the lesson knows the state.
 
 use crate::lesson::live;
-use crate::state::{AppState, Frame};
+use crate::state::AppState;
 use leptos::prelude::*;
 
 /// Wall-clock milliseconds since the page opened (0 where there is no window, as in native tests).
@@ -23,23 +23,9 @@ pub fn start(state: AppState) {
 fn schedule(state: AppState, previous_ms: f64) {
     request_animation_frame(move || {
         let current_ms = now_ms();
-        if on_frame(state, current_ms - previous_ms) {
+        // An open lesson advances the run itself, stopping at its checks and "show me" moments.
+        if state.on_frame(current_ms - previous_ms, live::drive_frame) {
             schedule(state, current_ms);
         }
     });
-}
-
-/// One frame of `wall_ms` of wall-clock time. Returns false once the app has been unmounted, which
-/// ends the frame loop.
-fn on_frame(state: AppState, wall_ms: f64) -> bool {
-    match state.begin_frame() {
-        Frame::Gone => false,
-        Frame::Paused => true,
-        Frame::Playing { speed } => {
-            if !live::drive_frame(state, wall_ms, speed) {
-                state.advance_frame(wall_ms, speed);
-            }
-            true
-        }
-    }
 }

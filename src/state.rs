@@ -36,17 +36,6 @@ const CAPTION_HOLD_REFRESHES: u32 = 20;
 /// rows churn are rebuilt, to drop what their old rows left behind (`components::recycle`).
 const RECYCLE_EVERY_REFRESHES: u32 = 200;
 
-/// Where an animation frame finds the app (see [`AppState::begin_frame`]).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Frame {
-    /// The app has been unmounted: the frame loop ends.
-    Gone,
-    Paused,
-    Playing {
-        speed: f64,
-    },
-}
-
 #[derive(Clone, Copy)]
 pub struct AppState {
     session: StoredValue<Session, LocalStorage>,
@@ -90,8 +79,6 @@ pub struct AppState {
     refreshes_since_recycle: StoredValue<u32>,
     /// Compare mode: the right side this run leads, or the left side this run follows.
     pub compare: CompareHook<AppState>,
-    /// The same signals in their narrow parts, as components ask for them (see `crate::context`).
-    parts: Parts,
 }
 
 impl AppState {
@@ -99,27 +86,16 @@ impl AppState {
         let session = Session::new(scenario.clone()).unwrap_or_else(|_| {
             Session::new(default_scenario()).expect("the default scenario is valid")
         });
+        // Each part makes its own signals; the state keeps the same handles (see `AppState::parts`).
         let run = RunContext::new(session, scenario);
-        let parts = Parts {
-            run,
-            playback: PlaybackContext::new(crate::web_io::prefers_reduced_motion()),
-            selection: SelectionContext::new(),
-            hover: HoverContext::new(),
-            notices: NoticeContext::new(),
-            story: StoryContext::new(),
-            lesson: LessonContext::new(run.generation),
-        };
-        let Parts {
-            run,
-            playback,
-            selection,
-            hover,
-            notices,
-            story,
-            lesson,
-        } = parts;
+        let playback = PlaybackContext::new(crate::web_io::prefers_reduced_motion());
+        let selection = SelectionContext::new();
+        let hover = HoverContext::new();
+        let notices = NoticeContext::new();
+        let story = StoryContext::new();
+        let lesson = LessonContext::new(run.generation);
         AppState {
-            session: run.session_store(),
+            session: run.session,
             view: run.view,
             panel_view: run.panel_view,
             panel_age_ms: StoredValue::new(0.0),
@@ -143,7 +119,6 @@ impl AppState {
             replaced_future: notices.replaced_future,
             refreshes_since_recycle: StoredValue::new(0),
             compare: CompareHook::new(),
-            parts,
         }
     }
 
@@ -151,7 +126,45 @@ impl AppState {
     /// as contexts, for the components below (the page's own, or a comparison's right side).
     pub fn provide(self) {
         provide_context(self);
-        provide_context(self.parts);
+        provide_context(self.parts());
+    }
+
+    /// The same signal handles as this state's fields, in their narrow parts (see `crate::context`).
+    fn parts(&self) -> Parts {
+        Parts {
+            run: RunContext {
+                session: self.session,
+                view: self.view,
+                panel_view: self.panel_view,
+                horizon_us: self.horizon_us,
+                scenario: self.scenario,
+                generation: self.generation,
+            },
+            playback: PlaybackContext {
+                playing: self.playing,
+                speed: self.speed,
+                stepped: self.stepped,
+                presenter: self.presenter,
+                reduced_motion: self.reduced_motion,
+            },
+            selection: SelectionContext {
+                selected: self.selected,
+                highlighted: self.highlighted,
+            },
+            hover: HoverContext {
+                hovered_message: self.hovered_message,
+            },
+            notices: NoticeContext {
+                notice: self.notice,
+                help_open: self.help_open,
+                replaced_future: self.replaced_future,
+            },
+            story: StoryContext {
+                narration: self.narration,
+                caption: self.caption,
+            },
+            lesson: self.lesson,
+        }
     }
 
     /// Reads the session without reacting to it (for one-off questions such as the action list).
@@ -218,27 +231,25 @@ impl AppState {
         }
     }
 
-    /// The start of an animation frame (see `crate::frame_loop`): whether the app is still there and
-    /// playing, and at what speed. A paused run brings panels that are a few frames behind level once.
-    pub fn begin_frame(&self) -> Frame {
+    /// Called once per animation frame with the wall-clock time since the previous frame. Returns
+    /// false once the app has been unmounted, which ends the frame loop. While playing, `drive` (an
+    /// open lesson's driver, composed in by `crate::frame_loop`) may advance the run itself, returning
+    /// true when it did; otherwise the run plays on its own.
+    pub fn on_frame(&self, wall_ms: f64, drive: fn(AppState, f64, f64) -> bool) -> bool {
         let Some(playing) = self.playing.try_get_untracked() else {
-            return Frame::Gone;
+            return false;
         };
         if !playing {
             // Paused with panels a few frames behind: bring them level once, so what is read matches.
             if self.panel_age_ms.get_value() > 0.0 {
                 self.publish();
             }
-            return Frame::Paused;
+            return true;
         }
-        Frame::Playing {
-            speed: self.speed.get_untracked(),
+        let speed = self.speed.get_untracked();
+        if drive(*self, wall_ms, speed) {
+            return true;
         }
-    }
-
-    /// A playing frame of the run on its own (no lesson driving it): `wall_ms` of wall-clock time at
-    /// `speed`, the panels refreshed when they are due.
-    pub fn advance_frame(&self, wall_ms: f64, speed: f64) {
         let moved = self
             .session
             .try_update_value(|session| session.advance_frame(wall_ms, speed))
@@ -248,6 +259,7 @@ impl AppState {
             self.panel_age_ms.set_value(panel_age_ms);
             self.publish_with_panels(panel_age_ms >= PANEL_REFRESH_MS);
         }
+        true
     }
 
     pub fn apply(&self, action: Action) {

@@ -9,7 +9,8 @@
 //!
 //! The parts travel as one [`Parts`] value, read through the `use_*` functions: each type looked up in
 //! the context costs its own copy of the lookup in the wasm (about 0.7 kB apiece), and a lookup per
-//! part made the app larger than the hub it replaced.
+//! part made the app larger than the hub it replaced. The `use_*` functions are always inlined for the
+//! same reason: a call site then costs what reading a field of the state cost before.
 //!
 //! Nothing here imports the root or the drivers (lesson, compare): a part is a bundle of signals with
 //! the few reads that belong to it.
@@ -44,31 +45,38 @@ pub struct Parts {
     pub lesson: LessonContext,
 }
 
+#[inline(always)]
 /// The run as the components above this one see it (the page's, or a comparison side's).
 pub fn use_run() -> RunContext {
     expect_context::<Parts>().run
 }
 
+#[inline(always)]
 pub fn use_playback() -> PlaybackContext {
     expect_context::<Parts>().playback
 }
 
+#[inline(always)]
 pub fn use_selection() -> SelectionContext {
     expect_context::<Parts>().selection
 }
 
+#[inline(always)]
 pub fn use_hover() -> HoverContext {
     expect_context::<Parts>().hover
 }
 
+#[inline(always)]
 pub fn use_notices() -> NoticeContext {
     expect_context::<Parts>().notices
 }
 
+#[inline(always)]
 pub fn use_story() -> StoryContext {
     expect_context::<Parts>().story
 }
 
+#[inline(always)]
 pub fn use_lesson() -> LessonContext {
     expect_context::<Parts>().lesson
 }

@@ -9,8 +9,9 @@ use quorumlab_sim::view::ClusterView;
 
 #[derive(Clone, Copy)]
 pub struct RunContext {
-    /// Changed only by the composition root (`crate::state::AppState`); readable here.
-    session: StoredValue<Session, LocalStorage>,
+    /// Changed only by the composition root (`crate::state::AppState`), which also builds this part
+    /// from its own handles; components read it through [`RunContext::with_session`].
+    pub(crate) session: StoredValue<Session, LocalStorage>,
     /// The latest snapshot of the cluster; rebuilt after every frame or action that changed something.
     pub view: RwSignal<ClusterView>,
     /// The same snapshot for panels of text and tables (inspector, logs, lanes): while playing it follows
@@ -42,10 +43,5 @@ impl RunContext {
     /// Reads the session without reacting to it (for one-off questions such as the action list).
     pub fn with_session<T>(&self, read: impl FnOnce(&Session) -> T) -> T {
         self.session.with_value(read)
-    }
-
-    /// The stored session, for the composition root that changes it.
-    pub(crate) fn session_store(&self) -> StoredValue<Session, LocalStorage> {
-        self.session
     }
 }

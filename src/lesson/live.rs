@@ -44,9 +44,10 @@ pub fn when_course_loaded(state: AppState, then: impl FnOnce(AppState) + 'static
     let first_to_ask = lessons
         .course
         .with_value(|course| matches!(course, CourseState::NotLoaded));
+    let then: Box<dyn FnOnce()> = Box::new(move || then(state));
     lessons.course.update_value(|course| match course {
-        CourseState::Loading(waiting) => waiting.push(Box::new(move || then(state))),
-        _ => *course = CourseState::Loading(vec![Box::new(move || then(state))]),
+        CourseState::Loading(waiting) => waiting.push(then),
+        _ => *course = CourseState::Loading(vec![then]),
     });
     if first_to_ask {
         load_course(move |course| arrived(state, course));
