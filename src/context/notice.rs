@@ -27,11 +27,6 @@ impl NoticeContext {
             replaced_future: RwSignal::new(None),
         }
     }
-
-    /// Shows `text` in the notice bar, as an error or as plain news.
-    pub fn say(&self, text: String, is_error: bool) {
-        self.notice.set(Some(Notice { text, is_error }));
-    }
 }
 
 impl Default for NoticeContext {
