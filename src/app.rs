@@ -34,6 +34,7 @@ use crate::components::timeline::Timeline;
 use crate::components::worker_lanes::WorkerLanes;
 use crate::components::world_panel::WorldPanel;
 use crate::components::znode_tree::ZnodeTree;
+use crate::context::use_notices;
 use crate::frame_loop;
 use crate::keyboard;
 use crate::lesson::live;
@@ -44,7 +45,7 @@ use leptos::prelude::*;
 #[component]
 pub fn App() -> impl IntoView {
     let state = AppState::new(default_scenario());
-    provide_context(state);
+    state.provide();
     provide_context(ThemeState::install());
     share_button::open_from_address(state);
     crate::compare::address::install(state);
@@ -125,13 +126,13 @@ pub fn App() -> impl IntoView {
 
 #[component]
 fn NoticeBar() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let notices = use_notices();
     view! {
-        <Show when=move || state.notice.with(Option::is_some)>
-            <div class=move || if state.notice.with(|notice| notice.as_ref().is_some_and(|notice| notice.is_error)) { "notice error" } else { "notice" }
+        <Show when=move || notices.notice.with(Option::is_some)>
+            <div class=move || if notices.notice.with(|notice| notice.as_ref().is_some_and(|notice| notice.is_error)) { "notice error" } else { "notice" }
                 role="status" data-testid="notice">
-                <span>{move || state.notice.with(|notice| notice.as_ref().map(|notice| notice.text.clone()).unwrap_or_default())}</span>
-                <button class="link" on:click=move |_| state.notice.set(None) aria-label="Dismiss">"✕"</button>
+                <span>{move || notices.notice.with(|notice| notice.as_ref().map(|notice| notice.text.clone()).unwrap_or_default())}</span>
+                <button class="link" on:click=move |_| notices.notice.set(None) aria-label="Dismiss">"✕"</button>
             </div>
         </Show>
     }

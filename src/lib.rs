@@ -8,6 +8,7 @@ pub mod branch;
 pub mod caption_fit;
 pub mod compare;
 pub mod components;
+pub mod context;
 pub mod export;
 pub mod format;
 pub mod frame_loop;

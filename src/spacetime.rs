@@ -53,7 +53,7 @@ pub struct Arrow {
 pub struct RunKey {
     pub node_count: usize,
     pub seed: u64,
-    pub history_revision: u64,
+    pub history_generation: u64,
 }
 
 /// Arrows of the recent past, kept in send order (which is also id order).
@@ -431,7 +431,7 @@ mod tests {
         let key = RunKey {
             node_count: 5,
             seed: 7,
-            history_revision: 0,
+            history_generation: 0,
         };
         let mut log = MessageLog::default();
         let mut frame_us = 0;

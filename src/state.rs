@@ -7,8 +7,16 @@
 mod follow;
 
 use crate::branch::ReplacedFuture;
-use crate::compare::hook::CompareHook;
-use crate::lesson::live::LessonContext;
+use crate::compare::hook::{CompareHook, Side};
+use crate::context::generation::{Generation, Part};
+use crate::context::hover::HoverContext;
+use crate::context::lesson::LessonContext;
+use crate::context::notice::{Notice, NoticeContext};
+use crate::context::playback::PlaybackContext;
+use crate::context::run::RunContext;
+use crate::context::selection::SelectionContext;
+use crate::context::story::StoryContext;
+use crate::context::Parts;
 use crate::narration::{caption_may_change, NarrationView};
 use crate::session::{Session, MAX_SPEED, MIN_SPEED};
 use leptos::prelude::*;
@@ -19,13 +27,6 @@ use quorumlab_sim::scenario::Scenario;
 use quorumlab_sim::time::SimTime;
 use quorumlab_sim::view::ClusterView;
 use quorumlab_sim::ActionOutcome;
-
-/// A short message shown after an action, e.g. why it was skipped.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Notice {
-    pub text: String,
-    pub is_error: bool,
-}
 
 /// How often, in wall time, text panels follow a playing simulation (see `AppState::panel_view`).
 const PANEL_REFRESH_MS: f64 = 100.0;
@@ -46,8 +47,9 @@ pub struct AppState {
     pub panel_view: RwSignal<ClusterView>,
     /// Wall time since `panel_view` was last refreshed during playback.
     panel_age_ms: StoredValue<f64>,
-    /// Bumped whenever the recorded actions change (marks on the timeline, share links).
-    pub history_revision: RwSignal<u64>,
+    /// The one generation number (see `crate::context::generation`); `Part::History` moves whenever the
+    /// recorded actions change (marks on the timeline, share links).
+    pub generation: Generation,
     pub scenario: RwSignal<Scenario>,
     pub playing: RwSignal<bool>,
     pub speed: RwSignal<f64>,
@@ -74,11 +76,9 @@ pub struct AppState {
     pub highlighted: RwSignal<Vec<NodeId>>,
     /// The future the last action in the past replaced, which the learner may bring back.
     pub replaced_future: RwSignal<Option<ReplacedFuture>>,
-    /// Bumped every [`RECYCLE_EVERY_REFRESHES`] panel refreshes; see `components::recycle`.
-    pub recycle_epoch: RwSignal<u64>,
     refreshes_since_recycle: StoredValue<u32>,
     /// Compare mode: the right side this run leads, or the left side this run follows.
-    pub compare: CompareHook,
+    pub compare: CompareHook<AppState>,
 }
 
 impl AppState {
@@ -86,33 +86,84 @@ impl AppState {
         let session = Session::new(scenario.clone()).unwrap_or_else(|_| {
             Session::new(default_scenario()).expect("the default scenario is valid")
         });
-        let view = session.view();
+        // Each part makes its own signals; the state keeps the same handles (see `AppState::parts`).
+        let run = RunContext::new(session, scenario);
+        let playback = PlaybackContext::new(crate::web_io::prefers_reduced_motion());
+        let selection = SelectionContext::new();
+        let hover = HoverContext::new();
+        let notices = NoticeContext::new();
+        let story = StoryContext::new();
+        let lesson = LessonContext::new(run.generation);
         AppState {
-            reduced_motion: crate::web_io::prefers_reduced_motion(),
-            session: StoredValue::new_local(session),
-            panel_view: RwSignal::new(view.clone()),
+            session: run.session,
+            view: run.view,
+            panel_view: run.panel_view,
             panel_age_ms: StoredValue::new(0.0),
-            view: RwSignal::new(view),
-            history_revision: RwSignal::new(0),
-            scenario: RwSignal::new(scenario),
-            playing: RwSignal::new(true),
-            speed: RwSignal::new(1.0),
-            selected: RwSignal::new(None),
-            notice: RwSignal::new(None),
-            presenter: RwSignal::new(false),
-            help_open: RwSignal::new(false),
-            horizon_us: RwSignal::new(0),
-            hovered_message: RwSignal::new(None),
-            lesson: LessonContext::new(),
-            narration: RwSignal::new(NarrationView::default()),
-            caption: RwSignal::new(None),
+            generation: run.generation,
+            scenario: run.scenario,
+            playing: playback.playing,
+            speed: playback.speed,
+            selected: selection.selected,
+            notice: notices.notice,
+            presenter: playback.presenter,
+            reduced_motion: playback.reduced_motion,
+            help_open: notices.help_open,
+            horizon_us: run.horizon_us,
+            hovered_message: hover.hovered_message,
+            lesson,
+            narration: story.narration,
+            caption: story.caption,
             caption_age_refreshes: StoredValue::new(0),
-            stepped: RwSignal::new(None),
-            highlighted: RwSignal::new(Vec::new()),
-            replaced_future: RwSignal::new(None),
-            recycle_epoch: RwSignal::new(0),
+            stepped: playback.stepped,
+            highlighted: selection.highlighted,
+            replaced_future: notices.replaced_future,
             refreshes_since_recycle: StoredValue::new(0),
             compare: CompareHook::new(),
+        }
+    }
+
+    /// Provides this state and its narrow parts (one [`Parts`] value, read through `context::use_*`)
+    /// as contexts, for the components below (the page's own, or a comparison's right side).
+    pub fn provide(self) {
+        provide_context(self);
+        provide_context(self.parts());
+    }
+
+    /// The same signal handles as this state's fields, in their narrow parts (see `crate::context`).
+    fn parts(&self) -> Parts {
+        Parts {
+            run: RunContext {
+                session: self.session,
+                view: self.view,
+                panel_view: self.panel_view,
+                horizon_us: self.horizon_us,
+                scenario: self.scenario,
+                generation: self.generation,
+            },
+            playback: PlaybackContext {
+                playing: self.playing,
+                speed: self.speed,
+                stepped: self.stepped,
+                presenter: self.presenter,
+                reduced_motion: self.reduced_motion,
+            },
+            selection: SelectionContext {
+                selected: self.selected,
+                highlighted: self.highlighted,
+            },
+            hover: HoverContext {
+                hovered_message: self.hovered_message,
+            },
+            notices: NoticeContext {
+                notice: self.notice,
+                help_open: self.help_open,
+                replaced_future: self.replaced_future,
+            },
+            story: StoryContext {
+                narration: self.narration,
+                caption: self.caption,
+            },
+            lesson: self.lesson,
         }
     }
 
@@ -122,7 +173,7 @@ impl AppState {
     }
 
     /// Changes the session through `change`, then republishes the view (for a driver such as an open
-    /// lesson's; actions that should reach the timeline's marks also bump `history_revision`).
+    /// lesson's; actions that should reach the timeline's marks also bump `Part::History`).
     pub fn update_session<T>(&self, change: impl FnOnce(&mut Session) -> T) -> Option<T> {
         let result = self.session.try_update_value(change);
         self.publish();
@@ -152,7 +203,7 @@ impl AppState {
         let refreshes = self.refreshes_since_recycle.get_value() + 1;
         if refreshes >= RECYCLE_EVERY_REFRESHES {
             self.refreshes_since_recycle.set_value(0);
-            self.recycle_epoch.update(|epoch| *epoch += 1);
+            self.generation.bump(Part::Recycle);
         } else {
             self.refreshes_since_recycle.set_value(refreshes);
         }
@@ -181,8 +232,10 @@ impl AppState {
     }
 
     /// Called once per animation frame with the wall-clock time since the previous frame. Returns
-    /// false once the app has been unmounted, which ends the frame loop.
-    pub fn on_frame(&self, wall_ms: f64) -> bool {
+    /// false once the app has been unmounted, which ends the frame loop. While playing, `drive` (an
+    /// open lesson's driver, composed in by `crate::frame_loop`) may advance the run itself, returning
+    /// true when it did; otherwise the run plays on its own.
+    pub fn on_frame(&self, wall_ms: f64, drive: fn(AppState, f64, f64) -> bool) -> bool {
         let Some(playing) = self.playing.try_get_untracked() else {
             return false;
         };
@@ -194,8 +247,7 @@ impl AppState {
             return true;
         }
         let speed = self.speed.get_untracked();
-        // An open lesson advances the run itself, stopping at its checks and "show me" moments.
-        if crate::lesson::live::drive_frame(*self, wall_ms, speed) {
+        if drive(*self, wall_ms, speed) {
             return true;
         }
         let moved = self
@@ -237,7 +289,7 @@ impl AppState {
             None => {}
         }
         self.mirror_to_partner(&action);
-        self.history_revision.update(|revision| *revision += 1);
+        self.generation.bump(Part::History);
         self.publish();
     }
 
@@ -332,7 +384,7 @@ impl AppState {
                 self.forget_story();
                 self.selected.set(None);
                 self.notice.set(None);
-                self.history_revision.update(|revision| *revision += 1);
+                self.generation.bump(Part::History);
                 self.publish();
             }
             Err(reason) => self.notice.set(Some(Notice {
@@ -350,7 +402,7 @@ impl AppState {
         self.forget_story();
         self.playing.set(playing);
         self.selected.set(None);
-        self.history_revision.update(|revision| *revision += 1);
+        self.generation.bump(Part::History);
         self.publish();
     }
 }
@@ -388,6 +440,20 @@ impl AppState {
         self.caption_age_refreshes.set_value(CAPTION_HOLD_REFRESHES);
         self.stepped.set(None);
         self.highlighted.set(Vec::new());
+    }
+}
+
+impl Side for AppState {
+    fn for_scenario(scenario: Scenario) -> AppState {
+        AppState::new(scenario)
+    }
+
+    fn hook(&self) -> CompareHook<AppState> {
+        self.compare
+    }
+
+    fn with_session<T>(&self, read: impl FnOnce(&Session) -> T) -> T {
+        AppState::with_session(self, read)
     }
 }
 

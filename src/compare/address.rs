@@ -3,7 +3,8 @@
 
 use crate::compare::link::{is_compare_fragment, open_pair_link};
 use crate::compare::open::open_pair;
-use crate::state::{AppState, Notice};
+use crate::context::notice::Notice;
+use crate::state::AppState;
 use crate::web_io;
 use leptos::prelude::*;
 

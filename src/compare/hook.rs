@@ -1,11 +1,15 @@
-//! What an [`AppState`] knows of its comparison: on the left side its partner (the right side) and the
+//! What a run's state knows of its comparison: on the left side its partner (the right side) and the
 //! line saying how they differ; on the right side, the left side it follows.
+//!
+//! The hook is written over any [`Side`] (the app's state is the one there is), so that it never names
+//! the state that holds it: the state is the composition root above it, not a neighbour it imports.
 
-use crate::state::AppState;
+use crate::session::Session;
 use leptos::prelude::*;
 use quorumlab_sim::compare::variation::Variation;
 use quorumlab_sim::difference::moments::MomentLog;
 use quorumlab_sim::difference::summary::{differ, Difference};
+use quorumlab_sim::scenario::Scenario;
 use std::cell::Cell;
 use std::time::Duration;
 
@@ -27,12 +31,23 @@ pub fn right_sides_alive() -> usize {
     RIGHT_SIDES_ALIVE.with(Cell::get)
 }
 
+/// One side of a comparison, as its hook needs it: made for a scenario, holding a hook of its own,
+/// and read for its run.
+pub trait Side: Copy + 'static {
+    /// A fresh side running `scenario`.
+    fn for_scenario(scenario: Scenario) -> Self;
+    /// This side's own hook.
+    fn hook(&self) -> CompareHook<Self>;
+    /// Reads this side's session without reacting to it.
+    fn with_session<T>(&self, read: impl FnOnce(&Session) -> T) -> T;
+}
+
 #[derive(Clone, Copy)]
-pub struct CompareHook {
+pub struct CompareHook<S: 'static> {
     /// On the left side: the right side, while comparing.
-    pub partner: RwSignal<Option<AppState>, LocalStorage>,
+    pub partner: RwSignal<Option<S>, LocalStorage>,
     /// On the right side: the left side, which owns the clock.
-    leader: StoredValue<Option<AppState>, LocalStorage>,
+    leader: StoredValue<Option<S>, LocalStorage>,
     /// The options flipped on the right (empty for a pair opened from a link or a trace).
     pub variations: RwSignal<Vec<Variation>>,
     pub labels: RwSignal<SideLabels>,
@@ -49,8 +64,8 @@ pub struct CompareHook {
     pub watch_for: RwSignal<Option<String>>,
 }
 
-impl CompareHook {
-    pub fn new() -> CompareHook {
+impl<S: Side> CompareHook<S> {
+    pub fn new() -> CompareHook<S> {
         CompareHook {
             partner: RwSignal::new_local(None),
             leader: StoredValue::new_local(None),
@@ -75,13 +90,13 @@ impl CompareHook {
 
     /// Makes a right side for `scenario` under an owner of its own (a child of the app's), so ending
     /// the comparison can free every signal it made.
-    pub fn make_right_side(&self, scenario: quorumlab_sim::scenario::Scenario) -> AppState {
+    pub fn make_right_side(&self, scenario: Scenario) -> S {
         self.release_right_side();
         let owner = self.under_app_owner(Owner::new);
         let right = owner.with(|| {
             RIGHT_SIDES_ALIVE.with(|alive| alive.set(alive.get() + 1));
             on_cleanup(|| RIGHT_SIDES_ALIVE.with(|alive| alive.set(alive.get().saturating_sub(1))));
-            AppState::new(scenario)
+            S::for_scenario(scenario)
         });
         self.side_owner.set_value(Some(owner));
         right
@@ -105,11 +120,11 @@ impl CompareHook {
     }
 
     /// The left side, when this state is a comparison's right side.
-    pub fn leader(&self) -> Option<AppState> {
+    pub fn leader(&self) -> Option<S> {
         self.leader.try_get_value().flatten()
     }
 
-    pub fn partner(&self) -> Option<AppState> {
+    pub fn partner(&self) -> Option<S> {
         self.partner.try_get_untracked().flatten()
     }
 
@@ -119,21 +134,20 @@ impl CompareHook {
 
     /// Pairs `left` with `right`, which from now on follows it.
     pub fn attach(
-        left: AppState,
-        right: AppState,
+        left: S,
+        right: S,
         labels: SideLabels,
         variations: Vec<Variation>,
         watch_for: Option<String>,
     ) {
-        right.compare.leader.set_value(Some(left));
-        left.compare
-            .moments
-            .set_value((MomentLog::new(), MomentLog::new()));
-        left.compare.labels.set(labels);
-        left.compare.variations.set(variations);
-        left.compare.watch_for.set(watch_for);
-        left.compare.partner.set(Some(right));
-        left.compare.refresh_difference(left, right);
+        right.hook().leader.set_value(Some(left));
+        let hook = left.hook();
+        hook.moments.set_value((MomentLog::new(), MomentLog::new()));
+        hook.labels.set(labels);
+        hook.variations.set(variations);
+        hook.watch_for.set(watch_for);
+        hook.partner.set(Some(right));
+        hook.refresh_difference(left, right);
     }
 
     /// Back to one run (the right side is dropped).
@@ -148,7 +162,7 @@ impl CompareHook {
     }
 
     /// Reads what both traces gained and says again how the runs differ.
-    pub fn refresh_difference(&self, left: AppState, right: AppState) {
+    pub fn refresh_difference(&self, left: S, right: S) {
         let difference = left.with_session(|left_session| {
             right.with_session(|right_session| {
                 self.moments.try_update_value(|(left_log, right_log)| {
@@ -169,7 +183,7 @@ impl CompareHook {
     }
 }
 
-impl Default for CompareHook {
+impl<S: Side> Default for CompareHook<S> {
     fn default() -> Self {
         CompareHook::new()
     }

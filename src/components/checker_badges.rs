@@ -3,6 +3,7 @@
 //! protocol: Raft's where a Raft group exists, the lock, lease and invoice invariants in coordination
 //! worlds, and any invariant that was violated, relevant or not.
 
+use crate::context::use_run;
 use crate::state::AppState;
 use crate::world_text::capabilities::{relevant_invariants, tokens_fence};
 use crate::world_text::hold_words::reworded_holds;
@@ -30,17 +31,16 @@ struct BadgeState {
 
 #[component]
 pub fn CheckerBadges() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let run = use_run();
     let violation_count = Memo::new(move |_| {
-        state
-            .view
+        run.view
             .with(|view| (view.violation_count, view.now_us == 0))
     });
     let badges = Memo::new(move |_| {
         let _violations_changed = violation_count.get();
-        let protocol = state.scenario.with(|scenario| scenario.protocol.kind());
+        let protocol = run.scenario.with(|scenario| scenario.protocol.kind());
         let tokens = tokens_fence(protocol);
-        state.with_session(|session| {
+        run.with_session(|session| {
             let counts = session.violation_counts();
             let mut names = relevant_invariants(protocol);
             for name in counts.keys() {

@@ -48,7 +48,7 @@ pub fn ClientPanel() -> impl IntoView {
                 target,
                 kind: kind.clone(),
             }),
-            None => state.notice.set(Some(crate::state::Notice {
+            None => state.notice.set(Some(crate::context::notice::Notice {
                 text: "Choose where to send the request".to_string(),
                 is_error: true,
             })),

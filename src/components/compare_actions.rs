@@ -2,7 +2,8 @@
 //! with `quorumlab replay`), and go back to one run.
 
 use crate::compare::link::encode_pair;
-use crate::state::{AppState, Notice};
+use crate::context::notice::Notice;
+use crate::state::AppState;
 use crate::transfer::file_stem;
 use crate::transfer::trace::trace_file_text;
 use crate::web_io;

@@ -3,8 +3,9 @@
 //! they do to the right run reaches both, as everything done on the right does.
 
 use crate::state::AppState;
-use leptos::context::Provider;
+use leptos::children::TypedChildren;
 use leptos::prelude::*;
+use leptos::tachys::reactive_graph::OwnedView;
 
 #[component]
 pub fn CompareDetails(children: ChildrenFn) -> impl IntoView {
@@ -58,9 +59,28 @@ pub fn CompareDetails(children: ChildrenFn) -> impl IntoView {
             view! {
                 <div class=if on_right { "details-panels on-right" } else { "details-panels" }
                     data-testid="details-panels" data-side=if on_right { "right" } else { "left" }>
-                    <Provider value=side>{children()}</Provider>
+                    <SideProvider side=side>{children()}</SideProvider>
                 </div>
             }
         }}
     }
+}
+
+/// Gives `children` the state of `side` and every narrow part of it (`AppState::provide`) as their
+/// context, under an owner of their own, as Leptos' `Provider` does for one value: the panels read the
+/// side the switch names, and the contexts around this component stay the left side's.
+#[component]
+fn SideProvider<Chil>(side: AppState, children: TypedChildren<Chil>) -> impl IntoView
+where
+    Chil: IntoView + 'static,
+{
+    let owner = Owner::current()
+        .expect("the details panels are drawn under an owner")
+        .child();
+    let children = children.into_inner();
+    let children = owner.with(|| {
+        side.provide();
+        children()
+    });
+    OwnedView::new_with_owner(children, owner)
 }

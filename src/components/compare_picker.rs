@@ -5,7 +5,8 @@
 //! run remains).
 
 use crate::compare::open::open_compare_here;
-use crate::state::{AppState, Notice};
+use crate::context::notice::Notice;
+use crate::state::AppState;
 use leptos::prelude::*;
 use quorumlab_sim::compare::variation::Variation;
 use quorumlab_sim::scenario::Scenario;

@@ -7,13 +7,14 @@ use crate::components::checker_badges::CheckerBadges;
 use crate::components::cluster::ClusterStage;
 use crate::components::compare_actions::CompareActions;
 use crate::components::narration::NarrationCaption;
+use crate::context::use_run;
 use crate::state::AppState;
 use leptos::prelude::*;
 
 #[component]
 pub fn CompareStage() -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let hook = state.compare;
+    let compare = expect_context::<AppState>().compare;
+    let hook = compare;
     let line = move || {
         hook.difference.with(|difference| {
             difference
@@ -69,13 +70,10 @@ pub fn CompareStage() -> impl IntoView {
 /// trace hash, as the header shows the left one's) follows the panels' refresh.
 #[component]
 fn SidePanels(title: Signal<String>) -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let run = use_run();
     let hash = move || {
-        state.panel_view.track();
-        format!(
-            "{:016x}",
-            state.with_session(|session| session.trace_hash())
-        )
+        run.panel_view.track();
+        format!("{:016x}", run.with_session(|session| session.trace_hash()))
     };
     view! {
         <div class="compare-side-head">
@@ -89,7 +87,7 @@ fn SidePanels(title: Signal<String>) -> impl IntoView {
 
 #[component]
 fn RightSide(partner: AppState, label: String) -> impl IntoView {
-    provide_context(partner);
+    partner.provide();
     view! {
         <div class="compare-side" data-testid="compare-right">
             <SidePanels title=Signal::stored(format!("Right · {label}")) />

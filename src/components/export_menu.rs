@@ -3,19 +3,21 @@
 //! the header in presenter mode, where instructors make their slides (the space-time diagram is hidden
 //! there but still drawn, so it can still be saved).
 
+use crate::context::notice::{Notice, NoticeContext};
+use crate::context::run::RunContext;
+use crate::context::{use_notices, use_run};
 use crate::export::inline_svg::export_svg;
 use crate::export::{file_name, png, Format, Picture, PNG_SCALE};
 use crate::format;
-use crate::state::{AppState, Notice};
 use crate::web_io;
 use leptos::prelude::*;
 
 /// Builds the picture and offers it as a download; the notice bar says what was saved or why not.
-fn save(state: AppState, picture: Picture, format: Format) {
-    let title = state
+fn save(run: RunContext, notices: NoticeContext, picture: Picture, format: Format) {
+    let title = run
         .scenario
         .with_untracked(|scenario| scenario.title.clone());
-    let now_us = state.view.with_untracked(|view| view.now_us);
+    let now_us = run.view.with_untracked(|view| view.now_us);
     let name = file_name(&title, picture, now_us, format);
     let caption = format!(
         "Quorum Lab: {title}, {} at {}",
@@ -28,21 +30,21 @@ fn save(state: AppState, picture: Picture, format: Format) {
         &caption,
     ) {
         Ok(svg) => svg,
-        Err(reason) => return report(state, &name, Err(reason)),
+        Err(reason) => return report(notices, &name, Err(reason)),
     };
     match format {
         Format::Svg => {
             let saved = web_io::download_text(&name, "image/svg+xml", &svg.text);
-            report(state, &name, saved);
+            report(notices, &name, saved);
         }
         Format::Png => png::svg_to_png(&svg, PNG_SCALE, move |drawn| {
             let saved = drawn.and_then(|blob| web_io::download_blob(&name, &blob));
-            report(state, &name, saved);
+            report(notices, &name, saved);
         }),
     }
 }
 
-fn report(state: AppState, name: &str, saved: Result<(), String>) {
+fn report(notices: NoticeContext, name: &str, saved: Result<(), String>) {
     let notice = match saved {
         Ok(()) => Notice {
             text: format!("Saved {name}"),
@@ -53,12 +55,13 @@ fn report(state: AppState, name: &str, saved: Result<(), String>) {
             is_error: true,
         },
     };
-    _ = state.notice.try_set(Some(notice));
+    _ = notices.notice.try_set(Some(notice));
 }
 
 #[component]
 pub fn ExportMenu() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let run = use_run();
+    let notices = use_notices();
     let open = RwSignal::new(false);
     let button = NodeRef::<leptos::html::Button>::new();
     // A press anywhere outside the menu closes it, as a menu would.
@@ -89,7 +92,7 @@ pub fn ExportMenu() -> impl IntoView {
         view! {
             <button aria-label=label data-testid=testid on:click=move |_| {
                 close_and_refocus();
-                save(state, picture, format);
+                save(run, notices, picture, format);
             }>{format.extension().to_uppercase()}</button>
         }
     };

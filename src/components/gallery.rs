@@ -4,13 +4,15 @@
 //! between what was opened, and a `demo` card or address opens paused with the fault schedule showing.
 
 use crate::components::schedule_lane::ScheduleShown;
+use crate::context::notice::Notice;
+use crate::context::use_notices;
 use crate::gallery::kept::{self, KeptImport};
 use crate::gallery::route::{
     gallery_fragment, go_to, is_gallery_fragment, parse_gallery_route, GalleryRoute,
 };
 use crate::gallery::{built_in, find, imported_item, no_card, remember, GalleryItem};
 use crate::lesson::live;
-use crate::state::{AppState, Notice};
+use crate::state::AppState;
 use crate::transfer::import_scenario;
 use crate::web_io;
 use leptos::prelude::*;
@@ -318,11 +320,11 @@ fn GalleryCard(item: GalleryItem) -> impl IntoView {
     let demo_label = format!("Open {} as a demo, paused", item.title);
     let remove_label = format!("Remove {} from the gallery", item.title);
     let gallery = expect_context::<GalleryState>();
-    let state = expect_context::<AppState>();
+    let notices = use_notices();
     let id = item.id.clone();
     let remove = move |_| {
         if let Err(problem) = gallery.remove_import(&id) {
-            state.notice.set(Some(Notice {
+            notices.notice.set(Some(Notice {
                 text: format!("Removed from the gallery, but {problem}."),
                 is_error: true,
             }));

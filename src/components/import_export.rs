@@ -2,8 +2,9 @@
 //! that replay it exactly), and import either, chosen or pasted — a trace file is recognised by its
 //! first character. An import that fails any check changes nothing and shows exactly what is wrong.
 
+use crate::context::notice::Notice;
 use crate::share::replay::capture;
-use crate::state::{AppState, Notice};
+use crate::state::AppState;
 use crate::transfer::trace::{import_trace, looks_like_trace_file, trace_file_text};
 use crate::transfer::{
     file_stem, import_scenario, scenario_file_text, scenario_with_recorded_steps, MAX_IMPORT_BYTES,

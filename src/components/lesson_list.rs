@@ -3,6 +3,7 @@
 //! with `L`. A lesson not begun offers "Start"; a half-done one offers "Continue at step N" (the first
 //! step not yet done) first and "Start over" second; a finished one offers "Start" again.
 
+use crate::context::generation::Part;
 use crate::lesson::live::{self, load_progress, mastery_item_count};
 use crate::state::AppState;
 use leptos::prelude::*;
@@ -14,7 +15,7 @@ pub fn LessonList() -> impl IntoView {
     let lessons = state.lesson;
     // Keyboard users land in the list: focus its first Start button once it is drawn.
     Effect::new(move |_| {
-        lessons.course_revision.track();
+        lessons.generation.of(Part::Course).track();
         if lessons.list_open.get() {
             live::when_course_loaded(state, |_| ());
             request_animation_frame(focus_first_lesson);
@@ -29,7 +30,7 @@ pub fn LessonList() -> impl IntoView {
                         <h2>"Lessons"</h2>
                         <button class="link" aria-label="Close the lesson list" on:click=move |_| lessons.list_open.set(false)>"Close ✕"</button>
                     </div>
-                    {move || match lessons.course_revision.with(|_| lessons.with_course(|course| course.to_vec())) {
+                    {move || match lessons.generation.of(Part::Course).with(|_| lessons.with_course(|course| course.to_vec())) {
                         _ if !lessons.course_settled() => view! { <p class="lesson-loading" role="status">"Loading the lessons…"</p> }.into_any(),
                         Ok(course) => view! {
                             <ol class="lesson-entries">
@@ -56,7 +57,7 @@ fn LessonEntry(index: usize, lesson: Lesson) -> impl IntoView {
     let items = mastery_item_count(&lesson);
     let stored = StoredValue::new_local(lesson.clone());
     let progress = move || {
-        lessons.progress_revision.track();
+        lessons.generation.of(Part::Progress).track();
         stored.with_value(load_progress)
     };
     let summary = move || {

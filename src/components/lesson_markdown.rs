@@ -5,10 +5,13 @@
 //! Checklist items are numbered across the whole lesson (the panel renders the text in pieces); the
 //! caller passes a counter and, for the mastery checklist, a builder for each item's checkbox.
 
+use crate::context::generation::Part;
+use crate::context::notice::Notice;
+use crate::context::{use_lesson, use_run};
 use crate::gallery::route::{gallery_fragment, GalleryRoute};
 use crate::lesson::compare::{open_lesson_run, open_link, CompareLink, LinkOpened};
 use crate::lesson::markdown::{Block, Inline};
-use crate::state::{AppState, Notice};
+use crate::state::AppState;
 use leptos::prelude::*;
 use quorumlab_sim::lesson::LiveName;
 
@@ -75,23 +78,23 @@ pub struct StepText(pub usize);
 /// is done, the name as it was at its tick. While it names a node it is a button: a tap scrolls to that
 /// node and selects it, so on a phone the node the text points at is one tap away.
 fn live_name_view(name: LiveName) -> AnyView {
-    let state = expect_context::<AppState>();
+    let lessons = use_lesson();
+    let run = use_run();
     let step = use_context::<StepText>();
     let at_tick = Memo::new(move |_| {
         let StepText(step) = step?;
-        state.lesson.revision.track();
-        state
-            .lesson
+        lessons.generation.of(Part::Lesson).track();
+        lessons
             .with_tracker(|tracker| tracker.name_at_tick(step, name))
             .flatten()
     });
     let value = Memo::new(move |_| match at_tick.get() {
         Some((value, _)) => value,
-        None => state.panel_view.with(|view| name.value(view)),
+        None => run.panel_view.with(|view| name.value(view)),
     });
     let first_node = Memo::new(move |_| match at_tick.get() {
         Some((_, node)) => node,
-        None => state
+        None => run
             .panel_view
             .with(|view| name.nodes(view).first().copied()),
     });

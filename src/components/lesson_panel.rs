@@ -10,7 +10,9 @@
 
 use crate::components::lesson_markdown::{blocks_view, ChecklistItem, LinkScope};
 use crate::components::lesson_step::{CurrentStepCard, StepCard};
-use crate::lesson::live::{self, load_progress, update_progress, LessonContext};
+use crate::context::generation::Part;
+use crate::context::use_lesson;
+use crate::lesson::live::{self, load_progress, update_progress};
 use crate::lesson::markdown::{parse_blocks, plain_text, Block};
 use crate::state::AppState;
 use leptos::prelude::*;
@@ -38,10 +40,9 @@ fn split_at_steps(blocks: Vec<Block>) -> (Vec<Block>, Vec<Block>, Vec<Block>) {
 
 #[component]
 pub fn LessonPanel() -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let lessons = state.lesson;
+    let lessons = use_lesson();
     move || {
-        lessons.course_revision.track();
+        lessons.generation.of(Part::Course).track();
         let index = lessons.active.get()?;
         let lesson = lessons
             .with_course(|course| course.get(index).cloned())
@@ -60,7 +61,7 @@ fn OpenLesson(lesson: Lesson) -> impl IntoView {
     let stored = StoredValue::new_local(lesson.clone());
     let mastery_item = move |item: usize, label: AnyView| -> AnyView {
         let ticked = move || {
-            lessons.progress_revision.track();
+            lessons.generation.of(Part::Progress).track();
             stored.with_value(|lesson| load_progress(lesson).mastery.contains(&item))
         };
         view! {
@@ -124,7 +125,7 @@ fn OpenLesson(lesson: Lesson) -> impl IntoView {
         })
         .collect_view();
     let kicker = move || {
-        lessons.revision.track();
+        lessons.generation.of(Part::Lesson).track();
         let current = lessons
             .with_tracker(|tracker| tracker.current_step())
             .unwrap_or(0);
@@ -212,15 +213,15 @@ fn waiting_words(moves_left: u64, moves_asked: u64) -> String {
 /// without the earlier steps having happened here: the words say which, and how to see them.
 #[component]
 fn LessonComplete() -> impl IntoView {
-    let lessons = expect_context::<AppState>().lesson;
+    let lessons = use_lesson();
     let complete = move || {
-        lessons.revision.track();
+        lessons.generation.of(Part::Lesson).track();
         lessons
             .with_tracker(|tracker| tracker.is_complete())
             .unwrap_or(false)
     };
     let words = move || {
-        lessons.revision.track();
+        lessons.generation.of(Part::Lesson).track();
         let not_seen = lessons
             .with_tracker(|tracker| tracker.steps_not_seen())
             .unwrap_or_default();
@@ -262,7 +263,7 @@ mod waiting_tests {
 /// What "show me" did, so an audience watching an instructor can follow it.
 #[component]
 fn ShowMeLog() -> impl IntoView {
-    let lessons: LessonContext = expect_context::<AppState>().lesson;
+    let lessons = use_lesson();
     view! {
         <Show when=move || lessons.show_me_log.with(|log| !log.is_empty())>
             <div class="show-me-log" aria-live="polite" data-testid="show-me-log">

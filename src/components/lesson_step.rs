@@ -8,7 +8,10 @@
 //! lesson panel ([`CurrentStepCard`]), so what to do now sits beside the cluster without scrolling.
 
 use crate::components::lesson_markdown::{blocks_view, inlines_view, LinkScope, StepText};
-use crate::lesson::live::{self, LessonContext};
+use crate::context::generation::Part;
+use crate::context::lesson::LessonContext;
+use crate::context::use_lesson;
+use crate::lesson::live;
 use crate::lesson::markdown::{parse_blocks, parse_inlines};
 use crate::state::AppState;
 use leptos::prelude::*;
@@ -41,7 +44,7 @@ impl StepState {
 }
 
 fn step_state(lessons: LessonContext, index: usize) -> StepState {
-    lessons.revision.track();
+    lessons.generation.of(Part::Lesson).track();
     let current = lessons
         .with_tracker(|tracker| tracker.current_step())
         .unwrap_or(0);
@@ -54,8 +57,7 @@ fn step_state(lessons: LessonContext, index: usize) -> StepState {
 
 #[component]
 pub fn StepCard(index: usize, step: LessonStep) -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let lessons = state.lesson;
+    let lessons = use_lesson();
     let status = Memo::new(move |_| step_state(lessons, index));
     let number = index + 1;
     // The live names in this card's text stop following the run once the step ticks.
@@ -79,7 +81,7 @@ pub fn StepCard(index: usize, step: LessonStep) -> impl IntoView {
         })
         .collect_view();
     let what_happened = move || {
-        lessons.revision.track();
+        lessons.generation.of(Part::Lesson).track();
         lessons
             .with_tracker(|tracker| tracker.done(index).map(str::to_string))
             .flatten()
@@ -120,7 +122,7 @@ fn OpenStepControls(announce: bool) -> impl IntoView {
     let state = expect_context::<AppState>();
     let lessons = state.lesson;
     let pending = move || {
-        lessons.revision.track();
+        lessons.generation.of(Part::Lesson).track();
         lessons
             .with_tracker(|tracker| tracker.pending().len())
             .unwrap_or(0)
@@ -179,7 +181,7 @@ fn PredictQuestion(
     done: Signal<bool>,
 ) -> impl IntoView {
     // Kept in the lesson's state, not here: this view is rebuilt when the step's own world opens.
-    let predictions = expect_context::<AppState>().lesson.predictions;
+    let predictions = use_lesson().predictions;
     let pick = move || predictions.with(|all| all.pick(step, question));
     let picked = Signal::derive(move || pick().map(|pick| pick.option));
     let revealed = move || pick().is_some_and(|pick| pick.revealed_early) || done.get();
@@ -244,11 +246,10 @@ fn PredictQuestion(
 /// step, the cluster and the node's actions are in view together. Its predictions stay in the full card.
 #[component]
 pub fn CurrentStepCard(steps: Vec<LessonStep>) -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let lessons = state.lesson;
+    let lessons = use_lesson();
     let steps = StoredValue::new_local(steps);
     let current = move || {
-        lessons.revision.track();
+        lessons.generation.of(Part::Lesson).track();
         lessons
             .with_tracker(|tracker| tracker.current_step())
             .unwrap_or(0)

@@ -12,6 +12,7 @@
 //! next tick's news.
 
 use crate::components::lesson_markdown::{inlines_view, LinkScope};
+use crate::context::generation::Part;
 use crate::lesson::live;
 use crate::lesson::markdown::{parse_blocks, Block, Inline};
 use crate::state::AppState;
@@ -51,7 +52,7 @@ pub fn LessonTickToast() -> impl IntoView {
     let news = RwSignal::new(None::<TickNews>);
     let generation = StoredValue::new(0_u64);
     let progress = Memo::new(move |_| {
-        lessons.revision.track();
+        lessons.generation.of(Part::Lesson).track();
         lessons.with_tracker(|tracker| (tracker.lesson().id.clone(), tracker.steps_done()))
     });
     Effect::new(move |previous: Option<Option<(String, usize)>>| {

@@ -2,8 +2,8 @@
 //! that is behind looks behind. Nodes go by the names the ring gives them (`A`, `store` in a
 //! coordination world).
 
+use crate::context::{use_run, use_selection};
 use crate::format;
-use crate::state::AppState;
 use crate::world_text::capabilities::runs_raft;
 use crate::world_text::names::node_name;
 use leptos::prelude::*;
@@ -95,10 +95,11 @@ impl Strip {
 
 #[component]
 pub fn LogStrips() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let selection = use_selection();
+    let run = use_run();
     let strips = Memo::new(move |_| {
-        let selected = state.selected.get();
-        state.panel_view.with(|view| {
+        let selected = selection.selected.get();
+        run.panel_view.with(|view| {
             let newest = view
                 .nodes
                 .iter()
@@ -121,7 +122,7 @@ pub fn LogStrips() -> impl IntoView {
     });
     // Worlds whose servers keep no Raft log (Redis-style, Paxos, PBFT) show their own cards instead.
     let keeps_logs = Memo::new(move |_| {
-        state.panel_view.with(|view| {
+        run.panel_view.with(|view| {
             view.coordination
                 .as_ref()
                 .is_none_or(|coordination| runs_raft(coordination.kind))

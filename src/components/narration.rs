@@ -1,6 +1,7 @@
 //! The run told in words: a caption over the cluster (the newest turn of the story, or what the last
 //! single step did) and the event log, whose lines jump to their moment and light up their nodes.
 
+use crate::context::{use_playback, use_story};
 use crate::format;
 use crate::state::AppState;
 use leptos::prelude::*;
@@ -19,12 +20,13 @@ fn weight_class(weight: Weight) -> &'static str {
 /// often as the caption does (held about two seconds while playing), so it never floods a reader.
 #[component]
 pub fn NarrationCaption() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let playback = use_playback();
+    let story = use_story();
     let text = move || {
-        if let Some(stepped) = state.stepped.get() {
+        if let Some(stepped) = playback.stepped.get() {
             return Some(("step", format!("Step: {stepped}")));
         }
-        state.caption.with(|caption| {
+        story.caption.with(|caption| {
             caption.as_ref().map(|line| {
                 let time = format::sim_time(line.at_us);
                 (weight_class(line.weight), format!("{time} — {}", line.text))
@@ -42,14 +44,14 @@ pub fn NarrationCaption() -> impl IntoView {
 /// The event log: newest first, one button per line (time, sentence, how many it stands for).
 #[component]
 pub fn NarrationLog() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let story = use_story();
     let lines = move || {
-        state
+        story
             .narration
             .with(|narration| narration.lines.iter().rev().cloned().collect::<Vec<_>>())
     };
     let quiet = move || {
-        state.narration.with(|narration| {
+        story.narration.with(|narration| {
             (narration.quiet_rounds >= 2).then(|| {
                 format!(
                     "Since then: {} rounds of heartbeats, nothing else changed",

@@ -115,7 +115,7 @@ pub fn PauseForMs(
             value => match value.parse::<u64>() {
                 Ok(ms) if ms > 0 && ms <= 600_000 => Some(ms),
                 _ => {
-                    state.notice.set(Some(crate::state::Notice {
+                    state.notice.set(Some(crate::context::notice::Notice {
                         text: format!("Pause length `{value}` must be a whole number of ms between 1 and 600000 (or empty for an open-ended pause)"),
                         is_error: true,
                     }));

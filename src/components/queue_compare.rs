@@ -4,7 +4,7 @@
 //! there is no reason to guess): jobs per second, lock traffic, and whether the checkers found anything.
 //! Below, this run's own progress so far, and how many of its workers are waiting for the lock now.
 
-use crate::state::AppState;
+use crate::context::use_run;
 use leptos::prelude::*;
 use quorumlab_sim::config::ProtocolConfig;
 use quorumlab_sim::runner::{run_scenario, RunReport};
@@ -119,15 +119,15 @@ pub fn speedup_text(numbers: &[QueueNumbers; 2]) -> String {
 
 #[component]
 pub fn QueueCompare() -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let numbers = Memo::new(move |_| state.scenario.with(compare));
+    let run = use_run();
+    let numbers = Memo::new(move |_| run.scenario.with(compare));
     let this_partitioned = Memo::new(move |_| {
-        state.scenario.with(|scenario| {
+        run.scenario.with(|scenario| {
             matches!(&scenario.protocol, ProtocolConfig::WorkQueue(_, queue) if queue.partitioned)
         })
     });
     let live = Memo::new(move |_| {
-        state.panel_view.with(|view| {
+        run.panel_view.with(|view| {
             let workers = view.coordination.as_ref().map(|coordination| coordination.workers.as_slice()).unwrap_or_default();
             let jobs: u64 = workers.iter().map(|worker| worker.jobs_done).sum();
             let waiting = workers

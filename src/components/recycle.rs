@@ -12,19 +12,20 @@
 //! owner, its `<For>` and the copies its rows subscribed to are dropped together, and with them every
 //! entry the rows left behind.
 
-use crate::state::AppState;
+use crate::context::generation::Part;
+use crate::context::use_run;
 use leptos::prelude::*;
 
-/// The view `build` makes, made again at every recycle epoch (`AppState::recycle_epoch`). Signals,
+/// The view `build` makes, made again at every recycle epoch (`Part::Recycle` of `RunContext::generation`). Signals,
 /// memos and `<For>`s created inside `build` belong to that one epoch.
 pub fn recycled<V, F>(build: F) -> impl IntoView
 where
     F: Fn() -> V + Send + Sync + 'static,
     V: IntoView + 'static,
 {
-    let state = expect_context::<AppState>();
+    let run = use_run();
     move || {
-        state.recycle_epoch.track();
+        run.generation.of(Part::Recycle).track();
         build()
     }
 }

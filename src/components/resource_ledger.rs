@@ -3,8 +3,8 @@
 //! run and what they say, so only a new row is created and animated, and another run's row at the same
 //! position (an imported trace, say) replaces the old one.
 
+use crate::context::use_run;
 use crate::format;
-use crate::state::AppState;
 use crate::world_text::capabilities::tokens_fence;
 use crate::world_text::ledger::{ledger_sentence, outcome_class};
 use leptos::prelude::*;
@@ -31,9 +31,9 @@ struct LedgerSummary {
 
 #[component]
 pub fn ResourceLedger() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let run = use_run();
     let summary = Memo::new(move |_| {
-        state.panel_view.with(|view| {
+        run.panel_view.with(|view| {
             let coordination = view.coordination.as_ref()?;
             // The invoice store has its own strip; its ledger of accesses stays empty.
             if coordination.scheduler().is_some() {

@@ -8,6 +8,8 @@
 mod add_fault;
 
 use crate::branch::ReplacedFuture;
+use crate::context::generation::Part;
+use crate::context::use_run;
 use crate::format;
 use crate::schedule::{apply_edit, lane_marks, Edit, LaneMark};
 use crate::state::AppState;
@@ -158,7 +160,7 @@ fn commit(state: AppState, edit: &Edit) -> Result<Option<usize>, String> {
     state
         .scenario
         .set(state.with_session(|session| session.scenario().clone()));
-    state.history_revision.update(|revision| *revision += 1);
+    state.generation.bump(Part::History);
     Ok(index)
 }
 
@@ -180,7 +182,7 @@ pub fn ScheduleLane() -> impl IntoView {
     let place_at_ms = RwSignal::new(None::<u64>);
     let now_us = move || state.panel_view.with(|view| view.now_us);
     let drawn = Memo::new(move |_| {
-        let _changed = state.history_revision.get();
+        state.generation.of(Part::History).track();
         let now_us = now_us();
         state.scenario.with(|scenario| {
             state.with_session(|session| {
@@ -250,9 +252,9 @@ fn LaneTrack(
     place_at_ms: RwSignal<Option<u64>>,
     run_edit: Editor,
 ) -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let run = use_run();
     let percent = move |ms: u64| 100.0 * ms as f64 / span_ms.get() as f64;
-    let now_percent = move || percent(state.panel_view.with(|view| view.now_us) / 1_000).min(100.0);
+    let now_percent = move || percent(run.panel_view.with(|view| view.now_us) / 1_000).min(100.0);
     let pick_time = move |event: leptos::ev::PointerEvent| {
         let Some(track) = event
             .current_target()

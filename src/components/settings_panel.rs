@@ -1,9 +1,10 @@
 //! Run settings: cluster size, seed and timing, applied to a fresh run.
 
 use crate::components::world_options_fields::WorldOptionsFields;
+use crate::context::notice::Notice;
 use crate::lesson::live;
 use crate::settings_form::SettingsForm;
-use crate::state::{AppState, Notice};
+use crate::state::AppState;
 use crate::world_text::capabilities::runs_raft;
 use leptos::prelude::*;
 

@@ -1,10 +1,11 @@
 //! Sharing in the page: opening a run from the address when the app starts, the header's Share button,
 //! and the run's fingerprint (its trace hash), which two tabs showing the same run agree on.
 
+use crate::context::notice::Notice;
 use crate::lesson::live;
 use crate::share::replay::{capture, open};
 use crate::share::{decode_fragment, encode_fragment, is_share_fragment};
-use crate::state::{AppState, Notice};
+use crate::state::AppState;
 use crate::web_io;
 use leptos::prelude::*;
 

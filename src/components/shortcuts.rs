@@ -5,8 +5,9 @@
 //! "?" button behind the sheet, and the next Enter (meant for a node chosen with 1–9) opened the sheet
 //! again.
 
+use crate::context::notice::NoticeContext;
+use crate::context::use_notices;
 use crate::keyboard::SHORTCUTS;
-use crate::state::AppState;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -19,10 +20,10 @@ fn focused_element() -> Option<web_sys::HtmlElement> {
 }
 
 /// Moves focus in when the sheet opens and back out when it closes.
-fn hand_focus_over(state: AppState) {
+fn hand_focus_over(notices: NoticeContext) {
     let opener = StoredValue::new_local(None::<web_sys::HtmlElement>);
     Effect::new(move |was_open: Option<bool>| {
-        let open = state.help_open.get();
+        let open = notices.help_open.get();
         match (was_open.unwrap_or(false), open) {
             (false, true) => {
                 opener.set_value(focused_element());
@@ -47,18 +48,18 @@ fn hand_focus_over(state: AppState) {
 
 #[component]
 pub fn ShortcutSheet() -> impl IntoView {
-    let state = expect_context::<AppState>();
-    hand_focus_over(state);
+    let notices = use_notices();
+    hand_focus_over(notices);
     view! {
-        <Show when=move || state.help_open.get()>
-            <div class="sheet-backdrop" on:click=move |_| state.help_open.set(false)>
+        <Show when=move || notices.help_open.get()>
+            <div class="sheet-backdrop" on:click=move |_| notices.help_open.set(false)>
                 <div class="sheet" role="dialog" aria-modal="true" aria-label="Keyboard shortcuts" data-testid="shortcut-sheet"
                     on:click=|event| event.stop_propagation()>
                     <h2>"Keyboard shortcuts"</h2>
                     <dl class="shortcut-list">
                         {SHORTCUTS.iter().map(|(key, what)| view! { <div class="shortcut"><dt><kbd>{*key}</kbd></dt><dd>{*what}</dd></div> }).collect_view()}
                     </dl>
-                    <button class="primary" data-testid="shortcut-sheet-close" on:click=move |_| state.help_open.set(false)>"Close"</button>
+                    <button class="primary" data-testid="shortcut-sheet-close" on:click=move |_| notices.help_open.set(false)>"Close"</button>
                 </div>
             </div>
         </Show>

@@ -13,12 +13,14 @@
 use super::cluster::messages::message_style;
 use super::on_screen::track_on_screen;
 use super::recycle::recycled;
+use crate::context::generation::Part;
+use crate::context::playback::PlaybackContext;
+use crate::context::{use_hover, use_lesson, use_playback, use_run, use_selection};
 use crate::format;
 use crate::spacetime::{
     choose_lanes, visible_arrows, ArrowEnd, Lanes, MessageLog, PlacedArrow, RunKey, DROP_AT_SHARE,
     MAX_DRAWN_ARROWS,
 };
-use crate::state::AppState;
 use crate::world_text::byzantine::liar_label;
 use crate::world_text::names::node_name;
 use leptos::prelude::*;
@@ -76,7 +78,7 @@ fn measured_width(svg: &web_sys::SvgElement) -> Option<u32> {
 
 /// The SVG's on-screen width, measured again whenever the column can change: the window, an opened
 /// lesson, presenter mode.
-fn track_width(state: AppState, svg_ref: NodeRef<leptos::svg::Svg>) -> RwSignal<u32> {
+fn track_width(playback: PlaybackContext, svg_ref: NodeRef<leptos::svg::Svg>) -> RwSignal<u32> {
     let width_px = RwSignal::new(DEFAULT_WIDTH_PX);
     let measure = move || {
         request_animation_frame(move || {
@@ -86,8 +88,8 @@ fn track_width(state: AppState, svg_ref: NodeRef<leptos::svg::Svg>) -> RwSignal<
         });
     };
     Effect::new(move |_| {
-        state.lesson.active.track();
-        state.presenter.track();
+        use_lesson().active.track();
+        playback.presenter.track();
         measure();
     });
     let resize = window_event_listener(leptos::ev::resize, move |_| measure());
@@ -116,12 +118,14 @@ fn lane_y(lane: usize) -> f64 {
 
 #[component]
 pub fn SpaceTime() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let run = use_run();
+    let selection = use_selection();
+    let hover = use_hover();
     let window_us = RwSignal::new(DEFAULT_WINDOW_US);
     let log = StoredValue::new_local(MessageLog::default());
     let lanes = Memo::new(move |_| {
-        let selected = state.selected.get();
-        state.view.with(|view| {
+        let selected = selection.selected.get();
+        run.view.with(|view| {
             let candidates: Vec<NodeId> = view
                 .nodes
                 .iter()
@@ -133,7 +137,7 @@ pub fn SpaceTime() -> impl IntoView {
     });
     // The diagram follows the cluster at most every `MIN_REDRAW_MS` of wall time: each update repaints
     // the whole SVG, and 25 updates a second still look smooth for arrows that move a few pixels.
-    let now_us = RwSignal::new(state.view.with_untracked(|view| view.now_us));
+    let now_us = RwSignal::new(run.view.with_untracked(|view| view.now_us));
     let last_update_ms = StoredValue::new(f64::NEG_INFINITY);
     let catch_up_pending = StoredValue::new(false);
     // Scrolled out of sight the diagram stops following the run, and catches up (from the kept trace)
@@ -142,11 +146,11 @@ pub fn SpaceTime() -> impl IntoView {
     let on_screen = track_on_screen(section_ref);
     Effect::new(move |_| {
         if on_screen.get() {
-            now_us.set(state.view.with_untracked(|view| view.now_us));
+            now_us.set(run.view.with_untracked(|view| view.now_us));
         }
     });
     Effect::new(move |_| {
-        let now = state.view.with(|view| view.now_us);
+        let now = run.view.with(|view| view.now_us);
         if !on_screen.get_untracked() {
             return;
         }
@@ -161,7 +165,7 @@ pub fn SpaceTime() -> impl IntoView {
             set_timeout(
                 move || {
                     _ = catch_up_pending.try_set_value(false);
-                    if let Some(latest) = state.view.try_with_untracked(|view| view.now_us) {
+                    if let Some(latest) = run.view.try_with_untracked(|view| view.now_us) {
                         _ = now_us.try_set(latest);
                     }
                 },
@@ -170,7 +174,7 @@ pub fn SpaceTime() -> impl IntoView {
         }
     });
     let svg_ref = NodeRef::<leptos::svg::Svg>::new();
-    let width_px = track_width(state, svg_ref);
+    let width_px = track_width(use_playback(), svg_ref);
     let scale = Memo::new(move |_| Scale {
         window_us: window_us.get(),
         origin_us: now_us.get() / REBASE_US * REBASE_US,
@@ -179,17 +183,17 @@ pub fn SpaceTime() -> impl IntoView {
     let arrows = Memo::new(move |_| {
         let now = now_us.get();
         let key = RunKey {
-            node_count: state.view.with(|view| view.nodes.len()),
-            seed: state.scenario.with(|scenario| scenario.seed),
-            history_revision: state.history_revision.get(),
+            node_count: run.view.with(|view| view.nodes.len()),
+            seed: run.scenario.with(|scenario| scenario.seed),
+            history_generation: run.generation.of(Part::History).get(),
         };
         let window = window_us.get();
         // The trace keeps the wire labels; an etcd-like service's arrows are named as etcd calls.
-        let etcd = state
+        let etcd = run
             .scenario
             .with(|scenario| speaks_etcd(scenario.protocol.kind()));
         lanes.with(|lanes| {
-            state.with_session(|session| {
+            run.with_session(|session| {
                 log.try_update_value(|log| {
                     log.sync(session.trace(), now, key);
                     let mut placed =
@@ -208,15 +212,15 @@ pub fn SpaceTime() -> impl IntoView {
     // A hovered dot that arrives (and disappears) never reports the pointer leaving: once the message is
     // in neither view, forget it so the diagram does not stay dimmed.
     Effect::new(move |_| {
-        let Some(id) = state.hovered_message.get() else {
+        let Some(id) = hover.hovered_message.get() else {
             return;
         };
         let shown = arrows.with(|arrows| arrows.iter().any(|arrow| arrow.id == id))
-            || state
+            || run
                 .view
                 .with_untracked(|view| view.messages.iter().any(|message| message.id == id));
         if !shown {
-            state.hovered_message.set(None);
+            hover.hovered_message.set(None);
         }
     });
     let slide = move || {
@@ -230,14 +234,14 @@ pub fn SpaceTime() -> impl IntoView {
     let ticks =
         Memo::new(move |_| window_ticks(now_us.get(), window_us.get(), scale.get().plot_px()));
     let root_class = move || {
-        if state.hovered_message.with(Option::is_some) {
+        if hover.hovered_message.with(Option::is_some) {
             "spacetime has-hover"
         } else {
             "spacetime"
         }
     };
     let hovered_caption = move || {
-        let id = state.hovered_message.get()?;
+        let id = hover.hovered_message.get()?;
         log.with_value(|log| {
             let arrows = log.arrows();
             let index = arrows.binary_search_by_key(&id, |arrow| arrow.id).ok()?;
@@ -250,7 +254,7 @@ pub fn SpaceTime() -> impl IntoView {
                     handled_us: Some(at_us),
                 } => format!("handled late, at {}", format::sim_time(at_us)),
             };
-            let (from, to, says) = state.view.with_untracked(|view| {
+            let (from, to, says) = run.view.with_untracked(|view| {
                 let coordination = view.coordination.as_ref();
                 // What it carries, while it is still in flight (the arrow log keeps kinds only).
                 let content = view.messages.iter().find(|message| message.id == id);
@@ -307,21 +311,21 @@ pub fn SpaceTime() -> impl IntoView {
                     <g transform=slide
                         on:mouseover=move |event| {
                             if let Some(id) = message_id_at(&event) {
-                                state.hovered_message.set(Some(id));
+                                hover.hovered_message.set(Some(id));
                             }
                         }
-                        on:mouseout=move |_| state.hovered_message.set(None)
+                        on:mouseout=move |_| hover.hovered_message.set(None)
                         on:click=move |event| {
                             // A tap: what a hover does with a mouse.
                             if let Some(id) = message_id_at(&event) {
-                                state.hovered_message.set(Some(id));
+                                hover.hovered_message.set(Some(id));
                             }
                         }>
                         {recycled(move || {
                             // Ticks and arrows come and go all the time: they read these copies, never
                             // the app's signals (`components::recycle` says why).
                             let row_height = Memo::new(move |_| height.get());
-                            let hovered = Memo::new(move |_| state.hovered_message.get());
+                            let hovered = Memo::new(move |_| hover.hovered_message.get());
                             view! {
                                 <For each=move || ticks.get() key=move |tick| (*tick, scale.get()) let:tick>
                                     <Tick tick=tick.0 labelled=tick.1 scale=scale.get_untracked() height=row_height />
@@ -344,12 +348,12 @@ pub fn SpaceTime() -> impl IntoView {
 
 #[component]
 fn LaneLabels(lanes: Memo<Lanes>, width_px: RwSignal<u32>) -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let run = use_run();
     let lane_class = move |node: Option<NodeId>| {
         let Some(node) = node else {
             return "st-lane others";
         };
-        state.view.with(|view| match view.nodes.get(node.index()) {
+        run.view.with(|view| match view.nodes.get(node.index()) {
             Some(shown) if shown.status == NodeStatus::Crashed => "st-lane crashed",
             // A paused leader still believes it leads: its lane keeps the leader's star.
             Some(shown)
@@ -365,7 +369,7 @@ fn LaneLabels(lanes: Memo<Lanes>, width_px: RwSignal<u32>) -> impl IntoView {
     // Coordination worlds name their actors (`A`, `store`); a memo, so a new frame with the same names
     // does not redraw the labels.
     let labels = Memo::new(move |_| {
-        state.view.with(|view| {
+        run.view.with(|view| {
             view.coordination
                 .as_ref()
                 .map(|coordination| coordination.labels.clone())
@@ -373,7 +377,7 @@ fn LaneLabels(lanes: Memo<Lanes>, width_px: RwSignal<u32>) -> impl IntoView {
     });
     // A lying node's lane says so in words, as its node on the ring does.
     let liars = Memo::new(move |_| {
-        state.view.with(|view| {
+        run.view.with(|view| {
             view.nodes
                 .iter()
                 .map(|node| node.lying_now())

@@ -2,6 +2,7 @@
 //! for faults, leader changes and violations. Acting in the past discards the old future and starts a new
 //! one from there.
 
+use crate::context::generation::Part;
 use crate::format;
 use crate::state::AppState;
 use crate::world_text::capabilities::tokens_fence;
@@ -34,7 +35,7 @@ pub fn Timeline() -> impl IntoView {
             .with(|view| (view.leader, view.violation_count))
     });
     let marks = Memo::new(move |_| {
-        let _history_changed = state.history_revision.get();
+        state.generation.of(Part::History).track();
         let _leader_changed = leader_count.get();
         let tokens = state
             .scenario

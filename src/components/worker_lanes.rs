@@ -4,8 +4,8 @@
 //! A banner shows when two clients both believe they hold the lock at once (Redlock's failure).
 
 use crate::components::malformed_write::MalformedWriteControl;
+use crate::context::use_run;
 use crate::format;
-use crate::state::AppState;
 use crate::world_text::beliefs::{belief_sentence, believed_holders, double_holder_sentence};
 use crate::world_text::capabilities::tokens_fence;
 use crate::world_text::contention::contention_sentence;
@@ -152,14 +152,14 @@ fn lanes(view: &ClusterView, ttl_us: u64) -> Vec<Lane> {
 
 #[component]
 pub fn WorkerLanes() -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let ttl_us = Memo::new(move |_| state.scenario.with(crate::world_text::leases::lease_ttl_us));
+    let run = use_run();
+    let ttl_us = Memo::new(move |_| run.scenario.with(crate::world_text::leases::lease_ttl_us));
     let lanes = Memo::new(move |_| {
         let ttl_us = ttl_us.get();
-        state.panel_view.with(|view| lanes(view, ttl_us))
+        run.panel_view.with(|view| lanes(view, ttl_us))
     });
     let double = Memo::new(move |_| {
-        state.panel_view.with(|view| {
+        run.panel_view.with(|view| {
             view.coordination
                 .as_ref()
                 .map(|coordination| {
@@ -172,7 +172,7 @@ pub fn WorkerLanes() -> impl IntoView {
         })
     });
     let delays = Memo::new(move |_| {
-        state.panel_view.with(|view| {
+        run.panel_view.with(|view| {
             view.coordination
                 .as_ref()
                 .map(lock_delay_lines)
@@ -180,7 +180,7 @@ pub fn WorkerLanes() -> impl IntoView {
         })
     });
     let contention = Memo::new(move |_| {
-        state.panel_view.with(|view| {
+        run.panel_view.with(|view| {
             view.coordination
                 .as_ref()
                 .and_then(contention_sentence)

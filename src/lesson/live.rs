@@ -11,124 +11,27 @@
 //! A run replaced by anything else (another protocol, new settings, a plain share link) closes the
 //! lesson.
 
+use crate::context::generation::Part;
+use crate::context::lesson::{CourseState, LessonContext, LookNow};
+use crate::context::notice::Notice;
 use crate::format;
 use crate::lesson::drive::{drive_mirrored, Driven};
 use crate::lesson::headless::{lesson_session_at, opens_own_world, play_to_step, resume_at};
 use crate::lesson::loading::{load_course, Course};
 use crate::lesson::markdown::{parse_blocks, Block};
-use crate::lesson::pacing::{self, PacingSignals};
+use crate::lesson::pacing;
 use crate::lesson::predictions::Predictions;
 use crate::lesson::progress::{storage_key, Progress};
 use crate::lesson::route::{is_lesson_fragment, lesson_fragment, parse_route};
-use crate::lesson::tracker::LessonTracker;
 use crate::session::Session;
 use crate::share::SharedLesson;
-use crate::state::{AppState, Notice};
+use crate::state::AppState;
 use crate::web_io;
 use leptos::prelude::*;
 use quorumlab_sim::action::Action;
 use quorumlab_sim::lesson::Lesson;
 use quorumlab_sim::scenario::Scenario;
 use quorumlab_sim::time::SimTime;
-
-/// The speed a lesson opens at, whatever the playground was set to (1× is a tenth of real time).
-pub const LESSON_SPEED: f64 = 1.0;
-
-/// The lesson signals, one set per app (a field of [`AppState`]).
-#[derive(Clone, Copy)]
-pub struct LessonContext {
-    /// Fetched and parsed on first use: most visits never open a lesson.
-    course: StoredValue<CourseState, LocalStorage>,
-    /// Bumped when the course has arrived (or failed to), so views waiting for it redraw.
-    pub course_revision: RwSignal<u64>,
-    tracker: StoredValue<Option<LessonTracker>, LocalStorage>,
-    /// The scenario of the lesson's run: a run of anything else closes the lesson.
-    run_scenario: StoredValue<Option<Scenario>, LocalStorage>,
-    /// Bumped whenever what the panel shows of the tracker changes (a tick, a new step, "show me").
-    pub revision: RwSignal<u64>,
-    /// The open step's latest "not yet: ..." sentence.
-    pub verdict: RwSignal<String>,
-    pub list_open: RwSignal<bool>,
-    /// Index in the course of the open lesson.
-    pub active: RwSignal<Option<usize>>,
-    /// Bumped after every write to localStorage, so progress shown elsewhere re-reads it.
-    pub progress_revision: RwSignal<u64>,
-    /// What "show me" did, newest last, so an audience can see it.
-    pub show_me_log: RwSignal<Vec<String>>,
-    /// The lesson opened paused and waits for the learner to press play or act.
-    pub waiting: RwSignal<bool>,
-    /// The open step (0-based) when it runs on a world of its own that is not on screen yet: the step
-    /// before it just ticked, and its run stays up, paused, until the learner opens the next one, so
-    /// the badges and narration of what happened can still be read.
-    pub next_world: RwSignal<Option<usize>>,
-    /// The learner's locked-in predictions; kept when a step's own world opens.
-    pub predictions: RwSignal<Predictions>,
-    /// The open step's speed, paused moves and look moment.
-    pub pacing: PacingSignals,
-}
-
-impl LessonContext {
-    pub fn new() -> LessonContext {
-        LessonContext {
-            course: StoredValue::new_local(CourseState::NotLoaded),
-            course_revision: RwSignal::new(0),
-            tracker: StoredValue::new_local(None),
-            run_scenario: StoredValue::new_local(None),
-            revision: RwSignal::new(0),
-            verdict: RwSignal::new(String::new()),
-            list_open: RwSignal::new(false),
-            active: RwSignal::new(None),
-            progress_revision: RwSignal::new(0),
-            show_me_log: RwSignal::new(Vec::new()),
-            waiting: RwSignal::new(false),
-            next_world: RwSignal::new(None),
-            predictions: RwSignal::new(Predictions::default()),
-            pacing: PacingSignals::new(),
-        }
-    }
-
-    /// Reads the course; before it has arrived, says so (see [`when_course_loaded`] to wait for it).
-    pub fn with_course<T>(&self, read: impl FnOnce(&[Lesson]) -> T) -> Result<T, String> {
-        self.course.with_value(|course| match course {
-            CourseState::Loaded(Ok(lessons)) => Ok(read(lessons)),
-            CourseState::Loaded(Err(error)) => Err(error.clone()),
-            CourseState::NotLoaded | CourseState::Loading(_) => {
-                Err("the lessons are still loading".into())
-            }
-        })
-    }
-
-    /// Whether the course has arrived (or failed to): [`with_course`] then answers for good.
-    pub fn course_settled(&self) -> bool {
-        self.course
-            .with_value(|course| matches!(course, CourseState::Loaded(_)))
-    }
-
-    /// Reads the open lesson's tracker, if a lesson is open.
-    pub fn with_tracker<T>(&self, read: impl FnOnce(&LessonTracker) -> T) -> Option<T> {
-        self.tracker
-            .try_with_value(|tracker| tracker.as_ref().map(read))
-            .flatten()
-    }
-
-    /// Changes the open lesson's tracker, if a lesson is open.
-    pub fn with_tracker_mut<T>(&self, change: impl FnOnce(&mut LessonTracker) -> T) -> Option<T> {
-        self.tracker
-            .try_update_value(|tracker| tracker.as_mut().map(change))
-            .flatten()
-    }
-
-    pub(crate) fn bump(&self) {
-        self.revision.update(|revision| *revision += 1);
-    }
-}
-
-/// Where the course is: not asked for, on its way (with what to do when it lands), or here.
-enum CourseState {
-    NotLoaded,
-    Loading(Vec<Box<dyn FnOnce(AppState)>>),
-    Loaded(Course),
-}
 
 /// Runs `then` once the course has arrived (at once if it has), starting the fetch if nobody has.
 /// Whatever waits sees the course through [`LessonContext::with_course`], loaded or failed.
@@ -141,9 +44,10 @@ pub fn when_course_loaded(state: AppState, then: impl FnOnce(AppState) + 'static
     let first_to_ask = lessons
         .course
         .with_value(|course| matches!(course, CourseState::NotLoaded));
+    let then: Box<dyn FnOnce()> = Box::new(move || then(state));
     lessons.course.update_value(|course| match course {
-        CourseState::Loading(waiting) => waiting.push(Box::new(then)),
-        _ => *course = CourseState::Loading(vec![Box::new(then)]),
+        CourseState::Loading(waiting) => waiting.push(then),
+        _ => *course = CourseState::Loading(vec![then]),
     });
     if first_to_ask {
         load_course(move |course| arrived(state, course));
@@ -157,18 +61,9 @@ fn arrived(state: AppState, course: Course) {
             _ => Vec::new(),
         }
     });
-    state
-        .lesson
-        .course_revision
-        .update(|revision| *revision += 1);
+    state.lesson.generation.bump(Part::Course);
     for then in waiting.unwrap_or_default() {
-        then(state);
-    }
-}
-
-impl Default for LessonContext {
-    fn default() -> Self {
-        LessonContext::new()
+        then();
     }
 }
 
@@ -207,7 +102,7 @@ pub fn update_progress(
     if let Some(storage) = storage() {
         let _ = storage.set_item(&storage_key(&lesson.id), &progress.to_storage());
     }
-    lessons.progress_revision.update(|revision| *revision += 1);
+    lessons.generation.bump(Part::Progress);
 }
 
 fn notice(state: AppState, text: String, is_error: bool) {
@@ -239,7 +134,7 @@ pub fn open_lesson(state: AppState, index: usize, step: usize) {
             lessons.predictions.set(Predictions::default());
             // Paused at the start, at the step's speed: the run waits while the learner reads.
             state.open_session(session, false);
-            pacing::begin_step(state);
+            begin_step(state);
             lessons.waiting.set(true);
             lessons.bump();
             crate::lesson::reach::show_lesson_step(step + 1);
@@ -336,14 +231,14 @@ pub fn drive_frame(state: AppState, wall_ms: f64, speed: f64) -> bool {
     if let Some(driven) = driven {
         after_driving(state, driven);
     }
-    pacing::after_frame(state, state.with_session(|session| session.now()));
+    after_look_frame(state, state.with_session(|session| session.now()));
     true
 }
 
 fn after_driving(state: AppState, driven: Driven) {
     let lessons = state.lesson;
     if !driven.performed.is_empty() {
-        state.history_revision.update(|revision| *revision += 1);
+        state.generation.bump(Part::History);
         lessons.show_me_log.update(|log| {
             log.extend(driven.performed.iter().map(|(scheduled, skipped)| {
                 let action = format::describe_action(&scheduled.action);
@@ -433,7 +328,7 @@ fn after_tick(state: AppState) {
         lessons.bump();
         return;
     }
-    pacing::begin_step(state);
+    begin_step(state);
     let shown_step = (current + 1).min(lesson.steps.len());
     web_io::replace_fragment(&lesson_fragment(&lesson.id, shown_step));
     lessons.bump();
@@ -585,4 +480,52 @@ pub fn install(state: AppState) {
     });
     let listener = window_event_listener(leptos::ev::hashchange, move |_| open_from_address(state));
     on_cleanup(move || listener.remove());
+}
+
+/// As a step opens (a lesson opened at it, or the step before it ticked): its speed, its count of
+/// paused moves, where the run's log stands, and no look moment yet. A step without a speed of its own goes back to the lesson's,
+/// so a fast step does not leave the next one racing.
+fn begin_step(state: AppState) {
+    let lessons = state.lesson;
+    let Some((lesson, step)) = pacing::current(lessons) else {
+        return;
+    };
+    state.set_speed(pacing::step_speed(&lesson, step));
+    let actions = state.with_session(|session| session.actions().len());
+    lessons.pacing.actions_at_step_start.set_value(actions);
+    let moves = pacing::moves_while_paused(&lesson, step);
+    lessons.pacing.moves_left.set(moves);
+    lessons.pacing.moves_asked.set(moves);
+    lessons.pacing.look_at.set_value(None);
+    lessons.pacing.look_armed.set_value(None);
+    if lessons.pacing.look_now.get_untracked().is_some() {
+        lessons.pacing.look_now.set(None);
+    }
+}
+
+/// After a frame reached `now`: at the armed look moment, pauses the run, says what to look at and
+/// brings the part of the page it names into view.
+fn after_look_frame(state: AppState, now: SimTime) {
+    let lessons = state.lesson;
+    let Some((at, step)) = lessons.pacing.look_at.get_value() else {
+        return;
+    };
+    if now < at {
+        return;
+    }
+    lessons.pacing.look_at.set_value(None);
+    let Some((lesson, current_step)) = pacing::current(lessons) else {
+        return;
+    };
+    let Some(look) = pacing::look_of(&lesson, step).filter(|_| current_step == step) else {
+        return;
+    };
+    state.playing.set(false);
+    lessons.pacing.look_now.set(Some(LookNow {
+        step,
+        say: look.say.clone(),
+    }));
+    if let Some(view) = &look.view {
+        crate::lesson::reach::bring_into_view(pacing::view_selector(view));
+    }
 }

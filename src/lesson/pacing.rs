@@ -6,67 +6,14 @@
 //! covers, the moves are applied as any click is, and the look moment is one more place the frame
 //! driver stops and pauses, as the learner pressing pause would.
 
-use crate::lesson::live::{LessonContext, LESSON_SPEED};
-use crate::state::AppState;
+use crate::context::lesson::LessonContext;
 use leptos::prelude::*;
 use quorumlab_sim::action::Action;
 use quorumlab_sim::lesson::{Lesson, LookMoment};
 use quorumlab_sim::time::SimTime;
 
-/// What the page shows at a look moment.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LookNow {
-    /// The step (0-based) it belongs to.
-    pub step: usize,
-    pub say: String,
-}
-
-/// The pacing state of the open lesson, one set per app.
-#[derive(Clone, Copy)]
-pub struct PacingSignals {
-    /// Moves the paused run still waits for before it starts by itself, and how many the step asked.
-    pub moves_left: RwSignal<u64>,
-    pub moves_asked: RwSignal<u64>,
-    /// The armed look moment: when to stop, and for which step.
-    look_at: StoredValue<Option<(SimTime, usize)>, LocalStorage>,
-    /// The step whose look moment was armed already (a step stops the run once).
-    look_armed: StoredValue<Option<usize>, LocalStorage>,
-    /// Shown while paused at a look moment.
-    pub look_now: RwSignal<Option<LookNow>>,
-    /// How many actions the run's log held when the open step began: later ones are the learner's
-    /// moves in this step (what "show me" sets aside).
-    actions_at_step_start: StoredValue<usize, LocalStorage>,
-}
-
-impl PacingSignals {
-    pub fn new() -> PacingSignals {
-        PacingSignals {
-            moves_left: RwSignal::new(1),
-            moves_asked: RwSignal::new(1),
-            look_at: StoredValue::new_local(None),
-            look_armed: StoredValue::new_local(None),
-            look_now: RwSignal::new(None),
-            actions_at_step_start: StoredValue::new_local(0),
-        }
-    }
-}
-
-impl PacingSignals {
-    pub fn actions_at_step_start(&self) -> usize {
-        self.actions_at_step_start.get_value()
-    }
-
-    /// For a run reopened from a share link, whose step began before the page saw it.
-    pub fn set_actions_at_step_start(&self, actions: usize) {
-        self.actions_at_step_start.set_value(actions);
-    }
-}
-
-impl Default for PacingSignals {
-    fn default() -> PacingSignals {
-        PacingSignals::new()
-    }
-}
+/// The speed a lesson opens at, whatever the playground was set to (1× is a tenth of real time).
+pub const LESSON_SPEED: f64 = 1.0;
 
 /// The speed `step` (0-based) plays at, in the app's speed units (1.0 is a tenth of real time).
 pub fn step_speed(lesson: &Lesson, step: usize) -> f64 {
@@ -85,29 +32,8 @@ pub fn moves_while_paused(lesson: &Lesson, step: usize) -> u64 {
         .map_or(1, |step| step.pacing.moves_while_paused.max(1))
 }
 
-fn current(lessons: LessonContext) -> Option<(Lesson, usize)> {
+pub(crate) fn current(lessons: LessonContext) -> Option<(Lesson, usize)> {
     lessons.with_tracker(|tracker| (tracker.lesson().clone(), tracker.current_step()))
-}
-
-/// As a step opens (a lesson opened at it, or the step before it ticked): its speed, its count of
-/// paused moves, where the run's log stands, and no look moment yet. A step without a speed of its own goes back to the lesson's,
-/// so a fast step does not leave the next one racing.
-pub fn begin_step(state: AppState) {
-    let lessons = state.lesson;
-    let Some((lesson, step)) = current(lessons) else {
-        return;
-    };
-    state.set_speed(step_speed(&lesson, step));
-    let actions = state.with_session(|session| session.actions().len());
-    lessons.pacing.actions_at_step_start.set_value(actions);
-    let moves = moves_while_paused(&lesson, step);
-    lessons.pacing.moves_left.set(moves);
-    lessons.pacing.moves_asked.set(moves);
-    lessons.pacing.look_at.set_value(None);
-    lessons.pacing.look_armed.set_value(None);
-    if lessons.pacing.look_now.get_untracked().is_some() {
-        lessons.pacing.look_now.set(None);
-    }
 }
 
 /// One of the learner's moves while the lesson waits, paused: whether the run should start now.
@@ -117,7 +43,7 @@ pub fn paused_move_starts_run(lessons: LessonContext) -> bool {
     left == 0
 }
 
-fn look_of(lesson: &Lesson, step: usize) -> Option<&LookMoment> {
+pub(crate) fn look_of(lesson: &Lesson, step: usize) -> Option<&LookMoment> {
     lesson.steps.get(step)?.pacing.look.as_ref()
 }
 
@@ -156,33 +82,6 @@ pub fn clamp_to_look(lessons: LessonContext, target: SimTime) -> SimTime {
         .look_at
         .get_value()
         .map_or(target, |(at, _)| target.min(at))
-}
-
-/// After a frame reached `now`: at the armed look moment, pauses the run, says what to look at and
-/// brings the part of the page it names into view.
-pub fn after_frame(state: AppState, now: SimTime) {
-    let lessons = state.lesson;
-    let Some((at, step)) = lessons.pacing.look_at.get_value() else {
-        return;
-    };
-    if now < at {
-        return;
-    }
-    lessons.pacing.look_at.set_value(None);
-    let Some((lesson, current_step)) = current(lessons) else {
-        return;
-    };
-    let Some(look) = look_of(&lesson, step).filter(|_| current_step == step) else {
-        return;
-    };
-    state.playing.set(false);
-    lessons.pacing.look_now.set(Some(LookNow {
-        step,
-        say: look.say.clone(),
-    }));
-    if let Some(view) = &look.view {
-        crate::lesson::reach::bring_into_view(view_selector(view));
-    }
 }
 
 /// Where each of `quorumlab_sim::lesson::LOOK_VIEWS` is on the page.

@@ -5,9 +5,11 @@
 //! world it expects, not on top of their own attempt: their moves are set aside, the log beside the
 //! steps says so, and the page's "bring the old future back" control offers their run again.
 
+use crate::context::generation::Part;
+use crate::context::lesson::LessonContext;
 use crate::format;
 use crate::lesson::drive;
-use crate::lesson::live::{open_next_world, LessonContext};
+use crate::lesson::live::open_next_world;
 use crate::state::AppState;
 use leptos::prelude::*;
 
@@ -29,7 +31,7 @@ pub fn show_me(state: AppState) {
     };
     if shown.set_aside.is_some() {
         state.replaced_future.set(shown.set_aside.clone());
-        state.history_revision.update(|revision| *revision += 1);
+        state.generation.bump(Part::History);
     }
     log_rewind(lessons, &shown);
     if shown.queued > 0 {

@@ -3,6 +3,7 @@
 
 use super::AppState;
 use crate::compare::lockstep::step_both;
+use crate::context::generation::Part;
 use leptos::prelude::*;
 use quorumlab_sim::action::Action;
 use quorumlab_sim::scenario::Step;
@@ -81,7 +82,7 @@ impl AppState {
         });
         self.caption_age_refreshes
             .set_value(super::CAPTION_HOLD_REFRESHES);
-        self.history_revision.update(|revision| *revision += 1);
+        self.generation.bump(Part::History);
     }
 
     /// On the left side: applies `action` to the right side too, at the same instant. What the right
@@ -100,7 +101,7 @@ impl AppState {
         partner
             .caption_age_refreshes
             .set_value(super::CAPTION_HOLD_REFRESHES);
-        partner.history_revision.update(|revision| *revision += 1);
+        partner.generation.bump(Part::History);
     }
 
     /// On the left side: gives the right side the schedule this side is about to take (an edit in
@@ -124,7 +125,7 @@ impl AppState {
         partner
             .scenario
             .set(partner.with_session(|session| session.scenario().clone()));
-        partner.history_revision.update(|revision| *revision += 1);
+        partner.generation.bump(Part::History);
         Ok(())
     }
 }

@@ -10,12 +10,12 @@ mod draw;
 pub mod palette;
 
 use crate::components::on_screen::track_on_screen;
+use crate::context::use_run;
 use crate::format;
 use crate::latency::latency_text;
 use crate::series::{
     chart_span, leader_chart, outcome_bars, LeaderSeries, OutcomeKind, OutcomeSeries,
 };
-use crate::state::AppState;
 use crate::theme::{Theme, ThemeState};
 use crate::world_text::capabilities::no_leader_chart;
 use draw::{draw_leader_chart, draw_outcome_chart, outcome_color};
@@ -62,7 +62,7 @@ struct DrawKey {
 
 #[component]
 pub fn Charts() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let shown = use_run();
     let history = StoredValue::new_local(ChartHistory::default());
     let open = RwSignal::new(true);
     let labels = RwSignal::new(ChartLabels::default());
@@ -74,14 +74,14 @@ pub fn Charts() -> impl IntoView {
     let palette = StoredValue::new_local(None::<(Theme, ChartPalette)>);
 
     Effect::new(move |_| {
-        let run = state
+        let run = shown
             .scenario
             .with(|scenario| (scenario.seed, scenario.node_count));
-        let counts = state.with_session(|session| {
+        let counts = shown.with_session(|session| {
             let counts = session.request_counts();
             [counts.committed, counts.failed, counts.unknown]
         });
-        state.view.with(|view| {
+        shown.view.with(|view| {
             let term = view.nodes.iter().map(|node| node.term.0).max().unwrap_or(0);
             let recent = view.recent_requests.iter().filter_map(|record| {
                 Some((record.finished_at_us?, OutcomeKind::of(&record.outcome)?))
@@ -120,7 +120,7 @@ pub fn Charts() -> impl IntoView {
         ) else {
             return;
         };
-        let Some(now_us) = state.view.try_with_untracked(|view| view.now_us) else {
+        let Some(now_us) = shown.view.try_with_untracked(|view| view.now_us) else {
             return;
         };
         let ratio = window().device_pixel_ratio().clamp(1.0, 3.0);
@@ -250,11 +250,11 @@ pub fn Charts() -> impl IntoView {
     };
 
     let commit_latency =
-        Memo::new(move |_| state.view.with(|view| latency_text(&view.recent_requests)));
+        Memo::new(move |_| shown.view.with(|view| latency_text(&view.recent_requests)));
     // A world that elects no leader gets a sentence saying so instead of a chart of a leader that never
     // exists (Paxos drew a solid "no leader" band under "term 1").
     let no_leader = Memo::new(move |_| {
-        state
+        shown
             .scenario
             .with(|scenario| no_leader_chart(scenario.protocol.kind()))
     });

@@ -5,7 +5,7 @@
 //! which is exactly the moment a client writes with a lock it no longer holds.
 
 use super::geometry::StageGeometry;
-use crate::state::AppState;
+use crate::context::use_run;
 use crate::world_text::leases::lease_fraction;
 use leptos::prelude::*;
 use quorumlab_sim::ids::NodeId;
@@ -133,11 +133,11 @@ pub fn ring_sentence(ring: &LeaseRing) -> String {
 
 #[component]
 pub fn ClusterLeaseRings(geometry: Memo<StageGeometry>) -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let ttl_us = Memo::new(move |_| state.scenario.with(crate::world_text::leases::lease_ttl_us));
+    let run = use_run();
+    let ttl_us = Memo::new(move |_| run.scenario.with(crate::world_text::leases::lease_ttl_us));
     let rings = Memo::new(move |_| {
         let ttl_us = ttl_us.get();
-        state.view.with(|view| {
+        run.view.with(|view| {
             view.coordination
                 .as_ref()
                 .map(|coordination| lease_rings(coordination, ttl_us))

@@ -5,8 +5,8 @@
 //! beside it ("60–90 ms"), so it is told apart by shape and text, not colour alone.
 
 use super::geometry::StageGeometry;
+use crate::context::use_run;
 use crate::layout::pull_toward;
-use crate::state::AppState;
 use leptos::prelude::*;
 use quorumlab_sim::ids::NodeId;
 use quorumlab_sim::link_settings::LinkSettings;
@@ -79,9 +79,9 @@ fn link_lines(
 
 #[component]
 pub fn ClusterLinks(geometry: Memo<StageGeometry>) -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let run = use_run();
     let lines = Memo::new(move |_| {
-        state.view.with(|view| {
+        run.view.with(|view| {
             let cuts: Vec<(NodeId, NodeId)> = view
                 .cut_links
                 .iter()
@@ -92,7 +92,7 @@ pub fn ClusterLinks(geometry: Memo<StageGeometry>) -> impl IntoView {
     });
     // The names on the ring (`A`, `store`); empty in a plain Raft cluster, whose ids are its names.
     let labels = Memo::new(move |_| {
-        state.view.with(|view| {
+        run.view.with(|view| {
             view.coordination
                 .as_ref()
                 .map(|coordination| coordination.labels.clone())

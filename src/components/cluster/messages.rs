@@ -6,6 +6,9 @@
 use super::geometry::StageGeometry;
 use super::message_detail::MessageMenuTarget;
 use crate::components::recycle::recycled;
+use crate::context::hover::HoverContext;
+use crate::context::run::RunContext;
+use crate::context::{use_hover, use_playback, use_run};
 use crate::layout::{flight_progress, message_position};
 use crate::state::AppState;
 use leptos::prelude::*;
@@ -60,10 +63,11 @@ pub fn ClusterMessages(geometry: Memo<StageGeometry>) -> impl IntoView {
 /// One element per message: labels, ✕ marks, and linking with the space-time diagram by hover or tap.
 #[component]
 fn MessageDots(geometry: Memo<StageGeometry>) -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let run = use_run();
+    let hover = use_hover();
     recycled(move || {
-        let sources = DotSources::new(state, geometry);
-        let messages = Memo::new(move |_| state.view.with(|view| view.messages.clone()));
+        let sources = DotSources::new(run, hover, geometry);
+        let messages = Memo::new(move |_| run.view.with(|view| view.messages.clone()));
         view! {
             <g class="messages">
                 <For each=move || messages.get() key=|message| (message.id, message.dropped) let:message>
@@ -84,11 +88,11 @@ struct DotSources {
 }
 
 impl DotSources {
-    fn new(state: AppState, geometry: Memo<StageGeometry>) -> DotSources {
+    fn new(run: RunContext, hover: HoverContext, geometry: Memo<StageGeometry>) -> DotSources {
         DotSources {
-            now_us: Memo::new(move |_| state.view.with(|view| view.now_us)),
+            now_us: Memo::new(move |_| run.view.with(|view| view.now_us)),
             geometry: Memo::new(move |_| geometry.get()),
-            hovered: Memo::new(move |_| state.hovered_message.get()),
+            hovered: Memo::new(move |_| hover.hovered_message.get()),
         }
     }
 }
@@ -98,17 +102,18 @@ impl DotSources {
 /// of elements coming and going. No labels or hover here; dropped messages are red dots.
 #[component]
 fn BulkMessages(geometry: Memo<StageGeometry>) -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let run = use_run();
+    let playback = use_playback();
     let path_for = move |class: &'static str| {
         move || {
             geometry.with(|geometry| {
-                state.view.with(|view| {
+                run.view.with(|view| {
                     bulk_path(
                         &view.messages,
                         class,
                         view.now_us,
                         geometry,
-                        state.reduced_motion,
+                        playback.reduced_motion,
                     )
                 })
             })

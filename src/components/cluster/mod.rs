@@ -13,7 +13,7 @@ pub mod node_popover;
 pub mod timer_rings;
 pub mod watches;
 
-use crate::state::AppState;
+use crate::context::use_run;
 use crate::world_text::{membership, names, partition};
 use geometry::{StageGeometry, STAGE_HEIGHT, STAGE_WIDTH};
 use lease::ClusterLeaseRings;
@@ -35,16 +35,14 @@ use watches::ClusterWatches;
 /// at 1440 px and hidden at 1280 px.
 #[component]
 pub fn ClusterStage(#[prop(optional)] titled: bool) -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let node_count = Memo::new(move |_| state.view.with(|view| view.nodes.len()));
+    let run = use_run();
+    let node_count = Memo::new(move |_| run.view.with(|view| view.nodes.len()));
     // Servers outside the configuration leave the ring; the ring is redrawn only when seats change.
     let on_ring = Memo::new(move |_| {
-        state
-            .view
-            .with(|view| match membership::membership_of(view) {
-                Some(membership) => membership.seats.iter().map(|seat| seat.on_ring()).collect(),
-                None => vec![true; view.nodes.len()],
-            })
+        run.view.with(|view| match membership::membership_of(view) {
+            Some(membership) => membership.seats.iter().map(|seat| seat.on_ring()).collect(),
+            None => vec![true; view.nodes.len()],
+        })
     });
     let geometry = Memo::new(move |_| on_ring.with(|on_ring| StageGeometry::for_seats(on_ring)));
     let faces = node_faces();
@@ -71,7 +69,7 @@ pub fn ClusterStage(#[prop(optional)] titled: bool) -> impl IntoView {
             .collect::<Vec<_>>()
     };
     let label = move || {
-        state.view.with(|view| match view.leader {
+        run.view.with(|view| match view.leader {
             Some(leader) => format!("Cluster of {} nodes; {leader} leads", view.nodes.len()),
             None => format!("Cluster of {} nodes; no leader right now", view.nodes.len()),
         })
@@ -89,7 +87,7 @@ pub fn ClusterStage(#[prop(optional)] titled: bool) -> impl IntoView {
         // Above the ring, in the flow: drawn over the stage it covered the top node when the stage is narrow.
         <MembershipBadge />
         <Show when=move || titled>
-            <p class="scenario-title" data-testid="scenario-title">{move || state.scenario.with(|scenario| format!("{} · {} nodes · seed {}", scenario.title, scenario.node_count, scenario.seed))}</p>
+            <p class="scenario-title" data-testid="scenario-title">{move || run.scenario.with(|scenario| format!("{} · {} nodes · seed {}", scenario.title, scenario.node_count, scenario.seed))}</p>
         </Show>
         <svg
             class=svg_class
@@ -131,9 +129,9 @@ pub fn ClusterStage(#[prop(optional)] titled: bool) -> impl IntoView {
 /// While the cluster is partitioned, each side's quorum verdict sits on the stage itself.
 #[component]
 fn QuorumOverlay() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let run = use_run();
     let badges = Memo::new(move |_| {
-        state.view.with(|view| {
+        run.view.with(|view| {
             let coordination = view.coordination.as_ref();
             view.partition_groups
                 .iter()

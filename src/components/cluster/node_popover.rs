@@ -13,8 +13,11 @@
 //! press anywhere outside closes it.
 
 use crate::components::node_actions::{NodeActionRows, PauseForMs};
+use crate::context::lesson::LessonContext;
+use crate::context::playback::PlaybackContext;
+use crate::context::selection::SelectionContext;
+use crate::context::{use_lesson, use_playback, use_run, use_selection};
 use crate::placement::{place_beside_keeping, Rect};
-use crate::state::AppState;
 use crate::world_text::names::node_name;
 use leptos::ev;
 use leptos::prelude::*;
@@ -308,7 +311,7 @@ impl Popover {
 }
 
 /// Opening measures and places it; the page reflowing (presenter mode, a lesson, a resize) moves it.
-fn follow_layout(state: AppState, popover: Popover) {
+fn follow_layout(playback: PlaybackContext, lessons: LessonContext, popover: Popover) {
     Effect::new(move |previous: Option<Option<NodeId>>| {
         let now_open = popover.open.get();
         if now_open.is_some() && previous != Some(now_open) {
@@ -318,8 +321,8 @@ fn follow_layout(state: AppState, popover: Popover) {
         now_open
     });
     Effect::new(move |_| {
-        state.presenter.track();
-        state.lesson.active.track();
+        playback.presenter.track();
+        lessons.active.track();
         popover.place(false);
     });
     let resize = window_event_listener(ev::resize, move |_| popover.place(false));
@@ -327,9 +330,9 @@ fn follow_layout(state: AppState, popover: Popover) {
 }
 
 /// A press outside it, or choosing another node some other way (1–9, Escape, a fresh run), closes it.
-fn close_when_left(state: AppState, popover: Popover) {
+fn close_when_left(selection: SelectionContext, popover: Popover) {
     Effect::new(move |_| {
-        let selected = state.selected.get();
+        let selected = selection.selected.get();
         let open = popover.open.get_untracked();
         if open.is_some_and(|node| Some(node) != selected) {
             popover.open.set(None);
@@ -355,21 +358,23 @@ fn close_when_left(state: AppState, popover: Popover) {
 
 #[component]
 pub fn NodePopover() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let run = use_run();
+    let playback = use_playback();
+    let selection = use_selection();
     let popover = Popover {
         open: expect_context::<NodePopoverTarget>().0,
         spot: RwSignal::new(None),
         element: NodeRef::new(),
         last_focus: StoredValue::new(None),
     };
-    follow_layout(state, popover);
-    close_when_left(state, popover);
+    follow_layout(playback, use_lesson(), popover);
+    close_when_left(selection, popover);
     let after = Callback::new(move |()| popover.rows_changed());
     move || {
         popover.open.get().map(|node| {
-            let name = move || state.panel_view.with(|view| node_name(view.coordination.as_ref(), node));
+            let name = move || run.panel_view.with(|view| node_name(view.coordination.as_ref(), node));
             let status = move || {
-                state.panel_view.with(|view| {
+                run.panel_view.with(|view| {
                     view.nodes
                         .get(node.index())
                         .map_or("gone", |shown| shown.status.as_str())

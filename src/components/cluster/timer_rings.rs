@@ -5,7 +5,7 @@
 //! graph were most of the page's script time.
 
 use super::geometry::StageGeometry;
-use crate::state::AppState;
+use crate::context::use_run;
 use leptos::prelude::*;
 use quorumlab_sim::protocol::RoleLabel;
 use quorumlab_sim::view::NodeView;
@@ -62,11 +62,11 @@ fn ring_kind(node: &NodeView) -> Option<usize> {
 /// All rings of a large cluster, drawn over the nodes' ring tracks.
 #[component]
 pub fn ClusterTimerRings(geometry: Memo<StageGeometry>) -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let run = use_run();
     let paths = Memo::new(move |_| {
         geometry.with(|geometry| {
             let radius = geometry.node_radius + geometry.timer_gap;
-            state.view.with(|view| {
+            run.view.with(|view| {
                 let mut paths: [String; 3] = Default::default();
                 for node in &view.nodes {
                     let (Some(kind), Some(remaining)) =

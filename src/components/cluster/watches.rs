@@ -4,8 +4,8 @@
 //! points at its predecessor only, a chain where a departure wakes a single watcher.
 
 use super::geometry::StageGeometry;
+use crate::context::use_run;
 use crate::layout::{pull_toward, Point};
-use crate::state::AppState;
 use leptos::prelude::*;
 use quorumlab_sim::ids::NodeId;
 use quorumlab_sim::view_coordination::CoordinationView;
@@ -62,9 +62,9 @@ fn curve(from: Point, to: Point, bow: f64) -> String {
 
 #[component]
 pub fn ClusterWatches(geometry: Memo<StageGeometry>) -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let run = use_run();
     let arrows = Memo::new(move |_| {
-        state.view.with(|view| {
+        run.view.with(|view| {
             view.coordination
                 .as_ref()
                 .map(|coordination| {

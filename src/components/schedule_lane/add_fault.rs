@@ -120,7 +120,7 @@ fn PartitionSide(
 }
 
 fn run_edit_error(state: AppState, reason: String) {
-    state.notice.set(Some(crate::state::Notice {
+    state.notice.set(Some(crate::context::notice::Notice {
         text: format!("Not added: {reason}"),
         is_error: true,
     }));
