@@ -4,14 +4,14 @@
 //! The card is drawn again whenever its words change (a `Memo` of the rows), rather than row by row:
 //! it is a handful of short lines, and one plain view keeps the app's code small.
 
-use crate::state::AppState;
+use crate::context::use_run;
 use leptos::prelude::*;
 
 #[component]
 pub fn WorldPanel() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let run = use_run();
     let card = Memo::new(move |_| {
-        state.panel_view.with(|view| {
+        run.panel_view.with(|view| {
             let coordination = view.coordination.as_ref()?;
             coordination.world.as_ref()?.rows(&coordination.labels)
         })
