@@ -4,12 +4,21 @@
 // share link, and imports joining the gallery (a bad one refused with the parser's words).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { openApp, REPO_ROOT } from './support/browser.mjs';
 import { assertNoProblems, isPlaying, setSpeedPosition, simTimeMs, waitUntil } from './support/cluster.mjs';
 
-const EXAMPLE_COUNT = readdirSync(join(REPO_ROOT, 'sim', 'scenarios')).filter((name) => name.endsWith('.toml')).length;
+// sim/scenarios/ and the examples each world keeps in its own folder (sim/src/protocols/*/examples/).
+const tomlCount = (folder) => readdirSync(folder).filter((name) => name.endsWith('.toml')).length;
+const PROTOCOLS = join(REPO_ROOT, 'sim', 'src', 'protocols');
+const EXAMPLE_COUNT =
+  tomlCount(join(REPO_ROOT, 'sim', 'scenarios')) +
+  readdirSync(PROTOCOLS, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => join(PROTOCOLS, entry.name, 'examples'))
+    .filter((folder) => existsSync(folder))
+    .reduce((sum, folder) => sum + tomlCount(folder), 0);
 const traceHash = (page) => page.getAttribute('[data-testid=trace-hash]', 'data-trace-hash');
 const title = (page) => page.textContent('[data-testid=scenario-title]');
 const marks = (page) =>

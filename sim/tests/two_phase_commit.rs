@@ -207,6 +207,14 @@ fn the_view_reads_as_rows() {
         .expect("two-phase commit describes itself in rows");
     assert_eq!(through_frame, card);
     assert_eq!(rows[1].node, Some(quorumlab_sim::ids::NodeId(1)));
+    assert_eq!(rows[1].caption.as_deref(), Some("in doubt"));
+    // The crashed coordinator's row says what survived: no decision in its log.
+    assert!(
+        rows[0]
+            .value
+            .starts_with("crashed; its log holds no decision for transaction 1"),
+        "{rows:?}"
+    );
 }
 
 #[test]

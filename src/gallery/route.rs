@@ -51,15 +51,23 @@ pub fn parse_gallery_route(fragment: &str) -> Result<GalleryRoute, String> {
         return Ok(GalleryRoute::List);
     }
     let mut parts = rest.split('/');
-    let id = parts.next().unwrap_or_default();
-    if id.len() > 64
-        || !id.chars().all(|character| {
-            character.is_ascii_lowercase() || character.is_ascii_digit() || character == '-'
-        })
-    {
+    let mut id = parts.next().unwrap_or_default().to_string();
+    // A world's own examples are named for its folder: `two-phase-commit/coordinator-crash`.
+    if quorumlab_sim::registry::by_name(&id).is_some() {
+        if let Some(file) = parts.next() {
+            id = format!("{id}/{file}");
+        }
+    }
+    let well_formed = |segment: &str| {
+        !segment.is_empty()
+            && segment.chars().all(|character| {
+                character.is_ascii_lowercase() || character.is_ascii_digit() || character == '-'
+            })
+    };
+    if id.len() > 64 || !id.split('/').all(well_formed) {
         return Err(format!(
             "`{}` is not a scenario id (lowercase letters, digits and dashes)",
-            shown(id)
+            shown(&id)
         ));
     }
     let demo = match (parts.next(), parts.next()) {
@@ -69,10 +77,7 @@ pub fn parse_gallery_route(fragment: &str) -> Result<GalleryRoute, String> {
             return Err("after the scenario id the address may only hold `/demo`".to_string());
         }
     };
-    Ok(GalleryRoute::Open {
-        id: id.to_string(),
-        demo,
-    })
+    Ok(GalleryRoute::Open { id, demo })
 }
 
 #[cfg(test)]
@@ -100,6 +105,24 @@ mod tests {
             parse_gallery_route("#/gallery/split-vote/demo/"),
             Ok(open("split-vote", true))
         );
+    }
+
+    #[test]
+    fn a_worlds_own_example_keeps_its_folder_in_the_id() {
+        let id = "two-phase-commit/coordinator-crash";
+        assert_eq!(
+            parse_gallery_route(&format!("#/gallery/{id}/demo")),
+            Ok(open(id, true))
+        );
+        assert_eq!(
+            parse_gallery_route(&format!("#/gallery/{id}")),
+            Ok(open(id, false))
+        );
+        // Only a world's name opens a folder: any other first part is a whole id.
+        assert!(parse_gallery_route("#/gallery/split-vote/coordinator-crash").is_err());
+        assert!(parse_gallery_route("#/gallery/two-phase-commit/").is_ok());
+        let refused = parse_gallery_route("#/gallery/two-phase-commit/Crash").unwrap_err();
+        assert!(refused.contains("not a scenario id"), "{refused}");
     }
 
     #[test]

@@ -24,10 +24,25 @@ pub struct PanelRow {
     pub node: Option<NodeId>,
     pub label: String,
     pub value: String,
+    /// A few words for the node's caption on the cluster drawing, where `value` is too long for it.
+    pub caption: Option<String>,
 }
 
 impl PanelRow {
     pub fn new(node: Option<NodeId>, label: String, value: String) -> PanelRow {
-        PanelRow { node, label, value }
+        PanelRow {
+            node,
+            label,
+            value,
+            caption: None,
+        }
+    }
+
+    /// The same row with a shorter text for the node's caption.
+    pub fn captioned(self, caption: String) -> PanelRow {
+        PanelRow {
+            caption: Some(caption),
+            ..self
+        }
     }
 }

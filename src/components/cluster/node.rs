@@ -75,7 +75,7 @@ fn world_state(coordination: &CoordinationView, node: NodeId) -> Option<String> 
             .rows
             .into_iter()
             .find(|row| row.node == Some(node))
-            .map(|row| row.value),
+            .map(|row| row.caption.unwrap_or(row.value)),
     }
 }
 

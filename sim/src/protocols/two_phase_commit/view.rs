@@ -6,6 +6,7 @@
 use super::participant::Phase;
 use super::{outcome_word, Node, TxId};
 use crate::base::ids::NodeId;
+use crate::contract::node_status::NodeStatus;
 use crate::contract::panel_rows::{PanelRow, PanelRows};
 use crate::contract::world_read::{actors_of, WorldRead};
 use serde::Serialize;
@@ -32,6 +33,8 @@ pub enum CoordinatorState {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct CoordinatorView {
     pub node: NodeId,
+    /// Crashed: what it gathered in memory is gone; only its log's decisions remain.
+    pub crashed: bool,
     pub transaction: TxId,
     pub state: CoordinatorState,
 }
@@ -78,6 +81,7 @@ impl TwoPhaseView {
                     };
                     view.coordinator = Some(CoordinatorView {
                         node,
+                        crashed: world.status(node) == Some(NodeStatus::Crashed),
                         transaction: coordinator.current,
                         state,
                     });
@@ -106,13 +110,13 @@ impl TwoPhaseView {
             .count()
     }
 
-    /// The world's card: one row per actor, coordinator first, each about its node (the cluster's
-    /// caption for that node reads the row's value).
+    /// The world's card: one row per actor, coordinator first, each about its node (a participant's
+    /// caption on the cluster drawing is its phase alone).
     pub fn rows(&self) -> PanelRows {
         let mut rows = Vec::new();
         if let Some(coordinator) = &self.coordinator {
             let tx = coordinator.transaction;
-            let value = match coordinator.state {
+            let state = match coordinator.state {
                 CoordinatorState::Idle => "no transaction yet".to_string(),
                 CoordinatorState::Gathering { votes, of } => {
                     format!("transaction {tx}: {votes} of {of} votes in")
@@ -126,6 +130,16 @@ impl TwoPhaseView {
                 CoordinatorState::Decided { commit } => {
                     format!("transaction {tx}: decided {}", outcome_word(commit))
                 }
+            };
+            let value = match (coordinator.crashed, coordinator.state) {
+                (true, CoordinatorState::Decided { commit }) => {
+                    format!(
+                        "crashed; its log holds {} for transaction {tx}",
+                        outcome_word(commit)
+                    )
+                }
+                (true, _) => format!("crashed; its log holds no decision for transaction {tx}"),
+                (false, _) => state,
             };
             rows.push(PanelRow::new(
                 Some(coordinator.node),
@@ -142,11 +156,14 @@ impl TwoPhaseView {
                     participant.since_ms
                 ),
             };
-            rows.push(PanelRow::new(
-                Some(participant.node),
-                format!("participant {}", participant.name),
-                value,
-            ));
+            rows.push(
+                PanelRow::new(
+                    Some(participant.node),
+                    format!("participant {}", participant.name),
+                    value,
+                )
+                .captioned(participant.phase.word().to_string()),
+            );
         }
         PanelRows {
             title: "Two-phase commit",
