@@ -37,6 +37,7 @@
 pub mod build;
 pub mod chaos;
 pub mod checker;
+pub mod checkpoints;
 pub mod coordinator;
 pub mod describe;
 pub mod entry;

@@ -1,7 +1,8 @@
 //! What the two-phase-commit world owns beyond its actors, for its registry entry: the Atomicity
-//! checker, its one-coordinator rule and its example scenarios.
+//! checker, its one-coordinator rule, its example scenarios and its lesson checkpoint.
 
 use super::checker::TwoPhaseChecker;
+use crate::contract::checkpoint::CheckpointSpec;
 use crate::contract::config::ProtocolConfig;
 use crate::contract::entry::parts::{Arming, WorldParts};
 use crate::contract::invalid::Invalid;
@@ -41,5 +42,9 @@ impl WorldParts for TwoPhaseParts {
 
     fn examples(&self) -> &'static [(&'static str, &'static str)] {
         EXAMPLES
+    }
+
+    fn checkpoints(&self) -> &'static [CheckpointSpec] {
+        super::checkpoints::CHECKPOINTS
     }
 }

@@ -223,6 +223,10 @@ pub const SCENARIO_FILES: &[(&str, &str)] = &[
         "lessons/scenarios/paxos-duel-remedy.toml",
         include_str!("../../../../lessons/scenarios/paxos-duel-remedy.toml"),
     ),
+    (
+        "lessons/scenarios/two-phase-calm.toml",
+        include_str!("../../../../lessons/scenarios/two-phase-calm.toml"),
+    ),
 ];
 
 /// A parsed lesson.
