@@ -199,6 +199,19 @@ impl Debug for dyn WorldParts {
     }
 }
 
+/// The answer of `WorldParts::servers_fit` for a world built around one server (a single Redis, a
+/// two-phase-commit coordinator): `one_server` names that server in the error, as "1 (the coordinator)".
+pub fn exactly_one_server(servers: usize, one_server: &str) -> Result<(), Invalid> {
+    if servers == 1 {
+        return Ok(());
+    }
+    Err(Invalid::OutOfRange {
+        field: "nodes".into(),
+        value: servers.to_string(),
+        expected: format!("1 ({one_server})"),
+    })
+}
+
 /// The parts of a world that owns nothing beyond its protocol.
 #[derive(Debug)]
 pub struct NoParts;

@@ -3,7 +3,7 @@
 //! that it has exactly one server.
 
 use crate::contract::config::ProtocolConfig;
-use crate::contract::entry::parts::{VariationHook, WorldParts};
+use crate::contract::entry::parts::{exactly_one_server, VariationHook, WorldParts};
 use crate::contract::invalid::Invalid;
 
 #[derive(Debug)]
@@ -21,13 +21,6 @@ pub struct RedisLockParts;
 impl WorldParts for RedisLockParts {
     /// One Redis server is the whole point (and the single point of failure).
     fn servers_fit(&self, servers: usize, _protocol: &ProtocolConfig) -> Result<(), Invalid> {
-        if servers == 1 {
-            return Ok(());
-        }
-        Err(Invalid::OutOfRange {
-            field: "nodes".into(),
-            value: servers.to_string(),
-            expected: "1 (a single Redis server)".into(),
-        })
+        exactly_one_server(servers, "a single Redis server")
     }
 }

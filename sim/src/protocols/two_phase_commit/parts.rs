@@ -4,7 +4,7 @@
 use super::checker::TwoPhaseChecker;
 use crate::contract::checkpoint::CheckpointSpec;
 use crate::contract::config::ProtocolConfig;
-use crate::contract::entry::parts::{Arming, WorldParts};
+use crate::contract::entry::parts::{exactly_one_server, Arming, WorldParts};
 use crate::contract::invalid::Invalid;
 use crate::contract::verdicts::WorldChecker;
 
@@ -30,14 +30,7 @@ impl WorldParts for TwoPhaseParts {
 
     /// One coordinator decides; the participants are the lettered actors.
     fn servers_fit(&self, servers: usize, _protocol: &ProtocolConfig) -> Result<(), Invalid> {
-        if servers == 1 {
-            return Ok(());
-        }
-        Err(Invalid::OutOfRange {
-            field: "nodes".into(),
-            value: servers.to_string(),
-            expected: "1 (the coordinator)".into(),
-        })
+        exactly_one_server(servers, "the coordinator")
     }
 
     fn examples(&self) -> &'static [(&'static str, &'static str)] {
