@@ -399,6 +399,49 @@ impl ProtocolConfig {
     pub fn is_coordination(&self) -> bool {
         self.lock_options().is_some()
     }
+
+    // The accessors below let builders and views outside a world's folder read its options
+    // without naming its variant: only this file and the registry may (`sim/tests/protocol_names.rs`).
+
+    /// The invoice scheduler's lock and scheduling options (`None` for any other world).
+    pub fn scheduler(&self) -> Option<(&LockServiceOptions, &SchedulerOptions)> {
+        match self {
+            ProtocolConfig::Scheduler(options, scheduler) => Some((options, scheduler)),
+            _ => None,
+        }
+    }
+
+    /// ZooKeeper's session options and election recipe (`None` for any other world).
+    pub fn zookeeper(&self) -> Option<(&LockServiceOptions, &ZkRecipe)> {
+        match self {
+            ProtocolConfig::Zookeeper(options, recipe) => Some((options, recipe)),
+            _ => None,
+        }
+    }
+
+    /// The work queue's lock and queue options (`None` for any other world).
+    pub fn work_queue(&self) -> Option<(&LockServiceOptions, &QueueOptions)> {
+        match self {
+            ProtocolConfig::WorkQueue(options, queue) => Some((options, queue)),
+            _ => None,
+        }
+    }
+
+    /// [`ProtocolConfig::work_queue`], to change: the queue comparison runs both layouts.
+    pub fn work_queue_mut(&mut self) -> Option<(&mut LockServiceOptions, &mut QueueOptions)> {
+        match self {
+            ProtocolConfig::WorkQueue(options, queue) => Some((options, queue)),
+            _ => None,
+        }
+    }
+
+    /// PBFT's own options (`None` for any other world).
+    pub fn pbft(&self) -> Option<&PbftOptions> {
+        match self {
+            ProtocolConfig::Pbft(_, options) => Some(options),
+            _ => None,
+        }
+    }
 }
 
 /// Longest timing value accepted (one hour), so microsecond arithmetic never overflows.
