@@ -12,7 +12,6 @@ use quorumlab_sim::ids::NodeId;
 use quorumlab_sim::price::{raft_baseline, MessageCost, BASELINE_WRITES};
 use quorumlab_sim::view_coordination::{CoordinationView, PbftView, ReplicaView};
 use quorumlab_sim::world::NodeStatus;
-use quorumlab_sim::ProtocolConfig;
 
 /// One replica's row: its name (with ◆ for the primary, and its lie), its view, and its slot chips.
 /// A crashed replica is primary of nothing and lies to no one while down: its row says it crashed,
@@ -150,23 +149,23 @@ pub fn PbftPanel() -> impl IntoView {
     });
     // Raft's figure needs a run of its own: made once per scenario, not per frame.
     let raft = Memo::new(move |_| {
-        state.scenario.with(|scenario| match &scenario.protocol {
+        state.scenario.with(|scenario| {
+            let options = scenario.protocol.pbft()?;
             // `node_count` counts the replicas; the clients come on top.
-            ProtocolConfig::Pbft(_, options) => raft_baseline(
+            raft_baseline(
                 scenario.node_count,
                 scenario.seed,
                 options.request_interval_ms,
-            ),
-            _ => None,
+            )
         })
     });
     let options = move || {
-        state.scenario.with(|scenario| match &scenario.protocol {
-            ProtocolConfig::Pbft(_, options) => format!(
+        state.scenario.with(|scenario| match scenario.protocol.pbft() {
+            Some(options) => format!(
                 "Options: a client's next request {} ms after its last result; a replica asks for a new view after {} ms without progress ([pbft] in the scenario)",
                 options.request_interval_ms, options.view_timeout_ms
             ),
-            _ => String::new(),
+            None => String::new(),
         })
     };
     let price = move || {

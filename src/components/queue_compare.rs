@@ -6,7 +6,6 @@
 
 use crate::context::use_run;
 use leptos::prelude::*;
-use quorumlab_sim::config::ProtocolConfig;
 use quorumlab_sim::runner::{run_scenario, RunReport};
 use quorumlab_sim::scenario::Scenario;
 use quorumlab_sim::worker::Phase;
@@ -66,14 +65,11 @@ impl QueueNumbers {
 /// Both configurations of a work-queue scenario, partitioned first; `None` for any other protocol, or if
 /// either run fails to start (the scenario was already checked, so that would be a bug, not bad input).
 pub fn compare(scenario: &Scenario) -> Option<[QueueNumbers; 2]> {
-    let ProtocolConfig::WorkQueue(locks, queue) = scenario.protocol.clone() else {
-        return None;
-    };
+    scenario.protocol.work_queue()?;
     let run = |partitioned: bool| {
         let mut variant = scenario.clone();
-        let mut queue = queue;
+        let (_, queue) = variant.protocol.work_queue_mut()?;
         queue.partitioned = partitioned;
-        variant.protocol = ProtocolConfig::WorkQueue(locks, queue);
         run_scenario(&variant)
             .ok()
             .map(|report| QueueNumbers::from_report(partitioned, &report))
@@ -123,7 +119,7 @@ pub fn QueueCompare() -> impl IntoView {
     let numbers = Memo::new(move |_| run.scenario.with(compare));
     let this_partitioned = Memo::new(move |_| {
         run.scenario.with(|scenario| {
-            matches!(&scenario.protocol, ProtocolConfig::WorkQueue(_, queue) if queue.partitioned)
+            matches!(scenario.protocol.work_queue(), Some((_, queue)) if queue.partitioned)
         })
     });
     let live = Memo::new(move |_| {

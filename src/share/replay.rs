@@ -4,7 +4,6 @@
 use super::validate::MAX_TITLE_BYTES;
 use super::{ShareError, SharedRun};
 use crate::session::Session;
-use quorumlab_sim::config::ProtocolConfig;
 use quorumlab_sim::replay::{replay_to, ReplayError};
 
 /// The run `session` shows now, as a link would carry it (the page adds the lesson, if any). An imported scenario's title may be longer
@@ -120,7 +119,7 @@ fn coordination_events(run: &SharedRun, millis: u64) -> u64 {
     let mut per_worker = (millis / locks.renew_ms.max(1))
         .saturating_mul(per_keep_alive)
         .saturating_add((millis / job_ms).saturating_mul(per_job));
-    if let ProtocolConfig::Scheduler(_, scheduler) = coordination {
+    if let Some((_, scheduler)) = coordination.scheduler() {
         let runs = millis / scheduler.minute_ms.max(1);
         per_worker = per_worker.saturating_add(runs.saturating_mul(per_job));
     }

@@ -9,6 +9,7 @@ pub mod entry;
 pub mod invalid;
 pub mod layout;
 pub mod link_settings;
+pub mod lock_options;
 pub mod node_status;
 pub mod panel_rows;
 pub mod protocol;

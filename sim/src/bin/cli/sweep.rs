@@ -25,7 +25,7 @@ use quorumlab_sim::sweep::judge_liar_scenario;
 use quorumlab_sim::sweep::{
     judge_scenario, lock_sweep_scenario, run_holder_seed, run_lock_seed, SweepSummary,
 };
-use quorumlab_sim::ProtocolKind;
+use quorumlab_sim::{ProtocolConfig, ProtocolKind};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -258,6 +258,12 @@ fn is_plain_raft(entry: &Entry) -> bool {
     LockChaosOptions::default_for(entry.kind).is_none()
 }
 
+/// The world Raft's chaos profiles build: a scenario's default one, plain Raft. Asked of the config
+/// rather than named, so that only the world's folder and the registry name it.
+fn plain_raft() -> ProtocolKind {
+    ProtocolConfig::default().kind()
+}
+
 /// One Raft chaos seed's scenario, its servers joining and leaving as `membership` says.
 fn raft_scenario(seed: u64, options: &ChaosOptions, membership: MembershipMode) -> Scenario {
     let mut scenario = chaos_scenario(seed, options);
@@ -407,7 +413,7 @@ fn sweep_report(
 ) -> SweepReport {
     let first_failing_seed = summary.first_failing_seed();
     SweepReport {
-        protocol: ProtocolKind::Raft.name(),
+        protocol: plain_raft().name(),
         nodes: options.node_count,
         profile: options.profile.name(),
         variant: (membership == MembershipMode::Direct).then_some(RAFT_DIRECT_VARIANT),
@@ -438,7 +444,7 @@ fn liar_report(first_seed: u64, schedule: &LiarSchedule, summary: SweepSummary) 
         )
     });
     SweepReport {
-        protocol: ProtocolKind::Raft.name(),
+        protocol: plain_raft().name(),
         nodes: options.node_count,
         profile: schedule.profile_name(),
         variant: Some(RAFT_LIAR_VARIANT),
@@ -517,7 +523,7 @@ fn raft_reproduce(seed: u64, options: &ChaosOptions, membership: MembershipMode)
         MembershipMode::Log => String::new(),
         MembershipMode::Direct => format!(" --variant {RAFT_DIRECT_VARIANT}"),
     };
-    reproduce_with_flags(ProtocolKind::Raft, seed, options, &flags)
+    reproduce_with_flags(plain_raft(), seed, options, &flags)
 }
 
 fn reproduce_with_flags(

@@ -65,7 +65,7 @@ impl Scenario {
     pub fn new(title: &str, node_count: usize, duration_ms: u64) -> Scenario {
         Scenario {
             title: title.to_string(),
-            protocol: ProtocolConfig::Raft,
+            protocol: ProtocolConfig::default(),
             node_count,
             seed: DEFAULT_SEED,
             duration_ms,

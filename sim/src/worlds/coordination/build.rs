@@ -13,7 +13,7 @@
 //! so construction leaves every seeded run as it was.
 
 use super::Layout;
-use crate::contract::config::{ProtocolConfig, SchedulerMode, WorldConfig};
+use crate::contract::config::{SchedulerMode, WorldConfig};
 use crate::protocols::lockservice::build::{lock_options, servers};
 use crate::protocols::redlock::KvLockServer;
 use crate::protocols::resource::build::store;
@@ -53,7 +53,7 @@ pub fn redlock(config: &WorldConfig, layout: &Layout) -> Vec<Actor> {
 
 /// The invoice store fences only in the mode that hands it the leader's token.
 pub fn scheduler(config: &WorldConfig, layout: &Layout) -> Vec<Actor> {
-    let ProtocolConfig::Scheduler(options, scheduler) = &config.protocol else {
+    let Some((options, scheduler)) = config.protocol.scheduler() else {
         unreachable!("the scheduler's builder runs only for a scheduler world");
     };
     let mut actors = servers::<Actor, Message>(config, layout);
@@ -71,7 +71,7 @@ pub fn scheduler(config: &WorldConfig, layout: &Layout) -> Vec<Actor> {
 
 /// The candidates elect through the service alone: no store.
 pub fn zookeeper(config: &WorldConfig, layout: &Layout) -> Vec<Actor> {
-    let ProtocolConfig::Zookeeper(options, recipe) = &config.protocol else {
+    let Some((options, recipe)) = config.protocol.zookeeper() else {
         unreachable!("the ZooKeeper builder runs only for a ZooKeeper world");
     };
     let mut actors = servers::<Actor, Message>(config, layout);
@@ -83,7 +83,7 @@ pub fn zookeeper(config: &WorldConfig, layout: &Layout) -> Vec<Actor> {
 }
 
 pub fn work_queue(config: &WorldConfig, layout: &Layout) -> Vec<Actor> {
-    let ProtocolConfig::WorkQueue(options, queue) = &config.protocol else {
+    let Some((options, queue)) = config.protocol.work_queue() else {
         unreachable!("the work queue's builder runs only for a work-queue world");
     };
     let mut actors = servers::<Actor, Message>(config, layout);
