@@ -1,25 +1,19 @@
-//! Running the live session forward while a lesson is open. Instead of leaping a whole animation frame,
-//! the run stops at every moment the lesson cares about — each check (every `CHECK_EVERY_MS` from the
-//! step's beginning or its last "show me" action) and each queued action — so "show me" performs its
-//! script at exactly the moments a headless `LessonRun` does and is judged at the same instants. A
-//! lesson shown step by step in the page therefore reproduces the run its tests check, event for event.
+//! Running the live session forward while a lesson is open: the session lends its run to the lesson's
+//! driver (`LessonDriver::drive` in the engine), which stops at every moment the lesson cares about —
+//! each check and each queued "show me" action — instead of leaping a whole animation frame. The
+//! driver is the one headless `LessonRun` uses, so a lesson shown step by step in the page reproduces
+//! the run its tests check, event for event.
+//!
+//! What stays here is what only the page has: "show me" going back to where the step began, setting
+//! the learner's own moves in the step aside as a future they can bring back.
 
-use super::tracker::{LessonTracker, ScheduledAction};
+use super::tracker::LessonTracker;
 use crate::session::Session;
 use quorumlab_sim::action::Action;
 use quorumlab_sim::history::RecordedAction;
 use quorumlab_sim::time::SimTime;
-use quorumlab_sim::ActionOutcome;
 
-/// What one stretch of driving did.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Driven {
-    /// "Show me" actions performed, in order, each with the moment it was performed at (its `at`) and,
-    /// if the world refused one (a node already crashed, say), why.
-    pub performed: Vec<(ScheduledAction, Option<String>)>,
-    /// Whether some step ticked.
-    pub ticked: bool,
-}
+pub use quorumlab_sim::lesson::Driven;
 
 /// What pressing "show me" did.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -96,38 +90,7 @@ pub fn drive_mirrored(
     target: SimTime,
     mirror: &mut dyn FnMut(SimTime, &Action),
 ) -> Driven {
-    let mut driven = Driven::default();
-    loop {
-        let stop = tracker.next_stop(session.now());
-        if stop > target {
-            // The frame ends between two checks: run to its end without judging there.
-            session.advance_to(target);
-            return driven;
-        }
-        if stop > session.now() {
-            session.advance_to(stop);
-        }
-        for scheduled in tracker.take_due(session.now()) {
-            // As a headless run does before each scripted action: events the previous action made due
-            // at this very instant (a clock jump firing a timer) run first.
-            session.advance_to(session.now());
-            let skipped = match session.apply(&scheduled.action) {
-                ActionOutcome::Applied => None,
-                ActionOutcome::Skipped { reason } => Some(reason),
-            };
-            mirror(session.now(), &scheduled.action);
-            // The log tells when it happened: a late action is performed now, not at its due moment.
-            let performed = ScheduledAction {
-                at: session.now(),
-                ..scheduled
-            };
-            driven.performed.push((performed, skipped));
-        }
-        driven.ticked |= tracker.observe(session.world()).ticked.is_some();
-        if session.now() >= target {
-            return driven;
-        }
-    }
+    tracker.drive(session.driver_mut(), target, mirror)
 }
 
 #[cfg(test)]
@@ -176,7 +139,7 @@ mod tests {
             for (step, result) in results.iter_mut().enumerate() {
                 match tracker.done(step) {
                     Some(text)
-                        if result.is_none() && text != super::super::tracker::DONE_EARLIER =>
+                        if result.is_none() && text != crate::lesson::tracker::DONE_EARLIER =>
                     {
                         *result = Some(text.to_string())
                     }
@@ -312,28 +275,5 @@ mod tests {
                 );
             }
         }
-    }
-
-    #[test]
-    fn stops_fall_on_the_check_grid_and_at_due_actions() {
-        let lesson = course().unwrap().into_iter().next().unwrap();
-        let session = lesson_session(&lesson).unwrap();
-        let mut tracker = LessonTracker::start(lesson.clone(), session.world());
-        let began = tracker.step_began();
-        assert_eq!(tracker.next_stop(began), began.plus_ms(5));
-        assert_eq!(
-            tracker.next_stop(began.plus_micros(7_100)),
-            began.plus_ms(10)
-        );
-        tracker.show_me(session.world());
-        let first_due = tracker.next_due().unwrap();
-        if first_due < began.plus_ms(5) {
-            assert_eq!(tracker.next_stop(began), first_due);
-        }
-        assert_eq!(
-            tracker.next_stop(first_due.plus_ms(1_000)),
-            first_due.plus_ms(1_000),
-            "late actions are due at once"
-        );
     }
 }

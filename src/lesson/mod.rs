@@ -6,11 +6,11 @@
 //! [`route`] reads and writes the `#/lesson/<id>/step/<n>` addresses. [`predictions`] keeps the open lesson's locked-in picks; [`pacing`] plays
 //! each step at its speed, waits for its paused moves and stops at its "look now" moment.
 //! [`progress`] is what the browser
-//! remembers per lesson (steps done, mastery ticks) as a short, forgiving text. [`tracker`] follows a
-//! lesson on the live session: it watches the current step's checkpoint, ticks it and opens the next,
-//! and holds the "show me" actions until the simulation reaches their moment ([`show_me`] starts
-//! them from where the step began); [`drive`] runs the session
-//! forward stopping at exactly those moments; [`compare`] opens a step's compare link on the lesson's
+//! remembers per lesson (steps done, mastery ticks) as a short, forgiving text. [`tracker`] is the
+//! engine's lesson driver (the one the headless tests use) under the page's name: it watches the
+//! current step's checkpoint, ticks it and opens the next, and holds the "show me" actions until the
+//! simulation reaches their moment ([`show_me`] starts them from where the step began); [`drive`]
+//! lends it the session's run to play forward, stopping at exactly those moments; [`compare`] opens a step's compare link on the lesson's
 //! own run, so the lesson goes on beside the flipped one. [`reach`] keeps what the step in hand needs
 //! within reach: a control far from the lesson, and on a narrow screen the step beside the cluster.
 //! [`headless`] plays earlier steps' solutions straight into

@@ -40,10 +40,13 @@
 //!
 //! [`LESSONS`] compiles every lesson file in, so the tests and the CLI read the text the app fetches
 //! (the app carries only [`LESSON_FILES`], paths and checksums, and loads the text when first needed);
-//! [`parse_lessons`] parses them all and orders them by `order`. [`LessonRun`] plays a lesson headless:
-//! the native tests run every scripted solution and require every checkpoint, in order.
+//! [`parse_lessons`] parses them all and orders them by `order`. [`LessonDriver`] follows a lesson on any
+//! run lent to it (the page's timeline or a headless world): it judges the open step, ticks it and
+//! performs "show me" at its moments. [`LessonRun`] is that driver on a headless world of its own: the
+//! native tests run every scripted solution and require every checkpoint, in order.
 
 mod checkpoint;
+mod driver;
 mod errors;
 mod evaluate;
 mod live_names;
@@ -52,6 +55,10 @@ mod parse;
 mod runner;
 
 pub use checkpoint::{checkpoint_names, Checkpoint, CheckpointError, WorldCheckpoint};
+pub use driver::{
+    Driven, LessonDriver, NamesAtTick, Observation, RunEnd, ScheduledAction, CHECK_EVERY_MS,
+    DONE_EARLIER,
+};
 pub use errors::{LessonError, LessonErrorKind};
 #[cfg(test)]
 pub(crate) use evaluate::test_support;
@@ -59,7 +66,7 @@ pub use evaluate::{CheckpointEvaluator, Verdict};
 pub use live_names::{leading_placeholder, placeholders, LiveName, LIVE_NAMES};
 pub use pacing::{LookMoment, StepPacing, LOOK_VIEWS, MAX_PLAYBACK_PERCENT};
 pub use parse::{parse_lesson, DEFAULT_START_MS, DEFAULT_WITHIN_MS};
-pub use runner::{LessonRun, CHECK_EVERY_MS};
+pub use runner::LessonRun;
 
 use crate::contract::action::Action;
 use crate::tooling::scenario::Scenario;

@@ -1,31 +1,29 @@
 //! Playing a lesson headless: the same moves a learner makes, driven by the lesson's own script.
 //!
-//! [`LessonRun::new`] builds the lesson's scenario world and runs it for `start_ms`. For each step the
-//! run starts a [`CheckpointEvaluator`] the first time the step is touched, so "the leader changed" is
-//! judged against the leader of that moment. [`LessonRun::apply_solution`] is the "show me" button: it
-//! applies the step's actions at their offsets, then runs time forward, checking every
-//! [`CHECK_EVERY_MS`], until the checkpoint is met or the step's deadline passes.
-//! [`LessonRun::watch`] runs forward without acting, which is how the tests prove a checkpoint can fail.
-//! A step with a world of its own begins on a fresh run of that scenario, `start_ms` in, as the app
-//! opens it; every such world is built up front, so a lesson whose worlds do not build fails at once.
+//! [`LessonRun`] is the [`LessonDriver`] on a headless [`World`] of its own, the run stopping at its
+//! scenario's end as the runner's does. [`LessonRun::new`] builds the lesson's scenario world and runs
+//! it for `start_ms`. A step begins ([`LessonRun::begin`]) the first time it is touched, so "the leader
+//! changed" is judged against the leader of that moment. [`LessonRun::apply_solution`] is the "show
+//! me" button: it applies the step's actions at their offsets, then runs time forward, checking every
+//! [`CHECK_EVERY_MS`](super::CHECK_EVERY_MS), until the checkpoint is met or the step's deadline
+//! passes. [`LessonRun::watch`] runs forward without acting, which is how the tests prove a
+//! checkpoint can fail. A step with a world of its own begins on a fresh run of that scenario,
+//! `start_ms` in, as the app opens it; every such world is built up front, so a lesson whose worlds
+//! do not build fails at once.
 
-use super::evaluate::{CheckpointEvaluator, Verdict};
+use super::driver::LessonDriver;
+use super::evaluate::Verdict;
 use super::Lesson;
 use crate::base::time::SimTime;
 use crate::engine::world::World;
 use crate::tooling::runner::ScenarioRun;
 
-/// How often (simulated milliseconds) a scripted run evaluates the checkpoint.
-pub const CHECK_EVERY_MS: u64 = 5;
-
 /// A lesson in progress on its own world.
 #[derive(Clone, Debug)]
 pub struct LessonRun {
-    lesson: Lesson,
+    driver: LessonDriver,
     run: ScenarioRun,
-    /// One evaluator per step, created when the step begins.
-    evaluators: Vec<Option<CheckpointEvaluator>>,
-    /// When each step began.
+    /// When each step began, once it has.
     started_at: Vec<Option<SimTime>>,
     /// Per step with a world of its own: that world, built and not yet run.
     fresh_worlds: Vec<Option<ScenarioRun>>,
@@ -46,16 +44,20 @@ impl LessonRun {
             })
             .collect::<Result<Vec<_>, _>>()?;
         Ok(LessonRun {
-            lesson: lesson.clone(),
+            driver: LessonDriver::start(lesson.clone(), run.world()).stopping_at_end(),
             run,
-            evaluators: vec![None; lesson.steps.len()],
             started_at: vec![None; lesson.steps.len()],
             fresh_worlds,
         })
     }
 
     pub fn lesson(&self) -> &Lesson {
-        &self.lesson
+        self.driver.lesson()
+    }
+
+    /// The lesson's state: the open step, what each done step said.
+    pub fn driver(&self) -> &LessonDriver {
+        &self.driver
     }
 
     pub fn world(&self) -> &World {
@@ -76,56 +78,55 @@ impl LessonRun {
         self.run.advance_to(until);
     }
 
-    /// Starts watching `step` now, unless it has already begun. Returns when it began.
+    /// Starts watching `step` now, unless it has already begun. Returns when it began. Steps are
+    /// played in order: beginning a step opens it in the driver, whatever step was open.
     pub fn begin(&mut self, step: usize) -> SimTime {
         assert!(
-            step < self.lesson.steps.len(),
+            step < self.lesson().steps.len(),
             "no step {step} in this lesson"
         );
-        if self.evaluators[step].is_none() {
-            if let Some(mut fresh) = self.fresh_worlds[step].take() {
-                fresh.advance_to(SimTime::from_ms(self.lesson.start_ms));
-                self.run = fresh;
-            }
-            let checkpoint = self.lesson.steps[step].checkpoint.clone();
-            self.evaluators[step] = Some(CheckpointEvaluator::begin(checkpoint, self.run.world()));
-            self.started_at[step] = Some(self.now());
+        if let Some(began) = self.started_at[step] {
+            return began;
         }
-        self.started_at[step].expect("set together with the evaluator")
+        if let Some(mut fresh) = self.fresh_worlds[step].take() {
+            fresh.advance_to(SimTime::from_ms(self.lesson().start_ms));
+            self.run = fresh;
+        }
+        self.driver.open_step(step, self.run.world());
+        let began = self.now();
+        *self.started_at[step].insert(began)
     }
 
-    /// Evaluates `step`'s checkpoint now (beginning the step if it had not begun).
+    /// Evaluates `step`'s checkpoint now (beginning the step if it had not begun); a step met once
+    /// stays met.
     pub fn check(&mut self, step: usize) -> Verdict {
-        self.begin(step);
-        let evaluator = self.evaluators[step]
-            .as_mut()
-            .expect("begin created the evaluator");
-        evaluator.check(self.run.world())
+        self.watch(step, SimTime::ZERO)
     }
 
-    /// "Show me": applies the step's scripted actions at their offsets from now, then runs forward
-    /// until the checkpoint is met or the step's deadline. Returns the last verdict.
+    /// "Show me": applies the step's scripted actions at their offsets from its beginning, then runs
+    /// forward until the checkpoint is met or the step's deadline. Returns the last verdict.
     pub fn apply_solution(&mut self, step: usize) -> Verdict {
-        let started = self.begin(step);
-        let solution = self.lesson.steps[step].solution.clone();
-        for scripted in &solution {
-            self.advance_to(started.plus_ms(scripted.after_ms));
-            self.run.world_mut().apply(&scripted.action);
+        self.begin(step);
+        match self.met(step) {
+            Some(verdict) => verdict,
+            None => self.driver.play_solution(&mut self.run),
         }
-        let deadline = started.plus_ms(self.lesson.steps[step].deadline_ms());
-        self.watch(step, deadline)
     }
 
-    /// Runs forward to `until` without acting, checking `step` every [`CHECK_EVERY_MS`]; stops early
-    /// when the checkpoint is met. Returns the last verdict.
+    /// Runs forward to `until` without acting, checking `step` every
+    /// [`CHECK_EVERY_MS`](super::CHECK_EVERY_MS); stops early when the checkpoint is met. Returns the
+    /// last verdict.
     pub fn watch(&mut self, step: usize, until: SimTime) -> Verdict {
-        let until = until.min(self.run.end_time());
-        let mut verdict = self.check(step);
-        while !verdict.satisfied && self.now() < until {
-            let next = self.now().plus_ms(CHECK_EVERY_MS).min(until);
-            self.advance_to(next);
-            verdict = self.check(step);
+        self.begin(step);
+        match self.met(step) {
+            Some(verdict) => verdict,
+            None => self.driver.watch(&mut self.run, until),
         }
-        verdict
+    }
+
+    /// `step`'s verdict if it is already met (the driver has moved past it).
+    fn met(&self, step: usize) -> Option<Verdict> {
+        (self.driver.current_step() > step)
+            .then(|| Verdict::yes(self.driver.done(step).unwrap_or_default().to_string()))
     }
 }
