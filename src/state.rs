@@ -4,7 +4,10 @@
 //! after each change the latest `ClusterView` is published to a signal that components read. Components
 //! never reach into the world directly.
 
+mod action_path;
+mod branch_adapter;
 mod follow;
+mod lesson_adapter;
 
 use crate::branch::ReplacedFuture;
 use crate::compare::hook::{CompareHook, Side};
@@ -20,13 +23,11 @@ use crate::context::Parts;
 use crate::narration::{caption_may_change, NarrationView};
 use crate::session::{Session, MAX_SPEED, MIN_SPEED};
 use leptos::prelude::*;
-use quorumlab_sim::action::{Action, NodeTarget};
 use quorumlab_sim::ids::NodeId;
 use quorumlab_sim::narration::NarrationLine;
 use quorumlab_sim::scenario::Scenario;
 use quorumlab_sim::time::SimTime;
 use quorumlab_sim::view::ClusterView;
-use quorumlab_sim::ActionOutcome;
 
 /// How often, in wall time, text panels follow a playing simulation (see `AppState::panel_view`).
 const PANEL_REFRESH_MS: f64 = 100.0;
@@ -262,47 +263,12 @@ impl AppState {
         true
     }
 
-    pub fn apply(&self, action: Action) {
-        if let Some(leader) = self.compare.leader() {
-            return leader.apply(action);
-        }
-        self.start_waiting_lesson();
-        // A step note says what the last single step did; after a move of the learner's it is history.
-        self.stepped.set(None);
-        let replaced = self.session.with_value(ReplacedFuture::before_acting);
-        let outcome = self
-            .session
-            .try_update_value(|session| session.apply(&action));
-        if replaced.is_some() {
-            self.replaced_future.set(replaced);
-        }
-        let now = self.session.with_value(|session| session.now());
-        crate::lesson::pacing::after_learner_move(self.lesson, now, &action);
-        // The learner's own move is told at once, not after the current caption's hold.
-        self.caption_age_refreshes.set_value(CAPTION_HOLD_REFRESHES);
-        match outcome {
-            Some(ActionOutcome::Applied) => self.notice.set(None),
-            Some(ActionOutcome::Skipped { reason }) => self.notice.set(Some(Notice {
-                text: format!("Nothing happened: {reason}"),
-                is_error: true,
-            })),
-            None => {}
-        }
-        self.mirror_to_partner(&action);
-        self.generation.bump(Part::History);
-        self.publish();
-    }
-
-    pub fn apply_to_leader(&self, make: impl FnOnce(NodeTarget) -> Action) {
-        self.apply(make(NodeTarget::Leader));
-    }
-
     pub fn toggle_playing(&self) {
         if let Some(leader) = self.compare.leader() {
             return leader.toggle_playing();
         }
         self.stepped.set(None);
-        self.lesson.waiting.set(false);
+        lesson_adapter::learner_took_the_clock(self);
         self.playing.update(|playing| *playing = !*playing);
         if self.playing.get_untracked() {
             // Going on from a lesson's "look now" moment: the note was about the paused picture.
@@ -317,7 +283,7 @@ impl AppState {
         if let Some(leader) = self.compare.leader() {
             return leader.step_once();
         }
-        self.lesson.waiting.set(false);
+        lesson_adapter::learner_took_the_clock(self);
         self.playing.set(false);
         if self.step_with_partner() {
             return;
@@ -336,7 +302,7 @@ impl AppState {
         if let Some(leader) = self.compare.leader() {
             return leader.step_back();
         }
-        self.lesson.waiting.set(false);
+        lesson_adapter::learner_took_the_clock(self);
         self.playing.set(false);
         let moved = self
             .session
@@ -358,7 +324,7 @@ impl AppState {
             return leader.seek_us(time_us);
         }
         // Moving through time is taking control: the lesson stops waiting (and stays paused).
-        self.lesson.waiting.set(false);
+        lesson_adapter::learner_took_the_clock(self);
         self.playing.set(false);
         // "Back to 12.963 s, the instant before" is no longer where the run stands.
         self.stepped.set(None);
@@ -408,31 +374,6 @@ impl AppState {
 }
 
 impl AppState {
-    /// A lesson waits, paused, until the learner's first action (or play): then it plays.
-    /// A step that needs several moves at one instant (`moves_while_paused`) waits for the last of them.
-    fn start_waiting_lesson(&self) {
-        if self.lesson.waiting.get_untracked()
-            && crate::lesson::pacing::paused_move_starts_run(self.lesson)
-        {
-            self.lesson.waiting.set(false);
-            self.playing.set(true);
-        }
-    }
-
-    /// Brings back the future the last action in the past replaced, at the moment of that action.
-    pub fn restore_replaced_future(&self) {
-        let Some(replaced) = self.replaced_future.get_untracked() else {
-            return;
-        };
-        match replaced.restore() {
-            Ok(session) => self.open_session(session, false),
-            Err(reason) => self.notice.set(Some(Notice {
-                text: format!("The earlier future could not be rebuilt: {reason}"),
-                is_error: true,
-            })),
-        }
-    }
-
     /// A new run starts a new story: no caption, step note or highlight carried over from the last.
     fn forget_story(&self) {
         self.replaced_future.set(None);
