@@ -1,11 +1,15 @@
-//! The app's state, owned in one place (the top component) and shared through context.
+//! The app's state, owned in one place (the top component): the composition root of the run.
 //!
 //! The simulation lives in a non-reactive `StoredValue` and is mutated only through the methods here;
 //! after each change the latest `ClusterView` is published to a signal that components read. Components
-//! never reach into the world directly.
+//! never reach into the world directly, nor into this root: they read its narrow parts
+//! (`crate::context`) and act through its controls (`controls::Controls`). What an action sets off is
+//! composed in `action_path` from one small adapter per concern (branch, lesson, compare); what a
+//! frame sets off, in `crate::frame_loop`.
 
 mod action_path;
 mod branch_adapter;
+pub mod controls;
 mod follow;
 mod lesson_adapter;
 
@@ -37,6 +41,9 @@ const CAPTION_HOLD_REFRESHES: u32 = 20;
 /// rows churn are rebuilt, to drop what their old rows left behind (`components::recycle`).
 const RECYCLE_EVERY_REFRESHES: u32 = 200;
 
+/// The root's fields copy the handles of its parts (`AppState::parts`). The few still public are read
+/// by the lesson's driver (`crate::lesson::live`, `show_me`), which takes the root whole, and by the
+/// one panel not yet moved to the parts (`components::pbft_panel`); components read the parts.
 #[derive(Clone, Copy)]
 pub struct AppState {
     session: StoredValue<Session, LocalStorage>,
@@ -53,28 +60,28 @@ pub struct AppState {
     pub generation: Generation,
     pub scenario: RwSignal<Scenario>,
     pub playing: RwSignal<bool>,
-    pub speed: RwSignal<f64>,
-    pub selected: RwSignal<Option<NodeId>>,
+    speed: RwSignal<f64>,
+    selected: RwSignal<Option<NodeId>>,
     pub notice: RwSignal<Option<Notice>>,
-    pub presenter: RwSignal<bool>,
+    presenter: RwSignal<bool>,
     /// The reader asked the system for less motion: messages step along their line instead of gliding.
-    pub reduced_motion: bool,
-    pub help_open: RwSignal<bool>,
+    reduced_motion: bool,
+    help_open: RwSignal<bool>,
     /// The furthest simulated time recorded (the timeline's end); refreshed with `panel_view`.
-    pub horizon_us: RwSignal<u64>,
+    horizon_us: RwSignal<u64>,
     /// The message under the pointer, in the cluster view or the space-time diagram (both highlight it).
-    pub hovered_message: RwSignal<Option<u64>>,
+    hovered_message: RwSignal<Option<u64>>,
     /// The open lesson, its tracker and the learner's progress.
     pub lesson: LessonContext,
     /// The run told in words (event log lines and quiet count); refreshed with `panel_view`.
-    pub narration: RwSignal<NarrationView>,
+    narration: RwSignal<NarrationView>,
     /// The caption over the cluster: the newest turn of the story, held long enough to read.
-    pub caption: RwSignal<Option<NarrationLine>>,
+    caption: RwSignal<Option<NarrationLine>>,
     caption_age_refreshes: StoredValue<u32>,
     /// What the last single step (forward or back) did, in words; cleared when the run moves on.
-    pub stepped: RwSignal<Option<String>>,
+    stepped: RwSignal<Option<String>>,
     /// Nodes a chosen narration line is about, drawn highlighted on the ring.
-    pub highlighted: RwSignal<Vec<NodeId>>,
+    highlighted: RwSignal<Vec<NodeId>>,
     /// The future the last action in the past replaced, which the learner may bring back.
     pub replaced_future: RwSignal<Option<ReplacedFuture>>,
     refreshes_since_recycle: StoredValue<u32>,
@@ -123,7 +130,7 @@ impl AppState {
         }
     }
 
-    /// Provides this state and its narrow parts (one [`Parts`] value, read through `context::use_*`)
+    /// Provides this state (read by components only as `controls::Controls`) and its narrow parts (one [`Parts`] value, read through `context::use_*`)
     /// as contexts, for the components below (the page's own, or a comparison's right side).
     pub fn provide(self) {
         provide_context(self);
@@ -131,7 +138,7 @@ impl AppState {
     }
 
     /// The same signal handles as this state's fields, in their narrow parts (see `crate::context`).
-    fn parts(&self) -> Parts {
+    pub fn parts(&self) -> Parts {
         Parts {
             run: RunContext {
                 session: self.session,

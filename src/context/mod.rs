@@ -2,10 +2,11 @@
 //!
 //! The parts are handles to the same signals the composition root (`crate::state::AppState`) owns and
 //! changes: a component that only draws the run asks for [`run::RunContext`] ([`use_run`]), one that
-//! follows the pointer for [`hover::HoverContext`] ([`use_hover`]), and only the controls that act on
-//! the run (apply, seek, step, restart) still ask for the root itself. The root provides its parts
-//! next to itself (`AppState::provide`), for the page and again for a comparison's right side, whose
-//! components then read the right run through the very same calls.
+//! follows the pointer for [`hover::HoverContext`] ([`use_hover`]), and one that acts on the run
+//! (apply, seek, step, restart) for its controls (`crate::state::controls::use_controls`), a handle
+//! with methods and no signals. No component asks for the root itself (but `pbft_panel`, not yet
+//! moved). The root provides its parts next to itself (`AppState::provide`), for the page and again
+//! for a comparison's right side, whose components then read the right run through the same calls.
 //!
 //! The parts travel as one [`Parts`] value, read through the `use_*` functions: each type looked up in
 //! the context costs its own copy of the lookup in the wasm (about 0.7 kB apiece), and a lookup per

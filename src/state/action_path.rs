@@ -1,7 +1,7 @@
 //! The path one action of the learner's takes through the app, composed of the concerns that hear of
 //! it, in order: compare mode routes it to the side that owns the clock, the lesson may start playing,
 //! the branch concern notes the future it replaces, the session applies it, the lesson and the notice
-//! bar hear how it went, compare mode mirrors it onto the partner, and the views are republished.
+//! bar hear how it went, compare mode mirrors it onto the partner, and the views are republished. A schedule edit takes the same path, minus the lesson.
 //!
 //! Each concern is a small adapter in its own file beside this one (`branch_adapter`,
 //! `lesson_adapter`, `follow` for compare mode); this file only says in what order they run.
@@ -11,6 +11,7 @@ use crate::context::generation::Part;
 use crate::context::notice::Notice;
 use leptos::prelude::*;
 use quorumlab_sim::action::{Action, NodeTarget};
+use quorumlab_sim::scenario::Step;
 use quorumlab_sim::ActionOutcome;
 
 impl AppState {
@@ -33,6 +34,21 @@ impl AppState {
         self.mirror_to_partner(&action);
         self.generation.bump(Part::History);
         self.publish();
+    }
+
+    /// Gives the run `steps` as its schedule from now on (an edit in the fault-schedule lane). The
+    /// right side of a comparison takes it first, so a refusal changes neither run; an edit in the
+    /// past replaces the recorded future, as an action there does.
+    pub fn set_future_steps(&self, steps: Vec<Step>) -> Result<(), String> {
+        self.mirror_schedule_to_partner(&steps)?;
+        let replaced = branch_adapter::before_acting(self);
+        self.update_session(|session| session.set_future_steps(steps))
+            .unwrap_or_else(|| Err("the run is gone".into()))?;
+        branch_adapter::after_acting(self, replaced);
+        self.scenario
+            .set(self.with_session(|session| session.scenario().clone()));
+        self.generation.bump(Part::History);
+        Ok(())
     }
 
     pub fn apply_to_leader(&self, make: impl FnOnce(NodeTarget) -> Action) {
