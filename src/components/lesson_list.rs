@@ -14,7 +14,6 @@ use quorumlab_sim::lesson::Lesson;
 pub fn LessonList() -> impl IntoView {
     let lessons = use_lesson();
     let controls = use_controls();
-    let lessons = lessons;
     // Keyboard users land in the list: focus its first Start button once it is drawn.
     Effect::new(move |_| {
         lessons.generation.of(Part::Course).track();
@@ -55,7 +54,6 @@ fn focus_first_lesson() {
 fn LessonEntry(index: usize, lesson: Lesson) -> impl IntoView {
     let lessons = use_lesson();
     let controls = use_controls();
-    let lessons = lessons;
     let steps = lesson.steps.len();
     let items = mastery_item_count(&lesson);
     let stored = StoredValue::new_local(lesson.clone());

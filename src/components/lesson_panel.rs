@@ -56,7 +56,6 @@ pub fn LessonPanel() -> impl IntoView {
 fn OpenLesson(lesson: Lesson) -> impl IntoView {
     let lessons = use_lesson();
     let controls = use_controls();
-    let lessons = lessons;
     let step_count = lesson.steps.len();
     let (before, steps_section, after) = split_at_steps(parse_blocks(&lesson.body));
     let stored = StoredValue::new_local(lesson.clone());

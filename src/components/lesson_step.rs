@@ -121,7 +121,6 @@ pub fn StepCard(index: usize, step: LessonStep) -> impl IntoView {
 fn OpenStepControls(announce: bool) -> impl IntoView {
     let lessons = use_lesson();
     let controls = use_controls();
-    let lessons = lessons;
     let pending = move || {
         lessons.generation.of(Part::Lesson).track();
         lessons

@@ -51,7 +51,6 @@ fn action_of(instruction: &str) -> Option<Vec<Inline>> {
 pub fn LessonTickToast() -> impl IntoView {
     let lessons = use_lesson();
     let controls = use_controls();
-    let lessons = lessons;
     let news = RwSignal::new(None::<TickNews>);
     let generation = StoredValue::new(0_u64);
     let progress = Memo::new(move |_| {

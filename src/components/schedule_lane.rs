@@ -41,6 +41,20 @@ pub(super) struct Editor {
 }
 
 impl Editor {
+    fn new(
+        run: RunContext,
+        selected: RwSignal<Option<usize>>,
+        error: RwSignal<Option<String>>,
+    ) -> Editor {
+        Editor {
+            run,
+            lessons: use_lesson(),
+            controls: use_controls(),
+            selected,
+            error,
+        }
+    }
+
     pub(super) fn run(&self, edit: Edit) {
         match commit(self, &edit) {
             Ok(index) => {
@@ -204,13 +218,7 @@ pub fn ScheduleLane() -> impl IntoView {
         let duration_ms = run.scenario.with(|scenario| scenario.duration_ms);
         lane_span_ms(duration_ms, now_ms, last_ms)
     });
-    let run_edit = Editor {
-        run,
-        lessons: use_lesson(),
-        controls: use_controls(),
-        selected,
-        error,
-    };
+    let run_edit = Editor::new(run, selected, error);
     let count = move || run.scenario.with(|scenario| scenario.steps.len());
     view! {
         <section class="schedule-lane-card" aria-label="Fault schedule">

@@ -25,9 +25,9 @@ pub struct Controls {
 }
 
 /// The controls of the run the components above this one show. The context holds the root itself
-/// (one type looked up, as before the parts; see `crate::context` on what each type costs), and a
-/// component sees it only through this handle.
-#[inline(always)]
+/// (one type looked up, as before the parts; see `crate::context` on what each type costs, and why
+/// this is not inlined), and a component sees it only through this handle.
+#[inline(never)]
 pub fn use_controls() -> Controls {
     Controls {
         root: expect_context::<AppState>(),
