@@ -38,6 +38,7 @@ use crate::context::use_notices;
 use crate::frame_loop;
 use crate::keyboard;
 use crate::lesson::live;
+use crate::state::controls::use_controls;
 use crate::state::{default_scenario, AppState};
 use crate::theme::ThemeState;
 use leptos::prelude::*;
@@ -56,8 +57,9 @@ pub fn App() -> impl IntoView {
     frame_loop::start(state);
     keyboard::install(state);
 
+    let parts = state.parts();
     let app_class = move || {
-        if state.presenter.get() {
+        if parts.playback.presenter.get() {
             "app presenter"
         } else {
             "app"
@@ -77,10 +79,10 @@ pub fn App() -> impl IntoView {
                 <RunFingerprint />
                 <ShareButton />
                 <ExportMenu />
-                <button on:click=move |_| state.presenter.update(|on| *on = !*on) aria-pressed=move || state.presenter.get().to_string()
+                <button on:click=move |_| parts.playback.presenter.update(|on| *on = !*on) aria-pressed=move || parts.playback.presenter.get().to_string()
                     data-testid="presenter-toggle">"Presenter (F)"</button>
                 <ThemeToggle />
-                <button on:click=move |_| state.help_open.set(true) aria-label="Keyboard shortcuts (?)">"?"</button>
+                <button on:click=move |_| parts.notices.help_open.set(true) aria-label="Keyboard shortcuts (?)">"?"</button>
             </header>
             <NoticeBar />
             <ReplacedFutureBar />
@@ -141,9 +143,10 @@ fn NoticeBar() -> impl IntoView {
 /// After acting in the past: says that the recorded future was replaced, and offers it back.
 #[component]
 fn ReplacedFutureBar() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let notices = use_notices();
+    let controls = use_controls();
     let text = move || {
-        state.replaced_future.with(|replaced| {
+        notices.replaced_future.with(|replaced| {
             replaced.as_ref().map(|replaced| {
                 format!(
                     "You acted at {}, in the past: the run recorded up to {} was replaced by a new future from there.",
@@ -157,8 +160,8 @@ fn ReplacedFutureBar() -> impl IntoView {
         <Show when=move || text().is_some()>
             <div class="notice branch" role="status" data-testid="replaced-future">
                 <span>{move || text().unwrap_or_default()}</span>
-                <button data-testid="restore-future" on:click=move |_| state.restore_replaced_future()>"Bring the old future back"</button>
-                <button class="link" on:click=move |_| state.replaced_future.set(None) aria-label="Keep the new future">"Keep the new one"</button>
+                <button data-testid="restore-future" on:click=move |_| controls.restore_replaced_future()>"Bring the old future back"</button>
+                <button class="link" on:click=move |_| notices.replaced_future.set(None) aria-label="Keep the new future">"Keep the new one"</button>
             </div>
         </Show>
     }

@@ -44,7 +44,7 @@ fn typing_in_a_field(event: &web_sys::KeyboardEvent) -> bool {
 }
 
 fn restart_everything(state: &AppState) {
-    let nodes: Vec<(NodeId, NodeStatus)> = state.view.with_untracked(|view| {
+    let nodes: Vec<(NodeId, NodeStatus)> = state.parts().run.view.with_untracked(|view| {
         view.nodes
             .iter()
             .map(|node| (node.id, node.status))
@@ -71,6 +71,7 @@ fn focus_node(node: NodeId) {
 
 /// Performs the shortcut for `key`; false when the key is not one (so the browser keeps it).
 pub fn handle_key(state: &AppState, key: &str) -> bool {
+    let parts = state.parts();
     match key {
         " " => state.toggle_playing(),
         "ArrowRight" => state.step_once(),
@@ -88,26 +89,29 @@ pub fn handle_key(state: &AppState, key: &str) -> bool {
             target,
             kind: quorumlab_sim::action::RequestKind::Put,
         }),
-        "f" | "F" => state.presenter.update(|presenter| *presenter = !*presenter),
-        "l" | "L" => state.lesson.list_open.update(|open| *open = !*open),
-        "?" => state.help_open.update(|open| *open = !*open),
+        "f" | "F" => parts
+            .playback
+            .presenter
+            .update(|presenter| *presenter = !*presenter),
+        "l" | "L" => parts.lesson.list_open.update(|open| *open = !*open),
+        "?" => parts.notices.help_open.update(|open| *open = !*open),
         "g" | "G" => crate::gallery::route::open_gallery(),
         // One press closes one thing, the one on top: a second press is never needed to get past a
         // sheet, and a sheet's Escape does not also drop the selection underneath.
         "Escape" => {
-            if state.help_open.get_untracked() {
-                state.help_open.set(false);
-            } else if state.lesson.list_open.get_untracked() {
-                state.lesson.list_open.set(false);
+            if parts.notices.help_open.get_untracked() {
+                parts.notices.help_open.set(false);
+            } else if parts.lesson.list_open.get_untracked() {
+                parts.lesson.list_open.set(false);
             } else {
-                state.selected.set(None);
+                parts.selection.selected.set(None);
             }
         }
         digit if digit.len() == 1 && ("1"..="9").contains(&digit) => {
             let index = digit.parse::<usize>().unwrap_or(1) - 1;
-            if index < state.view.with_untracked(|view| view.nodes.len()) {
+            if index < parts.run.view.with_untracked(|view| view.nodes.len()) {
                 let node = NodeId(index as u16);
-                state.selected.set(Some(node));
+                parts.selection.selected.set(Some(node));
                 focus_node(node);
             }
         }

@@ -1,10 +1,17 @@
-//! The app's state, owned in one place (the top component) and shared through context.
+//! The app's state, owned in one place (the top component): the composition root of the run.
 //!
 //! The simulation lives in a non-reactive `StoredValue` and is mutated only through the methods here;
 //! after each change the latest `ClusterView` is published to a signal that components read. Components
-//! never reach into the world directly.
+//! never reach into the world directly, nor into this root: they read its narrow parts
+//! (`crate::context`) and act through its controls (`controls::Controls`). What an action sets off is
+//! composed in `action_path` from one small adapter per concern (branch, lesson, compare); what a
+//! frame sets off, in `crate::frame_loop`.
 
+mod action_path;
+mod branch_adapter;
+pub mod controls;
 mod follow;
+mod lesson_adapter;
 
 use crate::branch::ReplacedFuture;
 use crate::compare::hook::{CompareHook, Side};
@@ -20,13 +27,11 @@ use crate::context::Parts;
 use crate::narration::{caption_may_change, NarrationView};
 use crate::session::{Session, MAX_SPEED, MIN_SPEED};
 use leptos::prelude::*;
-use quorumlab_sim::action::{Action, NodeTarget};
 use quorumlab_sim::ids::NodeId;
 use quorumlab_sim::narration::NarrationLine;
 use quorumlab_sim::scenario::Scenario;
 use quorumlab_sim::time::SimTime;
 use quorumlab_sim::view::ClusterView;
-use quorumlab_sim::ActionOutcome;
 
 /// How often, in wall time, text panels follow a playing simulation (see `AppState::panel_view`).
 const PANEL_REFRESH_MS: f64 = 100.0;
@@ -36,6 +41,9 @@ const CAPTION_HOLD_REFRESHES: u32 = 20;
 /// rows churn are rebuilt, to drop what their old rows left behind (`components::recycle`).
 const RECYCLE_EVERY_REFRESHES: u32 = 200;
 
+/// The root's fields copy the handles of its parts (`AppState::parts`). The few still public are read
+/// by the lesson's driver (`crate::lesson::live`, `show_me`), which takes the root whole, and by the
+/// one panel not yet moved to the parts (`components::pbft_panel`); components read the parts.
 #[derive(Clone, Copy)]
 pub struct AppState {
     session: StoredValue<Session, LocalStorage>,
@@ -52,28 +60,28 @@ pub struct AppState {
     pub generation: Generation,
     pub scenario: RwSignal<Scenario>,
     pub playing: RwSignal<bool>,
-    pub speed: RwSignal<f64>,
-    pub selected: RwSignal<Option<NodeId>>,
+    speed: RwSignal<f64>,
+    selected: RwSignal<Option<NodeId>>,
     pub notice: RwSignal<Option<Notice>>,
-    pub presenter: RwSignal<bool>,
+    presenter: RwSignal<bool>,
     /// The reader asked the system for less motion: messages step along their line instead of gliding.
-    pub reduced_motion: bool,
-    pub help_open: RwSignal<bool>,
+    reduced_motion: bool,
+    help_open: RwSignal<bool>,
     /// The furthest simulated time recorded (the timeline's end); refreshed with `panel_view`.
-    pub horizon_us: RwSignal<u64>,
+    horizon_us: RwSignal<u64>,
     /// The message under the pointer, in the cluster view or the space-time diagram (both highlight it).
-    pub hovered_message: RwSignal<Option<u64>>,
+    hovered_message: RwSignal<Option<u64>>,
     /// The open lesson, its tracker and the learner's progress.
     pub lesson: LessonContext,
     /// The run told in words (event log lines and quiet count); refreshed with `panel_view`.
-    pub narration: RwSignal<NarrationView>,
+    narration: RwSignal<NarrationView>,
     /// The caption over the cluster: the newest turn of the story, held long enough to read.
-    pub caption: RwSignal<Option<NarrationLine>>,
+    caption: RwSignal<Option<NarrationLine>>,
     caption_age_refreshes: StoredValue<u32>,
     /// What the last single step (forward or back) did, in words; cleared when the run moves on.
-    pub stepped: RwSignal<Option<String>>,
+    stepped: RwSignal<Option<String>>,
     /// Nodes a chosen narration line is about, drawn highlighted on the ring.
-    pub highlighted: RwSignal<Vec<NodeId>>,
+    highlighted: RwSignal<Vec<NodeId>>,
     /// The future the last action in the past replaced, which the learner may bring back.
     pub replaced_future: RwSignal<Option<ReplacedFuture>>,
     refreshes_since_recycle: StoredValue<u32>,
@@ -122,7 +130,7 @@ impl AppState {
         }
     }
 
-    /// Provides this state and its narrow parts (one [`Parts`] value, read through `context::use_*`)
+    /// Provides this state (read by components only as `controls::Controls`) and its narrow parts (one [`Parts`] value, read through `context::use_*`)
     /// as contexts, for the components below (the page's own, or a comparison's right side).
     pub fn provide(self) {
         provide_context(self);
@@ -130,7 +138,7 @@ impl AppState {
     }
 
     /// The same signal handles as this state's fields, in their narrow parts (see `crate::context`).
-    fn parts(&self) -> Parts {
+    pub fn parts(&self) -> Parts {
         Parts {
             run: RunContext {
                 session: self.session,
@@ -262,47 +270,12 @@ impl AppState {
         true
     }
 
-    pub fn apply(&self, action: Action) {
-        if let Some(leader) = self.compare.leader() {
-            return leader.apply(action);
-        }
-        self.start_waiting_lesson();
-        // A step note says what the last single step did; after a move of the learner's it is history.
-        self.stepped.set(None);
-        let replaced = self.session.with_value(ReplacedFuture::before_acting);
-        let outcome = self
-            .session
-            .try_update_value(|session| session.apply(&action));
-        if replaced.is_some() {
-            self.replaced_future.set(replaced);
-        }
-        let now = self.session.with_value(|session| session.now());
-        crate::lesson::pacing::after_learner_move(self.lesson, now, &action);
-        // The learner's own move is told at once, not after the current caption's hold.
-        self.caption_age_refreshes.set_value(CAPTION_HOLD_REFRESHES);
-        match outcome {
-            Some(ActionOutcome::Applied) => self.notice.set(None),
-            Some(ActionOutcome::Skipped { reason }) => self.notice.set(Some(Notice {
-                text: format!("Nothing happened: {reason}"),
-                is_error: true,
-            })),
-            None => {}
-        }
-        self.mirror_to_partner(&action);
-        self.generation.bump(Part::History);
-        self.publish();
-    }
-
-    pub fn apply_to_leader(&self, make: impl FnOnce(NodeTarget) -> Action) {
-        self.apply(make(NodeTarget::Leader));
-    }
-
     pub fn toggle_playing(&self) {
         if let Some(leader) = self.compare.leader() {
             return leader.toggle_playing();
         }
         self.stepped.set(None);
-        self.lesson.waiting.set(false);
+        lesson_adapter::learner_took_the_clock(self);
         self.playing.update(|playing| *playing = !*playing);
         if self.playing.get_untracked() {
             // Going on from a lesson's "look now" moment: the note was about the paused picture.
@@ -317,7 +290,7 @@ impl AppState {
         if let Some(leader) = self.compare.leader() {
             return leader.step_once();
         }
-        self.lesson.waiting.set(false);
+        lesson_adapter::learner_took_the_clock(self);
         self.playing.set(false);
         if self.step_with_partner() {
             return;
@@ -336,7 +309,7 @@ impl AppState {
         if let Some(leader) = self.compare.leader() {
             return leader.step_back();
         }
-        self.lesson.waiting.set(false);
+        lesson_adapter::learner_took_the_clock(self);
         self.playing.set(false);
         let moved = self
             .session
@@ -358,7 +331,7 @@ impl AppState {
             return leader.seek_us(time_us);
         }
         // Moving through time is taking control: the lesson stops waiting (and stays paused).
-        self.lesson.waiting.set(false);
+        lesson_adapter::learner_took_the_clock(self);
         self.playing.set(false);
         // "Back to 12.963 s, the instant before" is no longer where the run stands.
         self.stepped.set(None);
@@ -408,31 +381,6 @@ impl AppState {
 }
 
 impl AppState {
-    /// A lesson waits, paused, until the learner's first action (or play): then it plays.
-    /// A step that needs several moves at one instant (`moves_while_paused`) waits for the last of them.
-    fn start_waiting_lesson(&self) {
-        if self.lesson.waiting.get_untracked()
-            && crate::lesson::pacing::paused_move_starts_run(self.lesson)
-        {
-            self.lesson.waiting.set(false);
-            self.playing.set(true);
-        }
-    }
-
-    /// Brings back the future the last action in the past replaced, at the moment of that action.
-    pub fn restore_replaced_future(&self) {
-        let Some(replaced) = self.replaced_future.get_untracked() else {
-            return;
-        };
-        match replaced.restore() {
-            Ok(session) => self.open_session(session, false),
-            Err(reason) => self.notice.set(Some(Notice {
-                text: format!("The earlier future could not be rebuilt: {reason}"),
-                is_error: true,
-            })),
-        }
-    }
-
     /// A new run starts a new story: no caption, step note or highlight carried over from the last.
     fn forget_story(&self) {
         self.replaced_future.set(None);

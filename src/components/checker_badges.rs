@@ -4,7 +4,7 @@
 //! worlds, and any invariant that was violated, relevant or not.
 
 use crate::context::use_run;
-use crate::state::AppState;
+use crate::state::controls::use_controls;
 use crate::world_text::capabilities::{relevant_invariants, tokens_fence};
 use crate::world_text::hold_words::reworded_holds;
 use leptos::prelude::*;
@@ -84,7 +84,7 @@ pub fn CheckerBadges() -> impl IntoView {
 
 #[component]
 fn Badge(badge: BadgeState) -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let controls = use_controls();
     let holds = badge.first_violation.is_none();
     let class = if holds {
         "badge holds"
@@ -100,7 +100,7 @@ fn Badge(badge: BadgeState) -> impl IntoView {
                 Some((at_us, detail)) => view! {
                     <span class="badge-detail">{format!("{detail} ({}×)", badge.count)}</span>
                     // One millisecond past the recorded moment, so the violating state is on screen.
-                    <button class="link" on:click=move |_| state.seek_us(at_us + 1_000)>"show me"</button>
+                    <button class="link" on:click=move |_| controls.seek_us(at_us + 1_000)>"show me"</button>
                 }.into_any(),
             }}
         </li>

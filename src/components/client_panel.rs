@@ -3,8 +3,9 @@
 //! world the panel first says who really drives the load (the workers' own loops); where the servers
 //! run Raft it still offers extra log writes to them, and for Redis-style locks it offers nothing.
 
+use crate::context::{use_notices, use_run};
 use crate::format;
-use crate::state::AppState;
+use crate::state::controls::use_controls;
 use crate::world_text::client::{self, ClientPath};
 use crate::world_text::names::node_name;
 use leptos::prelude::*;
@@ -14,21 +15,20 @@ const SHOWN_REQUESTS: usize = 8;
 
 #[component]
 pub fn ClientPanel() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let run = use_run();
+    let notices = use_notices();
+    let controls = use_controls();
     let target_choice = RwSignal::new("leader".to_string());
     let path = Memo::new(move |_| {
-        state
-            .view
+        run.view
             .with(|view| client::client_path(view.coordination.as_ref()))
     });
     let load_sentence = Memo::new(move |_| {
-        state
-            .view
+        run.view
             .with(|view| client::load_sentence(view.coordination.as_ref()))
     });
     let options = Memo::new(move |_| {
-        state
-            .view
+        run.view
             .with(|view| client::target_options(view.coordination.as_ref(), view.nodes.len()))
     });
     let target = move || {
@@ -43,19 +43,19 @@ pub fn ClientPanel() -> impl IntoView {
     };
     let send = move |kind: RequestKind| {
         move |_| match target() {
-            Some(target) => state.apply(Action::Request {
+            Some(target) => controls.apply(Action::Request {
                 count: 1,
                 target,
                 kind: kind.clone(),
             }),
-            None => state.notice.set(Some(crate::context::notice::Notice {
+            None => notices.notice.set(Some(crate::context::notice::Notice {
                 text: "Choose where to send the request".to_string(),
                 is_error: true,
             })),
         }
     };
     let recent = Memo::new(move |_| {
-        state.panel_view.with(|view| {
+        run.panel_view.with(|view| {
             view.recent_requests
                 .iter()
                 .rev()
@@ -84,8 +84,7 @@ pub fn ClientPanel() -> impl IntoView {
         })
     });
     let counts = move || {
-        state
-            .view
+        run.view
             .with(|view| format!("{} waiting", view.pending_requests))
     };
     view! {

@@ -3,30 +3,43 @@
 
 use crate::compare::link::encode_pair;
 use crate::context::notice::Notice;
-use crate::state::AppState;
+use crate::context::notice::NoticeContext;
+use crate::context::run::RunContext;
+use crate::context::{use_notices, use_run};
+use crate::state::controls::{use_controls, Controls};
 use crate::transfer::file_stem;
 use crate::transfer::trace::trace_file_text;
 use crate::web_io;
 use leptos::prelude::*;
 
-fn tell(state: AppState, text: String, is_error: bool) {
-    _ = state.notice.try_set(Some(Notice { text, is_error }));
+/// What the buttons read and act on: the left run, its notice bar and its controls (the right run is
+/// reached through compare mode's hook).
+#[derive(Clone, Copy)]
+struct Left {
+    run: RunContext,
+    notices: NoticeContext,
+    controls: Controls,
+}
+
+fn tell(left: Left, text: String, is_error: bool) {
+    _ = left.notices.notice.try_set(Some(Notice { text, is_error }));
 }
 
 /// Pausing settles the instant (events already due at it run) on both sides, as a single run's share
 /// and export do, so the link and the files hold what is shown.
-fn settle(state: AppState) {
-    let now_us = state.with_session(|session| session.now().as_micros());
-    state.seek_us(now_us);
+fn settle(left: Left) {
+    let now_us = left.run.with_session(|session| session.now().as_micros());
+    left.controls.seek_us(now_us);
 }
 
-fn share_both(state: AppState) {
-    let Some(partner) = state.compare.partner() else {
+fn share_both(left: Left) {
+    let Some(partner) = left.controls.compare().partner() else {
         return;
     };
-    settle(state);
-    let fragment =
-        state.with_session(|left| partner.with_session(|right| encode_pair(left, right)));
+    settle(left);
+    let fragment = left
+        .run
+        .with_session(|left| partner.with_session(|right| encode_pair(left, right)));
     match fragment.map(|fragment| web_io::replace_fragment(&fragment)) {
         Ok(Some(address)) => web_io::copy_text(&address, move |copied| {
             let text = if copied {
@@ -34,53 +47,59 @@ fn share_both(state: AppState) {
             } else {
                 "Link ready in the address bar (the browser did not allow copying)"
             };
-            tell(state, text.to_string(), false);
+            tell(left, text.to_string(), false);
         }),
         Ok(None) => tell(
-            state,
+            left,
             "The browser would not let the link into the address bar".into(),
             true,
         ),
-        Err(reason) => tell(
-            state,
-            format!("These runs cannot be shared: {reason}"),
-            true,
-        ),
+        Err(reason) => tell(left, format!("These runs cannot be shared: {reason}"), true),
     }
 }
 
-fn export_both(state: AppState) {
-    let Some(partner) = state.compare.partner() else {
+fn export_both(left: Left) {
+    let Some(partner) = left.controls.compare().partner() else {
         return;
     };
-    settle(state);
+    settle(left);
     let mut saved = Vec::new();
-    for (side, side_state) in [("left", state), ("right", partner)] {
-        let (title, text) = side_state
-            .with_session(|session| (session.scenario().title.clone(), trace_file_text(session)));
+    let read = |session: &crate::session::Session| {
+        (session.scenario().title.clone(), trace_file_text(session))
+    };
+    let files = [
+        ("left", left.run.with_session(read)),
+        ("right", partner.with_session(read)),
+    ];
+    for (side, (title, text)) in files {
         let file_name = format!("{}-{side}-trace.jsonl", file_stem(&title));
         if let Err(problem) = web_io::download_text(&file_name, "application/x-ndjson", &text) {
             return tell(
-                state,
+                left,
                 format!("Export of {file_name} failed: {problem}"),
                 true,
             );
         }
         saved.push(file_name);
     }
-    tell(state, format!("Exported {}", saved.join(" and ")), false);
+    tell(left, format!("Exported {}", saved.join(" and ")), false);
 }
 
 #[component]
 pub fn CompareActions() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let controls = use_controls();
+    let left = Left {
+        run: use_run(),
+        notices: use_notices(),
+        controls,
+    };
     view! {
         <div class="compare-actions">
-            <button data-testid="compare-share" on:click=move |_| share_both(state)
+            <button data-testid="compare-share" on:click=move |_| share_both(left)
                 title="Put a link to both runs at this moment in the address bar and the clipboard">"Share both"</button>
-            <button data-testid="compare-export" on:click=move |_| export_both(state)
+            <button data-testid="compare-export" on:click=move |_| export_both(left)
                 title="Save each run as a trace file that replays it exactly">"Export both traces"</button>
-            <button data-testid="compare-end" on:click=move |_| state.compare.end()>"Back to one run"</button>
+            <button data-testid="compare-end" on:click=move |_| controls.compare().end()>"Back to one run"</button>
         </div>
     }
 }

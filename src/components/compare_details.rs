@@ -2,6 +2,8 @@
 //! says which run they show, left or right, and the panels are drawn from that run's state. Whatever
 //! they do to the right run reaches both, as everything done on the right does.
 
+use crate::context::use_selection;
+use crate::state::controls::use_controls;
 use crate::state::AppState;
 use leptos::children::TypedChildren;
 use leptos::prelude::*;
@@ -9,21 +11,27 @@ use leptos::tachys::reactive_graph::OwnedView;
 
 #[component]
 pub fn CompareDetails(children: ChildrenFn) -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let hook = state.compare;
+    let selection = use_selection();
+    let controls = use_controls();
+    let hook = controls.compare();
     let showing_right = RwSignal::new(false);
     // A node picked on the right side's drawing is inspected there: the panels follow the click.
     Effect::new(move |_| {
-        let picked_on_right = hook
-            .partner
-            .get()
-            .is_some_and(|partner| partner.selected.try_get().flatten().is_some());
+        let picked_on_right = hook.partner.get().is_some_and(|partner| {
+            partner
+                .parts()
+                .selection
+                .selected
+                .try_get()
+                .flatten()
+                .is_some()
+        });
         if picked_on_right {
             showing_right.set(true);
         }
     });
     Effect::new(move |_| {
-        if state.selected.get().is_some() {
+        if selection.selected.get().is_some() {
             showing_right.set(false);
         }
     });
@@ -53,7 +61,7 @@ pub fn CompareDetails(children: ChildrenFn) -> impl IntoView {
         </Show>
         {move || {
             hook.partner.track();
-            let side = if showing_right.get() { hook.partner().unwrap_or(state) } else { state };
+            let side = if showing_right.get() { hook.partner().unwrap_or(controls.root()) } else { controls.root() };
             let on_right = hook.partner().is_some() && showing_right.get();
             let children = children.clone();
             view! {

@@ -6,7 +6,8 @@
 
 use crate::compare::open::open_compare_here;
 use crate::context::notice::Notice;
-use crate::state::AppState;
+use crate::context::{use_notices, use_run};
+use crate::state::controls::use_controls;
 use leptos::prelude::*;
 use quorumlab_sim::compare::variation::Variation;
 use quorumlab_sim::scenario::Scenario;
@@ -59,9 +60,11 @@ fn toggled(chosen: &[Variation], variation: Variation) -> Vec<Variation> {
 
 #[component]
 pub fn ComparePicker() -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let hook = state.compare;
-    let offered = Memo::new(move |_| state.scenario.with(offers));
+    let run = use_run();
+    let notices = use_notices();
+    let controls = use_controls();
+    let hook = controls.compare();
+    let offered = Memo::new(move |_| run.scenario.with(offers));
     let pick = move |name: String| {
         let Some(variation) = Variation::by_name(&name) else {
             return;
@@ -71,12 +74,11 @@ pub fn ComparePicker() -> impl IntoView {
             hook.end();
             return;
         }
-        let notice = match open_compare_here(state, chosen) {
+        let notice = match open_compare_here(controls.root(), chosen) {
             Ok(()) => Notice {
                 text: format!(
                     "Compared from {}: the right side replayed the same actions to this moment",
-                    state
-                        .with_session(|session| crate::format::sim_time(session.now().as_micros()))
+                    run.with_session(|session| crate::format::sim_time(session.now().as_micros()))
                 ),
                 is_error: false,
             },
@@ -85,7 +87,7 @@ pub fn ComparePicker() -> impl IntoView {
                 is_error: true,
             },
         };
-        state.notice.set(Some(notice));
+        notices.notice.set(Some(notice));
     };
     // Closed, the picker says what is being compared, so the choice stays readable once made.
     let prompt = move || {

@@ -8,12 +8,14 @@ use crate::components::cluster::ClusterStage;
 use crate::components::compare_actions::CompareActions;
 use crate::components::narration::NarrationCaption;
 use crate::context::use_run;
+use crate::state::controls::use_controls;
 use crate::state::AppState;
+
 use leptos::prelude::*;
 
 #[component]
 pub fn CompareStage() -> impl IntoView {
-    let compare = expect_context::<AppState>().compare;
+    let compare = use_controls().compare();
     let hook = compare;
     let line = move || {
         hook.difference.with(|difference| {

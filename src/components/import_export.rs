@@ -3,8 +3,11 @@
 //! first character. An import that fails any check changes nothing and shows exactly what is wrong.
 
 use crate::context::notice::Notice;
+use crate::context::notice::NoticeContext;
+use crate::context::run::RunContext;
+use crate::context::{use_notices, use_run};
 use crate::share::replay::capture;
-use crate::state::AppState;
+use crate::state::controls::{use_controls, Controls};
 use crate::transfer::trace::{import_trace, looks_like_trace_file, trace_file_text};
 use crate::transfer::{
     file_stem, import_scenario, scenario_file_text, scenario_with_recorded_steps, MAX_IMPORT_BYTES,
@@ -14,18 +17,30 @@ use leptos::prelude::*;
 use quorumlab_sim::trace_file::MAX_TRACE_FILE_BYTES;
 use wasm_bindgen::JsCast;
 
+/// What the file buttons read and act on: the run, the notice bar and the run's controls.
+#[derive(Clone, Copy)]
+struct Files {
+    run: RunContext,
+    notices: NoticeContext,
+    controls: Controls,
+}
+
 #[component]
 pub fn ImportExport() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let files = Files {
+        run: use_run(),
+        notices: use_notices(),
+        controls: use_controls(),
+    };
     let gallery = use_context::<crate::components::gallery::GalleryState>();
     let pasted = RwSignal::new(String::new());
     let error = RwSignal::new(None::<String>);
     let import = move |file_name: &str, text: &str| {
         if looks_like_trace_file(text) {
-            open_trace(state, error, file_name, text);
+            open_trace(files, error, file_name, text);
             return;
         }
-        import_scenario_text(state, error, file_name, text);
+        import_scenario_text(files, error, file_name, text);
         // An imported scenario also joins the gallery (kept in the browser), to reopen in front of
         // a class; a file too long to keep is still there for this visit.
         if let (Some(gallery), Ok(scenario)) = (gallery, import_scenario(text, file_name)) {
@@ -60,8 +75,8 @@ pub fn ImportExport() -> impl IntoView {
         <section class="card import-export" aria-label="Scenario and trace files" data-testid="import-export">
             <h2>"Scenario and trace files"</h2>
             <div class="row">
-                <button on:click=move |_| export_scenario(state) data-testid="export-toml">"Export scenario (TOML)"</button>
-                <button on:click=move |_| export_trace(state) data-testid="export-trace">"Export trace (JSON lines)"</button>
+                <button on:click=move |_| export_scenario(files) data-testid="export-toml">"Export scenario (TOML)"</button>
+                <button on:click=move |_| export_trace(files) data-testid="export-trace">"Export trace (JSON lines)"</button>
             </div>
             <p class="hint">"A scenario file holds your actions as steps at whole milliseconds, so it re-runs the scenario at that precision. A trace file (or a share link) replays this run exactly and also lists what happened."</p>
             <label class="field">
@@ -82,7 +97,7 @@ pub fn ImportExport() -> impl IntoView {
 }
 
 fn import_scenario_text(
-    state: AppState,
+    files: Files,
     error: RwSignal<Option<String>>,
     file_name: &str,
     text: &str,
@@ -91,8 +106,8 @@ fn import_scenario_text(
         Ok(scenario) => {
             error.set(None);
             let title = scenario.title.clone();
-            state.restart(scenario);
-            state.notice.set(Some(Notice {
+            files.controls.restart(scenario);
+            files.notices.notice.set(Some(Notice {
                 text: format!("Imported {file_name}: {title}"),
                 is_error: false,
             }));
@@ -102,7 +117,7 @@ fn import_scenario_text(
 }
 
 /// Replaces the run only when the whole file checked out and replayed to its recorded fingerprint.
-fn open_trace(state: AppState, error: RwSignal<Option<String>>, file_name: &str, text: &str) {
+fn open_trace(files: Files, error: RwSignal<Option<String>>, file_name: &str, text: &str) {
     match import_trace(text) {
         Ok(session) => {
             error.set(None);
@@ -112,8 +127,8 @@ fn open_trace(state: AppState, error: RwSignal<Option<String>>, file_name: &str,
                 session.scenario().seed,
                 session.now()
             );
-            state.open_session(session, false);
-            state.notice.set(Some(Notice {
+            files.controls.open_session(session, false);
+            files.notices.notice.set(Some(Notice {
                 text,
                 is_error: false,
             }));
@@ -122,8 +137,10 @@ fn open_trace(state: AppState, error: RwSignal<Option<String>>, file_name: &str,
     }
 }
 
-fn export_scenario(state: AppState) {
-    let export = state.with_session(|session| scenario_with_recorded_steps(&capture(session)));
+fn export_scenario(files: Files) {
+    let export = files
+        .run
+        .with_session(|session| scenario_with_recorded_steps(&capture(session)));
     let file_name = format!("{}.toml", file_stem(&export.scenario.title));
     let outcome =
         web_io::download_text(&file_name, "application/toml", &scenario_file_text(&export));
@@ -141,19 +158,20 @@ fn export_scenario(state: AppState) {
             export.left_out
         ));
     }
-    state.notice.set(Some(Notice {
+    files.notices.notice.set(Some(Notice {
         text,
         is_error: failed || export.left_out > 0,
     }));
 }
 
-fn export_trace(state: AppState) {
+fn export_trace(files: Files) {
     // Settle the instant first (events already due at it run), as sharing does: the file then records
     // the fingerprint that replaying it to this instant reproduces.
-    let now_us = state.with_session(|session| session.now().as_micros());
-    state.seek_us(now_us);
-    let (title, text) =
-        state.with_session(|session| (session.scenario().title.clone(), trace_file_text(session)));
+    let now_us = files.run.with_session(|session| session.now().as_micros());
+    files.controls.seek_us(now_us);
+    let (title, text) = files
+        .run
+        .with_session(|session| (session.scenario().title.clone(), trace_file_text(session)));
     let file_name = format!("{}-trace.jsonl", file_stem(&title));
     let notice = match web_io::download_text(&file_name, "application/x-ndjson", &text) {
         Ok(()) => Notice {
@@ -165,5 +183,5 @@ fn export_trace(state: AppState) {
             is_error: true,
         },
     };
-    state.notice.set(Some(notice));
+    files.notices.notice.set(Some(notice));
 }

@@ -2,8 +2,8 @@
 //! faults you can inflict on it.
 
 use crate::components::node_actions::{NodeActionRows, PauseForMs};
+use crate::context::{use_run, use_selection};
 use crate::format;
-use crate::state::AppState;
 use crate::world_text::beliefs::belief_sentence;
 use crate::world_text::capabilities::{runs_raft, tokens_fence};
 use crate::world_text::names::label_of;
@@ -202,11 +202,11 @@ fn fact_values(view: &ClusterView, node: &NodeView) -> Vec<(&'static str, String
 
 #[component]
 pub fn Inspector() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let selection = use_selection();
     view! {
         <section class="card inspector" aria-label="Node inspector" data-testid="inspector">
             <h2>"Inspector"</h2>
-            {move || match state.selected.get() {
+            {move || match selection.selected.get() {
                 None => view! { <p class="hint">"Select a node (click it, or press 1–9) to see what it believes; clicking it also opens its actions beside it."</p> }.into_any(),
                 Some(node) => view! { <NodeFacts node=node /> <NodeActions node=node /> }.into_any(),
             }}
@@ -216,9 +216,9 @@ pub fn Inspector() -> impl IntoView {
 
 #[component]
 fn NodeFacts(node: NodeId) -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let run = use_run();
     let values = Memo::new(move |_| {
-        state.panel_view.with(|view| {
+        run.panel_view.with(|view| {
             view.nodes
                 .get(node.index())
                 .map(|node_view| (node_view.status, fact_values(view, node_view)))
@@ -232,7 +232,7 @@ fn NodeFacts(node: NodeId) -> impl IntoView {
         })
     };
     let name = move || {
-        state.panel_view.with(|view| {
+        run.panel_view.with(|view| {
             label_of(view.coordination.as_ref(), node.index())
                 .map_or_else(|| node.to_string(), str::to_string)
         })
@@ -256,16 +256,16 @@ fn NodeFacts(node: NodeId) -> impl IntoView {
 
 #[component]
 fn NodeActions(node: NodeId) -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let run = use_run();
     let up = Memo::new(move |_| {
-        state.panel_view.with(|view| {
+        run.panel_view.with(|view| {
             view.nodes
                 .get(node.index())
                 .is_some_and(|node_view| node_view.status == NodeStatus::Up)
         })
     });
     let faults_label = move || {
-        state.panel_view.with(|view| {
+        run.panel_view.with(|view| {
             let name = label_of(view.coordination.as_ref(), node.index())
                 .map_or_else(|| node.to_string(), str::to_string);
             format!("Faults for {name}")

@@ -2,16 +2,16 @@
 //! key it holds, for whom, and until when on that clock. A clock that jumps expires a key early on one
 //! server only, which is how two Redlock clients can each count a majority.
 
+use crate::context::use_run;
 use crate::format;
-use crate::state::AppState;
 use leptos::prelude::*;
 
 #[component]
 pub fn KvServers() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let run = use_run();
     // Per server: name, its clock, and what it holds.
     let rows = Memo::new(move |_| {
-        state.panel_view.with(|view| {
+        run.panel_view.with(|view| {
             let Some(coordination) = view.coordination.as_ref() else {
                 return Vec::new();
             };

@@ -4,20 +4,21 @@
 //! step not yet done) first and "Start over" second; a finished one offers "Start" again.
 
 use crate::context::generation::Part;
+use crate::context::use_lesson;
 use crate::lesson::live::{self, load_progress, mastery_item_count};
-use crate::state::AppState;
+use crate::state::controls::use_controls;
 use leptos::prelude::*;
 use quorumlab_sim::lesson::Lesson;
 
 #[component]
 pub fn LessonList() -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let lessons = state.lesson;
+    let lessons = use_lesson();
+    let controls = use_controls();
     // Keyboard users land in the list: focus its first Start button once it is drawn.
     Effect::new(move |_| {
         lessons.generation.of(Part::Course).track();
         if lessons.list_open.get() {
-            live::when_course_loaded(state, |_| ());
+            live::when_course_loaded(controls.root(), |_| ());
             request_animation_frame(focus_first_lesson);
         }
     });
@@ -51,8 +52,8 @@ fn focus_first_lesson() {
 
 #[component]
 fn LessonEntry(index: usize, lesson: Lesson) -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let lessons = state.lesson;
+    let lessons = use_lesson();
+    let controls = use_controls();
     let steps = lesson.steps.len();
     let items = mastery_item_count(&lesson);
     let stored = StoredValue::new_local(lesson.clone());
@@ -83,15 +84,15 @@ fn LessonEntry(index: usize, lesson: Lesson) -> impl IntoView {
         match resume_step() {
             // Half done: going on is the first choice; starting over is still offered, second.
             Some(step) => view! {
-                <button class="primary" data-testid="continue-lesson" on:click=move |_| live::open_lesson(state, index, step)
+                <button class="primary" data-testid="continue-lesson" on:click=move |_| live::open_lesson(controls.root(), index, step)
                     aria-label=format!("Continue lesson {title} at step {}", step + 1)>
                     {format!("Continue at step {}", step + 1)}
                 </button>
-                <button data-testid="restart-lesson" on:click=move |_| live::open_lesson(state, index, 0)>"Start over"</button>
+                <button data-testid="restart-lesson" on:click=move |_| live::open_lesson(controls.root(), index, 0)>"Start over"</button>
             }
             .into_any(),
             None => view! {
-                <button class="primary" data-testid="open-lesson" on:click=move |_| live::open_lesson(state, index, 0)
+                <button class="primary" data-testid="open-lesson" on:click=move |_| live::open_lesson(controls.root(), index, 0)
                     aria-label=format!("Start lesson {title}")>"Start"</button>
             }
             .into_any(),

@@ -7,11 +7,11 @@
 
 use crate::context::generation::Part;
 use crate::context::notice::Notice;
-use crate::context::{use_lesson, use_run};
+use crate::context::{use_lesson, use_notices, use_run};
 use crate::gallery::route::{gallery_fragment, GalleryRoute};
 use crate::lesson::compare::{open_lesson_run, open_link, CompareLink, LinkOpened};
 use crate::lesson::markdown::{Block, Inline};
-use crate::state::AppState;
+use crate::state::controls::use_controls;
 use leptos::prelude::*;
 use quorumlab_sim::lesson::LiveName;
 
@@ -114,20 +114,22 @@ fn live_name_view(name: LiveName) -> AnyView {
 
 /// A button that opens compare mode as the lesson names it; a name that does not fit says why.
 fn compare_link_view(label: &str, link: CompareLink, scope: LinkScope) -> AnyView {
-    let state = expect_context::<AppState>();
+    let run = use_run();
+    let notices = use_notices();
+    let lessons = use_lesson();
+    let controls = use_controls();
     let open = move |_| {
         let lesson_run = match scope {
-            LinkScope::Step => open_lesson_run(state),
+            LinkScope::Step => open_lesson_run(controls.root()),
             LinkScope::Prose => None,
         };
-        let lesson_was_open = state.lesson.active.get_untracked().is_some();
-        let notice = match open_link(state, &link, lesson_run.as_ref()) {
+        let lesson_was_open = lessons.active.get_untracked().is_some();
+        let notice = match open_link(controls.root(), &link, lesson_run.as_ref()) {
             Ok(LinkOpened::BesideLesson) => Some(Notice {
                 text: format!(
                     "Compared from {}: the lesson goes on and is checked on the left run; \
                      the right one gets every action at the same instant",
-                    state
-                        .with_session(|session| crate::format::sim_time(session.now().as_micros()))
+                    run.with_session(|session| crate::format::sim_time(session.now().as_micros()))
                 ),
                 is_error: false,
             }),
@@ -146,7 +148,7 @@ fn compare_link_view(label: &str, link: CompareLink, scope: LinkScope) -> AnyVie
             }),
         };
         if notice.is_some() {
-            state.notice.set(notice);
+            notices.notice.set(notice);
         }
     };
     let title = match scope {

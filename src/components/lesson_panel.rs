@@ -14,7 +14,7 @@ use crate::context::generation::Part;
 use crate::context::use_lesson;
 use crate::lesson::live::{self, load_progress, update_progress};
 use crate::lesson::markdown::{parse_blocks, plain_text, Block};
-use crate::state::AppState;
+use crate::state::controls::use_controls;
 use leptos::prelude::*;
 use quorumlab_sim::lesson::Lesson;
 
@@ -54,8 +54,8 @@ pub fn LessonPanel() -> impl IntoView {
 
 #[component]
 fn OpenLesson(lesson: Lesson) -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let lessons = state.lesson;
+    let lessons = use_lesson();
+    let controls = use_controls();
     let step_count = lesson.steps.len();
     let (before, steps_section, after) = split_at_steps(parse_blocks(&lesson.body));
     let stored = StoredValue::new_local(lesson.clone());
@@ -148,7 +148,7 @@ fn OpenLesson(lesson: Lesson) -> impl IntoView {
             <div class="lesson-head">
                 <p class="lesson-kicker" data-testid="lesson-progress">{kicker}</p>
                 <button class="link" data-testid="close-lesson" aria-label="Close the lesson"
-                    on:click=move |_| live::close_lesson(state)>"Close ✕"</button>
+                    on:click=move |_| live::close_lesson(controls.root())>"Close ✕"</button>
             </div>
             <h2 class="lesson-title">{lesson.title.clone()}</h2>
             <details class="lesson-outcomes">
@@ -160,7 +160,7 @@ fn OpenLesson(lesson: Lesson) -> impl IntoView {
                 // below the fold.
                 <p class="lesson-waiting" data-testid="lesson-waiting" role="status">
                     "Paused while you read. "
-                    <button class="primary" data-testid="lesson-play" on:click=move |_| state.toggle_playing()>"▶ Play"</button>
+                    <button class="primary" data-testid="lesson-play" on:click=move |_| controls.toggle_playing()>"▶ Play"</button>
                     {move || waiting_words(lessons.pacing.moves_left.get(), lessons.pacing.moves_asked.get())}
                 </p>
             </Show>

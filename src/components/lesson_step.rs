@@ -10,10 +10,10 @@
 use crate::components::lesson_markdown::{blocks_view, inlines_view, LinkScope, StepText};
 use crate::context::generation::Part;
 use crate::context::lesson::LessonContext;
-use crate::context::use_lesson;
+use crate::context::{use_lesson, use_playback};
 use crate::lesson::live;
 use crate::lesson::markdown::{parse_blocks, parse_inlines};
-use crate::state::AppState;
+use crate::state::controls::use_controls;
 use leptos::prelude::*;
 use quorumlab_sim::lesson::{LessonStep, Prediction};
 
@@ -119,8 +119,8 @@ pub fn StepCard(index: usize, step: LessonStep) -> impl IntoView {
 /// screen reader hears it once.
 #[component]
 fn OpenStepControls(announce: bool) -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let lessons = state.lesson;
+    let lessons = use_lesson();
+    let controls = use_controls();
     let pending = move || {
         lessons.generation.of(Part::Lesson).track();
         lessons
@@ -129,8 +129,8 @@ fn OpenStepControls(announce: bool) -> impl IntoView {
     };
     // While comparing, the lesson judges one side only; it says which, so a tick is never a puzzle.
     let judged_side = move || {
-        state.compare.is_comparing().then(|| {
-            state.compare.labels.with(|labels| {
+        controls.compare().is_comparing().then(|| {
+            controls.compare().labels.with(|labels| {
                 format!(
                     "Checked on the left run ({}). The right run ({}) gets every action at the same instant.",
                     labels.left, labels.right
@@ -145,7 +145,7 @@ fn OpenStepControls(announce: bool) -> impl IntoView {
             view! {
                 <div class="lesson-next-world" data-testid="next-world" role="status">
                     <p>{format!("The run on screen is the one step {step} happened in: its badges, narration and timeline still show what happened. Step {number} starts from a fresh run.")}</p>
-                    <button class="primary" data-testid="open-step-world" on:click=move |_| live::open_next_world(state)>
+                    <button class="primary" data-testid="open-step-world" on:click=move |_| live::open_next_world(controls.root())>
                         {format!("Open step {number}'s world")}
                     </button>
                 </div>
@@ -162,7 +162,7 @@ fn OpenStepControls(announce: bool) -> impl IntoView {
             }}
         </p>
         <div class="row">
-            <button class="primary" data-testid="show-me" on:click=move |_| crate::lesson::show_me::show_me(state)
+            <button class="primary" data-testid="show-me" on:click=move |_| crate::lesson::show_me::show_me(controls.root())
                 title="Perform this step's actions for you, through the same controls (they appear in the timeline)">
                 "Show me"
             </button>
@@ -301,17 +301,19 @@ pub fn CurrentStepCard(steps: Vec<LessonStep>) -> impl IntoView {
 /// The open step's "look now" moment: the run stopped where the step points, and says what to see.
 #[component]
 fn LookNowNote() -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let look_now = state.lesson.pacing.look_now;
+    let playback = use_playback();
+    let lessons = use_lesson();
+    let controls = use_controls();
+    let look_now = lessons.pacing.look_now;
     move || {
-        let look = look_now.get().filter(|_| !state.playing.get())?;
+        let look = look_now.get().filter(|_| !playback.playing.get())?;
         let mut items = 0;
         let say = blocks_view(&parse_blocks(&look.say), &mut items, None, LinkScope::Step);
         Some(view! {
             <div class="lesson-look-now" data-testid="look-now" role="status">
                 <p><strong>"Look now. "</strong>"The run is paused at the moment this step is about."</p>
                 {say}
-                <button class="primary" data-testid="look-now-go-on" on:click=move |_| state.toggle_playing()>"▶ Go on"</button>
+                <button class="primary" data-testid="look-now-go-on" on:click=move |_| controls.toggle_playing()>"▶ Go on"</button>
             </div>
         })
     }

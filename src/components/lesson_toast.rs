@@ -13,9 +13,11 @@
 
 use crate::components::lesson_markdown::{inlines_view, LinkScope};
 use crate::context::generation::Part;
+use crate::context::lesson::LessonContext;
+use crate::context::use_lesson;
 use crate::lesson::live;
 use crate::lesson::markdown::{parse_blocks, Block, Inline};
-use crate::state::AppState;
+use crate::state::controls::{use_controls, Controls};
 use leptos::prelude::*;
 use quorumlab_sim::lesson::Lesson;
 
@@ -47,8 +49,8 @@ fn action_of(instruction: &str) -> Option<Vec<Inline>> {
 
 #[component]
 pub fn LessonTickToast() -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let lessons = state.lesson;
+    let lessons = use_lesson();
+    let controls = use_controls();
     let news = RwSignal::new(None::<TickNews>);
     let generation = StoredValue::new(0_u64);
     let progress = Memo::new(move |_| {
@@ -80,20 +82,23 @@ pub fn LessonTickToast() -> impl IntoView {
         }
         now
     });
-    move || news.get().map(|ticked| tick_banner(state, ticked, news))
+    move || {
+        news.get()
+            .map(|ticked| tick_banner(lessons, controls, ticked, news))
+    }
 }
 
 /// What comes after the step that ticked: the next step's action, its own world to open, or the end.
-fn next_view(state: AppState, ticked: &TickNews) -> AnyView {
+fn next_view(lessons: LessonContext, controls: Controls, ticked: &TickNews) -> AnyView {
     let next = ticked.step + 1;
     let Some(step) = ticked.lesson.steps.get(next) else {
         return view! { <span>"That was the last step: the lesson is complete."</span> }.into_any();
     };
     let number = next + 1;
-    if state.lesson.next_world.get().is_some() {
+    if lessons.next_world.get().is_some() {
         return view! {
             <span class="lesson-toast-words">{format!("Step {number} starts from a fresh run. ")}</span>
-            <button class="primary" data-testid="toast-open-world" on:click=move |_| live::open_next_world(state)>
+            <button class="primary" data-testid="toast-open-world" on:click=move |_| live::open_next_world(controls.root())>
                 {format!("Open step {number}'s world")}
             </button>
         }
@@ -111,9 +116,14 @@ fn next_view(state: AppState, ticked: &TickNews) -> AnyView {
     .into_any()
 }
 
-fn tick_banner(state: AppState, ticked: TickNews, news: RwSignal<Option<TickNews>>) -> AnyView {
+fn tick_banner(
+    lessons: LessonContext,
+    controls: Controls,
+    ticked: TickNews,
+    news: RwSignal<Option<TickNews>>,
+) -> AnyView {
     let number = ticked.step + 1;
-    let next = next_view(state, &ticked);
+    let next = next_view(lessons, controls, &ticked);
     // What the simulation saw is read out, but not drawn: drawn, it took four lines and covered the
     // nodes at the ring's foot; the step's card (beside the cluster, or "Read step N" away) shows it.
     let heard = if ticked.what_happened.is_empty() {

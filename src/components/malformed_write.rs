@@ -6,7 +6,8 @@
 //! which one, so nothing happens to a worker the learner did not expect. What the store makes of the
 //! write shows where every store answer does: the caption, the narration and the store's ledger.
 
-use crate::state::AppState;
+use crate::context::use_run;
+use crate::state::controls::use_controls;
 use leptos::prelude::*;
 use quorumlab_sim::action::{Action, MalformedFault, NodeTarget};
 use quorumlab_sim::ids::NodeId;
@@ -33,18 +34,19 @@ fn sender(view: &ClusterView) -> Option<(NodeId, String)> {
 
 #[component]
 pub fn MalformedWriteControl() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let run = use_run();
+    let controls = use_controls();
     let has_store = Memo::new(move |_| {
-        state.panel_view.with(|view| {
+        run.panel_view.with(|view| {
             view.coordination
                 .as_ref()
                 .is_some_and(|coordination| coordination.resource.is_some())
         })
     });
-    let chosen = Memo::new(move |_| state.panel_view.with(sender));
+    let chosen = Memo::new(move |_| run.panel_view.with(sender));
     let send = move |_| {
         if let Some((worker, _)) = chosen.get_untracked() {
-            state.apply(Action::MalformedWrite {
+            controls.apply(Action::MalformedWrite {
                 target: NodeTarget::Node(worker),
                 fault: MalformedFault::MissingToken,
             });

@@ -1,5 +1,6 @@
 //! The app's components, one per file, or one folder for a component drawn in layers (the cluster
-//! stage, the charts). Each reads the shared `AppState` from context and view snapshots only; the
+//! stage, the charts). Each reads the narrow parts of the state it draws (`crate::context::use_*`)
+//! and acts on the run through its controls (`crate::state::controls`), never the state whole; the
 //! controllers and sentence helpers they call live beside their state (`crate::lesson::live`,
 //! `crate::world_text`), so this folder stays components.
 

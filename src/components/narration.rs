@@ -1,9 +1,9 @@
 //! The run told in words: a caption over the cluster (the newest turn of the story, or what the last
 //! single step did) and the event log, whose lines jump to their moment and light up their nodes.
 
-use crate::context::{use_playback, use_story};
+use crate::context::{use_playback, use_selection, use_story};
 use crate::format;
-use crate::state::AppState;
+use crate::state::controls::use_controls;
 use leptos::prelude::*;
 use quorumlab_sim::entry::describe::Weight;
 use quorumlab_sim::narration::NarrationLine;
@@ -79,7 +79,8 @@ pub fn NarrationLog() -> impl IntoView {
 
 #[component]
 fn NarrationEntry(line: NarrationLine) -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let selection = use_selection();
+    let controls = use_controls();
     let nodes = line.nodes.clone();
     let hover_nodes = nodes.clone();
     let at_us = line.at_us;
@@ -92,11 +93,11 @@ fn NarrationEntry(line: NarrationLine) -> impl IntoView {
             // but keep them words for a screen reader; the title says what a click does.
             <button class="link" title="Go to this moment" data-testid="narration-line"
                 on:click=move |_| {
-                    state.seek_us(at_us);
-                    state.highlighted.set(nodes.clone());
+                    controls.seek_us(at_us);
+                    selection.highlighted.set(nodes.clone());
                 }
-                on:mouseenter=move |_| state.highlighted.set(hover_nodes.clone())
-                on:mouseleave=move |_| state.highlighted.set(Vec::new())>
+                on:mouseenter=move |_| selection.highlighted.set(hover_nodes.clone())
+                on:mouseleave=move |_| selection.highlighted.set(Vec::new())>
                 <span class="narration-time">{time}</span>" "
                 <span class="narration-text">{line.text.clone()}</span>" "
                 {repeats.map(|repeats| view! { <span class="narration-repeats">{repeats}</span> })}

@@ -3,17 +3,19 @@
 //! `AppState::apply`, like every other action, so the timeline and share links see it. Under them, a
 //! pause of a typed length.
 
+use crate::context::run::RunContext;
+use crate::context::{use_notices, use_run};
 use crate::node_actions::{node_choices, rows, NodeChoice, NodeSituation, Tone};
-use crate::state::AppState;
+use crate::state::controls::{use_controls, Controls};
 use crate::world_text::names::node_name;
 use leptos::prelude::*;
 use quorumlab_sim::action::{Action, NodeTarget};
 use quorumlab_sim::ids::NodeId;
 
 /// The rows `node` offers right now; a memo, so buttons are redrawn only when the offer changes.
-pub fn offered_rows(state: AppState, node: NodeId) -> Memo<Vec<(&'static str, Vec<NodeChoice>)>> {
+pub fn offered_rows(run: RunContext, node: NodeId) -> Memo<Vec<(&'static str, Vec<NodeChoice>)>> {
     Memo::new(move |_| {
-        state.panel_view.with(|view| {
+        run.panel_view.with(|view| {
             let Some(situation) = NodeSituation::of(view, node) else {
                 return Vec::new();
             };
@@ -35,7 +37,7 @@ fn tone_class(tone: Tone) -> &'static str {
 }
 
 fn choice_button(
-    state: AppState,
+    controls: Controls,
     choice: NodeChoice,
     named: bool,
     after: Option<Callback<()>>,
@@ -43,7 +45,7 @@ fn choice_button(
     let action = choice.action;
     let aria_label = named.then_some(choice.aria_label);
     let apply = move |_| {
-        state.apply(action.clone());
+        controls.apply(action.clone());
         if let Some(after) = after {
             after.run(());
         }
@@ -68,8 +70,8 @@ pub fn NodeActionRows(
     named: bool,
     #[prop(optional)] after: Option<Callback<()>>,
 ) -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let offered = offered_rows(state, node);
+    let controls = use_controls();
+    let offered = offered_rows(use_run(), node);
     if let Some(after) = after {
         Effect::new(move |drawn: Option<()>| {
             offered.track();
@@ -90,7 +92,7 @@ pub fn NodeActionRows(
             <div class="action-row" data-group=row.0>
                 <span class="action-heading">{row.0}</span>
                 <span class="action-buttons">
-                    {row.1.into_iter().map(|choice| choice_button(state, choice, named, after)).collect_view()}
+                    {row.1.into_iter().map(|choice| choice_button(controls, choice, named, after)).collect_view()}
                 </span>
             </div>
         </For>
@@ -106,7 +108,9 @@ pub fn PauseForMs(
     named: bool,
     #[prop(optional)] after: Option<Callback<()>>,
 ) -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let run = use_run();
+    let notices = use_notices();
+    let controls = use_controls();
     let pause_ms = RwSignal::new(String::new());
     let pause = move || {
         let text = pause_ms.get_untracked();
@@ -115,7 +119,7 @@ pub fn PauseForMs(
             value => match value.parse::<u64>() {
                 Ok(ms) if ms > 0 && ms <= 600_000 => Some(ms),
                 _ => {
-                    state.notice.set(Some(crate::context::notice::Notice {
+                    notices.notice.set(Some(crate::context::notice::Notice {
                         text: format!("Pause length `{value}` must be a whole number of ms between 1 and 600000 (or empty for an open-ended pause)"),
                         is_error: true,
                     }));
@@ -123,7 +127,7 @@ pub fn PauseForMs(
                 }
             },
         };
-        state.apply(Action::Pause {
+        controls.apply(Action::Pause {
             target: NodeTarget::Node(node),
             duration_ms,
         });
@@ -132,8 +136,7 @@ pub fn PauseForMs(
         }
     };
     let name = move || {
-        state
-            .panel_view
+        run.panel_view
             .with(|view| node_name(view.coordination.as_ref(), node))
     };
     view! {

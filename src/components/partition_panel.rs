@@ -3,7 +3,8 @@
 //! counts the servers it holds, since workers and the store vote in nothing.
 
 use crate::components::regions_control::RegionsControl;
-use crate::state::AppState;
+use crate::context::use_run;
+use crate::state::controls::use_controls;
 use crate::world_text::{membership, names, partition};
 use leptos::prelude::*;
 use quorumlab_sim::action::Action;
@@ -38,21 +39,22 @@ fn hint(has_named_actors: bool) -> &'static str {
 
 #[component]
 pub fn PartitionPanel() -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let node_count = Memo::new(move |_| state.panel_view.with(|view| view.nodes.len()));
+    let run = use_run();
+    let controls = use_controls();
+    let node_count = Memo::new(move |_| run.panel_view.with(|view| view.nodes.len()));
     let names = Memo::new(move |_| {
-        state.panel_view.with(|view| {
+        run.panel_view.with(|view| {
             (0..view.nodes.len())
                 .map(|index| names::node_name(view.coordination.as_ref(), NodeId(index as u16)))
                 .collect::<Vec<_>>()
         })
     });
-    let named_actors = move || state.panel_view.with(|view| view.coordination.is_some());
+    let named_actors = move || run.panel_view.with(|view| view.coordination.is_some());
     let choices = RwSignal::new(Vec::<usize>::new());
     Effect::new(move |_| {
         // Re-split when the world's actors change (a new scenario or protocol), not every frame.
         let _ = names.get();
-        let defaults = state.view.with_untracked(|view| {
+        let defaults = run.view.with_untracked(|view| {
             partition::default_groups(view.coordination.as_ref(), view.nodes.len())
         });
         choices.set(defaults);
@@ -65,12 +67,12 @@ pub fn PartitionPanel() -> impl IntoView {
         })
     };
     let apply = move |_| {
-        state.apply(Action::Partition {
+        controls.apply(Action::Partition {
             groups: groups_from_choices(&choices.get_untracked()),
         })
     };
     let badges = move || {
-        state.panel_view.with(|view| {
+        run.panel_view.with(|view| {
             let coordination = view.coordination.as_ref();
             view.partition_groups
                 .iter()
@@ -99,7 +101,7 @@ pub fn PartitionPanel() -> impl IntoView {
             </div>
             <div class="row">
                 <button class="primary" data-testid="apply-partition" on:click=apply>"Apply partition"</button>
-                <button on:click=move |_| state.apply(Action::Heal)>"Heal"</button>
+                <button on:click=move |_| controls.apply(Action::Heal)>"Heal"</button>
             </div>
             <ul class="quorum-badges" data-testid="quorum-badges">{badges}</ul>
             <RegionsControl />

@@ -1,9 +1,10 @@
 //! Playback: play/pause, single step, speed, the simulated clock, and quick fault buttons aimed at
 //! whoever leads right now.
 
+use crate::context::{use_playback, use_run};
 use crate::format;
 use crate::session::{MAX_SPEED, MIN_SPEED, SIMULATED_US_PER_WALL_MS_AT_1X};
-use crate::state::AppState;
+use crate::state::controls::use_controls;
 use crate::world_text::names;
 use crate::world_text::pbft::agreed_primary;
 use leptos::prelude::*;
@@ -39,20 +40,22 @@ pub fn speed_label(speed: f64) -> String {
 
 #[component]
 pub fn PlaybackBar() -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let now = move || format::sim_time(state.panel_view.with(|view| view.now_us));
+    let run = use_run();
+    let playback = use_playback();
+    let controls = use_controls();
+    let now = move || format::sim_time(run.panel_view.with(|view| view.now_us));
     let play_label = move || {
-        if state.playing.get() {
+        if playback.playing.get() {
             "❚❚ Pause"
         } else {
             "▶ Play"
         }
     };
     // Who leads follows every frame, like the ring beside it (a memo: the text changes only with the leader).
-    let leader_now = Memo::new(move |_| state.view.with(|view| view.leader));
+    let leader_now = Memo::new(move |_| run.view.with(|view| view.leader));
     // PBFT elects no leader: its replicas follow the primary of the view they are in.
     let primary_now = Memo::new(move |_| {
-        state.view.with(|view| {
+        run.view.with(|view| {
             let coordination = view.coordination.as_ref()?;
             let (primary, number) = agreed_primary(coordination.pbft()?)?;
             Some((names::node_name(Some(coordination), primary), number))
@@ -65,28 +68,28 @@ pub fn PlaybackBar() -> impl IntoView {
     };
     let on_speed = move |event| {
         if let Ok(position) = event_target_value(&event).parse::<f64>() {
-            state.set_speed(speed_from_slider(position));
+            controls.set_speed(speed_from_slider(position));
         }
     };
     // Redis-style servers elect nobody: leader-aimed buttons would only ever say "nothing happened".
     let has_leader = move || {
-        state.panel_view.with(|view| {
+        run.panel_view.with(|view| {
             crate::world_text::client::client_path(view.coordination.as_ref())
                 != crate::world_text::client::ClientPath::None
         })
     };
     view! {
         <div class="playback" role="toolbar" aria-label="Playback">
-            <button class="primary wide" data-testid="play-toggle" on:click=move |_| state.toggle_playing()
-                aria-label=move || if state.playing.get() { "Pause the simulation (space)" } else { "Play the simulation (space)" }>
+            <button class="primary wide" data-testid="play-toggle" on:click=move |_| controls.toggle_playing()
+                aria-label=move || if playback.playing.get() { "Pause the simulation (space)" } else { "Play the simulation (space)" }>
                 {play_label}
             </button>
-            <button on:click=move |_| state.step_back() data-testid="step-back" aria-label="Step back to the previous event (left arrow)">"◂ Back"</button>
-            <button on:click=move |_| state.step_once() data-testid="step-forward" aria-label="Step to the next event (right arrow)">"Step ▸"</button>
+            <button on:click=move |_| controls.step_back() data-testid="step-back" aria-label="Step back to the previous event (left arrow)">"◂ Back"</button>
+            <button on:click=move |_| controls.step_once() data-testid="step-forward" aria-label="Step to the next event (right arrow)">"Step ▸"</button>
             <label class="speed">
-                <span title="How fast the cluster runs against your clock: at 0.1× one second on screen shows 100 ms of cluster time">"Speed "<strong data-testid="speed-label">{move || speed_label(state.speed.get())}</strong></span>
+                <span title="How fast the cluster runs against your clock: at 0.1× one second on screen shows 100 ms of cluster time">"Speed "<strong data-testid="speed-label">{move || speed_label(playback.speed.get())}</strong></span>
                 <input type="range" min="0" max="1000" step="1" aria-label="Playback speed"
-                    prop:value=move || slider_from_speed(state.speed.get()).round().to_string()
+                    prop:value=move || slider_from_speed(playback.speed.get()).round().to_string()
                     on:input=on_speed />
             </label>
             <span class="clock" data-testid="sim-time" aria-live="off">{now}</span>
@@ -100,16 +103,16 @@ pub fn PlaybackBar() -> impl IntoView {
                     None => "these servers elect no leader; pick a node on the ring to break it",
                 }}</span>
             }>
-                <button class="danger" on:click=move |_| state.apply_to_leader(|target| Action::Crash { target })
+                <button class="danger" on:click=move |_| controls.apply_to_leader(|target| Action::Crash { target })
                     aria-label="Crash leader (K)" aria-keyshortcuts="K">"Crash leader"</button>
-                <button on:click=move |_| state.apply_to_leader(|target| Action::Pause { target, duration_ms: None })
+                <button on:click=move |_| controls.apply_to_leader(|target| Action::Pause { target, duration_ms: None })
                     aria-label="Pause leader (P)" aria-keyshortcuts="P">"Pause leader"</button>
-                <button on:click=move |_| state.apply_to_leader(|target| Action::Isolate { target })
+                <button on:click=move |_| controls.apply_to_leader(|target| Action::Isolate { target })
                     aria-label="Isolate leader (I)" aria-keyshortcuts="I">"Isolate leader"</button>
             </Show>
-            <button on:click=move |_| state.apply(Action::Heal) aria-label="Heal all (H)" aria-keyshortcuts="H" title="Heal every link">"Heal all"</button>
+            <button on:click=move |_| controls.apply(Action::Heal) aria-label="Heal all (H)" aria-keyshortcuts="H" title="Heal every link">"Heal all"</button>
             <Show when=has_leader>
-                <button on:click=move |_| state.apply(Action::Request { count: 1, target: NodeTarget::Leader, kind: RequestKind::Put })
+                <button on:click=move |_| controls.apply(Action::Request { count: 1, target: NodeTarget::Leader, kind: RequestKind::Put })
                     aria-label="Write to leader (W)" aria-keyshortcuts="W">"Write to leader"</button>
             </Show>
         </div>

@@ -3,7 +3,9 @@
 //! starts a fresh run of that scenario. The examples are `scenario::EXAMPLES`, the same files the CLI
 //! and the tests run.
 
-use crate::state::{default_scenario, AppState};
+use crate::context::{use_playback, use_run};
+use crate::state::controls::use_controls;
+use crate::state::default_scenario;
 use leptos::prelude::*;
 use quorumlab_sim::scenario::{parse_scenario, Scenario, EXAMPLES};
 
@@ -43,11 +45,13 @@ fn choices() -> Vec<Choice> {
 
 #[component]
 pub fn ProtocolPicker() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let run = use_run();
+    let playback = use_playback();
+    let controls = use_controls();
     let choices = StoredValue::new(choices());
     // The option matching the running scenario, if any (a share link or lesson may run something else).
     let current = move || {
-        let title = state.scenario.with(|scenario| scenario.title.clone());
+        let title = run.scenario.with(|scenario| scenario.title.clone());
         choices.with_value(|choices| {
             choices
                 .iter()
@@ -63,13 +67,13 @@ pub fn ProtocolPicker() -> impl IntoView {
                 .map(|choice| choice.scenario.clone())
         });
         if let Some(scenario) = scenario {
-            state.restart(scenario);
-            state.playing.set(true);
+            controls.restart(scenario);
+            playback.playing.set(true);
         }
     };
     // A run the picker does not list (a lesson's, a share link's, an import) is named by its title, so
     // the closed picker never hides what is running; the tooltip shows a name the width cut short.
-    let running = move || state.scenario.with(|scenario| scenario.title.clone());
+    let running = move || run.scenario.with(|scenario| scenario.title.clone());
     let shown = move || {
         let value = current();
         choices.with_value(|choices| {

@@ -2,7 +2,8 @@
 //! whose links between them are long (40–80 ms against the usual 5–15), or give every link back to
 //! the run's timing. Only the servers are split; workers and a store keep the usual network.
 
-use crate::state::AppState;
+use crate::context::use_run;
+use crate::state::controls::use_controls;
 use leptos::prelude::*;
 use quorumlab_sim::action::Action;
 use quorumlab_sim::ids::NodeId;
@@ -37,10 +38,11 @@ pub fn every_write_crosses(servers: usize, regions: usize) -> bool {
 
 #[component]
 pub fn RegionsControl() -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let servers = Memo::new(move |_| state.scenario.with(|scenario| scenario.node_count));
+    let run = use_run();
+    let controls = use_controls();
+    let servers = Memo::new(move |_| run.scenario.with(|scenario| scenario.node_count));
     let regions = move |count: usize| {
-        state.apply(Action::Regions {
+        controls.apply(Action::Regions {
             groups: region_groups(servers.get_untracked(), count),
         })
     };
@@ -61,7 +63,7 @@ pub fn RegionsControl() -> impl IntoView {
                     disabled=move || servers.get() < 2>"2 regions"</button>
                 <button data-testid="regions-3" on:click=move |_| regions(3)
                     disabled=move || servers.get() < 3>"3 regions"</button>
-                <button data-testid="regions-clear" on:click=move |_| state.apply(Action::ClearLink { between: None })>
+                <button data-testid="regions-clear" on:click=move |_| controls.apply(Action::ClearLink { between: None })>
                     "Usual network on every link"</button>
             </div>
         </div>

@@ -7,12 +7,13 @@
 
 mod add_fault;
 
-use crate::branch::ReplacedFuture;
 use crate::context::generation::Part;
-use crate::context::use_run;
+use crate::context::lesson::LessonContext;
+use crate::context::run::RunContext;
+use crate::context::{use_lesson, use_run};
 use crate::format;
 use crate::schedule::{apply_edit, lane_marks, Edit, LaneMark};
-use crate::state::AppState;
+use crate::state::controls::{use_controls, Controls};
 use add_fault::AddFault;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -32,14 +33,30 @@ impl ScheduleShown {
 /// Where the lane's edits go, and where their outcome shows (all signals, so it is `Copy`).
 #[derive(Clone, Copy)]
 pub(super) struct Editor {
-    state: AppState,
+    run: RunContext,
+    lessons: LessonContext,
+    controls: Controls,
     selected: RwSignal<Option<usize>>,
     error: RwSignal<Option<String>>,
 }
 
 impl Editor {
+    fn new(
+        run: RunContext,
+        selected: RwSignal<Option<usize>>,
+        error: RwSignal<Option<String>>,
+    ) -> Editor {
+        Editor {
+            run,
+            lessons: use_lesson(),
+            controls: use_controls(),
+            selected,
+            error,
+        }
+    }
+
     pub(super) fn run(&self, edit: Edit) {
-        match commit(self.state, &edit) {
+        match commit(self, &edit) {
             Ok(index) => {
                 self.error.set(None);
                 self.selected.set(index);
@@ -134,13 +151,13 @@ fn lane_span_ms(duration_ms: u64, now_ms: u64, last_ms: u64) -> u64 {
 }
 
 /// Applies `edit` to the running session's schedule; the error says why it was refused.
-fn commit(state: AppState, edit: &Edit) -> Result<Option<usize>, String> {
-    if state.lesson.active.with_untracked(Option::is_some) {
+fn commit(editor: &Editor, edit: &Edit) -> Result<Option<usize>, String> {
+    if editor.lessons.active.with_untracked(Option::is_some) {
         return Err(
             "a lesson's schedule is part of the lesson; close the lesson to edit it".into(),
         );
     }
-    let (steps, now_us, duration_ms) = state.with_session(|session| {
+    let (steps, now_us, duration_ms) = editor.run.with_session(|session| {
         (
             session.scenario().steps.clone(),
             session.now().as_micros(),
@@ -148,19 +165,7 @@ fn commit(state: AppState, edit: &Edit) -> Result<Option<usize>, String> {
         )
     });
     let (steps, index) = apply_edit(&steps, edit, now_us, duration_ms)?;
-    // In compare mode the right run takes the same schedule first, so a refusal changes neither.
-    state.mirror_schedule_to_partner(&steps)?;
-    let replaced = state.with_session(ReplacedFuture::before_acting);
-    state
-        .update_session(|session| session.set_future_steps(steps))
-        .unwrap_or_else(|| Err("the run is gone".into()))?;
-    if replaced.is_some() {
-        state.replaced_future.set(replaced);
-    }
-    state
-        .scenario
-        .set(state.with_session(|session| session.scenario().clone()));
-    state.generation.bump(Part::History);
+    editor.controls.set_future_steps(steps)?;
     Ok(index)
 }
 
@@ -174,18 +179,18 @@ fn focus_mark(index: usize) {
 
 #[component]
 pub fn ScheduleLane() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let run = use_run();
     let shown = expect_context::<ScheduleShown>().0;
     let selected = RwSignal::new(None::<usize>);
     let error = RwSignal::new(None::<String>);
     let drag = RwSignal::new(None::<Drag>);
     let place_at_ms = RwSignal::new(None::<u64>);
-    let now_us = move || state.panel_view.with(|view| view.now_us);
+    let now_us = move || run.panel_view.with(|view| view.now_us);
     let drawn = Memo::new(move |_| {
-        state.generation.of(Part::History).track();
+        run.generation.of(Part::History).track();
         let now_us = now_us();
-        state.scenario.with(|scenario| {
-            state.with_session(|session| {
+        run.scenario.with(|scenario| {
+            run.with_session(|session| {
                 let name = |node| session.node_label(node);
                 lane_marks(&scenario.steps, now_us)
                     .into_iter()
@@ -210,15 +215,11 @@ pub fn ScheduleLane() -> impl IntoView {
                 .max()
                 .unwrap_or(0)
         });
-        let duration_ms = state.scenario.with(|scenario| scenario.duration_ms);
+        let duration_ms = run.scenario.with(|scenario| scenario.duration_ms);
         lane_span_ms(duration_ms, now_ms, last_ms)
     });
-    let run_edit = Editor {
-        state,
-        selected,
-        error,
-    };
-    let count = move || state.scenario.with(|scenario| scenario.steps.len());
+    let run_edit = Editor::new(run, selected, error);
+    let count = move || run.scenario.with(|scenario| scenario.steps.len());
     view! {
         <section class="schedule-lane-card" aria-label="Fault schedule">
             <button class="schedule-toggle" data-testid="schedule-toggle" aria-expanded=move || shown.get().to_string()

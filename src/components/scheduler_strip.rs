@@ -11,7 +11,7 @@
 //! marked with its count (`2×`): never by colour alone. A minute is judged once it has ended, as the
 //! `missed_invoice` checkpoint judges it, so the minute under way is not called missed early.
 
-use crate::state::AppState;
+use crate::context::use_run;
 use leptos::prelude::*;
 use quorumlab_sim::view::ClusterView;
 
@@ -241,8 +241,8 @@ fn label_rows(data: &Strip) -> (AnyView, AnyView) {
 
 #[component]
 pub fn SchedulerStrip() -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let data = Memo::new(move |_| state.panel_view.with(strip));
+    let run = use_run();
+    let data = Memo::new(move |_| run.panel_view.with(strip));
     let summary = move || data.with(|data| data.as_ref().map(Strip::summary).unwrap_or_default());
     view! {
         <Show when=move || data.with(Option::is_some)>

@@ -2,40 +2,43 @@
 
 use crate::components::world_options_fields::WorldOptionsFields;
 use crate::context::notice::Notice;
+use crate::context::{use_notices, use_run};
 use crate::lesson::live;
 use crate::settings_form::SettingsForm;
-use crate::state::AppState;
+use crate::state::controls::use_controls;
 use crate::world_text::capabilities::runs_raft;
 use leptos::prelude::*;
 
 #[component]
 pub fn SettingsPanel() -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let form = RwSignal::new(SettingsForm::from_scenario(&state.scenario.get_untracked()));
+    let run = use_run();
+    let notices = use_notices();
+    let controls = use_controls();
+    let form = RwSignal::new(SettingsForm::from_scenario(&run.scenario.get_untracked()));
     let error = RwSignal::new(None::<String>);
     // A new run (share link, lesson, new seed) refreshes the form.
-    Effect::new(move |_| form.set(SettingsForm::from_scenario(&state.scenario.get())));
+    Effect::new(move |_| form.set(SettingsForm::from_scenario(&run.scenario.get())));
     let start = move |_| match form
-        .with_untracked(|form| form.to_scenario(&state.scenario.get_untracked()))
+        .with_untracked(|form| form.to_scenario(&run.scenario.get_untracked()))
     {
         Ok(scenario) => {
             error.set(None);
-            state.restart(scenario.clone());
-            live::follow_fresh_run(state, &scenario);
+            controls.restart(scenario.clone());
+            live::follow_fresh_run(controls.root(), &scenario);
         }
         Err(message) => error.set(Some(message)),
     };
     let new_seed = move |_| {
-        let mut scenario = state.scenario.get_untracked();
+        let mut scenario = run.scenario.get_untracked();
         // A new seed derived from the old one: deterministic, yet different every click.
         scenario.seed = scenario
             .seed
             .wrapping_mul(6_364_136_223_846_793_005)
             .wrapping_add(1_442_695_040_888_963_407)
             >> 16;
-        state.restart(scenario.clone());
-        live::follow_fresh_run(state, &scenario);
-        state.notice.set(Some(Notice {
+        controls.restart(scenario.clone());
+        live::follow_fresh_run(controls.root(), &scenario);
+        notices.notice.set(Some(Notice {
             text: "Fresh run with a new seed".to_string(),
             is_error: false,
         }));
@@ -55,8 +58,7 @@ pub fn SettingsPanel() -> impl IntoView {
     };
     // Raft's timeouts and options mean something only where the servers run Raft.
     let raft_world = move || {
-        state
-            .scenario
+        run.scenario
             .with(|scenario| runs_raft(scenario.protocol.kind()))
     };
     let check_field = move |label: &'static str,

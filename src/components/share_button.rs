@@ -1,10 +1,12 @@
 //! Sharing in the page: opening a run from the address when the app starts, the header's Share button,
 //! and the run's fingerprint (its trace hash), which two tabs showing the same run agree on.
 
-use crate::context::notice::Notice;
+use crate::context::notice::{Notice, NoticeContext};
+use crate::context::{use_notices, use_playback, use_run};
 use crate::lesson::live;
 use crate::share::replay::{capture, open};
 use crate::share::{decode_fragment, encode_fragment, is_share_fragment};
+use crate::state::controls::use_controls;
 use crate::state::AppState;
 use crate::web_io;
 use leptos::prelude::*;
@@ -57,24 +59,28 @@ pub fn open_from_address(state: AppState) {
 
 #[component]
 pub fn ShareButton() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let run = use_run();
+    let notices = use_notices();
+    let controls = use_controls();
     // A link pasted into the address bar of an open tab changes only the fragment: no reload follows,
     // so open it here. (`replaceState` in `publish_link` fires no `hashchange`.)
-    let listener = window_event_listener(leptos::ev::hashchange, move |_| open_from_address(state));
+    let listener = window_event_listener(leptos::ev::hashchange, move |_| {
+        open_from_address(controls.root())
+    });
     on_cleanup(move || listener.remove());
     let share = move |_| {
         // Pausing settles the instant (events already due at it run), so the link shows what you see.
-        let now_us = state.with_session(|session| session.now().as_micros());
-        state.seek_us(now_us);
-        let lesson = live::shared_lesson(state);
-        let fragment = state.with_session(|session| {
+        let now_us = run.with_session(|session| session.now().as_micros());
+        controls.seek_us(now_us);
+        let lesson = live::shared_lesson(controls.root());
+        let fragment = run.with_session(|session| {
             let mut run = capture(session);
             run.lesson = lesson;
             encode_fragment(&run)
         });
         match fragment {
-            Ok(fragment) => publish_link(state, &fragment),
-            Err(error) => state.notice.set(Some(Notice {
+            Ok(fragment) => publish_link(notices, &fragment),
+            Err(error) => notices.notice.set(Some(Notice {
                 text: error.refusal_text(),
                 is_error: true,
             })),
@@ -86,9 +92,9 @@ pub fn ShareButton() -> impl IntoView {
     }
 }
 
-fn publish_link(state: AppState, fragment: &str) {
+fn publish_link(notices: NoticeContext, fragment: &str) {
     let Some(address) = web_io::replace_fragment(fragment) else {
-        state.notice.set(Some(Notice {
+        notices.notice.set(Some(Notice {
             text: "The browser would not let the link into the address bar".to_string(),
             is_error: true,
         }));
@@ -100,7 +106,7 @@ fn publish_link(state: AppState, fragment: &str) {
         } else {
             "Link ready in the address bar (the browser did not allow copying)"
         };
-        let _ = state.notice.try_set(Some(Notice {
+        let _ = notices.notice.try_set(Some(Notice {
             text: text.to_string(),
             is_error: false,
         }));
@@ -114,19 +120,15 @@ const FINGERPRINT_REFRESH_MS: f64 = 1_000.0;
 /// The trace hash as 16 hex digits: equal in two tabs exactly when they show the same run state.
 #[component]
 pub fn RunFingerprint() -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let read = move || {
-        format!(
-            "{:016x}",
-            state.with_session(|session| session.trace_hash())
-        )
-    };
+    let run = use_run();
+    let playback = use_playback();
+    let read = move || format!("{:016x}", run.with_session(|session| session.trace_hash()));
     let hash = RwSignal::new(read());
     let shown_at_ms = StoredValue::new(f64::NEG_INFINITY);
     let catch_up_pending = StoredValue::new(false);
     Effect::new(move |_| {
-        state.panel_view.track();
-        let playing = state.playing.get();
+        run.panel_view.track();
+        let playing = playback.playing.get();
         let wall_ms = crate::frame_loop::now_ms();
         if !playing || wall_ms - shown_at_ms.get_value() >= FINGERPRINT_REFRESH_MS {
             shown_at_ms.set_value(wall_ms);
@@ -145,14 +147,14 @@ pub fn RunFingerprint() -> impl IntoView {
         }
     });
     let class = move || {
-        if state.playing.get() {
+        if playback.playing.get() {
             "run-fingerprint live"
         } else {
             "run-fingerprint"
         }
     };
     let title = move || {
-        if state.playing.get() {
+        if playback.playing.get() {
             "Run fingerprint (trace hash). While the run plays it is refreshed once a second; pause to read the exact print of what you see. A share link reproduces it."
         } else {
             "Run fingerprint: the trace hash of the state shown. A share link reproduces it exactly."

@@ -3,8 +3,9 @@
 //! one from there.
 
 use crate::context::generation::Part;
+use crate::context::use_run;
 use crate::format;
-use crate::state::AppState;
+use crate::state::controls::use_controls;
 use crate::world_text::capabilities::tokens_fence;
 use crate::world_text::hold_words::reworded_holds;
 use leptos::prelude::*;
@@ -21,26 +22,25 @@ struct Mark {
 
 #[component]
 pub fn Timeline() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let run = use_run();
+    let controls = use_controls();
     let horizon_us = move || {
-        state
-            .horizon_us
+        run.horizon_us
             .get()
-            .max(state.panel_view.with(|view| view.now_us))
+            .max(run.panel_view.with(|view| view.now_us))
             .max(1)
     };
     let leader_count = Memo::new(move |_| {
-        state
-            .panel_view
+        run.panel_view
             .with(|view| (view.leader, view.violation_count))
     });
     let marks = Memo::new(move |_| {
-        state.generation.of(Part::History).track();
+        run.generation.of(Part::History).track();
         let _leader_changed = leader_count.get();
-        let tokens = state
+        let tokens = run
             .scenario
             .with(|scenario| tokens_fence(scenario.protocol.kind()));
-        state.with_session(|session| {
+        run.with_session(|session| {
             let name = |node| session.node_label(node);
             let mut marks: Vec<Mark> = session
                 .actions()
@@ -74,7 +74,7 @@ pub fn Timeline() -> impl IntoView {
     let on_input = move |event| {
         chosen.set(None);
         if let Ok(time_us) = event_target_value(&event).parse::<u64>() {
-            state.seek_us(time_us);
+            controls.seek_us(time_us);
         }
     };
     let chosen_text = move || {
@@ -106,7 +106,7 @@ pub fn Timeline() -> impl IntoView {
                         on:click={
                             let mark = mark.clone();
                             move |_| {
-                                state.seek_us(mark.at_us + 1_000);
+                                controls.seek_us(mark.at_us + 1_000);
                                 let again = chosen.with_untracked(|chosen| chosen.as_ref() == Some(&mark));
                                 chosen.set((!again).then(|| mark.clone()));
                             }
@@ -125,7 +125,7 @@ pub fn Timeline() -> impl IntoView {
                 aria-label="Timeline: drag to travel back in time"
                 data-testid="scrubber"
                 prop:max=move || horizon_us().to_string()
-                prop:value=move || state.panel_view.with(|view| view.now_us).to_string()
+                prop:value=move || run.panel_view.with(|view| view.now_us).to_string()
                 on:input=on_input
             />
             <Show when=move || chosen.with(Option::is_some)>

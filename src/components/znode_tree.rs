@@ -3,7 +3,7 @@
 //! watch notifications fired. The herd recipe wakes every candidate on each change; the
 //! ephemeral-sequential recipe wakes one.
 
-use crate::state::AppState;
+use crate::context::use_run;
 use leptos::prelude::*;
 use quorumlab_sim::lockservice::ZPath;
 use quorumlab_sim::view_coordination::CoordinationView;
@@ -101,9 +101,9 @@ fn tree(coordination: &CoordinationView, crashed: impl Fn(usize) -> bool) -> Opt
 
 #[component]
 pub fn ZnodeTree() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let run = use_run();
     let data = Memo::new(move |_| {
-        state.panel_view.with(|view| {
+        run.panel_view.with(|view| {
             let crashed = |index: usize| {
                 view.nodes
                     .get(index)

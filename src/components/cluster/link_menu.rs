@@ -4,7 +4,8 @@
 //! refuses (a delay past 10 s, min above max) comes back as the page's notice, changing nothing.
 
 use super::links::LinkMenuTarget;
-use crate::state::AppState;
+use crate::context::use_run;
+use crate::state::controls::use_controls;
 use crate::world_text::names::node_name;
 use leptos::prelude::*;
 use quorumlab_sim::action::{Action, NodeTarget, PPM_ONE};
@@ -102,11 +103,11 @@ fn percent_ppm(text: &str, name: &str) -> Result<u32, String> {
 
 #[component]
 pub fn LinkMenu() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let controls = use_controls();
     let menu = expect_context::<LinkMenuTarget>().0;
     let choose = move |action: Option<Action>| {
         if let Some(action) = action {
-            state.apply(action);
+            controls.apply(action);
         }
         menu.set(None);
     };
@@ -115,9 +116,9 @@ pub fn LinkMenu() -> impl IntoView {
         to: NodeTarget::Node(to),
         both,
     };
+    let run = use_run();
     let words = move |low: NodeId, high: NodeId| {
-        state
-            .view
+        run.view
             .with_untracked(|view| LinkMenuWords::for_link(view.coordination.as_ref(), low, high))
     };
     view! {
@@ -142,19 +143,20 @@ pub fn LinkMenu() -> impl IntoView {
 /// This link's own delay, drop and duplicate rates (both directions), applied or cleared.
 #[component]
 fn LinkNetworkForm(low: NodeId, high: NodeId) -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let run = use_run();
+    let controls = use_controls();
     let menu = expect_context::<LinkMenuTarget>().0;
     let world = move || {
-        let delay_ms = state
+        let delay_ms = run
             .scenario
             .with_untracked(|scenario| scenario.timing.network_delay_ms);
-        state.view.with_untracked(|view| WorldNetwork {
+        run.view.with_untracked(|view| WorldNetwork {
             delay_ms,
             drop_ppm: view.drop_ppm,
             duplicate_ppm: view.duplicate_ppm,
         })
     };
-    let own = state.view.with_untracked(|view| {
+    let own = run.view.with_untracked(|view| {
         view.link_settings
             .iter()
             .find(|setting| setting.between == (low, high))
@@ -167,7 +169,7 @@ fn LinkNetworkForm(low: NodeId, high: NodeId) -> impl IntoView {
             "These are the run's own settings: change a value, or clear the link".to_string(),
         )),
         Ok(settings) => {
-            state.apply(Action::SetLink {
+            controls.apply(Action::SetLink {
                 between: (low, high),
                 settings,
             });
@@ -176,7 +178,7 @@ fn LinkNetworkForm(low: NodeId, high: NodeId) -> impl IntoView {
         Err(text) => problem.set(Some(text)),
     };
     let clear = move |_| {
-        state.apply(Action::ClearLink {
+        controls.apply(Action::ClearLink {
             between: Some((low, high)),
         });
         menu.set(None);

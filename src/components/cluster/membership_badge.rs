@@ -3,16 +3,18 @@
 //! voters (a configuration entry still on its way, or a hand-edited file in the unsafe direct mode).
 //! Its "Add a server" button is the cluster's own way in (the leader's menu offers the same action).
 
-use crate::state::AppState;
+use crate::context::use_run;
+use crate::state::controls::use_controls;
 use crate::world_text::membership::membership_of;
 use leptos::prelude::*;
 use quorumlab_sim::action::Action;
 
 #[component]
 pub fn MembershipBadge() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let run = use_run();
+    let controls = use_controls();
     let lines = Memo::new(move |_| {
-        state.view.with(|view| {
+        run.view.with(|view| {
             membership_of(view).map(|membership| (membership.badge(), membership.disagreement()))
         })
     });
@@ -27,7 +29,7 @@ pub fn MembershipBadge() -> impl IntoView {
                 })}
                 <button class="add-server" data-testid="add-server"
                     title="A new server joins as a learner, catches up, then the leader adds it through its log"
-                    on:click=move |_| state.apply(Action::AddServer { id: None })>"+ Add a server"</button>
+                    on:click=move |_| controls.apply(Action::AddServer { id: None })>"+ Add a server"</button>
             </div>
         </Show>
     }

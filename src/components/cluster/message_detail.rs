@@ -3,8 +3,9 @@
 //! was clicked, tapped or chosen with Enter also gets its menu here: drop it, or hold it back a while
 //! (recorded actions naming the message's id, so a share link replays them).
 
+use crate::context::{use_hover, use_run};
 use crate::format;
-use crate::state::AppState;
+use crate::state::controls::use_controls;
 use crate::world_text::names::node_name;
 use leptos::prelude::*;
 use quorumlab_sim::action::Action;
@@ -62,11 +63,13 @@ fn hold_text(by_ms: u64) -> String {
 
 #[component]
 pub fn MessageDetail() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let run = use_run();
+    let hover = use_hover();
+    let controls = use_controls();
     let menu = expect_context::<MessageMenuTarget>().0;
     let text = Memo::new(move |_| {
-        let id = menu.get().or_else(|| state.hovered_message.get())?;
-        state.view.with(|view| {
+        let id = menu.get().or_else(|| hover.hovered_message.get())?;
+        run.view.with(|view| {
             let message = view.messages.iter().find(|message| message.id == id)?;
             Some(describe_message(message, view.coordination.as_ref()))
         })
@@ -74,7 +77,7 @@ pub fn MessageDetail() -> impl IntoView {
     // The open menu's message, while it is still on its way (a step or a scrub may have delivered it).
     let chosen = Memo::new(move |_| {
         let id = menu.get()?;
-        state.view.with(|view| {
+        run.view.with(|view| {
             view.messages
                 .iter()
                 .find(|message| message.id == id && !message.dropped)
@@ -87,7 +90,7 @@ pub fn MessageDetail() -> impl IntoView {
         quorumlab_sim::ids::NodeId,
     ) -> Action| {
         if let Some((id, from, to)) = chosen.get_untracked() {
-            state.apply(make(id, from, to));
+            controls.apply(make(id, from, to));
         }
         menu.set(None);
     };

@@ -10,7 +10,7 @@ use crate::context::hover::HoverContext;
 use crate::context::run::RunContext;
 use crate::context::{use_hover, use_playback, use_run};
 use crate::layout::{flight_progress, message_position};
-use crate::state::AppState;
+use crate::state::controls::use_controls;
 use leptos::prelude::*;
 use quorumlab_sim::view::MessageView;
 
@@ -159,7 +159,9 @@ pub fn bulk_path(
 
 #[component]
 fn MessageDot(message: MessageView, sources: DotSources) -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let playback = use_playback();
+    let hover = use_hover();
+    let controls = use_controls();
     let DotSources {
         now_us,
         geometry,
@@ -173,7 +175,7 @@ fn MessageDot(message: MessageView, sources: DotSources) -> impl IntoView {
                 geometry.position(message.to),
                 (message.sent_at_us, message.deliver_at_us),
                 now_us(),
-                state.reduced_motion,
+                playback.reduced_motion,
             )
         })
     };
@@ -195,10 +197,10 @@ fn MessageDot(message: MessageView, sources: DotSources) -> impl IntoView {
     let id = message.id;
     let menu = expect_context::<MessageMenuTarget>().0;
     let open_menu = move || {
-        state.hovered_message.set(Some(id));
+        hover.hovered_message.set(Some(id));
         if !dropped {
-            if state.playing.get_untracked() {
-                state.toggle_playing();
+            if playback.playing.get_untracked() {
+                controls.toggle_playing();
             }
             menu.set(Some(id));
         }
@@ -225,8 +227,8 @@ fn MessageDot(message: MessageView, sources: DotSources) -> impl IntoView {
         // A tap sets what a hover would (a touch screen has no hover); the next tap elsewhere clears it.
         <g class=classes transform=transform data-kind=message.kind data-message-id=id.to_string()
             tabindex="0" role="button" aria-label=label
-            on:mouseenter=move |_| state.hovered_message.set(Some(id))
-            on:mouseleave=move |_| state.hovered_message.set(None)
+            on:mouseenter=move |_| hover.hovered_message.set(Some(id))
+            on:mouseleave=move |_| hover.hovered_message.set(None)
             on:click=move |_| open_menu()
             on:keydown=move |event| {
                 if event.key() == "Enter" || event.key() == " " {

@@ -7,8 +7,8 @@ use super::geometry::{StageGeometry, STAGE_WIDTH};
 use super::node_popover::NodePopoverTarget;
 use super::timer_rings::timer_remaining;
 use crate::caption_fit::{caption_font_px, split_caption, CaptionRun};
+use crate::context::{use_playback, use_run, use_selection};
 use crate::format;
-use crate::state::AppState;
 use crate::world_text::byzantine::{liar_label, restart_liar_label};
 use crate::world_text::capabilities::runs_raft;
 use crate::world_text::membership::{membership_of, Seat};
@@ -263,9 +263,9 @@ fn jagged_ring(radius: f64) -> String {
 /// node, whose re-runs every frame (with their bookkeeping in the reactive graph) dominated the
 /// script time of large clusters. A node's own memo then re-runs only when some face changed.
 pub fn node_faces() -> Memo<Vec<NodeFace>> {
-    let state = expect_context::<AppState>();
+    let run = use_run();
     Memo::new(move |_| {
-        state.view.with(|view| {
+        run.view.with(|view| {
             let membership = membership_of(view);
             let seat = |node: NodeId| membership.as_ref().map(|membership| membership.seat(node));
             view.nodes
@@ -282,7 +282,9 @@ pub fn ClusterNode(
     geometry: Memo<StageGeometry>,
     faces: Memo<Vec<NodeFace>>,
 ) -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let run = use_run();
+    let playback = use_playback();
+    let selection = use_selection();
     let face = Memo::new(move |_| faces.with(|faces| faces.get(node.index()).cloned()));
     let compact = move || geometry.with(|geometry| geometry.compact);
     let radius = move || geometry.with(|geometry| geometry.node_radius);
@@ -292,8 +294,8 @@ pub fn ClusterNode(
         format!("translate({:.1} {:.1})", point.x, point.y)
     };
     let classes = move || {
-        let selected = state.selected.get() == Some(node);
-        let highlighted = state.highlighted.with(|nodes| nodes.contains(&node));
+        let selected = selection.selected.get() == Some(node);
+        let highlighted = selection.highlighted.with(|nodes| nodes.contains(&node));
         face.with(|face| match face {
             Some(face) => format!(
                 "node role-{} status-{}{}{}{}{}",
@@ -313,7 +315,7 @@ pub fn ClusterNode(
     };
     let ring_offset = move || {
         let circumference = std::f64::consts::TAU * ring_radius();
-        let remaining = state.view.with(|view| {
+        let remaining = run.view.with(|view| {
             view.nodes
                 .get(node.index())
                 .and_then(|node_view| timer_remaining(node_view, view.now_us))
@@ -340,7 +342,7 @@ pub fn ClusterNode(
     let popover = expect_context::<NodePopoverTarget>().0;
     // Selecting shows the node in the Inspector; the popover beside it carries the actions.
     let select = move || {
-        state.selected.set(Some(node));
+        selection.selected.set(Some(node));
         popover.set(Some(node));
     };
     let read = move |pick: fn(&NodeFace) -> String| {
@@ -348,7 +350,7 @@ pub fn ClusterNode(
     };
     // Words under the node run inward near the stage's side edges, so the drawing does not cut them.
     let phone = crate::web_io::matches_media("(max-width: 600px)");
-    let font_px = move || caption_font_px(state.presenter.get(), phone);
+    let font_px = move || caption_font_px(playback.presenter.get(), phone);
     let widest =
         |(first, second): (String, String)| first.chars().count().max(second.chars().count());
     let run = move |pick: fn(&NodeFace) -> String| {

@@ -2,30 +2,32 @@
 //! which others go with it), when, and how much.
 
 use super::Editor;
+use crate::context::notice::NoticeContext;
+use crate::context::use_notices;
+use crate::context::use_run;
 use crate::schedule::{partition_steps, Edit, FaultKind};
-use crate::state::AppState;
 use leptos::prelude::*;
 use quorumlab_sim::ids::NodeId;
 
 /// The form that places a new fault: what, on which node, when, and how much.
 #[component]
 pub(super) fn AddFault(place_at_ms: RwSignal<Option<u64>>, run_edit: Editor) -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let run = use_run();
+    let notices = use_notices();
     let kind = RwSignal::new(FaultKind::Crash);
     let node = RwSignal::new(0u16);
     let amount = RwSignal::new(String::new());
     // A partition's side beyond the chosen node: the nodes ticked to be cut off with it.
     let companions = RwSignal::new(Vec::<u16>::new());
     let nodes = Memo::new(move |_| {
-        let count = state.panel_view.with(|view| view.nodes.len());
-        state.with_session(|session| {
+        let count = run.panel_view.with(|view| view.nodes.len());
+        run.with_session(|session| {
             (0..count)
                 .map(|node| (node as u16, session.node_label(NodeId(node as u16))))
                 .collect::<Vec<_>>()
         })
     });
-    let default_at_ms =
-        move || state.panel_view.with(|view| view.now_us / 1_000) / 100 * 100 + 1_000;
+    let default_at_ms = move || run.panel_view.with(|view| view.now_us / 1_000) / 100 * 100 + 1_000;
     let add = move |_| {
         let fault = kind.get_untracked();
         let at_ms = place_at_ms.get_untracked().unwrap_or_else(default_at_ms);
@@ -52,7 +54,7 @@ pub(super) fn AddFault(place_at_ms: RwSignal<Option<u64>>, run_edit: Editor) -> 
         });
         match placed {
             Ok(steps) => run_edit.run(Edit::Add { steps }),
-            Err(reason) => run_edit_error(state, reason),
+            Err(reason) => run_edit_error(notices, reason),
         }
     };
     let at_text = move || place_at_ms.get().unwrap_or_else(default_at_ms).to_string();
@@ -119,8 +121,8 @@ fn PartitionSide(
     }
 }
 
-fn run_edit_error(state: AppState, reason: String) {
-    state.notice.set(Some(crate::context::notice::Notice {
+fn run_edit_error(notices: NoticeContext, reason: String) {
+    notices.notice.set(Some(crate::context::notice::Notice {
         text: format!("Not added: {reason}"),
         is_error: true,
     }));
