@@ -71,7 +71,7 @@ pub fn App() -> impl IntoView {
                 <h1 class="brand">"Quorum Lab"</h1>
                 <p class="tagline">"Break a cluster on purpose. Watch what coordination really costs."</p>
                 <span class="spacer"></span>
-                <button on:click=move |_| state.lesson.list_open.set(true) data-testid="lessons-button"
+                <button on:click=move |_| state.parts().lesson.list_open.set(true) data-testid="lessons-button"
                     aria-label="Lessons (L)">"Lessons (L)"</button>
                 <ProtocolPicker />
                 <GalleryButton />
@@ -86,10 +86,10 @@ pub fn App() -> impl IntoView {
             </header>
             <NoticeBar />
             <ReplacedFutureBar />
-            <main class=move || if state.lesson.active.with(Option::is_some) { "workspace with-lesson" } else { "workspace" }>
+            <main class=move || if state.parts().lesson.active.with(Option::is_some) { "workspace with-lesson" } else { "workspace" }>
                 <LessonPanel />
                 <section class="stage-column" aria-label="Cluster">
-                    <Show when=move || state.compare.is_comparing() fallback=|| view! {
+                    <Show when=move || state.compare().is_comparing() fallback=|| view! {
                         <div class="cluster-panel"><ClusterStage titled=true /><NarrationCaption /><LessonTickToast /></div>
                     }><CompareStage /></Show>
                     <WorkerLanes />

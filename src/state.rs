@@ -13,9 +13,8 @@ pub mod controls;
 mod follow;
 mod lesson_adapter;
 
-use crate::branch::ReplacedFuture;
 use crate::compare::hook::{CompareHook, Side};
-use crate::context::generation::{Generation, Part};
+use crate::context::generation::Part;
 use crate::context::hover::HoverContext;
 use crate::context::lesson::LessonContext;
 use crate::context::notice::{Notice, NoticeContext};
@@ -27,11 +26,8 @@ use crate::context::Parts;
 use crate::narration::{caption_may_change, NarrationView};
 use crate::session::{Session, MAX_SPEED, MIN_SPEED};
 use leptos::prelude::*;
-use quorumlab_sim::ids::NodeId;
-use quorumlab_sim::narration::NarrationLine;
 use quorumlab_sim::scenario::Scenario;
 use quorumlab_sim::time::SimTime;
-use quorumlab_sim::view::ClusterView;
 
 /// How often, in wall time, text panels follow a playing simulation (see `AppState::panel_view`).
 const PANEL_REFRESH_MS: f64 = 100.0;
@@ -41,52 +37,20 @@ const CAPTION_HOLD_REFRESHES: u32 = 20;
 /// rows churn are rebuilt, to drop what their old rows left behind (`components::recycle`).
 const RECYCLE_EVERY_REFRESHES: u32 = 200;
 
-/// The root's fields copy the handles of its parts (`AppState::parts`). The few still public are read
-/// by the lesson's driver (`crate::lesson::live`, `show_me`), which takes the root whole, and by the
-/// one panel not yet moved to the parts (`components::pbft_panel`); components read the parts.
+/// The root holds no signal of its own: every one lives in its narrow parts (`AppState::parts`), which
+/// components read through `crate::context`; the root keeps only the frame loop's bookkeeping and the
+/// compare hook. The drivers that take the root whole (the lesson's `crate::lesson::live` and
+/// `show_me`, compare mode) reach the same parts through `parts()`.
 #[derive(Clone, Copy)]
 pub struct AppState {
-    session: StoredValue<Session, LocalStorage>,
-    /// The latest snapshot of the cluster; rebuilt after every frame or action that changed something.
-    pub view: RwSignal<ClusterView>,
-    /// The same snapshot for panels of text and tables (inspector, logs, lanes): while playing it follows
-    /// `view` at most every `PANEL_REFRESH_MS` of wall time, because re-rendering them sixty times a
-    /// second costs main-thread time nobody can read; after an action, a step or a seek it follows at once.
-    pub panel_view: RwSignal<ClusterView>,
-    /// Wall time since `panel_view` was last refreshed during playback.
+    /// Every signal of this run, in the narrow parts components read (`crate::context`).
+    parts: Parts,
+    /// Wall time since the panel view was last refreshed during playback (see `PANEL_REFRESH_MS`).
     panel_age_ms: StoredValue<f64>,
-    /// The one generation number (see `crate::context::generation`); `Part::History` moves whenever the
-    /// recorded actions change (marks on the timeline, share links).
-    pub generation: Generation,
-    pub scenario: RwSignal<Scenario>,
-    pub playing: RwSignal<bool>,
-    speed: RwSignal<f64>,
-    selected: RwSignal<Option<NodeId>>,
-    pub notice: RwSignal<Option<Notice>>,
-    presenter: RwSignal<bool>,
-    /// The reader asked the system for less motion: messages step along their line instead of gliding.
-    reduced_motion: bool,
-    help_open: RwSignal<bool>,
-    /// The furthest simulated time recorded (the timeline's end); refreshed with `panel_view`.
-    horizon_us: RwSignal<u64>,
-    /// The message under the pointer, in the cluster view or the space-time diagram (both highlight it).
-    hovered_message: RwSignal<Option<u64>>,
-    /// The open lesson, its tracker and the learner's progress.
-    pub lesson: LessonContext,
-    /// The run told in words (event log lines and quiet count); refreshed with `panel_view`.
-    narration: RwSignal<NarrationView>,
-    /// The caption over the cluster: the newest turn of the story, held long enough to read.
-    caption: RwSignal<Option<NarrationLine>>,
     caption_age_refreshes: StoredValue<u32>,
-    /// What the last single step (forward or back) did, in words; cleared when the run moves on.
-    stepped: RwSignal<Option<String>>,
-    /// Nodes a chosen narration line is about, drawn highlighted on the ring.
-    highlighted: RwSignal<Vec<NodeId>>,
-    /// The future the last action in the past replaced, which the learner may bring back.
-    pub replaced_future: RwSignal<Option<ReplacedFuture>>,
     refreshes_since_recycle: StoredValue<u32>,
     /// Compare mode: the right side this run leads, or the left side this run follows.
-    pub compare: CompareHook<AppState>,
+    compare: CompareHook<AppState>,
 }
 
 impl AppState {
@@ -103,28 +67,17 @@ impl AppState {
         let story = StoryContext::new();
         let lesson = LessonContext::new(run.generation);
         AppState {
-            session: run.session,
-            view: run.view,
-            panel_view: run.panel_view,
+            parts: Parts {
+                run,
+                playback,
+                selection,
+                hover,
+                notices,
+                story,
+                lesson,
+            },
             panel_age_ms: StoredValue::new(0.0),
-            generation: run.generation,
-            scenario: run.scenario,
-            playing: playback.playing,
-            speed: playback.speed,
-            selected: selection.selected,
-            notice: notices.notice,
-            presenter: playback.presenter,
-            reduced_motion: playback.reduced_motion,
-            help_open: notices.help_open,
-            horizon_us: run.horizon_us,
-            hovered_message: hover.hovered_message,
-            lesson,
-            narration: story.narration,
-            caption: story.caption,
             caption_age_refreshes: StoredValue::new(0),
-            stepped: playback.stepped,
-            highlighted: selection.highlighted,
-            replaced_future: notices.replaced_future,
             refreshes_since_recycle: StoredValue::new(0),
             compare: CompareHook::new(),
         }
@@ -139,51 +92,23 @@ impl AppState {
 
     /// The same signal handles as this state's fields, in their narrow parts (see `crate::context`).
     pub fn parts(&self) -> Parts {
-        Parts {
-            run: RunContext {
-                session: self.session,
-                view: self.view,
-                panel_view: self.panel_view,
-                horizon_us: self.horizon_us,
-                scenario: self.scenario,
-                generation: self.generation,
-            },
-            playback: PlaybackContext {
-                playing: self.playing,
-                speed: self.speed,
-                stepped: self.stepped,
-                presenter: self.presenter,
-                reduced_motion: self.reduced_motion,
-            },
-            selection: SelectionContext {
-                selected: self.selected,
-                highlighted: self.highlighted,
-            },
-            hover: HoverContext {
-                hovered_message: self.hovered_message,
-            },
-            notices: NoticeContext {
-                notice: self.notice,
-                help_open: self.help_open,
-                replaced_future: self.replaced_future,
-            },
-            story: StoryContext {
-                narration: self.narration,
-                caption: self.caption,
-            },
-            lesson: self.lesson,
-        }
+        self.parts
+    }
+
+    /// Compare mode's hook: the side this run leads or follows.
+    pub fn compare(&self) -> CompareHook<AppState> {
+        self.compare
     }
 
     /// Reads the session without reacting to it (for one-off questions such as the action list).
     pub fn with_session<T>(&self, read: impl FnOnce(&Session) -> T) -> T {
-        self.session.with_value(read)
+        self.parts.run.session.with_value(read)
     }
 
     /// Changes the session through `change`, then republishes the view (for a driver such as an open
     /// lesson's; actions that should reach the timeline's marks also bump `Part::History`).
     pub fn update_session<T>(&self, change: impl FnOnce(&mut Session) -> T) -> Option<T> {
-        let result = self.session.try_update_value(change);
+        let result = self.parts.run.session.try_update_value(change);
         self.publish();
         result
     }
@@ -194,16 +119,18 @@ impl AppState {
 
     fn publish_with_panels(&self, refresh_panels: bool) {
         let (view, horizon) = self
+            .parts()
+            .run
             .session
             .with_value(|session| (session.view(), session.horizon().as_micros()));
         if refresh_panels {
             self.panel_age_ms.set_value(0.0);
-            self.panel_view.set(view.clone());
-            self.horizon_us.set(horizon);
+            self.parts.run.panel_view.set(view.clone());
+            self.parts.run.horizon_us.set(horizon);
             self.publish_narration();
             self.count_refresh_for_recycling();
         }
-        self.view.set(view);
+        self.parts.run.view.set(view);
         self.lead_partner(refresh_panels);
     }
 
@@ -211,7 +138,7 @@ impl AppState {
         let refreshes = self.refreshes_since_recycle.get_value() + 1;
         if refreshes >= RECYCLE_EVERY_REFRESHES {
             self.refreshes_since_recycle.set_value(0);
-            self.generation.bump(Part::Recycle);
+            self.parts.run.generation.bump(Part::Recycle);
         } else {
             self.refreshes_since_recycle.set_value(refreshes);
         }
@@ -219,23 +146,30 @@ impl AppState {
 
     fn publish_narration(&self) {
         let Some(narration) = self
+            .parts()
+            .run
             .session
             .try_update_value(|session| NarrationView::of(session.narration()))
         else {
             return;
         };
         let age = self.caption_age_refreshes.get_value().saturating_add(1);
-        let playing = self.playing.get_untracked();
-        let current = self.caption.get_untracked();
+        let playing = self.parts.playback.playing.get_untracked();
+        let current = self.parts.story.caption.get_untracked();
         let next = narration.caption.as_ref();
         if caption_may_change(current.as_ref(), next, age, CAPTION_HOLD_REFRESHES, playing) {
-            self.caption.set(next.cloned());
+            self.parts.story.caption.set(next.cloned());
             self.caption_age_refreshes.set_value(0);
         } else {
             self.caption_age_refreshes.set_value(age);
         }
-        if self.narration.with_untracked(|shown| *shown != narration) {
-            self.narration.set(narration);
+        if self
+            .parts
+            .story
+            .narration
+            .with_untracked(|shown| *shown != narration)
+        {
+            self.parts.story.narration.set(narration);
         }
     }
 
@@ -244,7 +178,7 @@ impl AppState {
     /// open lesson's driver, composed in by `crate::frame_loop`) may advance the run itself, returning
     /// true when it did; otherwise the run plays on its own.
     pub fn on_frame(&self, wall_ms: f64, drive: fn(AppState, f64, f64) -> bool) -> bool {
-        let Some(playing) = self.playing.try_get_untracked() else {
+        let Some(playing) = self.parts.playback.playing.try_get_untracked() else {
             return false;
         };
         if !playing {
@@ -254,11 +188,13 @@ impl AppState {
             }
             return true;
         }
-        let speed = self.speed.get_untracked();
+        let speed = self.parts.playback.speed.get_untracked();
         if drive(*self, wall_ms, speed) {
             return true;
         }
         let moved = self
+            .parts()
+            .run
             .session
             .try_update_value(|session| session.advance_frame(wall_ms, speed))
             .unwrap_or(false);
@@ -274,12 +210,15 @@ impl AppState {
         if let Some(leader) = self.compare.leader() {
             return leader.toggle_playing();
         }
-        self.stepped.set(None);
+        self.parts.playback.stepped.set(None);
         lesson_adapter::learner_took_the_clock(self);
-        self.playing.update(|playing| *playing = !*playing);
-        if self.playing.get_untracked() {
+        self.parts
+            .playback
+            .playing
+            .update(|playing| *playing = !*playing);
+        if self.parts.playback.playing.get_untracked() {
             // Going on from a lesson's "look now" moment: the note was about the paused picture.
-            self.lesson.pacing.look_now.set(None);
+            self.parts.lesson.pacing.look_now.set(None);
         } else {
             // The panels may be a few frames behind; a paused picture is read closely, so level them now.
             self.publish();
@@ -291,16 +230,21 @@ impl AppState {
             return leader.step_once();
         }
         lesson_adapter::learner_took_the_clock(self);
-        self.playing.set(false);
+        self.parts.playback.playing.set(false);
         if self.step_with_partner() {
             return;
         }
         let told = self
+            .parts()
+            .run
             .session
             .try_update_value(|session| session.step_and_tell());
-        self.stepped.set(Some(told.flatten().unwrap_or_else(|| {
-            "Nothing left to happen: every node is idle".to_string()
-        })));
+        self.parts
+            .playback
+            .stepped
+            .set(Some(told.flatten().unwrap_or_else(|| {
+                "Nothing left to happen: every node is idle".to_string()
+            })));
         self.publish();
     }
 
@@ -310,15 +254,19 @@ impl AppState {
             return leader.step_back();
         }
         lesson_adapter::learner_took_the_clock(self);
-        self.playing.set(false);
+        self.parts.playback.playing.set(false);
         let moved = self
+            .parts()
+            .run
             .session
             .try_update_value(Session::step_back)
             .unwrap_or(false);
         let now = self
+            .parts()
+            .run
             .session
             .with_value(|session| crate::format::sim_time(session.now().as_micros()));
-        self.stepped.set(Some(if moved {
+        self.parts.playback.stepped.set(Some(if moved {
             format!("Back to {now}, the instant before")
         } else {
             "Already at the start of the run".to_string()
@@ -332,17 +280,22 @@ impl AppState {
         }
         // Moving through time is taking control: the lesson stops waiting (and stays paused).
         lesson_adapter::learner_took_the_clock(self);
-        self.playing.set(false);
+        self.parts.playback.playing.set(false);
         // "Back to 12.963 s, the instant before" is no longer where the run stands.
-        self.stepped.set(None);
-        self.session
+        self.parts.playback.stepped.set(None);
+        self.parts
+            .run
+            .session
             .update_value(|session| session.seek(SimTime(time_us)));
         self.publish();
     }
 
     pub fn set_speed(&self, speed: f64) {
         if speed.is_finite() {
-            self.speed.set(speed.clamp(MIN_SPEED, MAX_SPEED));
+            self.parts
+                .playback
+                .speed
+                .set(speed.clamp(MIN_SPEED, MAX_SPEED));
         }
     }
 
@@ -352,15 +305,15 @@ impl AppState {
         match Session::new(scenario.clone()) {
             Ok(session) => {
                 self.compare.end();
-                self.session.set_value(session);
-                self.scenario.set(scenario);
+                self.parts.run.session.set_value(session);
+                self.parts.run.scenario.set(scenario);
                 self.forget_story();
-                self.selected.set(None);
-                self.notice.set(None);
-                self.generation.bump(Part::History);
+                self.parts.selection.selected.set(None);
+                self.parts.notices.notice.set(None);
+                self.parts.run.generation.bump(Part::History);
                 self.publish();
             }
-            Err(reason) => self.notice.set(Some(Notice {
+            Err(reason) => self.parts.notices.notice.set(Some(Notice {
                 text: format!("Settings not applied: {reason}"),
                 is_error: true,
             })),
@@ -370,12 +323,12 @@ impl AppState {
     /// Replaces the run with `session` (one replayed from a share link), playing or paused there.
     pub fn open_session(&self, session: Session, playing: bool) {
         self.compare.end();
-        self.scenario.set(session.scenario().clone());
-        self.session.set_value(session);
+        self.parts.run.scenario.set(session.scenario().clone());
+        self.parts.run.session.set_value(session);
         self.forget_story();
-        self.playing.set(playing);
-        self.selected.set(None);
-        self.generation.bump(Part::History);
+        self.parts.playback.playing.set(playing);
+        self.parts.selection.selected.set(None);
+        self.parts.run.generation.bump(Part::History);
         self.publish();
     }
 }
@@ -383,11 +336,11 @@ impl AppState {
 impl AppState {
     /// A new run starts a new story: no caption, step note or highlight carried over from the last.
     fn forget_story(&self) {
-        self.replaced_future.set(None);
-        self.caption.set(None);
+        self.parts.notices.replaced_future.set(None);
+        self.parts.story.caption.set(None);
         self.caption_age_refreshes.set_value(CAPTION_HOLD_REFRESHES);
-        self.stepped.set(None);
-        self.highlighted.set(Vec::new());
+        self.parts.playback.stepped.set(None);
+        self.parts.selection.highlighted.set(Vec::new());
     }
 }
 

@@ -41,5 +41,5 @@ fn open_from_address(state: AppState) {
             is_error: true,
         },
     };
-    state.notice.set(Some(notice));
+    state.parts().notices.notice.set(Some(notice));
 }

@@ -66,9 +66,9 @@ pub fn open_compare(
     let (left, right) = pair_of(&base, &variations)?;
     let right_session = Session::new(right)?;
     state.restart(left);
-    let left_scenario = state.scenario.get_untracked();
+    let left_scenario = state.parts().run.scenario.get_untracked();
     attach_right(state, right_session, &left_scenario, variations);
-    state.playing.set(true);
+    state.parts().playback.playing.set(true);
     Ok(())
 }
 
@@ -106,8 +106,8 @@ fn attach_right(
     let (left_words, right_words) = side_labels(left_scenario, right.scenario());
     let hint = watch_for(left_scenario, right.scenario());
     let scenario = right.scenario().clone();
-    let partner = state.compare.make_right_side(scenario);
-    partner.open_session(right, state.playing.get_untracked());
+    let partner = state.compare().make_right_side(scenario);
+    partner.open_session(right, state.parts().playback.playing.get_untracked());
     let labels = SideLabels {
         left: left_words,
         right: right_words,

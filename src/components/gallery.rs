@@ -40,7 +40,7 @@ impl GalleryState {
             kept: StoredValue::new(Vec::new()),
         };
         if let Some(problem) = gallery.restore_kept() {
-            state.notice.set(Some(Notice {
+            state.parts().notices.notice.set(Some(Notice {
                 text: problem,
                 is_error: true,
             }));
@@ -179,7 +179,7 @@ fn open_from_address(state: AppState, gallery: GalleryState, schedule: ScheduleS
         },
     });
     if let Err(reason) = opened {
-        state.notice.set(Some(Notice {
+        state.parts().notices.notice.set(Some(Notice {
             text: format!("This gallery address could not be opened: {reason}."),
             is_error: true,
         }));
@@ -193,11 +193,11 @@ fn open_item(
     item: &GalleryItem,
     demo: bool,
 ) {
-    if state.lesson.active.with_untracked(Option::is_some) {
+    if state.parts().lesson.active.with_untracked(Option::is_some) {
         live::close_lesson(state);
     }
     state.restart(item.scenario.clone());
-    state.playing.set(!demo);
+    state.parts().playback.playing.set(!demo);
     if demo {
         schedule.0.set(true);
         show_schedule_lane();
@@ -208,7 +208,7 @@ fn open_item(
     } else {
         "playing"
     };
-    state.notice.set(Some(Notice {
+    state.parts().notices.notice.set(Some(Notice {
         text: format!("Opened from the gallery: {} ({how})", item.title),
         is_error: false,
     }));

@@ -2,7 +2,7 @@
 //! (phase, digest, votes), each client's replies against the f + 1 it needs, the options of the run,
 //! and the price: messages per request counted in this run beside a same-size Raft run's count.
 
-use crate::state::AppState;
+use crate::context::use_run;
 use crate::world_text::byzantine::{liar_label, restart_liar_label};
 use crate::world_text::pbft::{
     beyond_tolerance, client_words, per_request, slot_words, tenths_text,
@@ -127,9 +127,9 @@ fn pbft_of(coordination: Option<&CoordinationView>) -> Option<(&PbftView, &[Stri
 
 #[component]
 pub fn PbftPanel() -> impl IntoView {
-    let state = expect_context::<AppState>();
+    let run = use_run();
     let shown = Memo::new(move |_| {
-        state.panel_view.with(|view| {
+        run.panel_view.with(|view| {
             pbft_of(view.coordination.as_ref()).map(|(pbft, labels)| {
                 let name = |node: NodeId| labels.get(node.index()).cloned().unwrap_or_default();
                 let clients: Vec<(String, String)> = pbft
@@ -149,7 +149,7 @@ pub fn PbftPanel() -> impl IntoView {
     });
     // Raft's figure needs a run of its own: made once per scenario, not per frame.
     let raft = Memo::new(move |_| {
-        state.scenario.with(|scenario| {
+        run.scenario.with(|scenario| {
             let options = scenario.protocol.pbft()?;
             // `node_count` counts the replicas; the clients come on top.
             raft_baseline(
@@ -160,7 +160,7 @@ pub fn PbftPanel() -> impl IntoView {
         })
     });
     let options = move || {
-        state.scenario.with(|scenario| match scenario.protocol.pbft() {
+        run.scenario.with(|scenario| match scenario.protocol.pbft() {
             Some(options) => format!(
                 "Options: a client's next request {} ms after its last result; a replica asks for a new view after {} ms without progress ([pbft] in the scenario)",
                 options.request_interval_ms, options.view_timeout_ms
@@ -169,7 +169,7 @@ pub fn PbftPanel() -> impl IntoView {
         })
     };
     let price = move || {
-        state.panel_view.with(|view| {
+        run.panel_view.with(|view| {
             pbft_of(view.coordination.as_ref())
                 .map(|(pbft, _)| price_line(pbft, raft.get()))
                 .unwrap_or_default()

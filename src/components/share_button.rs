@@ -21,7 +21,7 @@ pub fn open_from_address(state: AppState) {
     let decoded = decode_fragment(&fragment);
     // A link made inside a lesson reopens it, so the course must be here first.
     let needs_course = matches!(&decoded, Ok(run) if run.lesson.is_some());
-    if needs_course && !state.lesson.course_settled() {
+    if needs_course && !state.parts().lesson.course_settled() {
         live::when_course_loaded(state, open_from_address);
         return;
     }
@@ -54,7 +54,7 @@ pub fn open_from_address(state: AppState) {
             is_error: true,
         },
     };
-    state.notice.set(Some(notice));
+    state.parts().notices.notice.set(Some(notice));
 }
 
 #[component]

@@ -62,7 +62,7 @@ pub fn open_link(
 
 /// The scenario of the open lesson's run, if a lesson is open and still on its own run.
 pub fn open_lesson_run(state: AppState) -> Option<Scenario> {
-    state.lesson.active.get_untracked()?;
+    state.parts().lesson.active.get_untracked()?;
     Some(state.with_session(|session| session.scenario().clone()))
 }
 

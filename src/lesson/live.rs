@@ -36,7 +36,7 @@ use quorumlab_sim::time::SimTime;
 /// Runs `then` once the course has arrived (at once if it has), starting the fetch if nobody has.
 /// Whatever waits sees the course through [`LessonContext::with_course`], loaded or failed.
 pub fn when_course_loaded(state: AppState, then: impl FnOnce(AppState) + 'static) {
-    let lessons = state.lesson;
+    let lessons = state.parts().lesson;
     if lessons.course_settled() {
         then(state);
         return;
@@ -55,13 +55,13 @@ pub fn when_course_loaded(state: AppState, then: impl FnOnce(AppState) + 'static
 }
 
 fn arrived(state: AppState, course: Course) {
-    let waiting = state.lesson.course.try_update_value(|stored| {
+    let waiting = state.parts().lesson.course.try_update_value(|stored| {
         match std::mem::replace(stored, CourseState::Loaded(course)) {
             CourseState::Loading(waiting) => waiting,
             _ => Vec::new(),
         }
     });
-    state.lesson.generation.bump(Part::Course);
+    state.parts().lesson.generation.bump(Part::Course);
     for then in waiting.unwrap_or_default() {
         then();
     }
@@ -106,13 +106,17 @@ pub fn update_progress(
 }
 
 fn notice(state: AppState, text: String, is_error: bool) {
-    state.notice.set(Some(Notice { text, is_error }));
+    state
+        .parts()
+        .notices
+        .notice
+        .set(Some(Notice { text, is_error }));
 }
 
 /// Opens lesson `index` of the course at `step` (0-based): a fresh run of its scenario, earlier steps
 /// played by their solutions. On failure nothing changes and the notice says why.
 pub fn open_lesson(state: AppState, index: usize, step: usize) {
-    let lessons = state.lesson;
+    let lessons = state.parts().lesson;
     let Ok(Some(lesson)) = lessons.with_course(|course| course.get(index).cloned()) else {
         return;
     };
@@ -140,7 +144,7 @@ pub fn open_lesson(state: AppState, index: usize, step: usize) {
             crate::lesson::reach::show_lesson_step(step + 1);
             web_io::replace_fragment(&lesson_fragment(&lesson.id, step + 1));
             // The panel itself says which lesson and step this is; an older notice no longer applies.
-            state.notice.set(None);
+            state.parts().notices.notice.set(None);
         }
         Err(reason) => notice(
             state,
@@ -171,12 +175,12 @@ pub fn close_lesson(state: AppState) {
     if is_lesson_fragment(&web_io::location_hash()) {
         web_io::replace_fragment("");
     }
-    state.lesson.waiting.set(false);
-    state.lesson.next_world.set(None);
-    state.lesson.tracker.set_value(None);
-    state.lesson.run_scenario.set_value(None);
-    state.lesson.active.set(None);
-    state.lesson.bump();
+    state.parts().lesson.waiting.set(false);
+    state.parts().lesson.next_world.set(None);
+    state.parts().lesson.tracker.set_value(None);
+    state.parts().lesson.run_scenario.set_value(None);
+    state.parts().lesson.active.set(None);
+    state.parts().lesson.bump();
 }
 
 /// A fresh run the learner started from Run settings while a lesson is open (a step may ask for an
@@ -184,10 +188,14 @@ pub fn close_lesson(state: AppState) {
 /// step watches it from its start, as after any move back in time. Any other new run (a share link,
 /// the picker, the gallery) still closes the lesson.
 pub fn follow_fresh_run(state: AppState, scenario: &Scenario) {
-    let lessons = state.lesson;
+    let lessons = state.parts().lesson;
     let open = lessons.active.get_untracked().is_some();
     // `restart` refuses a run it cannot build, and then the lesson's own run is still on screen.
-    let started = state.scenario.with_untracked(|shown| shown == scenario);
+    let started = state
+        .parts()
+        .run
+        .scenario
+        .with_untracked(|shown| shown == scenario);
     if open && started {
         lessons.run_scenario.set_value(Some(scenario.clone()));
         lessons.bump();
@@ -197,7 +205,7 @@ pub fn follow_fresh_run(state: AppState, scenario: &Scenario) {
 /// Advances one animation frame while a lesson is open (see `lesson::drive`). Returns false when no
 /// lesson is open (or it is complete with nothing queued), so the ordinary frame runs instead.
 pub fn drive_frame(state: AppState, wall_ms: f64, speed: f64) -> bool {
-    let lessons = state.lesson;
+    let lessons = state.parts().lesson;
     let has_work = lessons.tracker.try_with_value(|tracker| {
         tracker
             .as_ref()
@@ -209,7 +217,7 @@ pub fn drive_frame(state: AppState, wall_ms: f64, speed: f64) -> bool {
         return false;
     }
     // While comparing, every "show me" action reaches the right side at the instant it is performed.
-    let partner = state.compare.partner();
+    let partner = state.compare().partner();
     let mut mirror = move |at: SimTime, action: &Action| {
         if let Some(partner) = partner {
             partner.mirror_at(at, action);
@@ -236,9 +244,9 @@ pub fn drive_frame(state: AppState, wall_ms: f64, speed: f64) -> bool {
 }
 
 fn after_driving(state: AppState, driven: Driven) {
-    let lessons = state.lesson;
+    let lessons = state.parts().lesson;
     if !driven.performed.is_empty() {
-        state.generation.bump(Part::History);
+        state.parts().run.generation.bump(Part::History);
         lessons.show_me_log.update(|log| {
             log.extend(driven.performed.iter().map(|(scheduled, skipped)| {
                 let action = format::describe_action(&scheduled.action);
@@ -270,7 +278,7 @@ fn publish_verdict(lessons: LessonContext) {
 /// back in time and ticks a step the learner completed by acting. While playing, the frame driver
 /// does this at its own stops.
 pub fn observe(state: AppState) {
-    let lessons = state.lesson;
+    let lessons = state.parts().lesson;
     if lessons.next_world.get_untracked().is_some() {
         return;
     }
@@ -297,7 +305,7 @@ pub fn observe(state: AppState) {
 }
 
 fn after_tick(state: AppState) {
-    let lessons = state.lesson;
+    let lessons = state.parts().lesson;
     let Some((lesson, done, current)) = lessons.with_tracker(|tracker| {
         (
             tracker.lesson().clone(),
@@ -312,7 +320,7 @@ fn after_tick(state: AppState) {
         // The next step is played on another world. Opening it at once would wipe the badges, the
         // narration and the drawing of what just happened, so this run stays up, paused, until the
         // learner opens the next one (or asks "show me" there).
-        state.playing.set(false);
+        state.parts().playback.playing.set(false);
         lessons.next_world.set(Some(current));
         let title = lesson.world_of_step(current).1.title.clone();
         notice(
@@ -337,7 +345,7 @@ fn after_tick(state: AppState) {
 /// Replaces the finished step's run with a fresh run of the open step's own world, paused, as a lesson
 /// opens; what the learner saw happen stays written under each step done so far.
 pub fn open_next_world(state: AppState) {
-    let lessons = state.lesson;
+    let lessons = state.parts().lesson;
     let (Some(current), Some(index)) = (
         lessons.next_world.get_untracked(),
         lessons.active.get_untracked(),
@@ -389,6 +397,7 @@ fn open_address_now(state: AppState) {
     }
     let resolved = parse_route(&fragment).and_then(|route| {
         state
+            .parts()
             .lesson
             .with_course(|course| route.resolve(course))
             .and_then(|resolved| resolved)
@@ -405,7 +414,7 @@ fn open_address_now(state: AppState) {
 
 /// The open lesson as a share link carries it.
 pub fn shared_lesson(state: AppState) -> Option<SharedLesson> {
-    state.lesson.with_tracker(|tracker| SharedLesson {
+    state.parts().lesson.with_tracker(|tracker| SharedLesson {
         id: tracker.lesson().id.clone(),
         step: tracker.current_step(),
         step_began: tracker.step_began(),
@@ -420,7 +429,7 @@ pub fn resume_shared(
     session: &mut Session,
     shared: Option<&SharedLesson>,
 ) -> Option<String> {
-    let lessons = state.lesson;
+    let lessons = state.parts().lesson;
     let Some(shared) = shared else {
         close_lesson(state);
         return None;
@@ -463,14 +472,15 @@ pub fn resume_shared(
 /// another run replaces its own, and follows lesson addresses typed into an open tab.
 pub fn install(state: AppState) {
     Effect::new(move |_| {
-        state.view.with(|_| ());
-        if !state.playing.get_untracked() {
+        state.parts().run.view.with(|_| ());
+        if !state.parts().playback.playing.get_untracked() {
             observe(state);
         }
     });
     Effect::new(move |_| {
-        let scenario = state.scenario.get();
+        let scenario = state.parts().run.scenario.get();
         let replaced = state
+            .parts()
             .lesson
             .run_scenario
             .with_value(|own| own.as_ref().is_some_and(|own| *own != scenario));
@@ -486,7 +496,7 @@ pub fn install(state: AppState) {
 /// paused moves, where the run's log stands, and no look moment yet. A step without a speed of its own goes back to the lesson's,
 /// so a fast step does not leave the next one racing.
 fn begin_step(state: AppState) {
-    let lessons = state.lesson;
+    let lessons = state.parts().lesson;
     let Some((lesson, step)) = pacing::current(lessons) else {
         return;
     };
@@ -506,7 +516,7 @@ fn begin_step(state: AppState) {
 /// After a frame reached `now`: at the armed look moment, pauses the run, says what to look at and
 /// brings the part of the page it names into view.
 fn after_look_frame(state: AppState, now: SimTime) {
-    let lessons = state.lesson;
+    let lessons = state.parts().lesson;
     let Some((at, step)) = lessons.pacing.look_at.get_value() else {
         return;
     };
@@ -520,7 +530,7 @@ fn after_look_frame(state: AppState, now: SimTime) {
     let Some(look) = pacing::look_of(&lesson, step).filter(|_| current_step == step) else {
         return;
     };
-    state.playing.set(false);
+    state.parts().playback.playing.set(false);
     lessons.pacing.look_now.set(Some(LookNow {
         step,
         say: look.say.clone(),

@@ -15,7 +15,7 @@ use leptos::prelude::*;
 
 /// "Show me" on the open step (opening the step's own world first if the finished run is still up).
 pub fn show_me(state: AppState) {
-    let lessons = state.lesson;
+    let lessons = state.parts().lesson;
     if lessons.next_world.get_untracked().is_some() {
         open_next_world(state);
     }
@@ -30,13 +30,17 @@ pub fn show_me(state: AppState) {
         return;
     };
     if shown.set_aside.is_some() {
-        state.replaced_future.set(shown.set_aside.clone());
-        state.generation.bump(Part::History);
+        state
+            .parts()
+            .notices
+            .replaced_future
+            .set(shown.set_aside.clone());
+        state.parts().run.generation.bump(Part::History);
     }
     log_rewind(lessons, &shown);
     if shown.queued > 0 {
         lessons.waiting.set(false);
-        state.playing.set(true);
+        state.parts().playback.playing.set(true);
     }
     lessons.bump();
 }

@@ -21,9 +21,11 @@ impl AppState {
         }
         lesson_adapter::before_learner_move(self);
         // A step note says what the last single step did; after a move of the learner's it is history.
-        self.stepped.set(None);
+        self.parts.playback.stepped.set(None);
         let replaced = branch_adapter::before_acting(self);
         let outcome = self
+            .parts()
+            .run
             .session
             .try_update_value(|session| session.apply(&action));
         branch_adapter::after_acting(self, replaced);
@@ -32,7 +34,7 @@ impl AppState {
         self.caption_age_refreshes.set_value(CAPTION_HOLD_REFRESHES);
         tell_outcome(self, outcome);
         self.mirror_to_partner(&action);
-        self.generation.bump(Part::History);
+        self.parts.run.generation.bump(Part::History);
         self.publish();
     }
 
@@ -45,9 +47,11 @@ impl AppState {
         self.update_session(|session| session.set_future_steps(steps))
             .unwrap_or_else(|| Err("the run is gone".into()))?;
         branch_adapter::after_acting(self, replaced);
-        self.scenario
+        self.parts
+            .run
+            .scenario
             .set(self.with_session(|session| session.scenario().clone()));
-        self.generation.bump(Part::History);
+        self.parts.run.generation.bump(Part::History);
         Ok(())
     }
 
@@ -59,8 +63,8 @@ impl AppState {
 /// The notice bar after an action: cleared when it was applied, the reason when it was skipped.
 fn tell_outcome(state: &AppState, outcome: Option<ActionOutcome>) {
     match outcome {
-        Some(ActionOutcome::Applied) => state.notice.set(None),
-        Some(ActionOutcome::Skipped { reason }) => state.notice.set(Some(Notice {
+        Some(ActionOutcome::Applied) => state.parts().notices.notice.set(None),
+        Some(ActionOutcome::Skipped { reason }) => state.parts().notices.notice.set(Some(Notice {
             text: format!("Nothing happened: {reason}"),
             is_error: true,
         })),

@@ -11,26 +11,30 @@ use leptos::prelude::*;
 
 /// What acting now would replace: `None` when nothing is recorded past the present.
 pub(super) fn before_acting(state: &AppState) -> Option<ReplacedFuture> {
-    state.session.with_value(ReplacedFuture::before_acting)
+    state
+        .parts()
+        .run
+        .session
+        .with_value(ReplacedFuture::before_acting)
 }
 
 /// After the action: the future it replaced becomes the one the page offers to bring back (an
 /// action with nothing recorded after it leaves the last offer standing).
 pub(super) fn after_acting(state: &AppState, replaced: Option<ReplacedFuture>) {
     if replaced.is_some() {
-        state.replaced_future.set(replaced);
+        state.parts().notices.replaced_future.set(replaced);
     }
 }
 
 impl AppState {
     /// Brings back the future the last action in the past replaced, at the moment of that action.
     pub fn restore_replaced_future(&self) {
-        let Some(replaced) = self.replaced_future.get_untracked() else {
+        let Some(replaced) = self.parts.notices.replaced_future.get_untracked() else {
             return;
         };
         match replaced.restore() {
             Ok(session) => self.open_session(session, false),
-            Err(reason) => self.notice.set(Some(Notice {
+            Err(reason) => self.parts.notices.notice.set(Some(Notice {
                 text: format!("The earlier future could not be rebuilt: {reason}"),
                 is_error: true,
             })),

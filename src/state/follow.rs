@@ -16,12 +16,16 @@ impl AppState {
         let Some(partner) = self.compare.partner() else {
             return;
         };
-        let now = self.session.with_value(|session| session.now());
-        let playing = self.playing.get_untracked();
-        if self.stepped.with_untracked(Option::is_none)
-            && partner.stepped.with_untracked(Option::is_some)
+        let now = self.parts.run.session.with_value(|session| session.now());
+        let playing = self.parts.playback.playing.get_untracked();
+        if self.parts.playback.stepped.with_untracked(Option::is_none)
+            && partner
+                .parts()
+                .playback
+                .stepped
+                .with_untracked(Option::is_some)
         {
-            partner.stepped.set(None);
+            partner.parts().playback.stepped.set(None);
         }
         partner.follow(now, playing, refresh_panels);
         if refresh_panels {
@@ -31,10 +35,10 @@ impl AppState {
 
     /// On the right side: moves to `now` (forward by simulating or replaying, back by seeking).
     fn follow(&self, now: SimTime, playing: bool, refresh_panels: bool) {
-        if self.playing.get_untracked() != playing {
-            self.playing.set(playing);
+        if self.parts.playback.playing.get_untracked() != playing {
+            self.parts.playback.playing.set(playing);
         }
-        self.session.update_value(|session| {
+        self.parts.run.session.update_value(|session| {
             if now > session.now() {
                 session.advance_to(now);
             } else if now < session.now() {
@@ -51,9 +55,13 @@ impl AppState {
             return false;
         };
         let stepped = self
+            .parts()
+            .run
             .session
             .try_update_value(|left| {
                 partner
+                    .parts()
+                    .run
                     .session
                     .try_update_value(|right| step_both(left, right))
             })
@@ -64,8 +72,8 @@ impl AppState {
             Some(stepped) => (stepped.left, stepped.right),
             None => (idle.clone(), idle),
         };
-        self.stepped.set(Some(left_words));
-        partner.stepped.set(Some(right_words));
+        self.parts.playback.stepped.set(Some(left_words));
+        partner.parts().playback.stepped.set(Some(right_words));
         self.publish();
         true
     }
@@ -73,7 +81,7 @@ impl AppState {
     /// On the right side: steps the run to `at` and applies `action` there, as the left side did
     /// (a lesson's "show me" acting in the middle of a frame).
     pub fn mirror_at(&self, at: SimTime, action: &Action) {
-        self.session.update_value(|session| {
+        self.parts.run.session.update_value(|session| {
             if at < session.now() {
                 session.seek(at);
             }
@@ -82,7 +90,7 @@ impl AppState {
         });
         self.caption_age_refreshes
             .set_value(super::CAPTION_HOLD_REFRESHES);
-        self.generation.bump(Part::History);
+        self.parts.run.generation.bump(Part::History);
     }
 
     /// On the left side: applies `action` to the right side too, at the same instant. What the right
@@ -91,8 +99,8 @@ impl AppState {
         let Some(partner) = self.compare.partner() else {
             return;
         };
-        let now = self.session.with_value(|session| session.now());
-        partner.session.update_value(|session| {
+        let now = self.parts.run.session.with_value(|session| session.now());
+        partner.parts().run.session.update_value(|session| {
             if now != session.now() {
                 session.seek(now);
             }
@@ -101,7 +109,7 @@ impl AppState {
         partner
             .caption_age_refreshes
             .set_value(super::CAPTION_HOLD_REFRESHES);
-        partner.generation.bump(Part::History);
+        partner.parts().run.generation.bump(Part::History);
     }
 
     /// On the left side: gives the right side the schedule this side is about to take (an edit in
@@ -111,8 +119,10 @@ impl AppState {
         let Some(partner) = self.compare.partner() else {
             return Ok(());
         };
-        let now = self.session.with_value(|session| session.now());
+        let now = self.parts.run.session.with_value(|session| session.now());
         partner
+            .parts()
+            .run
             .session
             .try_update_value(|session| {
                 if now != session.now() {
@@ -123,9 +133,11 @@ impl AppState {
             .unwrap_or_else(|| Err("the right run is gone".into()))
             .map_err(|error| format!("the right run refused the change: {error}"))?;
         partner
+            .parts()
+            .run
             .scenario
             .set(partner.with_session(|session| session.scenario().clone()));
-        partner.generation.bump(Part::History);
+        partner.parts().run.generation.bump(Part::History);
         Ok(())
     }
 }

@@ -13,19 +13,25 @@ use quorumlab_sim::action::Action;
 /// Before the learner's action: a lesson waiting for its first move starts playing (a step that needs
 /// several moves at one instant, `moves_while_paused`, waits for the last of them).
 pub(super) fn before_learner_move(state: &AppState) {
-    if state.lesson.waiting.get_untracked() && pacing::paused_move_starts_run(state.lesson) {
-        state.lesson.waiting.set(false);
-        state.playing.set(true);
+    if state.parts().lesson.waiting.get_untracked()
+        && pacing::paused_move_starts_run(state.parts().lesson)
+    {
+        state.parts().lesson.waiting.set(false);
+        state.parts().playback.playing.set(true);
     }
 }
 
 /// After the learner's action `action`: the open step may arm its look moment.
 pub(super) fn after_learner_move(state: &AppState, action: &Action) {
-    let now = state.session.with_value(|session| session.now());
-    pacing::after_learner_move(state.lesson, now, action);
+    let now = state
+        .parts()
+        .run
+        .session
+        .with_value(|session| session.now());
+    pacing::after_learner_move(state.parts().lesson, now, action);
 }
 
 /// The learner took the clock (play, step, seek): the lesson no longer waits for a first move.
 pub(super) fn learner_took_the_clock(state: &AppState) {
-    state.lesson.waiting.set(false);
+    state.parts().lesson.waiting.set(false);
 }
