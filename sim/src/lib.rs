@@ -18,6 +18,7 @@ pub mod worlds;
 pub use base::{clock, hash, ids, rng, time, units};
 pub use contract::{
     action, client_history, config, entry, invalid, link_settings, panel_rows, protocol, report,
+    sequential,
 };
 pub use engine::{checker, fingerprint, history, network, trace, world};
 pub use protocols::{
