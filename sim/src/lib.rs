@@ -16,8 +16,11 @@ pub mod views;
 pub mod worlds;
 
 pub use base::{clock, hash, ids, rng, time, units};
-pub use contract::{action, config, entry, invalid, link_settings, panel_rows, protocol, report};
-pub use engine::{checker, fingerprint, history, network, trace, world};
+pub use contract::{
+    action, client_history, config, entry, invalid, link_settings, panel_rows, protocol, report,
+    sequential,
+};
+pub use engine::{checker, fingerprint, history, linearizable, network, trace, world};
 pub use protocols::{
     lock_client, lockservice, paxos, pbft, raft, redlock, resource, scheduler, work_queue, worker,
     zookeeper,

@@ -1,9 +1,11 @@
 //! The contract layer: what the world and its actors agree on. The sans-IO `protocol` trait, the
 //! actions that change a run from outside, a run's settings, the registry entry's data types, the
-//! end-of-run report and rule violations as values. It may import the base layer only.
+//! end-of-run report, rule violations as values, and client histories with the sequential models that
+//! judge them. It may import the base layer only.
 
 pub mod action;
 pub mod checkpoint;
+pub mod client_history;
 pub mod config;
 pub mod entry;
 pub mod invalid;
@@ -14,5 +16,6 @@ pub mod node_status;
 pub mod panel_rows;
 pub mod protocol;
 pub mod report;
+pub mod sequential;
 pub mod verdicts;
 pub mod world_read;

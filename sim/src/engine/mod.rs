@@ -1,10 +1,12 @@
 //! The engine layer: the simulated network, the trace and its hash, the checkers, the world that runs
-//! events in virtual time, and time travel over it. It may import the worlds layer and below.
+//! events in virtual time, time travel over it, and the linearizability check of what clients saw. It
+//! may import the worlds layer and below.
 
 pub mod checker;
 pub mod fingerprint;
 pub mod history;
 pub mod in_flight;
+pub mod linearizable;
 pub mod network;
 pub mod run;
 pub mod trace;
