@@ -240,10 +240,7 @@ fn inside_the_engine_every_path_names_its_layer() {
 /// through the crate root is reported on each count.
 #[test]
 fn the_checks_report_a_planted_example() {
-    let source = |path: &str, text: &str| Source {
-        path: path.to_string(),
-        text: text.to_string(),
-    };
+    let source = Source::planted;
     let sources = [
         source("lib.rs", "pub mod base;\npub use base::ids;"),
         source("base/mod.rs", "pub mod ids;"),

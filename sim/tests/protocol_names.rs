@@ -148,10 +148,7 @@ fn no_world_is_named_outside_its_folder_by_more_files_than_before() {
 /// same words inside the folder, in a comment or in a test module are not, and the ratchet says so.
 #[test]
 fn a_planted_example_is_counted_and_reported() {
-    let source = |path: &str, text: &str| Source {
-        path: path.to_string(),
-        text: text.to_string(),
-    };
+    let source = Source::planted;
     let sources = [
         source(
             "sim/src/engine/world/mod.rs",
@@ -295,10 +292,7 @@ fn no_world_variant_is_named_outside_its_folder_but_where_allowed() {
 /// an allowed file, or the legacy codec for a world it could always carry.
 #[test]
 fn a_planted_world_variant_breaks_the_final_rule() {
-    let source = |path: &str, text: &str| Source {
-        path: path.to_string(),
-        text: text.to_string(),
-    };
+    let source = Source::planted;
     let planted = "let kind = ProtocolKind::Paxos;";
     let sources = [
         source("sim/src/engine/planted.rs", planted),

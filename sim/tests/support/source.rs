@@ -14,6 +14,16 @@ pub struct Source {
     pub text: String,
 }
 
+impl Source {
+    /// A made-up file, for the tests that plant an example to show their check can fire.
+    pub fn planted(path: &str, text: &str) -> Source {
+        Source {
+            path: path.to_string(),
+            text: text.to_string(),
+        }
+    }
+}
+
 /// Every `.rs` file under `directory`, each with its path relative to `root`.
 pub fn collect_sources(root: &Path, directory: &Path, found: &mut Vec<Source>) {
     for entry in std::fs::read_dir(directory).expect("a source folder is readable") {
