@@ -175,12 +175,13 @@ pub fn close_lesson(state: AppState) {
     if is_lesson_fragment(&web_io::location_hash()) {
         web_io::replace_fragment("");
     }
-    state.parts().lesson.waiting.set(false);
-    state.parts().lesson.next_world.set(None);
-    state.parts().lesson.tracker.set_value(None);
-    state.parts().lesson.run_scenario.set_value(None);
-    state.parts().lesson.active.set(None);
-    state.parts().lesson.bump();
+    let lessons = state.parts().lesson;
+    lessons.waiting.set(false);
+    lessons.next_world.set(None);
+    lessons.tracker.set_value(None);
+    lessons.run_scenario.set_value(None);
+    lessons.active.set(None);
+    lessons.bump();
 }
 
 /// A fresh run the learner started from Run settings while a lesson is open (a step may ask for an
