@@ -294,3 +294,108 @@ fn the_page_and_the_headless_play_tick_every_lesson_step_at_the_same_instant() {
         }
     }
 }
+
+/// When a learner acting by hand performs a scripted action: at its moment, but no sooner than
+/// [`LEARNER_REACTION_MS`] into the step. A page does not stop at a tick: it runs to the end of that
+/// frame (33 ms at most here) before the learner can act, so a script's "at once" cannot be clicked.
+fn by_hand_at(began: SimTime, after_ms: u64) -> SimTime {
+    began.plus_ms(after_ms.max(LEARNER_REACTION_MS))
+}
+
+/// Longer than the longest frame these tests drive.
+const LEARNER_REACTION_MS: u64 = 34;
+
+/// Each step's tick instant when a learner performs the step's script by hand, each action at its
+/// [moment](by_hand_at), on the page: the run is driven in frames of `frame_us` and the clicks land between frames.
+/// `None` for a step the hand-played actions did not meet by its deadline.
+fn hand_played_ticks_in_frames(lesson: &Lesson, frame_us: u64) -> Vec<Option<SimTime>> {
+    let mut run = run_of_step(lesson, 0);
+    let mut driver = LessonDriver::start(lesson.clone(), run.world());
+    let mut ticks = Vec::new();
+    for (index, step) in lesson.steps.iter().enumerate() {
+        if index > 0 && step.own_world.is_some() {
+            run = run_of_step(lesson, index);
+            driver.open_step(index, run.world());
+        }
+        let began = driver.step_began();
+        for scripted in &step.solution {
+            drive_in_frames(
+                &mut driver,
+                &mut run,
+                frame_us,
+                by_hand_at(began, scripted.after_ms),
+            );
+            if driver.current_step() != index {
+                break;
+            }
+            run.run_mut().apply(&scripted.action);
+        }
+        if driver.current_step() == index {
+            drive_in_frames(
+                &mut driver,
+                &mut run,
+                frame_us,
+                began.plus_ms(step.deadline_ms()),
+            );
+        }
+        if driver.current_step() == index {
+            ticks.push(None);
+            return ticks;
+        }
+        ticks.push(Some(driver.step_began()));
+    }
+    ticks
+}
+
+/// The same learner, headless: [`LessonRun::watch`] to each action's moment, the action, then a watch
+/// to the step's deadline.
+fn hand_played_ticks_headless(lesson: &Lesson) -> (Vec<Option<SimTime>>, LessonRun) {
+    let mut headless = LessonRun::new(lesson).unwrap();
+    let mut ticks = Vec::new();
+    for (index, step) in lesson.steps.iter().enumerate() {
+        let began = headless.begin(index);
+        for scripted in &step.solution {
+            if headless
+                .watch(index, by_hand_at(began, scripted.after_ms))
+                .satisfied
+            {
+                break;
+            }
+            headless.world_mut().apply(&scripted.action);
+        }
+        if headless.driver().current_step() == index
+            && !headless
+                .watch(index, began.plus_ms(step.deadline_ms()))
+                .satisfied
+        {
+            ticks.push(None);
+            return (ticks, headless);
+        }
+        ticks.push(Some(headless.now()));
+    }
+    (ticks, headless)
+}
+
+#[test]
+fn a_learner_acting_by_hand_is_judged_at_the_same_instants_headless_and_on_the_page() {
+    let (mut met, mut steps) = (0, 0);
+    for lesson in course() {
+        let (headless, _) = hand_played_ticks_headless(&lesson);
+        // Played late by a learner's reaction time, a script can miss a timing-sensitive step (the
+        // leases lesson's clock jump); the page must then miss it too.
+        met += headless.iter().flatten().count();
+        steps += lesson.steps.len();
+        for frame_us in [1_600, 33_333] {
+            assert_eq!(
+                hand_played_ticks_in_frames(&lesson, frame_us),
+                headless,
+                "{} by hand in frames of {frame_us} µs",
+                lesson.id
+            );
+        }
+    }
+    assert!(
+        met * 5 >= steps * 4,
+        "by hand the scripts still meet most steps ({met} of {steps}), so most instants are compared"
+    );
+}

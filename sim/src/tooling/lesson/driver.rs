@@ -18,7 +18,7 @@
 //! every [`CHECK_EVERY_MS`] counted from the step's beginning or from its last scripted action.
 //! [`LessonDriver::drive`] is the page's: it runs to the end of an animation frame, stopping at each
 //! check and each queued action. [`LessonDriver::play_solution`] and [`LessonDriver::watch`] are the
-//! headless tests' and a deep link's: the script at once, then a check every few milliseconds until
+//! headless tests' and a deep link's: the script at once, then the same stops, one at a time, until
 //! the checkpoint is met or time runs out.
 //!
 //! Moving back in time is noticed by the clock going backwards: ticks are sticky (a step once done

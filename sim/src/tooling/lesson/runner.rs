@@ -97,12 +97,6 @@ impl LessonRun {
         *self.started_at[step].insert(began)
     }
 
-    /// Evaluates `step`'s checkpoint now (beginning the step if it had not begun); a step met once
-    /// stays met.
-    pub fn check(&mut self, step: usize) -> Verdict {
-        self.watch(step, SimTime::ZERO)
-    }
-
     /// "Show me": applies the step's scripted actions at their offsets from its beginning, then runs
     /// forward until the checkpoint is met or the step's deadline. Returns the last verdict.
     pub fn apply_solution(&mut self, step: usize) -> Verdict {

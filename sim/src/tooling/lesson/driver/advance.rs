@@ -6,16 +6,16 @@
 //! logged like clicks) and judges the open step at each stop.
 //!
 //! A headless run (the lesson tests, a deep link that plays the earlier steps) does not wait for
-//! frames: [`LessonDriver::play_solution`] performs the open step's script at its offsets at once and
-//! then [`LessonDriver::watch`]es, judging every [`CHECK_EVERY_MS`] until the checkpoint is met or the
-//! step's deadline passes.
+//! frames: [`LessonDriver::play_solution`] performs the open step's script at its offsets at once, and
+//! [`LessonDriver::watch`] runs on until the checkpoint is met or a deadline passes. Watching is
+//! driving, stop by stop, ending at the tick: it stops where the page would and nowhere else.
 //!
-//! Both judge at the same instants: while a step's script is being performed nothing is judged, and
-//! from its last action on the checks fall every [`CHECK_EVERY_MS`], whether the run got there in
-//! frames or at once. The lesson tests in the app and here hold the two to the same trace, event for
-//! event.
+//! So both judge at the same instants, whoever acts: every [`CHECK_EVERY_MS`](super::CHECK_EVERY_MS)
+//! on a grid that starts at the step's beginning and restarts at its last "show me" action (while a
+//! script is being performed nothing is judged). A learner's own clicks move nothing: a step met by
+//! hand ticks at the next check on that grid, on the page and headless alike.
 
-use super::{LessonDriver, RunEnd, ScheduledAction, CHECK_EVERY_MS};
+use super::{LessonDriver, RunEnd, ScheduledAction};
 use crate::base::time::SimTime;
 use crate::contract::action::Action;
 use crate::contract::checkpoint::Verdict;
@@ -95,8 +95,9 @@ impl LessonDriver {
     }
 
     /// "Show me" at once: performs the open step's script at its offsets from the step's beginning,
-    /// then [watches](Self::watch) until the checkpoint is met or the step's deadline. Returns the
-    /// last verdict (satisfied: the step ticked and the next one is open).
+    /// judges the step at its last action (as [`Self::drive`] does after performing it), then
+    /// [watches](Self::watch) until the checkpoint is met or the step's deadline. Returns the last
+    /// verdict (satisfied: the step ticked and the next one is open).
     pub fn play_solution<R: Run>(&mut self, run: &mut ScenarioRun<R>) -> Verdict {
         let Some(step) = self.lesson.steps.get(self.current).cloned() else {
             return Verdict::yes("the lesson is complete".to_string());
@@ -106,27 +107,37 @@ impl LessonDriver {
             self.advance(run, began.plus_ms(scripted.after_ms));
             run.run_mut().apply(&scripted.action);
         }
+        if !step.solution.is_empty() {
+            self.grid_anchor = run.world().now();
+            if self.observe(run.world()).ticked.is_some() {
+                return self.verdict_for(self.current - 1);
+            }
+        }
         self.watch(run, began.plus_ms(step.deadline_ms()))
     }
 
-    /// Runs forward to `until` without acting, judging the open step now and every
-    /// [`CHECK_EVERY_MS`] after; stops early when its checkpoint is met (it ticks). Returns the last
-    /// verdict.
+    /// Runs forward to `until` without acting, stopping exactly where [`Self::drive`] would (each
+    /// check on the step's grid, each queued action) and stopping early when the open step ticks.
+    /// A learner's own actions between two calls are therefore judged at the same instants headless
+    /// as on the page. Returns the open step's verdict: met, or the last reason it was not.
     pub fn watch<R: Run>(&mut self, run: &mut ScenarioRun<R>, until: SimTime) -> Verdict {
         let until = self.reachable(run, until);
         let step = self.current;
-        loop {
-            let (observation, verdict) = self.look(run.world());
-            let verdict = match verdict {
-                Some(verdict) => verdict,
-                None if self.is_complete() => Verdict::yes("the lesson is complete".to_string()),
-                None => Verdict::not_yet(self.last_verdict.clone()),
-            };
-            let now = run.world().now();
-            if observation.ticked == Some(step) || verdict.satisfied || now >= until {
-                return verdict;
-            }
-            self.advance(run, now.plus_ms(CHECK_EVERY_MS).min(until));
+        let mut mirror = |_: SimTime, _: &Action| {};
+        while self.current == step && run.world().now() < until {
+            let stop = self.next_stop(run.world().now()).min(until);
+            self.drive(run, stop, &mut mirror);
+        }
+        self.verdict_for(step)
+    }
+
+    /// `step`'s verdict as the driver last saw it: met with its "what happened" line, the lesson
+    /// complete, or not yet with the last reason given.
+    fn verdict_for(&self, step: usize) -> Verdict {
+        match self.done(step) {
+            Some(explanation) => Verdict::yes(explanation.to_string()),
+            None if self.is_complete() => Verdict::yes("the lesson is complete".to_string()),
+            None => Verdict::not_yet(self.last_verdict.clone()),
         }
     }
 
