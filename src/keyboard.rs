@@ -11,10 +11,13 @@ use quorumlab_sim::world::NodeStatus;
 use wasm_bindgen::JsCast;
 
 /// Every shortcut and what it does, as the sheet shows them.
-pub const SHORTCUTS: [(&str, &str); 16] = [
+pub const SHORTCUTS: [(&str, &str); 19] = [
     ("Space", "play / pause (a focused node too)"),
     ("→", "step to the next event"),
     ("←", "step back to the previous event"),
+    ("Home", "back to the start of the run (paused)"),
+    ("End", "to the latest moment run so far (paused)"),
+    ("− / +", "half / double speed"),
     ("K", "crash the leader"),
     ("P", "pause the leader"),
     ("I", "isolate the leader"),
@@ -26,21 +29,68 @@ pub const SHORTCUTS: [(&str, &str); 16] = [
         "Enter",
         "on a focused node: its actions, beside it (arrows move, Esc closes)",
     ),
-    ("Esc", "clear the selection / close this sheet"),
+    (
+        "Esc",
+        "clear the selection / close this sheet / leave a slider or field",
+    ),
     ("F", "presenter mode on / off"),
     ("L", "the lesson list"),
     ("?", "show this sheet"),
     ("G", "the scenario gallery"),
 ];
 
-/// Keys typed into a text field belong to the field, not to the shortcuts.
-fn typing_in_a_field(event: &web_sys::KeyboardEvent) -> bool {
-    event
+/// Who owns a key pressed with focus on a form control: a text field owns every key, a slider the keys
+/// that move it; the rest are shortcuts. Before, any focused `<input>` swallowed every shortcut, so
+/// after one drag of the speed slider Space, K and → did nothing until the learner clicked elsewhere.
+fn control_owns_key(event: &web_sys::KeyboardEvent) -> bool {
+    let Some(element) = event
         .target()
         .and_then(|target| target.dyn_into::<web_sys::Element>().ok())
-        .is_some_and(|element| {
-            matches!(element.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT")
-        })
+    else {
+        return false;
+    };
+    match element.tag_name().as_str() {
+        "TEXTAREA" | "SELECT" => true,
+        "INPUT" => match element.get_attribute("type").as_deref() {
+            Some("range") => SLIDER_KEYS.contains(&event.key().as_str()),
+            Some("checkbox" | "radio" | "button" | "submit" | "reset" | "file" | "color") => false,
+            _ => true,
+        },
+        _ => false,
+    }
+}
+
+/// The keys a focused slider moves itself with (its native behaviour, kept for keyboard users).
+const SLIDER_KEYS: [&str; 8] = [
+    "ArrowLeft",
+    "ArrowRight",
+    "ArrowUp",
+    "ArrowDown",
+    "Home",
+    "End",
+    "PageUp",
+    "PageDown",
+];
+
+/// Esc lets go of a focused form control, so the next key is a shortcut again.
+fn leave_control(event: &web_sys::KeyboardEvent) -> bool {
+    let focused = event
+        .target()
+        .and_then(|target| target.dyn_into::<web_sys::HtmlElement>().ok())
+        .filter(|element| matches!(element.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"));
+    match focused {
+        Some(element) if event.key() == "Escape" => {
+            _ = element.blur();
+            true
+        }
+        _ => false,
+    }
+}
+
+/// Multiplies the speed by `factor`, within the slider's limits.
+fn scale_speed(state: &AppState, factor: f64) {
+    let speed = state.parts().playback.speed.get_untracked();
+    state.set_speed(speed * factor);
 }
 
 fn restart_everything(state: &AppState) {
@@ -76,6 +126,13 @@ pub fn handle_key(state: &AppState, key: &str) -> bool {
         " " => state.toggle_playing(),
         "ArrowRight" => state.step_once(),
         "ArrowLeft" => state.step_back(),
+        "Home" => state.seek_us(0),
+        "End" => {
+            let latest = state.with_session(|session| session.horizon().as_micros());
+            state.seek_us(latest);
+        }
+        "-" | "_" => scale_speed(state, 0.5),
+        "+" | "=" => scale_speed(state, 2.0),
         "k" | "K" => state.apply_to_leader(|target| Action::Crash { target }),
         "p" | "P" => state.apply_to_leader(|target| Action::Pause {
             target,
@@ -124,12 +181,14 @@ pub fn handle_key(state: &AppState, key: &str) -> bool {
 pub fn install(state: AppState) {
     let handle = window_event_listener(ev::keydown, move |event| {
         // A focused node or link already handled its own Enter (and a link its Space).
-        if event.default_prevented()
-            || event.ctrl_key()
-            || event.meta_key()
-            || event.alt_key()
-            || typing_in_a_field(&event)
-        {
+        if event.default_prevented() || event.ctrl_key() || event.meta_key() || event.alt_key() {
+            return;
+        }
+        if leave_control(&event) {
+            event.prevent_default();
+            return;
+        }
+        if control_owns_key(&event) {
             return;
         }
         // Space on a focused button would click it as well as toggle playback.
