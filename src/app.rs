@@ -34,7 +34,7 @@ use crate::components::timeline::Timeline;
 use crate::components::worker_lanes::WorkerLanes;
 use crate::components::world_panel::WorldPanel;
 use crate::components::znode_tree::ZnodeTree;
-use crate::context::use_notices;
+use crate::context::{use_notices, use_playback};
 use crate::frame_loop;
 use crate::keyboard;
 use crate::lesson::live;
@@ -129,6 +129,22 @@ pub fn App() -> impl IntoView {
 #[component]
 fn NoticeBar() -> impl IntoView {
     let notices = use_notices();
+    let playback = use_playback();
+    Effect::new(move |_| {
+        if !playback.playing.get() {
+            return;
+        }
+        let Some(paused_only) = notices.true_while_paused.get() else {
+            return;
+        };
+        notices.true_while_paused.set(None);
+        if notices
+            .notice
+            .with_untracked(|notice| notice.as_ref() == Some(&paused_only))
+        {
+            notices.notice.set(None);
+        }
+    });
     view! {
         <Show when=move || notices.notice.with(Option::is_some)>
             <div class=move || if notices.notice.with(|notice| notice.as_ref().is_some_and(|notice| notice.is_error)) { "notice error" } else { "notice" }

@@ -1,7 +1,8 @@
 //! The instructors' gallery: a sheet listing every example scenario (and any imported this session)
 //! with what it shows, what to try and what the class should see. Opening a card goes through the
 //! address (`#/gallery/<id>`, see `crate::gallery::route`), so a link opens it, back and forward move
-//! between what was opened, and a `demo` card or address opens paused with the fault schedule showing.
+//! between what was opened. "Open" plays; "Demo" (a `/demo` address) opens paused with the fault
+//! schedule showing, and a card marked `demo` makes that its main button.
 
 use crate::components::schedule_lane::ScheduleShown;
 use crate::context::notice::Notice;
@@ -172,7 +173,7 @@ fn open_from_address(state: AppState, gallery: GalleryState, schedule: ScheduleS
         }
         GalleryRoute::Open { id, demo } => match gallery.item(&id) {
             Some(item) => {
-                open_item(state, gallery, schedule, &item, demo || item.demo);
+                open_item(state, gallery, schedule, &item, demo);
                 Ok(())
             }
             None => Err(gallery.no_card(&id)),
@@ -200,40 +201,34 @@ fn open_item(
     state.parts().playback.playing.set(!demo);
     if demo {
         schedule.0.set(true);
-        show_schedule_lane();
     }
+    show_page_top();
     gallery.open.set(false);
-    let how = if demo {
-        "paused, with its fault schedule under the timeline; press Space to play"
-    } else {
-        "playing"
-    };
-    state.parts().notices.notice.set(Some(Notice {
-        text: format!("Opened from the gallery: {} ({how})", item.title),
+    let notice = Notice {
+        text: format!("Opened from the gallery: {}", item.title),
         is_error: false,
-    }));
+    };
+    let notices = state.parts().notices;
+    if demo {
+        notices.say_while_paused(Notice {
+            text: format!(
+                "{} (paused, with its fault schedule under the timeline; press Space to play)",
+                notice.text
+            ),
+            ..notice
+        });
+    } else {
+        notices.notice.set(Some(notice));
+    }
 }
 
-/// Scrolls the page so the opened schedule lane is on screen (below the fold in presenter mode).
-fn show_schedule_lane() {
-    use wasm_bindgen::JsCast;
-    // Twice a frame later: the lane is drawn on the next frame, and the cluster settles its size after.
-    request_animation_frame(|| {
-        request_animation_frame(|| {
-            let lane = web_sys::window()
-                .and_then(|window| window.document())
-                .and_then(|document| {
-                    document
-                        .query_selector("[data-testid=schedule-lane]")
-                        .ok()
-                        .flatten()
-                })
-                .and_then(|element| element.dyn_into::<web_sys::HtmlElement>().ok());
-            if let Some(lane) = lane {
-                lane.scroll_into_view_with_bool(false);
-            }
-        })
-    });
+/// An opened scenario starts at the top of the page: header, cluster and play bar in view. (It used to
+/// scroll the schedule lane into view, which at 1440×900 hid the header and the cluster's top, and
+/// presenter mode kept that scroll.)
+fn show_page_top() {
+    if let Some(window) = web_sys::window() {
+        window.scroll_to_with_x_and_y(0.0, 0.0);
+    }
 }
 
 /// The header's button that opens the gallery.
@@ -280,7 +275,7 @@ pub fn GallerySheet() -> impl IntoView {
                         <h2>"Scenario gallery"</h2>
                         <button class="link" aria-label="Close the gallery" data-testid="gallery-close" on:click=move |_| close()>"Close ✕"</button>
                     </div>
-                    <p class="muted">"Every example scenario, ready for a class. “Open” starts it; “Demo” opens it paused with its fault schedule showing, so you can talk it through before pressing play. Each card's address opens it directly."</p>
+                    <p class="muted">"Every example scenario, ready for a class. “Open” starts it playing; “Demo” opens it paused with its fault schedule showing, so you can talk it through before pressing play (suggested on the cards where the moment is easy to miss). Each card's address opens it directly."</p>
                     <ul class="gallery-cards">
                         <For each=cards key=|item| item.id.clone() let:item>
                             <GalleryCard item=item />
@@ -316,6 +311,13 @@ fn GalleryCard(item: GalleryItem) -> impl IntoView {
         id: item.id.clone(),
         demo: true,
     };
+    // "Open" always plays and "Demo" always opens paused; a card marked `demo` only says which of the
+    // two suits it, by making Demo the primary button.
+    let (open_class, demo_class, demo_text) = if item.demo {
+        ("button", "button primary", "Demo (suggested)")
+    } else {
+        ("button primary", "button", "Demo")
+    };
     let open_label = format!("Open {}", item.title);
     let demo_label = format!("Open {} as a demo, paused", item.title);
     let remove_label = format!("Remove {} from the gallery", item.title);
@@ -338,8 +340,8 @@ fn GalleryCard(item: GalleryItem) -> impl IntoView {
             {(!item.try_this.is_empty()).then(|| view! { <p class="gallery-try"><strong>"Try: "</strong>{item.try_this.clone()}</p> })}
             {(!item.see.is_empty()).then(|| view! { <p class="gallery-see" data-testid="gallery-see"><strong>"The class should see: "</strong>{item.see.clone()}</p> })}
             <div class="row">
-                <a class="button primary" href=gallery_fragment(&open_route) data-testid="gallery-open" aria-label=open_label>"Open"</a>
-                <a class="button" href=gallery_fragment(&demo_route) data-testid="gallery-demo" aria-label=demo_label>"Demo"</a>
+                <a class=open_class href=gallery_fragment(&open_route) data-testid="gallery-open" aria-label=open_label>"Open"</a>
+                <a class=demo_class href=gallery_fragment(&demo_route) data-testid="gallery-demo" aria-label=demo_label>{demo_text}</a>
                 {item.imported.then(|| view! {
                     <button data-testid="gallery-remove" aria-label=remove_label on:click=remove>"Remove"</button>
                 })}

@@ -36,8 +36,17 @@ pub fn NarrationCaption() -> impl IntoView {
     view! {
         <p class=move || format!("narration-caption {}", text().map_or("empty", |(class, _)| class))
             data-testid="narration-caption" aria-live="polite" aria-atomic="true">
-            {move || text().map(|(_, text)| text).unwrap_or_else(|| "Nothing has happened yet. Press play, or step through one event at a time.".to_string())}
+            {move || text().map(|(_, text)| text).unwrap_or_else(|| quiet_caption(playback.playing.get()).to_string())}
         </p>
+    }
+}
+
+/// The caption before anything has happened: an invitation to play while paused, never while playing.
+fn quiet_caption(playing: bool) -> &'static str {
+    if playing {
+        "Running: nothing has happened yet."
+    } else {
+        "Nothing has happened yet. Press play, or step through one event at a time."
     }
 }
 
