@@ -1,4 +1,4 @@
-// The "Step: Back to ..., the instant before" note over the cluster says where a single step left the
+// The "Step: Back one event, to ..." note over the cluster says where a single step left the
 // run (issue 30, item 11): it must go once the learner drags the timeline or acts, and stay while it is
 // still true.
 import { test } from 'node:test';
@@ -11,7 +11,7 @@ const caption = (page) => page.textContent('[data-testid=narration-caption]');
 
 async function stepBack(page) {
   await page.click('[data-testid=step-back]');
-  await waitUntil(async () => /^Step: Back to /.test(await caption(page)), { what: 'the step note' });
+  await waitUntil(async () => /^Step: Back one event, to /.test(await caption(page)), { what: 'the step note' });
 }
 
 for (const viewport of [
@@ -29,7 +29,7 @@ for (const viewport of [
       // Still true after a second step back: the note stays (and says the new instant).
       await stepBack(page);
       await stepBack(page);
-      assert.match(await caption(page), /^Step: Back to /);
+      assert.match(await caption(page), /^Step: Back one event, to /);
 
       // Dragging the timeline moves the run elsewhere: the note goes.
       const scrubber = page.locator('[data-testid=scrubber]');
@@ -43,7 +43,7 @@ for (const viewport of [
       await page.click(`[data-testid=node-${follower.id}]`);
       await page.waitForSelector(POPOVER);
       await page.click(`${POPOVER} button[aria-label^="Crash"]`);
-      await waitUntil(async () => !/^Step: Back to /.test(await caption(page)), { what: 'the note to go after acting' });
+      await waitUntil(async () => !/^Step: Back one event, to /.test(await caption(page)), { what: 'the note to go after acting' });
       await app.screenshot(`step-note-gone-${viewport.name}`);
       assertNoProblems(app);
     } finally {

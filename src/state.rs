@@ -267,7 +267,7 @@ impl AppState {
             .session
             .with_value(|session| crate::format::sim_time(session.now().as_micros()));
         self.parts.playback.stepped.set(Some(if moved {
-            format!("Back to {now}, the instant before")
+            format!("Back one event, to {now}")
         } else {
             "Already at the start of the run".to_string()
         }));
@@ -281,7 +281,7 @@ impl AppState {
         // Moving through time is taking control: the lesson stops waiting (and stays paused).
         lesson_adapter::learner_took_the_clock(self);
         self.parts.playback.playing.set(false);
-        // "Back to 12.963 s, the instant before" is no longer where the run stands.
+        // "Back one event, to 12.963 s" is no longer where the run stands.
         self.parts.playback.stepped.set(None);
         self.parts
             .run

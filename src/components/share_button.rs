@@ -123,6 +123,12 @@ pub fn RunFingerprint() -> impl IntoView {
     let run = use_run();
     let playback = use_playback();
     let read = move || format!("{:016x}", run.with_session(|session| session.trace_hash()));
+    // Every run's trace is empty before its first event, so every scenario would show one and the same
+    // print there: say "not started" instead (the attribute keeps the hash for scripts).
+    let started = move || {
+        run.panel_view.track();
+        run.with_session(|session| session.trace().records().next().is_some())
+    };
     let hash = RwSignal::new(read());
     let shown_at_ms = StoredValue::new(f64::NEG_INFINITY);
     let catch_up_pending = StoredValue::new(false);
@@ -154,7 +160,9 @@ pub fn RunFingerprint() -> impl IntoView {
         }
     };
     let title = move || {
-        if playback.playing.get() {
+        if !started() {
+            "Run fingerprint: nothing has happened yet, so there is nothing to tell this run from another by."
+        } else if playback.playing.get() {
             "Run fingerprint (trace hash). While the run plays it is refreshed once a second; pause to read the exact print of what you see. A share link reproduces it."
         } else {
             "Run fingerprint: the trace hash of the state shown. A share link reproduces it exactly."
@@ -162,7 +170,7 @@ pub fn RunFingerprint() -> impl IntoView {
     };
     view! {
         <span class=class title=title>
-            "run " <code data-testid="trace-hash" data-trace-hash=move || hash.get()>{move || hash.get()}</code>
+            "run " <code data-testid="trace-hash" data-trace-hash=move || hash.get()>{move || if started() { hash.get() } else { "not started".to_string() }}</code>
         </span>
     }
 }

@@ -59,9 +59,9 @@ pub fn differ(left: &MomentLog, right: &MomentLog) -> Difference {
 /// What two runs that agree so far have both told, with the count in words that fit it.
 fn same_moments(count: usize) -> String {
     match count {
-        0 => "neither run has told anything notable yet".to_string(),
-        1 => "both runs told the same one moment".to_string(),
-        many => format!("both runs told the same {many} moments"),
+        0 => "neither run has shown anything notable yet".to_string(),
+        1 => "both runs agree so far: the same one notable moment".to_string(),
+        many => format!("both runs agree so far: the same {many} notable moments"),
     }
 }
 
@@ -121,8 +121,14 @@ mod tests {
 
     #[test]
     fn one_moment_is_counted_in_the_singular() {
-        assert_eq!(same_moments(1), "both runs told the same one moment");
-        assert_eq!(same_moments(3), "both runs told the same 3 moments");
+        assert_eq!(
+            same_moments(1),
+            "both runs agree so far: the same one notable moment"
+        );
+        assert_eq!(
+            same_moments(3),
+            "both runs agree so far: the same 3 notable moments"
+        );
         assert!(!same_moments(0).contains("moments"));
     }
 }
