@@ -20,7 +20,7 @@ pub use contract::{
     action, client_history, config, entry, invalid, link_settings, panel_rows, protocol, report,
     sequential,
 };
-pub use engine::{checker, fingerprint, history, linearizable, network, trace, world};
+pub use engine::{checker, client_log, fingerprint, history, linearizable, network, trace, world};
 pub use protocols::{
     lock_client, lockservice, paxos, pbft, raft, redlock, resource, scheduler, work_queue, worker,
     zookeeper,
