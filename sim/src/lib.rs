@@ -17,8 +17,8 @@ pub mod worlds;
 
 pub use base::{clock, hash, ids, rng, time, units};
 pub use contract::{
-    action, client_history, config, entry, invalid, link_settings, panel_rows, protocol, report,
-    sequential,
+    action, client_history, config, entry, erased_model, invalid, link_settings, panel_rows,
+    protocol, report, sequential,
 };
 pub use engine::{checker, client_log, fingerprint, history, linearizable, network, trace, world};
 pub use protocols::{

@@ -10,6 +10,7 @@ mod clients;
 mod coordination_report;
 mod dispatch;
 mod events;
+mod linearizability;
 mod malformed_write;
 mod membership;
 mod network_actions;
