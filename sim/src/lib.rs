@@ -29,7 +29,9 @@ pub use tooling::{
     bench, chaos, chaos_digest, compare, gallery, lesson, replay, runner, scenario, suggest, sweep,
     trace_file,
 };
-pub use views::{difference, message_content, narration, price, upkeep, view, view_coordination};
+pub use views::{
+    difference, history_summary, message_content, narration, price, upkeep, view, view_coordination,
+};
 pub use worlds::{actor, coordination, registry};
 
 pub use contract::config::{ProtocolConfig, ProtocolKind};
