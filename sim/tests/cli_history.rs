@@ -96,9 +96,26 @@ fn a_stale_read_a_client_saw_is_reported_with_the_op_that_could_not_be_placed() 
         .map(|op| op["what"].as_str().unwrap())
         .collect();
     assert_eq!(longest, ["put key 1 = 1", "put key 1 = 17"]);
+    let witness: Vec<&str> = refused["witness"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|op| op["what"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        witness,
+        ["put key 1 = 1", "put key 1 = 17", "get key 1 → 1"]
+    );
     let words = history["words"].as_str().unwrap();
-    assert!(words.starts_with("Not linearizable"), "{words}");
-    assert!(words.contains("get key 1 → 1"), "{words}");
+    assert_eq!(
+        words,
+        "Not linearizable: \"get key 1 → 1\" began after \"put key 1 = 17\" had returned, yet \
+         returned the older value of \"put key 1 = 1\"."
+    );
+    assert_eq!(
+        refused["witness_words"].as_str(),
+        words.strip_prefix("Not linearizable: ")
+    );
 }
 
 #[test]

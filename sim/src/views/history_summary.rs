@@ -1,14 +1,18 @@
 //! A history check in a form people and scripts read: the verdict in words, the counts behind it and,
 //! on a refusal, the op that could not be placed and the order that got furthest before it.
 //!
+//! On a refusal it also carries the witness: the few ops that no order explains on their own, with
+//! the sentence their shape calls for (`views::history_words`).
+//!
 //! The command line prints it as the `history` block of `quorumlab run --history`; a view in the app
 //! can show the same fields. Ops are described from the client's side ("get key 1 → 1", "put key 1 =
 //! 17"), with the true times of their invocation and completion and the node that answered.
 
-use crate::contract::client_history::{Op, OpCall, OpEnd, OpIndex, OpReturn};
-use crate::contract::protocol::ClientCommand;
+use crate::contract::client_history::{Op, OpIndex};
 use crate::engine::linearizable::models::{HistoryCheck, HistoryVerdict};
+use crate::engine::linearizable::Budget;
 use crate::engine::world::World;
+use crate::views::history_words::{op_words, pattern_sentence};
 use serde::Serialize;
 
 /// One op as the summary shows it.
@@ -32,6 +36,10 @@ pub struct RefusalSummary {
     pub stuck: OpSummary,
     /// The longest partial linearization the search built before it had to give up on it.
     pub longest: Vec<OpSummary>,
+    /// The smallest set of ops that no order explains on its own, when the model allows shrinking.
+    pub witness: Vec<OpSummary>,
+    /// What the witness shows, in one sentence.
+    pub witness_words: Option<String>,
 }
 
 /// The `history` block.
@@ -55,6 +63,7 @@ pub struct HistorySummary {
 pub fn summarize(world: &World, check: &HistoryCheck) -> HistorySummary {
     let ops = world.client_log().ops();
     let describe = |index: OpIndex| describe_op(world, &ops[index as usize]);
+    let witness = world.history_witness(check, Budget::NATIVE);
     let refused = check.refused().and_then(|model_check| {
         let (part, stuck, longest) = model_check.refusal()?;
         Some(RefusalSummary {
@@ -62,6 +71,13 @@ pub fn summarize(world: &World, check: &HistoryCheck) -> HistorySummary {
             partition: part.partition,
             stuck: describe(stuck),
             longest: longest.iter().map(|index| describe(*index)).collect(),
+            witness: witness
+                .iter()
+                .flat_map(|witness| witness.ops.iter().map(|index| describe(*index)))
+                .collect(),
+            witness_words: witness
+                .as_ref()
+                .map(|witness| pattern_sentence(&ops, &witness.pattern, stuck)),
         })
     });
     let verdict = check.verdict();
@@ -105,6 +121,10 @@ fn sentence(
             check.ops,
             check.partitions()
         ),
+        (HistoryVerdict::Refused { .. }, Some(refusal)) if refusal.witness_words.is_some() => {
+            let words = refusal.witness_words.as_deref().unwrap_or_default();
+            format!("Not linearizable{scope}: {words}")
+        }
         (HistoryVerdict::Refused { .. }, Some(refusal)) => {
             let before: Vec<&str> = refusal.longest.iter().map(|op| op.what.as_str()).collect();
             format!(
@@ -123,25 +143,9 @@ fn sentence(
 fn describe_op(world: &World, op: &Op) -> OpSummary {
     OpSummary {
         index: op.index,
-        what: what(op),
+        what: op_words(op),
         invoked_us: op.invoked.at_us,
         completed_us: op.completed.map(|instant| instant.at_us),
         served_by: op.served_by.map(|node| world.node_label(node)),
-    }
-}
-
-/// "put key 1 = 17", "get key 1 → 1", "get key 4 → nothing", "put key 2 = 5 (unknown)".
-fn what(op: &Op) -> String {
-    let call = match op.call {
-        OpCall::Kv(ClientCommand::Put { key, value }) => format!("put key {key} = {value}"),
-        OpCall::Kv(ClientCommand::Get { key }) => format!("get key {key}"),
-        other => format!("{other:?}"),
-    };
-    match op.end {
-        OpEnd::Ok(OpReturn::Read(Some(value))) => format!("{call} → {value}"),
-        OpEnd::Ok(OpReturn::Read(None)) => format!("{call} → nothing"),
-        OpEnd::Ok(_) => call,
-        OpEnd::Failed(reason) => format!("{call} (failed: {reason})"),
-        OpEnd::Unknown(_) => format!("{call} (unknown)"),
     }
 }

@@ -4,6 +4,7 @@
 
 pub mod difference;
 pub mod history_summary;
+pub mod history_words;
 pub mod message_content;
 pub mod narration;
 pub mod price;

@@ -19,13 +19,15 @@
 //!    parts are independent, so one refusal is a fact on its own); otherwise a part that reached a
 //!    bound makes it undecided; otherwise it is linearizable, with one order per part.
 //!
-//! [`verify`] holds the plain referee the tests hold the search to.
+//! [`verify`] holds the plain referee the tests hold the search to; [`witness`] shrinks a refusal to
+//! the few ops that show it.
 
 pub mod budget;
 pub mod models;
 pub mod prune;
 pub mod search;
 pub mod verify;
+pub mod witness;
 
 use crate::contract::client_history::{Op, OpEnd, OpIndex};
 use crate::contract::sequential::SequentialModel;

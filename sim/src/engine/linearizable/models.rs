@@ -7,8 +7,9 @@
 //! a bound reached anywhere without a refusal leaves the whole undecided. A log that ran out of room
 //! is checked as the prefix it holds, and says so: the verdict is then about the run up to the cut.
 
-use super::{check, Bound, Check, HistoryError, Verdict};
-use crate::contract::client_history::Op;
+use super::witness::{pattern, shrink, Pattern};
+use super::{check, partitions, prune::prune, Bound, Check, HistoryError, Verdict};
+use crate::contract::client_history::{Op, OpIndex};
 use crate::contract::erased_model::{DynModel, Erased};
 use crate::engine::linearizable::Budget;
 
@@ -102,5 +103,38 @@ pub fn check_models(
         ops: ops.len(),
         truncated_at_us,
         checks,
+    })
+}
+
+/// The smallest refused part of a refused history, and its shape.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Witness {
+    pub model: &'static str,
+    /// The op the search could not place (from the whole part, before shrinking).
+    pub stuck: OpIndex,
+    /// The witness ops, in history order.
+    pub ops: Vec<OpIndex>,
+    pub pattern: Pattern,
+}
+
+/// The witness of `check`'s first refusal, found again on `ops` with the model that refused; `None`
+/// when nothing was refused or that model cannot be shrunk (see `witness::shrink`).
+pub fn witness(
+    models: &[&dyn DynModel],
+    ops: &[Op],
+    check: &HistoryCheck,
+    budget: Budget,
+) -> Option<Witness> {
+    let refused = check.refused()?;
+    let (part, stuck, _) = refused.refusal()?;
+    let model = Erased(*models.iter().find(|model| model.name() == refused.model)?);
+    let whole = partitions(&model, ops).remove(&part.partition)?;
+    let pruned = prune(&model, whole);
+    let members = shrink(&model, &pruned, budget)?;
+    Some(Witness {
+        model: refused.model,
+        stuck,
+        pattern: pattern(&model, ops, &members),
+        ops: members,
     })
 }
