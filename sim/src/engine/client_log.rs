@@ -27,7 +27,7 @@ use std::sync::Arc;
 /// Events (invocations and completions) the log keeps before it stops recording: about 10 MB.
 pub const MAX_CLIENT_EVENTS: usize = 200_000;
 /// Entries per sealed chunk, shared between a world and its snapshots.
-const CHUNK_LEN: usize = 4_096;
+const CHUNK_LEN: usize = 1_024;
 
 /// One event of the log.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
