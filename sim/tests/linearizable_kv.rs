@@ -358,3 +358,78 @@ fn pruning_never_changes_a_verdict_on_random_histories() {
     }
     assert!(accepted > 100 && refusals > 100, "{accepted} / {refusals}");
 }
+
+/// Two hundred puts of one key begin together, a read of the empty key begins and ends while they
+/// are all open, the puts are acknowledged in turn, and a last read sees the last put.
+fn many_open_writes_and_an_early_read(last_seen: u64) -> Vec<Op> {
+    let mut specs: Vec<(OpCall, u64, Ends)> = (0..200u64)
+        .map(|place| (put(1, place + 1), place, wrote(202 + place)))
+        .collect();
+    specs.push((get(1), 200, read(None, 201)));
+    specs.push((get(1), 500, read(Some(last_seen), 501)));
+    history(specs)
+}
+
+#[test]
+fn a_read_that_had_to_come_before_many_open_writes_is_found_without_undoing_them() {
+    let ops = many_open_writes_and_an_early_read(200);
+    let check = check(&KV_MODEL, &ops, Budget::NATIVE).unwrap();
+    assert_eq!(check.verdict(), Verdict::Linearizable);
+    assert!(check.explored() < 1_000, "{} steps", check.explored());
+    let Outcome::Linearizable { order } = &check.partitions[0].outcome else {
+        unreachable!()
+    };
+    assert_eq!(order[0], 200, "the early read first");
+    let parts = partitions(&KV_MODEL, &ops);
+    assert_eq!(replay(&KV_MODEL, &parts[&1], order), Ok(()));
+}
+
+/// A known limit: when the last read sees an early put of two hundred open ones, the order exists
+/// (that put last) but the walk tries the puts in list order and undoes them a subset at a time.
+/// Whatever the search manages within its budget, it must never call the history refused.
+#[test]
+fn many_open_writes_with_an_early_one_read_last_are_never_refused() {
+    let other_last = many_open_writes_and_an_early_read(17);
+    let budget = Budget {
+        configurations: 100_000,
+        ..Budget::NATIVE
+    };
+    let check = check(&KV_MODEL, &other_last, budget).unwrap();
+    assert!(
+        matches!(
+            check.verdict(),
+            Verdict::Linearizable | Verdict::Undecided { .. }
+        ),
+        "{:?}",
+        check.verdict()
+    );
+    let few = history(vec![
+        (put(1, 1), 0, wrote(5)),
+        (put(1, 2), 1, wrote(6)),
+        (put(1, 3), 2, wrote(7)),
+        (get(1), 10, read(Some(1), 11)),
+    ]);
+    assert_eq!(linearizable(&few), [1, 2, 0, 3]);
+}
+
+#[test]
+fn a_search_advanced_in_slices_explores_what_one_run_does() {
+    use quorumlab_sim::linearizable::{Progress, Search};
+    let mut rng = quorumlab_sim::rng::Rng::new(77);
+    for _ in 0..100 {
+        let ops = random_history(&mut rng);
+        let parts = partitions(&KV_MODEL, &ops);
+        for part in parts.values() {
+            let mut whole = Search::new(&KV_MODEL, part, Budget::NATIVE);
+            let outcome = whole.run();
+            let mut sliced = Search::new(&KV_MODEL, part, Budget::NATIVE);
+            let sliced_outcome = loop {
+                if let Progress::Done(outcome) = sliced.advance(1) {
+                    break outcome;
+                }
+            };
+            assert_eq!(sliced_outcome, outcome);
+            assert_eq!(sliced.explored(), whole.explored());
+        }
+    }
+}

@@ -21,13 +21,19 @@
 //! if they had returned at the end of time: each may be placed anywhere after its invocation, or not at
 //! all. So the search is done once every required op is placed; unknown ops left out did not happen.
 //!
+//! One ordering choice is added to theirs: after every placement, reads at the front of the walk that
+//! the current state already explains are placed first ([`Search::place_a_read_first`]). Without it
+//! a history where many writes and a read of an old value all begin together makes the walk place
+//! the writes first and then discover, by undoing them one subset at a time, that the read had to
+//! come earlier: exponential in the writes, even with the memo.
+//!
 //! When it refuses, the search reports the longest partial order it built before having to undo it,
 //! and the op whose completion forced that undo: the op it could not fit after that prefix. The search
 //! is a value that can be advanced a slice at a time, so a caller can spread one check over frames.
 
 use super::budget::{Bound, Budget, Spent};
 use crate::contract::client_history::{Op, OpIndex};
-use crate::contract::sequential::SequentialModel;
+use crate::contract::sequential::{RegisterRole, SequentialModel};
 use rustc_hash::FxHashSet;
 
 /// How a search ended.
@@ -174,8 +180,12 @@ pub struct Search<'a, M: SequentialModel> {
     state: M::State,
     placed: Placed,
     placed_required: usize,
-    /// Each placed op's call entry and the state before it.
-    stack: Vec<(usize, M::State)>,
+    /// Each placed op's call entry, the state before it, and whether it was placed as a read first.
+    stack: Vec<(usize, M::State, bool)>,
+    /// Whether each op (by place) only reads (its model says so through `register_role`).
+    reads_only: Vec<bool>,
+    /// Whether the front of the walk may hold reads to place first.
+    reads_first_due: bool,
     seen: FxHashSet<(Placed, M::State)>,
     cursor: usize,
     /// The longest prefix undone so far and the op whose completion undid it.
@@ -198,8 +208,17 @@ impl<'a, M: SequentialModel> Search<'a, M> {
             bound: Bound::OpsPerPartition(budget.ops_per_partition),
         });
         let list = EntryList::new(&ordered);
+        let reads_only = ordered
+            .iter()
+            .map(|op| {
+                let role = model.register_role(&op.call, op.end.returned());
+                matches!(role, Some(RegisterRole::Read { .. }))
+            })
+            .collect();
         Search {
             model,
+            reads_only,
+            reads_first_due: true,
             placed: Placed::new(ordered.len()),
             cursor: list.first(),
             ops: ordered,
@@ -253,9 +272,12 @@ impl<'a, M: SequentialModel> Search<'a, M> {
                 order: self.order(self.stack.len()),
             });
         }
+        if self.reads_first_due {
+            return self.place_a_read_first();
+        }
         let entry = self.list.entries[self.cursor];
         if entry.is_call {
-            self.try_place(entry.op)
+            self.try_place()
         } else if entry.op >= self.required {
             Some(Outcome::Linearizable {
                 order: self.order(self.stack.len()),
@@ -265,28 +287,61 @@ impl<'a, M: SequentialModel> Search<'a, M> {
         }
     }
 
-    /// At the call of op `place`: place it next if the model accepts it and the configuration is new.
-    fn try_place(&mut self, place: usize) -> Option<Outcome> {
+    /// At a call: place its op next if the model accepts it and the configuration is new.
+    fn try_place(&mut self) -> Option<Outcome> {
         if let Some(bound) = self.spent.reached(&self.budget) {
             return Some(Outcome::Undecided { bound });
         }
-        self.spent.configurations += 1;
-        let op = self.ops[place];
-        if let Some(after) = self.model.step(&self.state, &op.call, op.end.returned()) {
-            self.placed.set(place, true);
-            if self.seen.insert((self.placed.clone(), after.clone())) {
-                self.spent.cache_bytes += self.configuration_bytes();
-                let before = std::mem::replace(&mut self.state, after);
-                self.stack.push((self.cursor, before));
-                self.list.lift(self.cursor);
-                self.placed_required += usize::from(place < self.required);
-                self.cursor = self.list.first();
-                return None;
-            }
-            self.placed.set(place, false);
+        if !self.place_if_new(self.cursor, false) {
+            self.cursor = self.list.next[self.cursor];
         }
-        self.cursor = self.list.next[self.cursor];
         None
+    }
+
+    /// Places one read from the front of the walk (the calls before its first completion) that the
+    /// state explains and that makes a new configuration; when there is none, the plain walk goes on.
+    /// Sound because nothing still unplaced must precede a call at the front and a read changes no
+    /// state: if any order of the rest exists, one with this read next does too. Complete because
+    /// undoing such a read sends the walk back to the front, where the ops ahead of it are tried.
+    fn place_a_read_first(&mut self) -> Option<Outcome> {
+        let mut index = self.list.first();
+        while index != self.list.tail && self.list.entries[index].is_call {
+            if self.reads_only[self.list.entries[index].op] {
+                if let Some(bound) = self.spent.reached(&self.budget) {
+                    return Some(Outcome::Undecided { bound });
+                }
+                if self.place_if_new(index, true) {
+                    return None;
+                }
+            }
+            index = self.list.next[index];
+        }
+        self.reads_first_due = false;
+        None
+    }
+
+    /// Steps the op whose call is entry `call`; places it when the model accepts it and the
+    /// configuration is new, and then the walk starts again at the front. Counts one configuration.
+    fn place_if_new(&mut self, call: usize, read_first: bool) -> bool {
+        self.spent.configurations += 1;
+        let place = self.list.entries[call].op;
+        let op = self.ops[place];
+        let Some(after) = self.model.step(&self.state, &op.call, op.end.returned()) else {
+            return false;
+        };
+        self.placed.set(place, true);
+        if !self.seen.insert((self.placed.clone(), after.clone())) {
+            self.placed.set(place, false);
+            return false;
+        }
+        self.spent.cache_bytes += self.configuration_bytes();
+        let before = std::mem::replace(&mut self.state, after);
+        self.stack.push((call, before, read_first));
+        self.list.lift(call);
+        self.placed_required += usize::from(place < self.required);
+        self.cursor = self.list.first();
+        self.reads_first_due = true;
+        true
     }
 
     /// At the completion of required op `place`, which could not be placed in time: undo the last
@@ -300,7 +355,7 @@ impl<'a, M: SequentialModel> Search<'a, M> {
         {
             self.deepest = Some((self.ops[place].index, self.order(depth)));
         }
-        let Some((call, before)) = self.stack.pop() else {
+        let Some((call, before, read_first)) = self.stack.pop() else {
             let (stuck, longest) = self.deepest.take().unwrap_or_default();
             return Some(Outcome::Refused { stuck, longest });
         };
@@ -309,7 +364,13 @@ impl<'a, M: SequentialModel> Search<'a, M> {
         self.placed.set(undone, false);
         self.placed_required -= usize::from(undone < self.required);
         self.state = before;
-        self.cursor = self.list.next[call];
+        // A read placed first was chosen out of list order: the ops ahead of it are still untried.
+        self.cursor = if read_first {
+            self.list.first()
+        } else {
+            self.list.next[call]
+        };
+        self.reads_first_due = false;
         None
     }
 
@@ -317,7 +378,7 @@ impl<'a, M: SequentialModel> Search<'a, M> {
     fn order(&self, depth: usize) -> Vec<OpIndex> {
         self.stack[..depth]
             .iter()
-            .map(|(call, _)| self.ops[self.list.entries[*call].op].index)
+            .map(|(call, _, _)| self.ops[self.list.entries[*call].op].index)
             .collect()
     }
 
