@@ -24,6 +24,7 @@
 
 pub mod budget;
 pub mod models;
+pub mod preference;
 pub mod prune;
 pub mod search;
 pub mod verify;

@@ -21,19 +21,21 @@
 //! if they had returned at the end of time: each may be placed anywhere after its invocation, or not at
 //! all. So the search is done once every required op is placed; unknown ops left out did not happen.
 //!
-//! One ordering choice is added to theirs: after every placement, reads at the front of the walk that
-//! the current state already explains are placed first ([`Search::place_a_read_first`]). Without it
-//! a history where many writes and a read of an old value all begin together makes the walk place
-//! the writes first and then discover, by undoing them one subset at a time, that the read had to
-//! come earlier: exponential in the writes, even with the memo.
+//! One ordering choice is added to theirs: after every placement, the ops at the front of the walk
+//! that a register model prefers (reads the state explains, then writes nobody still waits for; see
+//! [`super::preference`]) are tried before the plain walk goes on. Without it a history where many
+//! writes and reads all begin together makes the walk place the writes oldest first and then find
+//! out, by undoing them one subset at a time, which one had to come last: exponential in the open
+//! writes, even with the memo.
 //!
 //! When it refuses, the search reports the longest partial order it built before having to undo it,
 //! and the op whose completion forced that undo: the op it could not fit after that prefix. The search
 //! is a value that can be advanced a slice at a time, so a caller can spread one check over frames.
 
 use super::budget::{Bound, Budget, Spent};
+use super::preference::Preference;
 use crate::contract::client_history::{Op, OpIndex};
-use crate::contract::sequential::{RegisterRole, SequentialModel};
+use crate::contract::sequential::SequentialModel;
 use rustc_hash::FxHashSet;
 
 /// How a search ended.
@@ -180,12 +182,12 @@ pub struct Search<'a, M: SequentialModel> {
     state: M::State,
     placed: Placed,
     placed_required: usize,
-    /// Each placed op's call entry, the state before it, and whether it was placed as a read first.
+    /// Each placed op's call entry, the state before it, and whether it was placed out of list order.
     stack: Vec<(usize, M::State, bool)>,
-    /// Whether each op (by place) only reads (its model says so through `register_role`).
-    reads_only: Vec<bool>,
-    /// Whether the front of the walk may hold reads to place first.
-    reads_first_due: bool,
+    /// Which ops to try first at the front of the walk.
+    preference: Preference,
+    /// Whether the front of the walk may hold preferred ops not tried in this configuration.
+    preferred_due: bool,
     seen: FxHashSet<(Placed, M::State)>,
     cursor: usize,
     /// The longest prefix undone so far and the op whose completion undid it.
@@ -208,17 +210,10 @@ impl<'a, M: SequentialModel> Search<'a, M> {
             bound: Bound::OpsPerPartition(budget.ops_per_partition),
         });
         let list = EntryList::new(&ordered);
-        let reads_only = ordered
-            .iter()
-            .map(|op| {
-                let role = model.register_role(&op.call, op.end.returned());
-                matches!(role, Some(RegisterRole::Read { .. }))
-            })
-            .collect();
         Search {
             model,
-            reads_only,
-            reads_first_due: true,
+            preference: Preference::new(model, &ordered),
+            preferred_due: true,
             placed: Placed::new(ordered.len()),
             cursor: list.first(),
             ops: ordered,
@@ -272,8 +267,8 @@ impl<'a, M: SequentialModel> Search<'a, M> {
                 order: self.order(self.stack.len()),
             });
         }
-        if self.reads_first_due {
-            return self.place_a_read_first();
+        if self.preferred_due {
+            return self.place_a_preferred_op();
         }
         let entry = self.list.entries[self.cursor];
         if entry.is_call {
@@ -298,31 +293,38 @@ impl<'a, M: SequentialModel> Search<'a, M> {
         None
     }
 
-    /// Places one read from the front of the walk (the calls before its first completion) that the
-    /// state explains and that makes a new configuration; when there is none, the plain walk goes on.
-    /// Sound because nothing still unplaced must precede a call at the front and a read changes no
-    /// state: if any order of the rest exists, one with this read next does too. Complete because
-    /// undoing such a read sends the walk back to the front, where the ops ahead of it are tried.
-    fn place_a_read_first(&mut self) -> Option<Outcome> {
-        let mut index = self.list.first();
-        while index != self.list.tail && self.list.entries[index].is_call {
-            if self.reads_only[self.list.entries[index].op] {
-                if let Some(bound) = self.spent.reached(&self.budget) {
-                    return Some(Outcome::Undecided { bound });
+    /// Places one op from the front of the walk (the calls before its first completion) that the
+    /// preference picks and that the model accepts in a new configuration: a read first, else a dead
+    /// write. When there is none, the plain walk goes on. Undoing such a choice sends the walk back to
+    /// the front, where the ops ahead of it are tried as well.
+    fn place_a_preferred_op(&mut self) -> Option<Outcome> {
+        for reads in [true, false] {
+            let mut index = self.list.first();
+            while index != self.list.tail && self.list.entries[index].is_call {
+                let place = self.list.entries[index].op;
+                let preferred = if reads {
+                    self.preference.is_read(place)
+                } else {
+                    self.preference.is_dead_write(place)
+                };
+                if preferred {
+                    if let Some(bound) = self.spent.reached(&self.budget) {
+                        return Some(Outcome::Undecided { bound });
+                    }
+                    if self.place_if_new(index, true) {
+                        return None;
+                    }
                 }
-                if self.place_if_new(index, true) {
-                    return None;
-                }
+                index = self.list.next[index];
             }
-            index = self.list.next[index];
         }
-        self.reads_first_due = false;
+        self.preferred_due = false;
         None
     }
 
     /// Steps the op whose call is entry `call`; places it when the model accepts it and the
     /// configuration is new, and then the walk starts again at the front. Counts one configuration.
-    fn place_if_new(&mut self, call: usize, read_first: bool) -> bool {
+    fn place_if_new(&mut self, call: usize, preferred: bool) -> bool {
         self.spent.configurations += 1;
         let place = self.list.entries[call].op;
         let op = self.ops[place];
@@ -336,11 +338,12 @@ impl<'a, M: SequentialModel> Search<'a, M> {
         }
         self.spent.cache_bytes += self.configuration_bytes();
         let before = std::mem::replace(&mut self.state, after);
-        self.stack.push((call, before, read_first));
+        self.stack.push((call, before, preferred));
         self.list.lift(call);
         self.placed_required += usize::from(place < self.required);
+        self.preference.set_placed(place, true);
         self.cursor = self.list.first();
-        self.reads_first_due = true;
+        self.preferred_due = true;
         true
     }
 
@@ -355,7 +358,7 @@ impl<'a, M: SequentialModel> Search<'a, M> {
         {
             self.deepest = Some((self.ops[place].index, self.order(depth)));
         }
-        let Some((call, before, read_first)) = self.stack.pop() else {
+        let Some((call, before, preferred)) = self.stack.pop() else {
             let (stuck, longest) = self.deepest.take().unwrap_or_default();
             return Some(Outcome::Refused { stuck, longest });
         };
@@ -363,14 +366,15 @@ impl<'a, M: SequentialModel> Search<'a, M> {
         let undone = self.list.entries[call].op;
         self.placed.set(undone, false);
         self.placed_required -= usize::from(undone < self.required);
+        self.preference.set_placed(undone, false);
         self.state = before;
-        // A read placed first was chosen out of list order: the ops ahead of it are still untried.
-        self.cursor = if read_first {
+        // A preferred op was chosen out of list order: the ops ahead of it are still untried.
+        self.cursor = if preferred {
             self.list.first()
         } else {
             self.list.next[call]
         };
-        self.reads_first_due = false;
+        self.preferred_due = false;
         None
     }
 
