@@ -17,10 +17,10 @@ pub mod worlds;
 
 pub use base::{clock, hash, ids, rng, time, units};
 pub use contract::{
-    action, client_history, config, entry, invalid, link_settings, panel_rows, protocol, report,
-    sequential,
+    action, client_history, config, entry, erased_model, invalid, link_settings, panel_rows,
+    protocol, report, sequential,
 };
-pub use engine::{checker, fingerprint, history, linearizable, network, trace, world};
+pub use engine::{checker, client_log, fingerprint, history, linearizable, network, trace, world};
 pub use protocols::{
     lock_client, lockservice, paxos, pbft, raft, redlock, resource, scheduler, work_queue, worker,
     zookeeper,
@@ -29,7 +29,10 @@ pub use tooling::{
     bench, chaos, chaos_digest, compare, gallery, lesson, replay, runner, scenario, suggest, sweep,
     trace_file,
 };
-pub use views::{difference, message_content, narration, price, upkeep, view, view_coordination};
+pub use views::{
+    difference, history_summary, history_words, message_content, narration, price, upkeep, view,
+    view_coordination,
+};
 pub use worlds::{actor, coordination, registry};
 
 pub use contract::config::{ProtocolConfig, ProtocolKind};

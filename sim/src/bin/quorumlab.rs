@@ -11,7 +11,8 @@ use std::process::ExitCode;
 
 const USAGE: &str = "\
 usage:
-  quorumlab run FILE [--seed N] [--duration-ms N] [--trace OUT.jsonl]
+  quorumlab run FILE [--seed N] [--duration-ms N] [--trace OUT.jsonl] [--history]
+      --history adds whether what the clients saw is linearizable (a `history` block)
   quorumlab replay TRACE.jsonl   (a trace file exported from the app; exit 1 if it does not reproduce)
   quorumlab check FILE...
   quorumlab sweep [--protocol raft] --seeds N [--nodes K] [--chaos | --profile P] [--variant V] [--first-seed S] [--jobs J]

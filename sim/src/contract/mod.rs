@@ -8,6 +8,7 @@ pub mod checkpoint;
 pub mod client_history;
 pub mod config;
 pub mod entry;
+pub mod erased_model;
 pub mod invalid;
 pub mod layout;
 pub mod link_settings;

@@ -50,4 +50,20 @@ pub trait SequentialModel {
         call: &OpCall,
         returned: Option<&OpReturn>,
     ) -> Option<Self::State>;
+
+    /// For a model where each partition is one register: whether `call` writes a value or reads one,
+    /// and the value a finished read saw. The checker uses it to leave out ops of unknown outcome that
+    /// cannot matter (see `engine::linearizable::prune`). `None`, the default, leaves every op in.
+    fn register_role(&self, _call: &OpCall, _returned: Option<&OpReturn>) -> Option<RegisterRole> {
+        None
+    }
+}
+
+/// What an op does to a register, for a model that is one register per partition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RegisterRole {
+    /// Sets the register to `value`.
+    Write { value: u64 },
+    /// Reads it; `saw` is the value returned, `None` for "nothing written" or an unknown answer.
+    Read { saw: Option<u64> },
 }

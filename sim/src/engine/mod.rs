@@ -1,8 +1,9 @@
 //! The engine layer: the simulated network, the trace and its hash, the checkers, the world that runs
-//! events in virtual time, time travel over it, and the linearizability check of what clients saw. It
+//! events in virtual time, time travel over it, the log of what clients saw and the linearizability check of it. It
 //! may import the worlds layer and below.
 
 pub mod checker;
+pub mod client_log;
 pub mod fingerprint;
 pub mod history;
 pub mod in_flight;

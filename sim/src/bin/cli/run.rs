@@ -1,14 +1,18 @@
-//! `quorumlab run FILE [--seed N] [--duration-ms N] [--trace OUT.jsonl]`: run one scenario file and
-//! print its report as JSON.
+//! `quorumlab run FILE [--seed N] [--duration-ms N] [--trace OUT.jsonl] [--history]`: run one
+//! scenario file and print its report as JSON. `--history` adds a `history` block: whether what the
+//! clients saw is linearizable, checked within the native budget (see `views::history_summary`).
 
 use super::args::FlagSpec;
 use super::Outcome;
+use quorumlab_sim::history_summary::{summarize, HistorySummary};
+use quorumlab_sim::linearizable::Budget;
 use quorumlab_sim::runner::ScenarioRun;
 use quorumlab_sim::scenario::{parse_scenario, Scenario, MAX_DURATION_MS};
+use serde::Serialize;
 
 const FLAGS: FlagSpec = FlagSpec {
     with_value: &["seed", "duration-ms", "trace"],
-    switches: &[],
+    switches: &["history"],
 };
 
 pub fn run_command(args: &[String]) -> Outcome {
@@ -35,9 +39,35 @@ fn run_file(args: &[String]) -> Result<(), String> {
     if let Some(trace_path) = parsed.text("trace") {
         write_trace(&run, trace_path)?;
     }
-    let json = serde_json::to_string_pretty(&run.report()).expect("reports serialize");
-    println!("{json}");
+    let report = run.report();
+    let json = if parsed.switch("history") {
+        let history = history_of(&run)?;
+        let with_history = WithHistory {
+            report: &report,
+            history,
+        };
+        serde_json::to_string_pretty(&with_history)
+    } else {
+        serde_json::to_string_pretty(&report)
+    };
+    println!("{}", json.expect("reports serialize"));
     Ok(())
+}
+
+/// The report with a `history` block after its own fields, which keep their order.
+#[derive(Serialize)]
+struct WithHistory<'a, R: Serialize> {
+    #[serde(flatten)]
+    report: &'a R,
+    history: HistorySummary,
+}
+
+fn history_of(run: &ScenarioRun) -> Result<HistorySummary, String> {
+    let world = run.world();
+    let check = world
+        .linearizability(Budget::NATIVE)
+        .map_err(|error| format!("--history: the client log is malformed: {error}"))?;
+    Ok(summarize(world, &check))
 }
 
 /// A shorter run may not cut steps off silently: that would change what the scenario means.

@@ -10,6 +10,7 @@ use crate::base::rng::Rng;
 use crate::contract::action::Action;
 use crate::contract::checkpoint::CheckpointSpec;
 use crate::contract::config::ProtocolConfig;
+use crate::contract::erased_model::DynModel;
 use crate::contract::invalid::Invalid;
 use crate::contract::verdicts::WorldChecker;
 use crate::contract::world_read::WorldRead;
@@ -134,6 +135,12 @@ pub trait WorldParts: Sync {
     /// The checker judging the world's own invariants, armed for this run's nodes.
     fn checker(&self, _arming: &Arming) -> Option<Box<dyn WorldChecker>> {
         None
+    }
+
+    /// The sequential models its clients' histories are judged by (a key-value store), each judging
+    /// its own kind of call; none where no client history is recorded.
+    fn history_models(&self, _protocol: &ProtocolConfig) -> &'static [&'static dyn DynModel] {
+        &[]
     }
 
     /// The requests the world has committed so far, under the protocol's name for the price of

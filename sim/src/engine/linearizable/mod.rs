@@ -13,16 +13,22 @@
 //!    key-value store). Linearizability is local, so each part is checked on its own and the history
 //!    is linearizable exactly when every part is. Failed ops are dropped here: the service refused
 //!    them before doing anything, so they did not happen.
-//! 3. **Search** each part ([`search`]), within a [`Budget`].
+//! 3. **Search** each part ([`search`]), within a [`Budget`], after leaving out the unknown ops that
+//!    cannot change its verdict ([`prune`]).
 //! 4. **Verdict.** A refused part makes the history not linearizable, whatever the others say (the
 //!    parts are independent, so one refusal is a fact on its own); otherwise a part that reached a
 //!    bound makes it undecided; otherwise it is linearizable, with one order per part.
 //!
-//! [`verify`] holds the plain referee the tests hold the search to.
+//! [`verify`] holds the plain referee the tests hold the search to; [`witness`] shrinks a refusal to
+//! the few ops that show it.
 
 pub mod budget;
+pub mod models;
+pub mod preference;
+pub mod prune;
 pub mod search;
 pub mod verify;
+pub mod witness;
 
 use crate::contract::client_history::{Op, OpEnd, OpIndex};
 use crate::contract::sequential::SequentialModel;
@@ -35,7 +41,7 @@ use std::collections::{BTreeMap, BTreeSet};
 pub struct PartitionCheck {
     /// The model's partition key.
     pub partition: u64,
-    /// Ops searched (failed ones left out).
+    /// Ops searched (failed ones, and unknown ones that cannot matter, left out).
     pub ops: usize,
     /// Model steps tried.
     pub explored: u64,
@@ -83,6 +89,15 @@ impl Check {
             _ => None,
         });
         undecided.unwrap_or(Verdict::Linearizable)
+    }
+
+    /// The first refused part, with the op that could not be placed and the longest partial order
+    /// found before it.
+    pub fn refusal(&self) -> Option<(&PartitionCheck, OpIndex, &[OpIndex])> {
+        self.partitions.iter().find_map(|part| match &part.outcome {
+            Outcome::Refused { stuck, longest } => Some((part, *stuck, longest.as_slice())),
+            _ => None,
+        })
     }
 
     /// Model steps tried over all parts.
@@ -172,16 +187,41 @@ pub fn partitions<'a, M: SequentialModel>(model: &M, ops: &'a [Op]) -> BTreeMap<
     parts
 }
 
-/// Checks a whole history against `model`, each part within `budget`.
+/// Checks a whole history against `model`, each part within `budget`, after leaving out the unknown
+/// ops that cannot change the verdict ([`prune`]).
 pub fn check<M: SequentialModel>(
     model: &M,
     ops: &[Op],
     budget: Budget,
 ) -> Result<Check, HistoryError> {
+    check_parts(model, ops, budget, true)
+}
+
+/// [`check`] with every unknown op left in: the same verdict, by a longer search (for tests that
+/// hold the pruning to that).
+pub fn check_unpruned<M: SequentialModel>(
+    model: &M,
+    ops: &[Op],
+    budget: Budget,
+) -> Result<Check, HistoryError> {
+    check_parts(model, ops, budget, false)
+}
+
+fn check_parts<M: SequentialModel>(
+    model: &M,
+    ops: &[Op],
+    budget: Budget,
+    pruned: bool,
+) -> Result<Check, HistoryError> {
     validate(ops)?;
     let partitions = partitions(model, ops)
         .into_iter()
         .map(|(partition, part)| {
+            let part = if pruned {
+                prune::prune(model, part)
+            } else {
+                part
+            };
             let mut search = Search::new(model, &part, budget);
             let outcome = search.run();
             PartitionCheck {

@@ -21,11 +21,19 @@
 //! if they had returned at the end of time: each may be placed anywhere after its invocation, or not at
 //! all. So the search is done once every required op is placed; unknown ops left out did not happen.
 //!
+//! One ordering choice is added to theirs: after every placement, the ops at the front of the walk
+//! that a register model prefers (reads the state explains, then writes nobody still waits for; see
+//! [`super::preference`]) are tried before the plain walk goes on. Without it a history where many
+//! writes and reads all begin together makes the walk place the writes oldest first and then find
+//! out, by undoing them one subset at a time, which one had to come last: exponential in the open
+//! writes, even with the memo.
+//!
 //! When it refuses, the search reports the longest partial order it built before having to undo it,
 //! and the op whose completion forced that undo: the op it could not fit after that prefix. The search
 //! is a value that can be advanced a slice at a time, so a caller can spread one check over frames.
 
 use super::budget::{Bound, Budget, Spent};
+use super::preference::Preference;
 use crate::contract::client_history::{Op, OpIndex};
 use crate::contract::sequential::SequentialModel;
 use rustc_hash::FxHashSet;
@@ -174,8 +182,12 @@ pub struct Search<'a, M: SequentialModel> {
     state: M::State,
     placed: Placed,
     placed_required: usize,
-    /// Each placed op's call entry and the state before it.
-    stack: Vec<(usize, M::State)>,
+    /// Each placed op's call entry, the state before it, and whether it was placed out of list order.
+    stack: Vec<(usize, M::State, bool)>,
+    /// Which ops to try first at the front of the walk.
+    preference: Preference,
+    /// Whether the front of the walk may hold preferred ops not tried in this configuration.
+    preferred_due: bool,
     seen: FxHashSet<(Placed, M::State)>,
     cursor: usize,
     /// The longest prefix undone so far and the op whose completion undid it.
@@ -200,6 +212,8 @@ impl<'a, M: SequentialModel> Search<'a, M> {
         let list = EntryList::new(&ordered);
         Search {
             model,
+            preference: Preference::new(model, &ordered),
+            preferred_due: true,
             placed: Placed::new(ordered.len()),
             cursor: list.first(),
             ops: ordered,
@@ -253,9 +267,12 @@ impl<'a, M: SequentialModel> Search<'a, M> {
                 order: self.order(self.stack.len()),
             });
         }
+        if self.preferred_due {
+            return self.place_a_preferred_op();
+        }
         let entry = self.list.entries[self.cursor];
         if entry.is_call {
-            self.try_place(entry.op)
+            self.try_place()
         } else if entry.op >= self.required {
             Some(Outcome::Linearizable {
                 order: self.order(self.stack.len()),
@@ -265,28 +282,69 @@ impl<'a, M: SequentialModel> Search<'a, M> {
         }
     }
 
-    /// At the call of op `place`: place it next if the model accepts it and the configuration is new.
-    fn try_place(&mut self, place: usize) -> Option<Outcome> {
+    /// At a call: place its op next if the model accepts it and the configuration is new.
+    fn try_place(&mut self) -> Option<Outcome> {
         if let Some(bound) = self.spent.reached(&self.budget) {
             return Some(Outcome::Undecided { bound });
         }
-        self.spent.configurations += 1;
-        let op = self.ops[place];
-        if let Some(after) = self.model.step(&self.state, &op.call, op.end.returned()) {
-            self.placed.set(place, true);
-            if self.seen.insert((self.placed.clone(), after.clone())) {
-                self.spent.cache_bytes += self.configuration_bytes();
-                let before = std::mem::replace(&mut self.state, after);
-                self.stack.push((self.cursor, before));
-                self.list.lift(self.cursor);
-                self.placed_required += usize::from(place < self.required);
-                self.cursor = self.list.first();
-                return None;
-            }
-            self.placed.set(place, false);
+        if !self.place_if_new(self.cursor, false) {
+            self.cursor = self.list.next[self.cursor];
         }
-        self.cursor = self.list.next[self.cursor];
         None
+    }
+
+    /// Places one op from the front of the walk (the calls before its first completion) that the
+    /// preference picks and that the model accepts in a new configuration: a read first, else a dead
+    /// write. When there is none, the plain walk goes on. Undoing such a choice sends the walk back to
+    /// the front, where the ops ahead of it are tried as well.
+    fn place_a_preferred_op(&mut self) -> Option<Outcome> {
+        for reads in [true, false] {
+            let mut index = self.list.first();
+            while index != self.list.tail && self.list.entries[index].is_call {
+                let place = self.list.entries[index].op;
+                let preferred = if reads {
+                    self.preference.is_read(place)
+                } else {
+                    self.preference.is_dead_write(place)
+                };
+                if preferred {
+                    if let Some(bound) = self.spent.reached(&self.budget) {
+                        return Some(Outcome::Undecided { bound });
+                    }
+                    if self.place_if_new(index, true) {
+                        return None;
+                    }
+                }
+                index = self.list.next[index];
+            }
+        }
+        self.preferred_due = false;
+        None
+    }
+
+    /// Steps the op whose call is entry `call`; places it when the model accepts it and the
+    /// configuration is new, and then the walk starts again at the front. Counts one configuration.
+    fn place_if_new(&mut self, call: usize, preferred: bool) -> bool {
+        self.spent.configurations += 1;
+        let place = self.list.entries[call].op;
+        let op = self.ops[place];
+        let Some(after) = self.model.step(&self.state, &op.call, op.end.returned()) else {
+            return false;
+        };
+        self.placed.set(place, true);
+        if !self.seen.insert((self.placed.clone(), after.clone())) {
+            self.placed.set(place, false);
+            return false;
+        }
+        self.spent.cache_bytes += self.configuration_bytes();
+        let before = std::mem::replace(&mut self.state, after);
+        self.stack.push((call, before, preferred));
+        self.list.lift(call);
+        self.placed_required += usize::from(place < self.required);
+        self.preference.set_placed(place, true);
+        self.cursor = self.list.first();
+        self.preferred_due = true;
+        true
     }
 
     /// At the completion of required op `place`, which could not be placed in time: undo the last
@@ -300,7 +358,7 @@ impl<'a, M: SequentialModel> Search<'a, M> {
         {
             self.deepest = Some((self.ops[place].index, self.order(depth)));
         }
-        let Some((call, before)) = self.stack.pop() else {
+        let Some((call, before, preferred)) = self.stack.pop() else {
             let (stuck, longest) = self.deepest.take().unwrap_or_default();
             return Some(Outcome::Refused { stuck, longest });
         };
@@ -308,8 +366,15 @@ impl<'a, M: SequentialModel> Search<'a, M> {
         let undone = self.list.entries[call].op;
         self.placed.set(undone, false);
         self.placed_required -= usize::from(undone < self.required);
+        self.preference.set_placed(undone, false);
         self.state = before;
-        self.cursor = self.list.next[call];
+        // A preferred op was chosen out of list order: the ops ahead of it are still untried.
+        self.cursor = if preferred {
+            self.list.first()
+        } else {
+            self.list.next[call]
+        };
+        self.preferred_due = false;
         None
     }
 
@@ -317,7 +382,7 @@ impl<'a, M: SequentialModel> Search<'a, M> {
     fn order(&self, depth: usize) -> Vec<OpIndex> {
         self.stack[..depth]
             .iter()
-            .map(|(call, _)| self.ops[self.list.entries[*call].op].index)
+            .map(|(call, _, _)| self.ops[self.list.entries[*call].op].index)
             .collect()
     }
 

@@ -1,11 +1,14 @@
 //! Clients: requests submitted by actions, their outcomes, and the client-side timeout that turns a
-//! silent request into "unknown".
+//! silent request into "unknown". Each request is also written to the client log (invocation and
+//! completion), beside the trace and never instead of it: those writes draw nothing, schedule nothing
+//! and record nothing, so a run's hash does not know they happen.
 
 use super::{BacklogItem, EventKind, NodeStatus, World};
 use crate::base::ids::NodeId;
 use crate::base::time::SimTime;
 use crate::base::units::LogIndex;
 use crate::contract::action::RequestKind;
+use crate::contract::client_history::{OpCall, OpEnd, OpReturn, Record, Unknown, Who};
 use crate::contract::protocol::{ClientCommand, ClientError, ClientOutcome, Input, RequestId};
 use crate::contract::report::RequestCounts;
 use crate::engine::checker::LINEARIZABLE_READS;
@@ -90,8 +93,12 @@ impl World {
             finished_at_us: None,
             must_reflect_index: self.clients.highest_acknowledged_write,
         };
+        let call = OpCall::Kv(command);
+        self.log_client(Record::Invoke { local: id, call }, None);
         let Some(node) = node else {
             let error = ClientError::NotLeader { leader_hint: None };
+            let end = op_end(ClientOutcome::Rejected(error));
+            self.log_client(Record::Complete { local: id, end }, None);
             self.clients
                 .finish(record, ClientOutcome::Rejected(error), self.now);
             return;
@@ -135,6 +142,13 @@ impl World {
             request: request_id,
             outcome,
         });
+        let end = op_end(outcome);
+        let served_by = record.node.filter(|_| !matches!(end, OpEnd::Unknown(_)));
+        let complete = Record::Complete {
+            local: request_id,
+            end,
+        };
+        self.log_client(complete, served_by);
         if let ClientOutcome::Read { index, .. } = outcome {
             if index < record.must_reflect_index {
                 self.report_stale_read(&record, index);
@@ -157,5 +171,24 @@ impl World {
 
     pub(super) fn client_timeout(&mut self, request_id: RequestId) {
         self.client_reply(request_id, ClientOutcome::Unknown);
+    }
+
+    /// Writes one event of an anonymous client request to the client log, at the true time.
+    fn log_client(&mut self, record: Record, served_by: Option<NodeId>) {
+        let at_us = self.now.as_micros();
+        self.client_log.push(at_us, Who::Request, record, served_by);
+    }
+}
+
+/// How a client saw a request end, in the history's words. A refusal is known not to have happened:
+/// Raft refuses before appending, and a crashed node does nothing at all.
+fn op_end(outcome: ClientOutcome) -> OpEnd {
+    match outcome {
+        ClientOutcome::Committed { .. } => OpEnd::Ok(OpReturn::Written),
+        ClientOutcome::Read { value, .. } => OpEnd::Ok(OpReturn::Read(value)),
+        ClientOutcome::Rejected(ClientError::NotLeader { .. }) => OpEnd::Failed("not the leader"),
+        ClientOutcome::Rejected(ClientError::NodeDown) => OpEnd::Failed("node down"),
+        ClientOutcome::Unknown => OpEnd::Unknown(Unknown::Timeout),
+        ClientOutcome::Pending => OpEnd::Unknown(Unknown::NotYet),
     }
 }

@@ -10,6 +10,7 @@ mod clients;
 mod coordination_report;
 mod dispatch;
 mod events;
+mod linearizability;
 mod malformed_write;
 mod membership;
 mod network_actions;
@@ -29,6 +30,7 @@ use crate::contract::entry::parts::Arming;
 use crate::contract::protocol::{ClientCommand, Effects, Input, Protocol, RequestId, TimerKey};
 use crate::contract::report::{NodeFinal, NodeKey, Report};
 use crate::engine::checker::{Checkers, Partitions};
+use crate::engine::client_log::ClientLog;
 use crate::engine::fingerprint::FingerprintKind;
 use crate::engine::network::{MessageId, Network};
 use crate::engine::trace::{TraceEvent, TraceLog};
@@ -111,6 +113,8 @@ pub struct World {
     nodes: Vec<NodeSlot>,
     network: Network,
     clients: Clients,
+    /// What the clients asked and were told; never hashed (see `engine::client_log`).
+    client_log: ClientLog,
     trace: TraceLog,
     checkers: Checkers,
     action_log: Vec<(SimTime, Action)>,
@@ -164,6 +168,7 @@ impl World {
             nodes,
             network: Network::new(count, config.timing.drop_ppm, config.timing.duplicate_ppm),
             clients: Clients::default(),
+            client_log: ClientLog::default(),
             trace: TraceLog::new(fingerprint),
             checkers: Checkers::new(count),
             action_log: Vec::new(),
@@ -245,6 +250,16 @@ impl World {
 
     pub fn clients(&self) -> &Clients {
         &self.clients
+    }
+
+    /// Every client operation so far, with its outcome, for a linearizability check.
+    pub fn client_log(&self) -> &ClientLog {
+        &self.client_log
+    }
+
+    /// Caps the client log at `max_events` (it reports the cut; see `ClientLog::truncated_at_us`).
+    pub fn limit_client_log(&mut self, max_events: usize) {
+        self.client_log.set_cap(max_events);
     }
 
     pub fn checkers(&self) -> &Checkers {

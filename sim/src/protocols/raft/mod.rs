@@ -41,6 +41,7 @@ pub mod describe;
 mod describe_membership;
 mod election;
 pub mod entry;
+pub mod kv_model;
 pub mod log;
 pub mod membership;
 pub mod message;
