@@ -8,6 +8,7 @@
 mod actions;
 mod clients;
 mod coordination_report;
+mod disk;
 mod dispatch;
 mod events;
 mod malformed_write;
@@ -17,6 +18,7 @@ mod price_report;
 mod read;
 
 pub use clients::{ClientRecord, Clients, RECENT_REQUESTS};
+pub use disk::Disk;
 pub use events::{EventKind, EventQueue};
 
 use crate::base::clock::LocalClock;
@@ -81,6 +83,7 @@ pub struct NodeSlot {
     backlog: VecDeque<BacklogItem>,
     pause_generation: u64,
     pub persist_count: u64,
+    pub disk: Disk,
 }
 
 impl NodeSlot {
@@ -94,6 +97,7 @@ impl NodeSlot {
             backlog: VecDeque::new(),
             pause_generation: 0,
             persist_count: 0,
+            disk: Disk::default(),
         }
     }
 
