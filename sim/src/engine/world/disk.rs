@@ -1,17 +1,26 @@
 //! Disks: how long a node's writes take, and the replies that wait for them.
 //!
-//! A protocol says "this reply depends on what I just made durable" by pushing `Effect::Persist`
-//! before the sends (the ordering rule of `contract::protocol`). Until disks existed the world took
-//! the write as done the instant `handle` returned. Now each node has a write time, a range in
-//! milliseconds — the world's `[timing] persist_ms`, or its own after a `SlowDisk` action — and the
-//! sends that follow a persist in one input leave only when that write is done. Why per input and not
-//! per `persist` call: a real server gathers what one message changed (a term, then a vote) into one
-//! write and one flush, as etcd's `Ready` does, so one input costs one write however many parts it has.
+//! A protocol says "what I send next depends on what I just made durable" by pushing
+//! `Effect::Persist` before the sends (the ordering rule of `contract::protocol`). Until disks existed
+//! the world took the write as done the instant `handle` returned. Now each node has a write time, a
+//! range in milliseconds — the world's `[timing] persist_ms`, or its own after a `SlowDisk` action —
+//! and when an input made a write, the *replies* it sends (pushed with
+//! `Effects::reply_after_persist`) leave only when the write is done. That is Raft's "persist before you answer": a
+//! vote, a term, log entries are on disk before RequestVote or AppendEntries is answered; a Paxos
+//! acceptor's promise likewise. Requests a node starts on its own (a candidate's RequestVote, a
+//! leader's AppendEntries) are not held: the dissertation (section 10.2.1) lets a leader write its own
+//! log in parallel with sending it, and a candidate's vote for itself only has to be durable before
+//! it counts it. Why per input and not per `persist` call: a real server gathers what one message
+//! changed (a term, then a vote) into one write and one flush, as etcd's `Ready` does.
 //!
 //! The disk does one write at a time: a write that begins while an earlier one is still going waits
-//! for it, so a burst of requests to a slow disk queues, as it does on a real one. A write time of
-//! `[0, 0]` (every world's default) is a disk that writes at once: no random number is drawn, no send
-//! moves, and every pinned hash stays what it was.
+//! for it, so a burst of requests to a slow disk queues, as on a real one (the leader's own writes
+//! occupy its disk too). A write time of `[0, 0]` (every world's default) is a disk that writes at
+//! once: no random number is drawn, no send moves, and every pinned hash stays what it was.
+//!
+//! Known simplification: a leader counts its own copy of an entry at once, before its own write
+//! would be done, so commit latency under a slow leader disk reads a little short; elections, which
+//! the experiments measure, depend only on the replies.
 //!
 //! What a crash does to a write in progress: the state the actor holds as durable is kept (the model
 //! has no torn writes), but the replies waiting behind it are never sent, so the crashed node tells

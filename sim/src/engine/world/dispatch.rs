@@ -58,13 +58,17 @@ impl World {
             mark,
             effects.as_slice(),
         );
-        // Sends after a persist leave when the write is done (`disk.rs`): one write per input.
-        let mut departs: Option<SimTime> = None;
+        // A reply after a persist leaves when the write is done (`disk.rs`): one write per input.
+        let mut written_at: Option<SimTime> = None;
         for effect in effects.drain() {
-            if matches!(effect, Effect::Persist { .. }) && departs.is_none() {
-                departs = Some(self.write_to_disk(node));
+            if matches!(effect, Effect::Persist { .. }) && written_at.is_none() {
+                written_at = Some(self.write_to_disk(node));
             }
-            self.apply_effect(node, effect, departs.unwrap_or(self.now));
+            let departs = match (&effect, written_at) {
+                (Effect::Send { reply: true, .. }, Some(at)) => at,
+                _ => self.now,
+            };
+            self.apply_effect(node, effect, departs);
         }
         self.effects = effects;
         for violation in violations {
@@ -85,7 +89,7 @@ impl World {
     /// `departs`: when a message sent now leaves the node (later than now behind a disk write).
     fn apply_effect(&mut self, node: NodeId, effect: Effect<Message>, departs: SimTime) {
         match effect {
-            Effect::Send { to, message } => self.send(node, to, message, departs),
+            Effect::Send { to, message, .. } => self.send(node, to, message, departs),
             Effect::SetTimer { key, delay, label } => self.set_timer(node, key, delay, label),
             Effect::CancelTimer { key } => {
                 self.nodes[node.index()].timers.remove(&key);

@@ -259,8 +259,14 @@ impl<A: Payload, M: RaftWire<A>> RaftNode<A, M> {
             .filter(move |peer| *peer != me)
     }
 
+    /// Answers go out after this input's writes (term, vote, entries) are on disk; requests at once.
     fn send(&self, effects: &mut Effects<M>, to: NodeId, message: RaftMessage<A>) {
-        effects.send(to, message);
+        match message {
+            RaftMessage::RequestVoteReply { .. } | RaftMessage::AppendEntriesReply { .. } => {
+                effects.reply_after_persist(to, message)
+            }
+            _ => effects.send(to, message),
+        }
     }
 
     fn on_message(
