@@ -1,5 +1,5 @@
 //! Disks (`[timing] persist_ms`, the `slow_disk` step): a reply that depends on a write leaves when
-//! the write is done, a reply that needs none and a request a node starts itself leave at once, a slow disk slows only its own node,
+//! the write is done, a reply that needs none and a leader's AppendEntries leave at once, a slow disk slows only its own node,
 //! a crash in the middle of a write sends nothing, and files read, refuse and write the keys back.
 
 use quorumlab_sim::action::{Action, NodeTarget, RequestKind};
@@ -66,15 +66,28 @@ fn a_granted_vote_waits_for_the_voters_disk_and_an_instant_disk_does_not() {
 }
 
 #[test]
-fn a_request_a_node_starts_itself_is_not_held_by_its_own_write() {
+fn a_candidate_asks_after_its_write_and_a_leader_replicates_at_once() {
     let mut world = world((20, 20), 3);
     world.run_until(SimTime::from_ms(2_000));
-    let requests: Vec<(u64, u64)> = (0..3)
-        .flat_map(|node| sends(&world, NodeId(node), "RequestVote", 0))
-        .chain((0..3).flat_map(|node| sends(&world, NodeId(node), "AppendEntries", 0)))
-        .collect();
-    assert!(!requests.is_empty());
-    assert!(requests
+    world.apply(&Action::Request {
+        count: 1,
+        target: NodeTarget::Leader,
+        kind: RequestKind::Put,
+    });
+    world.run_until(SimTime::from_ms(2_200));
+    let all = |label: &str| -> Vec<(u64, u64)> {
+        (0..3)
+            .flat_map(|node| sends(&world, NodeId(node), label, 0))
+            .collect()
+    };
+    let asks = all("RequestVote");
+    assert!(!asks.is_empty());
+    assert!(asks
+        .iter()
+        .all(|(sent_us, due_us)| due_us - sent_us >= 20_000 + WIRE_US));
+    let appends = all("AppendEntries");
+    assert!(!appends.is_empty());
+    assert!(appends
         .iter()
         .all(|(sent_us, due_us)| due_us - sent_us == WIRE_US));
 }

@@ -12,7 +12,7 @@
 //! that depend on it, and the world treats the durable part of an actor as written when `handle` returns,
 //! so "persist before you reply" holds by construction. `Effect::Persist` marks that a write happened, for
 //! the trace and the UI, and lets the world charge the node's disk time: a send pushed with
-//! [`Effects::reply_after_persist`] leaves when that write is done.
+//! [`Effects::send_after_persist`] leaves when that write is done.
 
 use crate::base::ids::{NodeId, NodeSet};
 use crate::base::units::{LogIndex, Term};
@@ -253,9 +253,10 @@ pub enum Effect<M: Wire> {
     Send {
         to: NodeId,
         message: M,
-        /// An answer to a message that depends on what this input persisted (a vote, an
-        /// AppendEntries acknowledgement): it leaves only when the node's disk write is done.
-        reply: bool,
+        /// A message that depends on what this input persisted (a vote, an AppendEntries
+        /// acknowledgement, a candidate's RequestVote): it leaves only when the node's disk write
+        /// is done.
+        after_persist: bool,
     },
     SetTimer {
         key: TimerKey,
@@ -302,20 +303,20 @@ impl<M: Wire> Effects<M> {
         self.list.push(Effect::Send {
             to,
             message: M::wrap(message),
-            reply: false,
+            after_persist: false,
         });
     }
 
-    /// Sends an answer that must not leave before this input's writes are on disk ("persist before
+    /// Sends a message that must not leave before this input's writes are on disk ("persist before
     /// you reply"): the world holds it for the node's disk write time, if any.
-    pub fn reply_after_persist<T>(&mut self, to: NodeId, message: T)
+    pub fn send_after_persist<T>(&mut self, to: NodeId, message: T)
     where
         M: Carries<T>,
     {
         self.list.push(Effect::Send {
             to,
             message: M::wrap(message),
-            reply: true,
+            after_persist: true,
         });
     }
 

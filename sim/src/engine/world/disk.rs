@@ -4,14 +4,14 @@
 //! `Effect::Persist` before the sends (the ordering rule of `contract::protocol`). Until disks existed
 //! the world took the write as done the instant `handle` returned. Now each node has a write time, a
 //! range in milliseconds — the world's `[timing] persist_ms`, or its own after a `SlowDisk` action —
-//! and when an input made a write, the *replies* it sends (pushed with
-//! `Effects::reply_after_persist`) leave only when the write is done. That is Raft's "persist before you answer": a
-//! vote, a term, log entries are on disk before RequestVote or AppendEntries is answered; a Paxos
-//! acceptor's promise likewise. Requests a node starts on its own (a candidate's RequestVote, a
-//! leader's AppendEntries) are not held: the dissertation (section 10.2.1) lets a leader write its own
-//! log in parallel with sending it, and a candidate's vote for itself only has to be durable before
-//! it counts it. Why per input and not per `persist` call: a real server gathers what one message
-//! changed (a term, then a vote) into one write and one flush, as etcd's `Ready` does.
+//! and when an input made a write, the messages that depend on it (pushed with
+//! `Effects::send_after_persist`) leave only when the write is done. That is Raft's "persist before
+//! you answer": a vote, a term, log entries are on disk before RequestVote or AppendEntries is
+//! answered, and a candidate writes its term and its vote for itself before asking for votes (as
+//! LogCabin, the paper's implementation, does); a Paxos acceptor's promise likewise. A leader's
+//! AppendEntries is not held: the dissertation (section 10.2.1) lets a leader write its own log in
+//! parallel with sending it. Why per input and not per `persist` call: a real server gathers what
+//! one message changed (a term, then a vote) into one write and one flush, as etcd's `Ready` does.
 //!
 //! The disk does one write at a time: a write that begins while an earlier one is still going waits
 //! for it, so a burst of requests to a slow disk queues, as on a real one (the leader's own writes

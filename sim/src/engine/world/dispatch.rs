@@ -65,7 +65,13 @@ impl World {
                 written_at = Some(self.write_to_disk(node));
             }
             let departs = match (&effect, written_at) {
-                (Effect::Send { reply: true, .. }, Some(at)) => at,
+                (
+                    Effect::Send {
+                        after_persist: true,
+                        ..
+                    },
+                    Some(at),
+                ) => at,
                 _ => self.now,
             };
             self.apply_effect(node, effect, departs);

@@ -259,12 +259,17 @@ impl<A: Payload, M: RaftWire<A>> RaftNode<A, M> {
             .filter(move |peer| *peer != me)
     }
 
-    /// Answers go out after this input's writes (term, vote, entries) are on disk; requests at once.
+    /// Answers go out after this input's writes (term, vote, entries) are on disk, and so does a
+    /// candidate's RequestVote, as in LogCabin, the paper's implementation (it writes its term and
+    /// its vote for itself before asking). A leader's AppendEntries leaves at once: its own write
+    /// may run in parallel (dissertation, section 10.2.1). Pre-votes change nothing durable.
     fn send(&self, effects: &mut Effects<M>, to: NodeId, message: RaftMessage<A>) {
         match message {
-            RaftMessage::RequestVoteReply { .. } | RaftMessage::AppendEntriesReply { .. } => {
-                effects.reply_after_persist(to, message)
-            }
+            RaftMessage::RequestVoteReply { .. }
+            | RaftMessage::AppendEntriesReply { .. }
+            | RaftMessage::RequestVote {
+                pre_vote: false, ..
+            } => effects.send_after_persist(to, message),
             _ => effects.send(to, message),
         }
     }
