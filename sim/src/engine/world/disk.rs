@@ -7,8 +7,9 @@
 //! and when an input made a write, the messages that depend on it (pushed with
 //! `Effects::send_after_persist`) leave only when the write is done. That is Raft's "persist before
 //! you answer": a vote, a term, log entries are on disk before RequestVote or AppendEntries is
-//! answered, and a candidate writes its term and its vote for itself before asking for votes (as
-//! LogCabin, the paper's implementation, does); a Paxos acceptor's promise likewise. A leader's
+//! answered, and a candidate writes its term and its vote for itself before asking for votes (the
+//! simple way; an implementation may also ask first and only count its own vote once written); a
+//! Paxos acceptor's promise likewise. A leader's
 //! AppendEntries is not held: the dissertation (section 10.2.1) lets a leader write its own log in
 //! parallel with sending it. Why per input and not per `persist` call: a real server gathers what
 //! one message changed (a term, then a vote) into one write and one flush, as etcd's `Ready` does.

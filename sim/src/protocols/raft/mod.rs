@@ -260,9 +260,10 @@ impl<A: Payload, M: RaftWire<A>> RaftNode<A, M> {
     }
 
     /// Answers go out after this input's writes (term, vote, entries) are on disk, and so does a
-    /// candidate's RequestVote, as in LogCabin, the paper's implementation (it writes its term and
-    /// its vote for itself before asking). A leader's AppendEntries leaves at once: its own write
-    /// may run in parallel (dissertation, section 10.2.1). Pre-votes change nothing durable.
+    /// candidate's RequestVote: a simple implementation writes its new term and its vote for itself
+    /// before it asks (Figure 2 only requires them durable before it answers or counts). A leader's
+    /// AppendEntries leaves at once: its own write may run in parallel (dissertation, section
+    /// 10.2.1). Pre-votes change nothing durable.
     fn send(&self, effects: &mut Effects<M>, to: NodeId, message: RaftMessage<A>) {
         match message {
             RaftMessage::RequestVoteReply { .. }
