@@ -255,3 +255,22 @@ fn the_narration_tells_a_slow_disk_and_its_repair() {
     });
     assert!(repaired.contains("world's speed"), "{repaired}");
 }
+
+#[test]
+fn a_slow_disk_out_of_range_is_skipped_with_the_reason_and_changes_nothing() {
+    let mut world = world((0, 0), 5);
+    for persist_ms in [(20, 10), (0, 10_001)] {
+        let outcome = world.apply(&Action::SlowDisk {
+            target: NodeTarget::Node(NodeId(0)),
+            persist_ms: Some(persist_ms),
+        });
+        let ActionOutcome::Skipped { reason } = outcome else {
+            panic!("{persist_ms:?} applied");
+        };
+        assert!(
+            reason.contains("ordered range of at most 10000 ms"),
+            "{reason}"
+        );
+        assert_eq!(world.persist_ms(NodeId(0)), (0, 0));
+    }
+}
