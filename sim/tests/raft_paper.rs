@@ -58,7 +58,7 @@ fn sent(effects: &[Effect]) -> Vec<(NodeId, RaftMessage)> {
     effects
         .iter()
         .filter_map(|effect| match effect {
-            Effect::Send { to, message } => Some((*to, message.clone())),
+            Effect::Send { to, message, .. } => Some((*to, message.clone())),
             _ => None,
         })
         .collect()

@@ -19,15 +19,31 @@ fn timing() -> impl Strategy<Value = Timing> {
         0..=PPM_ONE,
         0..=PPM_ONE,
         1..=MAX_TIMING_MS,
+        (
+            ordered_pair(0, quorumlab_sim::config::MAX_PERSIST_MS),
+            0..=quorumlab_sim::config::MAX_TIMER_JITTER_US,
+        ),
     )
         .prop_map(
-            |(election, heartbeat_ms, delay, drop_ppm, duplicate_ppm, client_timeout_ms)| Timing {
-                election_timeout_ms: election,
+            |(
+                election,
                 heartbeat_ms,
-                network_delay_ms: delay,
+                delay,
                 drop_ppm,
                 duplicate_ppm,
                 client_timeout_ms,
+                (persist, timer_jitter_us),
+            )| {
+                Timing {
+                    election_timeout_ms: election,
+                    heartbeat_ms,
+                    network_delay_ms: delay,
+                    drop_ppm,
+                    duplicate_ppm,
+                    client_timeout_ms,
+                    persist_ms: persist,
+                    timer_jitter_us,
+                }
             },
         )
 }

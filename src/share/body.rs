@@ -306,6 +306,11 @@ pub enum LinkAction {
         target: LinkTarget,
         fault: LinkMalformedFault,
     },
+    /// Added after `MalformedWrite` (postcard numbers variants by position: older links keep decoding).
+    SlowDisk {
+        target: LinkTarget,
+        persist_ms: Option<(u64, u64)>,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -110,6 +110,10 @@ fn timing_into(timing: &LinkTiming) -> Timing {
         drop_ppm: timing.drop_ppm,
         duplicate_ppm: timing.duplicate_ppm,
         client_timeout_ms: timing.client_timeout_ms,
+        // A v4 link has no room for a disk's write time or timer jitter: `linkable` refuses a run
+        // that sets either.
+        persist_ms: (0, 0),
+        timer_jitter_us: 0,
     }
 }
 
@@ -615,6 +619,10 @@ fn action_from(action: &Action) -> LinkAction {
                 MalformedFault::NegativeCount => LinkMalformedFault::NegativeCount,
             },
         },
+        Action::SlowDisk { target, persist_ms } => LinkAction::SlowDisk {
+            target: target_from(*target),
+            persist_ms: *persist_ms,
+        },
     }
 }
 
@@ -737,6 +745,10 @@ fn action_into(action: LinkAction) -> Action {
                 LinkMalformedFault::TokenTooLarge => MalformedFault::TokenTooLarge,
                 LinkMalformedFault::NegativeCount => MalformedFault::NegativeCount,
             },
+        },
+        LinkAction::SlowDisk { target, persist_ms } => Action::SlowDisk {
+            target: target_into(target),
+            persist_ms,
         },
     }
 }

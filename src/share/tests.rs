@@ -14,6 +14,7 @@ use quorumlab_sim::ActionOutcome;
 
 mod byzantine_modes;
 mod coordination;
+mod disks;
 mod errors;
 mod legacy_bytes;
 mod lessons;

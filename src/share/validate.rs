@@ -96,6 +96,16 @@ pub fn linkable(run: &SharedRun) -> Result<(), ShareError> {
             setting: super::error::DIRECT_MEMBERSHIP_SETTING,
         });
     }
+    if run.scenario.timing.persist_ms != (0, 0) {
+        return Err(ShareError::NotShareable {
+            setting: "[timing] persist_ms",
+        });
+    }
+    if run.scenario.timing.timer_jitter_us != 0 {
+        return Err(ShareError::NotShareable {
+            setting: "[timing] timer_jitter_us",
+        });
+    }
     Ok(())
 }
 

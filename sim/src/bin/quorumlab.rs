@@ -15,6 +15,8 @@ usage:
       --history adds whether what the clients saw is linearizable (a `history` block)
   quorumlab replay TRACE.jsonl   (a trace file exported from the app; exit 1 if it does not reproduce)
   quorumlab check FILE...
+  quorumlab experiment FILE [--trials N] [--json OUT.json] [--csv OUT.csv] [--emit-trial LINE:TRIAL]
+      (format: sim/EXPERIMENTS.md; JSON to stdout unless --json; line summaries on stderr)
   quorumlab sweep [--protocol raft] --seeds N [--nodes K] [--chaos | --profile P] [--variant V] [--first-seed S] [--jobs J]
   quorumlab sweep --all [--world NAME] [--seeds N] [--raft-seeds N] [--holder-seeds N] [--first-seed S]
   quorumlab sweep [--protocol raft] --emit-scenario SEED [--nodes K] [--chaos | --profile P] [--variant V]
@@ -35,6 +37,7 @@ fn main() -> ExitCode {
         Some("bench") => cli::bench::bench_command(&args[1..]),
         Some("replay") => cli::replay::replay_command(&args[1..]),
         Some("check") => cli::check::check_command(&args[1..]),
+        Some("experiment") => cli::experiment::experiment_command(&args[1..]),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             Outcome::Success

@@ -135,6 +135,13 @@ pub enum Action {
         target: NodeTarget,
         fault: MalformedFault,
     },
+    /// Give a node's disk its own write time, each write drawn in `persist_ms` (a slow disk: every
+    /// reply the node sends after persisting waits for it), or with `None` the world's
+    /// `[timing] persist_ms` again.
+    SlowDisk {
+        target: NodeTarget,
+        persist_ms: Option<(u64, u64)>,
+    },
 }
 
 /// What is wrong with a malformed write a client is made to send.
@@ -284,7 +291,8 @@ impl Action {
             | Action::Request { target, .. }
             | Action::Byzantine { target, .. }
             | Action::RemoveServer { target }
-            | Action::MalformedWrite { target, .. } => vec![("target", *target)],
+            | Action::MalformedWrite { target, .. }
+            | Action::SlowDisk { target, .. } => vec![("target", *target)],
             Action::Cut { from, to, .. } => vec![("from", *from), ("to", *to)],
             Action::Partition { .. }
             | Action::Heal

@@ -18,6 +18,33 @@ pub struct Timing {
     pub duplicate_ppm: u32,
     /// How long a client waits for an answer before calling the outcome unknown, ms.
     pub client_timeout_ms: u64,
+    /// How long one disk write takes on every node, drawn uniformly in this inclusive range, ms: a
+    /// node's messages sent after it persisted (a vote, a term, log entries) leave when the write is
+    /// done. `[0, 0]` (the default) is a disk that writes at once, and draws nothing.
+    #[serde(default, skip_serializing_if = "writes_at_once")]
+    pub persist_ms: (u64, u64),
+    /// How late, at most, a node's timer fires after it is due, drawn uniformly per timer, local µs:
+    /// a process is never scheduled at the exact instant, which is what breaks the symmetry of
+    /// identical election timeouts on real machines. 0 (the default) fires timers exactly and draws
+    /// nothing.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub timer_jitter_us: u64,
+}
+
+/// Largest `[timing] timer_jitter_us`: 100 ms, far above any scheduler's lateness.
+pub const MAX_TIMER_JITTER_US: u64 = 100_000;
+
+fn is_zero(value: &u64) -> bool {
+    *value == 0
+}
+
+/// Longest disk write a node may be given (`[timing] persist_ms`, a `slow_disk` step): ten seconds,
+/// as for a link's own delay, so a learner's slowest disk still lets the run move.
+pub const MAX_PERSIST_MS: u64 = 10_000;
+
+/// A world without disk latency writes no `persist_ms` key, so its serialized timing reads as before.
+fn writes_at_once(persist_ms: &(u64, u64)) -> bool {
+    *persist_ms == (0, 0)
 }
 
 impl Default for Timing {
@@ -29,6 +56,8 @@ impl Default for Timing {
             drop_ppm: 0,
             duplicate_ppm: 0,
             client_timeout_ms: 1_000,
+            persist_ms: (0, 0),
+            timer_jitter_us: 0,
         }
     }
 }
@@ -499,6 +528,18 @@ impl WorldConfig {
         if longest_ms.iter().any(|ms| *ms > MAX_DURATION_MS) {
             return Err(format!(
                 "timing values must be at most {MAX_DURATION_MS} ms"
+            ));
+        }
+        if timing.persist_ms.0 > timing.persist_ms.1 || timing.persist_ms.1 > MAX_PERSIST_MS {
+            return Err(format!(
+                "persist_ms [{}, {}] must be an ordered range of at most {MAX_PERSIST_MS} ms",
+                timing.persist_ms.0, timing.persist_ms.1
+            ));
+        }
+        if timing.timer_jitter_us > MAX_TIMER_JITTER_US {
+            return Err(format!(
+                "timer_jitter_us {} must be at most {MAX_TIMER_JITTER_US}",
+                timing.timer_jitter_us
             ));
         }
         if timing.heartbeat_ms == 0 {

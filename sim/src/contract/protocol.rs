@@ -11,7 +11,8 @@
 //! Ordering rule (as in etcd's `Ready`): an actor mutates its durable state *before* it pushes the sends
 //! that depend on it, and the world treats the durable part of an actor as written when `handle` returns,
 //! so "persist before you reply" holds by construction. `Effect::Persist` marks that a write happened, for
-//! the trace and the UI.
+//! the trace and the UI, and lets the world charge the node's disk time: a send pushed with
+//! [`Effects::send_after_persist`] leaves when that write is done.
 
 use crate::base::ids::{NodeId, NodeSet};
 use crate::base::units::{LogIndex, Term};
@@ -252,6 +253,10 @@ pub enum Effect<M: Wire> {
     Send {
         to: NodeId,
         message: M,
+        /// A message that depends on what this input persisted (a vote, an AppendEntries
+        /// acknowledgement, a candidate's RequestVote): it leaves only when the node's disk write
+        /// is done.
+        after_persist: bool,
     },
     SetTimer {
         key: TimerKey,
@@ -298,6 +303,20 @@ impl<M: Wire> Effects<M> {
         self.list.push(Effect::Send {
             to,
             message: M::wrap(message),
+            after_persist: false,
+        });
+    }
+
+    /// Sends a message that must not leave before this input's writes are on disk ("persist before
+    /// you reply"): the world holds it for the node's disk write time, if any.
+    pub fn send_after_persist<T>(&mut self, to: NodeId, message: T)
+    where
+        M: Carries<T>,
+    {
+        self.list.push(Effect::Send {
+            to,
+            message: M::wrap(message),
+            after_persist: true,
         });
     }
 

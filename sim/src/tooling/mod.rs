@@ -6,6 +6,7 @@ pub mod bench;
 pub mod chaos;
 pub mod chaos_digest;
 pub mod compare;
+pub mod experiment;
 pub mod gallery;
 pub mod lesson;
 pub mod replay;

@@ -3,6 +3,7 @@
 pub mod args;
 pub mod bench;
 pub mod check;
+pub mod experiment;
 pub mod parallel;
 pub mod replay;
 pub mod run;

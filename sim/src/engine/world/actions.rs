@@ -127,6 +127,7 @@ impl World {
             }
             Action::RemoveServer { target } => self.remove_server(*target),
             Action::MalformedWrite { target, fault } => self.send_malformed_write(*target, *fault),
+            Action::SlowDisk { target, persist_ms } => self.slow_disk(*target, *persist_ms),
         }
     }
 
@@ -181,6 +182,7 @@ impl World {
         slot.timers.clear();
         slot.backlog.clear();
         slot.pause_generation += 1;
+        self.forget_replies_waiting_on_disk(node);
         self.refresh_leadership(node);
         Ok(())
     }

@@ -3,6 +3,7 @@
 use super::price_report::HEARTBEAT_LABEL;
 use super::{BacklogItem, EventKind, NodeStatus, PendingTimer, World, MAX_BACKLOG};
 use crate::base::ids::NodeId;
+use crate::base::time::SimTime;
 use crate::contract::protocol::{Effect, Effects, Input, Protocol, TimerDelay, TimerKey};
 use crate::engine::network::{EffectiveLink, InFlight, MAX_IN_FLIGHT};
 use crate::engine::trace::TraceEvent;
@@ -57,8 +58,23 @@ impl World {
             mark,
             effects.as_slice(),
         );
+        // A reply after a persist leaves when the write is done (`disk.rs`): one write per input.
+        let mut written_at: Option<SimTime> = None;
         for effect in effects.drain() {
-            self.apply_effect(node, effect);
+            if matches!(effect, Effect::Persist { .. }) && written_at.is_none() {
+                written_at = Some(self.write_to_disk(node));
+            }
+            let departs = match (&effect, written_at) {
+                (
+                    Effect::Send {
+                        after_persist: true,
+                        ..
+                    },
+                    Some(at),
+                ) => at,
+                _ => self.now,
+            };
+            self.apply_effect(node, effect, departs);
         }
         self.effects = effects;
         for violation in violations {
@@ -76,9 +92,10 @@ impl World {
         self.checkers.note_leadership(self.now, node, leads);
     }
 
-    fn apply_effect(&mut self, node: NodeId, effect: Effect<Message>) {
+    /// `departs`: when a message sent now leaves the node (later than now behind a disk write).
+    fn apply_effect(&mut self, node: NodeId, effect: Effect<Message>, departs: SimTime) {
         match effect {
-            Effect::Send { to, message } => self.send(node, to, message),
+            Effect::Send { to, message, .. } => self.send(node, to, message, departs),
             Effect::SetTimer { key, delay, label } => self.set_timer(node, key, delay, label),
             Effect::CancelTimer { key } => {
                 self.nodes[node.index()].timers.remove(&key);
@@ -95,19 +112,26 @@ impl World {
     /// Drop and delay are decided now, from the link state and the world's generator. A link with
     /// settings of its own changes the odds and the range, never the number of draws, so a run with
     /// none draws exactly what it always did.
-    fn send(&mut self, from: NodeId, to: NodeId, message: Message) {
+    fn send(&mut self, from: NodeId, to: NodeId, message: Message, departs: SimTime) {
         self.messages_sent += 1;
         self.heartbeats_sent += u64::from(message.label() == HEARTBEAT_LABEL);
         let link = self
             .network
             .effective(from, to, self.config.timing.network_delay_ms);
         if self.rng.chance_ppm(link.duplicate_ppm) {
-            self.send_one(from, to, message.clone(), link);
+            self.send_one(from, to, message.clone(), link, departs);
         }
-        self.send_one(from, to, message, link);
+        self.send_one(from, to, message, link, departs);
     }
 
-    fn send_one(&mut self, from: NodeId, to: NodeId, message: Message, link: EffectiveLink) {
+    fn send_one(
+        &mut self,
+        from: NodeId,
+        to: NodeId,
+        message: Message,
+        link: EffectiveLink,
+        departs: SimTime,
+    ) {
         let label = message.label();
         let id = self.network.next_id();
         if self.network.in_flight.len() >= MAX_IN_FLIGHT {
@@ -121,13 +145,13 @@ impl World {
         let dropped = lost || !self.network.link_up(from, to);
         let (min_ms, max_ms) = link.delay_ms;
         let delay_us = self.rng.range_inclusive(min_ms * 1_000, max_ms * 1_000);
-        let deliver_at = self.now.plus_micros(delay_us);
+        let deliver_at = departs.plus_micros(delay_us);
         let flight = InFlight {
             id,
             from,
             to,
             label,
-            sent_at: self.now,
+            sent_at: departs,
             deliver_at,
             dropped,
             held_ms: 0,
@@ -220,6 +244,12 @@ impl World {
                 min_local_us,
                 max_local_us,
             } => self.rng.range_inclusive(min_local_us, max_local_us),
+        };
+        // Scheduling lateness (`[timing] timer_jitter_us`); none by default, and then no draw.
+        let jitter_us = self.config.timing.timer_jitter_us;
+        let after_local_us = match jitter_us {
+            0 => after_local_us,
+            _ => after_local_us + self.rng.range_inclusive(0, jitter_us),
         };
         let generation = self.next_timer_generation;
         self.next_timer_generation += 1;

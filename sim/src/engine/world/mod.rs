@@ -8,6 +8,7 @@
 mod actions;
 mod clients;
 mod coordination_report;
+mod disk;
 mod dispatch;
 mod events;
 mod linearizability;
@@ -18,6 +19,7 @@ mod price_report;
 mod read;
 
 pub use clients::{ClientRecord, Clients, RECENT_REQUESTS};
+pub use disk::Disk;
 pub use events::{EventKind, EventQueue};
 
 use crate::base::clock::LocalClock;
@@ -83,6 +85,7 @@ pub struct NodeSlot {
     backlog: VecDeque<BacklogItem>,
     pause_generation: u64,
     pub persist_count: u64,
+    pub disk: Disk,
 }
 
 impl NodeSlot {
@@ -96,6 +99,7 @@ impl NodeSlot {
             backlog: VecDeque::new(),
             pause_generation: 0,
             persist_count: 0,
+            disk: Disk::default(),
         }
     }
 

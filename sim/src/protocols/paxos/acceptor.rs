@@ -52,7 +52,7 @@ impl Acceptor {
         effects.persist("promise");
         let accepted = self.accepted;
         effects.observe(PaxosFact::PromiseGiven { ballot, accepted });
-        effects.send(from, PaxosMessage::Promise { ballot, accepted });
+        effects.send_after_persist(from, PaxosMessage::Promise { ballot, accepted });
     }
 
     fn on_accept<M: PaxosWire>(
@@ -70,7 +70,7 @@ impl Acceptor {
         effects.persist("accepted proposal");
         effects.observe(PaxosFact::ValueAccepted { ballot, value });
         for learner in &self.learners {
-            effects.send(*learner, PaxosMessage::Accepted { ballot, value });
+            effects.send_after_persist(*learner, PaxosMessage::Accepted { ballot, value });
         }
     }
 

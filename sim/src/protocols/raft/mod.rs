@@ -260,8 +260,20 @@ impl<A: Payload, M: RaftWire<A>> RaftNode<A, M> {
             .filter(move |peer| *peer != me)
     }
 
+    /// Answers go out after this input's writes (term, vote, entries) are on disk, and so does a
+    /// candidate's RequestVote: a simple implementation writes its new term and its vote for itself
+    /// before it asks (Figure 2 only requires them durable before it answers or counts). A leader's
+    /// AppendEntries leaves at once: its own write may run in parallel (dissertation, section
+    /// 10.2.1). Pre-votes change nothing durable.
     fn send(&self, effects: &mut Effects<M>, to: NodeId, message: RaftMessage<A>) {
-        effects.send(to, message);
+        match message {
+            RaftMessage::RequestVoteReply { .. }
+            | RaftMessage::AppendEntriesReply { .. }
+            | RaftMessage::RequestVote {
+                pre_vote: false, ..
+            } => effects.send_after_persist(to, message),
+            _ => effects.send(to, message),
+        }
     }
 
     fn on_message(

@@ -123,6 +123,14 @@ fn write_timing(out: &mut String, scenario: &Scenario) {
     let _ = writeln!(out, "drop_rate = {}", rate_text(timing.drop_ppm));
     let _ = writeln!(out, "duplicate_rate = {}", rate_text(timing.duplicate_ppm));
     let _ = writeln!(out, "client_timeout_ms = {}", timing.client_timeout_ms);
+    // Written only when set, so every file exported before disks existed reads the same.
+    if timing.persist_ms != (0, 0) {
+        let (persist_min, persist_max) = timing.persist_ms;
+        let _ = writeln!(out, "persist_ms = [{persist_min}, {persist_max}]");
+    }
+    if timing.timer_jitter_us != 0 {
+        let _ = writeln!(out, "timer_jitter_us = {}", timing.timer_jitter_us);
+    }
     let _ = writeln!(out, "pre_vote = {}", raft.pre_vote);
     let _ = writeln!(out, "check_quorum = {}", raft.check_quorum);
     let _ = writeln!(out, "lease_reads = {}", raft.lease_reads);
@@ -203,6 +211,13 @@ fn action_parts(action: &Action) -> (&'static str, Vec<(&'static str, String)>) 
         ),
         Action::RemoveServer { target } => {
             ("remove-server", vec![("target", target_text(*target))])
+        }
+        Action::SlowDisk { target, persist_ms } => {
+            let mut arguments = vec![("target", target_text(*target))];
+            if let Some((min_ms, max_ms)) = persist_ms {
+                arguments.push(("persist_ms", format!("[{min_ms}, {max_ms}]")));
+            }
+            ("slow_disk", arguments)
         }
         Action::MalformedWrite { target, fault } => (
             "malformed_write",

@@ -13,6 +13,10 @@ pub const MAX_STEPS: usize = 10_000;
 pub const MAX_REQUEST_COUNT: u32 = 10_000;
 /// Largest timeout, heartbeat or delay a `[timing]` key may hold.
 pub const MAX_TIMING_MS: u64 = 600_000;
+/// Longest disk write (`[timing] persist_ms`, a `slow_disk` step's `persist_ms`).
+pub use crate::contract::config::MAX_PERSIST_MS;
+/// Largest `[timing] timer_jitter_us`.
+pub use crate::contract::config::MAX_TIMER_JITTER_US;
 /// Largest `initial_count` (`[locks]`).
 pub const MAX_INITIAL_COUNT: u64 = 1_000_000_000;
 /// Most accounts a work queue may have (`[queue] accounts`); the work queue's folder owns it.

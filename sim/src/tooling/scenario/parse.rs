@@ -60,6 +60,8 @@ pub const TIMING_KEYS: &[&str] = &[
     "drop_rate",
     "duplicate_rate",
     "client_timeout_ms",
+    "persist_ms",
+    "timer_jitter_us",
     "pre_vote",
     "check_quorum",
     "lease_reads",
@@ -393,6 +395,12 @@ fn read_timing(table: &TableReader<'_>) -> Result<(Timing, RaftOptions)> {
     }
     if let Some(field) = table.optional("client_timeout_ms") {
         timing.client_timeout_ms = field.unsigned_in(1, MAX_TIMING_MS)?;
+    }
+    if let Some(field) = table.optional("persist_ms") {
+        timing.persist_ms = field.range_ms(0, MAX_PERSIST_MS)?;
+    }
+    if let Some(field) = table.optional("timer_jitter_us") {
+        timing.timer_jitter_us = field.unsigned_in(0, MAX_TIMER_JITTER_US)?;
     }
     read_flag(table, "pre_vote", &mut raft.pre_vote)?;
     read_flag(table, "check_quorum", &mut raft.check_quorum)?;

@@ -31,6 +31,7 @@ pub const ACTION_NAMES: &[&str] = &[
     "add-server",
     "remove-server",
     "malformed_write",
+    "slow_disk",
 ];
 
 /// The keys an action accepts besides `at_ms` and `do`. `None` for an unknown action.
@@ -49,6 +50,7 @@ fn argument_keys(action: &str) -> Option<&'static [&'static str]> {
         "add-server" => &["id"],
         "remove-server" => &["target"],
         "malformed_write" => &["target", "fault"],
+        "slow_disk" => &["target", "persist_ms"],
         other => return super::network_steps::argument_keys(other),
     };
     Some(keys)
@@ -226,6 +228,13 @@ impl ActionArguments<'_> {
             "clock_jump" => Action::ClockJump {
                 target: self.target()?,
                 by_ms: self.clock_jump_ms()?,
+            },
+            "slow_disk" => Action::SlowDisk {
+                target: self.target()?,
+                persist_ms: match self.table.optional("persist_ms") {
+                    Some(field) => Some(field.range_ms(0, MAX_PERSIST_MS)?),
+                    None => None,
+                },
             },
             "clock_drift" => Action::ClockDrift {
                 target: self.target()?,

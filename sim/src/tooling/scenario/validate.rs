@@ -8,7 +8,8 @@
 
 use super::{
     Scenario, Step, MAX_CLOCK_DRIFT_PPM, MAX_CLOCK_JUMP_MS, MAX_DURATION_MS, MAX_INITIAL_COUNT,
-    MAX_REQUEST_COUNT, MAX_STEPS, MAX_TIMING_MS, MIN_CLOCK_DRIFT_PPM,
+    MAX_PERSIST_MS, MAX_REQUEST_COUNT, MAX_STEPS, MAX_TIMER_JITTER_US, MAX_TIMING_MS,
+    MIN_CLOCK_DRIFT_PPM,
 };
 use crate::base::ids::{NodeId, MAX_NODES};
 use crate::contract::action::{Action, NodeTarget, PPM_ONE};
@@ -201,6 +202,14 @@ fn timing(scenario: &Scenario) -> Result<(), Invalid> {
     ordered_range("network_delay_ms", delay_min, delay_max, 0)?;
     in_range("drop rate (ppm)", timing.drop_ppm, 0, PPM_ONE)?;
     in_range("duplicate rate (ppm)", timing.duplicate_ppm, 0, PPM_ONE)?;
+    let (persist_min, persist_max) = timing.persist_ms;
+    ordered_range_within("persist_ms", (persist_min, persist_max), 0, MAX_PERSIST_MS)?;
+    in_range(
+        "timer_jitter_us",
+        timing.timer_jitter_us,
+        0,
+        MAX_TIMER_JITTER_US,
+    )?;
     in_range(
         "client_timeout_ms",
         timing.client_timeout_ms,
@@ -210,8 +219,18 @@ fn timing(scenario: &Scenario) -> Result<(), Invalid> {
 }
 
 fn ordered_range(field: &str, min: u64, max: u64, lowest: u64) -> Result<(), Invalid> {
-    in_range(&format!("{field} min"), min, lowest, MAX_TIMING_MS)?;
-    in_range(&format!("{field} max"), max, lowest, MAX_TIMING_MS)?;
+    ordered_range_within(field, (min, max), lowest, MAX_TIMING_MS)
+}
+
+/// `[min, max]` with both ends in `lowest..=highest` and min not above max.
+pub(super) fn ordered_range_within(
+    field: &str,
+    (min, max): (u64, u64),
+    lowest: u64,
+    highest: u64,
+) -> Result<(), Invalid> {
+    in_range(&format!("{field} min"), min, lowest, highest)?;
+    in_range(&format!("{field} max"), max, lowest, highest)?;
     if min > max {
         return Err(Invalid::InvertedRange {
             field: field.into(),
@@ -284,6 +303,10 @@ pub fn action(place: &str, action: &Action, node_count: usize) -> Result<(), Inv
             MAX_CLOCK_DRIFT_PPM,
         ),
         Action::Request { count, .. } => in_range(&field("count"), *count, 1, MAX_REQUEST_COUNT),
+        Action::SlowDisk {
+            persist_ms: Some(range),
+            ..
+        } => ordered_range_within(&field("persist_ms"), *range, 0, MAX_PERSIST_MS),
         // The next new server, or one already in the world coming back.
         Action::AddServer { id: Some(node) } => node_exists(&field("id"), *node, node_count + 1),
         Action::SetLink { between, settings } => {

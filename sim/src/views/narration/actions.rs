@@ -135,6 +135,18 @@ pub fn describe_action_named(action: &Action, name: &dyn Fn(NodeId) -> String) -
         Action::MalformedWrite { target: who, fault } => {
             format!("{} sends the store {}", target(who), fault.text())
         }
+        Action::SlowDisk {
+            target: who,
+            persist_ms: Some((min_ms, max_ms)),
+        } => format!(
+            "{}'s disk slows to {} a write: every vote and log entry it answers waits for it",
+            target(who),
+            range_text(*min_ms, *max_ms)
+        ),
+        Action::SlowDisk {
+            target: who,
+            persist_ms: None,
+        } => format!("{}'s disk writes at the world's speed again", target(who)),
         Action::HoldMessage {
             message,
             from,
@@ -168,6 +180,15 @@ pub fn link_settings_text(settings: &LinkSettings) -> String {
 }
 
 /// Parts per million as a percentage, without trailing zeros (`100000` -> `10%`).
+/// "40 ms" or "40–80 ms".
+fn range_text(min_ms: u64, max_ms: u64) -> String {
+    if min_ms == max_ms {
+        format!("{min_ms} ms")
+    } else {
+        format!("{min_ms}–{max_ms} ms")
+    }
+}
+
 fn percent(ppm: u32) -> String {
     format!("{}%", ppm as f64 / 10_000.0)
 }
