@@ -5,6 +5,7 @@
 
 pub mod app;
 pub mod branch;
+pub mod caption;
 pub mod caption_fit;
 pub mod compare;
 pub mod components;

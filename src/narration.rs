@@ -29,27 +29,6 @@ impl NarrationView {
     }
 }
 
-/// Whether a caption may replace the one shown: at once when paused or when something broke, and
-/// while playing no sooner than `hold` refreshes after the last change, so a sentence stays up long
-/// enough to read (and a screen reader is not flooded at high speed).
-pub fn caption_may_change(
-    current: Option<&NarrationLine>,
-    next: Option<&NarrationLine>,
-    refreshes_since_change: u32,
-    hold: u32,
-    playing: bool,
-) -> bool {
-    let Some(next) = next else {
-        return current.is_some();
-    };
-    if current
-        .is_some_and(|current| current.ordinal == next.ordinal && current.repeats == next.repeats)
-    {
-        return false;
-    }
-    !playing || next.weight == Weight::Alarm || refreshes_since_change >= hold
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -103,35 +82,5 @@ mod tests {
         assert!(session.now() > before);
         assert!(session.step_back());
         assert!(session.now() <= before);
-    }
-
-    #[test]
-    fn captions_hold_while_playing_but_alarms_and_pauses_do_not_wait() {
-        let template = sample_line();
-        let line = |ordinal, weight| {
-            let mut line = template.clone();
-            line.ordinal = ordinal;
-            line.weight = weight;
-            line
-        };
-        let old = line(1, Weight::Notable);
-        let new = line(2, Weight::Notable);
-        assert!(!caption_may_change(Some(&old), Some(&new), 3, 15, true));
-        assert!(caption_may_change(Some(&old), Some(&new), 15, 15, true));
-        assert!(caption_may_change(Some(&old), Some(&new), 0, 15, false));
-        assert!(caption_may_change(
-            Some(&old),
-            Some(&line(3, Weight::Alarm)),
-            0,
-            15,
-            true
-        ));
-        assert!(!caption_may_change(Some(&old), Some(&old), 99, 15, false));
-    }
-
-    fn sample_line() -> NarrationLine {
-        let mut session = played(400);
-        let line = session.narration().lines().next().cloned();
-        line.expect("an election by 400 ms")
     }
 }

@@ -13,6 +13,7 @@ pub mod controls;
 mod follow;
 mod lesson_adapter;
 
+use crate::caption::{next_caption, CaptionPace, MAX_TRAIL_WALL_MS};
 use crate::compare::hook::{CompareHook, Side};
 use crate::context::generation::Part;
 use crate::context::hover::HoverContext;
@@ -23,16 +24,18 @@ use crate::context::run::RunContext;
 use crate::context::selection::SelectionContext;
 use crate::context::story::StoryContext;
 use crate::context::Parts;
-use crate::narration::{caption_may_change, NarrationView};
-use crate::session::{Session, MAX_SPEED, MIN_SPEED};
+use crate::narration::NarrationView;
+use crate::session::{Session, MAX_SPEED, MIN_SPEED, SIMULATED_US_PER_WALL_MS_AT_1X};
 use leptos::prelude::*;
 use quorumlab_sim::scenario::Scenario;
 use quorumlab_sim::time::SimTime;
 
+/// A caption age that counts as read: the next caption may replace it at once (an action, a seek or a
+/// new run asks for the newest words now).
+const CAPTION_READ: u32 = u32::MAX;
+
 /// How often, in wall time, text panels follow a playing simulation (see `AppState::panel_view`).
 const PANEL_REFRESH_MS: f64 = 100.0;
-/// Panel refreshes a caption stays up while playing before a newer one may replace it (about 2 s).
-const CAPTION_HOLD_REFRESHES: u32 = 20;
 /// Panel refreshes between recycle epochs (about twenty seconds of playing): how often the lists whose
 /// rows churn are rebuilt, to drop what their old rows left behind (`components::recycle`).
 const RECYCLE_EVERY_REFRESHES: u32 = 200;
@@ -154,14 +157,21 @@ impl AppState {
             return;
         };
         let age = self.caption_age_refreshes.get_value().saturating_add(1);
-        let playing = self.parts.playback.playing.get_untracked();
+        let speed = self.parts.playback.speed.get_untracked();
+        let now_us = self.with_session(|session| session.now().as_micros());
+        let trail_us = (MAX_TRAIL_WALL_MS * speed * SIMULATED_US_PER_WALL_MS_AT_1X) as u64;
+        let pace = CaptionPace {
+            playing: self.parts.playback.playing.get_untracked(),
+            refreshes_since_change: age,
+            oldest_us: now_us.saturating_sub(trail_us),
+        };
         let current = self.parts.story.caption.get_untracked();
-        let next = narration.caption.as_ref();
-        if caption_may_change(current.as_ref(), next, age, CAPTION_HOLD_REFRESHES, playing) {
-            self.parts.story.caption.set(next.cloned());
-            self.caption_age_refreshes.set_value(0);
-        } else {
-            self.caption_age_refreshes.set_value(age);
+        match next_caption(current.as_ref(), &narration.lines, pace) {
+            Some(next) => {
+                self.parts.story.caption.set(next.cloned());
+                self.caption_age_refreshes.set_value(0);
+            }
+            None => self.caption_age_refreshes.set_value(age),
         }
         if self
             .parts
@@ -338,7 +348,7 @@ impl AppState {
     fn forget_story(&self) {
         self.parts.notices.replaced_future.set(None);
         self.parts.story.caption.set(None);
-        self.caption_age_refreshes.set_value(CAPTION_HOLD_REFRESHES);
+        self.caption_age_refreshes.set_value(CAPTION_READ);
         self.parts.playback.stepped.set(None);
         self.parts.selection.highlighted.set(Vec::new());
     }

@@ -12,6 +12,7 @@ fn weight_class(weight: Weight) -> &'static str {
     match weight {
         Weight::Routine => "routine",
         Weight::Notable => "notable",
+        Weight::Key => "notable key",
         Weight::Alarm => "alarm",
     }
 }

@@ -6,7 +6,7 @@
 //! Each concern is a small adapter in its own file beside this one (`branch_adapter`,
 //! `lesson_adapter`, `follow` for compare mode); this file only says in what order they run.
 
-use super::{branch_adapter, lesson_adapter, AppState, CAPTION_HOLD_REFRESHES};
+use super::{branch_adapter, lesson_adapter, AppState, CAPTION_READ};
 use crate::context::generation::Part;
 use crate::context::notice::Notice;
 use leptos::prelude::*;
@@ -31,7 +31,7 @@ impl AppState {
         branch_adapter::after_acting(self, replaced);
         lesson_adapter::after_learner_move(self, &action);
         // The learner's own move is told at once, not after the current caption's hold.
-        self.caption_age_refreshes.set_value(CAPTION_HOLD_REFRESHES);
+        self.caption_age_refreshes.set_value(CAPTION_READ);
         tell_outcome(self, outcome);
         self.mirror_to_partner(&action);
         self.parts.run.generation.bump(Part::History);

@@ -88,8 +88,7 @@ impl AppState {
             session.advance_to(at);
             session.apply(action);
         });
-        self.caption_age_refreshes
-            .set_value(super::CAPTION_HOLD_REFRESHES);
+        self.caption_age_refreshes.set_value(super::CAPTION_READ);
         self.parts.run.generation.bump(Part::History);
     }
 
@@ -106,9 +105,7 @@ impl AppState {
             }
             session.apply(action);
         });
-        partner
-            .caption_age_refreshes
-            .set_value(super::CAPTION_HOLD_REFRESHES);
+        partner.caption_age_refreshes.set_value(super::CAPTION_READ);
         partner.parts().run.generation.bump(Part::History);
     }
 

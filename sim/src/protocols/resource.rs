@@ -464,7 +464,7 @@ impl StoreDescriber {
         let nodes = vec![client, store];
         let described = match outcome {
             AccessOutcome::StaleToken => Described::new(
-                Weight::Notable,
+                Weight::Key,
                 format!(
                     "{store_name} refuses {client_name}'s {}: its token {token} is below {highest_seen}, \
                      the highest {store_name} has seen, so a newer lock holder has written since",
@@ -491,7 +491,7 @@ impl StoreDescriber {
             }
             AccessOutcome::Accepted => return None,
             AccessOutcome::Malformed(malformed) => Described::new(
-                Weight::Notable,
+                Weight::Key,
                 format!(
                     "{store_name} refuses {client_name}'s write as malformed: it carries {}. \
                      {store_name} reads a request's fields before anything else, so it changes \

@@ -16,8 +16,11 @@ use crate::contract::action::Action;
 pub enum Weight {
     /// Background traffic worth a log line (a vote, a lease read, an accepted write).
     Routine,
-    /// A turn in the story: a crash, an election won, a lock granted, a token refused.
+    /// A turn in the story: a crash, a vote, a lock granted.
     Notable,
+    /// A turn the class must not miss: a new leader, a write refused. The caption does not pass over
+    /// one of these to keep up with the run, as it may an ordinary turn.
+    Key,
     /// An invariant was broken.
     Alarm,
 }

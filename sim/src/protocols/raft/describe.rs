@@ -63,7 +63,7 @@ impl RaftDescriber {
              sends heartbeats to keep the others from starting elections",
             telling.name(node)
         );
-        Described::new(Weight::Notable, text, vec![node])
+        Described::new(Weight::Key, text, vec![node])
     }
 
     /// A liar's claim to lead `term`: it stood in no election, so the real leader (if known) still

@@ -26,7 +26,8 @@ impl Describer<SchedulerFact> for SchedulerDescriber {
                 } else {
                     format!("{who} stops believing it leads and stops generating invoices")
                 };
-                Some(Described::new(Weight::Notable, text, vec![node]))
+                let weight = if leads { Weight::Key } else { Weight::Notable };
+                Some(Described::new(weight, text, vec![node]))
             }
             SchedulerFact::InvoiceWritten {
                 client,

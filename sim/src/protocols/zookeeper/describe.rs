@@ -30,7 +30,7 @@ impl Describer<BeliefFact> for ZookeeperDescriber {
                      more by its own clock unless it pings again)",
                     valid_for_local_us / 1_000
                 );
-                Some(Described::new(Weight::Notable, text, vec![node]))
+                Some(Described::new(Weight::Key, text, vec![node]))
             }
             // A ZooKeeper candidate sends no SET NX, so never finds one already held.
             BeliefFact::LockBelief { .. } | BeliefFact::FoundAlreadyHeld { .. } => None,
