@@ -96,6 +96,28 @@ fn a_small_state_budget_is_reported_as_the_bound_reached() {
 }
 
 #[test]
+fn a_budget_too_small_for_the_depth_names_the_last_complete_level() {
+    let scenario = without_steps("fencing-pause.toml");
+    let request = ExploreRequest {
+        max_depth: 2,
+        max_faults: 2,
+        max_states: 600,
+        ..lost_update_request()
+    };
+    let report = explore(&scenario, &request).unwrap();
+    let Outcome::BoundReached {
+        bound,
+        complete_depth,
+    } = report.outcome
+    else {
+        panic!("{}", report.summary);
+    };
+    assert_ne!(bound, Bound::Depth, "{}", report.summary);
+    assert_eq!(complete_depth, Some(0), "{}", report.summary);
+    assert!(report.summary.contains("nothing more is proven"));
+}
+
+#[test]
 fn the_same_search_gives_the_same_report() {
     let scenario = without_steps("no-fencing-pause.toml");
     let request = lost_update_request();

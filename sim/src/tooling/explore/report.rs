@@ -12,6 +12,8 @@ pub enum Bound {
     Depth,
     /// The state budget ran out part way through a level.
     States,
+    /// A level had more schedules to walk than the state budget allows; those that fit were walked.
+    Frontier,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -53,7 +55,8 @@ clock faults, Byzantine modes, other seeds";
 
 impl Outcome {
     /// One sentence for people, with the numbers that bound it.
-    pub fn summary(&self, states: u64, depth: u32, faults: u32, horizon_ms: u64) -> String {
+    pub fn summary(&self, states: u64, bounds: (u32, u32, u64), horizon_ms: u64) -> String {
+        let (depth, faults, max_states) = bounds;
         match self {
             Outcome::Found {
                 invariant,
@@ -76,9 +79,18 @@ impl Outcome {
                 bound: Bound::States,
                 complete_depth,
             } => format!(
-                "no counterexample before the {states}-state bound (complete to depth {}); \
+                "no counterexample before the {max_states}-state bound (complete to depth {}); \
                  nothing more is proven",
                 complete_depth.map_or("none".to_string(), |depth| depth.to_string())
+            ),
+            Outcome::BoundReached {
+                bound: Bound::Frontier,
+                complete_depth,
+            } => format!(
+                "no counterexample within {} step(s) ({states} states); the next level had more \
+                 than {max_states} schedules, the state bound, and was only partly explored, so \
+                 nothing more is proven",
+                complete_depth.map_or(0, |depth| depth)
             ),
         }
     }

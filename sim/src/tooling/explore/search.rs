@@ -65,10 +65,14 @@ pub fn explore(scenario: &Scenario, request: &ExploreRequest) -> Result<ExploreR
 }
 
 impl Search<'_> {
+    /// Walks level after level. A level whose children did not all fit in the budget is still
+    /// walked as far as they go (a find there is still a shortest one, the level before was whole),
+    /// but no later level counts as complete.
     fn levels(&mut self) -> Result<Outcome, String> {
         let mut level: Vec<Option<usize>> = vec![None];
         let mut complete_depth = None;
         for depth in 0..=self.request.max_depth {
+            let whole_level = !self.truncated;
             let mut next = Vec::new();
             for &recipe in &level {
                 match self.walk(recipe, depth < self.request.max_depth, &mut next)? {
@@ -85,20 +89,21 @@ impl Search<'_> {
                     }
                 }
             }
-            if self.truncated {
-                return Ok(Outcome::BoundReached {
-                    bound: Bound::States,
-                    complete_depth: Some(depth),
-                });
+            if whole_level {
+                complete_depth = Some(depth);
             }
-            complete_depth = Some(depth);
             if next.is_empty() {
                 break;
             }
             level = next.into_iter().map(Some).collect();
         }
+        let bound = if self.truncated {
+            Bound::Frontier
+        } else {
+            Bound::Depth
+        };
         Ok(Outcome::BoundReached {
-            bound: Bound::Depth,
+            bound,
             complete_depth,
         })
     }
@@ -224,12 +229,8 @@ impl Search<'_> {
 
     fn report(&self, outcome: Outcome) -> ExploreReport {
         let request = self.request;
-        let summary = outcome.summary(
-            self.states,
-            request.max_depth,
-            request.max_faults,
-            self.horizon_ms,
-        );
+        let bounds = (request.max_depth, request.max_faults, request.max_states);
+        let summary = outcome.summary(self.states, bounds, self.horizon_ms);
         ExploreReport {
             outcome,
             states: self.states,
