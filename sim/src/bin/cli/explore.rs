@@ -1,4 +1,4 @@
-//! `quorumlab explore FILE [--invariant NAME] [--depth D] [--faults F] [--drops K] [--states N]
+//! `quorumlab explore FILE [--invariant NAME] [--depth D] [--faults F] [--drops K] [--holds K] [--states N]
 //! [--grain-ms G] [--horizon-ms T] [--pause-ms A,B,..] [--without-steps] [--emit-scenario OUT.toml]`:
 //! the bounded search for the shortest fault schedule that breaks an invariant, as one JSON report.
 //!
@@ -21,6 +21,7 @@ const FLAGS: FlagSpec = FlagSpec {
         "depth",
         "faults",
         "drops",
+        "holds",
         "states",
         "grain-ms",
         "horizon-ms",
@@ -53,6 +54,7 @@ fn explore_file(args: &[String]) -> Result<(), String> {
         max_depth,
         max_faults: parsed.number("faults")?.unwrap_or(max_depth),
         max_drops: parsed.number("drops")?.unwrap_or(defaults.max_drops),
+        max_holds: parsed.number("holds")?.unwrap_or(defaults.max_holds),
         max_states: parsed.number("states")?.unwrap_or(defaults.max_states),
         grain_ms: parsed.number("grain-ms")?.unwrap_or(defaults.grain_ms),
         pause_ms: pause_lengths(parsed.text("pause-ms"))?.unwrap_or(defaults.pause_ms),

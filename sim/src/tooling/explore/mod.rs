@@ -15,11 +15,12 @@
 //!
 //! What it covers and what it does not (also in the report's `covers` line):
 //! - covered: crash, restart, timed pauses of the request's sizes, resume, isolating a node and
-//!   healing, and dropping one message in flight, at choice points;
-//! - not covered: faults between two choice points; a message delivered in another order than the
-//!   seed's delays give (holding within the link's bound is future work); timers firing other than
-//!   when due (they always fire when due, so time keeps its meaning); clock jumps and drift;
-//!   Byzantine modes; other seeds. States that differ only in the random generator are merged, so
+//!   healing, dropping one message in flight, and holding one to the latest delivery its link's
+//!   delay bound allows (which reorders it after what arrives meanwhile), at choice points;
+//! - not covered: faults between two choice points; a message arriving earlier than the seed drew
+//!   it, or held to a point inside its window other than the latest; timers firing other than when
+//!   due (they always fire when due, so time keeps its meaning; same-instant timers keep the queue's
+//!   order); clock jumps and drift; Byzantine modes; duplicates; other seeds. States that differ only in the random generator are merged, so
 //!   the search follows the first one's future (see `engine/world/digest.rs`).
 //!
 //! "No counterexample" is never said to mean safe: the report names the bound that was reached.

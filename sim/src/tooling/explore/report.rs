@@ -49,9 +49,10 @@ pub struct ExploreReport {
 }
 
 /// What the search covers, in one line (the module notes say it at length).
-pub const COVERS: &str = "crash, restart, timed pause, resume, isolate, heal and single-message \
-drops at choice points every grain_ms; not covered: other message orders, early or late timers, \
-clock faults, Byzantine modes, other seeds";
+pub const COVERS: &str = "crash, restart, timed pause, resume, isolate, heal, single-message \
+drops and holds to the link's latest delivery, at choice points every grain_ms; not covered: faults \
+between choice points, early deliveries, timers other than when due, clock faults, Byzantine modes, \
+other seeds";
 
 impl Outcome {
     /// One sentence for people, with the numbers that bound it.

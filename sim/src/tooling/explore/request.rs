@@ -22,6 +22,8 @@ pub struct ExploreRequest {
     pub max_faults: u32,
     /// Most single-message drops in a schedule (apart from faults).
     pub max_drops: u32,
+    /// Most messages delivered as late as their link allows (another delivery order, not a fault).
+    pub max_holds: u32,
     /// Most distinct states visited before giving up.
     pub max_states: u64,
     /// Distance between two choice points.
@@ -39,6 +41,7 @@ impl Default for ExploreRequest {
             max_depth: 2,
             max_faults: 2,
             max_drops: 0,
+            max_holds: 0,
             max_states: 100_000,
             grain_ms: 50,
             pause_ms: vec![250, 1_000, 2_000],
@@ -61,7 +64,10 @@ impl ExploreRequest {
         let positive = [
             ("states", self.max_states),
             ("depth", self.max_depth as u64),
-            ("faults", (self.max_faults + self.max_drops) as u64),
+            (
+                "faults",
+                (self.max_faults + self.max_drops + self.max_holds) as u64,
+            ),
             ("grain_ms", self.grain_ms),
         ];
         if let Some((name, _)) = positive.iter().find(|(_, value)| *value == 0) {

@@ -6,7 +6,7 @@
 //! of a world. A walk that reaches a state already visited (same digest, same budget used, same
 //! choices allowed) stops there: the earlier visit already offered everything from it.
 
-use super::choices::{choices, Allowance};
+use super::choices::{choices, Allowance, ChoiceKind};
 use super::report::{Bound, ExploreReport, Outcome, COVERS};
 use super::request::ExploreRequest;
 use crate::base::state_hash::digest_of;
@@ -21,9 +21,28 @@ struct Recipe {
     parent: Option<usize>,
     step: Step,
     key: u64,
+    /// Budget used so far: faults, drops and holds.
+    used: Used,
+}
+
+/// How much of each budget a schedule has used.
+#[derive(Clone, Copy, Debug, Default, Hash)]
+struct Used {
     faults: u32,
     drops: u32,
-    depth: u32,
+    holds: u32,
+}
+
+impl Used {
+    fn after(self, kind: ChoiceKind) -> Used {
+        let mut used = self;
+        match kind {
+            ChoiceKind::Fault => used.faults += 1,
+            ChoiceKind::Drop => used.drops += 1,
+            ChoiceKind::Hold => used.holds += 1,
+        }
+        used
+    }
 }
 
 /// The search's memory: every schedule made so far, the visited states and the counts.
@@ -117,9 +136,9 @@ impl Search<'_> {
     ) -> Result<Option<Stop>, String> {
         let steps = self.steps_of(recipe);
         let mut run = ScenarioRun::new(merged(self.scenario, &steps))?;
-        let (faults, drops, start_ms, start_key) = match recipe.map(|index| &self.recipes[index]) {
-            Some(last) => (last.faults, last.drops, last.step.at_ms, last.key + 1),
-            None => (0, 0, 0, 0),
+        let (used, start_ms, start_key) = match recipe.map(|index| &self.recipes[index]) {
+            Some(last) => (last.used, last.step.at_ms, last.key + 1),
+            None => (Used::default(), 0, 0),
         };
         let mut at_ms = start_ms;
         loop {
@@ -131,7 +150,7 @@ impl Search<'_> {
                 }));
             }
             let min_key = if at_ms == start_ms { start_key } else { 0 };
-            let key = digest_of(&(run.world().state_digest(), faults, drops, min_key));
+            let key = digest_of(&(run.world().state_digest(), used, min_key));
             if !self.visited.insert(key) {
                 self.duplicates += 1;
                 return Ok(None);
@@ -159,13 +178,11 @@ impl Search<'_> {
         min_key: u64,
         next: &mut Vec<usize>,
     ) {
-        let (faults, drops, depth) = match parent.map(|index| &self.recipes[index]) {
-            Some(last) => (last.faults, last.drops, last.depth),
-            None => (0, 0, 0),
-        };
+        let used = parent.map_or(Used::default(), |index| self.recipes[index].used);
         let allowance = Allowance {
-            faults_left: self.request.max_faults.saturating_sub(faults),
-            drops_left: self.request.max_drops.saturating_sub(drops),
+            faults_left: self.request.max_faults.saturating_sub(used.faults),
+            drops_left: self.request.max_drops.saturating_sub(used.drops),
+            holds_left: self.request.max_holds.saturating_sub(used.holds),
             min_key,
         };
         for choice in choices(world, &self.request.pause_ms, allowance) {
@@ -182,9 +199,7 @@ impl Search<'_> {
                     action: choice.action,
                 },
                 key: choice.key,
-                faults: faults + u32::from(!choice.is_drop),
-                drops: drops + u32::from(choice.is_drop),
-                depth: depth + 1,
+                used: used.after(choice.kind),
             });
         }
     }
@@ -218,7 +233,7 @@ impl Search<'_> {
     }
 
     fn found(&self, recipe: Option<usize>, invariant: String, seen_by_ms: u64) -> Outcome {
-        let faults = recipe.map_or(0, |index| self.recipes[index].faults);
+        let faults = recipe.map_or(0, |index| self.recipes[index].used.faults);
         Outcome::Found {
             invariant,
             seen_by_ms,
