@@ -11,7 +11,7 @@ const PPM_ONE: i128 = 1_000_000;
 pub const MIN_DRIFT_PPM: i64 = -900_000;
 pub const MAX_DRIFT_PPM: i64 = 9_000_000;
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct LocalClock {
     anchor_true_us: u64,
     anchor_local_us: i64,

@@ -2,7 +2,7 @@
 //! and the lock table's fingerprints all use it, so it lives at the bottom, beside ids and time.
 
 /// FNV-1a 64-bit (Fowler, Noll, Vo): tiny, portable, good enough to compare runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Fnv(u64);
 
 impl Default for Fnv {

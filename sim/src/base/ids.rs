@@ -94,7 +94,7 @@ impl NodeSet {
 /// A [`NodeSet`]'s members, lowest id first. It jumps from one set bit to the next: testing all 64
 /// bits one by one was most of a Raft leader's work per acknowledgement at 51 nodes (the profile's
 /// `advance_commit`, which lists the voters each time).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Hash)]
 pub struct Members {
     remaining: u64,
 }

@@ -6,5 +6,6 @@ pub mod clock;
 pub mod hash;
 pub mod ids;
 pub mod rng;
+pub mod state_hash;
 pub mod time;
 pub mod units;

@@ -17,6 +17,9 @@ usage:
   quorumlab check FILE...
   quorumlab experiment FILE [--trials N] [--json OUT.json] [--csv OUT.csv] [--emit-trial LINE:TRIAL]
       (format: sim/EXPERIMENTS.md; JSON to stdout unless --json; line summaries on stderr)
+  quorumlab explore FILE [--invariant NAME] [--depth D] [--faults F] [--drops K] [--holds K] [--states N]
+      [--grain-ms G] [--horizon-ms T] [--pause-ms A,B] [--without-steps] [--emit-scenario OUT.toml]
+      (the shortest fault schedule that breaks an invariant, within the bounds; JSON report)
   quorumlab sweep [--protocol raft] --seeds N [--nodes K] [--chaos | --profile P] [--variant V] [--first-seed S] [--jobs J]
   quorumlab sweep --all [--world NAME] [--seeds N] [--raft-seeds N] [--holder-seeds N] [--first-seed S]
   quorumlab sweep [--protocol raft] --emit-scenario SEED [--nodes K] [--chaos | --profile P] [--variant V]
@@ -38,6 +41,7 @@ fn main() -> ExitCode {
         Some("replay") => cli::replay::replay_command(&args[1..]),
         Some("check") => cli::check::check_command(&args[1..]),
         Some("experiment") => cli::experiment::experiment_command(&args[1..]),
+        Some("explore") => cli::explore::explore_command(&args[1..]),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             Outcome::Success

@@ -13,14 +13,14 @@ pub const PPM_ONE: u32 = 1_000_000;
 
 /// Who an action is aimed at. `Leader` is resolved when the action runs: the up node that believes it
 /// leads with the highest term. If none exists the action is recorded as skipped.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum NodeTarget {
     Node(NodeId),
     Leader,
 }
 
 /// What a client request asks the replicated state machine to do.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum RequestKind {
     /// Write a generated key/value pair (the world picks deterministic keys and values).
     Put,
@@ -28,7 +28,7 @@ pub enum RequestKind {
     Get,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Action {
     /// Lose volatile state and stop; persisted state survives. Timers cancelled, messages to it dropped.
     Crash {
@@ -145,7 +145,7 @@ pub enum Action {
 }
 
 /// What is wrong with a malformed write a client is made to send.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MalformedFault {
     /// The write has no fencing token at all.
@@ -189,7 +189,7 @@ impl MalformedFault {
 }
 
 /// How a Byzantine node misbehaves. What each mode means is up to the protocol (its folder says).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ByzantineMode {
     /// Follow the protocol again.
@@ -237,7 +237,7 @@ impl ByzantineMode {
 /// takes no arguments, so it travels wherever a mode does (scenario steps, links, trace files), and
 /// rounding down means that in a four-replica PBFT cluster a silent primary reaches only one backup,
 /// too few to order anything. Clients are not peers: they still hear from it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct SelectiveSilence {
     /// The peers it still talks to.
     pub heard: Vec<NodeId>,

@@ -15,7 +15,7 @@ use crate::contract::world_read::WorldRead;
 use std::fmt;
 
 /// The answer to "is this checkpoint met now?", with the reason in plain words.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Verdict {
     pub satisfied: bool,
     pub explanation: String,
@@ -44,7 +44,7 @@ pub fn counted(n: impl Into<u64>, one: &str, many: &str) -> String {
 }
 
 /// What a checkpoint takes in its parentheses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Argument {
     /// Nothing: `value_chosen`.
     None,

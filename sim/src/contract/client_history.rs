@@ -45,7 +45,7 @@ pub enum LockCall {
 }
 
 /// What a client asked for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum OpCall {
     /// A request to a replicated key-value store.
     Kv(ClientCommand),
@@ -130,14 +130,14 @@ pub enum Who {
 
 /// What a recorder writes as things happen: an invoke, later matched with its completion by the
 /// client's own id for the op (`local`: a request id, a message id, a job number).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Record {
     Invoke { local: u64, call: OpCall },
     Complete { local: u64, end: OpEnd },
 }
 
 /// One operation of a history.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Op {
     pub index: OpIndex,
     pub who: Who,

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 pub use super::lock_options::{IdempotencyScope, LockServiceOptions, MAX_SET_NX_RETRIES};
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Timing {
     /// Election timeout drawn uniformly (from the world's PRNG) in this inclusive range, local-clock ms.
     pub election_timeout_ms: (u64, u64),
@@ -62,7 +62,7 @@ impl Default for Timing {
     }
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct RaftOptions {
     pub pre_vote: bool,
     pub check_quorum: bool,
@@ -80,7 +80,7 @@ pub struct RaftOptions {
 }
 
 /// How `add-server` and `remove-server` change who votes.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MembershipMode {
     /// A learner catches up, then the leader commits one configuration entry per change (Ongaro's
@@ -112,7 +112,7 @@ impl MembershipMode {
 /// Which world a run builds, with that world's own options: the first choice of every scenario and
 /// every `WorldConfig`. Its [`ProtocolKind`] is the key into the registry (`crate::worlds::registry`), which
 /// knows each world's name, layout, invariants and capabilities.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum ProtocolConfig {
     /// A plain Raft cluster `n1..nN` serving a key/value client.
     Raft,
@@ -148,7 +148,7 @@ pub enum ProtocolConfig {
 
 /// Two-phase commit's own options (`[two_phase_commit]`; limits and defaults explained in
 /// `protocols/two_phase_commit/options.rs`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct TwoPhaseOptions {
     /// How likely a participant is to vote no on a transaction, parts per million.
     pub vote_no_ppm: u32,
@@ -174,7 +174,7 @@ impl Default for TwoPhaseOptions {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct PbftOptions {
     /// Matching messages a replica needs to prepare and to commit; 0 means 2f + 1 with f = (n - 1) / 3.
     /// Anything smaller than 2f + 1 is UNSAFE on purpose (two quorums may share no honest replica).
@@ -197,7 +197,7 @@ impl Default for PbftOptions {
 }
 
 /// What a Paxos proposer does after a rival pre-empts its ballot.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PaxosRemedy {
     /// Try again at once with a higher ballot: two proposers can pre-empt each other for ever.
@@ -231,7 +231,7 @@ impl PaxosRemedy {
 /// reads it without naming the Paxos folder.)
 pub const MAX_LEARNERS: u64 = 5;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct PaxosOptions {
     pub remedy: PaxosRemedy,
     /// Acceptors keep their promise and accepted value across a crash. `false` is UNSAFE on purpose:
@@ -268,7 +268,7 @@ impl Default for PaxosOptions {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct QueueOptions {
     /// Workers own disjoint partitions of the accounts and take no lock; otherwise one global lock.
     pub partitioned: bool,
@@ -286,7 +286,7 @@ impl Default for QueueOptions {
 }
 
 /// Which election recipe the candidates follow.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ZkRecipe {
     /// Everyone races for `/election/leader` and watches it.
@@ -296,7 +296,7 @@ pub enum ZkRecipe {
 }
 
 /// How the scheduler instances avoid generating a minute's invoices twice.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SchedulerMode {
     /// Every instance generates every minute: duplicates.
@@ -338,7 +338,7 @@ impl SchedulerMode {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct SchedulerOptions {
     pub mode: SchedulerMode,
     /// Length of one scheduler "minute" on each instance's clock (60 000 = a real minute).
@@ -476,7 +476,7 @@ impl ProtocolConfig {
 /// Longest timing value accepted (one hour), so microsecond arithmetic never overflows.
 pub const MAX_DURATION_MS: u64 = 3_600_000;
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct WorldConfig {
     pub protocol: ProtocolConfig,
     /// Every actor of the world (servers first); a scenario's `nodes` counts the servers only.

@@ -5,7 +5,7 @@
 use std::fmt;
 
 /// Why a scenario (or one action) breaks the format's rules. `node` numbers are one-based, as shown.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Invalid {
     OutOfRange {
         field: String,

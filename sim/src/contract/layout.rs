@@ -9,7 +9,7 @@
 use crate::base::ids::NodeId;
 
 /// Who is who in a coordination world.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Layout {
     pub servers: usize,
     pub workers: usize,

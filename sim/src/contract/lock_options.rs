@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 /// Settings of the lock-service lesson. Defaults are documented in `sim/SCENARIOS.md`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct LockServiceOptions {
     /// Lock clients, named `A`, `B`, ... (1 to 26).
     pub workers: usize,
@@ -68,7 +68,7 @@ fn is_zero(value: &u64) -> bool {
 /// key names the batch, a batch abandoned for any reason is redone under a new lock with the same key,
 /// and the store answers a repeat of an applied write by its key before it looks at the token (the
 /// repeat changes nothing, so there is nothing to fence).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum IdempotencyScope {
     #[default]

@@ -6,7 +6,7 @@ use crate::base::ids::NodeId;
 use serde::Serialize;
 
 /// The card: a title, a few words on what it shows, and one row per line.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize)]
 pub struct PanelRows {
     /// The world's short title ("Paxos"); with `world` it also names the card for tests and styles.
     pub title: &'static str,
@@ -18,7 +18,7 @@ pub struct PanelRows {
 }
 
 /// One line of the card: a short label in bold and its value in words.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct PanelRow {
     /// The node the row is about, if any (a summary row has none).
     pub node: Option<NodeId>,

@@ -25,7 +25,7 @@ pub type TimerKey = u16;
 /// Identifies one client request for its whole life (submit, reply or timeout).
 pub type RequestId = u64;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TimerDelay {
     /// Exactly this many local microseconds.
     Exactly { local_us: u64 },
@@ -38,14 +38,14 @@ pub enum TimerDelay {
 
 /// What a client asks the replicated state machine to do. Keys and values are small integers the world
 /// generates deterministically.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum ClientCommand {
     Put { key: u32, value: u64 },
     Get { key: u32 },
 }
 
 /// Why a node refused a client request.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum ClientError {
     /// The node does not lead; the request is not forwarded. `leader_hint` is who it believes leads.
     NotLeader { leader_hint: Option<NodeId> },
@@ -54,7 +54,7 @@ pub enum ClientError {
 }
 
 /// How a client request ended, as the client sees it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum ClientOutcome {
     /// Not answered yet.
     Pending,
@@ -76,7 +76,7 @@ pub enum ClientOutcome {
 /// Something an actor tells the outside world (UI, trace, checkers) about itself: Raft's role changes and
 /// log repairs here, since every world runs Raft; each other protocol declares its own fact type in its
 /// folder. The world's fact type (`actor::Fact`) has one variant per protocol.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum RaftFact {
     BecameFollower {
         term: Term,
@@ -149,7 +149,7 @@ pub enum RaftFact {
 }
 
 /// How a server answered a vote request.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum VoteVerdict {
     Granted,
@@ -382,7 +382,7 @@ impl<M: Wire> Effects<M> {
 }
 
 /// A role label every protocol can map onto for reports and the "leader" target.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RoleLabel {
     Follower,
@@ -402,7 +402,7 @@ impl RoleLabel {
 }
 
 /// The few numbers every actor reports about itself (for reports and target resolution).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ActorSummary {
     pub role: RoleLabel,
     pub term: Term,

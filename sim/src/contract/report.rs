@@ -7,7 +7,7 @@ use crate::base::units::{FencingToken, LogIndex, Term};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Report {
     pub end_ms: u64,
     pub events_processed: u64,
@@ -50,7 +50,7 @@ pub struct Report {
 
 /// What agreement cost in one run: every message a node sent, from the run's start, against the
 /// requests it committed. Counts, never formulas, so faults, view changes and elections are in them.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct MessagePrice {
     /// `"raft"` or `"pbft"`.
     pub protocol: String,
@@ -83,7 +83,7 @@ impl MessagePrice {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ThroughputReport {
     /// `"partitioned"` or `"global-lock"`.
     pub mode: String,
@@ -95,7 +95,7 @@ pub struct ThroughputReport {
     pub jobs_per_1000_seconds: u64,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct InvoicesReport {
     pub mode: String,
     /// Minutes invoiced (each counted once).
@@ -114,14 +114,14 @@ pub struct InvoicesReport {
 }
 
 /// A grant or an expiry: the client's name, its fencing token, when.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct LockRecord {
     pub client: String,
     pub token: FencingToken,
     pub at_ms: u64,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct LocksReport {
     pub grants: Vec<LockRecord>,
     /// Holds ended by lease expiry (the holder stopped renewing).
@@ -132,7 +132,7 @@ pub struct LocksReport {
 
 /// One access the resource handled. `write` is the value written (absent for a read); `highest_seen`
 /// is the highest token the resource had seen, which a rejected token was below.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct AccessReport {
     pub client: String,
     pub token: FencingToken,
@@ -145,7 +145,7 @@ pub struct AccessReport {
     pub highest_seen: Option<FencingToken>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ResourceReport {
     pub fencing: bool,
     /// The count at the end.
@@ -157,7 +157,7 @@ pub struct ResourceReport {
 }
 
 /// A node id used as a map key: serializes as `n1`.. but orders numerically, so `n2` precedes `n10`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct NodeKey(pub crate::base::ids::NodeId);
 
 impl Serialize for NodeKey {
@@ -175,14 +175,14 @@ impl<'de> Deserialize<'de> for NodeKey {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct LeaderRecord {
     pub term: Term,
     pub node: String,
     pub elected_at_ms: u64,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct NodeFinal {
     /// "up" | "crashed" | "paused"
     pub status: String,
@@ -193,7 +193,7 @@ pub struct NodeFinal {
     pub log_len: u64,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct RequestCounts {
     pub submitted: u64,
     pub committed: u64,
@@ -203,7 +203,7 @@ pub struct RequestCounts {
     pub unknown: u64,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ViolationRecord {
     pub invariant: String,
     pub at_ms: u64,

@@ -60,7 +60,7 @@ pub trait SequentialModel {
 }
 
 /// What an op does to a register, for a model that is one register per partition.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RegisterRole {
     /// Sets the register to `value`.
     Write { value: u64 },

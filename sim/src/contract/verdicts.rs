@@ -19,7 +19,7 @@ pub const VIOLATIONS_PER_INVARIANT: u64 = 100;
 
 /// One invariant found broken: its name (as the registry lists it), the nodes involved and a sentence
 /// for people. The engine records it in the trace as a violation event.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Finding {
     pub invariant: &'static str,
     pub nodes: Vec<NodeId>,
@@ -28,7 +28,7 @@ pub struct Finding {
 
 /// Every violation of a run: the first [`VIOLATIONS_PER_INVARIANT`] of each invariant as records for
 /// the report, and a count of all of them.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Hash, Default)]
 pub struct Violations {
     list: Vec<ViolationRecord>,
     counts: BTreeMap<String, u64>,
@@ -104,6 +104,8 @@ pub trait WorldChecker: Send {
     fn check(&mut self, node: NodeId, fact: &dyn Any, verdicts: &mut Verdicts<'_>);
     fn clone_box(&self) -> Box<dyn WorldChecker>;
     fn as_any(&self) -> &dyn Any;
+    /// Feeds the memory this checker's future verdicts depend on to `out` (the explorer's state digest).
+    fn digest(&self, out: &mut dyn std::hash::Hasher);
 }
 
 // Debug by name only: a `Debug` supertrait would put every checker's formatting code in the vtable, and
@@ -116,7 +118,7 @@ impl Debug for dyn WorldChecker {
 
 /// A world checker that reads one fact type: implementing this gives [`WorldChecker`], the downcast
 /// and the boxing written once for every world.
-pub trait FactChecker: Clone + Send + 'static {
+pub trait FactChecker: Clone + Send + std::hash::Hash + 'static {
     type Fact: 'static;
     fn check_fact(&mut self, node: NodeId, fact: &Self::Fact, verdicts: &mut Verdicts<'_>);
 }
@@ -134,6 +136,10 @@ impl<T: FactChecker> WorldChecker for T {
 
     fn as_any(&self) -> &dyn Any {
         self
+    }
+
+    fn digest(&self, mut out: &mut dyn std::hash::Hasher) {
+        self.hash(&mut out);
     }
 }
 

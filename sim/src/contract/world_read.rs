@@ -47,7 +47,7 @@ pub trait WorldRead {
 /// What the protected store (`store`) has counted, for a world's parts that cannot name the store's
 /// type (the invoice scheduler's: the store itself speaks the scheduler's invoices, so the scheduler's
 /// folder importing it would make a cycle).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct StoreTally {
     /// Invoice runs refused for carrying a token below the highest seen.
     pub refused_invoices: u64,

@@ -71,6 +71,20 @@ impl Network {
         self.node_count = new;
     }
 
+    /// Feeds the links' state to `out` (the explorer's state digest): cuts, link settings and the
+    /// world's ratios. Messages in flight are hashed by the world, without their ids.
+    pub fn digest(&self, mut out: &mut dyn std::hash::Hasher) {
+        use std::hash::Hash;
+        (
+            self.node_count,
+            &self.cut,
+            self.drop_ppm,
+            self.duplicate_ppm,
+        )
+            .hash(&mut out);
+        self.link_settings.hash(&mut out);
+    }
+
     pub fn link_up(&self, from: NodeId, to: NodeId) -> bool {
         !self.cut[from.index() * self.node_count + to.index()]
     }

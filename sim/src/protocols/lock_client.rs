@@ -50,7 +50,7 @@ pub const RESEND_BACKOFF_MAX_MS: u64 = 10;
 
 /// When to send a refused request again: exponential windows with a cap, jittered, measured from the
 /// refused send.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct ResendBackoff {
     /// Refusals in a row since the last answer.
     refusals: u32,
@@ -82,7 +82,7 @@ impl ResendBackoff {
 }
 
 /// A lock-service reply as the embedder needs to act on it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum LockReply {
     /// A lock-service reply with nothing left to do (stale, or for another attempt).
     Ignored,
@@ -107,7 +107,7 @@ pub enum LockReply {
     },
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct LockClient {
     pub servers: usize,
     /// Which server the client believes leads (an index, taken modulo `servers`).
@@ -300,7 +300,7 @@ mod tests {
     use crate::contract::protocol::Wire;
 
     /// A world that speaks only the lock protocol, to catch what the client sends.
-    #[derive(Clone, Debug, PartialEq, Eq)]
+    #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     struct LockWire(LockServiceMessage);
 
     impl Wire for LockWire {

@@ -31,7 +31,7 @@ pub mod build;
 pub use boundary::{Malformed, RawWrite, WriteField};
 
 /// Why the protected resource refused an access.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum ResourceError {
     /// Fencing: a holder with a newer token has already been here.
     StaleToken {
@@ -43,7 +43,7 @@ pub enum ResourceError {
 }
 
 /// A read of the count, or a write of a new count.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum AccessKind {
     Read,
     Write { value: u64 },
@@ -51,7 +51,7 @@ pub enum AccessKind {
 
 /// What lock holders say to the protected resource, and its answers. (The invoice store, the same
 /// actor in the scheduler world, speaks the scheduler's [`InvoiceMessage`]s.)
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum ResourceMessage {
     /// `op` identifies the message (the same on a retry only with an idempotency key); `intent` names
     /// the job, for the checkers.
@@ -94,7 +94,7 @@ impl ResourceMessage {
 }
 
 /// What the protected resource did with one access.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum AccessOutcome {
     Accepted,
@@ -107,7 +107,7 @@ pub enum AccessOutcome {
 }
 
 /// What the resource tells the checkers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum ResourceFact {
     /// The protected resource handled one access (a read or a write carrying a fencing token).
     ResourceAccess {
@@ -146,7 +146,7 @@ impl<M> ResourceWire for M where
 /// Ledger entries kept in full.
 pub const LEDGER_CAP: usize = 4_096;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct LedgerEntry {
     pub client: NodeId,
     pub token: FencingToken,
@@ -159,7 +159,7 @@ pub struct LedgerEntry {
     pub local_us: u64,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Hash)]
 pub struct Resource {
     pub fencing: bool,
     pub value: u64,

@@ -7,6 +7,7 @@ pub mod chaos;
 pub mod chaos_digest;
 pub mod compare;
 pub mod experiment;
+pub mod explore;
 pub mod gallery;
 pub mod lesson;
 pub mod replay;

@@ -30,7 +30,7 @@ use serde::{Deserialize, Serialize};
 /// A world's own part of a frame, built by its folder's `view.rs` (the registry's `world_view` picks
 /// the builder): one variant per world that shows more than the lock family's workers, service and
 /// store. New variants go last.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum WorldView {
     Paxos(paxos::view::PaxosView),
     Pbft(pbft::view::PbftView),
@@ -59,7 +59,7 @@ impl WorldView {
 
 // `Raft` stays unboxed: it is the common case and existing code builds it directly.
 #[allow(clippy::large_enum_variant)]
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Hash)]
 pub enum Actor {
     /// A plain Raft server. Its log's application entries are lock operations, like the lock
     /// service's, so every world shares one Raft message type (a plain cluster never proposes one).
@@ -128,7 +128,7 @@ impl From<ClusterRaft> for Actor {
 
 /// One variant per wire language. Each protocol folder owns its own message type; a world mixes them
 /// here, so an event is still a plain `match`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Message {
     Raft(RaftMessage<LockOp>),
     /// Lock clients (workers, scheduler instances, candidates' sessions) and the lock service.
@@ -183,7 +183,7 @@ carries!(TwoPhaseMessage, TwoPhase);
 /// it was when `Fact` was one flat enum (`{"BecameLeader":{"term":3}}`): trace records, and so the
 /// pinned trace hashes, are byte for byte the same. The variant names of the inner enums are distinct,
 /// so reading one back finds the only inner enum that knows the name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Fact {
     #[serde(untagged)]
     Raft(RaftFact),

@@ -4,6 +4,7 @@ pub mod args;
 pub mod bench;
 pub mod check;
 pub mod experiment;
+pub mod explore;
 pub mod parallel;
 pub mod replay;
 pub mod run;

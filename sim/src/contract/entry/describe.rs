@@ -12,7 +12,7 @@ use crate::base::ids::NodeId;
 use crate::contract::action::Action;
 
 /// How much a line matters: what goes in the caption, what only in the log.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Weight {
     /// Background traffic worth a log line (a vote, a lease read, an accepted write).
     Routine,
@@ -26,7 +26,7 @@ pub enum Weight {
 }
 
 /// One sentence about what just happened.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Described {
     pub text: String,
     /// The actors the sentence is about (highlighted when the line is chosen).
@@ -80,14 +80,14 @@ pub trait Describer<F> {
 
 /// Which lock story a world tells: a replicated service's (fencing tokens, each change told once) or
 /// Redis-style servers' (random values, each server's key its own story).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum LockStory {
     Service,
     Redis,
 }
 
 /// Which describers a world's narration combines (Raft's comes with `runs_raft`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Story {
     pub locks: Option<LockStory>,
     /// The invoice scheduler's instances and store.

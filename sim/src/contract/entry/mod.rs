@@ -17,14 +17,14 @@ pub use sweep::{FaultRules, Progress, SweepPlan, SweepVariant};
 
 /// An invariant a world can break: its name (as the checkers report it) and what it promises, in a
 /// phrase a learner can hold on to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct InvariantInfo {
     pub name: &'static str,
     pub promise: &'static str,
 }
 
 /// Where the client box's raw requests go in this world.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ClientPath {
     /// A plain Raft cluster: reads and writes to the leader (or a chosen node).
     Raft,
@@ -37,7 +37,7 @@ pub enum ClientPath {
 
 /// How a partition side is judged able to work: what share of the servers it needs, and the words
 /// for "enough".
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ServerQuorum {
     /// A strict majority of the servers (a Raft group, or Redlock's independent servers).
     Majority { able: &'static str },
@@ -46,7 +46,7 @@ pub enum ServerQuorum {
 }
 
 /// What the app may offer and draw in this world.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Capabilities {
     /// The servers run Raft: Raft's five properties apply and the log strips mean something.
     pub runs_raft: bool,
@@ -78,7 +78,7 @@ pub fn hold_number(tokens_fence: bool, number: u64) -> String {
 }
 
 /// The words a learner reads for this world's actors.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Vocabulary {
     /// The lettered actors `A`, `B`, ...: "worker", "instance", "candidate".
     pub actor: &'static str,

@@ -11,7 +11,7 @@
 use crate::contract::config::ProtocolConfig;
 
 /// What one key holds, and the values a file may give it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum OptionValue {
     Flag,
     /// An integer in `low..=high`.
@@ -27,7 +27,7 @@ pub enum OptionValue {
 }
 
 /// A key's value as it moves between the file and the world's options.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum OptionSetting {
     Flag(bool),
     Unsigned(u64),
@@ -36,7 +36,7 @@ pub enum OptionSetting {
 }
 
 /// One key of a world's table.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Hash)]
 pub struct OptionKey {
     pub name: &'static str,
     /// One sentence for the browser's settings, beside the key's field: what it does, and whether a
@@ -50,7 +50,7 @@ pub struct OptionKey {
 }
 
 /// A world's own scenario table.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Hash)]
 pub struct OptionTable {
     /// The table's name in a scenario file (`scheduler` for `[scheduler]`).
     pub name: &'static str,

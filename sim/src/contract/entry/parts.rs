@@ -17,7 +17,7 @@ use crate::contract::world_read::WorldRead;
 use std::fmt::Debug;
 
 /// What the engine knows about a world's nodes when it arms a checker.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Hash, Default)]
 pub struct Arming {
     /// The servers (acceptors, replicas), numbered first.
     pub servers: usize,
@@ -28,7 +28,7 @@ pub struct Arming {
 }
 
 /// The nodes a chaos run's world has, for a world's aimed faults.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Hash)]
 pub struct ChaosNodes {
     /// Servers, numbered from 0.
     pub servers: usize,
@@ -45,7 +45,7 @@ impl ChaosNodes {
 
 /// Faults a world aims where it is weakest (what `--profile holders` runs in a world with no lock
 /// holders to aim at), planned from a seed.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Hash)]
 pub struct AimedChaos {
     /// Mixed into the seed of the run's generator, which draws the world first and then the plan.
     pub salt: u64,
@@ -55,14 +55,14 @@ pub struct AimedChaos {
 }
 
 /// An aimed plan: its steps (time in ms, action), and the earliest the final heal may come.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Hash, Default)]
 pub struct AimedPlan {
     pub steps: Vec<(u64, Action)>,
     pub heal_not_before_ms: u64,
 }
 
 /// A world that bills once a minute, as its parts describe it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Invoicing {
     /// The length of a billing minute.
     pub minute_ms: u64,
@@ -75,7 +75,7 @@ pub struct Invoicing {
 
 /// One option compare mode can flip in a world (`fencing`, `zk-recipe`), as the world's folder reads
 /// and flips it. The name is compare mode's `Variation` name, which lesson and share links carry.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Hash)]
 pub struct VariationHook {
     pub name: &'static str,
     /// The option's setting in words ("fencing on"); `None` where `protocol` has no such option.
@@ -96,7 +96,7 @@ pub type OpeningFault = fn(seed: u64, servers: usize) -> (u64, Action);
 /// A world's chaos, apart from [`WorldParts`]: only the chaos tooling reads it (through the registry's
 /// own table), so a build that never runs chaos, such as the app, leaves the plans out. Reached through
 /// the entry's parts, every hook's code stays in every binary that lists the entries.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Hash, Default)]
 pub struct ChaosParts {
     /// The faults aimed at the world's weak point (see [`AimedChaos`]).
     pub aimed: Option<AimedChaos>,
@@ -106,7 +106,7 @@ pub struct ChaosParts {
 }
 
 /// Who a world has beside its servers, as its layout numbers them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Population {
     /// The lettered actors (`A`, `B`, ...: workers, instances, candidates, proposers, clients).
     pub workers: usize,

@@ -8,7 +8,7 @@ use crate::contract::config::{LockServiceOptions, ProtocolConfig};
 
 /// Which faults the mixed chaos profile may throw at a world, beyond the ones every world takes
 /// (pauses, cuts, partitions, isolation, loss, crashes of the lettered actors and the store).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct FaultRules {
     /// Clock jumps and drift on the servers (a target "leader" counts as a server).
     pub server_clocks: bool,
@@ -28,7 +28,7 @@ impl FaultRules {
 }
 
 /// What a sweep asks of a world after the final heal (its liveness phase).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Progress {
     /// An up Raft node leads in the highest term any up node reached.
     RaftLeader,
@@ -47,7 +47,7 @@ pub enum Progress {
 }
 
 /// One configuration a sweep runs.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Hash)]
 pub struct SweepVariant {
     /// Its name on the command line (`--variant no-fencing`); the first variant of a plan is the one the
     /// world is claimed safe in, or its usual configuration where no configuration is safe.
@@ -65,7 +65,7 @@ pub struct SweepVariant {
 
 /// How sweeps run a world. Plain Raft's plan has one variant and no lock options (its chaos schedules
 /// are `chaos::chaos_scenario`'s); every other world's runs through `chaos::locks`.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Hash)]
 pub struct SweepPlan {
     /// Servers a sweep runs unless told otherwise (a world with a single server runs one whatever this
     /// says).

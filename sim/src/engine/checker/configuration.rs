@@ -13,7 +13,7 @@ pub use crate::contract::entry::invariants::CONFIGURATION_AGREEMENT;
 use crate::protocols::raft::{Command, Entry};
 use crate::worlds::actor::ClusterRaft;
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, Hash)]
 pub struct ConfigurationChecker {
     /// Per node: the highest commit index it has been checked at. Every index up to it was compared
     /// once, when the node first committed it; a restart that drops the commit index does not make the

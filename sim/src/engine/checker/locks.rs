@@ -52,7 +52,7 @@ pub struct InvoiceRecord {
 
 /// How a partitioned work queue deals out its accounts: among `workers` workers, the first of them
 /// node `first_worker`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Partitions {
     pub first_worker: NodeId,
     pub workers: u64,
@@ -134,6 +134,29 @@ fn push_capped<T>(list: &mut Vec<T>, item: T) {
 }
 
 impl LockChecker {
+    /// The memory later verdicts depend on, for the explorer's state digest: who holds and who
+    /// believes it holds, the fencing watermark, the resource's and the accounts' expected values. The
+    /// capped history lists (grants, accesses, invoices) and the counters only report, so they are left
+    /// out, and two states that differ only in what already happened can merge.
+    pub fn digest(&self, mut out: &mut dyn std::hash::Hasher) {
+        use std::hash::Hash;
+        (
+            self.last_revision,
+            &self.holders,
+            self.initial_count,
+            self.baseline,
+        )
+            .hash(&mut out);
+        (&self.intents, self.highest_accepted, self.current_token).hash(&mut out);
+        (
+            &self.finished_tokens,
+            self.tokens_are_fencing,
+            &self.believers,
+        )
+            .hash(&mut out);
+        (&self.accounts, self.partitions).hash(&mut out);
+    }
+
     /// Names to write in violation details, indexed by node.
     pub fn set_labels(&mut self, labels: Vec<String>) {
         self.labels = labels;

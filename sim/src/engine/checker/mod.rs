@@ -67,6 +67,19 @@ impl Checkers {
         }
     }
 
+    /// Feeds what can change a later verdict to `out`: each checker's memory and the violation
+    /// counts. Liveness (leaderless time) and the report's lists change no verdict, so they are left out.
+    pub fn digest(&self, mut out: &mut dyn std::hash::Hasher) {
+        use std::hash::Hash;
+        self.raft.digest(out);
+        self.configuration.hash(&mut out);
+        self.locks.digest(out);
+        if let Some(world) = &self.world {
+            world.digest(out);
+        }
+        self.violations.counts().hash(&mut out);
+    }
+
     /// One more node joined the world (a membership change).
     pub fn grow(&mut self) {
         self.raft.grow();

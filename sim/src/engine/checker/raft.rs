@@ -91,6 +91,18 @@ pub struct RaftChecker {
 }
 
 impl RaftChecker {
+    /// The memory later verdicts depend on, for the explorer's state digest. `known` is a hash map,
+    /// so its entries are combined by a wrapping sum, which does not depend on their order.
+    pub fn digest(&self, mut out: &mut dyn std::hash::Hasher) {
+        use std::hash::Hash;
+        (&self.prefix, &self.committed, &self.committed_in_term).hash(&mut out);
+        (&self.leader_of_term, &self.checked_commit).hash(&mut out);
+        let known = self.known.iter().fold(0u64, |sum, entry| {
+            sum.wrapping_add(crate::base::state_hash::digest_of(&entry))
+        });
+        (self.known.len(), known).hash(&mut out);
+    }
+
     pub fn new(node_count: usize) -> RaftChecker {
         RaftChecker {
             prefix: vec![vec![0]; node_count],

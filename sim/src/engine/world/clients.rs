@@ -21,7 +21,7 @@ pub const RECENT_REQUESTS: usize = 64;
 /// Keys cycle through this many values so reads see earlier writes.
 const KEY_SPACE: u64 = 16;
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct ClientRecord {
     pub id: RequestId,
     pub node: Option<NodeId>,
@@ -44,6 +44,13 @@ pub struct Clients {
 }
 
 impl Clients {
+    /// Feeds the requests still waiting to `out` (the explorer's state digest), and the highest write
+    /// acknowledged, which later linearizability verdicts read. Finished requests only report.
+    pub fn digest(&self, mut out: &mut dyn std::hash::Hasher) {
+        use std::hash::Hash;
+        (&self.pending, self.highest_acknowledged_write).hash(&mut out);
+    }
+
     pub fn pending(&self) -> impl Iterator<Item = &ClientRecord> {
         self.pending.values()
     }

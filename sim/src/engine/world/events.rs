@@ -8,7 +8,7 @@ use crate::engine::network::MessageId;
 use std::cmp::{Ordering, Reverse};
 use std::collections::BinaryHeap;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum EventKind {
     Deliver {
         message_id: MessageId,
@@ -75,6 +75,11 @@ impl EventQueue {
 
     pub fn pop(&mut self) -> Option<Scheduled> {
         self.heap.pop().map(|Reverse(event)| event)
+    }
+
+    /// Every event still queued, in no particular order.
+    pub fn iter(&self) -> impl Iterator<Item = &Scheduled> {
+        self.heap.iter().map(|Reverse(event)| event)
     }
 
     pub fn len(&self) -> usize {

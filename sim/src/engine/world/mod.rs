@@ -8,6 +8,7 @@
 mod actions;
 mod clients;
 mod coordination_report;
+mod digest;
 mod disk;
 mod dispatch;
 mod events;

@@ -10,7 +10,7 @@
 use crate::protocols::lockservice::table::LockTable;
 use std::collections::{BTreeMap, BTreeSet};
 
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct LockDelays {
     /// Each held-back key's delay (by the revision that began it) and its end on this node's clock
     /// (local microseconds). Invariant: only delays the table still holds keys back with; a key held

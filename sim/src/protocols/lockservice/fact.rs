@@ -4,7 +4,7 @@ use crate::base::ids::NodeId;
 use crate::base::units::FencingToken;
 use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum LockFact {
     /// A lock-service replica applied a grant: `owner` now holds `key` under `lease`, with fencing token
     /// `token`. Every replica reports each applied change; `revision` (strictly increasing along the

@@ -7,7 +7,7 @@ use crate::base::units::FencingToken;
 use serde::{Deserialize, Serialize};
 
 /// Answer of the lock service to an `Acquire`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum AcquireResult {
     Granted {
         lease: u64,
@@ -20,7 +20,7 @@ pub enum AcquireResult {
     },
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum LockServiceMessage {
     /// Create a lease with `ttl_ms` and queue it for `key`. `request` identifies the acquire; with
     /// `idempotent` the service answers a repeated `request` from the same client with the lease it

@@ -90,7 +90,7 @@ impl<M> ServiceWire for M where
 {
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Hash)]
 pub struct LockServer<M> {
     pub raft: ServiceRaft<M>,
     pub table: LockTable,

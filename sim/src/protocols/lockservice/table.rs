@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, VecDeque};
 
 /// One operation in the Raft log.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum LockOp {
     /// Create a lease for `owner` and queue it on `key`. With `idempotent`, a repeated `request` from the
     /// same owner is answered with the lease it already created.
@@ -39,7 +39,7 @@ pub enum LockOp {
 pub const SESSION_KEY: u32 = u32::MAX;
 
 /// Where a znode is created.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum CreatePath {
     /// `/election/leader` (fails if it exists).
     Leader,
@@ -48,13 +48,13 @@ pub enum CreatePath {
 }
 
 /// A znode of the election recipes: `/election/leader` or `/election/n_<seq>`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum ZPath {
     Leader,
     Candidate(u64),
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct ZNode {
     pub path: ZPath,
     /// The session it belongs to (ephemeral: it goes when the session goes).
@@ -98,7 +98,7 @@ impl LockOp {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Lease {
     pub id: u64,
     pub owner: NodeId,
@@ -106,14 +106,14 @@ pub struct Lease {
     pub ttl_ms: u64,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Hold {
     pub lease: u64,
     pub owner: NodeId,
     pub token: FencingToken,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize)]
 pub struct KeyState {
     pub holder: Option<Hold>,
     /// Leases waiting for the key, in request order.
@@ -121,7 +121,7 @@ pub struct KeyState {
 }
 
 /// What applying one operation changed, for replies, facts and the checkers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TableEvent {
     Granted {
         key: u32,
@@ -176,7 +176,7 @@ pub enum TableEvent {
 
 /// Invariant: every `holder` and every waiter names a lease in `leases`, and a lease appears at most
 /// once across all holders and queues. Tokens are revisions, so they strictly increase with every grant.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize)]
 pub struct LockTable {
     pub leases: BTreeMap<u64, Lease>,
     pub keys: BTreeMap<u32, KeyState>,

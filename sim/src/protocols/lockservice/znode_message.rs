@@ -7,7 +7,7 @@
 
 use super::{CreatePath, ZPath};
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum ZnodeMessage {
     /// Open a session with a timeout (kept alive with `KeepAlive`).
     OpenSession {

@@ -9,7 +9,7 @@ pub trait PaxosWire: Carries<PaxosMessage> + Observes<PaxosFact> {}
 
 impl<M> PaxosWire for M where M: Carries<PaxosMessage> + Observes<PaxosFact> {}
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Hash)]
 pub struct Acceptor {
     /// The highest ballot promised (durable unless `durable` is off).
     pub promised: Option<Ballot>,

@@ -23,14 +23,14 @@ use std::collections::{BTreeMap, BTreeSet};
 const MAX_TALLIED_BALLOTS: usize = 4_096;
 
 /// The value the acceptors chose first, and the ballot that chose it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Chosen {
     pub ballot: Ballot,
     pub value: PaxosValue,
     pub at: SimTime,
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Hash, Default)]
 pub struct PaxosChecker {
     /// Acceptors in the world: a majority of them chooses a value.
     acceptors: usize,

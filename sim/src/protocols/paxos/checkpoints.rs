@@ -41,7 +41,7 @@ pub const CHECKPOINTS: &[CheckpointSpec] = &[
     },
 ];
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Hash)]
 enum Wanted {
     ValueChosen,
     TwoValuesChosen,
@@ -51,7 +51,7 @@ enum Wanted {
 }
 
 /// Ballots, carried values and Agreement violations when the step began.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Hash)]
 struct PaxosWatch {
     wanted: Wanted,
     ballots: u64,

@@ -6,7 +6,7 @@ use crate::base::ids::{NodeId, NodeSet};
 use crate::contract::entry::describe::{Described, Describer, Telling, Weight};
 
 /// Keeps nothing between facts: every Paxos fact carries what its sentence needs.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Hash, Default)]
 pub struct PaxosDescriber;
 
 fn ballot(telling: &Telling<'_>, ballot: Ballot) -> String {

@@ -5,7 +5,7 @@ use super::{Ballot, PaxosValue, Proposal};
 use crate::base::ids::{NodeId, NodeSet};
 use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum PaxosFact {
     /// A proposer sent `Prepare` for a new ballot (phase 1a).
     BallotStarted { ballot: Ballot },

@@ -9,14 +9,14 @@ use std::collections::BTreeMap;
 const MAX_TALLIED_BALLOTS: usize = 256;
 
 /// What a learner knows is chosen, and why: the ballot and the majority that accepted it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Learned {
     pub ballot: Ballot,
     pub value: PaxosValue,
     pub acceptors: NodeSet,
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Hash, Default)]
 pub struct Learner {
     acceptors: usize,
     tallies: BTreeMap<Ballot, (PaxosValue, NodeSet)>,

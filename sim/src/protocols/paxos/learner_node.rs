@@ -24,7 +24,7 @@ const ASK_TIMER: TimerKey = 1;
 /// in progress to end and tell it by itself.
 const ASK_ROUNDS: u64 = 3;
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Hash)]
 pub struct LearnerNode {
     acceptors: usize,
     /// The proposers, in order; the learner asks them to run a ballot in turn.

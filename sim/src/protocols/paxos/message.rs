@@ -2,7 +2,7 @@
 
 use super::{Ballot, PaxosValue, Proposal};
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum PaxosMessage {
     /// Phase 1a: "promise to accept nothing below `ballot`".
     Prepare { ballot: Ballot },

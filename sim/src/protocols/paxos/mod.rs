@@ -91,7 +91,7 @@ pub struct Ballot {
 pub type PaxosValue = u64;
 
 /// A proposal an acceptor accepted: the ballot and the value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Proposal {
     pub ballot: Ballot,
     pub value: PaxosValue,

@@ -18,7 +18,7 @@ const MAX_BACKOFF_DOUBLINGS: u32 = 5;
 /// With a distinguished proposer, the others stand back this many round timeouts.
 const STANDBY_ROUNDS: u64 = 3;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ProposerPhase {
     /// Waiting to start its next ballot (at the start, or backing off).
@@ -31,7 +31,7 @@ pub enum ProposerPhase {
     Done,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Hash)]
 pub struct Proposer {
     pub id: NodeId,
     /// 0 for `A`: with the distinguished-proposer remedy, `A` is the distinguished one.

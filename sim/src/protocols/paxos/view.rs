@@ -11,7 +11,7 @@ use crate::contract::config::ProtocolConfig;
 use crate::contract::world_read::{actors_of, WorldRead};
 use serde::Serialize;
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct PaxosView {
     pub acceptors: Vec<AcceptorView>,
     pub proposers: Vec<ProposerView>,
@@ -23,14 +23,14 @@ pub struct PaxosView {
     pub durable_acceptors: bool,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct AcceptorView {
     pub id: NodeId,
     pub promised: Option<Ballot>,
     pub accepted: Option<Proposal>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct ProposerView {
     pub id: NodeId,
     pub phase: ProposerPhase,
@@ -44,7 +44,7 @@ pub struct ProposerView {
     pub ballots_started: u64,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct LearnerView {
     pub id: NodeId,
     /// What it knows is chosen: the value, the ballot and the acceptors that accepted it.

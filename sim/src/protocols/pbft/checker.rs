@@ -16,14 +16,14 @@ use std::collections::BTreeMap;
 const MAX_REMEMBERED: usize = 100_000;
 
 /// What the first honest replica committed at one sequence number.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct FirstCommit {
     pub digest: Digest,
     pub node: NodeId,
     pub at: SimTime,
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Hash, Default)]
 pub struct PbftChecker {
     pub committed: BTreeMap<u64, FirstCommit>,
     /// Honest commits counted, for the view and the report.

@@ -26,14 +26,14 @@ pub const CHECKPOINTS: &[CheckpointSpec] = &[
     },
 ];
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Hash)]
 enum Wanted {
     ViewChanged,
     HonestReplicasDisagree,
 }
 
 /// The highest view any replica had entered, and the Honest Agreement violations, at the step's start.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Hash)]
 struct ReplicaWatch {
     wanted: Wanted,
     view_at_start: u64,

@@ -14,7 +14,7 @@ const RESEND_VIEW_TIMEOUTS: u64 = 2;
 /// Clients start this far apart, so their requests do not always arrive together.
 const STAGGER_MS: u64 = 17;
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Hash)]
 pub struct PbftClient {
     pub id: NodeId,
     index: usize,

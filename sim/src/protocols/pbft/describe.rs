@@ -14,7 +14,7 @@ const REMEMBERED_SLOTS: usize = 256;
 
 /// Remembers what each primary ordered, per view and sequence number, so that a backup accepting a
 /// different request there can be told as the primary's lie; every other sentence comes from its fact.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Hash, Default)]
 pub struct PbftDescriber {
     ordered: BTreeMap<(u64, u64), (NodeId, Digest)>,
 }

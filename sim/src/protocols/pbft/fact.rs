@@ -6,7 +6,7 @@ use crate::base::ids::{NodeId, NodeSet};
 use serde::{Deserialize, Serialize};
 
 /// Why a replica asked for a new view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Suspicion {
     /// A request it knows of did not execute in time (the primary is silent, or the view change
@@ -19,7 +19,7 @@ pub enum Suspicion {
 }
 
 /// What was wrong with a refused `NewView`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum NewViewFault {
     /// Fewer than a quorum of distinct replicas' view changes (or one from a non-replica).
@@ -28,7 +28,7 @@ pub enum NewViewFault {
     ProposalsDoNotFollow,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum PbftFact {
     /// The primary gave a request a sequence number.
     SequenceAssigned {

@@ -5,7 +5,7 @@ use super::{Digest, PbftRequest};
 use crate::base::ids::NodeId;
 
 /// A request a replica prepared, as a view change carries it: the new primary re-proposes it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PreparedProof {
     pub sequence: u64,
     /// The view it prepared in (the highest wins for a sequence number).
@@ -17,13 +17,13 @@ pub struct PreparedProof {
 /// One `ViewChange` as a `NewView` quotes it: who sent it and what it said it prepared. In the paper
 /// these are signed, so a new primary can pass them on but not make them up; the model takes the
 /// sender it names as the sender (signatures are not computed, as everywhere in PBFT here).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ViewChangeVote {
     pub from: NodeId,
     pub prepared: Vec<PreparedProof>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum PbftMessage {
     /// A client's request, sent to every replica.
     Request(PbftRequest),

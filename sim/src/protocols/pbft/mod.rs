@@ -75,7 +75,7 @@ pub type Digest = u64;
 pub const MAX_SEQUENCE: u64 = 100_000;
 
 /// What a client asks for: its `number`-th request, with an operation the replicas execute.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct PbftRequest {
     pub client: NodeId,
     pub number: u64,

@@ -30,7 +30,7 @@ const SEQUENCE_WINDOW: u64 = 1_024;
 /// Messages of a view not entered yet kept for when it is.
 pub(super) const MAX_EARLY: usize = 1_024;
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Hash)]
 pub struct Replica {
     pub id: NodeId,
     pub replicas: usize,

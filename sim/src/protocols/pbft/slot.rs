@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 /// Different digests one slot keeps votes for at most (a liar could otherwise grow the map).
 const MAX_DIGESTS_PER_SLOT: usize = 8;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SlotPhase {
     /// Votes heard, but no pre-prepare accepted yet.
@@ -20,7 +20,7 @@ pub enum SlotPhase {
     Executed,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Slot {
     /// The view the votes below belong to.
     pub view: u64,

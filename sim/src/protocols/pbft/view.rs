@@ -21,7 +21,7 @@ use serde::Serialize;
 /// Newest sequence slots shown per replica.
 pub const MAX_VIEW_SLOTS: usize = 6;
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct PbftView {
     pub replicas: Vec<ReplicaView>,
     pub clients: Vec<PbftClientView>,
@@ -47,7 +47,7 @@ impl PbftView {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct ReplicaView {
     pub id: NodeId,
     /// Up, crashed or paused: a crashed replica leads and lies in nothing until it restarts.
@@ -65,7 +65,7 @@ pub struct ReplicaView {
     pub waiting_requests: usize,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct SlotView {
     pub sequence: u64,
     pub view: u64,
@@ -80,7 +80,7 @@ pub struct SlotView {
     pub committers: usize,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct PbftClientView {
     pub id: NodeId,
     /// The request it waits on (its number), if any.

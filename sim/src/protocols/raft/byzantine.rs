@@ -31,7 +31,7 @@ pub const FORGED_KEY: u32 = 666;
 const FORGED_VALUE: u64 = 666_000;
 
 /// What a lying server remembers: its mode, and the last index it forged (one forgery per index).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Liar {
     pub mode: ByzantineMode,
     forged_at: LogIndex,

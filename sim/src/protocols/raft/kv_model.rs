@@ -15,7 +15,7 @@ use crate::contract::protocol::ClientCommand;
 use crate::contract::sequential::{RegisterRole, SequentialModel};
 
 /// The sequential key-value store of Raft's clients.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Hash, Default)]
 pub struct KvModel;
 
 /// The one instance the registry hands out.

@@ -11,7 +11,7 @@ pub trait Payload: Copy + std::fmt::Debug + Eq {
     fn digest(&self) -> u64;
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Command<A> {
     /// Appended by a new leader at the start of its term (§8) so it can commit earlier entries.
     Noop,
@@ -29,7 +29,7 @@ pub enum Command<A> {
     Config { voters: NodeSet },
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Entry<A> {
     pub term: Term,
     pub command: Command<A>,
@@ -57,7 +57,7 @@ impl<A: Payload> Entry<A> {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Log<A> {
     entries: Vec<Entry<A>>,
 }

@@ -31,7 +31,7 @@ pub const MAX_CATCH_UP_ROUNDS: u32 = 10;
 pub const MAX_QUEUED_CHANGES: usize = 8;
 
 /// What a server believes about who votes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Membership {
     /// The cluster every server started as (no configuration entry says so).
     pub bootstrap: NodeSet,
@@ -56,14 +56,14 @@ impl Membership {
 }
 
 /// A membership change a leader was asked for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ChangeRequest {
     Add(NodeId),
     Remove(NodeId),
 }
 
 /// The change a leader is making.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ChangeInProgress {
     CatchingUp {
         learner: NodeId,
@@ -76,7 +76,7 @@ pub enum ChangeInProgress {
 }
 
 /// A leader's membership work: lost with leadership, like the rest of [`super::LeaderState`].
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct LeaderMembership {
     pub change: Option<ChangeInProgress>,
     pub queued: VecDeque<ChangeRequest>,

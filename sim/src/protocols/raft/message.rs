@@ -5,7 +5,7 @@ use crate::base::units::{LogIndex, Term};
 use crate::contract::protocol::{Carries, Observes, RaftFact, Wire};
 use crate::protocols::raft::log::Entry;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum RaftMessage<A> {
     RequestVote {
         term: Term,

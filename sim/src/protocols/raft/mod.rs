@@ -75,7 +75,7 @@ pub trait RaftWire<A>: Carries<RaftMessage<A>> + Observes<RaftFact> {}
 impl<A, M: Carries<RaftMessage<A>> + Observes<RaftFact>> RaftWire<A> for M {}
 
 /// What survives a crash: written before any message that depends on it is sent.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Durable<A> {
     pub term: Term,
     pub voted_for: Option<NodeId>,
@@ -94,7 +94,7 @@ impl<A> Default for Durable<A> {
 }
 
 /// The leader's view of each follower. Vectors are indexed by node.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct LeaderState {
     /// Invariant: 1 <= next_index[peer] <= last_index + 1.
     pub next_index: Vec<LogIndex>,
@@ -108,7 +108,7 @@ pub struct LeaderState {
 }
 
 /// Lost on a crash.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Volatile {
     pub role: RoleLabel,
     pub leader_hint: Option<NodeId>,
@@ -140,7 +140,7 @@ impl Volatile {
 }
 
 /// Timing a Raft node works with, in local microseconds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct RaftTiming {
     pub election_min_us: u64,
     pub election_max_us: u64,
@@ -197,6 +197,22 @@ impl<A: Clone, M> Clone for RaftNode<A, M> {
             liar_in_world: self.liar_in_world,
             world_message: PhantomData,
         }
+    }
+}
+
+// By hand, for the explorer's state digest: a derive would ask `M: Hash`, and the two scratch
+// buffers are refilled before every use, so they are not state.
+impl<A: std::hash::Hash, M> std::hash::Hash for RaftNode<A, M> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.id.hash(state);
+        self.node_count.hash(state);
+        self.options.hash(state);
+        self.timing.hash(state);
+        self.durable.hash(state);
+        self.volatile.hash(state);
+        self.membership.hash(state);
+        self.liar.hash(state);
+        self.liar_in_world.hash(state);
     }
 }
 

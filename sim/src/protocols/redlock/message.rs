@@ -1,6 +1,6 @@
 //! The Redis commands a lock client sends to a key-value server, and their answers.
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum KvMessage {
     /// Redis `SET key value NX PX px_ms`: set only if absent, expire after `px_ms` (server clock).
     SetNx {

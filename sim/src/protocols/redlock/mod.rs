@@ -50,14 +50,14 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// One key: who set it, with which value, until when on the server's clock.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct KvEntry {
     pub value: u64,
     pub owner: NodeId,
     pub expires_at_local_us: u64,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Hash)]
 pub struct KvLockServer {
     pub entries: BTreeMap<u32, KvEntry>,
     /// Bumped by every set and every delete; only meaningful (and only reported) for a single instance.

@@ -7,7 +7,7 @@ use crate::contract::world_read::{actors_of, WorldRead};
 use serde::Serialize;
 
 /// One Redis-style server: its own clock and the keys it holds (expiry on that clock).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct KvServerView {
     pub id: NodeId,
     pub local_clock_us: i64,

@@ -27,7 +27,7 @@ use crate::contract::protocol::Effects;
 use serde::{Deserialize, Serialize};
 
 /// A write as sent, before the store has read it: its fields as text, the token perhaps absent.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct RawWrite {
     /// The fencing token as sent; `None` when the request has no token field at all.
     pub token: Option<String>,
@@ -36,7 +36,7 @@ pub struct RawWrite {
 }
 
 /// One field of a write.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum WriteField {
     Token,
@@ -44,7 +44,7 @@ pub enum WriteField {
 }
 
 /// What is wrong with a write that the store refuses to read: which field, and how.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Malformed {
     /// The field is absent (or empty).

@@ -25,14 +25,14 @@ pub const CHECKPOINTS: &[CheckpointSpec] = &[
     },
 ];
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Hash)]
 enum Wanted {
     LeaderChanged,
     StaleInvoiceRefused,
 }
 
 /// The leading instance when the step began, and the invoices refused then.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Hash)]
 struct SchedulerWatch {
     wanted: Wanted,
     start_leader: Option<(NodeId, FencingToken)>,

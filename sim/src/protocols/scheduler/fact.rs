@@ -4,7 +4,7 @@ use crate::base::ids::NodeId;
 use crate::base::units::FencingToken;
 use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum SchedulerFact {
     /// The invoice store recorded (or, fenced, refused) invoices for `minute` from `client`.
     InvoiceWritten {

@@ -2,7 +2,7 @@
 
 use crate::base::units::FencingToken;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum InvoiceMessage {
     /// Generate the invoices of `minute`. With `if_absent` the store skips a minute that already has
     /// invoices (check and write in one step).

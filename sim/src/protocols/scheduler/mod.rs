@@ -75,7 +75,7 @@ const GENERATE_TIMER: TimerKey = 3;
 /// A refused acquire goes again when this fires (`lock_client`'s back-off).
 const RESEND_TIMER: TimerKey = 4;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum LockState {
     None,
@@ -85,7 +85,7 @@ pub enum LockState {
     Releasing,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Hash)]
 pub struct SchedulerInstance {
     pub id: NodeId,
     pub servers: usize,

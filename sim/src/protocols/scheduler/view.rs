@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 /// Minutes shown in the scheduler strip.
 pub const MAX_VIEW_MINUTES: usize = 120;
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct SchedulerView {
     pub mode: SchedulerMode,
     pub minute_ms: u64,
@@ -21,7 +21,7 @@ pub struct SchedulerView {
     pub minutes: Vec<(u64, Vec<NodeId>)>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct InstanceView {
     pub id: NodeId,
     pub lock: LockState,

@@ -23,7 +23,7 @@ pub const ATOMICITY_INFO: InvariantInfo = InvariantInfo {
 /// Transactions remembered at most; the oldest is forgotten beyond this (a run has far fewer).
 const MAX_TRACKED_TRANSACTIONS: usize = 4_096;
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Hash, Default)]
 pub struct TwoPhaseChecker {
     /// The coordinator's decision on each transaction.
     pub decided: BTreeMap<TxId, bool>,

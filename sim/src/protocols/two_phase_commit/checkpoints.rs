@@ -13,7 +13,7 @@ pub const CHECKPOINTS: &[CheckpointSpec] = &[CheckpointSpec {
 }];
 
 /// Met while at least `wanted` participants are in doubt together.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Hash)]
 struct InDoubtWatch {
     wanted: u64,
 }

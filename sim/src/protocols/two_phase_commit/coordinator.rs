@@ -22,7 +22,7 @@ const VOTE_TIMER: TimerKey = 1;
 const WRITE_TIMER: TimerKey = 2;
 const NEXT_TIMER: TimerKey = 3;
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Hash)]
 pub struct Coordinator {
     pub participants: Vec<NodeId>,
     /// How many transactions it runs in all.

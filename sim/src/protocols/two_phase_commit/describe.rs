@@ -6,7 +6,7 @@ use crate::base::ids::NodeId;
 use crate::contract::entry::describe::{Described, Describer, Telling, Weight};
 
 /// Keeps nothing between facts: every fact carries what its sentence needs.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Hash, Default)]
 pub struct TwoPhaseDescriber;
 
 impl Describer<TwoPhaseFact> for TwoPhaseDescriber {

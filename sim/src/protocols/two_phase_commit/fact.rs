@@ -4,7 +4,7 @@
 use super::TxId;
 use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum TwoPhaseFact {
     /// The coordinator asked every participant to vote on `tx`; `again` when it asks anew after a
     /// restart or because some vote had not arrived.

@@ -2,7 +2,7 @@
 
 use super::TxId;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum TwoPhaseMessage {
     /// Phase 1, coordinator to participant: "can you commit `tx`? Vote."
     Prepare { tx: TxId },

@@ -4,7 +4,7 @@
 use super::{Coordinator, Participant, TwoPhaseWire};
 use crate::contract::protocol::{ActorSummary, Effects, Input, Protocol};
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Hash)]
 pub enum Node {
     Coordinator(Coordinator),
     Participant(Participant),

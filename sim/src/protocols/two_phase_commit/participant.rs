@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 const ASK_TIMER: TimerKey = 1;
 
 /// Where a participant stands on one transaction.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 pub enum Phase {
     /// Not asked to vote yet: it works on its part.
     Working,
@@ -36,7 +36,7 @@ impl Phase {
 }
 
 /// What a participant wrote down about one transaction (durable).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Record {
     pub vote: Option<bool>,
     pub voted_ms: u64,
@@ -73,7 +73,7 @@ impl Record {
     }
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Hash)]
 pub struct Participant {
     coordinator: NodeId,
     ask_ms: u64,
@@ -215,7 +215,7 @@ mod tests {
     use crate::contract::protocol::{Carries, Effect, Observes, Wire};
 
     /// Two-phase commit's messages as the whole wire, for a participant on its own.
-    #[derive(Clone, Debug, PartialEq, Eq)]
+    #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     struct Only(TwoPhaseMessage);
 
     impl Wire for Only {

@@ -12,7 +12,7 @@ use crate::contract::world_read::{actors_of, WorldRead};
 use serde::Serialize;
 
 /// Where the coordinator stands on its transaction in progress.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum CoordinatorState {
     /// Before the first transaction.
     Idle,
@@ -30,7 +30,7 @@ pub enum CoordinatorState {
     },
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct CoordinatorView {
     pub node: NodeId,
     /// Crashed: what it gathered in memory is gone; only its log's decisions remain.
@@ -39,7 +39,7 @@ pub struct CoordinatorView {
     pub state: CoordinatorState,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct ParticipantView {
     pub node: NodeId,
     /// `A`, `B`, ... as the world names its lettered actors.
@@ -51,7 +51,7 @@ pub struct ParticipantView {
     pub since_ms: u64,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct TwoPhaseView {
     pub coordinator: Option<CoordinatorView>,
     pub participants: Vec<ParticipantView>,

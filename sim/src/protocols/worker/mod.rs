@@ -86,7 +86,7 @@ const RESEND_TIMER: TimerKey = 4;
 pub const MAX_ACCESS_ATTEMPTS: u32 = 3;
 
 /// Which kind of lock the worker takes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Backend {
     /// The lock service on Raft: leases, keep-alives, fencing tokens.
@@ -98,7 +98,7 @@ pub enum Backend {
 }
 
 /// Where the worker is in its loop.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
     /// Between jobs.
@@ -114,14 +114,14 @@ pub enum Phase {
 }
 
 /// "I hold the lock, token 34, lease until t (local)".
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Belief {
     pub lease: u64,
     pub token: FencingToken,
     pub lease_until_local_us: u64,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Hash)]
 pub struct Worker {
     pub id: NodeId,
     pub backend: Backend,

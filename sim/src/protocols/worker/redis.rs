@@ -178,7 +178,7 @@ impl Worker {
 }
 
 /// What a server's answer to `SET NX` (or `SET NX GET`) says about the worker's value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum SetNxAnswer {
     /// The key was free and now holds the value.
     Set,

@@ -24,14 +24,14 @@ pub const CHECKPOINTS: &[CheckpointSpec] = &[
     },
 ];
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Hash)]
 enum Wanted {
     NotificationsAtLeast(u64),
     LeaderChanged,
 }
 
 /// The notifications received and the leading candidate when the step began.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Hash)]
 struct ElectionWatch {
     wanted: Wanted,
     notifications_at_start: u64,

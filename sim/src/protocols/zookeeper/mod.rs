@@ -68,7 +68,7 @@ const PING_TIMER: TimerKey = 2;
 /// A refused request goes again when this fires.
 const RETRY_TIMER: TimerKey = 3;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CandidatePhase {
     OpeningSession,
@@ -82,7 +82,7 @@ pub enum CandidatePhase {
     Leading,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Hash)]
 pub struct ZkCandidate {
     pub id: NodeId,
     pub servers: usize,

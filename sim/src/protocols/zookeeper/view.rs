@@ -7,7 +7,7 @@ use crate::base::ids::NodeId;
 use crate::contract::world_read::{actors_of, WorldRead};
 use serde::Serialize;
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct CandidateView {
     pub id: NodeId,
     pub phase: CandidatePhase,

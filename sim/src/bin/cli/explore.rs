@@ -1,0 +1,95 @@
+//! `quorumlab explore FILE [--invariant NAME] [--depth D] [--faults F] [--drops K] [--holds K] [--states N]
+//! [--grain-ms G] [--horizon-ms T] [--pause-ms A,B,..] [--without-steps] [--emit-scenario OUT.toml]`:
+//! the bounded search for the shortest fault schedule that breaks an invariant, as one JSON report.
+//!
+//! `--without-steps` drops the file's own steps first, so a story's scripted fault can be found
+//! rather than given. `--emit-scenario` writes the scenario that replays a counterexample, for
+//! `quorumlab run`. The speed (states per second) goes to stderr: it is a measurement of this machine,
+//! and the report on stdout stays the same from run to run.
+
+use super::args::FlagSpec;
+use super::Outcome;
+use quorumlab_sim::explore::search::merged;
+use quorumlab_sim::explore::{explore, ExploreRequest, Outcome as Found};
+use quorumlab_sim::scenario::parse_scenario;
+use quorumlab_sim::scenario::to_toml_string;
+use std::time::Instant;
+
+const FLAGS: FlagSpec = FlagSpec {
+    with_value: &[
+        "invariant",
+        "depth",
+        "faults",
+        "drops",
+        "holds",
+        "states",
+        "grain-ms",
+        "horizon-ms",
+        "pause-ms",
+        "emit-scenario",
+    ],
+    switches: &["without-steps"],
+};
+
+pub fn explore_command(args: &[String]) -> Outcome {
+    match explore_file(args) {
+        Ok(()) => Outcome::Success,
+        Err(message) => Outcome::BadInput(message),
+    }
+}
+
+fn explore_file(args: &[String]) -> Result<(), String> {
+    let parsed = FLAGS.parse(args)?;
+    let file = parsed.single_positional("scenario FILE")?;
+    let text =
+        std::fs::read_to_string(file).map_err(|error| format!("{file}: cannot read: {error}"))?;
+    let mut scenario = parse_scenario(&text, file).map_err(|error| error.to_string())?;
+    if parsed.switch("without-steps") {
+        scenario.steps.clear();
+    }
+    let defaults = ExploreRequest::default();
+    let max_depth = parsed.number("depth")?.unwrap_or(defaults.max_depth);
+    let request = ExploreRequest {
+        invariant: parsed.text("invariant").map(str::to_string),
+        max_depth,
+        max_faults: parsed.number("faults")?.unwrap_or(max_depth),
+        max_drops: parsed.number("drops")?.unwrap_or(defaults.max_drops),
+        max_holds: parsed.number("holds")?.unwrap_or(defaults.max_holds),
+        max_states: parsed.number("states")?.unwrap_or(defaults.max_states),
+        grain_ms: parsed.number("grain-ms")?.unwrap_or(defaults.grain_ms),
+        pause_ms: pause_lengths(parsed.text("pause-ms"))?.unwrap_or(defaults.pause_ms),
+        horizon_ms: parsed.number("horizon-ms")?,
+    };
+    let started = Instant::now();
+    let report = explore(&scenario, &request).map_err(|error| format!("{file}: {error}"))?;
+    let seconds = started.elapsed().as_secs_f64();
+    eprintln!(
+        "explored {} states in {seconds:.2} s ({:.0} states/s)",
+        report.states,
+        report.states as f64 / seconds.max(1e-9)
+    );
+    if let (Some(out), Found::Found { schedule, .. }) =
+        (parsed.text("emit-scenario"), &report.outcome)
+    {
+        let replay = to_toml_string(&merged(&scenario, schedule));
+        std::fs::write(out, replay).map_err(|error| format!("{out}: cannot write: {error}"))?;
+    }
+    let json = serde_json::to_string_pretty(&report).expect("reports serialize");
+    println!("{json}");
+    Ok(())
+}
+
+/// `--pause-ms 500,2000` as a list of lengths.
+fn pause_lengths(text: Option<&str>) -> Result<Option<Vec<u64>>, String> {
+    let Some(text) = text else {
+        return Ok(None);
+    };
+    text.split(',')
+        .map(|length| {
+            length.trim().parse::<u64>().map_err(|_| {
+                format!("--pause-ms: {length:?} is not a whole number of milliseconds")
+            })
+        })
+        .collect::<Result<Vec<u64>, String>>()
+        .map(Some)
+}

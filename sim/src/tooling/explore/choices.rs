@@ -1,0 +1,242 @@
+//! The choices offered at one choice point, in a fixed catalogue order: per node (in id order) crash,
+//! restart, each timed pause, resume and isolate; then heal; then dropping each message in flight (in
+//! id order). Each choice has a catalogue key, so the search can offer only later keys at an instant
+//! where it already took a step: two faults at one instant are then explored in one order, not both.
+
+use crate::base::ids::NodeId;
+use crate::contract::action::{Action, NodeTarget};
+use crate::contract::node_status::NodeStatus;
+use crate::engine::world::World;
+
+/// Keys of node faults: `node * NODE_KEY_SPAN + slot`; the slot is the kind (and the pause length).
+const NODE_KEY_SPAN: u64 = 64;
+/// Healing comes after every node fault.
+const HEAL_KEY: u64 = 1 << 32;
+/// Drops come next, keyed by message id above this.
+const DROP_KEY_BASE: u64 = 1 << 33;
+/// Holds come last, keyed by message id above this.
+const HOLD_KEY_BASE: u64 = 1 << 34;
+
+/// One thing the search can do at a choice point.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Choice {
+    /// Its place in the catalogue (see the module notes).
+    pub key: u64,
+    pub action: Action,
+    pub kind: ChoiceKind,
+}
+
+/// Which budget a choice spends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChoiceKind {
+    /// A node or network fault.
+    Fault,
+    /// Losing one message in flight.
+    Drop,
+    /// Delivering one message as late as its link allows: another order of deliveries, not a fault.
+    Hold,
+}
+
+/// What is still allowed at this point of a schedule.
+#[derive(Clone, Copy, Debug)]
+pub struct Allowance {
+    pub faults_left: u32,
+    pub drops_left: u32,
+    pub holds_left: u32,
+    /// Only choices with a key at least this (the canonical order at one instant).
+    pub min_key: u64,
+}
+
+/// Every choice `world` offers now within `allowance`, in catalogue order.
+pub fn choices(world: &World, pause_ms: &[u64], allowance: Allowance) -> Vec<Choice> {
+    let mut offered = Vec::new();
+    if allowance.faults_left > 0 {
+        for (index, slot) in world.nodes().iter().enumerate() {
+            node_faults(index, slot.status, world, pause_ms, &mut offered);
+        }
+        if !world.network().cuts().is_empty() {
+            offered.push(fault(HEAL_KEY, Action::Heal));
+        }
+    }
+    if allowance.drops_left > 0 {
+        for flight in world.network().in_flight.in_id_order() {
+            if !flight.dropped {
+                offered.push(Choice {
+                    key: DROP_KEY_BASE + flight.id,
+                    action: Action::DropMessage {
+                        message: flight.id,
+                        from: flight.from,
+                        to: flight.to,
+                    },
+                    kind: ChoiceKind::Drop,
+                });
+            }
+        }
+    }
+    if allowance.holds_left > 0 {
+        holds(world, &mut offered);
+    }
+    offered.retain(|choice| choice.key >= allowance.min_key);
+    offered
+}
+
+fn node_faults(
+    index: usize,
+    status: NodeStatus,
+    world: &World,
+    pause_ms: &[u64],
+    offered: &mut Vec<Choice>,
+) {
+    let node = NodeId(index as u16);
+    let target = NodeTarget::Node(node);
+    let base = index as u64 * NODE_KEY_SPAN;
+    match status {
+        NodeStatus::Up => {
+            offered.push(fault(base, Action::Crash { target }));
+            for (slot, &duration_ms) in pause_ms.iter().enumerate() {
+                let action = Action::Pause {
+                    target,
+                    duration_ms: Some(duration_ms),
+                };
+                offered.push(fault(base + 2 + slot as u64, action));
+            }
+        }
+        NodeStatus::Crashed => offered.push(fault(base + 1, Action::Restart { target })),
+        NodeStatus::Paused => {
+            offered.push(fault(base + NODE_KEY_SPAN - 2, Action::Resume { target }))
+        }
+    }
+    let network = world.network();
+    let linked = (0..world.node_count())
+        .map(|other| NodeId(other as u16))
+        .any(|other| {
+            other != node && (network.link_up(node, other) || network.link_up(other, node))
+        });
+    if linked {
+        offered.push(fault(base + NODE_KEY_SPAN - 1, Action::Isolate { target }));
+    }
+}
+
+/// Every message that can still arrive later within its link's delay bound is offered held to that
+/// bound: the latest delivery the network allows, so time keeps its meaning. The bound is the link's
+/// maximum delay as the link is now (a link changed since the send is judged by its new settings).
+fn holds(world: &World, offered: &mut Vec<Choice>) {
+    let world_delay_ms = world.config().timing.network_delay_ms;
+    for flight in world.network().in_flight.in_id_order() {
+        let link = world
+            .network()
+            .effective(flight.from, flight.to, world_delay_ms);
+        let latest_us = flight.sent_at.as_micros() + link.delay_ms.1 * 1_000;
+        let room_ms = latest_us.saturating_sub(flight.deliver_at.as_micros()) / 1_000;
+        if flight.dropped || room_ms == 0 {
+            continue;
+        }
+        offered.push(Choice {
+            key: HOLD_KEY_BASE + flight.id,
+            action: Action::HoldMessage {
+                message: flight.id,
+                from: flight.from,
+                to: flight.to,
+                by_ms: room_ms,
+            },
+            kind: ChoiceKind::Hold,
+        });
+    }
+}
+
+fn fault(key: u64, action: Action) -> Choice {
+    Choice {
+        key,
+        action,
+        kind: ChoiceKind::Fault,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::base::time::SimTime;
+    use crate::contract::config::WorldConfig;
+    use crate::engine::world::ActionOutcome;
+
+    fn everything() -> Allowance {
+        Allowance {
+            faults_left: 1,
+            drops_left: 1,
+            holds_left: 1,
+            min_key: 0,
+        }
+    }
+
+    /// A Raft world at each millisecond of its first second, with every choice it offers there.
+    fn offered_over_time() -> Vec<(World, Vec<Choice>)> {
+        let mut world = World::new(WorldConfig::raft(3, 5)).unwrap();
+        (1..1_000)
+            .step_by(37)
+            .map(|at_ms| {
+                world.run_until(SimTime::from_ms(at_ms));
+                (world.clone(), choices(&world, &[100, 400], everything()))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_choice_applies_and_holds_stay_within_the_link_bound() {
+        let mut holds_seen = 0;
+        for (world, offered) in offered_over_time() {
+            let max_us = world.config().timing.network_delay_ms.1 * 1_000;
+            for choice in offered {
+                if let Action::HoldMessage { message, by_ms, .. } = choice.action {
+                    let flight = world.network().in_flight.get(&message).unwrap();
+                    let held_us = flight.deliver_at.as_micros() + by_ms * 1_000;
+                    assert!(held_us <= flight.sent_at.as_micros() + max_us);
+                    holds_seen += 1;
+                }
+                let outcome = world.clone().apply(&choice.action);
+                assert_eq!(outcome, ActionOutcome::Applied, "{:?}", choice.action);
+            }
+        }
+        assert!(holds_seen > 0);
+    }
+
+    #[test]
+    fn a_message_already_held_to_its_bound_is_not_offered_another_hold() {
+        let (mut world, offered) = offered_over_time()
+            .into_iter()
+            .find(|(_, offered)| offered.iter().any(|choice| choice.kind == ChoiceKind::Hold))
+            .expect("a hold offered somewhere");
+        let hold = offered
+            .iter()
+            .find(|choice| choice.kind == ChoiceKind::Hold)
+            .unwrap();
+        let Action::HoldMessage { message, .. } = hold.action else {
+            unreachable!("a hold is a HoldMessage");
+        };
+        assert_eq!(world.apply(&hold.action), ActionOutcome::Applied);
+        let again = choices(&world, &[], everything());
+        let held_again = again.iter().any(|choice| {
+            matches!(choice.action, Action::HoldMessage { message: other, .. } if other == message)
+        });
+        assert!(!held_again);
+        assert!(again
+            .iter()
+            .any(|choice| choice.key == DROP_KEY_BASE + message));
+    }
+
+    #[test]
+    fn the_order_is_fixed_and_min_key_keeps_only_later_choices() {
+        let (world, offered) = offered_over_time().pop().unwrap();
+        let keys: Vec<u64> = offered.iter().map(|choice| choice.key).collect();
+        let mut sorted = keys.clone();
+        sorted.sort_unstable();
+        assert_eq!(keys, sorted);
+        let again = choices(&world, &[100, 400], everything());
+        assert_eq!(again, offered);
+        let later = Allowance {
+            min_key: keys[keys.len() / 2],
+            ..everything()
+        };
+        let kept = choices(&world, &[100, 400], later);
+        assert_eq!(kept, offered[keys.len() / 2..].to_vec());
+    }
+}

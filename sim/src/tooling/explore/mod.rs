@@ -1,0 +1,35 @@
+//! "Can it break?": a bounded, breadth-first search over a scenario's fault schedules for the
+//! shortest one that breaks an invariant.
+//!
+//! Every transition the search takes is an ordinary scenario step (`Crash A at 950 ms`), applied by
+//! the same runner `quorumlab run` uses, after every event due by then. So a schedule the search
+//! reports is a scenario, and replaying it is the same run by construction: nothing in the engine
+//! is reordered, the seed's draws stay as they are, and the search only adds steps.
+//!
+//! The search walks time in *choice points*, one every `grain_ms`. At each one it checks the goal,
+//! hashes the world ([`World::state_digest`](crate::engine::world::World::state_digest), plus the
+//! budget used) and, when the state is new and the depth allows, offers every fault the budget and
+//! the nodes' status allow ([`choices`]). Level k of the search holds the schedules of k steps, so
+//! the first violation found has the fewest steps; ties go to the earliest instant, then the
+//! catalogue's order, which makes the result deterministic.
+//!
+//! What it covers and what it does not (also in the report's `covers` line):
+//! - covered: crash, restart, timed pauses of the request's sizes, resume, isolating a node and
+//!   healing, dropping one message in flight, and holding one to the latest delivery its link's
+//!   delay bound allows (which reorders it after what arrives meanwhile), at choice points;
+//! - not covered: faults between two choice points; a message arriving earlier than the seed drew
+//!   it, or held to a point inside its window other than the latest; timers firing other than when
+//!   due (they always fire when due, so time keeps its meaning; same-instant timers keep the queue's
+//!   order); clock jumps and drift; Byzantine modes; duplicates; other seeds. States that differ only in the random generator are merged, so
+//!   the search follows the first one's future (see `engine/world/digest.rs`).
+//!
+//! "No counterexample" is never said to mean safe: the report names the bound that was reached.
+
+pub mod choices;
+pub mod report;
+pub mod request;
+pub mod search;
+
+pub use report::{Bound, ExploreReport, Outcome};
+pub use request::ExploreRequest;
+pub use search::explore;
