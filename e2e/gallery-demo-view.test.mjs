@@ -43,7 +43,7 @@ for (const { width, height } of [{ width: 1440, height: 900 }, { width: 1920, he
       await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
       assert.equal(await scrollY(page), 0, 'the page is not scrolled');
       assert.ok((await top(page, '[data-testid=cluster-view]')) >= 0, 'the cluster\'s top is on screen');
-      assert.match(await page.textContent('[data-testid=notice]'), /paused.*press Space to play/, 'the notice says how to start');
+      assert.match(await page.textContent('[data-testid=notice]'), /paused.*press Play or Space to start/, 'the notice says how to start');
       assert.match(await page.textContent('[data-testid=narration-caption]'), /Press play/);
       await app.screenshot(`gallery-demo-top-${width}`);
 

@@ -212,7 +212,7 @@ fn open_item(
     if demo {
         notices.say_while_paused(Notice {
             text: format!(
-                "{} (paused, with its fault schedule under the timeline; press Space to play)",
+                "{} (paused, with its fault schedule under the timeline; press Play or Space to start)",
                 notice.text
             ),
             ..notice
