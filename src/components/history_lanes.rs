@@ -117,6 +117,18 @@ fn HistoryBody() -> impl IntoView {
             judged.set(Some(result));
         }
     });
+    // A new refusal: bring the op that cannot be placed into the lanes' view, which scroll sideways on
+    // narrow screens (a phone shows about a third of the time axis).
+    Effect::new(move |_| {
+        let refused = judged.with(|judged| {
+            judged
+                .as_ref()
+                .and_then(|judged| judged.stuck.filter(|_| judged.ops.len() > 1))
+        });
+        if refused.is_some() {
+            request_animation_frame(centre_stuck_op);
+        }
+    });
     let lanes = Memo::new(move |_| {
         let now_us = run.panel_view.with(|view| view.now_us);
         judged.with(|judged| judged.as_ref().map(|judged| lay_out(judged, now_us)))
@@ -140,6 +152,30 @@ fn HistoryBody() -> impl IntoView {
             <HistoryKey />
             {move || lanes.get().map(|lanes| view! { <LaneGrid lanes=lanes /> })}
         </div>
+    }
+}
+
+/// Scrolls the lanes sideways so the op that cannot be placed is in the middle, when it is out of view.
+fn centre_stuck_op() {
+    use wasm_bindgen::JsCast;
+    let Some(document) = web_sys::window().and_then(|window| window.document()) else {
+        return;
+    };
+    let find = |selector: &str| document.query_selector(selector).ok().flatten();
+    let (Some(scroll), Some(stuck)) = (
+        find(".hv-scroll"),
+        find("[data-testid=history-op][data-role=stuck]"),
+    ) else {
+        return;
+    };
+    let Ok(stuck) = stuck.dyn_into::<web_sys::HtmlElement>() else {
+        return;
+    };
+    let visible = scroll.client_width();
+    let left = stuck.offset_left();
+    let shown = scroll.scroll_left();
+    if left < shown || left + 120 > shown + visible {
+        scroll.set_scroll_left((left - visible / 2).max(0));
     }
 }
 
