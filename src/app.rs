@@ -9,6 +9,7 @@ use crate::components::compare_picker::ComparePicker;
 use crate::components::compare_stage::CompareStage;
 use crate::components::export_menu::ExportMenu;
 use crate::components::gallery::{GalleryButton, GallerySheet, GalleryState};
+use crate::components::history_lanes::HistoryLanes;
 use crate::components::import_export::ImportExport;
 use crate::components::inspector::Inspector;
 use crate::components::kv_servers::KvServers;
@@ -103,6 +104,7 @@ pub fn App() -> impl IntoView {
                     <PlaybackBar />
                     <NarrationLog />
                     <SpaceTime />
+                    <HistoryLanes />
                     <Charts />
                 </section>
                 <aside class="side-column" aria-label="Controls and details">

@@ -14,6 +14,7 @@ pub mod export;
 pub mod format;
 pub mod frame_loop;
 pub mod gallery;
+pub mod history_view;
 pub mod keyboard;
 pub mod latency;
 pub mod layout;

@@ -3,12 +3,15 @@
 //! protocol: Raft's where a Raft group exists, the lock, lease and invoice invariants in coordination
 //! worlds, and any invariant that was violated, relevant or not.
 
-use crate::context::use_run;
+use crate::components::history_lanes::reveal_history;
+use crate::context::{use_run, use_selection};
 use crate::state::controls::use_controls;
 use crate::world_text::capabilities::{relevant_invariants, tokens_fence};
 use crate::world_text::hold_words::reworded_holds;
 use leptos::prelude::*;
+use quorumlab_sim::checker::LINEARIZABLE_READS;
 use quorumlab_sim::registry;
+use quorumlab_sim::ProtocolKind;
 
 /// The registry's own spelling of an invariant some world lists (a violated one shows even where it is
 /// not expected), or `None` for a name no world knows.
@@ -85,6 +88,10 @@ pub fn CheckerBadges() -> impl IntoView {
 #[component]
 fn Badge(badge: BadgeState) -> impl IntoView {
     let controls = use_controls();
+    // The client history panel exists in the Raft world only.
+    let raft = use_run()
+        .scenario
+        .with_untracked(|scenario| scenario.protocol.kind() == ProtocolKind::Raft);
     let holds = badge.first_violation.is_none();
     let class = if holds {
         "badge holds"
@@ -103,6 +110,13 @@ fn Badge(badge: BadgeState) -> impl IntoView {
                     <button class="link" on:click=move |_| controls.seek_us(at_us + 1_000)>"show me"</button>
                 }.into_any(),
             }}
+            {(badge.name == LINEARIZABLE_READS && raft).then(|| {
+                let open = use_selection().history_open;
+                view! {
+                    <button class="link" data-testid="badge-history-link"
+                        on:click=move |_| reveal_history(open)>"what the clients saw"</button>
+                }
+            })}
         </li>
     }
 }

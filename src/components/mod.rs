@@ -14,6 +14,7 @@ pub mod compare_picker;
 pub mod compare_stage;
 pub mod export_menu;
 pub mod gallery;
+pub mod history_lanes;
 pub mod import_export;
 pub mod inspector;
 pub mod kv_servers;

@@ -31,7 +31,7 @@ pub const REGENERATE: &str = "QUORUMLAB_BLESS=1 cargo test -p quorumlab --test n
 
 /// Every example scenario (`sim/scenarios/*.toml`), by file name. The native test fails if a file is
 /// added to that folder without being listed here.
-pub const SCENARIOS: [(&str, &str); 39] = [
+pub const SCENARIOS: [(&str, &str); 40] = [
     (
         "clock-drift.toml",
         include_str!("../../sim/scenarios/clock-drift.toml"),
@@ -175,6 +175,10 @@ pub const SCENARIOS: [(&str, &str); 39] = [
     (
         "split-vote.toml",
         include_str!("../../sim/scenarios/split-vote.toml"),
+    ),
+    (
+        "stale-lease-read.toml",
+        include_str!("../../sim/scenarios/stale-lease-read.toml"),
     ),
     (
         "two-regions.toml",

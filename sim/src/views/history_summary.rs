@@ -59,11 +59,18 @@ pub struct HistorySummary {
     pub refused: Option<RefusalSummary>,
 }
 
-/// The summary of `check`, a check of `world`'s client log.
+/// The summary of `check`, a check of `world`'s client log, shrinking a refusal's witness with
+/// headless limits.
 pub fn summarize(world: &World, check: &HistoryCheck) -> HistorySummary {
+    summarize_within(world, check, Budget::NATIVE)
+}
+
+/// [`summarize`] with the witness search held to `budget` (the app's, which shares a tab); a budget
+/// reached only loses the witness and its sentence, never the verdict.
+pub fn summarize_within(world: &World, check: &HistoryCheck, budget: Budget) -> HistorySummary {
     let ops = world.client_log().ops();
     let describe = |index: OpIndex| describe_op(world, &ops[index as usize]);
-    let witness = world.history_witness(check, Budget::NATIVE);
+    let witness = world.history_witness(check, budget);
     let refused = check.refused().and_then(|model_check| {
         let (part, stuck, longest) = model_check.refusal()?;
         Some(RefusalSummary {

@@ -60,6 +60,10 @@ pub const EXAMPLES: &[(&str, &str)] = &[
         include_str!("../../../scenarios/lease-reads-skewed-clock.toml"),
     ),
     (
+        "stale-lease-read.toml",
+        include_str!("../../../scenarios/stale-lease-read.toml"),
+    ),
+    (
         "slow-follower.toml",
         include_str!("../../../scenarios/slow-follower.toml"),
     ),

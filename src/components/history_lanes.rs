@@ -1,0 +1,247 @@
+//! "What the clients saw": the Raft world's client operations on lanes along simulated time, under
+//! the linearizability verdict on them, with the witness of a refusal marked. A click on an operation
+//! seeks the run to the instant it was invoked.
+//!
+//! The panel starts folded and computes nothing while folded, so the first paint never pays for it.
+//! Open, it asks the checker again only when the history could have changed: when the panel view
+//! moves (which the app already throttles to every few frames while playing) and the client log
+//! holds a different set of events than last time. While playing it asks at most every
+//! [`LIVE_INTERVAL_MS`] of wall time, with a small budget ([`LIVE_BUDGET`]) so a hard history costs a
+//! frame a few milliseconds at most and reads "undecided" until paused; paused, it asks at once with
+//! the app's full budget (`Budget::APP`). A bound reached is said as such, never as a verdict.
+
+use crate::context::{use_playback, use_run, use_selection};
+use crate::history_view::{judge, lay_out, verdict_parts, Bar, Judged, Lanes};
+use crate::state::controls::use_controls;
+use leptos::prelude::*;
+use quorumlab_sim::linearizable::Budget;
+use quorumlab_sim::ProtocolKind;
+
+/// Wall time between two checks while the run plays.
+const LIVE_INTERVAL_MS: f64 = 300.0;
+
+/// The budget of a check made while playing: a tenth of the app's.
+const LIVE_BUDGET: Budget = Budget {
+    configurations: 20_000,
+    cache_bytes: 2 * 1024 * 1024,
+    ops_per_partition: 2_000,
+};
+
+fn wall_ms() -> f64 {
+    web_sys::window()
+        .and_then(|window| window.performance())
+        .map_or(0.0, |clock| clock.now())
+}
+
+/// What identifies the client log's content cheaply: its op count and the last positions recorded.
+fn log_key(judged_source: &quorumlab_sim::World) -> (usize, u64, u64) {
+    let ops = judged_source.client_log().ops();
+    let last_invoke = ops.last().map_or(0, |op| op.invoked.position);
+    let last_answer = ops
+        .iter()
+        .filter_map(|op| op.completed.map(|done| done.position))
+        .max()
+        .unwrap_or(0);
+    (ops.len(), last_invoke, last_answer)
+}
+
+/// Unfolds the panel and brings it into view (for links elsewhere on the page, such as a badge).
+pub fn reveal_history(open: RwSignal<bool>) {
+    open.set(true);
+    let panel = web_sys::window()
+        .and_then(|window| window.document())
+        .and_then(|document| {
+            document
+                .query_selector("[data-testid=history-view]")
+                .ok()
+                .flatten()
+        });
+    if let Some(panel) = panel {
+        panel.scroll_into_view();
+    }
+}
+
+#[component]
+pub fn HistoryLanes() -> impl IntoView {
+    let run = use_run();
+    let is_raft = Memo::new(move |_| {
+        run.scenario
+            .with(|scenario| scenario.protocol.kind() == ProtocolKind::Raft)
+    });
+    let open = use_selection().history_open;
+    view! {
+        <Show when=move || is_raft.get()>
+            <section class="card history-view" aria-label="What the clients saw" data-testid="history-view">
+                <h2>
+                    <button class="hv-toggle" data-testid="history-toggle" aria-expanded=move || open.get().to_string()
+                        on:click=move |_| open.update(|open| *open = !*open)>
+                        <span aria-hidden="true">{move || if open.get() { "▾ " } else { "▸ " }}</span>
+                        "What the clients saw"
+                    </button>
+                </h2>
+                <Show when=move || open.get()>
+                    <HistoryBody />
+                </Show>
+            </section>
+        </Show>
+    }
+}
+
+/// The open panel: checks when due and draws the result.
+#[component]
+fn HistoryBody() -> impl IntoView {
+    let run = use_run();
+    let playback = use_playback();
+    let judged: RwSignal<Option<Judged>> = RwSignal::new(None);
+    let last = StoredValue::new((None::<(usize, u64, u64)>, f64::NEG_INFINITY, false));
+    Effect::new(move |_| {
+        run.panel_view.track();
+        let playing = playback.playing.get();
+        let now = wall_ms();
+        let (key, checked_at, was_playing) = last.get_value();
+        if playing && now - checked_at < LIVE_INTERVAL_MS {
+            return;
+        }
+        let (fresh, result) = run.with_session(|session| {
+            let world = session.world();
+            let fresh = log_key(world);
+            // A check made while playing had the small budget: redo it once paused.
+            if Some(fresh) == key && (playing || !was_playing) {
+                return (fresh, None);
+            }
+            let budget = if playing { LIVE_BUDGET } else { Budget::APP };
+            (fresh, Some(judge(world, budget)))
+        });
+        if let Some(result) = result {
+            last.set_value((Some(fresh), now, playing));
+            judged.set(Some(result));
+        }
+    });
+    // A new refusal: bring the op that cannot be placed into the lanes' view, which scroll sideways on
+    // narrow screens (a phone shows about a third of the time axis).
+    Effect::new(move |_| {
+        let refused = judged.with(|judged| {
+            judged
+                .as_ref()
+                .and_then(|judged| judged.stuck.filter(|_| judged.ops.len() > 1))
+        });
+        if refused.is_some() {
+            request_animation_frame(centre_stuck_op);
+        }
+    });
+    let lanes = Memo::new(move |_| {
+        let now_us = run.panel_view.with(|view| view.now_us);
+        judged.with(|judged| judged.as_ref().map(|judged| lay_out(judged, now_us)))
+    });
+    let verdict = move || {
+        judged.with(|judged| {
+            judged
+                .as_ref()
+                .map(|judged| (judged.kind, verdict_parts(&judged.words)))
+        })
+    };
+    view! {
+        <div class="hv-body">
+            {move || verdict().map(|(kind, (head, rest))| view! {
+                <p class=kind.class() data-testid="history-verdict" role="status">
+                    <span class="hv-mark" aria-hidden="true">{kind.mark()}</span>
+                    <strong>{head}</strong>
+                    {(!rest.is_empty()).then(|| format!(": {rest}"))}
+                </p>
+            })}
+            <HistoryKey />
+            {move || lanes.get().map(|lanes| view! { <LaneGrid lanes=lanes /> })}
+        </div>
+    }
+}
+
+/// Scrolls the lanes sideways so the op that cannot be placed is in the middle, when it is out of view.
+fn centre_stuck_op() {
+    use wasm_bindgen::JsCast;
+    let Some(document) = web_sys::window().and_then(|window| window.document()) else {
+        return;
+    };
+    let find = |selector: &str| document.query_selector(selector).ok().flatten();
+    let (Some(scroll), Some(stuck)) = (
+        find(".hv-scroll"),
+        find("[data-testid=history-op][data-role=stuck]"),
+    ) else {
+        return;
+    };
+    let Ok(stuck) = stuck.dyn_into::<web_sys::HtmlElement>() else {
+        return;
+    };
+    let visible = scroll.client_width();
+    let left = stuck.offset_left();
+    let shown = scroll.scroll_left();
+    if left < shown || left + 120 > shown + visible {
+        scroll.set_scroll_left((left - visible / 2).max(0));
+    }
+}
+
+/// What the bar styles mean, in words as well as looks.
+#[component]
+fn HistoryKey() -> impl IntoView {
+    view! {
+        <p class="hv-key">
+            <span class="hv-op ok hv-sample">"ok"</span>
+            <span class="hv-op failed hv-sample">"failed ⊘"</span>
+            <span class="hv-op unknown open hv-sample">"unknown ?"</span>
+            <span class="hv-op ok witness hv-sample">"witness"</span>
+            <span class="hv-op ok witness stuck hv-sample">"cannot be placed"</span>
+            <span class="hv-hint">"Click an operation to go to the moment it began."</span>
+        </p>
+    }
+}
+
+#[component]
+fn LaneGrid(lanes: Lanes) -> impl IntoView {
+    let height_rem = lanes.lanes.max(1) as f64 * 1.75;
+    let now_style = format!("left: {:.3}%", lanes.now_percent);
+    let ticks = lanes
+        .ticks
+        .iter()
+        .map(|(percent, text)| {
+            view! { <span class="hv-tick" style=format!("left: {percent:.3}%")>{text.clone()}</span> }
+        })
+        .collect_view();
+    let bars = lanes
+        .bars
+        .into_iter()
+        .map(|bar| view! { <OpBar bar=bar /> })
+        .collect_view();
+    view! {
+        <div class="hv-scroll">
+            <div class="hv-axis" aria-hidden="true">{ticks}</div>
+            <div class="hv-grid" data-testid="history-lanes" style=format!("height: {height_rem:.2}rem")>
+                <span class="hv-now" style=now_style aria-hidden="true"></span>
+                {bars}
+            </div>
+        </div>
+    }
+}
+
+#[component]
+fn OpBar(bar: Bar) -> impl IntoView {
+    let controls = use_controls();
+    let style = format!(
+        "left: {:.3}%; width: {:.3}%; top: {:.2}rem",
+        bar.left_percent,
+        bar.width_percent,
+        bar.lane as f64 * 1.75
+    );
+    let at_us = bar.invoked_us;
+    let class = bar.class();
+    let role = match bar.role {
+        crate::history_view::Role::Plain => "plain",
+        crate::history_view::Role::Witness => "witness",
+        crate::history_view::Role::Stuck => "stuck",
+    };
+    view! {
+        <button class=class style=style title=bar.description.clone() aria-label=bar.description
+            data-testid="history-op" data-op=bar.index data-role=role data-invoked-us=at_us
+            on:click=move |_| controls.seek_us(at_us)>
+            <span class="hv-label">{bar.label}</span>
+        </button>
+    }
+}
