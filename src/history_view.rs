@@ -16,6 +16,7 @@ use quorumlab_sim::client_history::{Op, OpCall, OpEnd, OpIndex, OpReturn};
 use quorumlab_sim::history_summary::summarize_within;
 use quorumlab_sim::linearizable::Budget;
 use quorumlab_sim::protocol::ClientCommand;
+use quorumlab_sim::ProtocolConfig;
 use quorumlab_sim::World;
 
 /// How a verdict reads at a glance; the CSS class and the mark come from it.
@@ -327,6 +328,12 @@ pub fn verdict_parts(words: &str) -> (String, String) {
         Some((head, rest)) => (head.to_string(), rest.to_string()),
         None => (words.to_string(), String::new()),
     }
+}
+
+/// Whether `protocol`'s world says what its clients may see (a sequential model of its store): only
+/// then is there a history to draw and judge. Asked of the registry, never by the world's name.
+pub fn has_history_model(protocol: &ProtocolConfig) -> bool {
+    !protocol.entry().parts.history_models(protocol).is_empty()
 }
 
 #[cfg(test)]

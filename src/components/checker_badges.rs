@@ -11,7 +11,6 @@ use crate::world_text::hold_words::reworded_holds;
 use leptos::prelude::*;
 use quorumlab_sim::checker::LINEARIZABLE_READS;
 use quorumlab_sim::registry;
-use quorumlab_sim::ProtocolKind;
 
 /// The registry's own spelling of an invariant some world lists (a violated one shows even where it is
 /// not expected), or `None` for a name no world knows.
@@ -88,10 +87,10 @@ pub fn CheckerBadges() -> impl IntoView {
 #[component]
 fn Badge(badge: BadgeState) -> impl IntoView {
     let controls = use_controls();
-    // The client history panel exists in the Raft world only.
-    let raft = use_run()
+    // The client history panel exists only in a world with a model of what its clients see.
+    let has_history = use_run()
         .scenario
-        .with_untracked(|scenario| scenario.protocol.kind() == ProtocolKind::Raft);
+        .with_untracked(|scenario| crate::history_view::has_history_model(&scenario.protocol));
     let holds = badge.first_violation.is_none();
     let class = if holds {
         "badge holds"
@@ -110,7 +109,7 @@ fn Badge(badge: BadgeState) -> impl IntoView {
                     <button class="link" on:click=move |_| controls.seek_us(at_us + 1_000)>"show me"</button>
                 }.into_any(),
             }}
-            {(badge.name == LINEARIZABLE_READS && raft).then(|| {
+            {(badge.name == LINEARIZABLE_READS && has_history).then(|| {
                 let open = use_selection().history_open;
                 view! {
                     <button class="link" data-testid="badge-history-link"

@@ -15,7 +15,6 @@ use crate::history_view::{judge, lay_out, verdict_parts, Bar, Judged, Lanes};
 use crate::state::controls::use_controls;
 use leptos::prelude::*;
 use quorumlab_sim::linearizable::Budget;
-use quorumlab_sim::ProtocolKind;
 
 /// Wall time between two checks while the run plays.
 const LIVE_INTERVAL_MS: f64 = 300.0;
@@ -64,13 +63,13 @@ pub fn reveal_history(open: RwSignal<bool>) {
 #[component]
 pub fn HistoryLanes() -> impl IntoView {
     let run = use_run();
-    let is_raft = Memo::new(move |_| {
+    let has_history = Memo::new(move |_| {
         run.scenario
-            .with(|scenario| scenario.protocol.kind() == ProtocolKind::Raft)
+            .with(|scenario| crate::history_view::has_history_model(&scenario.protocol))
     });
     let open = use_selection().history_open;
     view! {
-        <Show when=move || is_raft.get()>
+        <Show when=move || has_history.get()>
             <section class="card history-view" aria-label="What the clients saw" data-testid="history-view">
                 <h2>
                     <button class="hv-toggle" data-testid="history-toggle" aria-expanded=move || open.get().to_string()
