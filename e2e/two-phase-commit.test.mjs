@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openApp } from './support/browser.mjs';
-import { assertNoProblems, setSpeedPosition, simTimeMs, violatedInvariants, waitUntil } from './support/cluster.mjs';
+import { assertNoProblems, isPlaying, setSpeedPosition, simTimeMs, violatedInvariants, waitUntil } from './support/cluster.mjs';
 
 const CARD = '[data-testid=two-phase-commit-panel]';
 
@@ -18,8 +18,8 @@ test('two-phase commit from the gallery: blocked in doubt, unblocked by the rest
     await card.locator('[data-testid=gallery-open]').click();
     await waitUntil(async () => (await page.locator('[data-testid=gallery]').count()) === 0, { what: 'the gallery to close' });
     assert.match(await page.textContent('[data-testid=scenario-title]'), /Two-phase commit/);
+    assert.equal(await isPlaying(page), true, '"Open" plays the card (its Demo button opens it paused)');
     await setSpeedPosition(page, '500');
-    await page.click('[data-testid=play-toggle]');
     const inDoubt = async () => ((await page.textContent(CARD)) ?? '').match(/in doubt/g)?.length ?? 0;
     await waitUntil(async () => (await inDoubt()) === 3, { timeout: 45_000, what: 'A, B and C to be in doubt' });
     assert.match(await page.textContent(CARD), /coordinator/);
