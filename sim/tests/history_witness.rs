@@ -1,9 +1,7 @@
 //! Witnesses: a refused key-value history shrunk to the few ops no order explains, and the one
 //! sentence each shape of anomaly gets.
 
-use quorumlab_sim::client_history::{
-    LogInstant, Op, OpCall, OpEnd, OpIndex, OpReturn, Unknown, Who,
-};
+use quorumlab_sim::client_history::{Op, OpCall};
 use quorumlab_sim::erased_model::DynModel;
 use quorumlab_sim::history_words::pattern_sentence;
 use quorumlab_sim::linearizable::models::{check_models, witness, Witness};
@@ -13,54 +11,9 @@ use quorumlab_sim::linearizable::{partitions, Budget};
 use quorumlab_sim::protocol::ClientCommand;
 use quorumlab_sim::raft::kv_model::KV_MODEL;
 
-enum Ends {
-    Ok(OpReturn, u64),
-    Failed(u64),
-    Unknown(u64),
-}
-
-fn put(key: u32, value: u64) -> OpCall {
-    OpCall::Kv(ClientCommand::Put { key, value })
-}
-
-fn get(key: u32) -> OpCall {
-    OpCall::Kv(ClientCommand::Get { key })
-}
-
-fn wrote(at: u64) -> Ends {
-    Ends::Ok(OpReturn::Written, at)
-}
-
-fn read(value: Option<u64>, at: u64) -> Ends {
-    Ends::Ok(OpReturn::Read(value), at)
-}
-
-fn history(specs: Vec<(OpCall, u64, Ends)>) -> Vec<Op> {
-    let instant = |position: u64| LogInstant {
-        at_us: position,
-        position,
-    };
-    specs
-        .into_iter()
-        .enumerate()
-        .map(|(place, (call, invoked, ends))| {
-            let (completed, end) = match ends {
-                Ends::Ok(returned, at) => (at, OpEnd::Ok(returned)),
-                Ends::Failed(at) => (at, OpEnd::Failed("not the leader")),
-                Ends::Unknown(at) => (at, OpEnd::Unknown(Unknown::Timeout)),
-            };
-            Op {
-                index: place as OpIndex,
-                who: Who::Request,
-                call,
-                invoked: instant(invoked),
-                completed: Some(instant(completed)),
-                end,
-                served_by: None,
-            }
-        })
-        .collect()
-}
+#[path = "support/kv_history.rs"]
+mod kv_history;
+use kv_history::{get, history, put, read, wrote, Ends};
 
 /// The witness of a refused history, held to brute force: refused on its own.
 fn witness_of(ops: &[Op]) -> Witness {

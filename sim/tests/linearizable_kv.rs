@@ -3,69 +3,19 @@
 //! but have an order (each accepted, its order replayed). Every verdict is held to brute force, and
 //! the model reached through the world's parts hook judges exactly as the model itself.
 
-use quorumlab_sim::client_history::{
-    LogInstant, Op, OpCall, OpEnd, OpIndex, OpReturn, Unknown, Who,
-};
+use quorumlab_sim::client_history::{Op, OpCall, OpIndex, OpReturn};
 use quorumlab_sim::erased_model::{DynModel, Erased};
 use quorumlab_sim::linearizable::models::{check_models, HistoryVerdict};
 use quorumlab_sim::linearizable::verify::{brute_force, replay};
 use quorumlab_sim::linearizable::{
     check, check_unpruned, partitions, Bound, Budget, Check, Outcome, Verdict,
 };
-use quorumlab_sim::protocol::ClientCommand;
 use quorumlab_sim::raft::kv_model::KV_MODEL;
 use quorumlab_sim::WorldConfig;
 
-/// How one op ends: answered at a position, failed at one, or unknown (timed out at one).
-enum Ends {
-    Ok(OpReturn, u64),
-    Failed(u64),
-    Unknown(u64),
-}
-
-fn put(key: u32, value: u64) -> OpCall {
-    OpCall::Kv(ClientCommand::Put { key, value })
-}
-
-fn get(key: u32) -> OpCall {
-    OpCall::Kv(ClientCommand::Get { key })
-}
-
-fn wrote(at: u64) -> Ends {
-    Ends::Ok(OpReturn::Written, at)
-}
-
-fn read(value: Option<u64>, at: u64) -> Ends {
-    Ends::Ok(OpReturn::Read(value), at)
-}
-
-/// Ops numbered by place from (call, invoke position, ending); a position is also the microsecond.
-fn history(specs: Vec<(OpCall, u64, Ends)>) -> Vec<Op> {
-    let instant = |position: u64| LogInstant {
-        at_us: position,
-        position,
-    };
-    specs
-        .into_iter()
-        .enumerate()
-        .map(|(place, (call, invoked, ends))| {
-            let (completed, end) = match ends {
-                Ends::Ok(returned, at) => (at, OpEnd::Ok(returned)),
-                Ends::Failed(at) => (at, OpEnd::Failed("not the leader")),
-                Ends::Unknown(at) => (at, OpEnd::Unknown(Unknown::Timeout)),
-            };
-            Op {
-                index: place as OpIndex,
-                who: Who::Request,
-                call,
-                invoked: instant(invoked),
-                completed: Some(instant(completed)),
-                end,
-                served_by: None,
-            }
-        })
-        .collect()
-}
+#[path = "support/kv_history.rs"]
+mod kv_history;
+use kv_history::{get, history, put, read, wrote, Ends};
 
 /// The check, held to brute force on every part and to the same check through the parts hook.
 fn checked(ops: &[Op]) -> Check {
