@@ -25,6 +25,10 @@ function readTrace(text) {
   };
 }
 
+/** Puts downloads in name order: "…-left-trace" before "…-right-trace". */
+const sortByName = (downloads) =>
+  downloads.sort((first, second) => first.suggestedFilename().localeCompare(second.suggestedFilename()));
+
 /** The words of the panels that tell a run's story: the store's ledger and the narration log. */
 const panelText = (page) =>
   page.evaluate(() => ({
@@ -54,6 +58,8 @@ test('"Export both traces" saves each side as its own trace file, and each re-im
     page.on('download', (download) => downloads.push(download));
     await page.click('[data-testid=compare-export]');
     await waitUntil(() => downloads.length === 2, { what: 'two downloads from one press' });
+    // Chromium reports the two downloads in whichever order they finish, so they are read by name.
+    sortByName(downloads);
     assert.equal(await isPlaying(page), false, 'exporting settles the instant it records');
     shown = {
       left: await sideHash(page, 'left'),
@@ -76,6 +82,7 @@ test('"Export both traces" saves each side as its own trace file, and each re-im
     downloads.length = 0;
     await page.click('[data-testid=compare-export]');
     await waitUntil(() => downloads.length === 2, { what: 'two more downloads' });
+    sortByName(downloads);
     const again = await Promise.all(downloads.map(async (download) => readFile(await download.path(), 'utf8')));
     assert.deepEqual(again, [await readFile(saved.left, 'utf8'), await readFile(saved.right, 'utf8')], 'a paused pair exports the same files');
     await app.screenshot('compare-export-1-exported');
