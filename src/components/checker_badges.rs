@@ -112,7 +112,7 @@ fn Badge(badge: BadgeState) -> impl IntoView {
             {(badge.name == LINEARIZABLE_READS && has_history).then(|| {
                 let open = use_selection().history_open;
                 view! {
-                    <button class="link" data-testid="badge-history-link"
+                    <button class="link badge-history-link" data-testid="badge-history-link"
                         on:click=move |_| reveal_history(open)>"what the clients saw"</button>
                 }
             })}
