@@ -24,7 +24,8 @@ pub struct ScheduleShown(pub RwSignal<bool>);
 
 impl ScheduleShown {
     pub fn install() -> ScheduleShown {
-        let shown = ScheduleShown(RwSignal::new(false));
+        // Kept with the page's other ways of showing a run, so a share link can reopen it.
+        let shown = ScheduleShown(crate::context::use_playback().schedule_open);
         provide_context(shown);
         shown
     }

@@ -79,6 +79,10 @@ pub enum ShareError {
     },
     /// A world the link names (`LinkProtocol::Registered`) that cannot be read as written.
     World(WorldError),
+    /// The view query after the payload (`?speed=…`, see `view_options`) cannot be read.
+    BadViewOption {
+        problem: String,
+    },
 }
 
 impl fmt::Display for ShareError {
@@ -154,6 +158,7 @@ impl fmt::Display for ShareError {
                 write!(formatter, "the simulation refused the settings: {reason}")
             }
             World(world) => write!(formatter, "{world}"),
+            BadViewOption { problem } => write!(formatter, "its view options: {problem}"),
         }
     }
 }
