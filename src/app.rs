@@ -7,6 +7,7 @@ use crate::components::cluster::ClusterStage;
 use crate::components::compare_details::CompareDetails;
 use crate::components::compare_picker::ComparePicker;
 use crate::components::compare_stage::CompareStage;
+use crate::components::embed_button::EmbedButton;
 use crate::components::export_menu::ExportMenu;
 use crate::components::gallery::{GalleryButton, GallerySheet, GalleryState};
 use crate::components::history_lanes::HistoryLanes;
@@ -35,6 +36,7 @@ use crate::components::timeline::Timeline;
 use crate::components::worker_lanes::WorkerLanes;
 use crate::components::world_panel::WorldPanel;
 use crate::components::znode_tree::ZnodeTree;
+use crate::context::playback::Kiosk;
 use crate::context::{use_notices, use_playback};
 use crate::frame_loop;
 use crate::keyboard;
@@ -60,11 +62,20 @@ pub fn App() -> impl IntoView {
 
     let parts = state.parts();
     let app_class = move || {
-        if parts.playback.presenter.get() {
-            "app presenter"
-        } else {
-            "app"
+        let playback = parts.playback;
+        let mut class = String::from("app");
+        if playback.presenter.get() {
+            class.push_str(" presenter");
         }
+        if playback.embedded.get() {
+            class.push_str(" embedded");
+        }
+        match playback.kiosk.get() {
+            Kiosk::Full => {}
+            Kiosk::Locked => class.push_str(" kiosk-locked"),
+            Kiosk::Hidden => class.push_str(" kiosk-locked kiosk-hidden"),
+        }
+        class
     };
     view! {
         <div class=app_class data-testid="app-root">
@@ -79,11 +90,12 @@ pub fn App() -> impl IntoView {
                 <ComparePicker />
                 <RunFingerprint />
                 <ShareButton />
+                <EmbedButton />
                 <ExportMenu />
                 <button on:click=move |_| parts.playback.presenter.update(|on| *on = !*on) aria-pressed=move || parts.playback.presenter.get().to_string()
                     data-testid="presenter-toggle">"Presenter (F)"</button>
                 <ThemeToggle />
-                <button on:click=move |_| parts.notices.help_open.set(true) aria-label="Keyboard shortcuts (?)">"?"</button>
+                <button class="help-button" on:click=move |_| parts.notices.help_open.set(true) aria-label="Keyboard shortcuts (?)">"?"</button>
             </header>
             <NoticeBar />
             <ReplacedFutureBar />

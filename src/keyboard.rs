@@ -2,6 +2,7 @@
 //! the buttons send, and the table of keys the shortcut sheet lists (so the two cannot drift apart).
 //! A controller over `AppState`, not a component, so it sits beside the state it drives.
 
+use crate::context::playback::Kiosk;
 use crate::state::AppState;
 use leptos::ev;
 use leptos::prelude::*;
@@ -119,9 +120,28 @@ fn focus_node(node: NodeId) {
     }
 }
 
+/// The keys a locked page (an embed's kiosk) still obeys: watching, never changing the world.
+const WATCHING_KEYS: &[&str] = &[
+    " ",
+    "ArrowRight",
+    "ArrowLeft",
+    "Home",
+    "End",
+    "-",
+    "_",
+    "+",
+    "=",
+    "Escape",
+    "?",
+];
+
 /// Performs the shortcut for `key`; false when the key is not one (so the browser keeps it).
 pub fn handle_key(state: &AppState, key: &str) -> bool {
     let parts = state.parts();
+    let locked = parts.playback.kiosk.get_untracked() != Kiosk::Full;
+    if locked && !WATCHING_KEYS.contains(&key) {
+        return false;
+    }
     match key {
         " " => state.toggle_playing(),
         "ArrowRight" => state.step_once(),

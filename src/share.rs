@@ -38,6 +38,7 @@
 mod body;
 mod body_convert;
 mod bounded;
+pub mod embed_snippet;
 mod error;
 mod legacy;
 mod payload;
@@ -45,6 +46,7 @@ mod registered;
 pub mod replay;
 mod v4;
 pub mod validate;
+pub mod view_options;
 
 pub use error::ShareError;
 

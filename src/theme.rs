@@ -64,6 +64,9 @@ pub struct ThemeState {
     pub choice: RwSignal<ThemeChoice>,
     /// Whether the system asks for light; follows the system live (a media query listener).
     pub system_light: RwSignal<bool>,
+    /// False once a link chose the theme for this page alone (an embed in a slide): nothing is stored
+    /// then, so the viewer's own choice is there the next time they open the app.
+    pub remembered: RwSignal<bool>,
 }
 
 impl ThemeState {
@@ -77,6 +80,7 @@ impl ThemeState {
         let theme = ThemeState {
             choice: RwSignal::new(ThemeChoice::from_stored(stored.as_deref())),
             system_light: RwSignal::new(false),
+            remembered: RwSignal::new(true),
         };
         if let Some(query) = system_light_query() {
             theme.system_light.set(query.matches());
@@ -91,8 +95,14 @@ impl ThemeState {
             // The listener lives as long as the page (the app is never unmounted).
             listener.forget();
         }
-        Effect::new(move |_| apply(theme.choice.get()));
+        Effect::new(move |_| apply(theme.choice.get(), theme.remembered.get_untracked()));
         theme
+    }
+
+    /// Shows `choice` on this page without storing it.
+    pub fn show_for_this_page(&self, choice: ThemeChoice) {
+        self.remembered.set(false);
+        self.choice.set(choice);
     }
 }
 
@@ -107,8 +117,9 @@ fn system_light_query() -> Option<web_sys::MediaQueryList> {
         .flatten()
 }
 
-/// Puts `choice` on `<html>` and in storage; a refused write (private mode) only loses the memory.
-fn apply(choice: ThemeChoice) {
+/// Puts `choice` on `<html>` and, if `remember`, in storage; a refused write (private mode) only loses
+/// the memory.
+fn apply(choice: ThemeChoice, remember: bool) {
     let root = web_sys::window()
         .and_then(|window| window.document())
         .and_then(|document| document.document_element());
@@ -118,7 +129,7 @@ fn apply(choice: ThemeChoice) {
             _ => root.set_attribute("data-theme", choice.as_str()),
         };
     }
-    if let Some(storage) = storage() {
+    if let Some(storage) = storage().filter(|_| remember) {
         let _ = storage.set_item(STORAGE_KEY, choice.as_str());
     }
 }

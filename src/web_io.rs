@@ -47,6 +47,12 @@ pub fn matches_media(query: &str) -> bool {
         .is_some_and(|matches| matches.is_truthy())
 }
 
+/// The page's address without its fragment (where the app is served, whatever the path).
+pub fn page_address() -> Option<String> {
+    let href = web_sys::window()?.location().href().ok()?;
+    Some(href.split('#').next().unwrap_or_default().to_string())
+}
+
 /// Replaces the address's fragment without reloading or adding a history entry; returns the address.
 pub fn replace_fragment(fragment: &str) -> Option<String> {
     let window = web_sys::window()?;

@@ -2,35 +2,42 @@
 //! and the run's fingerprint (its trace hash), which two tabs showing the same run agree on.
 
 use crate::context::notice::{Notice, NoticeContext};
+use crate::context::run::RunContext;
 use crate::context::{use_notices, use_playback, use_run};
 use crate::lesson::live;
 use crate::share::replay::{capture, open};
+use crate::share::view_options::{self, ViewOptions};
+use crate::share::ShareError;
 use crate::share::{decode_fragment, encode_fragment, is_share_fragment};
-use crate::state::controls::use_controls;
+use crate::state::controls::{use_controls, Controls};
 use crate::state::AppState;
+use crate::theme::ThemeState;
 use crate::web_io;
 use leptos::prelude::*;
 
-/// If the address holds a share link, replays it and shows it paused at the shared instant; a link that
-/// cannot be opened leaves the default run in place and says why.
+/// If the address holds a share link, replays it and shows it paused at the shared instant, the way the
+/// sharer showed it (speed, presenter mode, schedule); a link that cannot be opened leaves the page as
+/// it was and says why.
 pub fn open_from_address(state: AppState) {
     let fragment = web_io::location_hash();
     if !is_share_fragment(&fragment) {
         return;
     }
-    let decoded = decode_fragment(&fragment);
+    let (run_part, query) = view_options::split(&fragment);
+    let decoded = ViewOptions::parse(query.unwrap_or(""))
+        .and_then(|view| decode_fragment(run_part).map(|run| (run, view)));
     // A link made inside a lesson reopens it, so the course must be here first.
-    let needs_course = matches!(&decoded, Ok(run) if run.lesson.is_some());
+    let needs_course = matches!(&decoded, Ok((run, _)) if run.lesson.is_some());
     if needs_course && !state.parts().lesson.course_settled() {
         live::when_course_loaded(state, open_from_address);
         return;
     }
-    let opened = decoded.and_then(|run| {
+    let opened = decoded.and_then(|(run, view)| {
         let lesson = run.lesson.clone();
-        open(run).map(|session| (session, lesson))
+        open(run).map(|session| (session, lesson, view))
     });
     let notice = match opened {
-        Ok((mut session, lesson)) => {
+        Ok((mut session, lesson, view)) => {
             let mut text = format!(
                 "Opened a shared run: {} · seed {}, paused at {}",
                 session.scenario().title,
@@ -41,26 +48,51 @@ pub fn open_from_address(state: AppState) {
             if let Some(unknown) = live::resume_shared(state, &mut session, lesson.as_ref()) {
                 text.push_str(&format!(" ({unknown})"));
             }
-            state.open_session(session, false);
+            state.open_session(session, view.plays_at_once());
+            show_as_shared(state, view);
             Notice {
                 text,
                 is_error: false,
             }
         }
         Err(error) => Notice {
-            text: format!(
-                "This link could not be opened: {error}. Showing the default scenario instead."
-            ),
+            text: format!("This link could not be opened: {error}. Nothing was changed."),
             is_error: true,
         },
     };
     state.parts().notices.notice.set(Some(notice));
 }
 
+/// Puts the page the way the link's view options say; what they do not name stays as it is.
+fn show_as_shared(state: AppState, view: ViewOptions) {
+    let playback = state.parts().playback;
+    if let Some(speed) = view.speed {
+        state.set_speed(speed);
+    }
+    if let Some(presenter) = view.presenter {
+        playback.presenter.set(presenter);
+    }
+    if let Some(open) = view.schedule_open {
+        playback.schedule_open.set(open);
+    }
+    if let Some(embedded) = view.embedded {
+        playback.embedded.set(embedded);
+    }
+    if let Some(kiosk) = view.kiosk {
+        playback.kiosk.set(kiosk);
+    }
+    // Present when the link is opened with the page (the theme is installed before), which is where an
+    // embed's address is read.
+    if let (Some(choice), Some(theme)) = (view.theme, use_context::<ThemeState>()) {
+        theme.show_for_this_page(choice);
+    }
+}
+
 #[component]
 pub fn ShareButton() -> impl IntoView {
     let run = use_run();
     let notices = use_notices();
+    let playback = use_playback();
     let controls = use_controls();
     // A link pasted into the address bar of an open tab changes only the fragment: no reload follows,
     // so open it here. (`replaceState` in `publish_link` fires no `hashchange`.)
@@ -69,15 +101,12 @@ pub fn ShareButton() -> impl IntoView {
     });
     on_cleanup(move || listener.remove());
     let share = move |_| {
-        // Pausing settles the instant (events already due at it run), so the link shows what you see.
-        let now_us = run.with_session(|session| session.now().as_micros());
-        controls.seek_us(now_us);
-        let lesson = live::shared_lesson(controls.root());
-        let fragment = run.with_session(|session| {
-            let mut run = capture(session);
-            run.lesson = lesson;
-            encode_fragment(&run)
-        });
+        let view = ViewOptions::of_page(
+            playback.speed.get_untracked(),
+            playback.presenter.get_untracked(),
+            playback.schedule_open.get_untracked(),
+        );
+        let fragment = fragment_of_moment(run, controls).map(|fragment| fragment + &view.query());
         match fragment {
             Ok(fragment) => publish_link(notices, &fragment),
             Err(error) => notices.notice.set(Some(Notice {
@@ -90,6 +119,20 @@ pub fn ShareButton() -> impl IntoView {
         <button on:click=share data-testid="share-button"
             title="Put a link to this exact moment of this run in the address bar and the clipboard">"Share"</button>
     }
+}
+
+/// Settles the run at the instant on screen and writes it as a share fragment, with the lesson and step
+/// when inside one (no view options: the caller adds its own).
+pub fn fragment_of_moment(run: RunContext, controls: Controls) -> Result<String, ShareError> {
+    // Pausing settles the instant (events already due at it run), so the link shows what you see.
+    let now_us = run.with_session(|session| session.now().as_micros());
+    controls.seek_us(now_us);
+    let lesson = live::shared_lesson(controls.root());
+    run.with_session(|session| {
+        let mut run = capture(session);
+        run.lesson = lesson;
+        encode_fragment(&run)
+    })
 }
 
 fn publish_link(notices: NoticeContext, fragment: &str) {

@@ -7,6 +7,7 @@ use super::geometry::{StageGeometry, STAGE_WIDTH};
 use super::node_popover::NodePopoverTarget;
 use super::timer_rings::timer_remaining;
 use crate::caption_fit::{caption_font_px, split_caption, CaptionRun};
+use crate::context::playback::Kiosk;
 use crate::context::{use_playback, use_run, use_selection};
 use crate::format;
 use crate::world_text::byzantine::{liar_label, restart_liar_label};
@@ -341,9 +342,12 @@ pub fn ClusterNode(
     };
     let popover = expect_context::<NodePopoverTarget>().0;
     // Selecting shows the node in the Inspector; the popover beside it carries the actions.
+    // A locked page (an embed's kiosk) shows what a node believes but offers nothing to break it.
     let select = move || {
         selection.selected.set(Some(node));
-        popover.set(Some(node));
+        if playback.kiosk.get_untracked() == Kiosk::Full {
+            popover.set(Some(node));
+        }
     };
     let read = move |pick: fn(&NodeFace) -> String| {
         move || face.with(|face| face.as_ref().map(pick).unwrap_or_default())
