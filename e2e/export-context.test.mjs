@@ -17,6 +17,14 @@ function darkest(colour) {
   return Math.min(red, green, blue);
 }
 
+/** "3.801 s" or "250 ms" in milliseconds, or null for other words. */
+function timeMs(text) {
+  const seconds = /^(\d+)\.(\d{3}) s$/.exec(text);
+  if (seconds) return Number(seconds[1]) * 1000 + Number(seconds[2]);
+  const ms = /^(\d+) ms$/.exec(text);
+  return ms ? Number(ms[1]) : null;
+}
+
 /** Opens the no-fencing example, plays it fast until Mutual Exclusion breaks, and pauses. */
 async function afterTheViolation(page) {
   await page.selectOption('[data-testid=protocol-picker]', 'no-fencing-pause.toml');
@@ -82,7 +90,15 @@ test('a picture of the no-fencing run after the violation tells its story, in li
     );
     assert.equal(await page.evaluate(() => document.querySelector('[data-export-theme], [data-export-still]')), null);
 
+    // The diagram is below the fold, where it stops following the run; with the menu open it catches up,
+    // so its newest tick is within its 500 ms window of the clock.
+    const fold = await page.evaluate(() => document.querySelector('[data-testid=spacetime]').getBoundingClientRect().top - innerHeight);
+    assert.ok(fold > 64, `the diagram is out of sight (${fold} px below the fold)`);
     const lanes = await inspectSvg(page, (await exportPicture(page, 'export-space-time-svg')).bytes.toString('utf8'));
+    const ticksMs = lanes.texts.map(timeMs).filter((ms) => ms !== null);
+    const newestTickMs = Math.max(...ticksMs);
+    const clockMs = timeMs(shown.clock);
+    assert.ok(newestTickMs <= clockMs && clockMs - newestTickMs <= 500, `ticks ${ticksMs} end near the clock ${shown.clock}`);
     assert.equal(lanes.framed.title.join(' '), TITLE);
     assert.ok(lanes.framed.time.join(' ').includes(shown.clock));
     assert.ok(lanes.framed.heading.includes('Legend — each line is a node; each arrow a message'), `${lanes.framed.heading}`);

@@ -125,6 +125,7 @@ pub fn ExportMenu() -> impl IntoView {
     let run = use_run();
     let notices = use_notices();
     let open = RwSignal::new(false);
+    Effect::new(move |_| crate::export::menu_open().set(open.get()));
     let context = RwSignal::new(context_from_stored(stored(CONTEXT_KEY).as_deref()));
     let theme = RwSignal::new(ExportTheme::from_stored(stored(THEME_KEY).as_deref()));
     let button = NodeRef::<leptos::html::Button>::new();

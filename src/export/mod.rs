@@ -18,6 +18,18 @@ pub mod legend;
 pub mod page_context;
 pub mod png;
 
+thread_local! {
+    /// Whether the Export menu is open (one per page, so one flag).
+    static MENU_OPEN: leptos::prelude::RwSignal<bool> = leptos::prelude::RwSignal::new(false);
+}
+
+/// True while the Export menu is open. A drawing that stops following the run out of sight (the
+/// space-time diagram, scrolled away or hidden in presenter mode) follows it while this is true, so the
+/// picture saved shows the moment the clock and the caption show.
+pub fn menu_open() -> leptos::prelude::RwSignal<bool> {
+    MENU_OPEN.with(|open| *open)
+}
+
 /// The PNG is drawn this many times the SVG's own size.
 pub const PNG_SCALE: f64 = 2.0;
 /// Longest scenario part of a file name, in characters.
