@@ -1,68 +1,13 @@
 // Pictures for slides: the cluster view and the space-time diagram saved as SVG and PNG from the header's
 // Export menu, in the normal layout and in presenter mode. The SVG must stand alone (it parses, names the
 // nodes, draws as an image with nothing fetched, carries the theme's colours inline); the PNG must be a
-// real PNG at twice the drawing's size.
+// real PNG at twice the drawing's size. Here the drawing only ("picture only"), in the colours on screen;
+// export-context.test.mjs covers the words around it and the light export.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
 import { openApp } from './support/browser.mjs';
 import { assertNoProblems } from './support/cluster.mjs';
-
-const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-
-/** Opens the Export menu, presses `choice` and returns the download's suggested name and bytes. */
-async function exportPicture(page, choice) {
-  if (!(await page.isVisible('[data-testid=export-choices]'))) await page.click('[data-testid=export-button]');
-  const [download] = await Promise.all([page.waitForEvent('download'), page.click(`[data-testid=${choice}]`)]);
-  assert.equal(await download.failure(), null, `${choice} downloaded`);
-  return { name: download.suggestedFilename(), bytes: await readFile(await download.path()) };
-}
-
-/** What the page's own parser and renderer make of an SVG file's text. */
-async function inspectSvg(page, text) {
-  return page.evaluate(async (source) => {
-    const parsed = new DOMParser().parseFromString(source, 'image/svg+xml');
-    const root = parsed.documentElement;
-    const references = [];
-    for (const element of parsed.querySelectorAll('*')) {
-      for (const attribute of element.attributes) {
-        const value = attribute.value;
-        const external = /url\((?!["']?#)/.test(value) || (/href$/.test(attribute.name) && !value.startsWith('#'));
-        if (external) references.push(`${element.tagName} ${attribute.name}="${value.slice(0, 80)}"`);
-      }
-    }
-    // Drawn as an image, an SVG may fetch nothing: if it needed anything outside itself it would not load.
-    const image = new Image();
-    const loaded = new Promise((resolve) => { image.onload = () => resolve(true); image.onerror = () => resolve(false); });
-    image.src = URL.createObjectURL(new Blob([source], { type: 'image/svg+xml' }));
-    return {
-      error: parsed.querySelector('parsererror')?.textContent ?? null,
-      root: root.localName,
-      namespace: root.namespaceURI,
-      width: Number(root.getAttribute('width')),
-      height: Number(root.getAttribute('height')),
-      title: root.querySelector('title')?.textContent ?? '',
-      background: root.querySelector(':scope > rect')?.getAttribute('fill') ?? '',
-      texts: [...root.querySelectorAll('text')].map((element) => element.textContent.trim()).filter(Boolean),
-      styled: root.querySelectorAll('[style*="fill:"]').length,
-      elements: root.querySelectorAll('*').length,
-      references,
-      drawn: (await loaded) && image.naturalWidth > 0,
-    };
-  }, text);
-}
-
-/** Width and height from a PNG's IHDR chunk. */
-function pngSize(bytes) {
-  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
-}
-
-function assertPng(bytes, expected, what) {
-  assert.deepEqual([...bytes.subarray(0, 8)], PNG_SIGNATURE, `${what} starts with the PNG signature`);
-  assert.equal(bytes.subarray(12, 16).toString('latin1'), 'IHDR', `${what} has its header first`);
-  assert.deepEqual(pngSize(bytes), expected, `${what} is drawn at twice the picture's size`);
-  assert.ok(bytes.length > 15_000, `${what} holds a real drawing (${bytes.length} bytes)`);
-}
+import { assertPng, exportPicture, inspectSvg, setExportOptions } from './support/export.mjs';
 
 const NODES = ['n1', 'n2', 'n3', 'n4', 'n5'];
 
@@ -72,6 +17,7 @@ test('the cluster view and the space-time diagram export as standalone SVG and 2
   try {
     await page.waitForTimeout(1_500);
     await page.keyboard.press(' ');
+    await setExportOptions(page, { context: false, theme: 'as-on-screen' });
     const panel = await page.evaluate(() => ({
       cluster: getComputedStyle(document.querySelector('.cluster-panel')).backgroundColor,
       follower: getComputedStyle(document.querySelector('[data-testid=cluster-view] .role-follower .node-body')).fill,

@@ -1,19 +1,30 @@
 //! The header's "Export" button: the cluster view or the space-time diagram as an SVG or a PNG file,
-//! named after the scenario and the moment shown, in the colours of the theme in effect. It stays in
-//! the header in presenter mode, where instructors make their slides (the space-time diagram is hidden
-//! there but still drawn, so it can still be saved).
+//! named after the scenario and the moment shown. It stays in the header in presenter mode, where
+//! instructors make their slides (the space-time diagram is hidden there but still drawn, so it can still
+//! be saved). Two visible options shape the picture — the words around it (title, time, caption,
+//! invariants, legend) or the drawing only, and light colours or those on screen — and are kept for the
+//! browser tab's session, so a series of slides comes out alike.
 
 use crate::context::notice::{Notice, NoticeContext};
 use crate::context::run::RunContext;
 use crate::context::{use_notices, use_run};
 use crate::export::inline_svg::export_svg;
-use crate::export::{file_name, png, Format, Picture, PNG_SCALE};
+use crate::export::{
+    context_as_stored, context_from_stored, file_name, png, ExportOptions, ExportTheme, Format,
+    Picture, PNG_SCALE,
+};
 use crate::format;
 use crate::web_io;
 use leptos::prelude::*;
 
 /// Builds the picture and offers it as a download; the notice bar says what was saved or why not.
-fn save(run: RunContext, notices: NoticeContext, picture: Picture, format: Format) {
+fn save(
+    run: RunContext,
+    notices: NoticeContext,
+    picture: Picture,
+    format: Format,
+    options: ExportOptions,
+) {
     let title = run
         .scenario
         .with_untracked(|scenario| scenario.title.clone());
@@ -24,11 +35,7 @@ fn save(run: RunContext, notices: NoticeContext, picture: Picture, format: Forma
         picture.title().to_lowercase(),
         format::sim_time(now_us)
     );
-    let svg = match export_svg(
-        picture.svg_selector(),
-        picture.backdrop_selector(),
-        &caption,
-    ) {
+    let svg = match export_svg(picture, &caption, &title, options) {
         Ok(svg) => svg,
         Err(reason) => return report(notices, &name, Err(reason)),
     };
@@ -58,11 +65,69 @@ fn report(notices: NoticeContext, name: &str, saved: Result<(), String>) {
     _ = notices.notice.try_set(Some(notice));
 }
 
+/// sessionStorage keys of the two options.
+const CONTEXT_KEY: &str = "quorumlab-export-context";
+const THEME_KEY: &str = "quorumlab-export-theme";
+
+fn session_storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.session_storage().ok().flatten()
+}
+
+fn stored(key: &str) -> Option<String> {
+    session_storage()?.get_item(key).ok().flatten()
+}
+
+/// Keeps `value` for the tab's session; a refused write (private mode) only loses the memory.
+fn store(key: &str, value: &str) {
+    if let Some(storage) = session_storage() {
+        let _ = storage.set_item(key, value);
+    }
+}
+
+/// The two options as visible controls: a checkbox for the words around the picture, a select for
+/// its colours.
+#[component]
+fn ExportOptionsFields(context: RwSignal<bool>, theme: RwSignal<ExportTheme>) -> impl IntoView {
+    view! {
+        <label class="export-option">
+            // Space ticks the box here: left to bubble, the page's shortcuts would take it for play/pause
+            // (they treat a checkbox as no owner of keys) and cancel the tick.
+            <input type="checkbox" data-testid="export-context" prop:checked=move || context.get()
+                on:keydown=move |event| {
+                    if event.key() == " " {
+                        event.stop_propagation();
+                    }
+                }
+                on:change=move |event| {
+                    let include = event_target_checked(&event);
+                    context.set(include);
+                    store(CONTEXT_KEY, context_as_stored(include));
+                } />
+            " Title, time, caption, invariants and legend"
+        </label>
+        <label class="export-option">
+            "Colours "
+            <select data-testid="export-theme" on:change=move |event| {
+                let chosen = ExportTheme::from_stored(Some(&event_target_value(&event)));
+                theme.set(chosen);
+                store(THEME_KEY, chosen.as_str());
+            }>
+                {ExportTheme::ALL.iter().map(|choice| view! {
+                    <option value=choice.as_str() selected=move || theme.get() == *choice>{choice.label()}</option>
+                }).collect_view()}
+            </select>
+        </label>
+    }
+}
+
 #[component]
 pub fn ExportMenu() -> impl IntoView {
     let run = use_run();
     let notices = use_notices();
     let open = RwSignal::new(false);
+    Effect::new(move |_| crate::export::menu_open().set(open.get()));
+    let context = RwSignal::new(context_from_stored(stored(CONTEXT_KEY).as_deref()));
+    let theme = RwSignal::new(ExportTheme::from_stored(stored(THEME_KEY).as_deref()));
     let button = NodeRef::<leptos::html::Button>::new();
     // A press anywhere outside the menu closes it, as a menu would.
     let outside = window_event_listener(leptos::ev::pointerdown, move |event| {
@@ -92,7 +157,11 @@ pub fn ExportMenu() -> impl IntoView {
         view! {
             <button aria-label=label data-testid=testid on:click=move |_| {
                 close_and_refocus();
-                save(run, notices, picture, format);
+                let options = ExportOptions {
+                    context: context.get_untracked(),
+                    theme: theme.get_untracked(),
+                };
+                save(run, notices, picture, format, options);
             }>{format.extension().to_uppercase()}</button>
         }
     };
@@ -115,7 +184,8 @@ pub fn ExportMenu() -> impl IntoView {
                             {choice(*picture, Format::Png)}
                         </div>
                     }).collect_view()}
-                    <p class="hint">"In the colours shown now; the PNG is drawn at twice the size."</p>
+                    <ExportOptionsFields context=context theme=theme />
+                    <p class="hint">"The PNG is drawn at twice the size."</p>
                 </div>
             </Show>
         </div>

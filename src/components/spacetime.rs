@@ -144,14 +144,16 @@ pub fn SpaceTime() -> impl IntoView {
     // when it comes back.
     let section_ref = NodeRef::<leptos::html::Section>::new();
     let on_screen = track_on_screen(section_ref);
+    // It follows the run out of sight while the Export menu is open, so a saved picture is up to date.
+    let exporting = crate::export::menu_open();
     Effect::new(move |_| {
-        if on_screen.get() {
+        if on_screen.get() || exporting.get() {
             now_us.set(run.view.with_untracked(|view| view.now_us));
         }
     });
     Effect::new(move |_| {
         let now = run.view.with(|view| view.now_us);
-        if !on_screen.get_untracked() {
+        if !on_screen.get_untracked() && !exporting.get_untracked() {
             return;
         }
         let wall_ms = window().performance().map_or(0.0, |clock| clock.now());

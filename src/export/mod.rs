@@ -3,11 +3,32 @@
 //!
 //! The on-screen SVGs take their colours from the stylesheet; a file opened elsewhere has none of it.
 //! So [`inline_svg`] copies each element's computed presentation (fill, stroke, font...) into its
-//! `style` attribute, which also freezes the theme in effect, and [`png`] draws that text into a
-//! canvas. The naming and parsing here are pure and tested natively.
+//! `style` attribute, and [`png`] draws that text into a canvas. A picture on a slide must tell its
+//! story on its own, so by default it is framed ([`frame`], [`draw_frame`]) by what the page says
+//! about the moment: the scenario, the simulated time, the caption, the invariants and a legend
+//! ([`page_context`], [`legend`]). Its colours are the light theme's unless the reader asks for the
+//! ones on screen ([`export_theme`]). The naming, parsing, options and layout are pure and tested
+//! natively.
 
+pub mod draw_frame;
+pub mod export_theme;
+pub mod frame;
 pub mod inline_svg;
+pub mod legend;
+pub mod page_context;
 pub mod png;
+
+thread_local! {
+    /// Whether the Export menu is open (one per page, so one flag).
+    static MENU_OPEN: leptos::prelude::RwSignal<bool> = leptos::prelude::RwSignal::new(false);
+}
+
+/// True while the Export menu is open. A drawing that stops following the run out of sight (the
+/// space-time diagram, scrolled away or hidden in presenter mode) follows it while this is true, so the
+/// picture saved shows the moment the clock and the caption show.
+pub fn menu_open() -> leptos::prelude::RwSignal<bool> {
+    MENU_OPEN.with(|open| *open)
+}
 
 /// The PNG is drawn this many times the SVG's own size.
 pub const PNG_SCALE: f64 = 2.0;
@@ -69,6 +90,63 @@ impl Format {
             Format::Svg => "svg",
             Format::Png => "png",
         }
+    }
+}
+
+/// Whose colours the picture takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExportTheme {
+    /// The light theme, whatever the page shows: slides are usually light.
+    Light,
+    /// The theme in effect on the page.
+    AsOnScreen,
+}
+
+impl ExportTheme {
+    pub const ALL: [ExportTheme; 2] = [ExportTheme::Light, ExportTheme::AsOnScreen];
+
+    /// The stored word, also the menu's option value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ExportTheme::Light => "light",
+            ExportTheme::AsOnScreen => "as-on-screen",
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            ExportTheme::Light => "Light",
+            ExportTheme::AsOnScreen => "As on screen",
+        }
+    }
+
+    /// A stored word back to a theme; anything else (missing, edited by hand) is the default, light.
+    pub fn from_stored(text: Option<&str>) -> ExportTheme {
+        match text {
+            Some("as-on-screen") => ExportTheme::AsOnScreen,
+            _ => ExportTheme::Light,
+        }
+    }
+}
+
+/// How a picture is exported: with the words around it or not, in which theme's colours.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExportOptions {
+    pub context: bool,
+    pub theme: ExportTheme,
+}
+
+/// Whether the words around the picture are included: stored as "context" or "picture-only"; anything
+/// else means the default, included.
+pub fn context_from_stored(text: Option<&str>) -> bool {
+    text != Some("picture-only")
+}
+
+pub fn context_as_stored(include: bool) -> &'static str {
+    if include {
+        "context"
+    } else {
+        "picture-only"
     }
 }
 
@@ -146,6 +224,23 @@ mod tests {
             file_name("— ✓ —", Picture::Cluster, 3_000, Format::Svg),
             "quorumlab-cluster-3ms.svg"
         );
+    }
+
+    #[test]
+    fn export_options_round_trip_and_default_to_a_light_picture_with_its_context() {
+        for theme in ExportTheme::ALL {
+            assert_eq!(ExportTheme::from_stored(Some(theme.as_str())), theme);
+        }
+        assert_eq!(ExportTheme::from_stored(None), ExportTheme::Light);
+        assert_eq!(ExportTheme::from_stored(Some("dark")), ExportTheme::Light);
+        for include in [true, false] {
+            assert_eq!(
+                context_from_stored(Some(context_as_stored(include))),
+                include
+            );
+        }
+        assert!(context_from_stored(None));
+        assert!(context_from_stored(Some("Picture-Only")));
     }
 
     #[test]
