@@ -28,7 +28,8 @@ test('a link shared at 1920 x 1080 reopens at the sharer speed, in presenter mod
     link = await waitUntil(async () => new URL(page.url()).hash.match(/^#\/run\/v4\/.+/)?.[0], { what: 'the link' });
     shown = { speed: await speedLabel(page), hash: await traceHash(page), time: await simTimeMs(page) };
     assert.notEqual(shown.speed, '0.1× real time', 'the speed was changed from the default');
-    assert.match(link, /\?speed=[0-9.]+&presenter=on&schedule=open$/, 'the link names the three view options');
+    assert.match(link, /\?speed=[0-9.]+&presenter=on&schedule=open&engine=\d+&scenario=[0-9a-f]{16}&expect=[0-9a-f]{16}$/,
+      'the link names the three view options, then where it was made');
     assertNoProblems(sharer);
   } finally {
     await sharer.close();
@@ -57,19 +58,20 @@ test('a link without view options changes none of them; a bad one is refused by 
   try {
     await probe.page.click('[data-testid=share-button]');
     plain = await waitUntil(async () => new URL(probe.page.url()).hash.match(/^#\/run\/v4\/.+/)?.[0], { what: 'a link' });
-    assert.doesNotMatch(plain, /\?/, 'a fresh page adds no view options');
+    assert.match(plain, /^#\/run\/v4\/[\w-]+\?engine=\d+&scenario=[0-9a-f]{16}&expect=[0-9a-f]{16}$/,
+      'a fresh page adds no view options, only where the link was made');
     title = await probe.page.textContent('[data-testid=scenario-title]');
   } finally {
     await probe.close();
   }
 
   const bad = {
-    'zoom=2': /view options: `zoom` is not one \(they are speed, presenter, schedule\)/,
+    'zoom=2': /view options: `zoom` is not one \(they are speed, presenter, schedule,/,
     'speed=900': /view options: speed 900 is outside/,
     'presenter=yes': /view options: presenter must be `on` or `off`, not `yes`/,
   };
   for (const [query, words] of Object.entries(bad)) {
-    const app = await openApp({ path: `/${plain}?${query}` });
+    const app = await openApp({ path: `/${plain}&${query}` });
     try {
       const notice = app.page.locator('[data-testid=notice].error');
       await notice.waitFor({ timeout: 10_000 });
@@ -98,5 +100,43 @@ test('a link without view options changes none of them; a bad one is refused by 
     assertNoProblems(tab);
   } finally {
     await tab.close();
+  }
+});
+
+test('a link whose run replays differently says so, naming the version that made it; never silently', async () => {
+  const probe = await openApp();
+  let link;
+  try {
+    await waitUntil(async () => (await simTimeMs(probe.page)) > 200, { what: 'a little of the run' });
+    await probe.page.click('[data-testid=share-button]');
+    link = await waitUntil(async () => new URL(probe.page.url()).hash.match(/^#\/run\/v4\/.+/)?.[0], { what: 'a link' });
+  } finally {
+    await probe.close();
+  }
+  const expect = /expect=([0-9a-f]{16})/.exec(link)[1];
+  const other = expect.replace(/.$/, (last) => (last === '0' ? '1' : '0'));
+  const cases = [
+    { name: 'as made', link, words: null },
+    { name: 'another fingerprint', link: link.replace(expect, other), words: /replays into a different run than the one it recorded \(fingerprint [0-9a-f]{16} there, [0-9a-f]{16} here\): it was changed or damaged/ },
+    { name: 'another engine', link: link.replace(/engine=\d+/, 'engine=99').replace(expect, other), words: /made by engine behaviour version 99, and this version \(\d+\) replays it into a different run/ },
+  ];
+  for (const { name, link: address, words } of cases) {
+    const app = await openApp({ path: `/${address}` });
+    try {
+      const notice = app.page.locator('[data-testid=notice]');
+      await waitUntil(async () => /Opened a shared run/.test((await notice.textContent().catch(() => '')) ?? ''), { what: `${name}: the run to open` });
+      const text = await notice.textContent();
+      if (words) {
+        assert.match(text, words, `${name}: says how the run differs`);
+        assert.match(text, /not exactly what was shared/);
+        assert.equal(await app.page.locator('[data-testid=notice].error').count(), 1, `${name}: shown as a warning`);
+      } else {
+        assert.doesNotMatch(text, /different run/, `${name}: the same run, nothing to say`);
+        assert.equal(await traceHash(app.page), expect, 'the fingerprint the link recorded');
+      }
+      assertNoProblems(app);
+    } finally {
+      await app.close();
+    }
   }
 });

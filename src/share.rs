@@ -42,6 +42,7 @@ pub mod embed_snippet;
 mod error;
 mod legacy;
 mod payload;
+pub mod provenance;
 mod registered;
 pub mod replay;
 mod v4;

@@ -5,7 +5,7 @@
 //! The link inside is an ordinary share link with view options (`share::view_options`), so it opens
 //! offline and from any path like every other link.
 
-use super::share_button::fragment_of_moment;
+use super::share_button::{moment_on_screen, Moment};
 use crate::context::notice::Notice;
 use crate::context::playback::Kiosk;
 use crate::context::{use_notices, use_playback, use_run};
@@ -42,7 +42,7 @@ pub fn EmbedButton() -> impl IntoView {
     let autoplay = RwSignal::new(false);
     let theme = RwSignal::new(ThemeChoice::Light);
     // The run's part of the link, taken when the panel opens: the moment on screen then.
-    let fragment = RwSignal::new(None::<String>);
+    let moment = RwSignal::new(None::<Moment>);
     let outside = window_event_listener(leptos::ev::pointerdown, move |event| {
         let inside = event_target::<web_sys::Element>(&event)
             .closest(".embed-menu")
@@ -59,9 +59,9 @@ pub fn EmbedButton() -> impl IntoView {
             open.set(false);
             return;
         }
-        match fragment_of_moment(run, controls) {
+        match moment_on_screen(run, controls) {
             Ok(made) => {
-                fragment.set(Some(made));
+                moment.set(Some(made));
                 open.set(true);
             }
             Err(error) => notices.notice.set(Some(Notice {
@@ -71,7 +71,6 @@ pub fn EmbedButton() -> impl IntoView {
         }
     };
     let snippet = move || {
-        let fragment = fragment.get()?;
         let view = ViewOptions {
             embedded: Some(true),
             kiosk: Some(kiosk.get()),
@@ -79,7 +78,9 @@ pub fn EmbedButton() -> impl IntoView {
             theme: Some(theme.get()),
             ..ViewOptions::of_page(playback.speed.get_untracked(), false, false)
         };
-        let address = format!("{}{fragment}{}", web_io::page_address()?, view.query());
+        let fragment =
+            moment.with(|moment| moment.as_ref().map(|moment| moment.with_view(view)))?;
+        let address = format!("{}{fragment}", web_io::page_address()?);
         let title = run
             .scenario
             .with_untracked(|scenario| scenario.title.clone());

@@ -5,6 +5,7 @@ use crate::context::notice::{Notice, NoticeContext};
 use crate::context::run::RunContext;
 use crate::context::{use_notices, use_playback, use_run};
 use crate::lesson::live;
+use crate::share::provenance::{made_here, replay_difference};
 use crate::share::replay::{capture, open};
 use crate::share::view_options::{self, ViewOptions};
 use crate::share::ShareError;
@@ -14,6 +15,7 @@ use crate::state::AppState;
 use crate::theme::ThemeState;
 use crate::web_io;
 use leptos::prelude::*;
+use quorumlab_sim::behaviour::scenario_hash;
 
 /// If the address holds a share link, replays it and shows it paused at the shared instant, the way the
 /// sharer showed it (speed, presenter mode, schedule); a link that cannot be opened leaves the page as
@@ -44,15 +46,23 @@ pub fn open_from_address(state: AppState) {
                 session.scenario().seed,
                 session.now()
             );
+            let difference = replay_difference(
+                &view,
+                scenario_hash(session.scenario()),
+                session.trace_hash(),
+            );
             // A link made inside a lesson reopens that lesson at its step.
             if let Some(unknown) = live::resume_shared(state, &mut session, lesson.as_ref()) {
                 text.push_str(&format!(" ({unknown})"));
+            }
+            if let Some(difference) = &difference {
+                text.push_str(&format!(". But {difference}."));
             }
             state.open_session(session, view.plays_at_once());
             show_as_shared(state, view);
             Notice {
                 text,
-                is_error: false,
+                is_error: difference.is_some(),
             }
         }
         Err(error) => Notice {
@@ -106,7 +116,7 @@ pub fn ShareButton() -> impl IntoView {
             playback.presenter.get_untracked(),
             playback.schedule_open.get_untracked(),
         );
-        let fragment = fragment_of_moment(run, controls).map(|fragment| fragment + &view.query());
+        let fragment = moment_on_screen(run, controls).map(|moment| moment.with_view(view));
         match fragment {
             Ok(fragment) => publish_link(notices, &fragment),
             Err(error) => notices.notice.set(Some(Notice {
@@ -121,17 +131,37 @@ pub fn ShareButton() -> impl IntoView {
     }
 }
 
-/// Settles the run at the instant on screen and writes it as a share fragment, with the lesson and step
-/// when inside one (no view options: the caller adds its own).
-pub fn fragment_of_moment(run: RunContext, controls: Controls) -> Result<String, ShareError> {
+/// A moment of a run written as a link's run part, with what the link records of where it was made.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Moment {
+    fragment: String,
+    scenario_hash: u64,
+    fingerprint: u64,
+}
+
+impl Moment {
+    /// The whole fragment: the run, then `view`'s options and the moment's provenance.
+    pub fn with_view(&self, view: ViewOptions) -> String {
+        let view = made_here(view, self.scenario_hash, self.fingerprint);
+        format!("{}{}", self.fragment, view.query())
+    }
+}
+
+/// Settles the run at the instant on screen and writes it as a share link's run part, with the lesson
+/// and step when inside one.
+pub fn moment_on_screen(run: RunContext, controls: Controls) -> Result<Moment, ShareError> {
     // Pausing settles the instant (events already due at it run), so the link shows what you see.
     let now_us = run.with_session(|session| session.now().as_micros());
     controls.seek_us(now_us);
     let lesson = live::shared_lesson(controls.root());
     run.with_session(|session| {
-        let mut run = capture(session);
-        run.lesson = lesson;
-        encode_fragment(&run)
+        let mut shared = capture(session);
+        shared.lesson = lesson;
+        Ok(Moment {
+            fragment: encode_fragment(&shared)?,
+            scenario_hash: scenario_hash(session.scenario()),
+            fingerprint: session.trace_hash(),
+        })
     })
 }
 

@@ -22,7 +22,10 @@ use crate::theme::ThemeChoice;
 const QUERY_MARK: char = '?';
 /// Longest view query accepted, in characters (the longest real one is under 50).
 const MAX_QUERY_CHARS: usize = 200;
-const KNOWN_KEYS: &str = "speed, presenter, schedule, embed, controls, autoplay, theme";
+const KNOWN_KEYS: &str =
+    "speed, presenter, schedule, embed, controls, autoplay, theme, engine, scenario, expect";
+/// Highest behaviour version a link may name (a guard against absurd numbers, far above any release).
+const MAX_BEHAVIOUR_VERSION: u32 = 1_000_000;
 
 /// How the page shows a run, as far as a link says: `None` leaves that part of the page as it is, so a
 /// link from a page at the default speed does not slow down a tab that plays faster.
@@ -38,6 +41,11 @@ pub struct ViewOptions {
     pub autoplay: Option<bool>,
     /// Light or dark for this page only: an embed must not change the viewer's remembered choice.
     pub theme: Option<ThemeChoice>,
+    /// Where the link was made: the engine's behaviour version, the scenario's hash and the run's
+    /// fingerprint at the shared moment, which opening compares (`provenance`).
+    pub made_by_behaviour: Option<u32>,
+    pub scenario_hash: Option<u64>,
+    pub fingerprint: Option<u64>,
 }
 
 /// The fragment's run part and its view query, if it has one.
@@ -86,6 +94,15 @@ impl ViewOptions {
         if let Some(theme) = self.theme {
             pairs.push(format!("theme={}", theme.as_str()));
         }
+        if let Some(version) = self.made_by_behaviour {
+            pairs.push(format!("engine={version}"));
+        }
+        if let Some(hash) = self.scenario_hash {
+            pairs.push(format!("scenario={hash:016x}"));
+        }
+        if let Some(hash) = self.fingerprint {
+            pairs.push(format!("expect={hash:016x}"));
+        }
         if pairs.is_empty() {
             String::new()
         } else {
@@ -124,6 +141,9 @@ impl ViewOptions {
                 "controls" => options.kiosk = Some(parse_kiosk(value)?),
                 "autoplay" => options.autoplay = Some(parse_switch(key, value, "on", "off")?),
                 "theme" => options.theme = Some(parse_theme(value)?),
+                "engine" => options.made_by_behaviour = Some(parse_behaviour(value)?),
+                "scenario" => options.scenario_hash = Some(parse_hash(key, value)?),
+                "expect" => options.fingerprint = Some(parse_hash(key, value)?),
                 _ => {
                     return Err(refused(format!(
                         "`{}` is not one (they are {KNOWN_KEYS})",
@@ -216,6 +236,32 @@ fn parse_theme(value: &str) -> Result<ThemeChoice, ShareError> {
         })
 }
 
+fn parse_behaviour(value: &str) -> Result<u32, ShareError> {
+    value
+        .parse()
+        .ok()
+        .filter(|version| (1..=MAX_BEHAVIOUR_VERSION).contains(version))
+        .ok_or_else(|| {
+            refused(format!(
+                "engine `{}` is not a behaviour version (a whole number from 1)",
+                shown(value)
+            ))
+        })
+}
+
+fn parse_hash(key: &str, value: &str) -> Result<u64, ShareError> {
+    let well_formed = value.len() == 16 && value.bytes().all(|byte| byte.is_ascii_hexdigit());
+    well_formed
+        .then(|| u64::from_str_radix(value, 16).ok())
+        .flatten()
+        .ok_or_else(|| {
+            refused(format!(
+                "{key} `{}` is not 16 hexadecimal digits",
+                shown(value)
+            ))
+        })
+}
+
 fn refused(problem: String) -> ShareError {
     ShareError::BadViewOption { problem }
 }
@@ -275,12 +321,16 @@ mod tests {
             kiosk: Some(Kiosk::Locked),
             autoplay: Some(true),
             theme: Some(ThemeChoice::Light),
+            made_by_behaviour: Some(3),
+            scenario_hash: Some(0x00ab),
+            fingerprint: Some(u64::MAX),
             ..ViewOptions::of_page(2.0, false, false)
         };
         let query = options.query();
         assert_eq!(
             query,
-            "?speed=0.2&embed=on&controls=locked&autoplay=on&theme=light"
+            "?speed=0.2&embed=on&controls=locked&autoplay=on&theme=light&engine=3\
+             &scenario=00000000000000ab&expect=ffffffffffffffff"
         );
         assert_eq!(ViewOptions::parse(&query[1..]), Ok(options));
     }
@@ -299,6 +349,10 @@ mod tests {
             problem("theme=blue").contains("theme must be `system`, `light` or `dark`, not `blue`")
         );
         assert!(problem("embed=1").contains("embed must be `on` or `off`"));
+        assert!(problem("engine=0").contains("engine `0` is not a behaviour version"));
+        assert!(problem("engine=v2").contains("is not a behaviour version"));
+        assert!(problem("expect=12ab").contains("expect `12ab` is not 16 hexadecimal digits"));
+        assert!(problem("scenario=+123456789abcdef").contains("not 16 hexadecimal digits"));
         assert!(problem("speed=fast").contains("speed `fast` is not a number"));
         assert!(problem("speed=NaN").contains("is not a number"));
         assert!(problem("speed=900").contains("outside"));

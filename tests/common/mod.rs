@@ -254,12 +254,25 @@ pub fn parse_fixture(text: &str) -> Vec<Expected> {
         .collect()
 }
 
+/// The fixture's line naming the engine behaviour version its hashes were made with.
+pub const BEHAVIOUR_LINE: &str = "# behaviour version ";
+
+/// The behaviour version a fixture names, if it names one.
+pub fn fixture_behaviour_version(text: &str) -> Option<u32> {
+    text.lines()
+        .find_map(|line| line.strip_prefix(BEHAVIOUR_LINE))
+        .and_then(|number| number.trim().parse().ok())
+}
+
 pub fn render_fixture(expected: &[Expected]) -> String {
     let mut text = format!(
         "# Trace hashes of sim/scenarios/*.toml from a native run: NAME TRACE_HASH JSON_FNV_HASH EVENTS_PROCESSED.\n\
          # TRACE_HASH is the run fingerprint; JSON_FNV_HASH the older one, which old trace files carry.\n\
          # tests/native_hashes.rs checks them natively, tests/web_determinism.rs in the browser (wasm32).\n\
-         # Regenerate after a deliberate engine change: {REGENERATE}\n"
+         # Regenerate after a deliberate engine change: {REGENERATE}\n\
+         # When a hash below changes, bump BEHAVIOUR_VERSION (sim/src/tooling/behaviour.rs) first.\n\
+         {BEHAVIOUR_LINE}{}\n",
+        quorumlab_sim::behaviour::BEHAVIOUR_VERSION
     );
     for entry in expected {
         text.push_str(&entry.line());

@@ -2,6 +2,7 @@
 //! chaos schedules, seed sweeps and the scenario runner (the `quorumlab` command in `bin/` belongs here
 //! too, as a separate crate). It may import every layer below.
 
+pub mod behaviour;
 pub mod bench;
 pub mod chaos;
 pub mod chaos_digest;
