@@ -193,7 +193,8 @@ test('an edited schedule (dragged, deleted, added) replays from a share link to 
     const { page } = viewer;
     await waitUntil(async () => (await traceHash(page)) === shared.hash, { what: `trace hash ${shared.hash}` });
     assert.equal(await simTimeMs(page), shared.time);
-    await page.click('[data-testid=schedule-toggle]');
+    // The sharer had the schedule open, and the link keeps it so (issue 35, item 9).
+    assert.equal(await page.getAttribute('[data-testid=schedule-toggle]', 'aria-expanded'), 'true', 'the schedule opens as shared');
     await page.waitForSelector('[data-testid=schedule-mark]');
     assert.deepEqual(await marks(page), shared.edited, 'the link carries the edited schedule');
     assertNoProblems(viewer);

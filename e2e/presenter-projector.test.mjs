@@ -86,3 +86,18 @@ for (const projector of PROJECTORS) {
     }
   });
 }
+
+test('outside presenter mode the header stays on one line at 1280 x 720 once the run has a fingerprint', async () => {
+  const app = await openApp({ width: 1280, height: 720, path: '/#/lesson/distributed-locks' });
+  try {
+    const { page } = app;
+    await waitUntil(async () => /^[0-9a-f]{16}$/.test((await page.textContent('[data-testid=trace-hash]')) ?? ''), {
+      what: 'the run fingerprint to show',
+    });
+    const height = await page.evaluate(() => document.querySelector('.app-header').getBoundingClientRect().height);
+    assert.ok(height < 60, `one line (${height} px)`);
+    assertNoProblems(app);
+  } finally {
+    await app.close();
+  }
+});

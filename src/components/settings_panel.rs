@@ -101,7 +101,7 @@ pub fn SettingsPanel() -> impl IntoView {
                 <p class="error" role="alert" data-testid="settings-error">{move || error.get().unwrap_or_default()}</p>
             </Show>
             <div class="row">
-                <button class="primary" data-testid="apply-settings" on:click=start>"Start fresh run"</button>
+                <button class="primary apply-settings" data-testid="apply-settings" on:click=start>"Start fresh run"</button>
                 <button on:click=new_seed data-testid="new-seed">"New seed"</button>
             </div>
         </section>

@@ -219,9 +219,12 @@ pub fn bring_into_view(selector: &'static str) {
         };
         let (band_top, band_bottom) = uncovered_band(&window);
         let rect = element.get_bounding_client_rect();
+        // Whole pixels, rounded away from zero: a page scrolls by whole pixels, and a fraction short
+        // would leave the edge a fraction outside.
         let by = scroll_to_fit(rect.top(), rect.bottom(), band_top, band_bottom);
-        if by.abs() >= 1.0 {
-            scroll_page_by(&window, by);
+        let whole = if by < 0.0 { by.floor() } else { by.ceil() };
+        if whole != 0.0 {
+            scroll_page_by(&window, whole);
         }
     });
 }
