@@ -99,6 +99,8 @@ pub fn is_share_fragment(fragment: &str) -> bool {
 
 /// Reads and validates a fragment made by [`encode_fragment`] or by an earlier build (v1–v3).
 pub fn decode_fragment(fragment: &str) -> Result<SharedRun, ShareError> {
+    // What follows the payload (view options, where the link was made) is not the run.
+    let (fragment, _) = view_options::split(fragment);
     let rest = fragment
         .strip_prefix(LINK_PREFIX)
         .ok_or(ShareError::NotAShareLink)?;

@@ -10,7 +10,7 @@
 //! The version is bumped whenever any pinned trace hash changes (`tests/fixtures/expected-hashes.txt`
 //! records the version it was made with, and re-blessing changed hashes without a bump is refused).
 
-use crate::scenario::{to_toml_string, Scenario};
+use crate::tooling::scenario::{to_toml_string, Scenario};
 
 /// The engine's behaviour: equal numbers replay every run to the same trace hash.
 pub const BEHAVIOUR_VERSION: u32 = 1;
@@ -23,7 +23,7 @@ pub fn scenario_hash(scenario: &Scenario) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::{example_text, parse_scenario};
+    use crate::tooling::scenario::{example_text, parse_scenario};
 
     #[test]
     fn a_scenario_hash_is_stable_and_tells_settings_apart() {
