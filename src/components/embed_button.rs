@@ -5,6 +5,7 @@
 //! The link inside is an ordinary share link with view options (`share::view_options`), so it opens
 //! offline and from any path like every other link.
 
+use super::press_outside::close_on_press_outside;
 use super::share_button::{moment_on_screen, Moment};
 use crate::context::notice::Notice;
 use crate::context::playback::Kiosk;
@@ -43,17 +44,7 @@ pub fn EmbedButton() -> impl IntoView {
     let theme = RwSignal::new(ThemeChoice::Light);
     // The run's part of the link, taken when the panel opens: the moment on screen then.
     let moment = RwSignal::new(None::<Moment>);
-    let outside = window_event_listener(leptos::ev::pointerdown, move |event| {
-        let inside = event_target::<web_sys::Element>(&event)
-            .closest(".embed-menu")
-            .ok()
-            .flatten()
-            .is_some();
-        if !inside && open.get_untracked() {
-            open.set(false);
-        }
-    });
-    on_cleanup(move || outside.remove());
+    close_on_press_outside(".embed-menu", open);
     let toggle = move |_| {
         if open.get_untracked() {
             open.set(false);

@@ -5,6 +5,7 @@
 //! invariants, legend) or the drawing only, and light colours or those on screen — and are kept for the
 //! browser tab's session, so a series of slides comes out alike.
 
+use super::press_outside::close_on_press_outside;
 use crate::context::notice::{Notice, NoticeContext};
 use crate::context::run::RunContext;
 use crate::context::{use_notices, use_run};
@@ -129,18 +130,7 @@ pub fn ExportMenu() -> impl IntoView {
     let context = RwSignal::new(context_from_stored(stored(CONTEXT_KEY).as_deref()));
     let theme = RwSignal::new(ExportTheme::from_stored(stored(THEME_KEY).as_deref()));
     let button = NodeRef::<leptos::html::Button>::new();
-    // A press anywhere outside the menu closes it, as a menu would.
-    let outside = window_event_listener(leptos::ev::pointerdown, move |event| {
-        let inside = event_target::<web_sys::Element>(&event)
-            .closest(".export-menu")
-            .ok()
-            .flatten()
-            .is_some();
-        if !inside && open.get_untracked() {
-            open.set(false);
-        }
-    });
-    on_cleanup(move || outside.remove());
+    close_on_press_outside(".export-menu", open);
     let close_and_refocus = move || {
         open.set(false);
         if let Some(button) = button.get_untracked() {

@@ -32,6 +32,7 @@ pub mod on_screen;
 pub mod partition_panel;
 pub mod pbft_panel;
 pub mod playback;
+pub mod press_outside;
 pub mod protocol_picker;
 pub mod queue_compare;
 pub mod recycle;
