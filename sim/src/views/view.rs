@@ -87,6 +87,13 @@ pub struct NodeView {
     /// it runs, not in what it remembers, and a restart runs the same thing again. What it does right
     /// now is [`NodeView::lying_now`].
     pub lying: Option<ByzantineMode>,
+    /// How long a write to this node's disk takes now, ms (`[0, 0]`: at once).
+    pub persist_ms: (u64, u64),
+    /// The disk's time is the node's own (a slow disk was given it), not the world's.
+    pub disk_slowed: bool,
+    /// The node writes to disk before it answers (Raft servers, Paxos acceptors and proposers,
+    /// two-phase commit's nodes), so a slow disk changes what it does.
+    pub disk_matters: bool,
 }
 
 impl NodeView {
@@ -253,6 +260,9 @@ impl World {
             timers,
             queued_inputs: slot.backlog_len() as u64,
             lying: slot.actor.lying_mode(),
+            persist_ms: self.persist_ms(node),
+            disk_slowed: slot.disk.own_persist_ms.is_some(),
+            disk_matters: slot.actor.persists(),
         }
     }
 }

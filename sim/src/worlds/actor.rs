@@ -403,6 +403,19 @@ impl Actor {
         }
     }
 
+    /// Whether the node writes to disk before it answers (`Effects::send_after_persist`), so its
+    /// disk's write time matters: what the node menu asks before offering a slow disk.
+    pub fn persists(&self) -> bool {
+        matches!(
+            self,
+            Actor::Raft(_)
+                | Actor::LockServer(_)
+                | Actor::Acceptor(_)
+                | Actor::Proposer(_)
+                | Actor::TwoPhase(_)
+        )
+    }
+
     /// How the node lies, if it was made Byzantine (only Raft servers and PBFT replicas can be).
     pub fn lying_mode(&self) -> Option<ByzantineMode> {
         match self {
