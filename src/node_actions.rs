@@ -19,6 +19,9 @@ pub const PAUSE_CHOICES_MS: [Option<u64>; 4] = [Some(200), Some(1_000), Some(5_0
 pub const CLOCK_JUMPS_MS: [i64; 2] = [-500, 500];
 /// Drift rates offered (parts per million): slow, none, fast.
 pub const DRIFTS_PPM: [i64; 3] = [-100_000, 0, 100_000];
+/// Disk write times offered, ms: slower than a network round trip, and slower than an election
+/// timeout (every reply behind a write then waits longer than a candidate does).
+pub const SLOW_DISKS_MS: [u64; 2] = [100, 1_000];
 
 /// How a button looks: a plain one, a destructive one, or the one that undoes the fault in place.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -36,6 +39,7 @@ pub enum ActionGroup {
     Network,
     Clock,
     Drift,
+    Disk,
     Client,
     Byzantine,
     Membership,
@@ -49,6 +53,7 @@ impl ActionGroup {
             ActionGroup::Network => "network",
             ActionGroup::Clock => "clock",
             ActionGroup::Drift => "drift",
+            ActionGroup::Disk => "disk",
             ActionGroup::Client => "client",
             ActionGroup::Byzantine => "make Byzantine",
             ActionGroup::Membership => "membership",
@@ -82,6 +87,10 @@ pub struct NodeSituation {
     pub seat: Option<Seat>,
     /// It is the leader the stage shows, which takes membership changes.
     pub leads: bool,
+    /// It writes to disk before it answers, so a slow disk is a fault it can have.
+    pub disk_matters: bool,
+    /// Its disk was given a write time of its own (a slow disk).
+    pub disk_slowed: bool,
 }
 
 impl NodeSituation {
@@ -103,6 +112,8 @@ impl NodeSituation {
             lying: shown.lying,
             seat: membership_of(view).map(|membership| membership.seat(node)),
             leads: view.leader == Some(node),
+            disk_matters: shown.disk_matters,
+            disk_slowed: shown.disk_slowed,
         })
     }
 
@@ -315,6 +326,39 @@ fn membership_choices(target: NodeTarget, name: &str, situation: NodeSituation) 
     choices
 }
 
+/// "Slow disk 100 ms" and "Slow disk 1 s", or "Normal disk" once slowed (the world's write time again).
+fn disk_choices(target: NodeTarget, name: &str, slowed: bool) -> Vec<NodeChoice> {
+    let group = ActionGroup::Disk;
+    if slowed {
+        let normal = choice(
+            group,
+            "Normal disk".into(),
+            format!("Normal disk, {name}: writes take the world's time again"),
+            Action::SlowDisk {
+                target,
+                persist_ms: None,
+            },
+        );
+        return vec![toned(Tone::Primary, normal)];
+    }
+    SLOW_DISKS_MS
+        .iter()
+        .map(|&write_ms| {
+            let text = format!("Slow disk {}", pause_text(Some(write_ms)));
+            let spoken = format!("{text}, {name}: each write before a reply takes that long");
+            choice(
+                group,
+                text,
+                spoken,
+                Action::SlowDisk {
+                    target,
+                    persist_ms: Some((write_ms, write_ms)),
+                },
+            )
+        })
+        .collect()
+}
+
 /// Every choice `node` (called `name`) offers in `situation`, in the order they are drawn.
 pub fn node_choices(node: NodeId, name: &str, situation: NodeSituation) -> Vec<NodeChoice> {
     let target = NodeTarget::Node(node);
@@ -326,6 +370,9 @@ pub fn node_choices(node: NodeId, name: &str, situation: NodeSituation) -> Vec<N
     choices.push(network_choice(target, name, situation.cut_off));
     if situation.status != NodeStatus::Crashed && situation.has_clock_to_skew() {
         choices.extend(clock_choices(target, name));
+    }
+    if situation.disk_matters && situation.status != NodeStatus::Crashed {
+        choices.extend(disk_choices(target, name, situation.disk_slowed));
     }
     if situation.takes_writes() {
         choices.push(choice(
@@ -372,6 +419,8 @@ mod tests {
             lying: None,
             seat: None,
             leads: false,
+            disk_matters: kind == NodeKind::Server,
+            disk_slowed: false,
         }
     }
 
@@ -397,6 +446,8 @@ mod tests {
                 "Drift −10%",
                 "No drift",
                 "Drift +10%",
+                "Slow disk 100 ms",
+                "Slow disk 1 s",
                 "Send a write here",
             ]
         );
@@ -412,6 +463,30 @@ mod tests {
         assert!(choices
             .iter()
             .all(|choice| choice.aria_label.contains("n3")));
+    }
+
+    #[test]
+    fn a_slowed_disk_offers_its_way_back_and_a_node_without_writes_offers_none() {
+        let mut slowed = situation(NodeKind::Server, NodeStatus::Up, ClientPath::Raft);
+        slowed.disk_slowed = true;
+        let choices = node_choices(NodeId(0), "n1", slowed);
+        let disk: Vec<&NodeChoice> = choices
+            .iter()
+            .filter(|choice| choice.group == ActionGroup::Disk)
+            .collect();
+        assert_eq!(disk.len(), 1);
+        assert_eq!(disk[0].text, "Normal disk");
+        assert_eq!(
+            disk[0].action,
+            Action::SlowDisk {
+                target: NodeTarget::Node(NodeId(0)),
+                persist_ms: None
+            }
+        );
+        let worker = situation(NodeKind::Worker, NodeStatus::Up, ClientPath::ServiceLog);
+        assert!(node_choices(NodeId(3), "A", worker)
+            .iter()
+            .all(|choice| choice.group != ActionGroup::Disk));
     }
 
     #[test]

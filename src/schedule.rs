@@ -27,10 +27,12 @@ pub enum FaultKind {
     RequestBurst,
     /// Make the node lie (or, with `Honest`, stop): a Raft server or a PBFT replica.
     Byzantine(ByzantineMode),
+    /// Give the node's disk a write time of its own (0: the world's again).
+    SlowDisk,
 }
 
 impl FaultKind {
-    pub const ALL: [FaultKind; 11] = [
+    pub const ALL: [FaultKind; 12] = [
         FaultKind::Crash,
         FaultKind::Pause,
         FaultKind::Partition,
@@ -42,6 +44,7 @@ impl FaultKind {
         FaultKind::Byzantine(ByzantineMode::Silent),
         FaultKind::Byzantine(ByzantineMode::Honest),
         FaultKind::Byzantine(ByzantineMode::Selective),
+        FaultKind::SlowDisk,
     ];
 
     pub fn name(self) -> &'static str {
@@ -57,6 +60,7 @@ impl FaultKind {
             FaultKind::Byzantine(ByzantineMode::Silent) => "byzantine: silent",
             FaultKind::Byzantine(ByzantineMode::Honest) => "byzantine: honest again",
             FaultKind::Byzantine(ByzantineMode::Selective) => "byzantine: selectively silent",
+            FaultKind::SlowDisk => "slow disk",
         }
     }
 
@@ -72,6 +76,7 @@ impl FaultKind {
             FaultKind::ClockJump => Some(("jump by (ms, − for back)", 1_000)),
             FaultKind::ClockDrift => Some(("drift (ppm, − for slow)", 200_000)),
             FaultKind::RequestBurst => Some(("requests", 5)),
+            FaultKind::SlowDisk => Some(("each write (ms, 0 for normal)", 1_000)),
         }
     }
 
@@ -104,6 +109,19 @@ impl FaultKind {
                 target,
                 ppm: amount,
             })],
+            FaultKind::SlowDisk => {
+                let write_ms = u64::try_from(amount)
+                    .ok()
+                    .filter(|write_ms| *write_ms <= quorumlab_sim::config::MAX_PERSIST_MS)
+                    .ok_or_else(|| {
+                        format!(
+                            "a disk write takes 0 to {} ms",
+                            quorumlab_sim::config::MAX_PERSIST_MS
+                        )
+                    })?;
+                let persist_ms = (write_ms > 0).then_some((write_ms, write_ms));
+                vec![step(Action::SlowDisk { target, persist_ms })]
+            }
             FaultKind::RequestBurst => {
                 let count = u32::try_from(amount)
                     .ok()

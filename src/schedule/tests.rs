@@ -273,3 +273,31 @@ fn a_partition_must_leave_someone_on_the_other_side() {
         .unwrap_err()
         .contains("at least 10 ms"));
 }
+
+#[test]
+fn a_slow_disk_is_placed_with_its_write_time_and_zero_makes_it_normal() {
+    use quorumlab_sim::action::{Action, NodeTarget};
+    use quorumlab_sim::ids::NodeId;
+    let target = NodeTarget::Node(NodeId(1));
+    let slow = FaultKind::SlowDisk.steps(1, 300, 1_000).unwrap();
+    assert_eq!(
+        slow[0].action,
+        Action::SlowDisk {
+            target,
+            persist_ms: Some((1_000, 1_000))
+        }
+    );
+    let normal = FaultKind::SlowDisk.steps(1, 300, 0).unwrap();
+    assert_eq!(
+        normal[0].action,
+        Action::SlowDisk {
+            target,
+            persist_ms: None
+        }
+    );
+    assert!(FaultKind::SlowDisk
+        .steps(1, 300, 20_000)
+        .unwrap_err()
+        .contains("0 to 10000 ms"));
+    assert_eq!(FaultKind::from_name("slow disk"), Some(FaultKind::SlowDisk));
+}

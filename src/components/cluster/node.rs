@@ -62,6 +62,8 @@ pub struct NodeFace {
     lies_after_restart: Option<ByzantineMode>,
     /// Its seat in the configuration the ring is drawn by (plain Raft clusters only).
     seat: Option<Seat>,
+    /// Its disk's own write time, ms, when it was given a slow disk.
+    slow_disk_ms: Option<(u64, u64)>,
 }
 
 /// What a node of a world without Raft holds in its world's own terms (a Paxos acceptor's promise, a
@@ -102,6 +104,7 @@ impl NodeFace {
             lying: node.lying_now(),
             lies_after_restart: node.lies_after_restart(),
             seat,
+            slow_disk_ms: node.disk_slowed.then_some(node.persist_ms),
             kind_word: kind.word_in(protocol),
             label,
             kind,
@@ -169,7 +172,22 @@ impl NodeFace {
         }
     }
 
+    /// The words above the node: a skewed clock and a slow disk, the faults that do not show in its
+    /// colour or its caption.
     fn clock_badge(&self) -> Option<String> {
+        let disk = self
+            .slow_disk_ms
+            .map(|(min_ms, max_ms)| match min_ms == max_ms {
+                true => format!("disk {}", crate::node_actions::pause_text(Some(min_ms))),
+                false => format!("disk {min_ms}–{max_ms} ms"),
+            });
+        match (self.clock_words(), disk) {
+            (Some(clock), Some(disk)) => Some(format!("{clock} · {disk}")),
+            (clock, disk) => clock.or(disk),
+        }
+    }
+
+    fn clock_words(&self) -> Option<String> {
         // Offsets under a millisecond are rounding from drift, not something to show.
         let offset_shown = self.clock_offset_us.abs() >= 1_000;
         match (offset_shown, self.clock_drift_ppm != 0) {
@@ -520,7 +538,25 @@ mod tests {
             lying: None,
             lies_after_restart: None,
             seat: None,
+            slow_disk_ms: None,
         }
+    }
+
+    #[test]
+    fn a_slow_disk_is_said_above_the_node_beside_its_clock() {
+        let mut server = face(NodeStatus::Up, NodeKind::Server, true);
+        assert_eq!(server.clock_badge(), None);
+        server.slow_disk_ms = Some((1_000, 1_000));
+        assert_eq!(server.clock_badge().as_deref(), Some("disk 1 s"));
+        server.clock_offset_us = 500_000;
+        assert_eq!(
+            server.clock_badge().as_deref(),
+            Some("clock +500 ms · disk 1 s")
+        );
+        server.slow_disk_ms = Some((5, 7));
+        assert!(server
+            .accessible_label(quorumlab_sim::ids::NodeId(0))
+            .contains("disk 5–7 ms"));
     }
 
     #[test]
