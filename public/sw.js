@@ -16,7 +16,12 @@ const HASHED = /\/(?:[\w.-]+-[0-9a-f]{8,16}(?:_bg)?|[0-9a-f]{8,16}-[\w.-]+)\.(?:
 // The first visit loaded the page before this worker existed, so what it needs is fetched again here:
 // the page, every hashed file it names, and the files the page loads by a fixed name. Every name is
 // resolved against the worker's scope (the folder the app was deployed to), never the origin's root.
-const STATIC = ['boot.js', 'manifest.webmanifest', 'icon.svg', 'icon-192.png', 'icon-512.png'];
+// The experiments' worker is named by its binary, unhashed (the page must know its name), and fetched
+// only when an experiment first runs: precached here too, so an experiment also runs offline.
+const STATIC = [
+  'boot.js', 'manifest.webmanifest', 'icon.svg', 'icon-192.png', 'icon-512.png',
+  'experiment-worker_loader.js', 'experiment-worker.js', 'experiment-worker_bg.wasm',
+];
 const NAMED = /[0-9a-f]{8,16}-[\w.-]+?\.(?:js|wasm|css)|[\w.-]+-[0-9a-f]{8,16}(?:_bg)?\.(?:js|wasm|css)/g;
 
 function inScope(name) {

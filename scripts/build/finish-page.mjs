@@ -30,15 +30,17 @@ function fail(why) {
   process.exit(1);
 }
 
-/** Step 1: the start-up script's wasm size becomes the size of the wasm in the build. */
+/** Step 1: the start-up script's wasm size becomes the size of the wasm in the build. The page's own
+ *  wasm is the one its start-up call names; the experiments' worker wasm sits beside it unnamed. */
 async function withRealWasmSize(page) {
-  const wasmName = (await readdir(staging)).find((name) => name.endsWith('_bg.wasm'));
-  if (!wasmName) fail('the build holds no _bg.wasm file');
-  const bytes = (await stat(join(staging, wasmName))).size;
   // Trunk writes: __trunkInitializer(init, './<name>_bg.wasm', <size>, initializer(), ...)
-  const call = new RegExp(`(__trunkInitializer\\(init, '[^']*${wasmName.replace(/[.]/g, '\\.')}', )(\\d+)(,)`);
-  if (!call.test(page)) fail(`no start-up call naming ${wasmName} and its size`);
-  return page.replace(call, (_, before, _size, after) => `${before}${bytes}${after}`);
+  const call = /(__trunkInitializer\(init, '(?:\.\/)?([^']*_bg\.wasm)', )(\d+)(,)/;
+  const named = page.match(call);
+  if (!named) fail('no start-up call naming the wasm and its size');
+  const wasmName = named[2];
+  if (!(await readdir(staging)).includes(wasmName)) fail(`the start-up call names ${wasmName}, which the build does not hold`);
+  const bytes = (await stat(join(staging, wasmName))).size;
+  return page.replace(call, (_, before, _name, _size, after) => `${before}${bytes}${after}`);
 }
 
 /** The SHA-256 source expression of every inline script, hashed exactly as the browser will see it. */

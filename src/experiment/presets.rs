@@ -1,0 +1,129 @@
+//! The experiments the page offers ready-made: the Raft paper's Figure 16 setups (the same files the
+//! CLI runs, built in as text) and "this run's world", which sweeps the playground's own scenario.
+//!
+//! A preset only fills the form (`form::ExperimentForm`); the learner may change the values, the
+//! trials and what is measured before running, and the form writes the experiment file the worker
+//! reads. So a preset is never a second way of running anything.
+
+use super::form::{ExperimentForm, MeasureChoice};
+use quorumlab_sim::experiment::SweepKey;
+
+/// The cluster of the paper's measurements: five servers, a disk write of 5–7 ms before each reply.
+pub const PAPER_CLUSTER_TOML: &str =
+    include_str!("../../sim/experiments/raft-figure16/cluster.toml");
+
+/// The leases lesson's cluster: CheckQuorum, PreVote and lease reads on, as production clusters run.
+pub const LEASE_CLUSTER_TOML: &str = include_str!("../../lessons/scenarios/lease-five.toml");
+
+/// One ready-made experiment.
+#[derive(Clone, Debug)]
+pub struct Preset {
+    /// Its address: `#/experiment/<id>`.
+    pub id: &'static str,
+    pub title: &'static str,
+    /// One sentence: what it asks.
+    pub question: &'static str,
+    /// The scenario it starts from; `None` is the playground's own run.
+    pub scenario_toml: Option<&'static str>,
+    pub form: fn() -> ExperimentForm,
+}
+
+fn paper_form(title: &str, values: &str, trials: u64, bound_ms: u64) -> ExperimentForm {
+    ExperimentForm {
+        title: title.to_string(),
+        measure: MeasureChoice::ElectionAfterCrash,
+        key: SweepKey::ElectionTimeout,
+        values_text: values.to_string(),
+        trials,
+        bound_ms,
+        first_seed: 1,
+    }
+}
+
+/// Every preset, in the order the menu lists them.
+pub const PRESETS: &[Preset] = &[
+    Preset {
+        id: "randomness",
+        title: "5 ms or 50 ms of randomness?",
+        question: "How long is the cluster without a leader after the leader crashes, with 5 ms and with 50 ms of randomness in the election timeout?",
+        scenario_toml: Some(PAPER_CLUSTER_TOML),
+        form: || paper_form("Randomness in the election timeout", "150-155, 150-200", 200, 30_000),
+    },
+    Preset {
+        id: "figure16-top",
+        title: "Raft paper, Figure 16 (top)",
+        question: "How much randomness does the election timeout need? Downtime after a leader crash, for ranges 150–151 to 150–300 ms.",
+        scenario_toml: Some(PAPER_CLUSTER_TOML),
+        form: || paper_form("Figure 16 (top)", "150-151, 150-155, 150-175, 150-200, 150-300", 1_000, 30_000),
+    },
+    Preset {
+        id: "figure16-bottom",
+        title: "Raft paper, Figure 16 (bottom)",
+        question: "How short may the election timeout be? Downtime after a leader crash, for 12–24 ms up to 150–300 ms.",
+        scenario_toml: Some(PAPER_CLUSTER_TOML),
+        form: || paper_form("Figure 16 (bottom)", "12-24, 25-50, 50-100, 100-200, 150-300", 1_000, 30_000),
+    },
+    Preset {
+        id: "lease-failover",
+        title: "Failover gap with leader leases",
+        question: "With lease reads on, how long is the cluster without a leader after the leader crashes, for election timeouts of 150–300 ms and of 300–600 ms?",
+        scenario_toml: Some(LEASE_CLUSTER_TOML),
+        form: || paper_form("Failover gap with leases", "150-300, 300-600", 200, 30_000),
+    },
+    Preset {
+        id: "this-run",
+        title: "This run's world",
+        question: "The playground's own settings, repeated over many seeds: sweep one of its timings.",
+        scenario_toml: None,
+        form: || ExperimentForm {
+            title: "This run's world".to_string(),
+            measure: MeasureChoice::ElectionAfterCrash,
+            key: SweepKey::ElectionTimeout,
+            values_text: String::new(),
+            trials: 200,
+            bound_ms: 30_000,
+            first_seed: 1,
+        },
+    },
+];
+
+/// The preset an address or a menu names.
+pub fn preset(id: &str) -> Option<&'static Preset> {
+    PRESETS.iter().find(|preset| preset.id == id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::experiment::work::read;
+
+    #[test]
+    fn every_built_in_preset_writes_an_experiment_the_worker_accepts() {
+        for preset in PRESETS {
+            let Some(scenario) = preset.scenario_toml else {
+                continue;
+            };
+            let text = (preset.form)()
+                .experiment_toml()
+                .unwrap_or_else(|error| panic!("{}: {error}", preset.id));
+            let experiment =
+                read(&text, scenario).unwrap_or_else(|error| panic!("{}: {error}", preset.id));
+            assert!(
+                experiment.values.len() >= 2,
+                "{} sweeps at least two values",
+                preset.id
+            );
+        }
+    }
+
+    #[test]
+    fn preset_ids_are_unique_and_found() {
+        for preset_entry in PRESETS {
+            assert_eq!(
+                preset(preset_entry.id).map(|found| found.title),
+                Some(preset_entry.title)
+            );
+        }
+        assert!(preset("figure17").is_none());
+    }
+}
