@@ -8,6 +8,7 @@ use crate::components::compare_details::CompareDetails;
 use crate::components::compare_picker::ComparePicker;
 use crate::components::compare_stage::CompareStage;
 use crate::components::embed_button::EmbedButton;
+use crate::components::experiment_sheet::{ExperimentSheet, ExperimentSheetState};
 use crate::components::export_menu::ExportMenu;
 use crate::components::gallery::{GalleryButton, GallerySheet, GalleryState};
 use crate::components::history_lanes::HistoryLanes;
@@ -55,6 +56,7 @@ pub fn App() -> impl IntoView {
     crate::compare::address::install(state);
     live::open_from_address(state);
     GalleryState::install(state);
+    ExperimentSheetState::install(state);
     live::install(state);
     live::prefetch_for_offline(state);
     frame_loop::start(state);
@@ -136,6 +138,7 @@ pub fn App() -> impl IntoView {
             <ShortcutSheet />
             <LessonList />
             <GallerySheet />
+            <ExperimentSheet />
         </div>
     }
 }

@@ -4,9 +4,11 @@
 //! between what was opened. "Open" plays; "Demo" (a `/demo` address) opens paused with the fault
 //! schedule showing, and a card marked `demo` makes that its main button.
 
+use crate::components::experiment_sheet::go_to_experiment;
 use crate::components::schedule_lane::ScheduleShown;
 use crate::context::notice::Notice;
 use crate::context::use_notices;
+use crate::experiment::presets::PRESETS;
 use crate::gallery::kept::{self, KeptImport};
 use crate::gallery::route::{
     gallery_fragment, go_to, is_gallery_fragment, parse_gallery_route, GalleryRoute,
@@ -281,10 +283,33 @@ pub fn GallerySheet() -> impl IntoView {
                             <GalleryCard item=item />
                         </For>
                     </ul>
+                    <GalleryExperiments />
                     <GalleryImport />
                 </div>
             </div>
         </Show>
+    }
+}
+
+/// The experiments an instructor can run for a class, beside the scenarios: each opens the experiment
+/// sheet on its preset (the address `#/experiment/<id>`).
+#[component]
+fn GalleryExperiments() -> impl IntoView {
+    let presets = PRESETS
+        .iter()
+        .filter(|preset| preset.scenario_toml.is_some());
+    view! {
+        <section class="gallery-experiments" aria-label="Experiments" data-testid="gallery-experiments">
+            <h3>"Experiments: one world over many seeds"</h3>
+            <ul>
+                {presets.map(|preset| view! {
+                    <li>
+                        <button class="button" data-testid="gallery-experiment" on:click=move |_| go_to_experiment(preset.id)>{preset.title}</button>
+                        <span class="muted">{preset.question}</span>
+                    </li>
+                }).collect_view()}
+            </ul>
+        </section>
     }
 }
 

@@ -1,5 +1,6 @@
 //! Run settings: cluster size, seed and timing, applied to a fresh run.
 
+use crate::components::experiment_sheet::go_to_experiment;
 use crate::components::world_options_fields::WorldOptionsFields;
 use crate::context::notice::Notice;
 use crate::context::{use_notices, use_run};
@@ -61,6 +62,11 @@ pub fn SettingsPanel() -> impl IntoView {
         run.scenario
             .with(|scenario| runs_raft(scenario.protocol.kind()))
     };
+    // An experiment measures elections, so it is offered where the world elects a leader.
+    let elects_leader = move || {
+        run.scenario
+            .with(|scenario| scenario.protocol.entry().capabilities.elects_leader)
+    };
     let check_field = move |label: &'static str,
                             get: fn(&SettingsForm) -> bool,
                             set: fn(&mut SettingsForm, bool)| {
@@ -104,6 +110,10 @@ pub fn SettingsPanel() -> impl IntoView {
                 <button class="primary apply-settings" data-testid="apply-settings" on:click=start>"Start fresh run"</button>
                 <button on:click=new_seed data-testid="new-seed">"New seed"</button>
             </div>
+            <Show when=elects_leader>
+                <button class="link" data-testid="experiment-this-run" on:click=|_| go_to_experiment("this-run")
+                    title="Run this world over many seeds and chart how long elections take">"Repeat this run over many seeds…"</button>
+            </Show>
         </section>
     }
 }
