@@ -104,6 +104,7 @@ fn collect(inlines: &[Inline], links: &mut Vec<CompareLink>) {
             | Inline::Code(_)
             | Inline::Live(_)
             | Inline::Gallery { .. }
+            | Inline::Experiment { .. }
             | Inline::Control { .. } => {}
         }
     }

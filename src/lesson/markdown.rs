@@ -51,6 +51,12 @@ pub enum Inline {
         label: String,
         id: String,
     },
+    /// `[run the experiment](experiment:randomness)`: a button opening the experiment sheet on that
+    /// preset over the lesson (which stays open behind it).
+    Experiment {
+        label: String,
+        preset: String,
+    },
     /// `[Run settings](control:run-settings)`: a button that brings a control of the page on screen,
     /// for a step that needs one far from the lesson (see `lesson::reach`).
     Control {
@@ -186,7 +192,8 @@ pub fn parse_inlines(text: &str) -> Vec<Inline> {
             '{' => live_name(rest),
             '[' => compare_link(rest)
                 .or_else(|| gallery_link(rest))
-                .or_else(|| control_link(rest)),
+                .or_else(|| control_link(rest))
+                .or_else(|| experiment_link(rest)),
             '*' if rest.starts_with("**") => closed(rest, "**")
                 .map(|(inner, after)| (Inline::Strong(parse_inlines(inner)), after)),
             '*' => closed(rest, "*")
@@ -268,6 +275,21 @@ fn control_link(text: &str) -> Option<(Inline, &str)> {
     })
 }
 
+/// For `text` starting with `[words](experiment:preset)` naming a known preset: the link, and what
+/// follows.
+fn experiment_link(text: &str) -> Option<(Inline, &str)> {
+    let (label, after_label) = text[1..].split_once("](experiment:")?;
+    let (preset, after) = after_label.split_once(')')?;
+    crate::experiment::presets::preset(preset)?;
+    (!label.is_empty() && !label.contains(']')).then(|| {
+        let link = Inline::Experiment {
+            label: label.to_string(),
+            preset: preset.to_string(),
+        };
+        (link, after)
+    })
+}
+
 /// For `text` starting with `marker`: the non-empty text up to the closing marker, and what follows it.
 fn closed<'a>(text: &'a str, marker: &str) -> Option<(&'a str, &'a str)> {
     let body = &text[marker.len()..];
@@ -285,6 +307,7 @@ pub fn plain_text(inlines: &[Inline]) -> String {
             Inline::Live(name) => format!("{{{}}}", name.placeholder()),
             Inline::Compare { label, .. }
             | Inline::Gallery { label, .. }
+            | Inline::Experiment { label, .. }
             | Inline::Control { label, .. } => label.clone(),
         })
         .collect()
@@ -492,6 +515,25 @@ mod tests {
     #[test]
     fn plain_text_drops_the_emphasis() {
         assert_eq!(plain_text(&parse_inlines("**a** *b* `c`")), "a b c");
+    }
+
+    #[test]
+    fn an_experiment_link_names_a_known_preset_or_stays_text() {
+        assert_eq!(
+            parse_inlines("Then [run it over 200 seeds](experiment:randomness)."),
+            vec![
+                Inline::Text("Then ".into()),
+                Inline::Experiment {
+                    label: "run it over 200 seeds".into(),
+                    preset: "randomness".into()
+                },
+                Inline::Text(".".into()),
+            ]
+        );
+        assert_eq!(
+            parse_inlines("[x](experiment:figure17)"),
+            vec![Inline::Text("[x](experiment:figure17)".into())]
+        );
     }
 
     #[test]
