@@ -390,6 +390,11 @@ fn RunControls() -> impl IntoView {
                 <progress max=total.max(1) value=done aria-label="Trials run" data-testid="experiment-progress"></progress>
                 <span role="status" class="muted">{text}</span>
             })}
+            <p class="muted experiment-limits">{format!(
+                "Here at most {} trials an experiment, each waiting at most {} s of simulated time for a leader; a trial past its wait counts as “no leader”.",
+                crate::experiment::messages::MAX_BROWSER_TRIALS,
+                quorumlab_sim::experiment::MAX_BOUND_MS / 1_000
+            )}</p>
             {move || said().map(|(is_error, text)| view! {
                 <p class=if is_error { "experiment-said error" } else { "experiment-said" } role=if is_error { "alert" } else { "status" }
                     data-testid="experiment-said">{text}</p>
