@@ -6,6 +6,19 @@ use quorumlab_sim::protocol::{ClientError, ClientOutcome};
 pub use quorumlab_sim::narration::actions::{describe_action, describe_action_named, drift};
 
 /// Simulated time for display: `1.234 s` past a second, `850 ms` below.
+/// `10000` as `10,000`: counts a reader takes in at a glance.
+pub fn thousands(count: u64) -> String {
+    let digits = count.to_string();
+    let mut out = String::new();
+    for (index, digit) in digits.chars().enumerate() {
+        if index > 0 && (digits.len() - index) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
+
 pub fn sim_time(time_us: u64) -> String {
     let ms = time_us / 1_000;
     if ms >= 1_000 {
@@ -128,5 +141,13 @@ mod tests {
         for term in 0..20 {
             assert_ne!(term_color(term), term_color(term + 1));
         }
+    }
+
+    #[test]
+    fn counts_are_grouped_by_thousands() {
+        assert_eq!(thousands(7), "7");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(10_000), "10,000");
+        assert_eq!(thousands(1_234_567), "1,234,567");
     }
 }

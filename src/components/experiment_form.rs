@@ -65,12 +65,12 @@ pub fn ExperimentFormFields() -> impl IntoView {
                 </select>
             </label>
             <p class="muted experiment-question" data-testid="experiment-question">{question}</p>
-            <label class="experiment-field">"Measure"
+            <label class="experiment-field choice">"Measure"
                 <select data-testid="experiment-measure" prop:value=move || sheet.form.get().measure.file_name() on:change=choose_measure disabled=busy>
                     {MeasureChoice::ALL.iter().map(|measure| view! { <option value=measure.file_name()>{measure.label()}</option> }).collect_view()}
                 </select>
             </label>
-            <label class="experiment-field">"Sweep"
+            <label class="experiment-field choice">"Sweep"
                 <select data-testid="experiment-key" prop:value=move || sheet.form.get().key.name() on:change=choose_key disabled=busy>
                     {KEYS.iter().map(|key| view! { <option value=key.name()>{key_label(*key)}</option> }).collect_view()}
                 </select>

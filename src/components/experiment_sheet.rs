@@ -392,7 +392,7 @@ fn RunControls() -> impl IntoView {
             })}
             <p class="muted experiment-limits">{format!(
                 "Here at most {} trials an experiment, each waiting at most {} s of simulated time for a leader; a trial past its wait counts as “no leader”.",
-                crate::experiment::messages::MAX_BROWSER_TRIALS,
+                crate::format::thousands(crate::experiment::messages::MAX_BROWSER_TRIALS),
                 quorumlab_sim::experiment::MAX_BOUND_MS / 1_000
             )}</p>
             {move || said().map(|(is_error, text)| view! {

@@ -64,7 +64,7 @@ pub fn inlines_view(inlines: &[Inline], scope: LinkScope) -> AnyView {
                         on:click=move |_| if let (Some(sheet), Some(state)) = (sheet, state) {
                             crate::components::experiment_sheet::open_over_lesson(sheet, state, &preset)
                         }
-                        title="Open the experiment (the lesson stays open behind it)">{format!("{label} 📈")}</button>
+                        title="Open the experiment (the lesson stays open behind it)">{format!("{label} ↗")}</button>
                 }
                 .into_any()
             }
