@@ -4,9 +4,9 @@
 //! Clicking near a point of the chart opens that trial on the cluster.
 
 use crate::components::charts::palette::{series_css, ChartPalette};
-use crate::components::experiment_sheet::{ExperimentSheetState, Finished, RunStatus};
 use crate::experiment::chart_axes::{nearest_point, ChartFrame};
 use crate::experiment::outcome::{CdfPoint, Outcome};
+use crate::experiment::sheet::{ExperimentSheetState, Finished, RunStatus};
 use crate::web_io;
 use leptos::prelude::*;
 use plotters::prelude::{Color, DrawingBackend};

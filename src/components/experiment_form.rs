@@ -3,9 +3,9 @@
 //! `ExperimentSheetState::form`; a value that is not a number is refused by name and leaves the
 //! form as it was. Nothing here runs anything: the Run button below does.
 
-use crate::components::experiment_sheet::{ExperimentSheetState, RunStatus};
 use crate::experiment::form::{key_label, ExperimentForm, MeasureChoice, KEYS};
 use crate::experiment::presets::{preset, PRESETS};
+use crate::experiment::sheet::{ExperimentSheetState, RunStatus};
 use crate::state::AppState;
 use leptos::prelude::*;
 

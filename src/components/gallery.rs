@@ -4,11 +4,11 @@
 //! between what was opened. "Open" plays; "Demo" (a `/demo` address) opens paused with the fault
 //! schedule showing, and a card marked `demo` makes that its main button.
 
-use crate::components::experiment_sheet::go_to_experiment;
 use crate::components::schedule_lane::ScheduleShown;
 use crate::context::notice::Notice;
 use crate::context::use_notices;
 use crate::experiment::presets::PRESETS;
+use crate::experiment::sheet::go_to_experiment;
 use crate::gallery::kept::{self, KeptImport};
 use crate::gallery::route::{
     gallery_fragment, go_to, is_gallery_fragment, parse_gallery_route, GalleryRoute,

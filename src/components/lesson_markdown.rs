@@ -57,12 +57,12 @@ pub fn inlines_view(inlines: &[Inline], scope: LinkScope) -> AnyView {
             Inline::Experiment { label, preset } => {
                 let preset = preset.clone();
                 // Read now, while rendering: a click handler runs outside any reactive owner.
-                let sheet = use_context::<crate::components::experiment_sheet::ExperimentSheetState>();
+                let sheet = use_context::<crate::experiment::sheet::ExperimentSheetState>();
                 let state = use_context::<crate::state::AppState>();
                 view! {
                     <button class="link experiment-link" data-testid="lesson-experiment-link"
                         on:click=move |_| if let (Some(sheet), Some(state)) = (sheet, state) {
-                            crate::components::experiment_sheet::open_over_lesson(sheet, state, &preset)
+                            crate::experiment::sheet::open_over_lesson(sheet, state, &preset)
                         }
                         title="Open the experiment (the lesson stays open behind it)">{format!("{label} ↗")}</button>
                 }

@@ -1,9 +1,9 @@
 //! Run settings: cluster size, seed and timing, applied to a fresh run.
 
-use crate::components::experiment_sheet::go_to_experiment;
 use crate::components::world_options_fields::WorldOptionsFields;
 use crate::context::notice::Notice;
 use crate::context::{use_notices, use_run};
+use crate::experiment::sheet::go_to_experiment;
 use crate::lesson::live;
 use crate::settings_form::SettingsForm;
 use crate::state::controls::use_controls;

@@ -8,7 +8,8 @@
 //! in `messages`; `work` is the worker's whole job as plain, natively tested Rust. The page side is
 //! `form` (what the learner chooses, written as an experiment file), `presets` (the paper's setups
 //! and "this run's world"), `outcome` (the result read back: CDFs), `chart_axes` (a log time axis and the trial behind a pixel),
-//! `route` (the `#/experiment` address) and `worker_link` (the page's end of the worker).
+//! `route` (the `#/experiment` address), `sheet` (the sheet's state and what a run does) and
+//! `worker_link` (the page's end of the worker).
 
 pub mod chart_axes;
 pub mod form;
@@ -16,5 +17,6 @@ pub mod messages;
 pub mod outcome;
 pub mod presets;
 pub mod route;
+pub mod sheet;
 pub mod work;
 pub mod worker_link;
