@@ -137,6 +137,9 @@ test('the printed deck lists every gallery scenario in order, each QR code decod
     await page.click('[data-testid=gallery-deck]');
     await page.waitForSelector('[data-testid=deck-page] [data-testid=deck-slide]');
     assert.equal(new URL(page.url()).hash, '#/deck/gallery');
+    // The page covers the app, so its keys are the browser's: F does not switch presenter mode behind it.
+    await page.keyboard.press('f');
+    assert.equal(await page.getAttribute('[data-testid=presenter-toggle]', 'aria-pressed'), 'false');
     const slides = await page.$$eval('[data-testid=deck-slide]', (items) =>
       items.map((item) => ({ title: item.querySelector('h3').textContent, link: item.querySelector('[data-testid=deck-link]').getAttribute('href') })),
     );

@@ -218,6 +218,9 @@ pub fn install(state: AppState) {
             event.prevent_default();
             return;
         }
+        if deck.is_some_and(|deck| deck.page_shown()) {
+            return;
+        }
         if leave_control(&event) {
             event.prevent_default();
             return;

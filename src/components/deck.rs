@@ -73,6 +73,11 @@ impl DeckState {
         self.page.set(page);
     }
 
+    /// Whether the printable page covers the app (its keys are then the browser's, not shortcuts).
+    pub fn page_shown(self) -> bool {
+        self.page.with_untracked(Option::is_some)
+    }
+
     /// Leaves the printable page for the app as it was.
     pub fn close_page(self) {
         web_io::replace_fragment("");

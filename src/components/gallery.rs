@@ -282,12 +282,13 @@ pub fn GallerySheet() -> impl IntoView {
                     on:keydown=move |event| if event.key() == "Escape" { event.prevent_default(); close(); }>
                     <div class="lesson-head">
                         <h2>"Scenario gallery"</h2>
-                        <button class="link" aria-label="Close the gallery" data-testid="gallery-close" on:click=move |_| close()>"Close ✕"</button>
+                        <span class="row">
+                            <a class="button" href=crate::deck::deck_fragment(&crate::deck::DeckRoute::Gallery) data-testid="gallery-deck"
+                                aria-label="Print deck: every scenario's link with a QR code">"Print deck"</a>
+                            <button class="link" aria-label="Close the gallery" data-testid="gallery-close" on:click=move |_| close()>"Close ✕"</button>
+                        </span>
                     </div>
-                    <p class="muted">
-                        <a class="button" href=crate::deck::deck_fragment(&crate::deck::DeckRoute::Gallery) data-testid="gallery-deck"
-                            aria-label="Print deck: every scenario's link with a QR code">"Print deck"</a>
-                        " Every example scenario, ready for a class. “Open” starts it playing; “Demo” opens it paused with its fault schedule showing, so you can talk it through before pressing play (suggested on the cards where the moment is easy to miss). Each card's address opens it directly; in presenter mode PageDown and PageUp walk the cards in order."</p>
+                    <p class="muted">"Every example scenario, ready for a class. “Open” starts it playing; “Demo” opens it paused with its fault schedule showing, so you can talk it through before pressing play (suggested on the cards where the moment is easy to miss). Each card's address opens it directly; in presenter mode PageDown and PageUp walk the cards in order."</p>
                     <ul class="gallery-cards">
                         <For each=cards key=|item| item.id.clone() let:item>
                             <GalleryCard item=item />
