@@ -137,6 +137,7 @@ test('the printed deck lists every gallery scenario in order, each QR code decod
     await page.click('[data-testid=gallery-deck]');
     await page.waitForSelector('[data-testid=deck-page] [data-testid=deck-slide]');
     assert.equal(new URL(page.url()).hash, '#/deck/gallery');
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'deck-print-button', 'focus lands on Print');
     // The page covers the app, so its keys are the browser's: F does not switch presenter mode behind it.
     await page.keyboard.press('f');
     assert.equal(await page.getAttribute('[data-testid=presenter-toggle]', 'aria-pressed'), 'false');

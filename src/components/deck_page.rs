@@ -52,6 +52,12 @@ fn deck_contents(route: &DeckRoute) -> Result<(String, Vec<Slide>), String> {
 #[component]
 pub fn DeckPage() -> impl IntoView {
     let deck = expect_context::<DeckState>();
+    // Like the app's sheets, a dialog: keyboard users land on its Print button, not behind it.
+    Effect::new(move |_| {
+        if deck.page.with(Option::is_some) {
+            request_animation_frame(|| web_io::focus_element("[data-testid=deck-print-button]"));
+        }
+    });
     move || {
         let route = deck.page.get()?;
         let contents = route.and_then(|route| deck_contents(&route));
@@ -81,7 +87,7 @@ pub fn DeckPage() -> impl IntoView {
             .into_any(),
         };
         Some(view! {
-            <section class="deck-page" data-testid="deck-page" aria-label="Printable deck">
+            <section class="deck-page" data-testid="deck-page" role="dialog" aria-modal="true" aria-label="Printable deck">
                 <div class="deck-page-tools">
                     <button class="primary" data-testid="deck-print-button" on:click=print>"Print"</button>
                     <button data-testid="deck-page-close" on:click=move |_| deck.close_page()>"Back to the app"</button>
