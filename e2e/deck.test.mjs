@@ -171,6 +171,11 @@ test('the printed deck lists every gallery scenario in order, each QR code decod
     await page.waitForSelector('[data-testid=deck-bar]');
     assert.ok(new URL(page.url()).pathname.startsWith(prefix));
     assert.equal(await position(page), `Slide 2 of ${cards.length} — ${cards[1].title}`);
+    // A view query that cannot be read is refused whole, and nothing changes.
+    await page.evaluate((id) => { location.hash = `#/gallery/${id}?presenter=maybe`; }, cards[2].id);
+    await waitUntil(async () => /could not be opened/.test((await page.textContent('[data-testid=notice]')) ?? ''), { what: 'the refusal' });
+    assert.match(await page.textContent('[data-testid=notice]'), /presenter/);
+    assert.ok((await title(page)).includes(cards[1].title), 'the slide on screen stays');
     assertNoProblems(app);
   } finally {
     await app.close();
