@@ -206,3 +206,32 @@ test('a lesson deck is offered in the lesson list and lists every step with its 
     await app.close();
   }
 });
+
+test('a locked embed of a deck slide gets neither the bar nor the deck keys', async () => {
+  const app = await openApp({ width: 1280, height: 720 });
+  const { page } = app;
+  try {
+    const cards = await galleryCards(page);
+    await page.evaluate((id) => { location.hash = `#/gallery/${id}?presenter=on`; }, cards[0].id);
+    await page.waitForSelector('[data-testid=deck-bar]');
+    // The same run, shared and reopened locked (as an embed in a slide would be): nothing may change it.
+    await page.click('[data-testid=share-button]');
+    const shared = await waitUntil(async () => (/#\/run\/v4\//.test(page.url()) ? new URL(page.url()).hash : null), { what: 'the share link' });
+    const locked = `${shared}${shared.includes('?') ? '&' : '?'}controls=locked`;
+    await page.evaluate((hash) => { location.hash = hash; }, locked);
+    await waitUntil(async () => (await page.getAttribute('[data-testid=app-root]', 'class')).includes('kiosk-locked'), { what: 'the locked page' });
+    assert.ok((await title(page)).includes(cards[0].title), 'the same run is on screen');
+    assert.equal(await page.locator('[data-testid=deck-bar]').count(), 0, 'no deck bar when locked');
+    await page.keyboard.press('PageDown');
+    await page.keyboard.press('b');
+    await page.waitForTimeout(300);
+    assert.ok((await title(page)).includes(cards[0].title), 'PageDown opened no other slide');
+    assert.equal(await page.locator('[data-testid=deck-blank]').count(), 0, 'B blanked nothing');
+    // The same link with full controls is the deck again: only the lock took the bar away.
+    await page.evaluate((hash) => { location.hash = hash; }, locked.replace('controls=locked', 'controls=full'));
+    await page.waitForSelector('[data-testid=deck-bar]');
+    assertNoProblems(app);
+  } finally {
+    await app.close();
+  }
+});
