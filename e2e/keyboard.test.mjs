@@ -121,7 +121,7 @@ test('keyboard shortcuts: space, →, ←, K, P, I, H, R, W, 1–9, Esc, F, ?', 
     await press(page, '?');
     const sheet = page.locator('[data-testid=shortcut-sheet]');
     assert.ok(await sheet.isVisible(), '? opens the shortcut sheet');
-    assert.equal(await sheet.locator('.shortcut').count(), 19, 'the sheet lists every shortcut (Enter on a node, ←, Home, End, − / + and G among them)');
+    assert.equal(await sheet.locator('.shortcut').count(), 21, 'the sheet lists every shortcut (Enter on a node, ←, Home, End, − / + , G and the deck\'s PgDn / PgUp and B among them)');
     assert.match(await sheet.textContent(), /Home.*start of the run.*End.*latest moment.*half \/ double speed/s, 'the new keys are on the sheet');
     await app.screenshot('keyboard-2-shortcut-sheet');
     await press(page, 'Escape');

@@ -7,6 +7,8 @@ use crate::components::cluster::ClusterStage;
 use crate::components::compare_details::CompareDetails;
 use crate::components::compare_picker::ComparePicker;
 use crate::components::compare_stage::CompareStage;
+use crate::components::deck::{DeckBar, DeckBlank, DeckState};
+use crate::components::deck_page::DeckPage;
 use crate::components::embed_button::EmbedButton;
 use crate::components::experiment_sheet::ExperimentSheet;
 use crate::components::export_menu::ExportMenu;
@@ -56,7 +58,8 @@ pub fn App() -> impl IntoView {
     share_button::open_from_address(state);
     crate::compare::address::install(state);
     live::open_from_address(state);
-    GalleryState::install(state);
+    let gallery = GalleryState::install(state);
+    DeckState::install(state, gallery);
     ExperimentSheetState::install(state);
     live::install(state);
     live::prefetch_for_offline(state);
@@ -100,6 +103,7 @@ pub fn App() -> impl IntoView {
                 <ThemeToggle />
                 <button class="help-button" on:click=move |_| parts.notices.help_open.set(true) aria-label="Keyboard shortcuts (?)">"?"</button>
             </header>
+            <DeckBar />
             <NoticeBar />
             <ReplacedFutureBar />
             <main class=move || if state.parts().lesson.active.with(Option::is_some) { "workspace with-lesson" } else { "workspace" }>
@@ -140,6 +144,8 @@ pub fn App() -> impl IntoView {
             <LessonList />
             <GallerySheet />
             <ExperimentSheet />
+            <DeckPage />
+            <DeckBlank />
         </div>
     }
 }

@@ -12,7 +12,7 @@ use quorumlab_sim::world::NodeStatus;
 use wasm_bindgen::JsCast;
 
 /// Every shortcut and what it does, as the sheet shows them.
-pub const SHORTCUTS: [(&str, &str); 19] = [
+pub const SHORTCUTS: [(&str, &str); 21] = [
     ("Space", "play / pause (a focused node too)"),
     ("→", "step to the next event"),
     ("←", "step back to the previous event"),
@@ -35,6 +35,14 @@ pub const SHORTCUTS: [(&str, &str); 19] = [
         "clear the selection / close this sheet / leave a slider or field",
     ),
     ("F", "presenter mode on / off"),
+    (
+        "PgDn / PgUp",
+        "presenter mode: next / previous slide of the gallery or the lesson",
+    ),
+    (
+        "B or .",
+        "presenter mode: blank the screen (any key or a click brings it back)",
+    ),
     ("L", "the lesson list"),
     ("?", "show this sheet"),
     ("G", "the scenario gallery"),
@@ -199,9 +207,18 @@ pub fn handle_key(state: &AppState, key: &str) -> bool {
 
 /// Installs the window-wide key listener for the lifetime of the app.
 pub fn install(state: AppState) {
+    let deck = crate::components::deck::DeckState::here();
     let handle = window_event_listener(ev::keydown, move |event| {
         // A focused node or link already handled its own Enter (and a link its Space).
         if event.default_prevented() || event.ctrl_key() || event.meta_key() || event.alt_key() {
+            return;
+        }
+        // On a blank screen any key only brings the picture back (see `components::deck`).
+        if deck.is_some_and(|deck| deck.restore()) {
+            event.prevent_default();
+            return;
+        }
+        if deck.is_some_and(|deck| deck.page_shown()) {
             return;
         }
         if leave_control(&event) {
@@ -221,7 +238,7 @@ pub fn install(state: AppState) {
         {
             return;
         }
-        if handle_key(&state, &key) {
+        if deck.is_some_and(|deck| deck.handle_key(&key)) || handle_key(&state, &key) {
             event.prevent_default();
         }
     });

@@ -10,6 +10,7 @@ pub mod caption_fit;
 pub mod compare;
 pub mod components;
 pub mod context;
+pub mod deck;
 pub mod experiment;
 pub mod export;
 pub mod format;

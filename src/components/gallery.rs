@@ -15,6 +15,7 @@ use crate::gallery::route::{
 };
 use crate::gallery::{built_in, find, imported_item, no_card, remember, GalleryItem};
 use crate::lesson::live;
+use crate::share::view_options;
 use crate::state::AppState;
 use crate::transfer::import_scenario;
 use crate::web_io;
@@ -26,6 +27,9 @@ use leptos::prelude::*;
 pub struct GalleryState {
     pub open: RwSignal<bool>,
     pub imported: RwSignal<Vec<GalleryItem>>,
+    /// The card last opened from its address: while its run is on screen, it is the gallery deck's
+    /// current slide (`components::deck`).
+    pub opened: RwSignal<Option<String>>,
     built_in: StoredValue<Vec<GalleryItem>>,
     imports_so_far: StoredValue<usize>,
     /// What storage holds: the imports' texts, to parse again on the next visit.
@@ -38,6 +42,7 @@ impl GalleryState {
         let gallery = GalleryState {
             open: RwSignal::new(false),
             imported: RwSignal::new(Vec::new()),
+            opened: RwSignal::new(None),
             built_in: StoredValue::new(built_in()),
             imports_so_far: StoredValue::new(0),
             kept: StoredValue::new(Vec::new()),
@@ -147,6 +152,13 @@ impl GalleryState {
         })
     }
 
+    /// Every card in the gallery's order: the built-in ones, then this browser's imports.
+    pub fn cards(&self) -> Vec<GalleryItem> {
+        let imported = self.imported.get();
+        self.built_in
+            .with_value(|built_in| built_in.iter().chain(&imported).cloned().collect())
+    }
+
     fn item(&self, id: &str) -> Option<GalleryItem> {
         let imported = self.imported.get_untracked();
         self.built_in
@@ -168,14 +180,19 @@ fn open_from_address(state: AppState, gallery: GalleryState, schedule: ScheduleS
         gallery.open.set(false);
         return;
     }
-    let opened = parse_gallery_route(&fragment).and_then(|route| match route {
+    let (route_part, query) = view_options::split(&fragment);
+    let opened = parse_gallery_route(route_part).and_then(|route| match route {
         GalleryRoute::List => {
             gallery.open.set(true);
             Ok(())
         }
         GalleryRoute::Open { id, demo } => match gallery.item(&id) {
             Some(item) => {
+                let presenter = crate::deck::presenter_asked(query)?;
                 open_item(state, gallery, schedule, &item, demo);
+                if presenter {
+                    state.parts().playback.presenter.set(true);
+                }
                 Ok(())
             }
             None => Err(gallery.no_card(&id)),
@@ -206,6 +223,7 @@ fn open_item(
     }
     show_page_top();
     gallery.open.set(false);
+    gallery.opened.set(Some(item.id.clone()));
     let notice = Notice {
         text: format!("Opened from the gallery: {}", item.title),
         is_error: false,
@@ -257,16 +275,7 @@ pub fn GallerySheet() -> impl IntoView {
             request_animation_frame(focus_first_card);
         }
     });
-    let cards = move || {
-        let imported = gallery.imported.get();
-        gallery.built_in.with_value(|built_in| {
-            built_in
-                .iter()
-                .chain(&imported)
-                .cloned()
-                .collect::<Vec<_>>()
-        })
-    };
+    let cards = move || gallery.cards();
     view! {
         <Show when=move || gallery.open.get()>
             <div class="sheet-backdrop" on:click=move |_| close()>
@@ -275,9 +284,13 @@ pub fn GallerySheet() -> impl IntoView {
                     on:keydown=move |event| if event.key() == "Escape" { event.prevent_default(); close(); }>
                     <div class="lesson-head">
                         <h2>"Scenario gallery"</h2>
-                        <button class="link" aria-label="Close the gallery" data-testid="gallery-close" on:click=move |_| close()>"Close ✕"</button>
+                        <span class="row">
+                            <a class="button" href=crate::deck::deck_fragment(&crate::deck::DeckRoute::Gallery) data-testid="gallery-deck"
+                                aria-label="Print deck: every scenario's link with a QR code">"Print deck"</a>
+                            <button class="link" aria-label="Close the gallery" data-testid="gallery-close" on:click=move |_| close()>"Close ✕"</button>
+                        </span>
                     </div>
-                    <p class="muted">"Every example scenario, ready for a class. “Open” starts it playing; “Demo” opens it paused with its fault schedule showing, so you can talk it through before pressing play (suggested on the cards where the moment is easy to miss). Each card's address opens it directly."</p>
+                    <p class="muted">"Every example scenario, ready for a class. “Open” starts it playing; “Demo” opens it paused with its fault schedule showing, so you can talk it through before pressing play (suggested on the cards where the moment is easy to miss). Each card's address opens it directly; in presenter mode PageDown and PageUp walk the cards in order."</p>
                     <ul class="gallery-cards">
                         <For each=cards key=|item| item.id.clone() let:item>
                             <GalleryCard item=item />

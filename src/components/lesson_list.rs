@@ -105,7 +105,11 @@ fn LessonEntry(index: usize, lesson: Lesson) -> impl IntoView {
                 {lesson.outcomes.iter().map(|outcome| view! { <li>{outcome.clone()}</li> }).collect_view()}
             </ul>
             <p class="muted" data-testid="lesson-item-progress">{summary}</p>
-            <div class="row">{buttons}</div>
+            <div class="row">
+                {buttons}
+                <a class="button" data-testid="lesson-deck" href=crate::deck::deck_fragment(&crate::deck::DeckRoute::Lesson(lesson.id.clone()))
+                    aria-label=format!("Print deck of lesson {}: {} (each step's link with a QR code)", lesson.order, lesson.title)>"Print deck"</a>
+            </div>
         </li>
     }
     .into_any()

@@ -12,6 +12,8 @@ pub mod compare_actions;
 pub mod compare_details;
 pub mod compare_picker;
 pub mod compare_stage;
+pub mod deck;
+pub mod deck_page;
 pub mod embed_button;
 pub mod experiment_chart;
 pub mod experiment_form;

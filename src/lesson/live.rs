@@ -396,7 +396,11 @@ fn open_address_now(state: AppState) {
     if !is_lesson_fragment(&fragment) {
         return;
     }
-    let resolved = parse_route(&fragment).and_then(|route| {
+    // A deck's link asks for presenter mode after the route (`?presenter=on`, see `crate::deck`).
+    let (route_part, query) = crate::share::view_options::split(&fragment);
+    let presenter = crate::deck::presenter_asked(query);
+    let resolved = presenter.clone().and_then(|_| parse_route(route_part));
+    let resolved = resolved.and_then(|route| {
         state
             .parts()
             .lesson
@@ -404,7 +408,12 @@ fn open_address_now(state: AppState) {
             .and_then(|resolved| resolved)
     });
     match resolved {
-        Ok((index, step)) => open_lesson(state, index, step),
+        Ok((index, step)) => {
+            open_lesson(state, index, step);
+            if presenter == Ok(true) {
+                state.parts().playback.presenter.set(true);
+            }
+        }
         Err(reason) => notice(
             state,
             format!("This lesson address could not be opened: {reason}."),
