@@ -72,6 +72,15 @@ for (const colorScheme of ['dark', 'light']) test(`in the ${colorScheme} theme, 
     await page.click('[aria-label="Keyboard shortcuts (?)"]');
     found.push(...(await audit(page, 'shortcuts dialog')));
     await page.keyboard.press('Escape');
+    // The experiment sheet with a result drawn: its form, table and downloads.
+    await page.click('[data-testid=gallery-button]');
+    await page.locator('[data-testid=gallery-experiment]').first().click();
+    await page.fill('[data-testid=experiment-trials]', '5');
+    await page.press('[data-testid=experiment-trials]', 'Tab');
+    await page.click('[data-testid=experiment-run]');
+    await page.waitForSelector('[data-testid=experiment-result]', { timeout: 60_000 });
+    found.push(...(await audit(page, 'experiment sheet')));
+    await page.click('[data-testid=experiment-close]');
     await page.click('[data-testid=lessons-button]');
     await page.waitForSelector('[data-testid=lesson-item]');
     found.push(...(await audit(page, 'lesson list')));
