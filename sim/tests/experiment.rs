@@ -185,3 +185,60 @@ fn the_command_writes_json_and_csv_and_refuses_a_missing_scenario() {
     );
     std::fs::remove_dir_all(&folder).unwrap();
 }
+
+const COMMIT_FILE: &str =
+    "scenario = \"cluster.toml\"\nmeasure = \"commit_latency\"\ntrials = 10\nbound_ms = 5000\n\n\
+[sweep]\nkey = \"persist_ms\"\nvalues = [[0, 0], [30, 30]]\n";
+
+#[test]
+fn commit_latency_grows_with_the_disk_and_its_trial_replays_the_write() {
+    let commits = experiment(COMMIT_FILE).expect("valid");
+    let result = commits.run(|_| {}).expect("runs");
+    let median = |line: usize| result.lines[line].summary.median_ms.expect("a median");
+    // A write waits for a majority's disks (the leader's own write runs alongside): 30 ms a write
+    // adds about 30 ms to every commit. (Before a heartbeat's reply waited for a write still in
+    // progress, followers acknowledged entries they had not finished writing: 7 ms here.)
+    assert!(
+        median(1) >= median(0) + 25.0,
+        "{} vs {}",
+        median(1),
+        median(0)
+    );
+    assert!(result
+        .rows
+        .iter()
+        .all(|row| row.outcome == Outcome::Acknowledged));
+    let row = run_trial(&commits, 1, 2).expect("runs");
+    let scenario = trial_scenario(&commits, 1, 2).expect("a scenario");
+    let write = scenario.steps.last().expect("the write step");
+    assert_eq!(write.at_ms * 1_000, row.from_us);
+    assert!(matches!(
+        write.action,
+        quorumlab_sim::action::Action::Request { count: 1, .. }
+    ));
+    let mut replay = ScenarioRun::new(scenario).expect("the trial replays");
+    replay.run_to_end();
+    assert_eq!(replay.world().clients().counts.committed, 1);
+}
+
+#[test]
+fn leaderless_time_counts_the_first_election_and_every_stretch_after() {
+    let file = "scenario = \"cluster.toml\"\nmeasure = \"leaderless_time\"\ntrials = 5\nbound_ms = 3000\n\n\
+[sweep]\nkey = \"election_timeout_ms\"\nvalues = [[150, 300]]\n";
+    let leaderless = experiment(file).expect("valid");
+    let first_file = file.replace("leaderless_time", "first_election");
+    let first = experiment(&first_file).expect("valid");
+    for trial in 0..5 {
+        let total = run_trial(&leaderless, 0, trial).expect("runs");
+        let to_first = run_trial(&first, 0, trial).expect("runs");
+        assert_eq!(total.outcome, Outcome::Measured);
+        // A calm cluster is leaderless only until its first leader.
+        assert_eq!(total.measured_us, to_first.measured_us, "trial {trial}");
+    }
+    let with_crash = format!("{file}\n[crash]\nsettle_ms = 300\n");
+    let refused = experiment(&with_crash).unwrap_err();
+    assert!(
+        refused.contains("measure \"leaderless_time\" takes no [crash] table"),
+        "{refused}"
+    );
+}

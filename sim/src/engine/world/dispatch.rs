@@ -59,19 +59,20 @@ impl World {
             effects.as_slice(),
         );
         // A reply after a persist leaves when the write is done (`disk.rs`): one write per input.
+        // A reply to an input that wrote nothing still waits for a write in progress: it may
+        // acknowledge what that write holds (a heartbeat's reply vouches for entries an earlier
+        // AppendEntries is still writing), and nothing is acknowledged before it is durable.
         let mut written_at: Option<SimTime> = None;
         for effect in effects.drain() {
             if matches!(effect, Effect::Persist { .. }) && written_at.is_none() {
                 written_at = Some(self.write_to_disk(node));
             }
-            let departs = match (&effect, written_at) {
-                (
-                    Effect::Send {
-                        after_persist: true,
-                        ..
-                    },
-                    Some(at),
-                ) => at,
+            let departs = match &effect {
+                Effect::Send {
+                    after_persist: true,
+                    ..
+                } => written_at
+                    .unwrap_or_else(|| self.nodes[node.index()].disk.free_at.max(self.now)),
                 _ => self.now,
             };
             self.apply_effect(node, effect, departs);

@@ -181,9 +181,10 @@ fn check_counts(experiment: &Experiment) -> Result<(), String> {
         (Measure::ElectionAfterCrash, None) => {
             Err("measure \"election_after_crash\" needs a [crash] table (settle_ms)".to_string())
         }
-        (Measure::FirstElection, Some(_)) => {
-            Err("measure \"first_election\" takes no [crash] table".to_string())
-        }
+        (measure, Some(_)) if measure != Measure::ElectionAfterCrash => Err(format!(
+            "measure \"{}\" takes no [crash] table",
+            measure.name()
+        )),
         (
             _,
             Some(CrashPlan {

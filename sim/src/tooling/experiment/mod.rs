@@ -17,7 +17,12 @@
 //! What is measured (`Measure`):
 //! - `election_after_crash`: from the crash of the leader to the first instant an up node leads
 //!   again, read event by event, so microseconds count;
-//! - `first_election`: from time zero to the first leader.
+//! - `first_election`: from time zero to the first leader;
+//! - `leaderless_time`: from time zero to `bound_ms`, the total time no up node led, the scenario's
+//!   own faults included (`other_measures`);
+//! - `commit_latency`: one write sent to the first leader [`COMMIT_SETTLE_MS`] after it was elected,
+//!   from its submission to its acknowledgement; a write not acknowledged within `bound_ms` (refused,
+//!   timed out, or still waiting) is censored.
 //!
 //! Bounds, each said in the output when reached: at most [`MAX_TRIALS`] trials per line and
 //! [`MAX_TOTAL_TRIALS`] in all (the rows are kept in memory: a row is a few dozen bytes), and a
@@ -28,6 +33,7 @@
 //! apart.
 
 mod file;
+mod other_measures;
 mod output;
 mod summary;
 mod trial;
@@ -38,6 +44,10 @@ pub use summary::Summary;
 pub use trial::{line_scenario, run_trial, trial_scenario, Outcome, TrialRow};
 
 use crate::tooling::scenario::Scenario;
+
+/// How long after the first leader a `commit_latency` trial sends its write: the new leader's first
+/// heartbeats have settled the followers by then.
+pub const COMMIT_SETTLE_MS: u64 = 500;
 
 /// Most trials one line may ask for.
 pub const MAX_TRIALS: u64 = 10_000;
@@ -55,20 +65,37 @@ pub enum Measure {
     ElectionAfterCrash,
     /// From time zero to the first leader.
     FirstElection,
+    /// From time zero to `bound_ms`, the total time no up node led (the scenario's own faults included).
+    LeaderlessTime,
+    /// One write sent to the first leader once settled: from its submission to its acknowledgement.
+    CommitLatency,
 }
 
 impl Measure {
-    pub const NAMES: &'static [&'static str] = &["election_after_crash", "first_election"];
+    pub const ALL: [Measure; 4] = [
+        Measure::ElectionAfterCrash,
+        Measure::FirstElection,
+        Measure::LeaderlessTime,
+        Measure::CommitLatency,
+    ];
+    pub const NAMES: &'static [&'static str] = &[
+        "election_after_crash",
+        "first_election",
+        "leaderless_time",
+        "commit_latency",
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             Measure::ElectionAfterCrash => "election_after_crash",
             Measure::FirstElection => "first_election",
+            Measure::LeaderlessTime => "leaderless_time",
+            Measure::CommitLatency => "commit_latency",
         }
     }
 
     pub fn from_name(name: &str) -> Option<Measure> {
-        [Measure::ElectionAfterCrash, Measure::FirstElection]
+        Measure::ALL
             .into_iter()
             .find(|measure| measure.name() == name)
     }

@@ -31,7 +31,8 @@ impl Summary {
         let mut measured: Vec<u64> = rows.iter().filter_map(|row| row.measured_us).collect();
         measured.sort_unstable();
         let count = |outcome: Outcome| rows.iter().filter(|row| row.outcome == outcome).count();
-        let censored = count(Outcome::NoLeaderWithinBound) as u64;
+        let censored =
+            (count(Outcome::NoLeaderWithinBound) + count(Outcome::NotAcknowledged)) as u64;
         let elected = measured.len() as u64;
         // Measured trials and censored ones: the ranks a percentile is taken over.
         let ranked = elected + censored;

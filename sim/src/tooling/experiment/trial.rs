@@ -28,8 +28,15 @@ pub enum Outcome {
     Elected,
     /// No leader within the bound (the trial is censored at it).
     NoLeaderWithinBound,
-    /// No first leader within the bound, or none at the crash instant: nothing to crash.
+    /// No first leader within the bound, or none at the crash instant: nothing to crash (or, for
+    /// `commit_latency`, no leader to write to).
     NoLeaderToCrash,
+    /// `leaderless_time`: measured over the whole bound.
+    Measured,
+    /// `commit_latency`: the write was acknowledged within the bound; `measured_us` says when.
+    Acknowledged,
+    /// `commit_latency`: the write was refused, timed out or still waited at the bound (censored).
+    NotAcknowledged,
 }
 
 impl Outcome {
@@ -38,6 +45,9 @@ impl Outcome {
             Outcome::Elected => "elected",
             Outcome::NoLeaderWithinBound => "no_leader_within_bound",
             Outcome::NoLeaderToCrash => "no_leader_to_crash",
+            Outcome::Measured => "measured",
+            Outcome::Acknowledged => "acknowledged",
+            Outcome::NotAcknowledged => "not_acknowledged",
         }
     }
 }
@@ -80,12 +90,15 @@ pub(super) fn longest_trial_ms(experiment: &Experiment, line: usize) -> u64 {
             let window_ms = plan.settle_ms + spread_ms(experiment, plan, line);
             first_leader_ms(experiment) + window_ms + experiment.bound_ms + 1
         }
+        None if experiment.measure == Measure::CommitLatency => {
+            first_leader_ms(experiment) + super::COMMIT_SETTLE_MS + experiment.bound_ms + 1
+        }
         None => experiment.bound_ms,
     }
 }
 
 /// How long a trial waits for its first leader.
-fn first_leader_ms(experiment: &Experiment) -> u64 {
+pub(super) fn first_leader_ms(experiment: &Experiment) -> u64 {
     experiment
         .crash
         .and_then(|plan| plan.first_leader_ms)
@@ -125,6 +138,15 @@ pub fn trial_scenario(
     trial: u64,
 ) -> Result<Scenario, String> {
     let mut run = ScenarioRun::new(line_scenario(experiment, line, trial))?;
+    if experiment.measure == Measure::CommitLatency {
+        let first_bound = SimTime::from_ms(first_leader_ms(experiment));
+        return Ok(match wait_for_leader(&mut run, first_bound) {
+            Some(leader_at) => {
+                super::other_measures::with_write(experiment, run.scenario(), leader_at).0
+            }
+            None => run.scenario().clone(),
+        });
+    }
     let Some(plan) = experiment.crash else {
         return Ok(run.scenario().clone());
     };
@@ -179,8 +201,20 @@ pub fn run_trial(experiment: &Experiment, line: usize, trial: u64) -> Result<Tri
         measured_us: None,
     };
     let mut run = ScenarioRun::new(scenario)?;
+    if experiment.measure == Measure::LeaderlessTime {
+        let bound = SimTime::from_ms(experiment.bound_ms);
+        (row.outcome, row.measured_us) = super::other_measures::leaderless(&mut run, bound);
+        return Ok(row);
+    }
     let first_bound = SimTime::from_ms(first_leader_ms(experiment));
     let first_leader = wait_for_leader(&mut run, first_bound);
+    if experiment.measure == Measure::CommitLatency {
+        if let Some(leader_at) = first_leader {
+            let measured = super::other_measures::commit_latency(experiment, &mut run, leader_at);
+            (row.from_us, row.outcome, row.measured_us) = measured;
+        }
+        return Ok(row);
+    }
     let (Measure::ElectionAfterCrash, Some(plan)) = (experiment.measure, experiment.crash) else {
         row.outcome = outcome_of(first_leader);
         row.measured_us = first_leader.map(SimTime::as_micros);
@@ -227,19 +261,29 @@ fn wait_for_leader(run: &mut ScenarioRun, until: SimTime) -> Option<SimTime> {
         if run.world().current_leader().is_some() {
             return Some(run.world().now());
         }
-        let next_event = run.world().next_event_time().filter(|at| *at <= until);
-        let next_step = run
-            .next_step()
-            .map(|(_, step)| SimTime::from_ms(step.at_ms))
-            .filter(|at| *at <= until);
-        match (next_step, next_event) {
-            (Some(step_at), event) if event.is_none_or(|event_at| step_at <= event_at) => {
-                run.advance_to(step_at);
-            }
-            (_, Some(_)) => {
-                run.world_mut().step();
-            }
-            (_, None) => return None,
+        if !step_once(run, until) {
+            return None;
         }
+    }
+}
+
+/// Moves the run on by one thing: the next scripted step or the next event, whichever is first, if
+/// it falls at or before `until`. Returns whether anything was left to do by then.
+pub(super) fn step_once(run: &mut ScenarioRun, until: SimTime) -> bool {
+    let next_event = run.world().next_event_time().filter(|at| *at <= until);
+    let next_step = run
+        .next_step()
+        .map(|(_, step)| SimTime::from_ms(step.at_ms))
+        .filter(|at| *at <= until);
+    match (next_step, next_event) {
+        (Some(step_at), event) if event.is_none_or(|event_at| step_at <= event_at) => {
+            run.advance_to(step_at);
+            true
+        }
+        (_, Some(_)) => {
+            run.world_mut().step();
+            true
+        }
+        (_, None) => false,
     }
 }
