@@ -179,14 +179,15 @@ fn ResultView(finished: Arc<Finished>) -> impl IntoView {
             })
             .collect::<Vec<_>>()
     };
-    let measure_words = if outcome.measure == "first_election" {
-        "start to the first leader"
-    } else {
-        "leader crashed to the next leader"
+    let measure_words = match outcome.measure.as_str() {
+        "first_election" => "time from the start to the first leader",
+        "leaderless_time" => "time without a leader over the whole run",
+        "commit_latency" => "time from a write to its acknowledgement",
+        _ => "time from the leader's crash to the next leader",
     };
     view! {
         <div class="experiment-result" data-testid="experiment-result">
-            <h3>{format!("{} — time from {measure_words}", outcome.title)}</h3>
+            <h3>{format!("{} — {measure_words}", outcome.title)}</h3>
             <div class="experiment-chart">
                 <span class="chart-probe" node_ref=probe aria-hidden="true"></span>
                 <span class="experiment-share top" aria-hidden="true">"all trials"</span>
@@ -195,7 +196,7 @@ fn ResultView(finished: Arc<Finished>) -> impl IntoView {
                     aria-label=format!("Share of trials (upwards) done within a time (across, logarithmic), one line per {}; the table below has the same numbers", outcome.key)></canvas>
                 <div class="experiment-ticks" aria-hidden="true">{tick_labels}</div>
             </div>
-            <p class="muted">"Each line climbs as more of its trials have a leader; further left is faster. Click a point to open that trial on the cluster."</p>
+            <p class="muted">"Each line climbs as more of its trials are done; further left is faster. Click a point to open that trial on the cluster."</p>
             <LineTable finished=finished.clone() />
             <Downloads finished=finished />
         </div>
@@ -238,7 +239,7 @@ fn LineTable(finished: Arc<Finished>) -> impl IntoView {
         <div class="experiment-table-wrap">
             <table class="experiment-table">
                 <thead><tr>
-                    <th scope="col">{outcome.key.replace('_', " ")}</th><th scope="col">"trials"</th><th scope="col">"no leader"</th>
+                    <th scope="col">{outcome.key.replace('_', " ")}</th><th scope="col">"trials"</th><th scope="col">{if outcome.measure == "commit_latency" { "not acknowledged" } else { "no leader" }}</th>
                     <th scope="col">"median"</th><th scope="col">"90%"</th><th scope="col">"mean"</th><th scope="col">"worst"</th><th scope="col">"open a run"</th>
                 </tr></thead>
                 <tbody>{rows}</tbody>

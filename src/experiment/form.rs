@@ -17,18 +17,26 @@ pub enum MeasureChoice {
     ElectionAfterCrash,
     /// From the start to the first leader.
     FirstElection,
+    /// The total time without a leader over the whole run (its own faults included).
+    LeaderlessTime,
+    /// One write to the settled leader: from its submission to its acknowledgement.
+    CommitLatency,
 }
 
 impl MeasureChoice {
-    pub const ALL: [MeasureChoice; 2] = [
+    pub const ALL: [MeasureChoice; 4] = [
         MeasureChoice::ElectionAfterCrash,
         MeasureChoice::FirstElection,
+        MeasureChoice::LeaderlessTime,
+        MeasureChoice::CommitLatency,
     ];
 
     pub fn file_name(self) -> &'static str {
         match self {
             MeasureChoice::ElectionAfterCrash => "election_after_crash",
             MeasureChoice::FirstElection => "first_election",
+            MeasureChoice::LeaderlessTime => "leaderless_time",
+            MeasureChoice::CommitLatency => "commit_latency",
         }
     }
 
@@ -36,6 +44,8 @@ impl MeasureChoice {
         match self {
             MeasureChoice::ElectionAfterCrash => "Crash → next leader",
             MeasureChoice::FirstElection => "Start → first leader",
+            MeasureChoice::LeaderlessTime => "Time without a leader (whole run)",
+            MeasureChoice::CommitLatency => "Write → acknowledged",
         }
     }
 

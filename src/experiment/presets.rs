@@ -71,6 +71,21 @@ pub const PRESETS: &[Preset] = &[
         form: || paper_form("Failover gap with leases", "150-300, 300-600", 200, 30_000),
     },
     Preset {
+        id: "disk-commit",
+        title: "Disk speed and commit latency",
+        question: "How long does a write take to be acknowledged when every disk write takes 0, 5–7 or 30 ms?",
+        scenario_toml: Some(PAPER_CLUSTER_TOML),
+        form: || ExperimentForm {
+            title: "Disk speed and commit latency".to_string(),
+            measure: MeasureChoice::CommitLatency,
+            key: SweepKey::Persist,
+            values_text: "0-0, 5-7, 30-30".to_string(),
+            trials: 200,
+            bound_ms: 10_000,
+            first_seed: 1,
+        },
+    },
+    Preset {
         id: "this-run",
         title: "This run's world",
         question: "The playground's own settings, repeated over many seeds: sweep one of its timings.",

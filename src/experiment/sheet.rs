@@ -238,23 +238,14 @@ impl ExperimentSheetState {
         }
         state.restart(scenario);
         let mut text = format!("Opened {title} (seed {}).", trial + 1);
+        let commit = row
+            .as_ref()
+            .is_some_and(|row| row.outcome.contains("acknowledged"));
         if let Some(row) = row.filter(|row| row.from_us > 0) {
-            // Just before the crash, so pressing play shows the election the trial measured.
+            // Just before the moment measured, so pressing play shows it.
             state.seek_us(row.from_us.saturating_sub(200_000));
             state.parts().playback.playing.set(false);
-            text.push_str(&format!(
-                " The leader crashes at {}",
-                crate::format::sim_time(row.from_us)
-            ));
-            match row.measured_us {
-                Some(us) => text.push_str(&format!(
-                    "; the next leader took {}. Press Play (Space) to watch.",
-                    crate::format::sim_time(us)
-                )),
-                None => text.push_str(
-                    "; no leader followed within the bound. Press Play (Space) to watch.",
-                ),
-            }
+            text.push_str(&trial_sentence(commit, row.from_us, row.measured_us));
         }
         self.open.set(false);
         if is_experiment_fragment(&web_io::location_hash()) {
@@ -265,6 +256,25 @@ impl ExperimentSheetState {
             is_error: false,
         }));
     }
+}
+
+/// What a reopened trial's notice says of the moment it measured.
+fn trial_sentence(commit: bool, from_us: u64, measured_us: Option<u64>) -> String {
+    let at = crate::format::sim_time(from_us);
+    let took = measured_us.map(crate::format::sim_time);
+    let said = match (commit, took) {
+        (true, Some(took)) => {
+            format!(" The write is sent at {at}; it was acknowledged {took} later.")
+        }
+        (true, None) => {
+            format!(" The write is sent at {at}; it was not acknowledged within the bound.")
+        }
+        (false, Some(took)) => format!(" The leader crashes at {at}; the next leader took {took}."),
+        (false, None) => {
+            format!(" The leader crashes at {at}; no leader followed within the bound.")
+        }
+    };
+    format!("{said} Press Play (Space) to watch.")
 }
 
 /// Opens the sheet on a preset (a new history entry, so Back closes it).
