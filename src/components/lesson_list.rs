@@ -29,6 +29,10 @@ pub fn LessonList() -> impl IntoView {
                     on:click=|event| event.stop_propagation()>
                     <div class="lesson-head">
                         <h2>"Lessons"</h2>
+                        <button data-testid="open-verify" on:click=move |_| {
+                            lessons.list_open.set(false);
+                            crate::components::verify_codes::open_verify_sheet();
+                        }>"Check completion codes"</button>
                         <button class="link" aria-label="Close the lesson list" on:click=move |_| lessons.list_open.set(false)>"Close ✕"</button>
                     </div>
                     {move || match lessons.generation.of(Part::Course).with(|_| lessons.with_course(|course| course.to_vec())) {
