@@ -11,6 +11,7 @@ use super::{
     MAX_ACTIONS_PER_RUN, MAX_CODE_CHARS, MAX_LESSON_ID_BYTES, MAX_RUNS, MAX_RUN_US,
     MAX_SETTINGS_BYTES, MAX_STEPS,
 };
+use crate::tooling::scenario::shown;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use std::fmt;
@@ -155,9 +156,13 @@ fn strip_prefix(text: &str) -> Result<&str, CodeError> {
     if !head.eq_ignore_ascii_case("QLC") {
         return Err(CodeError::NotACode);
     }
-    let found: String = text.chars().take_while(|c| *c != '.').take(12).collect();
+    let found: String = text
+        .chars()
+        .take_while(|c| *c != '.' && !c.is_whitespace())
+        .take(12)
+        .collect();
     Err(CodeError::UnknownVersion {
-        found: format!("{found}."),
+        found: shown(&format!("{found}.")),
     })
 }
 

@@ -93,7 +93,7 @@ impl CodeReport {
     pub fn refused(code: usize, text: &str, malformed: bool, error: String) -> CodeReport {
         CodeReport {
             code,
-            starts: text.trim().chars().take(16).collect(),
+            starts: starts_of(text),
             malformed,
             error: Some(error),
             lesson_id: None,
@@ -104,4 +104,10 @@ impl CodeReport {
             mismatches: 0,
         }
     }
+}
+
+/// A code's first characters as the report shows them (control characters escaped).
+pub fn starts_of(text: &str) -> String {
+    let head: String = text.trim().chars().take(16).collect();
+    crate::tooling::scenario::shown(&head)
 }

@@ -123,8 +123,12 @@ fn a_claim_its_actions_do_not_meet_is_flagged() {
     assert_eq!(report.mismatches, lesson.steps.len() - 1);
     assert_eq!(report.steps[1].status, StepStatus::NotMet);
     assert_eq!(report.steps[1].mismatch.as_deref(), Some(CLAIM_NOT_MET));
-    // A code with no actions at all meets nothing it claims.
+    // A code with no actions at all meets nothing it claims, even marked "show me" throughout: the
+    // mark only sets when the replay judges, never adds the script's actions.
     code.runs[0].actions.clear();
+    for step in &mut code.steps {
+        step.show_me = true;
+    }
     let report = checked(&code);
     assert_eq!((report.met, report.mismatches), (0, lesson.steps.len()));
 }
@@ -187,6 +191,13 @@ fn malformed_codes_get_a_specific_error() {
         decode("QLC9.abc"),
         Err(CodeError::UnknownVersion { .. })
     ));
+    // What is quoted of the input is escaped: no control character reaches the page or the terminal.
+    let quoted = decode("QLC\u{11}x.abc").unwrap_err().to_string();
+    assert!(!quoted.chars().any(char::is_control), "{quoted:?}");
+    assert!(!check_one(1, "\u{7}QLC1.x", &[])
+        .starts
+        .chars()
+        .any(char::is_control));
     assert_eq!(
         decode(&format!("{text}!")),
         Err(CodeError::BadCharacter {

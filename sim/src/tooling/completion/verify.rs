@@ -11,7 +11,7 @@
 use super::codec::{decode, CodeError};
 use super::record::{recorded_actions, CompletionCode, LessonRunRecord};
 use super::recorded_run::RecordedRun;
-use super::report::{CodeReport, HowMet, StepReport, StepStatus, CLAIM_NOT_MET};
+use super::report::{starts_of, CodeReport, HowMet, StepReport, StepStatus, CLAIM_NOT_MET};
 use super::{MAX_CODES_PER_CHECK, MAX_REPLAY_EVENTS_PER_CODE};
 use crate::base::time::SimTime;
 use crate::contract::action::Action;
@@ -113,7 +113,7 @@ pub fn verify(number: usize, text: &str, code: &CompletionCode, course: &[Lesson
     let mismatches = count(&steps, |step| step.mismatch.is_some());
     CodeReport {
         code: number,
-        starts: text.trim().chars().take(16).collect(),
+        starts: starts_of(text),
         malformed: false,
         error: None,
         lesson_id: Some(lesson.id.clone()),
