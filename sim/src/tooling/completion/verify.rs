@@ -22,9 +22,6 @@ use crate::tooling::lesson::{Lesson, LessonDriver, DONE_EARLIER};
 use crate::tooling::runner::{world_config, ScenarioRun};
 use crate::tooling::scenario::{nodes_after, parse_scenario, validate_action, Scenario};
 
-/// Simulated time the replay runs between two looks at its event budget.
-const BUDGET_CHECK_EVERY_MS: u64 = 100;
-
 /// Every code in a paste, checked.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Verification {
@@ -276,8 +273,8 @@ struct Follow<'a> {
 
 impl Follow<'_> {
     /// Plays the replay as the page played the run: each step marked "show me" shown from its
-    /// beginning, judged at every check and at the instant the page ticked it. Returns why it stopped
-    /// early, if the event budget ran out.
+    /// beginning, judged at every check and at the instant the page ticked it, the event budget looked
+    /// at after every stop. Returns why it stopped early, if the budget ran out.
     fn play(
         &self,
         driver: &mut LessonDriver,
@@ -298,8 +295,10 @@ impl Follow<'_> {
                 .ticked_us
                 .map(SimTime)
                 .filter(|at| *at > now && *at <= self.end);
-            let target = now
-                .plus_ms(BUDGET_CHECK_EVERY_MS)
+            // One stop at a time (as `LessonDriver::watch` goes), so a step that ticks is shown, if
+            // marked, at the very instant it began, as the page's "show me" starts it from there.
+            let target = driver
+                .next_stop(now)
                 .min(self.end)
                 .min(tick_at.unwrap_or(self.end));
             driver.drive(replay, target, &mut mirror);
