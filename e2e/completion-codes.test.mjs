@@ -75,6 +75,10 @@ test('a step done by hand travels in a code and is checked as met by hand', asyn
     assert.equal(await stepVerdict(result, 2).getAttribute('data-status'), 'not-met');
     assert.equal(await result.locator('[data-testid=verify-mismatches]').count(), 0, 'no claim goes unmet');
     await app.screenshot('completion-code-by-hand-1280');
+    // Closing gives the lesson its address back, and the lesson is as it was.
+    await hand.press(page.locator('[data-testid=verify-close]'), 'Close');
+    assert.equal(await page.evaluate(() => window.location.hash), '#/lesson/leader-election/step/2');
+    assert.equal(await step(page, 1).getAttribute('data-state'), 'done');
     assertNoProblems(app);
   } finally {
     await app.close();

@@ -1,5 +1,5 @@
 //! "Check completion codes": the instructor's side. Opened from the lesson list or at the address
-//! `#/verify`, it takes one or many codes pasted into a text area (one per line, or separated by any
+//! `#/verify` (the address the page had comes back when it closes), it takes one or many codes pasted into a text area (one per line, or separated by any
 //! whitespace), replays each against the lessons this build has (`quorumlab_sim::completion`), and
 //! lists per code the lesson, each step met or not and how (by hand or with "show me"), a total, and
 //! any claim its replay does not bear out. A malformed code gets its own short error and spoils
@@ -22,10 +22,19 @@ use quorumlab_sim::completion::{
 /// The address that opens the sheet.
 pub const VERIFY_FRAGMENT: &str = "#/verify";
 
-/// Opens the sheet by its address (which adds a history entry, so Back closes it).
+thread_local! {
+    /// The address the page showed before the sheet took it, given back when the sheet closes.
+    static RETURN_TO: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+}
+
+/// Opens the sheet and puts its address in the address bar. The address is replaced, not pushed:
+/// going Back to an open lesson's address would reopen the lesson on a fresh run and lose the one
+/// on screen. Every address listener hears of it (each leaves `#/verify` alone but this sheet).
 pub fn open_verify_sheet() {
-    if let Some(window) = web_sys::window() {
-        let _ = window.location().set_hash(VERIFY_FRAGMENT);
+    RETURN_TO.with(|kept| *kept.borrow_mut() = web_io::location_hash());
+    web_io::replace_fragment(VERIFY_FRAGMENT);
+    if let (Some(window), Ok(event)) = (web_sys::window(), web_sys::Event::new("hashchange")) {
+        let _ = window.dispatch_event(&event);
     }
 }
 
@@ -43,7 +52,9 @@ pub fn VerifySheet() -> impl IntoView {
     let close = move || {
         open.set(false);
         if at_verify_address() {
-            web_io::replace_fragment("");
+            web_io::replace_fragment(
+                &RETURN_TO.with(|kept| std::mem::take(&mut *kept.borrow_mut())),
+            );
         }
     };
     let on_key = move |event: leptos::ev::KeyboardEvent| {
