@@ -320,3 +320,53 @@ fn every_lesson_shown_is_met_on_every_run() {
         assert_eq!(report.mismatches, 0, "{}", lesson.id);
     }
 }
+
+/// Lesson 11's last step done the way it asks: the remedy changed in the run settings, a fresh run
+/// started, and played. The code carries the settings, and the step is met on them, said so.
+#[test]
+fn a_step_met_on_changed_settings_carries_and_names_them() {
+    let election = lesson("leader-election");
+    let lesson = lesson("paxos");
+    let last = lesson.steps.len() - 1;
+    let own = lesson.world_of_step(last).1;
+    let changed = crate::tooling::scenario::to_toml_string(own)
+        .replace("remedy = \"none\"", "remedy = \"leader\"");
+    assert_ne!(changed, crate::tooling::scenario::to_toml_string(own));
+    let scenario = crate::tooling::scenario::parse_scenario(&changed, "settings").unwrap();
+    let world = World::new(world_config(&scenario)).unwrap();
+    let mut run = ScenarioRun::on(scenario.clone(), Timeline::new(world, 250, 64));
+    let began = run.world().now();
+    let mut driver = LessonDriver::at_step(lesson.clone(), last, run.world());
+    assert!(driver.watch(&mut run, began.plus_ms(20_000)).satisfied);
+    let mut steps = vec![StepRecord::default(); lesson.steps.len()];
+    steps[last].claimed_met = true;
+    let mut record = LessonRunRecord::new(
+        last,
+        scenario.seed,
+        began,
+        run.world().now(),
+        run.run().actions(),
+    );
+    record.settings_toml = Some(changed);
+    let code = CompletionCode::new(&lesson, steps, vec![record]);
+    let report = checked(&code);
+    let step = &report.steps[last];
+    assert_eq!(
+        (step.status, step.how, step.changed_settings),
+        (StepStatus::Met, Some(HowMet::ByHand), true)
+    );
+    assert_eq!(report.steps[0].status, StepStatus::NotPlayed);
+    // The same run claimed on the lesson's own settings (none given) is not met: the duel goes on.
+    let mut unchanged = code.clone();
+    unchanged.runs[0].settings_toml = None;
+    let report = checked(&unchanged);
+    assert_eq!(report.steps[last].status, StepStatus::NotMet);
+    assert!(report.steps[last].mismatch.is_some());
+    // Settings of another world are refused, named.
+    let mut other = code;
+    other.runs[0].settings_toml =
+        Some(crate::tooling::scenario::to_toml_string(&election.scenario));
+    let step = &checked(&other).steps[last];
+    assert_eq!(step.status, StepStatus::NotChecked);
+    assert!(step.detail.contains("another world"), "{}", step.detail);
+}
