@@ -12,15 +12,32 @@ import { step, waitForStepState } from './support/lesson-steps.mjs';
 const POPOVER = '[data-testid=node-popover]';
 const CLIPBOARD = { permissions: ['clipboard-read', 'clipboard-write'] };
 
-/** Presses "Completion code", then "Copy"; returns the code as the clipboard holds it. */
-async function copyCode(app, hand) {
+/**
+ * Presses "Completion code", then "Copy" (with the keyboard: Enter on the button, Tab past the code to
+ * Copy, Enter); returns the code as the clipboard holds it.
+ */
+async function copyCode(app, hand, { keyboard = false } = {}) {
   const { page } = app;
-  await hand.press(page.locator('[data-testid=completion-code-button]'), 'the Completion code button');
+  const button = page.locator('[data-testid=completion-code-button]');
+  if (keyboard) {
+    await button.focus();
+    await page.keyboard.press('Enter');
+  } else {
+    await hand.press(button, 'the Completion code button');
+  }
   const field = page.locator('[data-testid=completion-code-text]');
   await field.waitFor();
   const shown = await field.inputValue();
   assert.match(shown, /^QLC1\.[A-Za-z0-9_-]+$/, 'one copyable line');
-  await hand.press(page.locator('[data-testid=completion-code-copy]'), 'the Copy button');
+  if (keyboard) {
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'completion-code-text');
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'completion-code-copy');
+    await page.keyboard.press('Enter');
+  } else {
+    await hand.press(page.locator('[data-testid=completion-code-copy]'), 'the Copy button');
+  }
   await waitUntil(async () => /Copied/.test(await page.textContent('[data-testid=completion-code-status]')), {
     what: 'the copy to be confirmed',
   });
@@ -62,7 +79,7 @@ test('a step done by hand travels in a code and is checked as met by hand', asyn
     await setSpeedPosition(page);
     await waitForStepState(page, 1, 'done');
     await hand.press(page.locator('[data-testid=play-toggle]'), 'Pause');
-    const code = await copyCode(app, hand);
+    const code = await copyCode(app, hand, { keyboard: true });
 
     const results = await checkFromList(page, hand, code);
     assert.equal(await results.count(), 1);
