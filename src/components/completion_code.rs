@@ -6,7 +6,7 @@
 
 use crate::context::generation::Part;
 use crate::context::use_lesson;
-use crate::lesson::completion::code_now;
+use crate::lesson::completion_live::code_now;
 use crate::state::controls::use_controls;
 use crate::web_io;
 use leptos::prelude::*;

@@ -10,11 +10,10 @@
 //! run too long for a code is said so here instead of travelling.
 //!
 //! Only this visit's runs are in it: progress kept from an earlier visit is not proof of anything.
+//! Plain Rust, tested natively; `completion_live` keeps it in step with the page.
 
 use crate::lesson::tracker::{LessonTracker, DONE_EARLIER};
 use crate::session::Session;
-use crate::state::AppState;
-use leptos::prelude::*;
 use quorumlab_sim::completion::{decode, encode, CompletionCode, LessonRunRecord, StepRecord};
 use quorumlab_sim::lesson::Lesson;
 use quorumlab_sim::scenario::to_toml_string;
@@ -137,41 +136,6 @@ impl CompletionLog {
         decode(&text).map_err(|error| format!("No code can be made for this run: {error}."))?;
         Ok(text)
     }
-}
-
-/// The open lesson's completion code now, or why there is none.
-pub fn code_now(state: AppState) -> Result<String, String> {
-    let lessons = state.parts().lesson;
-    let log = lessons.completion.get_value();
-    state
-        .with_session(|session| {
-            lessons.with_tracker(|tracker| log.code(tracker.lesson(), tracker, session))
-        })
-        .unwrap_or_else(|| Err("Open a lesson to get its completion code.".to_string()))
-}
-
-/// Before a fresh run from the run settings replaces the lesson's run.
-pub fn set_run_aside(state: AppState) {
-    let lessons = state.parts().lesson;
-    let Some(lesson) = lessons.with_tracker(|tracker| tracker.lesson().clone()) else {
-        return;
-    };
-    state.with_session(|session| {
-        lessons
-            .completion
-            .update_value(|log| log.set_run_aside(&lesson, session))
-    });
-}
-
-/// After it: the lesson follows the fresh run from the open step (`followed`), or nothing changed.
-pub fn after_fresh_run(state: AppState, followed: bool) {
-    let lessons = state.parts().lesson;
-    let step = lessons.with_tracker(|tracker| tracker.current_step());
-    let now = state.with_session(|session| session.now());
-    lessons.completion.update_value(|log| match step {
-        Some(step) if followed => log.begin_run(step, now),
-        _ => log.keep_current(),
-    });
 }
 
 #[cfg(test)]
