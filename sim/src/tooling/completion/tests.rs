@@ -258,6 +258,11 @@ fn a_replay_past_its_event_budget_says_so() {
         "{}",
         report.steps[0].detail
     );
+    // Nor may the stretch before the lesson began watching run unbounded.
+    code.runs[0].began_us = MAX_RUN_US;
+    let report = checked(&code);
+    assert_eq!(report.steps[0].status, StepStatus::NotChecked);
+    assert!(report.steps[0].detail.contains("bound"));
 }
 
 /// Every lesson shown step by step as the page plays it (a fresh run where a step has a world of its

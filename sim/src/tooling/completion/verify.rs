@@ -253,7 +253,15 @@ fn replay_run(
         Err(reason) => return vec![Outcome::NotChecked(reason); covered.len()],
     };
     let mut replay = ScenarioRun::on(scenario, RecordedRun::new(world, actions));
-    replay.advance_past_end_to(SimTime(run.began_us));
+    // To where the lesson began watching, in stretches, the budget looked at after each.
+    while replay.world().now() < SimTime(run.began_us) {
+        let stretch = replay.world().now().plus_ms(100).min(SimTime(run.began_us));
+        replay.advance_past_end_to(stretch);
+        if let Some(reason) = over_budget(&replay, *budget) {
+            *budget = 0;
+            return vec![Outcome::NotChecked(reason); covered.len()];
+        }
+    }
     let mut driver = LessonDriver::at_step(lesson.clone(), covered.start, replay.world());
     let follow = Follow {
         code,
@@ -281,7 +289,6 @@ impl Follow<'_> {
         replay: &mut ScenarioRun<RecordedRun>,
         budget: &mut u64,
     ) -> Option<String> {
-        let events_at_start = replay.world().events_processed();
         let mut mirror = |_: SimTime, _: &Action| {};
         let mut shown = None;
         while replay.world().now() < self.end && driver.current_step() < self.covered.end {
@@ -306,20 +313,26 @@ impl Follow<'_> {
                 replay.run_mut().apply_recorded_now();
                 driver.observe(replay.world());
             }
-            let used = replay.world().events_processed() - events_at_start;
-            if used > *budget {
+            if let Some(reason) = over_budget(replay, *budget) {
                 *budget = 0;
-                return Some(format!(
-                    "not checked: the replay reached its bound of {} events (at {} of the run)",
-                    super::MAX_REPLAY_EVENTS_PER_CODE,
-                    replay.world().now()
-                ));
+                return Some(reason);
             }
         }
-        let used = replay.world().events_processed() - events_at_start;
-        *budget = budget.saturating_sub(used);
+        *budget = budget.saturating_sub(replay.world().events_processed());
         None
     }
+}
+
+/// Why the replay must stop, if it has processed more events than the code has left (a run's world
+/// starts with none processed).
+fn over_budget(replay: &ScenarioRun<RecordedRun>, budget: u64) -> Option<String> {
+    (replay.world().events_processed() > budget).then(|| {
+        format!(
+            "not checked: the replay reached its bound of {} events (at {} of the run)",
+            super::MAX_REPLAY_EVENTS_PER_CODE,
+            replay.world().now()
+        )
+    })
 }
 
 fn judge(
