@@ -61,7 +61,10 @@ fn crash_leader_by_hand(lesson: &Lesson, seed: u64) -> (CompletionCode, NodeId) 
     driver.observe(run.world());
     let deadline = run.world().now().plus_ms(5_000);
     assert!(driver.watch(&mut run, deadline).satisfied);
-    (code_of(lesson, &run, &driver, seed, began, false), leader)
+    let mut code = code_of(lesson, &run, &driver, seed, began, false);
+    // As the page records it: when the step ticked (the next one began then).
+    code.steps[0].ticked_us = Some(driver.step_began().as_micros());
+    (code, leader)
 }
 
 fn checked(code: &CompletionCode) -> CodeReport {
