@@ -36,6 +36,7 @@ use crate::components::shortcuts::ShortcutSheet;
 use crate::components::spacetime::SpaceTime;
 use crate::components::theme_toggle::ThemeToggle;
 use crate::components::timeline::Timeline;
+use crate::components::verify_codes::VerifySheet;
 use crate::components::worker_lanes::WorkerLanes;
 use crate::components::world_panel::WorldPanel;
 use crate::components::znode_tree::ZnodeTree;
@@ -142,6 +143,7 @@ pub fn App() -> impl IntoView {
             </main>
             <ShortcutSheet />
             <LessonList />
+            <VerifySheet />
             <GallerySheet />
             <ExperimentSheet />
             <DeckPage />

@@ -199,6 +199,7 @@ fn seed_inputs(corpus: &Corpus) -> Vec<(Target, &Vec<String>)> {
         (Target::ShareLink, &corpus.lesson_routes),
         (Target::Import, &corpus.scenarios),
         (Target::Import, &corpus.traces),
+        (Target::CompletionCode, &corpus.codes),
     ]
 }
 

@@ -26,8 +26,8 @@ pub use protocols::{
     zookeeper,
 };
 pub use tooling::{
-    behaviour, bench, chaos, chaos_digest, compare, experiment, explore, gallery, lesson, replay,
-    runner, scenario, suggest, sweep, trace_file,
+    behaviour, bench, chaos, chaos_digest, compare, completion, experiment, explore, gallery,
+    lesson, replay, runner, scenario, suggest, sweep, trace_file,
 };
 pub use views::{
     difference, history_summary, history_words, message_content, narration, price, upkeep, view,

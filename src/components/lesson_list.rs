@@ -31,6 +31,13 @@ pub fn LessonList() -> impl IntoView {
                         <h2>"Lessons"</h2>
                         <button class="link" aria-label="Close the lesson list" on:click=move |_| lessons.list_open.set(false)>"Close ✕"</button>
                     </div>
+                    <p class="lesson-list-tools">
+                        <button data-testid="open-verify" on:click=move |_| {
+                            lessons.list_open.set(false);
+                            crate::components::verify_codes::open_verify_sheet();
+                        }>"Check completion codes"</button>
+                        <span class="muted">" For instructors: replay learners’ codes and see the steps each met."</span>
+                    </p>
                     {move || match lessons.generation.of(Part::Course).with(|_| lessons.with_course(|course| course.to_vec())) {
                         _ if !lessons.course_settled() => view! { <p class="lesson-loading" role="status">"Loading the lessons…"</p> }.into_any(),
                         Ok(course) => view! {

@@ -8,6 +8,7 @@
 //! the cluster, closed on one column (a phone), where the step in hand comes last, just above the
 //! cluster, and the rest is a tap away.
 
+use crate::components::completion_code::CompletionCodeControl;
 use crate::components::lesson_markdown::{blocks_view, ChecklistItem, LinkScope};
 use crate::components::lesson_step::{CurrentStepCard, StepCard};
 use crate::context::generation::Part;
@@ -166,6 +167,7 @@ fn OpenLesson(lesson: Lesson) -> impl IntoView {
             </Show>
             <CurrentStepCard steps=lesson.steps.clone() />
             <LessonComplete />
+            <CompletionCodeControl />
             <details class="lesson-fold" data-testid="lesson-text-fold" prop:open=unfolded>
                 <summary>"The lesson: the idea, terms and a mental model"</summary>
                 <div class="lesson-text">{before_view}</div>

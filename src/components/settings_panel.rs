@@ -24,6 +24,7 @@ pub fn SettingsPanel() -> impl IntoView {
     {
         Ok(scenario) => {
             error.set(None);
+            crate::lesson::completion_live::set_run_aside(controls.root());
             controls.restart(scenario.clone());
             live::follow_fresh_run(controls.root(), &scenario);
         }
@@ -37,6 +38,7 @@ pub fn SettingsPanel() -> impl IntoView {
             .wrapping_mul(6_364_136_223_846_793_005)
             .wrapping_add(1_442_695_040_888_963_407)
             >> 16;
+        crate::lesson::completion_live::set_run_aside(controls.root());
         controls.restart(scenario.clone());
         live::follow_fresh_run(controls.root(), &scenario);
         notices.notice.set(Some(Notice {

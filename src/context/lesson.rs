@@ -3,6 +3,7 @@
 //! drives the lesson; components read them here without reaching for the whole app state.
 
 use crate::context::generation::{Generation, Part};
+use crate::lesson::completion::CompletionLog;
 use crate::lesson::loading::Course;
 use crate::lesson::predictions::Predictions;
 use crate::lesson::tracker::LessonTracker;
@@ -19,6 +20,8 @@ pub struct LessonContext {
     pub(crate) tracker: StoredValue<Option<LessonTracker>, LocalStorage>,
     /// The scenario of the lesson's run: a run of anything else closes the lesson.
     pub(crate) run_scenario: StoredValue<Option<Scenario>, LocalStorage>,
+    /// What a completion code needs of the open lesson's runs (see `lesson::completion`).
+    pub(crate) completion: StoredValue<CompletionLog, LocalStorage>,
     /// The app's generation number: `Part::Lesson` moves whenever what the panel shows of the tracker
     /// changes (a tick, a new step, "show me"), `Part::Course` when the course has arrived (or failed
     /// to), `Part::Progress` after every write to localStorage, so views showing them redraw.
@@ -48,6 +51,7 @@ impl LessonContext {
             course: StoredValue::new_local(CourseState::NotLoaded),
             tracker: StoredValue::new_local(None),
             run_scenario: StoredValue::new_local(None),
+            completion: StoredValue::new_local(CompletionLog::default()),
             generation,
             verdict: RwSignal::new(String::new()),
             list_open: RwSignal::new(false),

@@ -15,6 +15,8 @@ use crate::context::generation::Part;
 use crate::context::lesson::{CourseState, LessonContext, LookNow};
 use crate::context::notice::Notice;
 use crate::format;
+use crate::lesson::completion::CompletionLog;
+use crate::lesson::completion_live as completion;
 use crate::lesson::drive::{drive_mirrored, Driven};
 use crate::lesson::headless::{lesson_session_at, opens_own_world, play_to_step, resume_at};
 use crate::lesson::loading::{load_course, Course};
@@ -121,11 +123,16 @@ pub fn open_lesson(state: AppState, index: usize, step: usize) {
         return;
     };
     let opened = lesson_session_at(&lesson, step).and_then(|mut session| {
+        let began = session.now();
         let tracker = play_to_step(&mut session, &lesson, step)?;
-        Ok((session, tracker))
+        Ok((session, tracker, began))
     });
     match opened {
-        Ok((session, tracker)) => {
+        Ok((session, tracker, began)) => {
+            let first = lesson.world_of_step(step).0;
+            lessons
+                .completion
+                .set_value(CompletionLog::opened(first, began, first..step));
             lessons.tracker.set_value(Some(tracker));
             lessons
                 .run_scenario
@@ -201,6 +208,7 @@ pub fn follow_fresh_run(state: AppState, scenario: &Scenario) {
         lessons.run_scenario.set_value(Some(scenario.clone()));
         lessons.bump();
     }
+    completion::after_fresh_run(state, open && started);
 }
 
 /// Advances one animation frame while a lesson is open (see `lesson::drive`). Returns false when no
@@ -317,6 +325,12 @@ fn after_tick(state: AppState) {
         return;
     };
     update_progress(lessons, &lesson, |progress| progress.record_steps(done));
+    if let Some(began) = lessons.with_tracker(|tracker| tracker.step_began()) {
+        let ticked = current.saturating_sub(1);
+        lessons
+            .completion
+            .update_value(|log| log.mark_tick(ticked, began));
+    }
     if opens_own_world(&lesson, current) {
         // The next step is played on another world. Opening it at once would wipe the badges, the
         // narration and the drawing of what just happened, so this run stays up, paused, until the
@@ -367,8 +381,13 @@ pub fn open_next_world(state: AppState) {
     };
     // The learner may have locked in this step's prediction while the finished run was on screen.
     let predictions = lessons.predictions.get_untracked();
+    completion::set_run_aside(state);
+    let kept = lessons.completion.get_value();
     open_lesson(state, index, current);
     lessons.predictions.set(predictions);
+    lessons
+        .completion
+        .update_value(|fresh| *fresh = kept.continued_by(std::mem::take(fresh)));
     lessons.tracker.update_value(|tracker| {
         if let Some(tracker) = tracker {
             tracker.set_done_texts(texts);
@@ -467,6 +486,9 @@ pub fn resume_shared(
         .filter(|recorded| recorded.at <= shared.step_began)
         .count();
     lessons.pacing.set_actions_at_step_start(before_step);
+    lessons
+        .completion
+        .set_value(CompletionLog::opened(shared.step, shared.step_began, 0..0));
     lessons.tracker.set_value(Some(tracker));
     lessons
         .run_scenario

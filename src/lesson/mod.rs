@@ -5,6 +5,7 @@
 //! written in into blocks the components build DOM nodes from (lesson text never reaches `innerHTML`).
 //! [`route`] reads and writes the `#/lesson/<id>/step/<n>` addresses. [`predictions`] keeps the open lesson's locked-in picks; [`pacing`] plays
 //! each step at its speed, waits for its paused moves and stops at its "look now" moment.
+//! [`completion`] keeps what a completion code needs of the lesson's runs ([`completion_live`] in the page).
 //! [`progress`] is what the browser
 //! remembers per lesson (steps done, mastery ticks) as a short, forgiving text. [`tracker`] is the
 //! engine's lesson driver (the one the headless tests use) under the page's name: it watches the
@@ -24,6 +25,8 @@
 //! replay as the run plays forward).
 
 pub mod compare;
+pub mod completion;
+pub mod completion_live;
 pub mod drive;
 pub mod headless;
 pub mod live;

@@ -20,6 +20,12 @@ pub fn show_me(state: AppState) {
         open_next_world(state);
     }
     let actions_at_step_start = lessons.pacing.actions_at_step_start();
+    // A completion code says which steps "show me" did.
+    if let Some(step) = lessons.with_tracker(|tracker| tracker.current_step()) {
+        lessons
+            .completion
+            .update_value(|log| log.mark_show_me(step));
+    }
     let shown = state
         .update_session(|session| {
             lessons

@@ -3,8 +3,10 @@
 //! exported as a scenario file, a trace file and a share link (one of them from inside a lesson), so
 //! the corpus follows the formats as the app writes them today.
 
+use quorumlab::lesson::completion::CompletionLog;
 use quorumlab::lesson::course;
 use quorumlab::lesson::headless::{lesson_session, play_to_step};
+use quorumlab::lesson::tracker::LessonTracker;
 use quorumlab::session::Session;
 use quorumlab::share::replay::capture;
 use quorumlab::share::{encode_fragment, ShareError, SharedLesson};
@@ -22,6 +24,8 @@ pub struct Corpus {
     pub traces: Vec<String>,
     pub links: Vec<String>,
     pub lesson_routes: Vec<String>,
+    /// Completion codes as the page writes them: every lesson's first world shown step by step.
+    pub codes: Vec<String>,
 }
 
 impl Corpus {
@@ -39,6 +43,7 @@ impl Corpus {
                 "#/lesson/fencing-tokens".to_string(),
                 "#/lesson/leader-election/step/2".to_string(),
             ],
+            codes: Vec::new(),
         };
         for (name, text) in EXAMPLES.iter().chain(SCENARIO_FILES) {
             let scenario = parse_scenario(text, name).expect("the examples parse");
@@ -46,7 +51,29 @@ impl Corpus {
             corpus.add_exports(&session, None);
         }
         corpus.add_lesson_link();
+        corpus.add_codes();
         corpus
+    }
+
+    /// A code per lesson: its first world's steps shown one by one, as the page plays them.
+    fn add_codes(&mut self) {
+        for lesson in course().expect("the course parses") {
+            let mut session = lesson_session(&lesson).expect("a lesson opens");
+            let began = session.now();
+            let mut tracker = LessonTracker::start(lesson.clone(), session.world());
+            let mut log = CompletionLog::opened(0, began, 0..0);
+            let first_world_steps = (1..lesson.steps.len())
+                .find(|&step| lesson.steps[step].own_world.is_some())
+                .unwrap_or(lesson.steps.len());
+            for step in 0..first_world_steps {
+                tracker.play_solution(session.driver_mut());
+                log.mark_show_me(step);
+            }
+            let code = log
+                .code(&lesson, &tracker, &session)
+                .expect("a played lesson has a code");
+            self.codes.push(code);
+        }
     }
 
     fn add_exports(&mut self, session: &Session, lesson: Option<SharedLesson>) {

@@ -1,6 +1,7 @@
 //! Which input comes next: a target, then a source — random bytes, the grammar, or a mutation of a
 //! seed input — in proportions that spend most of the budget where parsers are deepest.
 
+use super::code::{forged_code, random_code, resealed_mutation as resealed_mutation_of_code};
 use super::corpus::Corpus;
 use super::grammar::{forged_run, generated_session, scenario_text};
 use super::link::{random_link, resealed_mutation};
@@ -42,7 +43,7 @@ impl Source {
 }
 
 /// Share of the drawn inputs per target, in `Target::ALL` order.
-const TARGET_WEIGHTS: [u64; 5] = [25, 10, 25, 30, 10];
+const TARGET_WEIGHTS: [u64; 6] = [25, 10, 25, 30, 10, 8];
 
 pub fn draw(random: &mut Random, corpus: &Corpus) -> (Target, Source, String) {
     let target = Target::ALL[random.weighted(&TARGET_WEIGHTS)];
@@ -54,6 +55,10 @@ pub fn draw(random: &mut Random, corpus: &Corpus) -> (Target, Source, String) {
         (Target::Lesson, Source::Grammar) => generated_lesson(random, corpus),
         (Target::TraceFile, Source::Grammar) => generated_export(random, false),
         (Target::ShareLink, Source::Grammar) => generated_export(random, true),
+        (Target::CompletionCode, Source::Grammar) => {
+            let code = random.pick(&corpus.codes).clone();
+            forged_code(random, &code)
+        }
         (Target::Import, Source::Grammar) => match random.percent(60) {
             true => scenario_text(random),
             false => generated_export(random, false),
@@ -66,6 +71,9 @@ pub fn draw(random: &mut Random, corpus: &Corpus) -> (Target, Source, String) {
 fn random_text(random: &mut Random, target: Target) -> String {
     if target == Target::ShareLink {
         return random_link(random);
+    }
+    if target == Target::CompletionCode {
+        return random_code(random);
     }
     let count = random.between(0, 2_000) as usize;
     let text = String::from_utf8_lossy(&random.bytes(count)).into_owned();
@@ -94,8 +102,13 @@ fn mutation(random: &mut Random, corpus: &Corpus, target: Target) -> String {
         Target::ShareLink => &corpus.links,
         Target::Import if random.percent(50) => &corpus.traces,
         Target::Import => &corpus.scenarios,
+        Target::CompletionCode => &corpus.codes,
     };
     let seed = random.pick(seeds);
+    if target == Target::CompletionCode && random.percent(60) {
+        let other_code = random.pick(&corpus.codes);
+        return resealed_mutation_of_code(random, seed, other_code);
+    }
     if target == Target::ShareLink && random.percent(60) {
         let other_link = random.pick(&corpus.links);
         return resealed_mutation(random, seed, other_link);

@@ -1,7 +1,8 @@
 //! The parts of the fuzzer `tests/fuzz.rs` runs: a seeded generator, the seed corpus, the grammar,
-//! mutations (text, and share-link bodies under a fresh checksum), the targets, timing and findings.
+//! mutations (text, and share-link and completion-code bodies under a fresh checksum), the targets, timing and findings.
 
 pub mod budget;
+pub mod code;
 pub mod corpus;
 pub mod finding;
 pub mod grammar;

@@ -7,6 +7,8 @@
 //!   imports it (`transfer::trace::import_trace`), and the two must agree;
 //! - a share link (or a lesson address): decoded, opened (replayed) and, when it opens, written again
 //!   as a link that decodes to the same run;
+//! - a completion code: read and checked by replay against the course (`completion::check_one`, the
+//!   page's and `quorumlab verify`'s path); a code that reads is written again and must read the same;
 //! - a file given to the app's Import: a trace file or a scenario file by its first character, a
 //!   scenario then played for 100 ms (one wall second at 1×).
 //!
@@ -22,6 +24,7 @@ use quorumlab::share::replay::{capture, open};
 use quorumlab::share::{decode_fragment, encode_fragment, ShareError};
 use quorumlab::transfer::import_scenario;
 use quorumlab::transfer::trace::{import_trace, looks_like_trace_file, TraceImportError};
+use quorumlab_sim::completion::{check_one, decode, encode};
 use quorumlab_sim::lesson::parse_lesson;
 use quorumlab_sim::runner::ScenarioRun;
 use quorumlab_sim::scenario::{parse_scenario, to_toml_string};
@@ -39,15 +42,17 @@ pub enum Target {
     TraceFile,
     ShareLink,
     Import,
+    CompletionCode,
 }
 
 impl Target {
-    pub const ALL: [Target; 5] = [
+    pub const ALL: [Target; 6] = [
         Target::Scenario,
         Target::Lesson,
         Target::TraceFile,
         Target::ShareLink,
         Target::Import,
+        Target::CompletionCode,
     ];
 
     pub fn name(self) -> &'static str {
@@ -57,6 +62,7 @@ impl Target {
             Target::TraceFile => "trace file",
             Target::ShareLink => "share link",
             Target::Import => "imported file",
+            Target::CompletionCode => "completion code",
         }
     }
 }
@@ -76,6 +82,7 @@ pub fn run(target: Target, text: &str, clock: &mut Clock) -> Result<Verdict, Str
         Target::TraceFile => trace_file(text, clock),
         Target::ShareLink => share_link(text, clock),
         Target::Import => clock.time("the app's Import", || import(text)),
+        Target::CompletionCode => clock.time("check_one", || completion_code(text)),
     }
 }
 
@@ -240,4 +247,31 @@ fn import(text: &str) -> Result<Verdict, String> {
         .map_err(|reason| format!("an imported scenario cannot start: {reason}"))?;
     session.advance_to(SimTime::from_ms(100));
     Ok(Verdict::Accepted)
+}
+
+/// A code is read and checked; one that reads writes again to itself, and one that is refused says
+/// why in a short line.
+fn completion_code(text: &str) -> Result<Verdict, String> {
+    let course = quorumlab::lesson::course()?;
+    let report = check_one(1, text, &course);
+    if let Ok(code) = decode(text) {
+        if decode(&encode(&code)).as_ref() != Ok(&code) {
+            return Err("a code that reads is written again as another".to_string());
+        }
+    }
+    for step in &report.steps {
+        if step.detail.chars().count() > MAX_ERROR_CHARS {
+            return Err(format!(
+                "a step's detail of {} characters",
+                step.detail.chars().count()
+            ));
+        }
+    }
+    match report.error {
+        Some(error) => readable(error),
+        None if report.steps.len() == report.total => Ok(Verdict::Accepted),
+        None => {
+            Err("a checked code reports another number of steps than its lesson has".to_string())
+        }
+    }
 }

@@ -1,8 +1,8 @@
 //! `quorumlab`: the headless runner. Runs scenario files, chaos sweeps and a benchmark, with no browser.
 //!
 //! Exit codes: 0 done (a run that found violations is still done: they are in the report); 1 a sweep
-//! found failing seeds; 2 bad input (usage, flags, unreadable or invalid scenario), with the message on
-//! stderr.
+//! found failing seeds (or a completion code given to `verify` is malformed); 2 bad input (usage,
+//! flags, unreadable or invalid scenario), with the message on stderr.
 
 mod cli;
 
@@ -26,10 +26,12 @@ usage:
       profiles: calm (no faults, the default), mixed (= --chaos), leader-churn, membership
       variants: raft's are default (membership changes through the log) and direct (with --profile
       membership: configurations edited by hand, unsafe on purpose); a wrong name lists a protocol's own
+  quorumlab verify CODE... | --file F   (learners' completion codes; stdin when none given; JSON report;
+      exit 1 if any code is malformed; docs/completion-codes.md)
   quorumlab bench [--nodes N] [--seconds SIMULATED_SECONDS]
   quorumlab bench --bare-loop [--events N]   (the bare event-queue loop, the reference)
 
-exit codes: 0 done, 1 sweep found failing seeds or a replay diverged, 2 bad input
+exit codes: 0 done, 1 sweep found failing seeds, a replay diverged or a code is malformed, 2 bad input
 scenario format: sim/SCENARIOS.md";
 
 fn main() -> ExitCode {
@@ -42,6 +44,7 @@ fn main() -> ExitCode {
         Some("check") => cli::check::check_command(&args[1..]),
         Some("experiment") => cli::experiment::experiment_command(&args[1..]),
         Some("explore") => cli::explore::explore_command(&args[1..]),
+        Some("verify") => cli::verify::verify_command(&args[1..]),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             Outcome::Success

@@ -7,6 +7,7 @@ pub mod bench;
 pub mod chaos;
 pub mod chaos_digest;
 pub mod compare;
+pub mod completion;
 pub mod experiment;
 pub mod explore;
 pub mod gallery;

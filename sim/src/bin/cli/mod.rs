@@ -10,6 +10,7 @@ pub mod replay;
 pub mod run;
 pub mod sweep;
 pub mod sweep_table;
+pub mod verify;
 
 use std::process::ExitCode;
 
@@ -17,7 +18,7 @@ use std::process::ExitCode;
 pub enum Outcome {
     /// 0: done (a run with violations still counts as done).
     Success,
-    /// 1: a sweep found violations (or liveness failures).
+    /// 1: a sweep found violations (or liveness failures), or a completion code is malformed.
     Failures,
     /// 2: bad input: usage, flags, unreadable or invalid scenario file. The message goes to stderr.
     BadInput(String),

@@ -254,6 +254,9 @@ pub struct Lesson {
     pub interview: Vec<InterviewQuestion>,
     /// The markdown after the front matter.
     pub body: String,
+    /// FNV-1a of the whole file the lesson was read from (the `text_hash` of its [`LessonFile`]): the
+    /// lesson's version, which completion codes name.
+    pub source_hash: u64,
 }
 
 /// One interactive step: what to do, how the simulation knows it happened, and how to do it for you.

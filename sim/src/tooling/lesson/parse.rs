@@ -146,6 +146,7 @@ pub fn parse_lesson(text: &str, file: &str) -> Result<Lesson> {
         steps,
         interview,
         body: body.to_string(),
+        source_hash: crate::base::hash::fnv_of(text.as_bytes()),
     })
 }
 
