@@ -60,7 +60,8 @@ for (const [width, height] of [[1440, 900], [1280, 720], [1920, 1080]]) {
 }
 
 test('the loading state counts the bytes of the wasm as they arrive', async () => {
-  const wasmName = (await readdir(join(REPO_ROOT, 'dist'))).find((name) => name.endsWith('_bg.wasm'));
+  // The page's own wasm (the experiments' worker has a `_bg.wasm` of its own beside it).
+  const wasmName = (await readdir(join(REPO_ROOT, 'dist'))).find((name) => name.startsWith('quorumlab-app-') && name.endsWith('_bg.wasm'));
   const wasmBytes = (await stat(join(REPO_ROOT, 'dist', wasmName))).size;
   const opened = await openRouted((route) => route.continue(), {
     // Every count the loading state shows, kept where the test can read it after the state is gone.

@@ -62,7 +62,7 @@ const log = (line) => console.error(`profile: ${line}`);
 async function namedDist() {
   const folder = join(OUTPUT_DIR, 'dist-with-names');
   await cp(join(REPO_ROOT, 'dist'), folder, { recursive: true });
-  const wasmFile = (await readdir(folder)).find((name) => name.endsWith('_bg.wasm'));
+  const wasmFile = (await readdir(folder)).find((name) => name.startsWith('quorumlab-app-') && name.endsWith('_bg.wasm'));
   await cp(NAMED_WASM, join(folder, wasmFile));
   return folder;
 }

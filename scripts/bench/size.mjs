@@ -82,8 +82,8 @@ function crateOf(functionName) {
 }
 
 const wasmDir = join(REPO_ROOT, 'target', 'wasm-bindgen', 'release');
-const named = readdirSync(wasmDir).find((file) => file.endsWith('_bg.wasm'));
-const shipped = readdirSync(join(REPO_ROOT, 'dist')).find((file) => file.endsWith('_bg.wasm'));
+const named = readdirSync(wasmDir).find((file) => file.startsWith('quorumlab-app') && file.endsWith('_bg.wasm'));
+const shipped = readdirSync(join(REPO_ROOT, 'dist')).find((file) => file.startsWith('quorumlab-app-') && file.endsWith('_bg.wasm'));
 if (!named || !shipped) {
   console.error('no release build: run `trunk build --release` first');
   process.exit(2);
