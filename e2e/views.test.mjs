@@ -200,6 +200,8 @@ test('on a wide screen the tagline shows whole, still on one line', async () => 
   // From 1900 px: below that the header gives the tagline up so that its controls keep one line.
   const app = await openApp({ width: 1920, height: 800 });
   try {
+    // The run's print (16 hex digits, shown once the run has begun) is the header's widest moment.
+    await app.page.waitForFunction(() => /[0-9a-f]{16}/.test(document.querySelector('.run-fingerprint')?.textContent ?? ''), null, { timeout: 15_000 });
     const layout = await headerLayout(app.page);
     assert.equal(layout.rows, 1);
     const tagline = await app.page.$eval('.tagline', (element) => ({
