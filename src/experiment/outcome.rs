@@ -2,10 +2,11 @@
 //! table need from it: each line's distribution as a CDF, and the trial behind any point.
 //!
 //! The worker sends the CLI's JSON (`quorumlab_sim::experiment::ExperimentResult`); these are the
-//! parts the page uses, read with serde. Why a copy of the shape and not the engine's type: the
-//! engine's result is written, never read (its names are `&'static str`), and the page should not
-//! need the whole experiment module in its own first load.
+//! parts the page uses, read with serde. Why a copy of the outer shape and not the engine's type: the
+//! engine's result is written, never read (its names are `&'static str`); a line's numbers are the
+//! engine's own `Summary`, a plain struct that brings none of the runner into the page.
 
+pub use quorumlab_sim::experiment::Summary;
 use serde::Deserialize;
 
 #[derive(Clone, Debug, PartialEq, Deserialize)]
@@ -25,18 +26,6 @@ pub struct Line {
     pub value: String,
     pub heartbeat_ms: u64,
     pub summary: Summary,
-}
-
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-pub struct Summary {
-    pub trials: u64,
-    pub elected: u64,
-    pub censored: u64,
-    pub no_leader_to_crash: u64,
-    pub median_ms: Option<f64>,
-    pub p90_ms: Option<f64>,
-    pub mean_elected_ms: Option<f64>,
-    pub worst_elected_ms: Option<f64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Deserialize)]

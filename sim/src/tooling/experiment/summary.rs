@@ -8,9 +8,9 @@
 //! crash measured nothing and are only counted.
 
 use super::trial::{Outcome, TrialRow};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
     pub trials: u64,
     pub elected: u64,
