@@ -311,6 +311,12 @@ pub enum LinkAction {
         target: LinkTarget,
         persist_ms: Option<(u64, u64)>,
     },
+    /// Added after `SlowDisk` (postcard numbers variants by position: older links keep decoding).
+    DuplicateMessage {
+        message: u64,
+        from: u16,
+        to: u16,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -584,6 +584,11 @@ fn action_from(action: &Action) -> LinkAction {
             from: from.0,
             to: to.0,
         },
+        Action::DuplicateMessage { message, from, to } => LinkAction::DuplicateMessage {
+            message: *message,
+            from: from.0,
+            to: to.0,
+        },
         Action::HoldMessage {
             message,
             from,
@@ -749,6 +754,11 @@ fn action_into(action: LinkAction) -> Action {
         LinkAction::SlowDisk { target, persist_ms } => Action::SlowDisk {
             target: target_into(target),
             persist_ms,
+        },
+        LinkAction::DuplicateMessage { message, from, to } => Action::DuplicateMessage {
+            message,
+            from: NodeId(from),
+            to: NodeId(to),
         },
     }
 }

@@ -414,7 +414,7 @@ fn link_settings_regions_and_a_hand_on_messages_replay_from_a_link() {
     });
     let mut handled = 0;
     for _ in 0..20_000 {
-        if handled == 2 || !original.step_event() {
+        if handled == 3 || !original.step_event() {
             break;
         }
         let leader = original.world().current_leader().map(|node| node.0);
@@ -424,18 +424,19 @@ fn link_settings_regions_and_a_hand_on_messages_replay_from_a_link() {
             let (from, to) = (NodeId(leader), NodeId(follower));
             let action = match handled {
                 0 => Action::DropMessage { message, from, to },
-                _ => Action::HoldMessage {
+                1 => Action::HoldMessage {
                     message,
                     from,
                     to,
                     by_ms: 250,
                 },
+                _ => Action::DuplicateMessage { message, from, to },
             };
             assert_eq!(original.apply(&action), ActionOutcome::Applied);
             handled += 1;
         }
     }
-    assert_eq!(handled, 2, "found messages to drop and to hold");
+    assert_eq!(handled, 3, "found messages to drop, to hold and to duplicate");
     original.apply(&Action::Regions {
         groups: vec![vec![NodeId(0), NodeId(1)], vec![NodeId(2), NodeId(3)]],
     });

@@ -142,6 +142,13 @@ pub enum Action {
         target: NodeTarget,
         persist_ms: Option<(u64, u64)>,
     },
+    /// Deliver one message in flight a second time: a copy arrives as late as its link's delay range
+    /// allows after the send (the network's own duplicate, made by hand; no random draw).
+    DuplicateMessage {
+        message: u64,
+        from: NodeId,
+        to: NodeId,
+    },
 }
 
 /// What is wrong with a malformed write a client is made to send.
@@ -302,6 +309,7 @@ impl Action {
             | Action::Regions { .. }
             | Action::DropMessage { .. }
             | Action::HoldMessage { .. }
+            | Action::DuplicateMessage { .. }
             | Action::AddServer { .. } => Vec::new(),
         }
     }
@@ -325,6 +333,11 @@ impl Action {
                 ..
             }
             | Action::HoldMessage {
+                from: one,
+                to: other,
+                ..
+            }
+            | Action::DuplicateMessage {
                 from: one,
                 to: other,
                 ..

@@ -128,6 +128,9 @@ impl World {
             Action::RemoveServer { target } => self.remove_server(*target),
             Action::MalformedWrite { target, fault } => self.send_malformed_write(*target, *fault),
             Action::SlowDisk { target, persist_ms } => self.slow_disk(*target, *persist_ms),
+            Action::DuplicateMessage { message, from, to } => {
+                self.duplicate_message(*message, (*from, *to))
+            }
         }
     }
 

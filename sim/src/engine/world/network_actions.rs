@@ -11,7 +11,7 @@ use crate::contract::action::PPM_ONE;
 use crate::contract::link_settings::{
     LinkSettings, MAX_HOLD_MS, MAX_LINK_DELAY_MS, MAX_REGIONS, MIN_REGIONS,
 };
-use crate::engine::network::MessageId;
+use crate::engine::network::{InFlight, MessageId, MAX_IN_FLIGHT};
 use crate::engine::trace::TraceEvent;
 
 impl World {
@@ -114,6 +114,44 @@ impl World {
             to,
             label,
             held_by_ms: Some(by_ms),
+        });
+        Ok(())
+    }
+
+    /// A copy of the message arrives as late as its link's delay range allows after the send (and no
+    /// earlier than the original): the network's own duplicate, at a place chosen by hand instead of
+    /// drawn, so nothing else in the run draws differently.
+    pub(super) fn duplicate_message(
+        &mut self,
+        message: MessageId,
+        (from, to): (NodeId, NodeId),
+    ) -> Result<(), String> {
+        self.check_message(message, from, to)?;
+        if self.network.in_flight.len() >= MAX_IN_FLIGHT {
+            return Err(format!("{MAX_IN_FLIGHT} messages are already in flight"));
+        }
+        let world_delay_ms = self.config.timing.network_delay_ms;
+        let link = self.network.effective(from, to, world_delay_ms);
+        let original = self.network.in_flight.get(&message).expect("checked above");
+        let original = original.clone();
+        let latest = original.sent_at.plus_ms(link.delay_ms.1);
+        let copy = InFlight {
+            id: self.network.next_id(),
+            deliver_at: latest.max(original.deliver_at),
+            held_ms: 0,
+            ..original
+        };
+        let (id, label, deliver_at) = (copy.id, copy.label, copy.deliver_at);
+        self.network.in_flight.insert(copy);
+        self.queue
+            .push(deliver_at, EventKind::Deliver { message_id: id });
+        self.record(TraceEvent::Send {
+            id,
+            from,
+            to,
+            label,
+            deliver_at_us: deliver_at.as_micros(),
+            dropped: false,
         });
         Ok(())
     }

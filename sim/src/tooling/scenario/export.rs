@@ -261,6 +261,14 @@ fn action_parts(action: &Action) -> (&'static str, Vec<(&'static str, String)>) 
                 ("to", quoted(&to.to_string())),
             ],
         ),
+        Action::DuplicateMessage { message, from, to } => (
+            "duplicate_message",
+            vec![
+                ("message", message.to_string()),
+                ("from", quoted(&from.to_string())),
+                ("to", quoted(&to.to_string())),
+            ],
+        ),
         Action::HoldMessage {
             message,
             from,

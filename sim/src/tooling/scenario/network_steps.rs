@@ -19,6 +19,7 @@ pub(super) fn argument_keys(action: &str) -> Option<&'static [&'static str]> {
         "regions" => &["groups"],
         "drop_message" => &["message", "from", "to"],
         "hold_message" => &["message", "from", "to", "by_ms"],
+        "duplicate_message" => &["message", "from", "to"],
         _ => return None,
     };
     Some(keys)
@@ -33,6 +34,12 @@ impl ActionArguments<'_> {
             "regions" => self.regions(),
             "drop_message" => self.message_action(None),
             "hold_message" => self.hold_message(),
+            "duplicate_message" => self.message_action(None).map(|action| match action {
+                Action::DropMessage { message, from, to } => {
+                    Action::DuplicateMessage { message, from, to }
+                }
+                other => other,
+            }),
             _ => return None,
         };
         Some(action)

@@ -32,6 +32,7 @@ pub const ACTION_NAMES: &[&str] = &[
     "remove-server",
     "malformed_write",
     "slow_disk",
+    "duplicate_message",
 ];
 
 /// The keys an action accepts besides `at_ms` and `do`. `None` for an unknown action.

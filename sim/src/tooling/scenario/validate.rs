@@ -325,7 +325,8 @@ pub fn action(place: &str, action: &Action, node_count: usize) -> Result<(), Inv
             )?;
             partition(&field("groups"), groups, node_count)
         }
-        Action::DropMessage { message, from, to } => {
+        Action::DropMessage { message, from, to }
+        | Action::DuplicateMessage { message, from, to } => {
             in_range(&field("message"), *message, 1, u64::MAX)?;
             link_ends(&field("to"), (*from, *to), node_count)
         }

@@ -157,6 +157,11 @@ pub fn describe_action_named(action: &Action, name: &dyn Fn(NodeId) -> String) -
             name(*from),
             name(*to)
         ),
+        Action::DuplicateMessage { message, from, to } => format!(
+            "deliver message #{message} {} → {} twice",
+            name(*from),
+            name(*to)
+        ),
     }
 }
 
