@@ -1,16 +1,19 @@
-//! `quorumlab explore FILE [--invariant NAME] [--depth D] [--faults F] [--drops K] [--holds K] [--states N]
-//! [--grain-ms G] [--horizon-ms T] [--pause-ms A,B,..] [--without-steps] [--emit-scenario OUT.toml]`:
-//! the bounded search for the shortest fault schedule that breaks an invariant, as one JSON report.
+//! `quorumlab explore FILE [--invariant NAME | --example CHECKPOINT] [--depth D] [--faults F]
+//! [--drops K] [--holds K] [--duplicates K] [--states N] [--grain-ms G] [--horizon-ms T]
+//! [--pause-ms A,B,..] [--drift-ppm A,..] [--jump-ms A,..] [--no-crash] [--no-isolate] [--no-shrink]
+//! [--shrink-attempts N] [--without-steps] [--emit-scenario OUT.toml]`: the bounded search for the
+//! shortest fault schedule that breaks an invariant (or reaches an example of a lesson checkpoint),
+//! shrunk, as one JSON report.
 //!
 //! `--without-steps` drops the file's own steps first, so a story's scripted fault can be found
-//! rather than given. `--emit-scenario` writes the scenario that replays a counterexample, for
+//! rather than given. `--emit-scenario` writes the scenario that replays a result, for
 //! `quorumlab run`. The speed (states per second) goes to stderr: it is a measurement of this machine,
 //! and the report on stdout stays the same from run to run.
 
 use super::args::FlagSpec;
 use super::Outcome;
 use quorumlab_sim::explore::search::merged;
-use quorumlab_sim::explore::{explore, ExploreRequest, Outcome as Found};
+use quorumlab_sim::explore::{explore, ExploreRequest};
 use quorumlab_sim::scenario::parse_scenario;
 use quorumlab_sim::scenario::to_toml_string;
 use std::time::Instant;
@@ -18,6 +21,11 @@ use std::time::Instant;
 const FLAGS: FlagSpec = FlagSpec {
     with_value: &[
         "invariant",
+        "example",
+        "duplicates",
+        "drift-ppm",
+        "jump-ms",
+        "shrink-attempts",
         "depth",
         "faults",
         "drops",
@@ -28,7 +36,7 @@ const FLAGS: FlagSpec = FlagSpec {
         "pause-ms",
         "emit-scenario",
     ],
-    switches: &["without-steps"],
+    switches: &["without-steps", "no-shrink", "no-crash", "no-isolate"],
 };
 
 pub fn explore_command(args: &[String]) -> Outcome {
@@ -51,13 +59,25 @@ fn explore_file(args: &[String]) -> Result<(), String> {
     let max_depth = parsed.number("depth")?.unwrap_or(defaults.max_depth);
     let request = ExploreRequest {
         invariant: parsed.text("invariant").map(str::to_string),
+        example: parsed.text("example").map(str::to_string),
         max_depth,
         max_faults: parsed.number("faults")?.unwrap_or(max_depth),
         max_drops: parsed.number("drops")?.unwrap_or(defaults.max_drops),
         max_holds: parsed.number("holds")?.unwrap_or(defaults.max_holds),
+        max_duplicates: parsed
+            .number("duplicates")?
+            .unwrap_or(defaults.max_duplicates),
         max_states: parsed.number("states")?.unwrap_or(defaults.max_states),
         grain_ms: parsed.number("grain-ms")?.unwrap_or(defaults.grain_ms),
-        pause_ms: pause_lengths(parsed.text("pause-ms"))?.unwrap_or(defaults.pause_ms),
+        pause_ms: numbers("pause-ms", parsed.text("pause-ms"))?.unwrap_or(defaults.pause_ms),
+        crash: !parsed.switch("no-crash"),
+        isolate: !parsed.switch("no-isolate"),
+        drift_ppm: numbers("drift-ppm", parsed.text("drift-ppm"))?.unwrap_or_default(),
+        jump_ms: numbers("jump-ms", parsed.text("jump-ms"))?.unwrap_or_default(),
+        shrink: !parsed.switch("no-shrink"),
+        max_shrink_attempts: parsed
+            .number("shrink-attempts")?
+            .unwrap_or(defaults.max_shrink_attempts),
         horizon_ms: parsed.number("horizon-ms")?,
     };
     let started = Instant::now();
@@ -68,9 +88,7 @@ fn explore_file(args: &[String]) -> Result<(), String> {
         report.states,
         report.states as f64 / seconds.max(1e-9)
     );
-    if let (Some(out), Found::Found { schedule, .. }) =
-        (parsed.text("emit-scenario"), &report.outcome)
-    {
+    if let (Some(out), Some(schedule)) = (parsed.text("emit-scenario"), report.outcome.schedule()) {
         let replay = to_toml_string(&merged(&scenario, schedule));
         std::fs::write(out, replay).map_err(|error| format!("{out}: cannot write: {error}"))?;
     }
@@ -79,17 +97,21 @@ fn explore_file(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-/// `--pause-ms 500,2000` as a list of lengths.
-fn pause_lengths(text: Option<&str>) -> Result<Option<Vec<u64>>, String> {
+/// `--pause-ms 500,2000` (or `--drift-ppm -800,800`) as a list of whole numbers; `--pause-ms ""`
+/// offers none.
+fn numbers<N: std::str::FromStr>(flag: &str, text: Option<&str>) -> Result<Option<Vec<N>>, String> {
     let Some(text) = text else {
         return Ok(None);
     };
+    if text.trim().is_empty() {
+        return Ok(Some(Vec::new()));
+    }
     text.split(',')
-        .map(|length| {
-            length.trim().parse::<u64>().map_err(|_| {
-                format!("--pause-ms: {length:?} is not a whole number of milliseconds")
-            })
+        .map(|item| {
+            item.trim()
+                .parse::<N>()
+                .map_err(|_| format!("--{flag}: {item:?} is not a whole number"))
         })
-        .collect::<Result<Vec<u64>, String>>()
+        .collect::<Result<Vec<N>, String>>()
         .map(Some)
 }

@@ -1,12 +1,14 @@
 //! The choices offered at one choice point, in a fixed catalogue order: per node (in id order) crash,
-//! restart, each timed pause, resume and isolate; then heal; then dropping each message in flight (in
-//! id order). Each choice has a catalogue key, so the search can offer only later keys at an instant
+//! restart, each timed pause, each clock drift and jump the request offers (within the world's
+//! bounds, checked when the request is), resume and isolate; then heal; then dropping each message in
+//! flight (in id order), holding each, duplicating each. Each choice has a catalogue key, so the search can offer only later keys at an instant
 //! where it already took a step: two faults at one instant are then explored in one order, not both.
 
 use crate::base::ids::NodeId;
 use crate::contract::action::{Action, NodeTarget};
 use crate::contract::node_status::NodeStatus;
 use crate::engine::world::World;
+use crate::tooling::explore::request::ExploreRequest;
 
 /// Keys of node faults: `node * NODE_KEY_SPAN + slot`; the slot is the kind (and the pause length).
 const NODE_KEY_SPAN: u64 = 64;
@@ -14,8 +16,12 @@ const NODE_KEY_SPAN: u64 = 64;
 const HEAL_KEY: u64 = 1 << 32;
 /// Drops come next, keyed by message id above this.
 const DROP_KEY_BASE: u64 = 1 << 33;
-/// Holds come last, keyed by message id above this.
+/// Holds come next, keyed by message id above this.
 const HOLD_KEY_BASE: u64 = 1 << 34;
+/// Duplicates come last, keyed by message id above this.
+const DUPLICATE_KEY_BASE: u64 = 1 << 35;
+/// A node's clock faults take the slots from here (pauses take the 8 before).
+const CLOCK_SLOT: u64 = 10;
 
 /// One thing the search can do at a choice point.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,6 +41,8 @@ pub enum ChoiceKind {
     Drop,
     /// Delivering one message as late as its link allows: another order of deliveries, not a fault.
     Hold,
+    /// Delivering one message in flight twice.
+    Duplicate,
 }
 
 /// What is still allowed at this point of a schedule.
@@ -43,18 +51,19 @@ pub struct Allowance {
     pub faults_left: u32,
     pub drops_left: u32,
     pub holds_left: u32,
+    pub duplicates_left: u32,
     /// Only choices with a key at least this (the canonical order at one instant).
     pub min_key: u64,
 }
 
 /// Every choice `world` offers now within `allowance`, in catalogue order.
-pub fn choices(world: &World, pause_ms: &[u64], allowance: Allowance) -> Vec<Choice> {
+pub fn choices(world: &World, menu: &ExploreRequest, allowance: Allowance) -> Vec<Choice> {
     let mut offered = Vec::new();
     if allowance.faults_left > 0 {
         for (index, slot) in world.nodes().iter().enumerate() {
-            node_faults(index, slot.status, world, pause_ms, &mut offered);
+            node_faults(index, slot.status, world, menu, &mut offered);
         }
-        if !world.network().cuts().is_empty() {
+        if menu.isolate && !world.network().cuts().is_empty() {
             offered.push(fault(HEAL_KEY, Action::Heal));
         }
     }
@@ -76,6 +85,9 @@ pub fn choices(world: &World, pause_ms: &[u64], allowance: Allowance) -> Vec<Cho
     if allowance.holds_left > 0 {
         holds(world, &mut offered);
     }
+    if allowance.duplicates_left > 0 {
+        duplicates(world, &mut offered);
+    }
     offered.retain(|choice| choice.key >= allowance.min_key);
     offered
 }
@@ -84,7 +96,7 @@ fn node_faults(
     index: usize,
     status: NodeStatus,
     world: &World,
-    pause_ms: &[u64],
+    menu: &ExploreRequest,
     offered: &mut Vec<Choice>,
 ) {
     let node = NodeId(index as u16);
@@ -92,8 +104,10 @@ fn node_faults(
     let base = index as u64 * NODE_KEY_SPAN;
     match status {
         NodeStatus::Up => {
-            offered.push(fault(base, Action::Crash { target }));
-            for (slot, &duration_ms) in pause_ms.iter().enumerate() {
+            if menu.crash {
+                offered.push(fault(base, Action::Crash { target }));
+            }
+            for (slot, &duration_ms) in menu.pause_ms.iter().enumerate() {
                 let action = Action::Pause {
                     target,
                     duration_ms: Some(duration_ms),
@@ -106,6 +120,50 @@ fn node_faults(
             offered.push(fault(base + NODE_KEY_SPAN - 2, Action::Resume { target }))
         }
     }
+    let clock = world.nodes()[index].clock;
+    let offset_us = clock.local_signed_us(world.now()) - world.now().as_micros() as i64;
+    clock_faults(base, target, (clock.drift_ppm(), offset_us), menu, offered);
+    if menu.isolate {
+        isolate(node, base, world, offered);
+    }
+}
+
+/// A drift is offered only when the clock does not drift so already (a drift replaces the last, so
+/// drifts never add up past the bound). A jump is offered only when it leaves the clock no further
+/// from true time than the largest jump offered, so jumps do not add up past the bound either. A
+/// crashed node's clock runs on too, so these are offered whatever the node's status.
+fn clock_faults(
+    base: u64,
+    target: NodeTarget,
+    (drift_now_ppm, offset_us): (i64, i64),
+    menu: &ExploreRequest,
+    offered: &mut Vec<Choice>,
+) {
+    let largest_jump_us = menu.jump_ms.iter().map(|ms| ms.abs() * 1_000).max();
+    let drifts = menu
+        .drift_ppm
+        .iter()
+        .map(|&ppm| Action::ClockDrift { target, ppm });
+    let jumps = menu
+        .jump_ms
+        .iter()
+        .map(|&by_ms| Action::ClockJump { target, by_ms });
+    for (slot, action) in drifts.chain(jumps).enumerate() {
+        let allowed = match action {
+            Action::ClockDrift { ppm, .. } => ppm != drift_now_ppm,
+            Action::ClockJump { by_ms, .. } => {
+                Some((offset_us + by_ms * 1_000).abs()) <= largest_jump_us
+            }
+            _ => true,
+        };
+        if allowed {
+            offered.push(fault(base + CLOCK_SLOT + slot as u64, action));
+        }
+    }
+}
+
+fn isolate(node: NodeId, base: u64, world: &World, offered: &mut Vec<Choice>) {
+    let target = NodeTarget::Node(node);
     let network = world.network();
     let linked = (0..world.node_count())
         .map(|other| NodeId(other as u16))
@@ -144,6 +202,34 @@ fn holds(world: &World, offered: &mut Vec<Choice>) {
     }
 }
 
+/// Which budget a step of a schedule spent (a step the search did not make counts as a fault).
+pub fn kind_of(action: &Action) -> ChoiceKind {
+    match action {
+        Action::DropMessage { .. } => ChoiceKind::Drop,
+        Action::HoldMessage { .. } => ChoiceKind::Hold,
+        Action::DuplicateMessage { .. } => ChoiceKind::Duplicate,
+        _ => ChoiceKind::Fault,
+    }
+}
+
+/// Every message still on its way can arrive twice (see `World`'s `DuplicateMessage`).
+fn duplicates(world: &World, offered: &mut Vec<Choice>) {
+    for flight in world.network().in_flight.in_id_order() {
+        if flight.dropped {
+            continue;
+        }
+        offered.push(Choice {
+            key: DUPLICATE_KEY_BASE + flight.id,
+            action: Action::DuplicateMessage {
+                message: flight.id,
+                from: flight.from,
+                to: flight.to,
+            },
+            kind: ChoiceKind::Duplicate,
+        });
+    }
+}
+
 fn fault(key: u64, action: Action) -> Choice {
     Choice {
         key,
@@ -164,7 +250,18 @@ mod tests {
             faults_left: 1,
             drops_left: 1,
             holds_left: 1,
+            duplicates_left: 1,
             min_key: 0,
+        }
+    }
+
+    /// Two pause lengths and one clock fault of each kind, besides crashes and isolation.
+    fn menu() -> ExploreRequest {
+        ExploreRequest {
+            pause_ms: vec![100, 400],
+            drift_ppm: vec![500],
+            jump_ms: vec![-3],
+            ..ExploreRequest::default()
         }
     }
 
@@ -175,7 +272,7 @@ mod tests {
             .step_by(37)
             .map(|at_ms| {
                 world.run_until(SimTime::from_ms(at_ms));
-                (world.clone(), choices(&world, &[100, 400], everything()))
+                (world.clone(), choices(&world, &menu(), everything()))
             })
             .collect()
     }
@@ -213,7 +310,7 @@ mod tests {
             unreachable!("a hold is a HoldMessage");
         };
         assert_eq!(world.apply(&hold.action), ActionOutcome::Applied);
-        let again = choices(&world, &[], everything());
+        let again = choices(&world, &ExploreRequest::default(), everything());
         let held_again = again.iter().any(|choice| {
             matches!(choice.action, Action::HoldMessage { message: other, .. } if other == message)
         });
@@ -230,13 +327,13 @@ mod tests {
         let mut sorted = keys.clone();
         sorted.sort_unstable();
         assert_eq!(keys, sorted);
-        let again = choices(&world, &[100, 400], everything());
+        let again = choices(&world, &menu(), everything());
         assert_eq!(again, offered);
         let later = Allowance {
             min_key: keys[keys.len() / 2],
             ..everything()
         };
-        let kept = choices(&world, &[100, 400], later);
+        let kept = choices(&world, &menu(), later);
         assert_eq!(kept, offered[keys.len() / 2..].to_vec());
     }
 }

@@ -26,9 +26,11 @@
 //! "No counterexample" is never said to mean safe: the report names the bound that was reached.
 
 pub mod choices;
+pub mod goal;
 pub mod report;
 pub mod request;
 pub mod search;
+pub mod shrink;
 
 pub use report::{Bound, ExploreReport, Outcome};
 pub use request::ExploreRequest;

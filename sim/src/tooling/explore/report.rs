@@ -1,6 +1,7 @@
 //! What a search answers: a schedule that breaks the invariant, or the bound it reached without one.
 //! Never "safe": a bounded search proves nothing beyond its bound, and the words say so.
 
+use super::shrink::ShrinkReport;
 use crate::tooling::scenario::Step;
 use serde::{Deserialize, Serialize};
 
@@ -27,6 +28,16 @@ pub enum Outcome {
         schedule: Vec<Step>,
         faults: u32,
     },
+    /// A state where the example's checkpoint holds.
+    Example {
+        /// The checkpoint as written.
+        checkpoint: String,
+        /// The checkpoint's own sentence on why it holds.
+        why: String,
+        seen_by_ms: u64,
+        schedule: Vec<Step>,
+        faults: u32,
+    },
     BoundReached {
         bound: Bound,
         /// The last level explored in full.
@@ -43,6 +54,8 @@ pub struct ExploreReport {
     pub duplicates: u64,
     pub horizon_ms: u64,
     pub grain_ms: u64,
+    /// What shrinking the found schedule did (`None` when nothing was found or it was not asked).
+    pub shrink: Option<ShrinkReport>,
     /// One sentence for people.
     pub summary: String,
     pub covers: String,
@@ -50,13 +63,29 @@ pub struct ExploreReport {
 
 /// What the search covers, in one line (the module notes say it at length).
 pub const COVERS: &str = "crash, restart, timed pause, resume, isolate, heal, single-message \
-drops and holds to the link's latest delivery, at choice points every grain_ms; not covered: faults \
-between choice points, early deliveries, timers other than when due, clock faults, Byzantine modes, \
-other seeds";
+drops, duplicates and holds to the link's latest delivery, clock jumps and drifts within the \
+world's bounds, at choice points every grain_ms; not covered: faults between choice points, early \
+deliveries, timers other than when due, clock faults beyond the world's bounds, Byzantine modes, \
+other seeds; an example's checkpoint memory is not part of the state digest";
 
 impl Outcome {
-    /// One sentence for people, with the numbers that bound it.
-    pub fn summary(&self, states: u64, bounds: (u32, u32, u64), horizon_ms: u64) -> String {
+    /// The schedule found, if anything was.
+    pub fn schedule(&self) -> Option<&[Step]> {
+        match self {
+            Outcome::Found { schedule, .. } | Outcome::Example { schedule, .. } => Some(schedule),
+            Outcome::BoundReached { .. } => None,
+        }
+    }
+
+    /// One sentence for people, with the numbers that bound it; `sought` is "counterexample" or
+    /// "example".
+    pub fn summary(
+        &self,
+        sought: &str,
+        states: u64,
+        bounds: (u32, u32, u64),
+        horizon_ms: u64,
+    ) -> String {
         let (depth, faults, max_states) = bounds;
         match self {
             Outcome::Found {
@@ -69,18 +98,29 @@ impl Outcome {
                  ({states} states explored)",
                 schedule.len()
             ),
+            Outcome::Example {
+                checkpoint,
+                seen_by_ms,
+                schedule,
+                faults,
+                ..
+            } => format!(
+                "an example of {checkpoint} by {seen_by_ms} ms with {} step(s) and {faults} \
+                 fault(s) ({states} states explored)",
+                schedule.len()
+            ),
             Outcome::BoundReached {
                 bound: Bound::Depth,
                 ..
             } => format!(
-                "no counterexample within {depth} step(s) and {faults} fault(s), horizon \
+                "no {sought} within {depth} step(s) and {faults} fault(s), horizon \
                  {horizon_ms} ms ({states} states); a bound was reached, nothing more is proven"
             ),
             Outcome::BoundReached {
                 bound: Bound::States,
                 complete_depth,
             } => format!(
-                "no counterexample before the {max_states}-state bound (complete to depth {}); \
+                "no {sought} before the {max_states}-state bound (complete to depth {}); \
                  nothing more is proven",
                 complete_depth.map_or("none".to_string(), |depth| depth.to_string())
             ),
@@ -88,7 +128,7 @@ impl Outcome {
                 bound: Bound::Frontier,
                 complete_depth,
             } => format!(
-                "no counterexample within {} step(s) ({states} states); the next level had more \
+                "no {sought} within {} step(s) ({states} states); the next level had more \
                  than {max_states} schedules, the state bound, and was only partly explored, so \
                  nothing more is proven",
                 complete_depth.map_or(0, |depth| depth)

@@ -1,6 +1,11 @@
-//! What a search is asked: the goal (one invariant or any) and the bounds. Validated against the
-//! scenario before anything runs, so a bad request costs nothing and says what is wrong.
+//! What a search is asked: the goal (one invariant or any, or an example of a checkpoint) and the
+//! bounds. Validated against the scenario before anything runs, so a bad request costs nothing and
+//! says what is wrong.
+//!
+//! Clock faults are offered only within the world's bounds ([`clock_bounds`]): time keeps its
+//! meaning, so a design that allows for bounded drift is judged under the drift it allows for.
 
+use super::goal::Goal;
 use crate::tooling::scenario::Scenario;
 use crate::tooling::suggest::did_you_mean;
 use serde::{Deserialize, Serialize};
@@ -11,11 +16,20 @@ pub const MAX_STATES: u64 = 5_000_000;
 pub const MAX_DEPTH: u32 = 6;
 /// The most pause lengths offered (each is one more choice per node and choice point).
 pub const MAX_PAUSE_LENGTHS: usize = 8;
+/// The most replays shrinking may try.
+pub const MAX_SHRINK_ATTEMPTS: u32 = 10_000;
+/// A world that states no clock allowance of its own is held to this drift (0.1 %: ten times what a
+/// common quartz oscillator is rated for, and far less than any lease margin here).
+pub const DEFAULT_MAX_DRIFT_PPM: i64 = 1_000;
+/// ... and to jumps of at most this much.
+pub const DEFAULT_MAX_JUMP_MS: i64 = 5;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ExploreRequest {
     /// The invariant to break, by its checker's name; `None` for any invariant.
     pub invariant: Option<String>,
+    /// Look for an example of this lesson checkpoint (`stale_write_refused`) instead of a violation.
+    pub example: Option<String>,
     /// Most steps in a schedule.
     pub max_depth: u32,
     /// Most node and network faults in a schedule.
@@ -24,12 +38,26 @@ pub struct ExploreRequest {
     pub max_drops: u32,
     /// Most messages delivered as late as their link allows (another delivery order, not a fault).
     pub max_holds: u32,
+    /// Most messages in flight delivered a second time.
+    pub max_duplicates: u32,
     /// Most distinct states visited before giving up.
     pub max_states: u64,
     /// Distance between two choice points.
     pub grain_ms: u64,
     /// The lengths a timed pause may have.
     pub pause_ms: Vec<u64>,
+    /// Offer crashes (and restarts).
+    pub crash: bool,
+    /// Offer isolating a node (and healing).
+    pub isolate: bool,
+    /// Clock drifts offered (ppm, signed), each within the world's bound.
+    pub drift_ppm: Vec<i64>,
+    /// Clock jumps offered (ms, signed), each within the world's bound.
+    pub jump_ms: Vec<i64>,
+    /// Shrink a found schedule before reporting it.
+    pub shrink: bool,
+    /// Most replays shrinking may try.
+    pub max_shrink_attempts: u32,
     /// Where the search stops looking; `None` for the scenario's end.
     pub horizon_ms: Option<u64>,
 }
@@ -38,13 +66,21 @@ impl Default for ExploreRequest {
     fn default() -> Self {
         ExploreRequest {
             invariant: None,
+            example: None,
             max_depth: 2,
             max_faults: 2,
             max_drops: 0,
             max_holds: 0,
+            max_duplicates: 0,
             max_states: 100_000,
             grain_ms: 50,
             pause_ms: vec![250, 1_000, 2_000],
+            crash: true,
+            isolate: true,
+            drift_ppm: Vec::new(),
+            jump_ms: Vec::new(),
+            shrink: true,
+            max_shrink_attempts: 500,
             horizon_ms: None,
         }
     }
@@ -53,6 +89,9 @@ impl Default for ExploreRequest {
 impl ExploreRequest {
     /// Checks the request against `scenario`; the error is one short sentence.
     pub fn validate(&self, scenario: &Scenario) -> Result<(), String> {
+        if self.example.is_some() && self.invariant.is_some() {
+            return Err("ask for an invariant or an example, not both".to_string());
+        }
         if let Some(name) = &self.invariant {
             let entry = scenario.protocol.entry();
             let known: Vec<&str> = entry.invariants().map(|info| info.name).collect();
@@ -66,7 +105,7 @@ impl ExploreRequest {
             ("depth", self.max_depth as u64),
             (
                 "faults",
-                (self.max_faults + self.max_drops + self.max_holds) as u64,
+                (self.max_faults + self.max_drops + self.max_holds + self.max_duplicates) as u64,
             ),
             ("grain_ms", self.grain_ms),
         ];
@@ -88,7 +127,47 @@ impl ExploreRequest {
         if self.pause_ms.contains(&0) {
             return Err("a pause length must be at least 1 ms".to_string());
         }
+        if self.max_shrink_attempts > MAX_SHRINK_ATTEMPTS {
+            return Err(format!("at most {MAX_SHRINK_ATTEMPTS} shrink attempts"));
+        }
+        self.validate_clock(scenario)
+    }
+
+    /// Every clock fault offered lies within the world's bounds, and there are few enough.
+    fn validate_clock(&self, scenario: &Scenario) -> Result<(), String> {
+        if self.drift_ppm.len() + self.jump_ms.len() > MAX_PAUSE_LENGTHS {
+            return Err(format!("at most {MAX_PAUSE_LENGTHS} clock faults in all"));
+        }
+        let bounds = clock_bounds(scenario);
+        if let Some(ppm) = self
+            .drift_ppm
+            .iter()
+            .find(|ppm| **ppm == 0 || ppm.abs() > bounds.max_drift_ppm)
+        {
+            return Err(format!(
+                "a drift of {ppm} ppm is outside this world's bound (1 to {} ppm either way)",
+                bounds.max_drift_ppm
+            ));
+        }
+        if let Some(ms) = self
+            .jump_ms
+            .iter()
+            .find(|ms| **ms == 0 || ms.abs() > bounds.max_jump_ms)
+        {
+            return Err(format!(
+                "a clock jump of {ms} ms is outside this world's bound (1 to {} ms either way)",
+                bounds.max_jump_ms
+            ));
+        }
         Ok(())
+    }
+
+    /// What the search looks for; `Err` names an unknown checkpoint and lists the valid ones.
+    pub fn goal(&self, scenario: &Scenario) -> Result<Goal, String> {
+        match &self.example {
+            Some(text) => Goal::example(text, scenario),
+            None => Ok(Goal::Invariant(self.invariant.clone())),
+        }
     }
 
     /// The instant the search stops looking, in ms.
@@ -96,5 +175,30 @@ impl ExploreRequest {
         self.horizon_ms
             .unwrap_or(scenario.duration_ms)
             .min(scenario.duration_ms)
+    }
+}
+
+/// How far a node's clock may stray in a world: what the design allows for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClockBounds {
+    pub max_drift_ppm: i64,
+    pub max_jump_ms: i64,
+}
+
+/// A world that states a drift allowance (Redlock's `drift_allowance_ms`) is held to it: a jump of
+/// at most the allowance, a drift that uses at most the allowance over one lease. Any other world is
+/// held to [`DEFAULT_MAX_DRIFT_PPM`] and [`DEFAULT_MAX_JUMP_MS`].
+pub fn clock_bounds(scenario: &Scenario) -> ClockBounds {
+    let entry = scenario.protocol.entry();
+    let states_allowance = entry.lock_keys.contains(&"drift_allowance_ms");
+    match scenario.protocol.lock_options() {
+        Some(locks) if states_allowance && locks.lease_ttl_ms > 0 => ClockBounds {
+            max_drift_ppm: (locks.drift_allowance_ms * 1_000_000 / locks.lease_ttl_ms) as i64,
+            max_jump_ms: locks.drift_allowance_ms as i64,
+        },
+        _ => ClockBounds {
+            max_drift_ppm: DEFAULT_MAX_DRIFT_PPM,
+            max_jump_ms: DEFAULT_MAX_JUMP_MS,
+        },
     }
 }

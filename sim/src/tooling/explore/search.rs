@@ -7,8 +7,10 @@
 //! choices allowed) stops there: the earlier visit already offered everything from it.
 
 use super::choices::{choices, Allowance, ChoiceKind};
+use super::goal::{Goal, GoalWatch, Met};
 use super::report::{Bound, ExploreReport, Outcome, COVERS};
 use super::request::ExploreRequest;
+use super::shrink::{fault_count, Judge, ShrinkReport};
 use crate::base::state_hash::digest_of;
 use crate::base::time::SimTime;
 use crate::engine::world::World;
@@ -31,6 +33,7 @@ struct Used {
     faults: u32,
     drops: u32,
     holds: u32,
+    duplicates: u32,
 }
 
 impl Used {
@@ -40,6 +43,7 @@ impl Used {
             ChoiceKind::Fault => used.faults += 1,
             ChoiceKind::Drop => used.drops += 1,
             ChoiceKind::Hold => used.holds += 1,
+            ChoiceKind::Duplicate => used.duplicates += 1,
         }
         used
     }
@@ -49,6 +53,7 @@ impl Used {
 struct Search<'a> {
     scenario: &'a Scenario,
     request: &'a ExploreRequest,
+    goal: &'a Goal,
     horizon_ms: u64,
     recipes: Vec<Recipe>,
     visited: FxHashSet<u64>,
@@ -60,18 +65,21 @@ struct Search<'a> {
 
 /// What ended one walk early.
 enum Stop {
-    Found { invariant: String, seen_by_ms: u64 },
+    Found { met: Met, seen_by_ms: u64 },
     StatesSpent,
 }
 
 /// Searches `scenario` (its own steps kept) for the shortest schedule that breaks the request's
-/// invariant, within the request's bounds.
+/// invariant (or reaches an example of its checkpoint), within the request's bounds, and shrinks what
+/// it finds unless asked not to.
 pub fn explore(scenario: &Scenario, request: &ExploreRequest) -> Result<ExploreReport, String> {
     request.validate(scenario)?;
+    let goal = request.goal(scenario)?;
     ScenarioRun::new(scenario.clone())?;
     let mut search = Search {
         scenario,
         request,
+        goal: &goal,
         horizon_ms: request.horizon_ms(scenario),
         recipes: Vec::new(),
         visited: FxHashSet::default(),
@@ -79,15 +87,22 @@ pub fn explore(scenario: &Scenario, request: &ExploreRequest) -> Result<ExploreR
         duplicates: 0,
         truncated: false,
     };
-    let outcome = search.levels()?;
-    Ok(search.report(outcome))
+    let found = search.levels()?;
+    let (outcome, shrink) = match found {
+        Ok(outcome) => (outcome, None),
+        Err((schedule, met, seen_by_ms)) => search.finish(schedule, met, seen_by_ms)?,
+    };
+    Ok(search.report(outcome, shrink))
 }
+
+/// A schedule found, what it met and the choice point by which it did.
+type Found = (Vec<Step>, Met, u64);
 
 impl Search<'_> {
     /// Walks level after level. A level whose children did not all fit in the budget is still
     /// walked as far as they go (a find there is still a shortest one, the level before was whole),
     /// but no later level counts as complete.
-    fn levels(&mut self) -> Result<Outcome, String> {
+    fn levels(&mut self) -> Result<Result<Outcome, Found>, String> {
         let mut level: Vec<Option<usize>> = vec![None];
         let mut complete_depth = None;
         for depth in 0..=self.request.max_depth {
@@ -96,15 +111,14 @@ impl Search<'_> {
             for &recipe in &level {
                 match self.walk(recipe, depth < self.request.max_depth, &mut next)? {
                     None => {}
-                    Some(Stop::Found {
-                        invariant,
-                        seen_by_ms,
-                    }) => return Ok(self.found(recipe, invariant, seen_by_ms)),
+                    Some(Stop::Found { met, seen_by_ms }) => {
+                        return Ok(Err((self.steps_of(recipe), met, seen_by_ms)))
+                    }
                     Some(Stop::StatesSpent) => {
-                        return Ok(Outcome::BoundReached {
+                        return Ok(Ok(Outcome::BoundReached {
                             bound: Bound::States,
                             complete_depth,
-                        })
+                        }))
                     }
                 }
             }
@@ -121,10 +135,10 @@ impl Search<'_> {
         } else {
             Bound::Depth
         };
-        Ok(Outcome::BoundReached {
+        Ok(Ok(Outcome::BoundReached {
             bound,
             complete_depth,
-        })
+        }))
     }
 
     /// Walks one schedule from its last step to the horizon; children go to `next`.
@@ -140,12 +154,16 @@ impl Search<'_> {
             Some(last) => (last.used, last.step.at_ms, last.key + 1),
             None => (Used::default(), 0, 0),
         };
+        let mut watch = self.goal.watch(run.world());
+        if self.goal.remembers() {
+            self.watch_prefix(&mut run, &mut watch, start_ms);
+        }
         let mut at_ms = start_ms;
         loop {
             run.advance_to(SimTime::from_ms(at_ms));
-            if let Some(invariant) = self.broken(run.world()) {
+            if let Some(met) = watch.met(run.world()) {
                 return Ok(Some(Stop::Found {
-                    invariant,
+                    met,
                     seen_by_ms: at_ms,
                 }));
             }
@@ -169,6 +187,17 @@ impl Search<'_> {
         }
     }
 
+    /// Asks a goal with memory at every choice point before `start_ms`, as a replay does (the parent's
+    /// walk met nothing there, so this only brings the memory up to date).
+    fn watch_prefix(&self, run: &mut ScenarioRun, watch: &mut GoalWatch<'_>, start_ms: u64) {
+        let mut at_ms = 0;
+        while at_ms < start_ms {
+            run.advance_to(SimTime::from_ms(at_ms));
+            watch.met(run.world());
+            at_ms += self.request.grain_ms;
+        }
+    }
+
     /// Adds a child schedule for every choice `world` offers at `at_ms`.
     fn offer(
         &mut self,
@@ -183,9 +212,10 @@ impl Search<'_> {
             faults_left: self.request.max_faults.saturating_sub(used.faults),
             drops_left: self.request.max_drops.saturating_sub(used.drops),
             holds_left: self.request.max_holds.saturating_sub(used.holds),
+            duplicates_left: self.request.max_duplicates.saturating_sub(used.duplicates),
             min_key,
         };
-        for choice in choices(world, &self.request.pause_ms, allowance) {
+        for choice in choices(world, self.request, allowance) {
             // The frontier is bounded by the state budget too, so memory stays bounded.
             if self.recipes.len() as u64 >= self.request.max_states {
                 self.truncated = true;
@@ -204,22 +234,6 @@ impl Search<'_> {
         }
     }
 
-    /// The invariant the world has broken, if it is one the request is after (the first by name
-    /// when any will do).
-    fn broken(&self, world: &World) -> Option<String> {
-        let counts = world.checkers().violation_counts();
-        match &self.request.invariant {
-            Some(name) => counts
-                .get(name)
-                .filter(|&&count| count > 0)
-                .map(|_| name.clone()),
-            None => counts
-                .iter()
-                .find(|(_, &count)| count > 0)
-                .map(|(name, _)| name.clone()),
-        }
-    }
-
     /// The steps of a schedule, in time order.
     fn steps_of(&self, recipe: Option<usize>) -> Vec<Step> {
         let mut steps = Vec::new();
@@ -232,26 +246,67 @@ impl Search<'_> {
         steps
     }
 
-    fn found(&self, recipe: Option<usize>, invariant: String, seen_by_ms: u64) -> Outcome {
-        let faults = recipe.map_or(0, |index| self.recipes[index].used.faults);
-        Outcome::Found {
-            invariant,
-            seen_by_ms,
-            schedule: self.steps_of(recipe),
-            faults,
-        }
+    /// Shrinks what was found (unless the request says not to) and says it as an outcome.
+    fn finish(
+        &self,
+        schedule: Vec<Step>,
+        met: Met,
+        seen_by_ms: u64,
+    ) -> Result<(Outcome, Option<ShrinkReport>), String> {
+        let (schedule, met, seen_by_ms, shrink) = if self.request.shrink {
+            let judge = Judge {
+                scenario: self.scenario,
+                goal: &self.goal.narrowed_to(&met),
+                grain_ms: self.request.grain_ms,
+                horizon_ms: self.horizon_ms,
+                max_attempts: self.request.max_shrink_attempts,
+            };
+            let shrunk = judge.shrink(schedule)?;
+            let report = Some(shrunk.report);
+            (shrunk.schedule, shrunk.met, shrunk.seen_by_ms, report)
+        } else {
+            (schedule, met, seen_by_ms, None)
+        };
+        let faults = fault_count(&schedule);
+        let outcome = match self.goal {
+            Goal::Example(..) => Outcome::Example {
+                checkpoint: met.name,
+                why: met.why,
+                seen_by_ms,
+                schedule,
+                faults,
+            },
+            Goal::Invariant(_) => Outcome::Found {
+                invariant: met.name,
+                seen_by_ms,
+                schedule,
+                faults,
+            },
+        };
+        Ok((outcome, shrink))
     }
 
-    fn report(&self, outcome: Outcome) -> ExploreReport {
+    fn report(&self, outcome: Outcome, shrink: Option<ShrinkReport>) -> ExploreReport {
         let request = self.request;
         let bounds = (request.max_depth, request.max_faults, request.max_states);
-        let summary = outcome.summary(self.states, bounds, self.horizon_ms);
+        let sought = match self.goal.is_example() {
+            true => "example",
+            false => "counterexample",
+        };
+        let mut summary = outcome.summary(sought, self.states, bounds, self.horizon_ms);
+        if let Some(shrink) = &shrink {
+            summary.push_str(&format!(
+                "; shrunk from {} step(s) and {} fault(s)",
+                shrink.original_steps, shrink.original_faults
+            ));
+        }
         ExploreReport {
             outcome,
             states: self.states,
             duplicates: self.duplicates,
             horizon_ms: self.horizon_ms,
             grain_ms: request.grain_ms,
+            shrink,
             summary,
             covers: COVERS.to_string(),
         }
