@@ -436,7 +436,10 @@ fn link_settings_regions_and_a_hand_on_messages_replay_from_a_link() {
             handled += 1;
         }
     }
-    assert_eq!(handled, 3, "found messages to drop, to hold and to duplicate");
+    assert_eq!(
+        handled, 3,
+        "found messages to drop, to hold and to duplicate"
+    );
     original.apply(&Action::Regions {
         groups: vec![vec![NodeId(0), NodeId(1)], vec![NodeId(2), NodeId(3)]],
     });

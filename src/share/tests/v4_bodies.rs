@@ -249,9 +249,9 @@ fn v4_bytes_after_the_end_overlong_numbers_and_unknown_codes_are_refused() {
         decode_error(&forged(&body, &[0, 0, 0, 2], 0)),
         ShareError::Undecodable { problem } if problem.contains("yes/no")
     ));
-    // One action of kind 22 (there are 22 kinds, 0..=21; 21 is the slow disk).
+    // One action of kind 23 (there are 23 kinds, 0..=22; 22 is a duplicated message).
     assert!(matches!(
-        decode_error(&forged(&body, &[0, 1, 0, 0, 22], 4)),
+        decode_error(&forged(&body, &[0, 1, 0, 0, 23], 4)),
         ShareError::Undecodable { problem } if problem.contains("unknown code")
     ));
     let mut unknown_protocol = body.clone();
