@@ -1,21 +1,22 @@
 //! `quorumlab explore FILE [--invariant NAME | --example CHECKPOINT] [--depth D] [--faults F]
 //! [--drops K] [--holds K] [--duplicates K] [--states N] [--grain-ms G] [--horizon-ms T]
 //! [--pause-ms A,B,..] [--drift-ppm A,..] [--jump-ms A,..] [--no-crash] [--no-isolate] [--no-shrink]
-//! [--shrink-attempts N] [--without-steps] [--emit-scenario OUT.toml]`: the bounded search for the
+//! [--shrink-attempts N] [--without-steps] [--emit-scenario OUT.toml] [--bench]`: the bounded search for the
 //! shortest fault schedule that breaks an invariant (or reaches an example of a lesson checkpoint),
 //! shrunk, as one JSON report.
 //!
 //! `--without-steps` drops the file's own steps first, so a story's scripted fault can be found
 //! rather than given. `--emit-scenario` writes the scenario that replays a result, for
-//! `quorumlab run`. The speed (states per second) goes to stderr: it is a measurement of this machine,
+//! `quorumlab run`. `--bench` prints the search's speed and the time to a shrunk result instead of
+//! the report. The speed (states per second) goes to stderr: it is a measurement of this machine,
 //! and the report on stdout stays the same from run to run.
 
-use super::args::FlagSpec;
+use super::args::{FlagSpec, ParsedArgs};
 use super::Outcome;
 use quorumlab_sim::explore::search::merged;
 use quorumlab_sim::explore::{explore, ExploreRequest};
-use quorumlab_sim::scenario::parse_scenario;
 use quorumlab_sim::scenario::to_toml_string;
+use quorumlab_sim::scenario::{parse_scenario, Scenario};
 use std::time::Instant;
 
 const FLAGS: FlagSpec = FlagSpec {
@@ -36,7 +37,13 @@ const FLAGS: FlagSpec = FlagSpec {
         "pause-ms",
         "emit-scenario",
     ],
-    switches: &["without-steps", "no-shrink", "no-crash", "no-isolate"],
+    switches: &[
+        "without-steps",
+        "no-shrink",
+        "no-crash",
+        "no-isolate",
+        "bench",
+    ],
 };
 
 pub fn explore_command(args: &[String]) -> Outcome {
@@ -55,9 +62,32 @@ fn explore_file(args: &[String]) -> Result<(), String> {
     if parsed.switch("without-steps") {
         scenario.steps.clear();
     }
+    let request = request_from(&parsed)?;
+    if parsed.switch("bench") {
+        return bench(&scenario, &request, file);
+    }
+    let started = Instant::now();
+    let report = explore(&scenario, &request).map_err(|error| format!("{file}: {error}"))?;
+    let seconds = started.elapsed().as_secs_f64();
+    eprintln!(
+        "explored {} states in {seconds:.2} s ({:.0} states/s)",
+        report.states,
+        report.states as f64 / seconds.max(1e-9)
+    );
+    if let (Some(out), Some(schedule)) = (parsed.text("emit-scenario"), report.outcome.schedule()) {
+        let replay = to_toml_string(&merged(&scenario, schedule));
+        std::fs::write(out, replay).map_err(|error| format!("{out}: cannot write: {error}"))?;
+    }
+    let json = serde_json::to_string_pretty(&report).expect("reports serialize");
+    println!("{json}");
+    Ok(())
+}
+
+/// The request the flags describe (defaults for what they leave out).
+fn request_from(parsed: &ParsedArgs) -> Result<ExploreRequest, String> {
     let defaults = ExploreRequest::default();
     let max_depth = parsed.number("depth")?.unwrap_or(defaults.max_depth);
-    let request = ExploreRequest {
+    Ok(ExploreRequest {
         invariant: parsed.text("invariant").map(str::to_string),
         example: parsed.text("example").map(str::to_string),
         max_depth,
@@ -79,21 +109,38 @@ fn explore_file(args: &[String]) -> Result<(), String> {
             .number("shrink-attempts")?
             .unwrap_or(defaults.max_shrink_attempts),
         horizon_ms: parsed.number("horizon-ms")?,
+    })
+}
+
+/// `--bench`: the search alone (no shrinking) gives the states per second; the search as asked
+/// (shrinking included) gives the time to a reportable result. One JSON object on stdout; these are
+/// measurements of this machine, not results.
+fn bench(scenario: &Scenario, request: &ExploreRequest, file: &str) -> Result<(), String> {
+    let timed = |request: &ExploreRequest| {
+        let started = Instant::now();
+        let report = explore(scenario, request).map_err(|error| format!("{file}: {error}"));
+        (report, started.elapsed().as_secs_f64())
     };
-    let started = Instant::now();
-    let report = explore(&scenario, &request).map_err(|error| format!("{file}: {error}"))?;
-    let seconds = started.elapsed().as_secs_f64();
-    eprintln!(
-        "explored {} states in {seconds:.2} s ({:.0} states/s)",
-        report.states,
-        report.states as f64 / seconds.max(1e-9)
+    let unshrunk = ExploreRequest {
+        shrink: false,
+        ..request.clone()
+    };
+    let (search, search_seconds) = timed(&unshrunk);
+    let (report, total_seconds) = timed(request);
+    let (search, report) = (search?, report?);
+    let json = serde_json::json!({
+        "file": file,
+        "states": search.states,
+        "search_seconds": search_seconds,
+        "states_per_second": search.states as f64 / search_seconds.max(1e-9),
+        "seconds_to_result": total_seconds,
+        "summary": report.summary,
+        "shrink": report.shrink,
+    });
+    println!(
+        "{}",
+        serde_json::to_string_pretty(&json).expect("serializes")
     );
-    if let (Some(out), Some(schedule)) = (parsed.text("emit-scenario"), report.outcome.schedule()) {
-        let replay = to_toml_string(&merged(&scenario, schedule));
-        std::fs::write(out, replay).map_err(|error| format!("{out}: cannot write: {error}"))?;
-    }
-    let json = serde_json::to_string_pretty(&report).expect("reports serialize");
-    println!("{json}");
     Ok(())
 }
 

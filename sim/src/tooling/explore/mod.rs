@@ -13,15 +13,20 @@
 //! the first violation found has the fewest steps; ties go to the earliest instant, then the
 //! catalogue's order, which makes the result deterministic.
 //!
-//! What it covers and what it does not (also in the report's `covers` line):
+//! What it covers and what it does not (also in the report's `covers` line and `sim/ENGINE.md`):
 //! - covered: crash, restart, timed pauses of the request's sizes, resume, isolating a node and
-//!   healing, dropping one message in flight, and holding one to the latest delivery its link's
-//!   delay bound allows (which reorders it after what arrives meanwhile), at choice points;
+//!   healing, clock drifts and jumps within the world's bounds ([`request::clock_bounds`]), dropping
+//!   one message in flight, duplicating one, and holding one to the latest delivery its link's delay
+//!   bound allows (which reorders it after what arrives meanwhile), at choice points;
 //! - not covered: faults between two choice points; a message arriving earlier than the seed drew
 //!   it, or held to a point inside its window other than the latest; timers firing other than when
 //!   due (they always fire when due, so time keeps its meaning; same-instant timers keep the queue's
-//!   order); clock jumps and drift; Byzantine modes; duplicates; other seeds. States that differ only in the random generator are merged, so
-//!   the search follows the first one's future (see `engine/world/digest.rs`).
+//!   order); clock faults beyond the world's bounds; Byzantine modes; other seeds; node symmetry.
+//!   States that differ only in the random generator are merged, so the search follows the first
+//!   one's future (see `engine/world/digest.rs`).
+//!
+//! The goal is a broken invariant or an example of a lesson checkpoint ([`goal`]); what is found is
+//! shrunk ([`shrink`]) to the fewest faults, then the fewest steps, a replay at a time.
 //!
 //! "No counterexample" is never said to mean safe: the report names the bound that was reached.
 

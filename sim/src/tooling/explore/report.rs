@@ -66,7 +66,7 @@ pub const COVERS: &str = "crash, restart, timed pause, resume, isolate, heal, si
 drops, duplicates and holds to the link's latest delivery, clock jumps and drifts within the \
 world's bounds, at choice points every grain_ms; not covered: faults between choice points, early \
 deliveries, timers other than when due, clock faults beyond the world's bounds, Byzantine modes, \
-other seeds; an example's checkpoint memory is not part of the state digest";
+other seeds, node symmetry; an example's checkpoint memory is not part of the state digest";
 
 impl Outcome {
     /// The schedule found, if anything was.
