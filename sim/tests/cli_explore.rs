@@ -61,6 +61,43 @@ fn a_found_schedule_is_written_as_a_scenario_that_run_replays_to_the_violation()
 }
 
 #[test]
+fn no_shrink_reports_no_shrinking_and_an_example_is_emitted_like_a_violation() {
+    let file = example("no-fencing-pause.toml");
+    let mut args = vec!["explore", file.as_str()];
+    args.extend(SMALL);
+    args.extend(["50000", "--no-shrink"]);
+    let report = stdout_json(&quorumlab(&args));
+    assert_eq!(report["outcome"]["result"], "found");
+    assert!(report["shrink"].is_null());
+    let out = temp_path("explore-example.toml");
+    let fenced = example("fencing-pause.toml");
+    let args = [
+        "explore",
+        fenced.as_str(),
+        "--without-steps",
+        "--example",
+        "stale_write_refused",
+        "--depth",
+        "1",
+        "--pause-ms",
+        "2000",
+        "--horizon-ms",
+        "4000",
+        "--emit-scenario",
+        out.as_str(),
+    ];
+    let report = stdout_json(&quorumlab(&args));
+    assert_eq!(report["outcome"]["result"], "example");
+    assert_eq!(report["shrink"]["faults"], 1);
+    let replay = stdout_json(&quorumlab(&["run", out.as_str()]));
+    let rejected = replay["resource"]["rejected"].as_array().unwrap();
+    assert!(
+        !rejected.is_empty(),
+        "the replay refuses a stale write: {replay}"
+    );
+}
+
+#[test]
 fn the_fenced_lock_reports_the_bound_and_writes_no_scenario() {
     let out = temp_path("explore-fencing.toml");
     let _ = std::fs::remove_file(&out);
@@ -87,6 +124,18 @@ fn bad_requests_exit_2_with_a_short_reason() {
         (
             vec!["--pause-ms", "1,x"],
             "--pause-ms: \"x\" is not a whole number",
+        ),
+        (
+            vec!["--example", "two_value_chosen"],
+            "did you mean `two_values_chosen` or `value_chosen`?",
+        ),
+        (
+            vec!["--example", "two_value_chosen"],
+            "(valid checkpoints: leader_changed,",
+        ),
+        (
+            vec!["--drift-ppm", "5000"],
+            "a drift of 5000 ppm is outside this world's bound",
         ),
     ] {
         let mut args = vec!["explore", file.as_str()];

@@ -5,8 +5,8 @@
 
 use quorumlab_sim::explore::goal::{replay_goal, Goal};
 use quorumlab_sim::explore::request::clock_bounds;
-use quorumlab_sim::explore::{explore, Bound, ExploreRequest, Outcome};
 use quorumlab_sim::explore::search::merged;
+use quorumlab_sim::explore::{explore, Bound, ExploreRequest, Outcome};
 use quorumlab_sim::scenario::{parse_scenario, to_toml_string, Scenario};
 
 const NO_LOST_UPDATES: &str = "No Lost Updates";
@@ -122,6 +122,7 @@ fn a_duplicated_store_write_is_found_within_a_duplicate_budget_and_not_without_o
         ..one_step()
     };
     let report = explore(&scenario, &with_duplicates).unwrap();
+    assert_eq!(explore(&scenario, &with_duplicates).unwrap(), report);
     let schedule = report.outcome.schedule().expect("an example");
     assert!(
         matches!(

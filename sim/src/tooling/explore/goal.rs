@@ -50,7 +50,7 @@ impl Goal {
             let hint = did_you_mean(name, checkpoint_names(), "checkpoint", "this message");
             let valid: Vec<&str> = checkpoint_names().collect();
             return Err(format!(
-                "unknown checkpoint {name:?}: {hint}; valid checkpoints: {}",
+                "unknown checkpoint {name:?}: {hint} (valid checkpoints: {})",
                 valid.join(", ")
             ));
         }
