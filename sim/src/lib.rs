@@ -30,8 +30,8 @@ pub use tooling::{
     lesson, replay, runner, scenario, suggest, sweep, trace_file,
 };
 pub use views::{
-    difference, history_summary, history_words, message_content, narration, price, upkeep, view,
-    view_coordination,
+    difference, history_cause, history_summary, history_words, message_content, narration, price,
+    upkeep, view, view_coordination,
 };
 pub use worlds::{actor, coordination, registry};
 
