@@ -16,6 +16,7 @@ usage:
   quorumlab history check FILE   (a Jepsen-style history, EDN or JSON lines: its verdict as JSON;
       docs/history-format.md)
   quorumlab history export FILE [--seed N]   (run a scenario; print its client history in that format)
+  quorumlab history generate [--ops 200] [--clients 5] [--keys 3] [--seed 33]   (a synthetic one)
   quorumlab replay TRACE.jsonl   (a trace file exported from the app; exit 1 if it does not reproduce)
   quorumlab check FILE...
   quorumlab experiment FILE [--trials N] [--json OUT.json] [--csv OUT.csv] [--emit-trial LINE:TRIAL]
