@@ -26,7 +26,7 @@ import { step, stepState } from './support/lesson-steps.mjs';
  * { name: what it stands for }: the name the step's live {lock_holder} chip shows ('holder'), or the
  * node an earlier move of the step was made on (that move's kind). "Show me" acts at fixed moments on a
  * fixed run, where the role and the name coincide; by hand the run differs by a few ms and the learner
- * follows the words: lesson 4 step 4 reads from "the old, isolated leader", lesson 9 crashes and pauses
+ * follows the words: lesson 4 steps 4 and 9 read from "the old, isolated leader", lesson 9 crashes and pauses
  * "the current leader", lesson 10's scheduler steps crash or pause "the instance that leads".
  * Elsewhere a solution's worker that must be frozen or crashed while it holds the lock is waited for
  * (`waitForHolder`).
@@ -34,6 +34,7 @@ import { step, stepState } from './support/lesson-steps.mjs';
 const ROLE_NAMES = {
   'exactly-once/1': { B: 'holder' },
   'leases/4': { n2: 'isolate' },
+  'leases/9': { n4: 'isolate' },
   'zookeeper-election/2': { B: 'holder' },
   'zookeeper-election/3': { D: 'holder' },
   'guided-lab/6': { B: 'holder' },

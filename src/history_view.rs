@@ -13,7 +13,8 @@
 //! decides when to ask (see `components::history_lanes`).
 
 use quorumlab_sim::client_history::{Op, OpCall, OpEnd, OpIndex, OpReturn};
-use quorumlab_sim::history_summary::summarize_within;
+use quorumlab_sim::history_summary::{summarize_imported, summarize_within, HistorySummary};
+use quorumlab_sim::ids::NodeId;
 use quorumlab_sim::linearizable::Budget;
 use quorumlab_sim::protocol::ClientCommand;
 use quorumlab_sim::ProtocolConfig;
@@ -81,6 +82,10 @@ pub struct Bar {
     /// The label with times, outcome and server, for the tooltip and screen readers.
     pub description: String,
     pub invoked_us: u64,
+    /// Where a click takes the run: the instant the answer came, or the invocation when none did.
+    pub jump_us: u64,
+    /// The node whose answer completed the op; a click selects it.
+    pub served_by: Option<NodeId>,
 }
 
 impl Bar {
@@ -131,6 +136,29 @@ pub fn judge(world: &World, budget: Budget) -> Judged {
         };
     };
     let summary = summarize_within(world, &check, budget);
+    judged_from(&summary, ops, served_by)
+}
+
+/// Checks a history read from a file (`linearizable::import`) within `budget`, as the panel draws it.
+pub fn judge_imported(ops: Vec<Op>, budget: Budget) -> Judged {
+    let served_by = ops
+        .iter()
+        .map(|op| op.served_by.map(|node| node.to_string()))
+        .collect();
+    match summarize_imported(&ops, budget) {
+        Ok(summary) => judged_from(&summary, ops, served_by),
+        Err(problem) => Judged {
+            kind: VerdictKind::Nothing,
+            words: format!("This history cannot be checked: {problem}."),
+            witness: Vec::new(),
+            stuck: None,
+            ops,
+            served_by,
+        },
+    }
+}
+
+fn judged_from(summary: &HistorySummary, ops: Vec<Op>, served_by: Vec<Option<String>>) -> Judged {
     let kind = match summary.verdict {
         "linearizable" => VerdictKind::Linearizable,
         "not linearizable" => VerdictKind::NotLinearizable,
@@ -261,6 +289,8 @@ pub fn lay_out(judged: &Judged, now_us: u64) -> Lanes {
             description: description(op, served.as_deref(), role),
             label: text,
             invoked_us: op.invoked.at_us,
+            jump_us: op.completed.map_or(op.invoked.at_us, |done| done.at_us),
+            served_by: op.served_by,
         });
     }
     lift_marked_lanes(&mut bars, lane_free_us.len());

@@ -27,11 +27,11 @@ pub use protocols::{
 };
 pub use tooling::{
     behaviour, bench, chaos, chaos_digest, compare, completion, experiment, explore, gallery,
-    lesson, replay, runner, scenario, suggest, sweep, trace_file,
+    history_bench, lesson, replay, runner, scenario, suggest, sweep, trace_file,
 };
 pub use views::{
-    difference, history_summary, history_words, message_content, narration, price, upkeep, view,
-    view_coordination,
+    difference, history_cause, history_summary, history_words, message_content, narration, price,
+    upkeep, view, view_coordination,
 };
 pub use worlds::{actor, coordination, registry};
 

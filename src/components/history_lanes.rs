@@ -1,6 +1,7 @@
 //! "What the clients saw": the Raft world's client operations on lanes along simulated time, under
-//! the linearizability verdict on them, with the witness of a refusal marked. A click on an operation
-//! seeks the run to the instant it was invoked.
+//! the linearizability verdict on them, with the witness of a refusal marked. A click (or Enter) on an
+//! operation seeks the run to the instant it was answered and selects the node that answered it: the
+//! space-time diagram and the inspector then show that node at that moment.
 //!
 //! The panel starts folded and computes nothing while folded, so the first paint never pays for it.
 //! Open, it asks the checker again only when the history could have changed: when the panel view
@@ -10,6 +11,7 @@
 //! frame a few milliseconds at most and reads "undecided" until paused; paused, it asks at once with
 //! the app's full budget (`Budget::APP`). A bound reached is said as such, never as a verdict.
 
+use crate::components::history_transfer::{HistoryTransfer, Imported};
 use crate::context::{use_playback, use_run, use_selection};
 use crate::history_view::{judge, lay_out, verdict_parts, Bar, Judged, Lanes};
 use crate::state::controls::use_controls;
@@ -128,19 +130,37 @@ fn HistoryBody() -> impl IntoView {
             request_animation_frame(centre_stuck_op);
         }
     });
+    let imported: RwSignal<Option<Imported>> = RwSignal::new(None);
+    let showing_import = Memo::new(move |_| imported.with(Option::is_some));
     let lanes = Memo::new(move |_| {
+        if let Some(lanes) = imported.with(|imported| {
+            imported
+                .as_ref()
+                .map(|imported| lay_out(&imported.judged, 0))
+        }) {
+            return Some(lanes);
+        }
         let now_us = run.panel_view.with(|view| view.now_us);
         judged.with(|judged| judged.as_ref().map(|judged| lay_out(judged, now_us)))
     });
     let verdict = move || {
-        judged.with(|judged| {
-            judged
-                .as_ref()
-                .map(|judged| (judged.kind, verdict_parts(&judged.words)))
-        })
+        let words = |judged: &Judged| (judged.kind, verdict_parts(&judged.words));
+        imported
+            .with(|imported| imported.as_ref().map(|imported| words(&imported.judged)))
+            .or_else(|| judged.with(|judged| judged.as_ref().map(words)))
     };
     view! {
         <div class="hv-body">
+            <HistoryTransfer imported=imported />
+            <Show when=move || showing_import.get()>
+                <p class="hv-imported" data-testid="history-imported" role="status">
+                    <strong>"Imported: "</strong>
+                    {move || imported.with(|imported| imported.as_ref().map(|imported| imported.name.clone()))}
+                    " — not the run. Its operations are drawn on their own time axis; clicking one goes nowhere. "
+                    <span data-testid="history-import-time">{move || imported.with(|imported| imported.as_ref().and_then(|imported| imported.check_ms).map(|ms| format!("Read and checked in {ms:.1} ms.")))}</span>
+                    <button data-testid="history-back-to-run" on:click=move |_| imported.set(None)>"Back to the run"</button>
+                </p>
+            </Show>
             {move || verdict().map(|(kind, (head, rest))| view! {
                 <p class=kind.class() data-testid="history-verdict" role="status">
                     <span class="hv-mark" aria-hidden="true">{kind.mark()}</span>
@@ -149,7 +169,7 @@ fn HistoryBody() -> impl IntoView {
                 </p>
             })}
             <HistoryKey />
-            {move || lanes.get().map(|lanes| view! { <LaneGrid lanes=lanes /> })}
+            {move || lanes.get().map(|lanes| view! { <LaneGrid lanes=lanes of_the_run=!showing_import.get_untracked() /> })}
         </div>
     }
 }
@@ -178,6 +198,21 @@ fn centre_stuck_op() {
     }
 }
 
+/// Takes the run to the instant `op` was answered and selects the node that answered it, so the
+/// space-time diagram gives that node a lane ending at that moment and the inspector shows its term,
+/// its lease and its clock against true time.
+fn jump_to_server(
+    controls: crate::state::controls::Controls,
+    selection: crate::context::selection::SelectionContext,
+    jump_us: u64,
+    served_by: Option<quorumlab_sim::ids::NodeId>,
+) {
+    controls.seek_us(jump_us);
+    if let Some(node) = served_by {
+        selection.selected.set(Some(node));
+    }
+}
+
 /// What the bar styles mean, in words as well as looks.
 #[component]
 fn HistoryKey() -> impl IntoView {
@@ -188,13 +223,15 @@ fn HistoryKey() -> impl IntoView {
             <span class="hv-op unknown open hv-sample">"unknown ?"</span>
             <span class="hv-op ok witness hv-sample">"witness"</span>
             <span class="hv-op ok witness stuck hv-sample">"cannot be placed"</span>
-            <span class="hv-hint">"Click an operation to go to the moment it began."</span>
+            <span class="hv-hint">"Click an operation to go to the moment it was answered, with the node that answered it selected."</span>
         </p>
     }
 }
 
+/// `of_the_run`: the lanes show the run's history, which has a "now" and a run to jump into; an
+/// imported one has neither.
 #[component]
-fn LaneGrid(lanes: Lanes) -> impl IntoView {
+fn LaneGrid(lanes: Lanes, of_the_run: bool) -> impl IntoView {
     let height_rem = lanes.lanes.max(1) as f64 * 1.75;
     let now_style = format!("left: {:.3}%", lanes.now_percent);
     let ticks = lanes
@@ -207,13 +244,13 @@ fn LaneGrid(lanes: Lanes) -> impl IntoView {
     let bars = lanes
         .bars
         .into_iter()
-        .map(|bar| view! { <OpBar bar=bar /> })
+        .map(|bar| view! { <OpBar bar=bar jumps=of_the_run /> })
         .collect_view();
     view! {
         <div class="hv-scroll">
             <div class="hv-axis" aria-hidden="true">{ticks}</div>
             <div class="hv-grid" data-testid="history-lanes" style=format!("height: {height_rem:.2}rem")>
-                <span class="hv-now" style=now_style aria-hidden="true"></span>
+                {of_the_run.then(|| view! { <span class="hv-now" style=now_style aria-hidden="true"></span> })}
                 {bars}
             </div>
         </div>
@@ -221,8 +258,9 @@ fn LaneGrid(lanes: Lanes) -> impl IntoView {
 }
 
 #[component]
-fn OpBar(bar: Bar) -> impl IntoView {
+fn OpBar(bar: Bar, jumps: bool) -> impl IntoView {
     let controls = use_controls();
+    let selection = use_selection();
     let style = format!(
         "left: {:.3}%; width: {:.3}%; top: {:.2}rem",
         bar.left_percent,
@@ -230,6 +268,7 @@ fn OpBar(bar: Bar) -> impl IntoView {
         bar.lane as f64 * 1.75
     );
     let at_us = bar.invoked_us;
+    let (jump_us, served_by) = (bar.jump_us, bar.served_by);
     let class = bar.class();
     let role = match bar.role {
         crate::history_view::Role::Plain => "plain",
@@ -239,7 +278,8 @@ fn OpBar(bar: Bar) -> impl IntoView {
     view! {
         <button class=class style=style title=bar.description.clone() aria-label=bar.description
             data-testid="history-op" data-op=bar.index data-role=role data-invoked-us=at_us
-            on:click=move |_| controls.seek_us(at_us)>
+            data-jump-us=jump_us data-served-by=served_by.map(|node| node.to_string())
+            on:click=move |_| if jumps { jump_to_server(controls, selection, jump_us, served_by) }>
             <span class="hv-label">{bar.label}</span>
         </button>
     }

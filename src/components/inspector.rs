@@ -62,7 +62,7 @@ fn raft_facts(node: &NodeView, now_us: u64) -> Vec<(&'static str, String)> {
         },
         newest_terms.join(" ")
     );
-    vec![
+    let mut facts = vec![
         ("role", role_fact(node)),
         ("term", node.term.to_string()),
         (
@@ -85,7 +85,24 @@ fn raft_facts(node: &NodeView, now_us: u64) -> Vec<(&'static str, String)> {
         ("clock", clock_fact(node)),
         ("timers", timers(node, now_us)),
         ("queued inputs", node.queued_inputs.to_string()),
-    ]
+    ];
+    if let Some(lease) = lease_fact(node) {
+        facts.insert(facts.len() - 2, ("lease", lease));
+    }
+    facts
+}
+
+/// Whether a leader's read lease holds by its own clock (a true-time check would say otherwise when
+/// the clock lies: the clock fact beside it shows by how much).
+/// `None` for a node that is no leader with lease reads on.
+fn lease_fact(node: &NodeView) -> Option<String> {
+    node.lease_holds.map(|holds| {
+        if holds {
+            "holds, by its own clock: it answers reads alone".to_string()
+        } else {
+            "expired, by its own clock: it may not answer reads alone".to_string()
+        }
+    })
 }
 
 /// A crashed server has no role: its volatile state (the role among it) went with the crash.

@@ -22,6 +22,7 @@ pub mod experiment_sheet;
 pub mod export_menu;
 pub mod gallery;
 pub mod history_lanes;
+pub mod history_transfer;
 pub mod import_export;
 pub mod inspector;
 pub mod kv_servers;

@@ -13,6 +13,10 @@ const USAGE: &str = "\
 usage:
   quorumlab run FILE [--seed N] [--duration-ms N] [--trace OUT.jsonl] [--history]
       --history adds whether what the clients saw is linearizable (a `history` block)
+  quorumlab history check FILE   (a Jepsen-style history, EDN or JSON lines: its verdict as JSON;
+      docs/history-format.md)
+  quorumlab history export FILE [--seed N]   (run a scenario; print its client history in that format)
+  quorumlab history generate [--ops 200] [--clients 5] [--keys 3] [--seed 33]   (a synthetic one)
   quorumlab replay TRACE.jsonl   (a trace file exported from the app; exit 1 if it does not reproduce)
   quorumlab check FILE...
   quorumlab experiment FILE [--trials N] [--json OUT.json] [--csv OUT.csv] [--emit-trial LINE:TRIAL]
@@ -44,6 +48,7 @@ fn main() -> ExitCode {
         Some("check") => cli::check::check_command(&args[1..]),
         Some("experiment") => cli::experiment::experiment_command(&args[1..]),
         Some("explore") => cli::explore::explore_command(&args[1..]),
+        Some("history") => cli::history::history_command(&args[1..]),
         Some("verify") => cli::verify::verify_command(&args[1..]),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");

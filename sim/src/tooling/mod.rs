@@ -11,6 +11,7 @@ pub mod completion;
 pub mod experiment;
 pub mod explore;
 pub mod gallery;
+pub mod history_bench;
 pub mod lesson;
 pub mod replay;
 pub mod runner;

@@ -8,10 +8,19 @@
 //! can show the same fields. Ops are described from the client's side ("get key 1 → 1", "put key 1 =
 //! 17"), with the true times of their invocation and completion and the node that answered.
 
+use crate::base::ids::NodeId;
+use crate::base::time::SimTime;
+use crate::contract::action::Action;
 use crate::contract::client_history::{Op, OpIndex};
-use crate::engine::linearizable::models::{HistoryCheck, HistoryVerdict};
+use crate::contract::erased_model::DynModel;
+use crate::engine::linearizable::models::{
+    check_models, witness, HistoryCheck, HistoryVerdict, Witness,
+};
 use crate::engine::linearizable::Budget;
+use crate::engine::linearizable::HistoryError;
 use crate::engine::world::World;
+use crate::protocols::raft::kv_model::KV_MODEL;
+use crate::views::history_cause::cause_sentence;
 use crate::views::history_words::{op_words, pattern_sentence};
 use serde::Serialize;
 
@@ -40,6 +49,9 @@ pub struct RefusalSummary {
     pub witness: Vec<OpSummary>,
     /// What the witness shows, in one sentence.
     pub witness_words: Option<String>,
+    /// The fault on the answering node that came before the op could not be placed, when the run's
+    /// actions name one (`views::history_cause`).
+    pub cause_words: Option<String>,
 }
 
 /// The `history` block.
@@ -69,8 +81,31 @@ pub fn summarize(world: &World, check: &HistoryCheck) -> HistorySummary {
 /// reached only loses the witness and its sentence, never the verdict.
 pub fn summarize_within(world: &World, check: &HistoryCheck, budget: Budget) -> HistorySummary {
     let ops = world.client_log().ops();
-    let describe = |index: OpIndex| describe_op(world, &ops[index as usize]);
     let witness = world.history_witness(check, budget);
+    let name = |node: NodeId| world.node_label(node);
+    summarize_ops(&ops, check, witness, &name, world.action_log())
+}
+
+/// The summary of a history read from a file (`linearizable::import`): checked against the
+/// key-value store's model within `budget`, with no run behind it, so no fault to name.
+pub fn summarize_imported(ops: &[Op], budget: Budget) -> Result<HistorySummary, HistoryError> {
+    let models: &[&dyn DynModel] = &[&KV_MODEL];
+    let check = check_models(models, ops, None, budget)?;
+    let found = witness(models, ops, &check, budget);
+    let name = |node: NodeId| node.to_string();
+    Ok(summarize_ops(ops, &check, found, &name, &[]))
+}
+
+/// The summary of `check`, a check of `ops`, given its witness (if one was found), node names and
+/// the actions of the run the ops came from.
+pub fn summarize_ops(
+    ops: &[Op],
+    check: &HistoryCheck,
+    witness: Option<Witness>,
+    name: &dyn Fn(NodeId) -> String,
+    actions: &[(SimTime, Action)],
+) -> HistorySummary {
+    let describe = |index: OpIndex| describe_op(name, &ops[index as usize]);
     let refused = check.refused().and_then(|model_check| {
         let (part, stuck, longest) = model_check.refusal()?;
         Some(RefusalSummary {
@@ -84,7 +119,8 @@ pub fn summarize_within(world: &World, check: &HistoryCheck, budget: Budget) -> 
                 .collect(),
             witness_words: witness
                 .as_ref()
-                .map(|witness| pattern_sentence(&ops, &witness.pattern, stuck)),
+                .map(|witness| pattern_sentence(ops, &witness.pattern, stuck)),
+            cause_words: cause_sentence(actions, &ops[stuck as usize], name),
         })
     });
     let verdict = check.verdict();
@@ -130,7 +166,11 @@ fn sentence(
         ),
         (HistoryVerdict::Refused { .. }, Some(refusal)) if refusal.witness_words.is_some() => {
             let words = refusal.witness_words.as_deref().unwrap_or_default();
-            format!("Not linearizable{scope}: {words}")
+            let cause = refusal
+                .cause_words
+                .as_ref()
+                .map_or(String::new(), |cause| format!(" {cause}"));
+            format!("Not linearizable{scope}: {words}{cause}")
         }
         (HistoryVerdict::Refused { .. }, Some(refusal)) => {
             let before: Vec<&str> = refusal.longest.iter().map(|op| op.what.as_str()).collect();
@@ -147,12 +187,12 @@ fn sentence(
     }
 }
 
-fn describe_op(world: &World, op: &Op) -> OpSummary {
+fn describe_op(name: &dyn Fn(NodeId) -> String, op: &Op) -> OpSummary {
     OpSummary {
         index: op.index,
         what: op_words(op),
         invoked_us: op.invoked.at_us,
         completed_us: op.completed.map(|instant| instant.at_us),
-        served_by: op.served_by.map(|node| world.node_label(node)),
+        served_by: op.served_by.map(name),
     }
 }

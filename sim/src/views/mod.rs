@@ -3,6 +3,7 @@
 //! the engine layer and below; nothing here changes a run.
 
 pub mod difference;
+pub mod history_cause;
 pub mod history_summary;
 pub mod history_words;
 pub mod message_content;

@@ -23,6 +23,9 @@
 //! the few ops that show it.
 
 pub mod budget;
+pub mod edn_lines;
+pub mod export;
+pub mod import;
 pub mod models;
 pub mod preference;
 pub mod prune;

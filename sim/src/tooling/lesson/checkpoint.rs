@@ -174,6 +174,12 @@ pub enum Checkpoint {
     /// Since the step began the store refused a write as malformed (a field missing or unreadable),
     /// and its count and highest token seen were the same after the refusal as before it.
     MalformedRequestRejected,
+    /// What the clients saw fits no order (checked as the history panel checks it), and the op no
+    /// order can place was invoked since the step began.
+    HistoryRefused,
+    /// A client op invoked since the step began ended unknown, and the whole history still fits one
+    /// order: an unknown outcome is no error.
+    UnknownOutcomeLinearizable,
     /// A checkpoint only one world can meet, declared in that world's folder
     /// (`protocols/<world>/checkpoints.rs`) and listed by its registry entry's parts.
     World(WorldCheckpoint),

@@ -11,6 +11,7 @@
 
 mod believers;
 mod byzantine;
+mod client_history;
 mod coordination;
 mod elections;
 mod grants;
@@ -115,6 +116,8 @@ pub struct CheckpointEvaluator {
     lock_timeout: lock_timeout::LockTimeoutWatch,
     /// The store's malformed and stale refusals since the step began.
     malformed: malformed::MalformedWatch,
+    /// The last verdict on what the clients saw, and the step's start.
+    history: client_history::HistoryWatch,
     /// A world's own checkpoint, watched by its folder's code.
     world: Option<Box<dyn CheckpointWatch>>,
     /// Set once the checkpoint has been met; later calls return it unchanged.
@@ -164,6 +167,7 @@ impl CheckpointEvaluator {
             stranded: stranded_leader::StrandedLeaderWatch::begin(world, overwrites),
             lock_timeout: lock_timeout::LockTimeoutWatch::begin(world),
             malformed: malformed::MalformedWatch::begin(world),
+            history: client_history::HistoryWatch::begin(world),
             world: own_watch,
             met: None,
         }
@@ -300,7 +304,9 @@ impl CheckpointEvaluator {
             | Checkpoint::StrandedLeaderWriteUnknown
             | Checkpoint::OldLeaderEntriesOverwritten
             | Checkpoint::LockRequestTimedOut
-            | Checkpoint::MalformedRequestRejected => self.evaluate_edge_case(world, leader),
+            | Checkpoint::MalformedRequestRejected
+            | Checkpoint::HistoryRefused
+            | Checkpoint::UnknownOutcomeLinearizable => self.evaluate_edge_case(world, leader),
         }
     }
 
@@ -336,6 +342,8 @@ impl CheckpointEvaluator {
             Checkpoint::OldLeaderEntriesOverwritten => self.stranded.entries_overwritten(world),
             Checkpoint::LockRequestTimedOut => self.lock_timeout.acquire_timed_out(world),
             Checkpoint::MalformedRequestRejected => self.malformed.check(world),
+            Checkpoint::HistoryRefused => self.history.refused(world),
+            Checkpoint::UnknownOutcomeLinearizable => self.history.unknown_yet_linearizable(world),
             // `evaluate` sends only the checkpoints above here.
             other => Verdict::not_yet(format!("{other:?} is judged elsewhere")),
         }

@@ -128,6 +128,10 @@ pub const LESSON_SCENARIO_FOLDER: &str = "lessons/scenarios/";
 /// `(path from the repository root, TOML text)` of every scenario a lesson may name.
 pub const SCENARIO_FILES: &[(&str, &str)] = &[
     (
+        "lessons/scenarios/lease-history.toml",
+        include_str!("../../../../lessons/scenarios/lease-history.toml"),
+    ),
+    (
         "lessons/scenarios/log-five.toml",
         include_str!("../../../../lessons/scenarios/log-five.toml"),
     ),

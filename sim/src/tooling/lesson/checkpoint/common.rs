@@ -208,4 +208,9 @@ pub(super) const COMMON: &[(&str, Form)] = &[
         "malformed_request_rejected",
         Form::Bare(Checkpoint::MalformedRequestRejected),
     ),
+    ("history_refused", Form::Bare(Checkpoint::HistoryRefused)),
+    (
+        "unknown_outcome_linearizable",
+        Form::Bare(Checkpoint::UnknownOutcomeLinearizable),
+    ),
 ];

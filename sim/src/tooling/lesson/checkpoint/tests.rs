@@ -157,6 +157,11 @@ fn every_name_parses_with_its_argument() {
             "malformed_request_rejected",
             Checkpoint::MalformedRequestRejected,
         ),
+        ("history_refused", Checkpoint::HistoryRefused),
+        (
+            "unknown_outcome_linearizable",
+            Checkpoint::UnknownOutcomeLinearizable,
+        ),
         ("minority_cannot_commit", Checkpoint::MinorityCannotCommit),
         ("partitioned", Checkpoint::Partitioned),
         ("leader_stepped_down", Checkpoint::LeaderSteppedDown),
