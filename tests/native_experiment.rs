@@ -43,7 +43,7 @@ fn the_randomness_experiment_gives_the_recorded_result_natively() {
     );
     // The recorded file must describe a real distribution, not an empty one.
     assert_eq!(result.rows.len(), 40);
-    let median = |line: usize| result.lines[line].summary.median_ms.expect("a median");
+    let median = |line: usize| result.lines[line].summary.median.expect("a median");
     assert!(
         median(0) > 2.0 * median(1),
         "5 ms of randomness is slower than 50 ms"

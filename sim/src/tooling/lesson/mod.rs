@@ -54,6 +54,7 @@ mod pacing;
 mod parse;
 mod runner;
 
+pub(crate) use checkpoint::parse_checkpoint;
 pub use checkpoint::{checkpoint_names, Checkpoint, CheckpointError, WorldCheckpoint};
 pub use driver::{
     Driven, LessonDriver, NamesAtTick, Observation, RunEnd, ScheduledAction, CHECK_EVERY_MS,
