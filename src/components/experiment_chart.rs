@@ -64,7 +64,11 @@ fn measure_words(outcome: &Outcome) -> String {
         "first_election" => "time from the start to the first leader".into(),
         "leaderless_time" => "time without a leader over the whole run".into(),
         "commit_latency" => "time from a write to its acknowledgement".into(),
-        "election_after_action" => "time from an action on the leader to a new leader".into(),
+        "election_after_action" => match outcome.action.as_deref() {
+            Some("pause") => "time from pausing the leader to a new leader".into(),
+            Some("isolate") => "time from cutting the leader off to a new leader".into(),
+            _ => "time from the leader's crash to the next leader".into(),
+        },
         "messages_per_commit" => "messages sent per committed entry".into(),
         "checkpoint_time" => format!(
             "time until the checkpoint {} ticks",

@@ -242,11 +242,17 @@ impl ExperimentSheetState {
             RunStatus::Finished(finished) => Moment::of(&finished.outcome),
             _ => Moment::Crash,
         };
+        if let (Moment::Checkpoint(checkpoint), Some(ticked_us)) =
+            (&moment, row.as_ref().and_then(|row| row.measured()))
+        {
+            let at = crate::format::sim_time(ticked_us);
+            text.push_str(&format!(" The checkpoint {checkpoint} ticked at {at}."));
+        }
         if let Some(row) = row.filter(|row| row.from_us > 0) {
             // Just before the moment measured, so pressing play shows it.
             state.seek_us(row.from_us.saturating_sub(200_000));
             state.parts().playback.playing.set(false);
-            text.push_str(&trial_sentence(moment, row.from_us, row.measured()));
+            text.push_str(&trial_sentence(&moment, row.from_us, row.measured()));
         }
         self.open.set(false);
         if is_experiment_fragment(&web_io::location_hash()) {
@@ -260,8 +266,10 @@ impl ExperimentSheetState {
 }
 
 /// The moment a reopened trial's measure starts from.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 enum Moment {
+    /// Measured from the start to the named checkpoint's tick.
+    Checkpoint(String),
     Crash,
     /// The leader is paused or cut off (`pause`, `isolate`).
     Action(&'static str),
@@ -272,6 +280,9 @@ enum Moment {
 impl Moment {
     fn of(outcome: &super::outcome::Outcome) -> Moment {
         match (outcome.measure.as_str(), outcome.action.as_deref()) {
+            ("checkpoint_time", _) => {
+                Moment::Checkpoint(outcome.checkpoint.clone().unwrap_or_default())
+            }
             ("commit_latency", _) => Moment::Write,
             ("messages_per_commit", _) => Moment::Writes,
             (_, Some("pause")) => Moment::Action("is paused"),
@@ -282,7 +293,7 @@ impl Moment {
 }
 
 /// What a reopened trial's notice says of the moment it measured.
-fn trial_sentence(moment: Moment, from_us: u64, measured: Option<u64>) -> String {
+fn trial_sentence(moment: &Moment, from_us: u64, measured: Option<u64>) -> String {
     let at = crate::format::sim_time(from_us);
     let took = measured.map(crate::format::sim_time);
     let said = match (moment, took) {
@@ -305,8 +316,10 @@ fn trial_sentence(moment: Moment, from_us: u64, measured: Option<u64>) -> String
         (Moment::Action(done), None) => {
             format!(" The leader {done} at {at}; no new leader within the bound.")
         }
-        (Moment::Crash, Some(took)) => format!(" The leader crashes at {at}; the next leader took {took}."),
-        (Moment::Crash, None) => {
+        (Moment::Crash | Moment::Checkpoint(_), Some(took)) => {
+            format!(" The leader crashes at {at}; the next leader took {took}.")
+        }
+        (Moment::Crash | Moment::Checkpoint(_), None) => {
             format!(" The leader crashes at {at}; no leader followed within the bound.")
         }
     };
