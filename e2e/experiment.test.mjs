@@ -166,3 +166,71 @@ test('under a sub-folder the worker loads beside the page and runs', async () =>
     await app.close();
   }
 });
+
+test('messages per commit: a count on a linear axis, equal to the native result', async () => {
+  const app = await openApp({ path: '/#/experiment/messages-per-commit' });
+  const { page } = app;
+  try {
+    await page.waitForSelector(SHEET);
+    assert.equal(await page.inputValue('[data-testid=experiment-measure]'), 'messages_per_commit');
+    await setField(page, 'experiment-trials', 20);
+    await runAndWait(page);
+    assert.equal(await page.locator('[data-testid=experiment-line]').count(), 3);
+    assert.match(await page.textContent('[data-testid=experiment-axis-name]'), /messages per committed entry/);
+    const medians = await page.$$eval('[data-testid=experiment-median]', (cells) => cells.map((cell) => cell.textContent));
+    for (const median of medians) assert.match(median, /^\d+\.\d$/, `a count, not a time: ${medians}`);
+    const ticks = await page.$$eval('.experiment-tick', (spans) => spans.map((span) => span.textContent));
+    assert.ok(ticks.length >= 2 && ticks.every((tick) => /^\d+(\.\d+)?$/.test(tick)), `count ticks: ${ticks}`);
+    const steps = ticks.map(Number).slice(1).map((tick, index) => tick - Number(ticks[index]));
+    assert.ok(steps.every((step) => Math.abs(step - steps[0]) < 1e-9), `a linear axis: ${ticks}`);
+
+    const fromBrowser = await download(page, 'experiment-json');
+    const native = await readFile(join(REPO_ROOT, 'tests', 'fixtures', 'experiment-messages-20.json'), 'utf8');
+    assert.equal(fromBrowser, native.trimEnd());
+    const csv = await download(page, 'experiment-csv');
+    assert.match(csv, /^heartbeat_ms,seed,from_ms,outcome,measured_count\n/);
+
+    await page.locator('[data-testid=experiment-open-median]').first().click();
+    await page.waitForSelector(SHEET, { state: 'detached' });
+    assert.match(await page.textContent('[data-testid=notice]'), /The writes are sent at [\d.]+ m?s; .* messages per committed write/);
+    assertNoProblems(app);
+  } finally {
+    await app.close();
+  }
+});
+
+test('pausing the leader and a lesson checkpoint are measured; an unknown checkpoint is refused by name', async () => {
+  const app = await openApp({ path: '/#/experiment/pause-leader' });
+  const { page } = app;
+  try {
+    await page.waitForSelector(SHEET);
+    assert.equal(await page.inputValue('[data-testid=experiment-measure]'), 'pause_leader');
+    await setField(page, 'experiment-trials', 10);
+    await runAndWait(page);
+    assert.match(await page.textContent('[data-testid=experiment-result] h3'), /from pausing the leader to a new leader/);
+    await page.locator('[data-testid=experiment-open-worst]').last().click();
+    await page.waitForSelector(SHEET, { state: 'detached' });
+    assert.match(await page.textContent('[data-testid=notice]'), /The leader is paused at [\d.]+ m?s; a new leader took/);
+
+    await page.goto(`${app.url}/#/experiment/split-vote`);
+    await page.waitForSelector(SHEET);
+    assert.equal(await page.inputValue('[data-testid=experiment-checkpoint]'), 'split_vote');
+    await setField(page, 'experiment-checkpoint', 'leader_chnaged');
+    await setField(page, 'experiment-trials', 5);
+    await page.click('[data-testid=experiment-run]');
+    await waitUntil(async () => /unknown checkpoint/.test((await page.textContent('[data-testid=experiment-said]')) ?? ''), {
+      what: 'the unknown checkpoint to be refused',
+    });
+    assert.match(await page.textContent('[data-testid=experiment-said]'), /leader_changed, term_at_least/);
+    await setField(page, 'experiment-checkpoint', 'term_at_least(1)');
+    await runAndWait(page);
+    assert.match(await page.textContent('[data-testid=experiment-result] h3'), /checkpoint term_at_least\(1\) ticks/);
+    assert.equal(await page.locator('[data-testid=experiment-line]').count(), 3);
+    await page.locator('[data-testid=experiment-open-median]').first().click();
+    await page.waitForSelector(SHEET, { state: 'detached' });
+    assert.match(await page.textContent('[data-testid=notice]'), /term_at_least\(1\) ticked at [\d.]+ m?s/);
+    assertNoProblems(app);
+  } finally {
+    await app.close();
+  }
+});

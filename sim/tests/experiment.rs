@@ -36,15 +36,15 @@ fn an_experiment_runs_the_same_twice_and_summarises_each_line() {
         let summary = &line.summary;
         assert_eq!(summary.trials, 12);
         assert_eq!(
-            summary.elected + summary.censored + summary.no_leader_to_crash,
+            summary.measured + summary.censored + summary.no_leader_to_crash,
             12
         );
-        assert!(summary.elected > 0);
-        let median = summary.median_ms.expect("a median");
-        assert!(median <= summary.worst_elected_ms.unwrap());
+        assert!(summary.measured > 0);
+        let median = summary.median.expect("a median");
+        assert!(median <= summary.worst.unwrap());
     }
     // Short timeouts elect faster than long ones.
-    assert!(first.lines[1].summary.median_ms < first.lines[0].summary.median_ms);
+    assert!(first.lines[1].summary.median < first.lines[0].summary.median);
     let csv = to_csv(&first);
     assert!(csv.starts_with("election_timeout_ms,seed,from_ms,outcome,measured_ms\n"));
     assert_eq!(csv.lines().count(), 25);
@@ -62,7 +62,7 @@ fn a_trial_reopens_as_its_own_run_with_the_same_crash_and_next_leader() {
     run.run_to_end();
     let report = run.report();
     assert!(report.skipped_steps.is_empty());
-    let measured_ms = row.measured_us.unwrap() / 1_000;
+    let measured_ms = row.measured.unwrap() / 1_000;
     let next = report
         .world
         .leaders
@@ -81,12 +81,12 @@ fn a_bound_too_short_for_any_election_censors_every_trial() {
     let result = tight.run(|_| {}).expect("runs");
     let first_line = &result.lines[0].summary;
     assert_eq!(
-        first_line.elected, 0,
+        first_line.measured, 0,
         "a 150 ms timeout reset at most a heartbeat (75 ms) before the crash cannot elect within 50 ms"
     );
     assert_eq!(first_line.censored + first_line.no_leader_to_crash, 12);
     assert!(first_line.censored > 0);
-    assert_eq!(first_line.median_ms, None);
+    assert_eq!(first_line.median, None);
 }
 
 #[test]
@@ -194,7 +194,7 @@ const COMMIT_FILE: &str =
 fn commit_latency_grows_with_the_disk_and_its_trial_replays_the_write() {
     let commits = experiment(COMMIT_FILE).expect("valid");
     let result = commits.run(|_| {}).expect("runs");
-    let median = |line: usize| result.lines[line].summary.median_ms.expect("a median");
+    let median = |line: usize| result.lines[line].summary.median.expect("a median");
     // A write waits for a majority's disks (the leader's own write runs alongside): 30 ms a write
     // adds about 30 ms to every commit. (Before a heartbeat's reply waited for a write still in
     // progress, followers acknowledged entries they had not finished writing: 7 ms here.)
@@ -233,7 +233,7 @@ fn leaderless_time_counts_the_first_election_and_every_stretch_after() {
         let to_first = run_trial(&first, 0, trial).expect("runs");
         assert_eq!(total.outcome, Outcome::Measured);
         // A calm cluster is leaderless only until its first leader.
-        assert_eq!(total.measured_us, to_first.measured_us, "trial {trial}");
+        assert_eq!(total.measured, to_first.measured, "trial {trial}");
     }
     let with_crash = format!("{file}\n[crash]\nsettle_ms = 300\n");
     let refused = experiment(&with_crash).unwrap_err();

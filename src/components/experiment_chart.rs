@@ -1,11 +1,11 @@
-//! An experiment's result: the CDF of each line on a logarithmic time axis (plotters on a canvas,
-//! labels in HTML), a table of each line's numbers with its median and worst trials one click
+//! An experiment's result: the CDF of each line on a logarithmic time axis, or a linear axis for a
+//! count (plotters on a canvas, labels in HTML), a table of each line's numbers with its median and worst trials one click
 //! away, and the downloads (JSON, CSV, and the experiment file with its scenario for the CLI).
 //! Clicking near a point of the chart opens that trial on the cluster.
 
 use crate::components::charts::palette::{series_css, ChartPalette};
-use crate::experiment::chart_axes::{nearest_point, ChartFrame};
-use crate::experiment::outcome::{CdfPoint, Outcome};
+use crate::experiment::chart_axes::{nearest_point, ChartFrame, Scale};
+use crate::experiment::outcome::{CdfPoint, Outcome, Unit};
 use crate::experiment::sheet::{ExperimentSheetState, Finished, RunStatus};
 use crate::web_io;
 use leptos::prelude::*;
@@ -22,39 +22,60 @@ const MARGIN_RIGHT_PX: f64 = 14.0;
 /// How far from a point a click still opens it.
 const CLICK_REACH_PX: f64 = 24.0;
 
-fn milliseconds(value: Option<f64>) -> String {
-    match value {
-        Some(ms) if ms >= 10_000.0 => format!("{:.1} s", ms / 1_000.0),
-        Some(ms) if ms >= 100.0 => format!("{ms:.0} ms"),
-        Some(ms) => format!("{ms:.1} ms"),
-        None => "beyond the bound".into(),
+/// A line's number in its unit: a time in ms or s, a count with one decimal.
+fn value_text(unit: Unit, value: Option<f64>) -> String {
+    match (unit, value) {
+        (Unit::Count, Some(count)) => format!("{count:.1}"),
+        (Unit::Time, Some(ms)) if ms >= 10_000.0 => format!("{:.1} s", ms / 1_000.0),
+        (Unit::Time, Some(ms)) if ms >= 100.0 => format!("{ms:.0} ms"),
+        (Unit::Time, Some(ms)) => format!("{ms:.1} ms"),
+        (Unit::Time, None) => "beyond the bound".into(),
+        (Unit::Count, None) => "censored".into(),
     }
 }
 
-fn tick_text(ms: f64) -> String {
-    if ms >= 1_000.0 {
-        format!("{} s", ms / 1_000.0)
-    } else {
-        format!("{ms} ms")
+fn tick_text(unit: Unit, value: f64) -> String {
+    match unit {
+        Unit::Count => format!("{value}"),
+        Unit::Time if value >= 1_000.0 => format!("{} s", value / 1_000.0),
+        Unit::Time => format!("{value} ms"),
     }
 }
 
 /// The frame for a canvas `width_px` wide (CSS pixels).
 fn frame_for(outcome: &Outcome, width_px: f64) -> ChartFrame {
-    let shortest_ms = outcome
-        .rows
-        .iter()
-        .filter_map(|row| row.measured_us)
-        .min()
-        .map_or(1.0, |us| us as f64 / 1_000.0);
-    ChartFrame::new(
+    let (smallest, largest) = outcome.value_range();
+    let scale = match outcome.unit {
+        Unit::Time => Scale::Log,
+        Unit::Count => Scale::Linear,
+    };
+    let area = (
         MARGIN_LEFT_PX,
         MARGIN_TOP_PX,
         width_px - MARGIN_LEFT_PX - MARGIN_RIGHT_PX,
         CHART_HEIGHT_PX - MARGIN_TOP_PX - MARGIN_BOTTOM_PX,
-        shortest_ms,
-        outcome.longest_ms(),
-    )
+    );
+    ChartFrame::new(area, smallest, largest, scale)
+}
+
+/// What the chart's values are, after the title.
+fn measure_words(outcome: &Outcome) -> String {
+    match outcome.measure.as_str() {
+        "first_election" => "time from the start to the first leader".into(),
+        "leaderless_time" => "time without a leader over the whole run".into(),
+        "commit_latency" => "time from a write to its acknowledgement".into(),
+        "election_after_action" => match outcome.action.as_deref() {
+            Some("pause") => "time from pausing the leader to a new leader".into(),
+            Some("isolate") => "time from cutting the leader off to a new leader".into(),
+            _ => "time from the leader's crash to the next leader".into(),
+        },
+        "messages_per_commit" => "messages sent per committed entry".into(),
+        "checkpoint_time" => format!(
+            "time until the checkpoint {} ticks",
+            outcome.checkpoint.as_deref().unwrap_or("?")
+        ),
+        _ => "time from the leader's crash to the next leader".into(),
+    }
 }
 
 /// Draws every line's CDF as a staircase. Errors (no 2D context) leave the canvas blank.
@@ -76,7 +97,7 @@ fn draw(
         &palette.background.filled(),
         true,
     );
-    for tick in frame.ticks_ms(usize::MAX) {
+    for tick in frame.ticks(usize::MAX) {
         let (x, _) = frame.pixel(tick, 0.0);
         let _ = backend.draw_line(
             scaled((x, frame.top)),
@@ -95,14 +116,14 @@ fn draw(
     for (line, points) in lines.iter().enumerate() {
         let colour = palette.series[line % palette.series.len()];
         let style = colour.stroke_width((2.0 * ratio).round() as u32);
-        let mut path = vec![scaled(frame.pixel(frame.from_ms, 0.0))];
+        let mut path = vec![scaled(frame.pixel(frame.from, 0.0))];
         let mut below = 0.0;
         for point in points {
-            path.push(scaled(frame.pixel(point.measured_ms, below)));
-            path.push(scaled(frame.pixel(point.measured_ms, point.fraction)));
+            path.push(scaled(frame.pixel(point.value, below)));
+            path.push(scaled(frame.pixel(point.value, point.fraction)));
             below = point.fraction;
         }
-        path.push(scaled(frame.pixel(frame.to_ms, below)));
+        path.push(scaled(frame.pixel(frame.to, below)));
         let _ = backend.draw_path(path, &style);
     }
 }
@@ -163,6 +184,7 @@ fn ResultView(finished: Arc<Finished>) -> impl IntoView {
         }
     };
     let labels_outcome = finished.clone();
+    let unit = outcome.unit;
     let tick_labels = move || {
         let width = shown_width.get();
         if width <= 0.0 {
@@ -171,19 +193,21 @@ fn ResultView(finished: Arc<Finished>) -> impl IntoView {
         let frame = frame_for(&labels_outcome.outcome, width);
         let most = (frame.width / 60.0) as usize;
         frame
-            .ticks_ms(most.max(2))
+            .ticks(most.max(2))
             .into_iter()
             .map(|tick| {
                 let (x, _) = frame.pixel(tick, 0.0);
-                view! { <span class="experiment-tick" style=format!("left: {x:.0}px")>{tick_text(tick)}</span> }
+                view! { <span class="experiment-tick" style=format!("left: {x:.0}px")>{tick_text(unit, tick)}</span> }
             })
             .collect::<Vec<_>>()
     };
-    let measure_words = match outcome.measure.as_str() {
-        "first_election" => "time from the start to the first leader",
-        "leaderless_time" => "time without a leader over the whole run",
-        "commit_latency" => "time from a write to its acknowledgement",
-        _ => "time from the leader's crash to the next leader",
+    let measure_words = measure_words(outcome);
+    let (across, reading) = match unit {
+        Unit::Time => ("a time (across, logarithmic)", "further left is faster"),
+        Unit::Count => (
+            "a number of messages per committed entry (across, linear)",
+            "further left is cheaper",
+        ),
     };
     view! {
         <div class="experiment-result" data-testid="experiment-result">
@@ -193,10 +217,11 @@ fn ResultView(finished: Arc<Finished>) -> impl IntoView {
                 <span class="experiment-share top" aria-hidden="true">"all trials"</span>
                 <span class="experiment-share middle" aria-hidden="true">"half"</span>
                 <canvas node_ref=canvas class="experiment-canvas" data-testid="experiment-canvas" role="img" on:click=on_click
-                    aria-label=format!("Share of trials (upwards) done within a time (across, logarithmic), one line per {}; the table below has the same numbers", outcome.key)></canvas>
+                    aria-label=format!("Share of trials (upwards) done within {across}, one line per {}; the table below has the same numbers", outcome.key)></canvas>
                 <div class="experiment-ticks" aria-hidden="true">{tick_labels}</div>
             </div>
-            <p class="muted">"Each line climbs as more of its trials are done; further left is faster. Click a point to open that trial on the cluster."</p>
+            {(unit == Unit::Count).then(|| view! { <p class="experiment-axis-name" data-testid="experiment-axis-name">"messages per committed entry →"</p> })}
+            <p class="muted">{format!("Each line climbs as more of its trials are done; {reading}. Click a point to open that trial on the cluster.")}</p>
             <LineTable finished=finished.clone() />
             <Downloads finished=finished />
         </div>
@@ -213,18 +238,19 @@ fn LineTable(finished: Arc<Finished>) -> impl IntoView {
         .enumerate()
         .map(|(line, shown)| {
             let summary = &shown.summary;
-            let median = outcome.trial_near(line, summary.median_ms.unwrap_or(f64::MAX));
-            let worst = outcome.trial_near(line, summary.worst_elected_ms.unwrap_or(f64::MAX));
+            let median = outcome.trial_near(line, summary.median.unwrap_or(f64::MAX));
+            let worst = outcome.trial_near(line, summary.worst.unwrap_or(f64::MAX));
+            let unit = outcome.unit;
             let not_elected = summary.censored + summary.no_leader_to_crash;
             view! {
                 <tr data-testid="experiment-line">
                     <th scope="row"><span class="swatch" style=format!("background: {}", series_css(line))></span>{shown.value.clone()}</th>
                     <td>{summary.trials}</td>
                     <td>{if not_elected == 0 { "none".to_string() } else { not_elected.to_string() }}</td>
-                    <td data-testid="experiment-median">{milliseconds(summary.median_ms)}</td>
-                    <td>{milliseconds(summary.p90_ms)}</td>
-                    <td>{milliseconds(summary.mean_elected_ms)}</td>
-                    <td>{milliseconds(summary.worst_elected_ms)}</td>
+                    <td data-testid="experiment-median">{value_text(unit, summary.median)}</td>
+                    <td>{value_text(unit, summary.p90)}</td>
+                    <td>{value_text(unit, summary.mean)}</td>
+                    <td>{value_text(unit, summary.worst)}</td>
                     <td class="experiment-open">
                         {median.map(|point| view! { <button class="link" data-testid="experiment-open-median"
                             aria-label=format!("Open the median trial of {}", shown.value) on:click=move |_| sheet.open_trial(line, point.trial)>"median"</button> })}
@@ -239,12 +265,22 @@ fn LineTable(finished: Arc<Finished>) -> impl IntoView {
         <div class="experiment-table-wrap">
             <table class="experiment-table">
                 <thead><tr>
-                    <th scope="col">{outcome.key.replace('_', " ")}</th><th scope="col">"trials"</th><th scope="col">{if outcome.measure == "commit_latency" { "not acknowledged" } else { "no leader" }}</th>
+                    <th scope="col">{outcome.key.replace('_', " ")}</th><th scope="col">"trials"</th><th scope="col">{not_measured_heading(&outcome.measure)}</th>
                     <th scope="col">"median"</th><th scope="col">"90%"</th><th scope="col">"mean"</th><th scope="col">"worst"</th><th scope="col">"open a run"</th>
                 </tr></thead>
                 <tbody>{rows}</tbody>
             </table>
         </div>
+    }
+}
+
+/// The table's column of trials that measured nothing or were censored.
+fn not_measured_heading(measure: &str) -> &'static str {
+    match measure {
+        "commit_latency" => "not acknowledged",
+        "messages_per_commit" => "not all answered",
+        "checkpoint_time" => "never ticked",
+        _ => "no leader",
     }
 }
 

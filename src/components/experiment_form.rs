@@ -1,5 +1,6 @@
-//! The experiment sheet's form: a preset, what to measure, the timing to sweep and its values, the
-//! trials per value, how long a trial waits for a leader, and the first seed. Each field changes
+//! The experiment sheet's form: a preset, what to measure (and, for a checkpoint's time to tick,
+//! which lesson checkpoint), the timing to sweep and its values, the trials per value, how long a
+//! trial waits, and the first seed. Each field changes
 //! `ExperimentSheetState::form`; a value that is not a number is refused by name and leaves the
 //! form as it was. Nothing here runs anything: the Run button below does.
 
@@ -8,6 +9,7 @@ use crate::experiment::presets::{preset, PRESETS};
 use crate::experiment::sheet::{ExperimentSheetState, RunStatus};
 use crate::state::AppState;
 use leptos::prelude::*;
+use quorumlab_sim::lesson::checkpoint_names;
 
 /// A number field's change: applied to the form, or refused with `what` named.
 fn change_number(
@@ -47,10 +49,11 @@ pub fn ExperimentFormFields() -> impl IntoView {
         }
     };
     let choose_measure = move |event| {
-        if let Some(measure) = MeasureChoice::from_file_name(&event_target_value(&event)) {
+        if let Some(measure) = MeasureChoice::from_id(&event_target_value(&event)) {
             sheet.form.update(|form| form.measure = measure);
         }
     };
+    let watches_checkpoint = move || sheet.form.get().measure == MeasureChoice::CheckpointTime;
     let choose_key = move |event| {
         let name = event_target_value(&event);
         if let Some(key) = KEYS.into_iter().find(|key| key.name() == name) {
@@ -66,8 +69,8 @@ pub fn ExperimentFormFields() -> impl IntoView {
             </label>
             <p class="muted experiment-question" data-testid="experiment-question">{question}</p>
             <label class="experiment-field choice">"Measure"
-                <select data-testid="experiment-measure" prop:value=move || sheet.form.get().measure.file_name() on:change=choose_measure disabled=busy>
-                    {MeasureChoice::ALL.iter().map(|measure| view! { <option value=measure.file_name()>{measure.label()}</option> }).collect_view()}
+                <select data-testid="experiment-measure" prop:value=move || sheet.form.get().measure.id() on:change=choose_measure disabled=busy>
+                    {MeasureChoice::ALL.iter().map(|measure| view! { <option value=measure.id()>{measure.label()}</option> }).collect_view()}
                 </select>
             </label>
             <label class="experiment-field choice">"Sweep"
@@ -75,6 +78,16 @@ pub fn ExperimentFormFields() -> impl IntoView {
                     {KEYS.iter().map(|key| view! { <option value=key.name()>{key_label(*key)}</option> }).collect_view()}
                 </select>
             </label>
+            {move || watches_checkpoint().then(|| view! {
+                <label class="experiment-field wide">"Lesson checkpoint"
+                    <input type="text" list="experiment-checkpoints" data-testid="experiment-checkpoint" spellcheck="false" disabled=busy
+                        placeholder="leader_changed" prop:value=move || sheet.form.get().checkpoint
+                        on:change=move |event| sheet.form.update(|form| form.checkpoint = event_target_value(&event)) />
+                    <datalist id="experiment-checkpoints">
+                        {checkpoint_names().map(|name| view! { <option value=name></option> }).collect_view()}
+                    </datalist>
+                </label>
+            })}
             <label class="experiment-field wide">"Values (one line each, comma-separated)"
                 <input type="text" data-testid="experiment-values" spellcheck="false" disabled=busy
                     prop:value=move || sheet.form.get().values_text
@@ -85,7 +98,7 @@ pub fn ExperimentFormFields() -> impl IntoView {
                     prop:value=move || sheet.form.get().trials.to_string()
                     on:change=move |event| change_number(sheet, event_target_value(&event), "trials per value", |form, value| form.trials = value) />
             </label>
-            <label class="experiment-field">"Wait for a leader (ms)"
+            <label class="experiment-field">{move || sheet.form.get().measure.bound_label()}
                 <input type="number" min="1" data-testid="experiment-bound" disabled=busy
                     prop:value=move || sheet.form.get().bound_ms.to_string()
                     on:change=move |event| change_number(sheet, event_target_value(&event), "wait for a leader", |form, value| form.bound_ms = value) />

@@ -15,44 +15,87 @@ use std::fmt::Write;
 pub enum MeasureChoice {
     /// Crash the leader once elected; time to the next leader.
     ElectionAfterCrash,
+    /// Pause the leader once elected (for good); time to a leader of a later term.
+    PauseLeader,
+    /// Cut the leader off once elected (for good); time to a leader of a later term.
+    IsolateLeader,
     /// From the start to the first leader.
     FirstElection,
     /// The total time without a leader over the whole run (its own faults included).
     LeaderlessTime,
     /// One write to the settled leader: from its submission to its acknowledgement.
     CommitLatency,
+    /// Ten writes to the settled leader: messages sent until the last is answered, per commit.
+    MessagesPerCommit,
+    /// From the start until a lesson checkpoint first holds.
+    CheckpointTime,
 }
 
+/// Writes a `messages_per_commit` experiment from the form sends at once.
+pub const FORM_WRITES: u32 = 10;
+
 impl MeasureChoice {
-    pub const ALL: [MeasureChoice; 4] = [
+    pub const ALL: [MeasureChoice; 8] = [
         MeasureChoice::ElectionAfterCrash,
+        MeasureChoice::PauseLeader,
+        MeasureChoice::IsolateLeader,
         MeasureChoice::FirstElection,
         MeasureChoice::LeaderlessTime,
         MeasureChoice::CommitLatency,
+        MeasureChoice::MessagesPerCommit,
+        MeasureChoice::CheckpointTime,
     ];
 
+    /// The measure the experiment file names.
     pub fn file_name(self) -> &'static str {
         match self {
             MeasureChoice::ElectionAfterCrash => "election_after_crash",
+            MeasureChoice::PauseLeader | MeasureChoice::IsolateLeader => "election_after_action",
             MeasureChoice::FirstElection => "first_election",
             MeasureChoice::LeaderlessTime => "leaderless_time",
             MeasureChoice::CommitLatency => "commit_latency",
+            MeasureChoice::MessagesPerCommit => "messages_per_commit",
+            MeasureChoice::CheckpointTime => "checkpoint_time",
+        }
+    }
+
+    /// The choice's value in the form's menu (one per choice, unlike `file_name`).
+    pub fn id(self) -> &'static str {
+        match self {
+            MeasureChoice::PauseLeader => "pause_leader",
+            MeasureChoice::IsolateLeader => "isolate_leader",
+            other => other.file_name(),
         }
     }
 
     pub fn label(self) -> &'static str {
         match self {
             MeasureChoice::ElectionAfterCrash => "Crash → next leader",
+            MeasureChoice::PauseLeader => "Pause the leader → new leader",
+            MeasureChoice::IsolateLeader => "Cut the leader off → new leader",
             MeasureChoice::FirstElection => "Start → first leader",
             MeasureChoice::LeaderlessTime => "Time without a leader (whole run)",
             MeasureChoice::CommitLatency => "Write → acknowledged",
+            MeasureChoice::MessagesPerCommit => "Messages per committed write",
+            MeasureChoice::CheckpointTime => "Start → lesson checkpoint ticks",
         }
     }
 
-    pub fn from_file_name(name: &str) -> Option<MeasureChoice> {
+    /// What the form's bound is called for this measure.
+    pub fn bound_label(self) -> &'static str {
+        match self {
+            MeasureChoice::CommitLatency | MeasureChoice::MessagesPerCommit => {
+                "Wait for the answers (ms)"
+            }
+            MeasureChoice::CheckpointTime => "Wait for the checkpoint (ms)",
+            _ => "Wait for a leader (ms)",
+        }
+    }
+
+    pub fn from_id(id: &str) -> Option<MeasureChoice> {
         MeasureChoice::ALL
             .into_iter()
-            .find(|choice| choice.file_name() == name)
+            .find(|choice| choice.id() == id)
     }
 }
 
@@ -85,6 +128,8 @@ pub struct ExperimentForm {
     /// How long a trial waits for its leader before it is counted as "none within the bound".
     pub bound_ms: u64,
     pub first_seed: u64,
+    /// The checkpoint a `checkpoint_time` experiment watches, as a lesson writes it.
+    pub checkpoint: String,
 }
 
 impl ExperimentForm {
@@ -143,9 +188,7 @@ impl ExperimentForm {
         let _ = writeln!(out, "trials = {}", self.trials);
         let _ = writeln!(out, "first_seed = {}", self.first_seed);
         let _ = writeln!(out, "bound_ms = {}", self.bound_ms);
-        if self.measure == MeasureChoice::ElectionAfterCrash {
-            let _ = writeln!(out, "\n[crash]\nsettle_ms = 500\nwrites = 2");
-        }
+        self.write_measure_keys(&mut out)?;
         let listed: Vec<String> = values
             .iter()
             .map(|&(min, max)| match self.key.is_range() {
@@ -164,6 +207,39 @@ impl ExperimentForm {
             let _ = writeln!(out, "heartbeat = \"half_min\"");
         }
         Ok(out)
+    }
+}
+
+impl ExperimentForm {
+    /// The keys and tables the measure takes (a crash or an action, the writes, the checkpoint).
+    fn write_measure_keys(&self, out: &mut String) -> Result<(), String> {
+        let action =
+            |kind: &str| format!("\n[action]\nkind = \"{kind}\"\nsettle_ms = 500\nwrites = 2");
+        match self.measure {
+            MeasureChoice::ElectionAfterCrash => {
+                let _ = writeln!(out, "\n[crash]\nsettle_ms = 500\nwrites = 2");
+            }
+            MeasureChoice::PauseLeader => {
+                let _ = writeln!(out, "{}", action("pause"));
+            }
+            MeasureChoice::IsolateLeader => {
+                let _ = writeln!(out, "{}", action("isolate"));
+            }
+            MeasureChoice::MessagesPerCommit => {
+                let _ = writeln!(out, "writes = {FORM_WRITES}");
+            }
+            MeasureChoice::CheckpointTime => {
+                let checkpoint = self.checkpoint.trim();
+                if checkpoint.is_empty() {
+                    return Err(
+                        "name a lesson checkpoint to wait for, such as leader_changed".into(),
+                    );
+                }
+                let _ = writeln!(out, "checkpoint = {}", toml_string(checkpoint));
+            }
+            _ => {}
+        }
+        Ok(())
     }
 }
 
@@ -194,6 +270,7 @@ mod tests {
             trials: 50,
             bound_ms: 10_000,
             first_seed: 7,
+            checkpoint: String::new(),
         }
     }
 
@@ -235,6 +312,49 @@ mod tests {
         let mut first = form("150-155");
         first.measure = MeasureChoice::FirstElection;
         assert!(!first.experiment_toml().unwrap().contains("[crash]"));
+    }
+
+    #[test]
+    fn every_measure_writes_the_keys_the_parser_wants() {
+        for measure in MeasureChoice::ALL {
+            let mut chosen = form("150-155");
+            chosen.measure = measure;
+            chosen.checkpoint = "leader_changed".into();
+            let text = chosen.experiment_toml().unwrap();
+            let parsed = parse_experiment(&text, "form");
+            assert!(
+                parsed.is_ok(),
+                "{}: {:?}\n{text}",
+                measure.id(),
+                parsed.err()
+            );
+            assert_eq!(MeasureChoice::from_id(measure.id()), Some(measure));
+        }
+        let mut paused = form("150-155");
+        paused.measure = MeasureChoice::PauseLeader;
+        let text = paused.experiment_toml().unwrap();
+        assert!(text.contains("[action]\nkind = \"pause\""), "{text}");
+        let mut counted = form("150-155");
+        counted.measure = MeasureChoice::MessagesPerCommit;
+        assert!(counted
+            .experiment_toml()
+            .unwrap()
+            .contains("\nwrites = 10\n"));
+    }
+
+    #[test]
+    fn a_checkpoint_experiment_needs_its_checkpoint_named() {
+        let mut watched = form("150-155");
+        watched.measure = MeasureChoice::CheckpointTime;
+        assert!(watched
+            .experiment_toml()
+            .unwrap_err()
+            .starts_with("name a lesson checkpoint"));
+        watched.checkpoint = " split_vote ".into();
+        assert!(watched
+            .experiment_toml()
+            .unwrap()
+            .contains("checkpoint = \"split_vote\"\n"));
     }
 
     #[test]

@@ -6,13 +6,21 @@
 //! engine's result is written, never read (its names are `&'static str`); a line's numbers are the
 //! engine's own `Summary`, a plain struct that brings none of the runner into the page.
 
-pub use quorumlab_sim::experiment::Summary;
+pub use quorumlab_sim::experiment::{Summary, Unit};
 use serde::Deserialize;
 
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 pub struct Outcome {
     pub title: String,
     pub measure: String,
+    /// A time unless the result says `count` (a result written before counts has no `unit`).
+    #[serde(default)]
+    pub unit: Unit,
+    /// `election_after_action`: `crash`, `pause` or `isolate`.
+    #[serde(default)]
+    pub action: Option<String>,
+    #[serde(default)]
+    pub checkpoint: Option<String>,
     pub key: String,
     pub trials_per_line: u64,
     pub first_seed: u64,
@@ -34,13 +42,26 @@ pub struct Row {
     pub seed: u64,
     pub from_us: u64,
     pub outcome: String,
+    /// A time's value, µs.
+    #[serde(default)]
     pub measured_us: Option<u64>,
+    /// A count's value, thousandths.
+    #[serde(default)]
+    pub measured_thousandths: Option<u64>,
 }
 
-/// One point of a line's CDF: a trial, its time, and the share of the line's trials at or below it.
+impl Row {
+    /// What the trial measured, times 1,000 (µs or thousandths), whichever its unit.
+    pub fn measured(&self) -> Option<u64> {
+        self.measured_us.or(self.measured_thousandths)
+    }
+}
+
+/// One point of a line's CDF: a trial, its value, and the share of the line's trials at or below it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CdfPoint {
-    pub measured_ms: f64,
+    /// In the shown unit: ms for a time, a count for a count.
+    pub value: f64,
     pub fraction: f64,
     /// The trial's number within its line, counted from 0 (its seed is `first_seed + trial`).
     pub trial: u64,
@@ -61,35 +82,34 @@ impl Outcome {
         let mut measured: Vec<(u64, u64)> = of_line
             .iter()
             .filter_map(|row| {
-                row.measured_us
-                    .map(|us| (us, row.seed.wrapping_sub(self.first_seed)))
+                row.measured()
+                    .map(|value| (value, row.seed.wrapping_sub(self.first_seed)))
             })
             .collect();
         measured.sort_unstable();
         measured
             .iter()
             .enumerate()
-            .map(|(rank, &(us, trial))| CdfPoint {
-                measured_ms: us as f64 / 1_000.0,
+            .map(|(rank, &(value, trial))| CdfPoint {
+                value: value as f64 / 1_000.0,
                 fraction: (rank + 1) as f64 / count,
                 trial,
             })
             .collect()
     }
 
-    /// The longest time any line measured, for the chart's axis.
-    pub fn longest_ms(&self) -> f64 {
-        self.rows
-            .iter()
-            .filter_map(|row| row.measured_us)
-            .max()
-            .map_or(1.0, |us| us as f64 / 1_000.0)
+    /// The smallest and the largest value any line measured (shown unit), for the chart's axis.
+    pub fn value_range(&self) -> (f64, f64) {
+        let values = || self.rows.iter().filter_map(Row::measured);
+        let shown =
+            |value: Option<u64>, none: f64| value.map_or(none, |value| value as f64 / 1_000.0);
+        (shown(values().min(), 1.0), shown(values().max(), 1.0))
     }
 
-    /// The trial of `line` whose measured time is nearest `measured_ms` (the median's, the worst's).
-    pub fn trial_near(&self, line: usize, measured_ms: f64) -> Option<CdfPoint> {
+    /// The trial of `line` whose measured value is nearest `value` (the median's, the worst's).
+    pub fn trial_near(&self, line: usize, value: f64) -> Option<CdfPoint> {
         self.cdf(line).into_iter().min_by(|a, b| {
-            let distance = |point: &CdfPoint| (point.measured_ms - measured_ms).abs();
+            let distance = |point: &CdfPoint| (point.value - value).abs();
             distance(a).total_cmp(&distance(b))
         })
     }
@@ -111,16 +131,18 @@ mod tests {
             }
             .into(),
             measured_us,
+            measured_thousandths: None,
         };
         let summary = Summary {
+            unit: Unit::Time,
             trials: 2,
-            elected: 2,
+            measured: 2,
             censored: 0,
             no_leader_to_crash: 0,
-            median_ms: None,
-            p90_ms: None,
-            mean_elected_ms: None,
-            worst_elected_ms: None,
+            median: None,
+            p90: None,
+            mean: None,
+            worst: None,
         };
         let line = |value: &str| Line {
             value: value.into(),
@@ -130,6 +152,9 @@ mod tests {
         Outcome {
             title: "t".into(),
             measure: "election_after_crash".into(),
+            unit: Unit::Time,
+            action: None,
+            checkpoint: None,
             key: "election_timeout_ms".into(),
             trials_per_line: 3,
             first_seed: 10,
@@ -150,7 +175,7 @@ mod tests {
     fn a_censored_trial_keeps_its_line_below_the_top() {
         let cdf = outcome().cdf(0);
         assert_eq!(cdf.len(), 2);
-        assert_eq!((cdf[0].measured_ms, cdf[0].trial), (100.0, 1));
+        assert_eq!((cdf[0].value, cdf[0].trial), (100.0, 1));
         assert!((cdf[1].fraction - 2.0 / 3.0).abs() < 1e-9);
         assert_eq!(outcome().cdf(1).last().unwrap().fraction, 1.0);
     }
@@ -160,7 +185,20 @@ mod tests {
         let outcome = outcome();
         assert_eq!(outcome.trial_near(0, 120.0).unwrap().trial, 1);
         assert_eq!(outcome.trial_near(1, 171.0).unwrap().trial, 2);
-        assert_eq!(outcome.longest_ms(), 300.0);
+        assert_eq!(outcome.value_range(), (100.0, 300.0));
+    }
+
+    #[test]
+    fn a_count_result_reads_with_its_unit_and_values() {
+        let text = r#"{"title":"t","measure":"messages_per_commit","unit":"count","key":"persist_ms",
+            "trials_per_line":1,"first_seed":1,"bound_ms":10,"lines":[{"value":"0-0","heartbeat_ms":75,
+            "summary":{"unit":"count","trials":1,"measured":1,"censored":0,"no_leader_to_crash":0,
+            "median":14.1,"p90":14.1,"mean_measured":14.1,"worst_measured":14.1}}],
+            "rows":[{"line":0,"seed":1,"from_us":5,"outcome":"measured","measured_thousandths":14100}]}"#;
+        let outcome = Outcome::from_json(text).expect("reads");
+        assert_eq!(outcome.unit, Unit::Count);
+        assert_eq!(outcome.lines[0].summary.median, Some(14.1));
+        assert_eq!(outcome.cdf(0)[0].value, 14.1);
     }
 
     #[test]

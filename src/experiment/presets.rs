@@ -37,6 +37,7 @@ fn paper_form(title: &str, values: &str, trials: u64, bound_ms: u64) -> Experime
         trials,
         bound_ms,
         first_seed: 1,
+        checkpoint: String::new(),
     }
 }
 
@@ -83,6 +84,59 @@ pub const PRESETS: &[Preset] = &[
             trials: 200,
             bound_ms: 10_000,
             first_seed: 1,
+            checkpoint: String::new(),
+        },
+    },
+    Preset {
+        id: "pause-leader",
+        title: "A paused leader",
+        question: "A paused leader still believes it leads: how long until the others elect a new one, with 5 ms and with 50 ms of randomness in the election timeout?",
+        scenario_toml: Some(PAPER_CLUSTER_TOML),
+        form: || ExperimentForm {
+            measure: MeasureChoice::PauseLeader,
+            ..paper_form("A paused leader", "150-155, 150-200", 200, 30_000)
+        },
+    },
+    Preset {
+        id: "isolate-leader",
+        title: "A leader cut off",
+        question: "The leader is cut off from every other server but keeps running: how long until the others elect a new one, for election timeouts of 150–300 ms and of 300–600 ms?",
+        scenario_toml: Some(PAPER_CLUSTER_TOML),
+        form: || ExperimentForm {
+            measure: MeasureChoice::IsolateLeader,
+            ..paper_form("A leader cut off", "150-300, 300-600", 200, 30_000)
+        },
+    },
+    Preset {
+        id: "messages-per-commit",
+        title: "Messages per committed write",
+        question: "Ten writes go to the leader at once: how many messages do the servers send per write committed, with a heartbeat every 10, 25 or 75 ms?",
+        scenario_toml: Some(PAPER_CLUSTER_TOML),
+        form: || ExperimentForm {
+            title: "Messages per committed write".to_string(),
+            measure: MeasureChoice::MessagesPerCommit,
+            key: SweepKey::Heartbeat,
+            values_text: "10, 25, 75".to_string(),
+            trials: 200,
+            bound_ms: 10_000,
+            first_seed: 1,
+            checkpoint: String::new(),
+        },
+    },
+    Preset {
+        id: "split-vote",
+        title: "When does the vote split?",
+        question: "How long until a lesson's split_vote checkpoint ticks (a term with two candidates and no winner, then a leader), for 1 ms, 5 ms and 50 ms of randomness? Trials where it never ticks stay below the top.",
+        scenario_toml: Some(PAPER_CLUSTER_TOML),
+        form: || ExperimentForm {
+            title: "When does the vote split?".to_string(),
+            measure: MeasureChoice::CheckpointTime,
+            key: SweepKey::ElectionTimeout,
+            values_text: "150-151, 150-155, 150-200".to_string(),
+            trials: 200,
+            bound_ms: 10_000,
+            first_seed: 1,
+            checkpoint: "split_vote".to_string(),
         },
     },
     Preset {
@@ -98,6 +152,7 @@ pub const PRESETS: &[Preset] = &[
             trials: 200,
             bound_ms: 30_000,
             first_seed: 1,
+            checkpoint: String::new(),
         },
     },
 ];

@@ -238,14 +238,21 @@ impl ExperimentSheetState {
         }
         state.restart(scenario);
         let mut text = format!("Opened {title} (seed {}).", trial + 1);
-        let commit = row
-            .as_ref()
-            .is_some_and(|row| row.outcome.contains("acknowledged"));
+        let moment = match self.status.get_untracked() {
+            RunStatus::Finished(finished) => Moment::of(&finished.outcome),
+            _ => Moment::Crash,
+        };
+        if let (Moment::Checkpoint(checkpoint), Some(ticked_us)) =
+            (&moment, row.as_ref().and_then(|row| row.measured()))
+        {
+            let at = crate::format::sim_time(ticked_us);
+            text.push_str(&format!(" The checkpoint {checkpoint} ticked at {at}."));
+        }
         if let Some(row) = row.filter(|row| row.from_us > 0) {
             // Just before the moment measured, so pressing play shows it.
             state.seek_us(row.from_us.saturating_sub(200_000));
             state.parts().playback.playing.set(false);
-            text.push_str(&trial_sentence(commit, row.from_us, row.measured_us));
+            text.push_str(&trial_sentence(&moment, row.from_us, row.measured()));
         }
         self.open.set(false);
         if is_experiment_fragment(&web_io::location_hash()) {
@@ -258,19 +265,61 @@ impl ExperimentSheetState {
     }
 }
 
+/// The moment a reopened trial's measure starts from.
+#[derive(Clone, Debug, PartialEq)]
+enum Moment {
+    /// Measured from the start to the named checkpoint's tick.
+    Checkpoint(String),
+    Crash,
+    /// The leader is paused or cut off (`pause`, `isolate`).
+    Action(&'static str),
+    Write,
+    Writes,
+}
+
+impl Moment {
+    fn of(outcome: &super::outcome::Outcome) -> Moment {
+        match (outcome.measure.as_str(), outcome.action.as_deref()) {
+            ("checkpoint_time", _) => {
+                Moment::Checkpoint(outcome.checkpoint.clone().unwrap_or_default())
+            }
+            ("commit_latency", _) => Moment::Write,
+            ("messages_per_commit", _) => Moment::Writes,
+            (_, Some("pause")) => Moment::Action("is paused"),
+            (_, Some("isolate")) => Moment::Action("is cut off"),
+            _ => Moment::Crash,
+        }
+    }
+}
+
 /// What a reopened trial's notice says of the moment it measured.
-fn trial_sentence(commit: bool, from_us: u64, measured_us: Option<u64>) -> String {
+fn trial_sentence(moment: &Moment, from_us: u64, measured: Option<u64>) -> String {
     let at = crate::format::sim_time(from_us);
-    let took = measured_us.map(crate::format::sim_time);
-    let said = match (commit, took) {
-        (true, Some(took)) => {
+    let took = measured.map(crate::format::sim_time);
+    let said = match (moment, took) {
+        (Moment::Write, Some(took)) => {
             format!(" The write is sent at {at}; it was acknowledged {took} later.")
         }
-        (true, None) => {
+        (Moment::Write, None) => {
             format!(" The write is sent at {at}; it was not acknowledged within the bound.")
         }
-        (false, Some(took)) => format!(" The leader crashes at {at}; the next leader took {took}."),
-        (false, None) => {
+        (Moment::Writes, _) => match measured {
+            Some(thousandths) => format!(
+                " The writes are sent at {at}; until the last was answered the nodes sent {:.1} messages per committed write.",
+                thousandths as f64 / 1_000.0
+            ),
+            None => format!(" The writes are sent at {at}; not all were answered within the bound."),
+        },
+        (Moment::Action(done), Some(took)) => {
+            format!(" The leader {done} at {at}; a new leader took {took}.")
+        }
+        (Moment::Action(done), None) => {
+            format!(" The leader {done} at {at}; no new leader within the bound.")
+        }
+        (Moment::Crash | Moment::Checkpoint(_), Some(took)) => {
+            format!(" The leader crashes at {at}; the next leader took {took}.")
+        }
+        (Moment::Crash | Moment::Checkpoint(_), None) => {
             format!(" The leader crashes at {at}; no leader followed within the bound.")
         }
     };

@@ -132,6 +132,7 @@ mod tests {
             trials,
             bound_ms: 30_000,
             first_seed: 1,
+            checkpoint: String::new(),
         };
         form.experiment_toml().unwrap()
     }

@@ -7,8 +7,8 @@
 use super::args::FlagSpec;
 use super::Outcome;
 use quorumlab_sim::experiment::{
-    parse_experiment, to_csv, trial_scenario, Experiment, Summary, TrialRow, MAX_TOTAL_TRIALS,
-    MAX_TRIALS,
+    parse_experiment, to_csv, trial_scenario, Experiment, Summary, TrialRow, Unit,
+    MAX_TOTAL_TRIALS, MAX_TRIALS,
 };
 use quorumlab_sim::scenario::{parse_scenario, to_toml_string};
 use std::path::Path;
@@ -109,7 +109,10 @@ fn run_telling(
     let result = experiment.run(|row| {
         of_line.push(row.clone());
         if of_line.len() as u64 == experiment.trials {
-            let summary = Summary::of(&of_line.iter().collect::<Vec<_>>());
+            let summary = Summary::of(
+                experiment.measure.unit(),
+                &of_line.iter().collect::<Vec<_>>(),
+            );
             eprintln!(
                 "{} = {}: {} in {:.2} s",
                 experiment.key.name(),
@@ -130,15 +133,21 @@ fn run_telling(
 }
 
 fn summary_text(summary: &Summary) -> String {
+    let unit = match summary.unit {
+        Unit::Time => " ms",
+        Unit::Count => " messages per commit",
+    };
     let shown = |value: Option<f64>| {
-        value.map_or("beyond the bound".to_string(), |ms| format!("{ms:.1} ms"))
+        value.map_or("beyond the bound".to_string(), |value| {
+            format!("{value:.1}{unit}")
+        })
     };
     format!(
-        "median {}, mean {}, worst {} ({} elected, {} without a leader within the bound, {} with none to crash)",
-        shown(summary.median_ms),
-        shown(summary.mean_elected_ms),
-        shown(summary.worst_elected_ms),
-        summary.elected,
+        "median {}, mean {}, worst {} ({} measured, {} censored at the bound, {} with no leader to act on)",
+        shown(summary.median),
+        shown(summary.mean),
+        shown(summary.worst),
+        summary.measured,
         summary.censored,
         summary.no_leader_to_crash
     )

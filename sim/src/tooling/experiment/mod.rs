@@ -14,15 +14,21 @@
 //! timeouts (150–150 ms) a first leader may take seconds, and a crash at a fixed time would find
 //! none in most trials; measured from the crash, only the election after it counts, as in the paper.
 //!
-//! What is measured (`Measure`):
+//! What is measured (`Measure`, in `measure.rs` with its `Unit`: a time in µs, or a count):
 //! - `election_after_crash`: from the crash of the leader to the first instant an up node leads
 //!   again, read event by event, so microseconds count;
+//! - `election_after_action`: the same after a crash, a pause or an isolation of the leader (the
+//!   `[action]` table), to a leader of a later term (`leader_action.rs`);
 //! - `first_election`: from time zero to the first leader;
 //! - `leaderless_time`: from time zero to `bound_ms`, the total time no up node led, the scenario's
 //!   own faults included (`other_measures`);
 //! - `commit_latency`: one write sent to the first leader [`COMMIT_SETTLE_MS`] after it was elected,
 //!   from its submission to its acknowledgement; a write not acknowledged within `bound_ms` (refused,
-//!   timed out, or still waiting) is censored.
+//!   timed out, or still waiting) is censored;
+//! - `messages_per_commit` (a count): `writes` writes sent at once to the settled leader; every
+//!   message sent until the last is answered, per write committed (`other_measures.rs`);
+//! - `checkpoint_time`: from time zero to the first instant a lesson checkpoint holds
+//!   (`checkpoint_measure.rs`).
 //!
 //! Bounds, each said in the output when reached: at most [`MAX_TRIALS`] trials per line and
 //! [`MAX_TOTAL_TRIALS`] in all (the rows are kept in memory: a row is a few dozen bytes), and a
@@ -32,21 +38,26 @@
 //! first leader within `bound_ms`, or had none at the crash instant, measured nothing and is counted
 //! apart.
 
+mod checkpoint_measure;
 mod file;
+mod leader_action;
+mod measure;
 mod other_measures;
 mod output;
 mod summary;
 mod trial;
 
 pub use file::{parse_experiment, ExperimentFile};
+pub use measure::{LeaderAction, Measure, Unit};
 pub use output::{to_csv, ExperimentResult, LineResult};
 pub use summary::Summary;
 pub use trial::{line_scenario, run_trial, trial_scenario, Outcome, TrialRow};
 
+use crate::tooling::lesson::Checkpoint;
 use crate::tooling::scenario::Scenario;
 
-/// How long after the first leader a `commit_latency` trial sends its write: the new leader's first
-/// heartbeats have settled the followers by then.
+/// How long after the first leader a `commit_latency` or `messages_per_commit` trial sends its
+/// writes: the new leader's first heartbeats have settled the followers by then.
 pub const COMMIT_SETTLE_MS: u64 = 500;
 
 /// Most trials one line may ask for.
@@ -57,49 +68,6 @@ pub const MAX_TOTAL_TRIALS: u64 = 100_000;
 pub const MAX_LINES: usize = 32;
 /// Longest a trial may wait for its leader after the crash (or from the start).
 pub const MAX_BOUND_MS: u64 = 600_000;
-
-/// What a trial measures.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Measure {
-    /// From the crash of the leader to the next leader.
-    ElectionAfterCrash,
-    /// From time zero to the first leader.
-    FirstElection,
-    /// From time zero to `bound_ms`, the total time no up node led (the scenario's own faults included).
-    LeaderlessTime,
-    /// One write sent to the first leader once settled: from its submission to its acknowledgement.
-    CommitLatency,
-}
-
-impl Measure {
-    pub const ALL: [Measure; 4] = [
-        Measure::ElectionAfterCrash,
-        Measure::FirstElection,
-        Measure::LeaderlessTime,
-        Measure::CommitLatency,
-    ];
-    pub const NAMES: &'static [&'static str] = &[
-        "election_after_crash",
-        "first_election",
-        "leaderless_time",
-        "commit_latency",
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Measure::ElectionAfterCrash => "election_after_crash",
-            Measure::FirstElection => "first_election",
-            Measure::LeaderlessTime => "leaderless_time",
-            Measure::CommitLatency => "commit_latency",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<Measure> {
-        Measure::ALL
-            .into_iter()
-            .find(|measure| measure.name() == name)
-    }
-}
 
 /// The `[timing]` setting an experiment sweeps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -144,12 +112,16 @@ impl SweepKey {
     }
 }
 
-/// When the leader is crashed: `settle_ms` after the first leader was elected, the window opens
-/// (and `writes` client writes go to the leader, so the crash may catch them half replicated and
-/// leave the servers' logs of different lengths); the crash falls at an offset the trial's seed draws
-/// uniformly in `0..spread_ms` after that (the paper's "uniformly within a heartbeat interval").
+/// When the leader is struck (crashed, paused or cut off, `action`): `settle_ms` after the first
+/// leader was elected, the window opens (and `writes` client writes go to the leader, so the action
+/// may catch them half replicated and leave the servers' logs of different lengths); the action falls
+/// at an offset the trial's seed draws uniformly in `0..spread_ms` after that (the paper's "uniformly
+/// within a heartbeat interval"). The file's `[crash]` table is this plan with `action` a crash.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CrashPlan {
+    pub action: LeaderAction,
+    /// A pause or an isolation is lifted this long after it began; `None`: never within the trial.
+    pub resume_after_ms: Option<u64>,
     /// How long a trial waits for its first leader (by default `bound_ms`).
     pub first_leader_ms: Option<u64>,
     pub settle_ms: u64,
@@ -173,6 +145,10 @@ pub struct Experiment {
     pub values: Vec<(u64, u64)>,
     /// Each line's heartbeat is half its minimum election timeout (the paper's setting).
     pub heartbeat_half_min: bool,
+    /// `messages_per_commit`: the client writes sent at once to the settled leader (else 0).
+    pub writes: u32,
+    /// `checkpoint_time`: the checkpoint watched from time zero, as written and as read.
+    pub checkpoint: Option<(String, Checkpoint)>,
 }
 
 impl Experiment {

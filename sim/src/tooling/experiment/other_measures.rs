@@ -1,10 +1,18 @@
-//! The measures that are not one election: how long a run goes without a leader in all, and how long
-//! one write takes from its submission to its acknowledgement.
+//! The measures that are not one election: how long a run goes without a leader in all, how long
+//! one write takes from its submission to its acknowledgement, and how many messages a write costs.
 //!
-//! Both run on the same scenario runner as the election measures and read the world event by event
-//! (`trial::step_once`), so they have the engine's microsecond resolution. A `commit_latency` trial's
-//! write is a scenario step added after the first leader (as an election trial's crash is), so
-//! `trial_scenario` gives a file that replays it exactly.
+//! All run on the same scenario runner as the election measures and read the world event by event
+//! (`trial::step_once`), so they have the engine's microsecond resolution. A `commit_latency` or
+//! `messages_per_commit` trial's writes are a scenario step added after the first leader (as an
+//! election trial's crash is), so `trial_scenario` gives a file that replays it exactly.
+//!
+//! `messages_per_commit` counts as the run report's price of agreement does (`MessagePrice`): every
+//! message any node hands to the network (heartbeats, votes, replies included; a copy the network
+//! duplicates not again), divided by the requests the world commits (`WorldParts::committed_requests`:
+//! Raft writes committed, PBFT results taken). Its window opens just before the writes are submitted
+//! and closes at the instant the last of them is answered (committed, refused or timed out); a trial
+//! whose writes are not all answered within `bound_ms`, or none of which committed, is censored. The
+//! value is kept in thousandths of a message, rounded down.
 
 use super::trial::{step_once, Outcome};
 use super::{Experiment, COMMIT_SETTLE_MS};
@@ -38,9 +46,10 @@ pub(super) fn leaderless(run: &mut ScenarioRun, until: SimTime) -> (Outcome, Opt
     (Outcome::Measured, Some(leaderless_us))
 }
 
-/// `scenario` with one write to the leader [`COMMIT_SETTLE_MS`] after a first leader at `leader_at`,
-/// and its length cut to the write plus the bound; and the write's instant (ms).
-pub(super) fn with_write(
+/// `scenario` with the trial's writes (one for `commit_latency`, `writes` for `messages_per_commit`)
+/// sent to the leader [`COMMIT_SETTLE_MS`] after a first leader at `leader_at`, and its length cut to
+/// the writes plus the bound; and the writes' instant (ms).
+pub(super) fn with_writes(
     experiment: &Experiment,
     scenario: &Scenario,
     leader_at: SimTime,
@@ -51,7 +60,7 @@ pub(super) fn with_write(
         .steps
         .partition_point(|step| step.at_ms <= write_ms);
     let write = Action::Request {
-        count: 1,
+        count: experiment.writes.max(1),
         target: NodeTarget::Leader,
         kind: RequestKind::Put,
     };
@@ -73,7 +82,7 @@ pub(super) fn commit_latency(
     run: &mut ScenarioRun,
     leader_at: SimTime,
 ) -> (u64, Outcome, Option<u64>) {
-    let (scenario, write_ms) = with_write(experiment, run.scenario(), leader_at);
+    let (scenario, write_ms) = with_writes(experiment, run.scenario(), leader_at);
     run.set_scenario(scenario);
     let write_at = SimTime::from_ms(write_ms);
     let known_before = highest_request_id(run);
@@ -108,6 +117,59 @@ pub(super) fn commit_latency(
         ),
         None => (write_at.as_micros(), Outcome::NotAcknowledged, None),
     }
+}
+
+/// Sends the writes and counts the messages until the last is answered: `(from_us, outcome,
+/// thousandths of a message per committed write)`.
+pub(super) fn messages_per_commit(
+    experiment: &Experiment,
+    run: &mut ScenarioRun,
+    leader_at: SimTime,
+) -> (u64, Outcome, Option<u64>) {
+    let (scenario, write_ms) = with_writes(experiment, run.scenario(), leader_at);
+    run.set_scenario(scenario);
+    let write_at = SimTime::from_ms(write_ms);
+    // Up to the instant before the writes, so the window holds every message they cause.
+    run.advance_to(SimTime::ZERO.plus_micros(write_at.as_micros() - 1));
+    let censored = (write_at.as_micros(), Outcome::NotAcknowledged, None);
+    let known_before = highest_request_id(run);
+    let (sent_before, _) = run.world().messages_sent();
+    let committed_before = committed(run);
+    run.advance_to(write_at);
+    if highest_request_id(run) == known_before {
+        return censored;
+    }
+    let until = run.end_time();
+    let is_ours = |id| known_before.is_none_or(|before| id > before);
+    while run
+        .world()
+        .clients()
+        .pending()
+        .any(|record| is_ours(record.id))
+    {
+        if !step_once(run, until) {
+            return censored;
+        }
+    }
+    let messages = run.world().messages_sent().0 - sent_before;
+    match committed(run) - committed_before {
+        0 => censored,
+        writes => (
+            write_at.as_micros(),
+            Outcome::Measured,
+            Some(messages * 1_000 / writes),
+        ),
+    }
+}
+
+/// Requests the world has committed so far, as its registry entry counts them (0 where it commits
+/// none).
+fn committed(run: &ScenarioRun) -> u64 {
+    let world = run.world();
+    let parts = world.config().protocol.entry().parts;
+    parts
+        .committed_requests(world)
+        .map_or(0, |(_, count)| count)
 }
 
 /// The newest request the world knows of, waiting or finished.

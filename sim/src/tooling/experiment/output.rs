@@ -1,6 +1,7 @@
 //! What an experiment gives back: every trial's row and each line's summary, as JSON (serde) and as
 //! CSV (one row per trial, for a spreadsheet or a plotting script).
 
+use super::measure::Unit;
 use super::summary::Summary;
 use super::trial::TrialRow;
 use super::Experiment;
@@ -21,6 +22,15 @@ pub struct LineResult {
 pub struct ExperimentResult {
     pub title: String,
     pub measure: &'static str,
+    /// Written only for a count (a result without it is a time, as every result was before counts).
+    #[serde(skip_serializing_if = "Unit::is_time")]
+    pub unit: Unit,
+    /// `election_after_action`: what was done to the leader (`crash`, `pause`, `isolate`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub action: Option<&'static str>,
+    /// `checkpoint_time`: the checkpoint as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub checkpoint: Option<String>,
     pub key: &'static str,
     pub trials_per_line: u64,
     pub first_seed: u64,
@@ -38,13 +48,18 @@ impl ExperimentResult {
                 LineResult {
                     value: experiment.value_text(line),
                     heartbeat_ms: trial.timing.heartbeat_ms,
-                    summary: Summary::of(&of_line),
+                    summary: Summary::of(experiment.measure.unit(), &of_line),
                 }
             })
             .collect();
         ExperimentResult {
             title: experiment.title.clone(),
             measure: experiment.measure.name(),
+            unit: experiment.measure.unit(),
+            action: (experiment.measure == super::Measure::ElectionAfterAction)
+                .then(|| experiment.crash.map(|plan| plan.action.name()))
+                .flatten(),
+            checkpoint: experiment.checkpoint.as_ref().map(|(text, _)| text.clone()),
             key: experiment.key.name(),
             trials_per_line: experiment.trials,
             first_seed: experiment.first_seed,
@@ -55,14 +70,15 @@ impl ExperimentResult {
     }
 }
 
-/// One row per trial: `value,seed,from_ms,outcome,measured_ms` (`measured_ms` empty when nothing
-/// was measured).
+/// One row per trial: `value,seed,from_ms,outcome,measured_ms` for a time, `measured_count` in the
+/// last column for a count (empty when nothing was measured).
 pub fn to_csv(result: &ExperimentResult) -> String {
-    let mut out = format!("{},seed,from_ms,outcome,measured_ms\n", result.key);
+    let column = result.unit.csv_column();
+    let mut out = format!("{},seed,from_ms,outcome,{column}\n", result.key);
     for row in &result.rows {
         let measured = row
-            .measured_us
-            .map(|us| format!("{}.{:03}", us / 1_000, us % 1_000))
+            .measured
+            .map(|value| format!("{}.{:03}", value / 1_000, value % 1_000))
             .unwrap_or_default();
         let _ = writeln!(
             out,

@@ -9,33 +9,33 @@
 //! runner's steps still fall due by its own rule), so a measurement has the engine's microsecond
 //! resolution and a trial stops as soon as it has its answer.
 
+use super::measure::Unit;
 use super::{CrashPlan, Experiment, Measure, SweepKey};
-use crate::base::rng::Rng;
 use crate::base::time::SimTime;
-use crate::contract::action::{Action, NodeTarget, RequestKind};
 use crate::tooling::runner::ScenarioRun;
-use crate::tooling::scenario::{Scenario, Step};
-use serde::Serialize;
-
-/// Mixed into a trial's seed for the draw of its crash instant, so that draw is not the world's.
-const CRASH_DRAW_SALT: u64 = 0x9e37_79b9_7f4a_7c15;
+use crate::tooling::scenario::Scenario;
+use serde::ser::SerializeStruct;
+use serde::{Serialize, Serializer};
 
 /// How a trial ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
-    /// A leader appeared within the bound; `measured_us` says when.
+    /// A leader appeared within the bound; `measured` says when.
     Elected,
     /// No leader within the bound (the trial is censored at it).
     NoLeaderWithinBound,
     /// No first leader within the bound, or none at the crash instant: nothing to crash (or, for
     /// `commit_latency`, no leader to write to).
     NoLeaderToCrash,
-    /// `leaderless_time`: measured over the whole bound.
+    /// `leaderless_time`: measured over the whole bound; `messages_per_commit`: every write was
+    /// answered within the bound and at least one committed; `checkpoint_time`: the checkpoint held.
     Measured,
-    /// `commit_latency`: the write was acknowledged within the bound; `measured_us` says when.
+    /// `commit_latency`: the write was acknowledged within the bound; `measured` says when.
     Acknowledged,
-    /// `commit_latency`: the write was refused, timed out or still waited at the bound (censored).
+    /// `commit_latency`: the write was refused, timed out or still waited at the bound;
+    /// `messages_per_commit`: a write still waited at the bound, or none committed;
+    /// `checkpoint_time`: the checkpoint did not hold within the bound (censored).
     NotAcknowledged,
 }
 
@@ -53,16 +53,36 @@ impl Outcome {
 }
 
 /// One trial's result.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TrialRow {
     /// Which line (swept value), counted from 0 in file order.
     pub line: usize,
     pub seed: u64,
-    /// When the measured stretch began: the crash instant, or 0 for a first election.
+    /// When the measured stretch began: the action's instant, the writes', or 0 from the start.
     pub from_us: u64,
     pub outcome: Outcome,
-    /// From `from_us` to the leader, where one appeared within the bound.
-    pub measured_us: Option<u64>,
+    /// What was measured, times 1,000 ([`Unit`]): for a time, microseconds from `from_us` (to the
+    /// leader, the acknowledgement, the checkpoint); for a count, thousandths. `None`: nothing.
+    pub measured: Option<u64>,
+    pub unit: Unit,
+}
+
+/// Written as `measured_us` for a time (as before counts existed) and `measured_thousandths` for a
+/// count, so a row says its unit.
+impl Serialize for TrialRow {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_struct("TrialRow", 5)?;
+        out.serialize_field("line", &self.line)?;
+        out.serialize_field("seed", &self.seed)?;
+        out.serialize_field("from_us", &self.from_us)?;
+        out.serialize_field("outcome", &self.outcome)?;
+        let name = match self.unit {
+            Unit::Time => "measured_us",
+            Unit::Count => "measured_thousandths",
+        };
+        out.serialize_field(name, &self.measured)?;
+        out.end()
+    }
 }
 
 /// The line's `[timing]` heartbeat (half the minimum election timeout under `heartbeat = "half_min"`).
@@ -77,7 +97,7 @@ fn line_heartbeat_ms(experiment: &Experiment, line: usize) -> u64 {
     }
 }
 
-fn spread_ms(experiment: &Experiment, plan: CrashPlan, line: usize) -> u64 {
+pub(super) fn spread_ms(experiment: &Experiment, plan: CrashPlan, line: usize) -> u64 {
     plan.spread_ms
         .unwrap_or_else(|| line_heartbeat_ms(experiment, line))
         .max(1)
@@ -90,7 +110,11 @@ pub(super) fn longest_trial_ms(experiment: &Experiment, line: usize) -> u64 {
             let window_ms = plan.settle_ms + spread_ms(experiment, plan, line);
             first_leader_ms(experiment) + window_ms + experiment.bound_ms + 1
         }
-        None if experiment.measure == Measure::CommitLatency => {
+        None if matches!(
+            experiment.measure,
+            Measure::CommitLatency | Measure::MessagesPerCommit
+        ) =>
+        {
             first_leader_ms(experiment) + super::COMMIT_SETTLE_MS + experiment.bound_ms + 1
         }
         None => experiment.bound_ms,
@@ -129,65 +153,34 @@ pub fn line_scenario(experiment: &Experiment, line: usize, trial: u64) -> Scenar
     scenario
 }
 
-/// The whole scenario of a trial, as it ran: with the writes and the crash where the first election
-/// put them, and its length cut to the crash plus the bound. (It runs the trial up to its first
-/// leader to know; with no leader to crash, the scenario without them.)
+/// The whole scenario of a trial, as it ran: with the writes and the action (or the measured
+/// writes) where the first election put them, and its length cut to them plus the bound. (It runs
+/// the trial up to its first leader to know; with no leader to act on, the scenario without them.)
 pub fn trial_scenario(
     experiment: &Experiment,
     line: usize,
     trial: u64,
 ) -> Result<Scenario, String> {
     let mut run = ScenarioRun::new(line_scenario(experiment, line, trial))?;
-    if experiment.measure == Measure::CommitLatency {
-        let first_bound = SimTime::from_ms(first_leader_ms(experiment));
-        return Ok(match wait_for_leader(&mut run, first_bound) {
-            Some(leader_at) => {
-                super::other_measures::with_write(experiment, run.scenario(), leader_at).0
-            }
-            None => run.scenario().clone(),
-        });
-    }
-    let Some(plan) = experiment.crash else {
+    let waits_for_leader = experiment.crash.is_some()
+        || matches!(
+            experiment.measure,
+            Measure::CommitLatency | Measure::MessagesPerCommit
+        );
+    if !waits_for_leader {
         return Ok(run.scenario().clone());
-    };
+    }
     let first_bound = SimTime::from_ms(first_leader_ms(experiment));
     let Some(leader_at) = wait_for_leader(&mut run, first_bound) else {
         return Ok(run.scenario().clone());
     };
-    Ok(with_crash(experiment, plan, line, run.scenario(), leader_at).0)
-}
-
-/// `scenario` with the writes and the crash added after a first leader at `leader_at`, and the crash
-/// instant (ms).
-fn with_crash(
-    experiment: &Experiment,
-    plan: CrashPlan,
-    line: usize,
-    scenario: &Scenario,
-    leader_at: SimTime,
-) -> (Scenario, u64) {
-    let window_ms = leader_at.as_micros().div_ceil(1_000) + plan.settle_ms;
-    let mut draw = Rng::new(scenario.seed ^ CRASH_DRAW_SALT);
-    let crash_ms = window_ms + draw.range_inclusive(0, spread_ms(experiment, plan, line) - 1);
-    let mut scenario = scenario.clone();
-    let mut add = |at_ms: u64, action: Action| {
-        let after = scenario.steps.partition_point(|step| step.at_ms <= at_ms);
-        scenario.steps.insert(after, Step { at_ms, action });
-    };
-    if plan.writes > 0 {
-        let write = Action::Request {
-            count: plan.writes,
-            target: NodeTarget::Leader,
-            kind: RequestKind::Put,
-        };
-        add(window_ms, write);
-    }
-    let crash = Action::Crash {
-        target: NodeTarget::Leader,
-    };
-    add(crash_ms, crash);
-    scenario.duration_ms = crash_ms + experiment.bound_ms;
-    (scenario, crash_ms)
+    let scenario = run.scenario();
+    Ok(match experiment.crash {
+        Some(plan) => {
+            super::leader_action::with_action(experiment, plan, line, scenario, leader_at).0
+        }
+        None => super::other_measures::with_writes(experiment, scenario, leader_at).0,
+    })
 }
 
 /// Runs trial `trial` of line `line`.
@@ -198,52 +191,55 @@ pub fn run_trial(experiment: &Experiment, line: usize, trial: u64) -> Result<Tri
         seed: scenario.seed,
         from_us: 0,
         outcome: Outcome::NoLeaderToCrash,
-        measured_us: None,
+        measured: None,
+        unit: experiment.measure.unit(),
     };
     let mut run = ScenarioRun::new(scenario)?;
-    if experiment.measure == Measure::LeaderlessTime {
-        let bound = SimTime::from_ms(experiment.bound_ms);
-        (row.outcome, row.measured_us) = super::other_measures::leaderless(&mut run, bound);
-        return Ok(row);
+    let bound = SimTime::from_ms(experiment.bound_ms);
+    match (experiment.measure, &experiment.checkpoint) {
+        (Measure::LeaderlessTime, _) => {
+            (row.outcome, row.measured) = super::other_measures::leaderless(&mut run, bound);
+            return Ok(row);
+        }
+        (Measure::CheckpointTime, Some((_, checkpoint))) => {
+            let ticked = super::checkpoint_measure::time_to_tick(&mut run, checkpoint, bound);
+            (row.outcome, row.measured) = ticked;
+            return Ok(row);
+        }
+        _ => {}
     }
     let first_bound = SimTime::from_ms(first_leader_ms(experiment));
     let first_leader = wait_for_leader(&mut run, first_bound);
-    if experiment.measure == Measure::CommitLatency {
-        if let Some(leader_at) = first_leader {
-            let measured = super::other_measures::commit_latency(experiment, &mut run, leader_at);
-            (row.from_us, row.outcome, row.measured_us) = measured;
-        }
+    let measure = experiment.measure;
+    if let (Some(leader_at), Measure::CommitLatency | Measure::MessagesPerCommit) =
+        (first_leader, measure)
+    {
+        let measured = match measure {
+            Measure::CommitLatency => {
+                super::other_measures::commit_latency(experiment, &mut run, leader_at)
+            }
+            _ => super::other_measures::messages_per_commit(experiment, &mut run, leader_at),
+        };
+        (row.from_us, row.outcome, row.measured) = measured;
         return Ok(row);
     }
-    let (Measure::ElectionAfterCrash, Some(plan)) = (experiment.measure, experiment.crash) else {
-        row.outcome = outcome_of(first_leader);
-        row.measured_us = first_leader.map(SimTime::as_micros);
+    let Some(plan) = experiment.crash.filter(|_| measure.strikes_leader()) else {
+        if measure == Measure::FirstElection {
+            row.outcome = outcome_of(first_leader);
+            row.measured = first_leader.map(SimTime::as_micros);
+        }
         return Ok(row);
     };
     let Some(leader_at) = first_leader else {
         return Ok(row);
     };
-    let (scenario, crash_ms) = with_crash(experiment, plan, line, run.scenario(), leader_at);
-    let crash_step = scenario
-        .steps
-        .iter()
-        .rposition(|step| step.at_ms == crash_ms && matches!(step.action, Action::Crash { .. }))
-        .expect("the crash was just added");
-    run.set_scenario(scenario);
-    let crash_at = SimTime::from_ms(crash_ms);
-    run.advance_to(crash_at);
-    if run
-        .skipped_steps()
-        .iter()
-        .any(|skipped| skipped.step == crash_step + 1)
+    if let Some((from_us, next_leader)) =
+        super::leader_action::strike(experiment, plan, line, &mut run, leader_at)
     {
-        return Ok(row);
+        row.from_us = from_us;
+        row.outcome = outcome_of(next_leader);
+        row.measured = next_leader.map(|at| at.as_micros() - from_us);
     }
-    row.from_us = crash_at.as_micros();
-    let end = run.end_time();
-    let next_leader = wait_for_leader(&mut run, end);
-    row.outcome = outcome_of(next_leader);
-    row.measured_us = next_leader.map(|at| at.as_micros() - row.from_us);
     Ok(row)
 }
 
@@ -256,7 +252,7 @@ fn outcome_of(leader_at: Option<SimTime>) -> Outcome {
 
 /// Runs on, event by event (scripted steps as they fall due), until an up node leads (the instant)
 /// or `until` passes (`None`).
-fn wait_for_leader(run: &mut ScenarioRun, until: SimTime) -> Option<SimTime> {
+pub(super) fn wait_for_leader(run: &mut ScenarioRun, until: SimTime) -> Option<SimTime> {
     loop {
         if run.world().current_leader().is_some() {
             return Some(run.world().now());
