@@ -47,7 +47,7 @@ fn the_read(world: &World) -> OpEnd {
         .iter()
         .find(|op| op.call == OpCall::Kv(ClientCommand::Get { key: 1 }))
         .expect("the story reads key 1");
-    read.end.clone()
+    read.end
 }
 
 #[test]

@@ -14,6 +14,7 @@
 
 use super::args::{FlagSpec, ParsedArgs};
 use super::parallel::sweep_on_threads;
+use super::sweep_history_rows::{history_rows, HistoryRow};
 use super::Outcome;
 use quorumlab_sim::chaos::holders::holder_run;
 use quorumlab_sim::chaos::locks::{LockChaosOptions, LockProfile};
@@ -28,7 +29,7 @@ use quorumlab_sim::sweep::{judge_liar_scenario, judge_scenario_with_history};
 use quorumlab_sim::sweep::{
     judge_scenario, lock_sweep_scenario, run_holder_seed, run_lock_seed, SweepSummary,
 };
-use quorumlab_sim::sweep_history::{ReadPathTally, SWEEP_BUDGET};
+use quorumlab_sim::sweep_history::SWEEP_BUDGET;
 use quorumlab_sim::{ProtocolConfig, ProtocolKind};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -86,42 +87,6 @@ struct SweepReport {
     /// With `--linearizability`: each read path's client-history verdicts.
     #[serde(skip_serializing_if = "Option::is_none")]
     linearizability: Option<BTreeMap<&'static str, HistoryRow>>,
-}
-
-/// One read path's line of a `--linearizability` sweep.
-#[derive(Serialize)]
-struct HistoryRow {
-    seeds_checked: u64,
-    linearizable: u64,
-    not_linearizable: u64,
-    /// Of the seeds checked, in percent, two decimals.
-    not_linearizable_percent: f64,
-    undecided: u64,
-    nothing_judged: u64,
-    first_not_linearizable_seeds: Vec<u64>,
-    first_undecided_seeds: Vec<u64>,
-}
-
-fn history_rows(summary: &SweepSummary) -> BTreeMap<&'static str, HistoryRow> {
-    let row = |tally: &ReadPathTally| HistoryRow {
-        seeds_checked: tally.seeds_checked,
-        linearizable: tally.linearizable,
-        not_linearizable: tally.not_linearizable,
-        not_linearizable_percent: (tally.not_linearizable as f64 * 10_000.0
-            / tally.seeds_checked.max(1) as f64)
-            .round()
-            / 100.0,
-        undecided: tally.undecided,
-        nothing_judged: tally.nothing_judged,
-        first_not_linearizable_seeds: tally.not_linearizable_seeds.clone(),
-        first_undecided_seeds: tally.undecided_seeds.clone(),
-    };
-    summary
-        .histories
-        .per_read_path
-        .iter()
-        .map(|(path, tally)| (*path, row(tally)))
-        .collect()
 }
 
 pub fn sweep_command(args: &[String]) -> Outcome {
