@@ -6,6 +6,7 @@ pub mod world_options;
 use world_options::WorldOptionField;
 
 use quorumlab_sim::action::PPM_ONE;
+use quorumlab_sim::config::ReadPath;
 use quorumlab_sim::ids::MAX_NODES;
 use quorumlab_sim::scenario::Scenario;
 
@@ -21,7 +22,8 @@ pub struct SettingsForm {
     pub drop_percent: String,
     pub pre_vote: bool,
     pub check_quorum: bool,
-    pub lease_reads: bool,
+    /// How reads are answered (the lease path is the old "lease reads" switch).
+    pub read_path: ReadPath,
     /// The world's own options (its scenario tables), in the entry's order.
     pub world_options: Vec<WorldOptionField>,
 }
@@ -43,7 +45,7 @@ impl SettingsForm {
             drop_percent: format_percent(timing.drop_ppm),
             pre_vote: scenario.raft.pre_vote,
             check_quorum: scenario.raft.check_quorum,
-            lease_reads: scenario.raft.lease_reads,
+            read_path: scenario.raft.read_path,
             world_options: world_options::fields_for(&scenario.protocol),
         }
     }
@@ -84,7 +86,7 @@ impl SettingsForm {
         scenario.timing.drop_ppm = parse_percent("drop rate", &self.drop_percent)?;
         scenario.raft.pre_vote = self.pre_vote;
         scenario.raft.check_quorum = self.check_quorum;
-        scenario.raft.lease_reads = self.lease_reads;
+        scenario.raft.read_path = self.read_path;
         world_options::apply(&self.world_options, &mut scenario.protocol)?;
         let (old_servers, new_servers) = (base.node_count, scenario.node_count);
         let all_nodes = scenario.actor_count();

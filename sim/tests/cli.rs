@@ -195,7 +195,7 @@ fn bad_flags_and_commands_exit_2() {
     );
     assert_bad_input(
         &quorumlab(&["sweep", "--seeds", "2", "--profile", "storm"]),
-        &["unknown profile `storm`; nothing close among the 4 profiles"],
+        &["unknown profile `storm`; nothing close among the 5 profiles"],
     );
     assert_bad_input(
         &quorumlab(&["sweep", "--seeds", "2", "--profle", "mixed"]),

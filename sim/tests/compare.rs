@@ -233,6 +233,18 @@ fn every_variation_flips_its_option_on_its_example() {
             "lock-delay 2000 ms",
             "lock-delay off",
         ),
+        (
+            Variation::ReadIndex,
+            "leader-crash.toml",
+            "read-index reads off",
+            "read-index reads on",
+        ),
+        (
+            Variation::FollowerReads,
+            "leader-crash.toml",
+            "follower reads off",
+            "follower reads on",
+        ),
     ];
     assert_eq!(cases.len(), Variation::ALL.len());
     for (variation, file, left_words, right_words) in cases {

@@ -59,7 +59,7 @@ fn lease_storm(seed: u64) -> Scenario {
     let mut rng = Rng::new(seed ^ 0x1EA5_E570_4A11);
     let mut scenario = Scenario::new(&format!("Lease storm {seed}"), 5, 6_000);
     scenario.seed = seed;
-    scenario.raft.lease_reads = true;
+    scenario.raft.read_path = quorumlab_sim::config::ReadPath::Lease;
     scenario.raft.check_quorum = rng.chance_ppm(500_000);
     let mut steps = vec![(
         800,
@@ -125,7 +125,11 @@ fn run(seed: u64, reads: Reads) -> World {
         Reads::LeaseStorm => lease_storm(seed),
         Reads::Log | Reads::Lease => {
             let mut scenario = chaos_scenario(seed, &ChaosOptions::default());
-            scenario.raft.lease_reads = reads == Reads::Lease;
+            scenario.raft.read_path = if reads == Reads::Lease {
+                quorumlab_sim::config::ReadPath::Lease
+            } else {
+                quorumlab_sim::config::ReadPath::Log
+            };
             scenario
         }
     };

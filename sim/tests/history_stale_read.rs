@@ -33,7 +33,7 @@ fn puts(world: &mut World, target: NodeId, count: u32) {
 fn every_key_written_then_a_lease_read_at_the_old_leader(seed: u64, drift_ppm: i64) -> World {
     let mut config = WorldConfig::raft(5, seed);
     config.raft = RaftOptions {
-        lease_reads: true,
+        read_path: quorumlab_sim::config::ReadPath::Lease,
         ..RaftOptions::default()
     };
     let mut world = World::new(config).unwrap();

@@ -228,7 +228,7 @@ fn pre_vote_keeps_an_isolated_follower_from_inflating_its_term() {
 #[test]
 fn lease_reads_answer_without_the_log_while_the_lease_holds() {
     let options = RaftOptions {
-        lease_reads: true,
+        read_path: quorumlab_sim::config::ReadPath::Lease,
         ..RaftOptions::default()
     };
     let mut world = world(3, 18, options);

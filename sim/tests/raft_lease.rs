@@ -11,7 +11,7 @@ use quorumlab_sim::{Report, World, WorldConfig};
 fn isolate_leader_then_read_from_it(seed: u64, leader_drift_ppm: i64) -> Report {
     let mut config = WorldConfig::raft(5, seed);
     config.raft = RaftOptions {
-        lease_reads: true,
+        read_path: quorumlab_sim::config::ReadPath::Lease,
         ..RaftOptions::default()
     };
     let mut world = World::new(config).unwrap();
@@ -95,7 +95,7 @@ fn with_honest_clocks_the_lease_has_expired_before_a_new_leader_acts() {
 fn the_view_shows_the_lease_running_out_on_an_isolated_leader() {
     let mut config = WorldConfig::raft(3, 9);
     config.raft = RaftOptions {
-        lease_reads: true,
+        read_path: quorumlab_sim::config::ReadPath::Lease,
         ..RaftOptions::default()
     };
     let mut world = World::new(config).unwrap();
@@ -127,8 +127,13 @@ fn a_restarted_follower_waits_an_election_timeout_before_voting() {
         heartbeat_us: 50_000,
     };
     let vote_after_restart = |lease_reads: bool, delay_us: u64| {
+        let read_path = if lease_reads {
+            quorumlab_sim::config::ReadPath::Lease
+        } else {
+            quorumlab_sim::config::ReadPath::Log
+        };
         let options = RaftOptions {
-            lease_reads,
+            read_path,
             ..RaftOptions::default()
         };
         let mut node = RaftNode::new(NodeId(1), 3, options, timing);

@@ -54,7 +54,11 @@ fn options_for(seed: u64) -> RaftOptions {
     RaftOptions {
         pre_vote: seed & 1 == 1,
         check_quorum: seed & 2 == 2,
-        lease_reads: seed & 4 == 4,
+        read_path: if seed & 4 == 4 {
+            quorumlab_sim::config::ReadPath::Lease
+        } else {
+            quorumlab_sim::config::ReadPath::Log
+        },
         ..RaftOptions::default()
     }
 }

@@ -352,7 +352,7 @@ fn a_minimal_file_gets_the_documented_defaults() {
     assert_eq!(scenario.title, "Untitled scenario");
     assert_eq!(scenario.seed, 1);
     assert_eq!(scenario.timing, Timing::default());
-    assert!(!scenario.raft.pre_vote && !scenario.raft.check_quorum && !scenario.raft.lease_reads);
+    assert!(!scenario.raft.pre_vote && !scenario.raft.check_quorum && !scenario.raft.lease_reads());
     assert!(scenario.steps.is_empty());
 }
 

@@ -49,10 +49,10 @@ fn timing() -> impl Strategy<Value = Timing> {
 }
 
 fn raft_options() -> impl Strategy<Value = RaftOptions> {
-    any::<(bool, bool, bool)>().prop_map(|(pre_vote, check_quorum, lease_reads)| RaftOptions {
+    any::<(bool, bool, u8)>().prop_map(|(pre_vote, check_quorum, path)| RaftOptions {
         pre_vote,
         check_quorum,
-        lease_reads,
+        read_path: quorumlab_sim::config::ReadPath::ALL[usize::from(path) % 4],
         ..RaftOptions::default()
     })
 }

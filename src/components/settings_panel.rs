@@ -9,6 +9,7 @@ use crate::settings_form::SettingsForm;
 use crate::state::controls::use_controls;
 use crate::world_text::capabilities::runs_raft;
 use leptos::prelude::*;
+use quorumlab_sim::config::ReadPath;
 
 #[component]
 pub fn SettingsPanel() -> impl IntoView {
@@ -101,8 +102,8 @@ pub fn SettingsPanel() -> impl IntoView {
             <div class="checks">
                 {check_field("PreVote", |form| form.pre_vote, |form, value| form.pre_vote = value)}
                 {check_field("CheckQuorum", |form| form.check_quorum, |form, value| form.check_quorum = value)}
-                {check_field("Leader-lease reads", |form| form.lease_reads, |form, value| form.lease_reads = value)}
             </div>
+            <ReadPathField form=form />
             </Show>
             <WorldOptionsFields form=form />
             <Show when=move || error.with(Option::is_some)>
@@ -117,5 +118,42 @@ pub fn SettingsPanel() -> impl IntoView {
                     title="Run this world over many seeds and chart how long elections take">"Repeat this run over many seeds…"</button>
             </Show>
         </section>
+    }
+}
+
+/// How reads are answered: one choice of four, each in a learner's words, with a line on what it
+/// assumes. The option values are the scenario file's names (`read_path`).
+#[component]
+fn ReadPathField(form: RwSignal<SettingsForm>) -> impl IntoView {
+    let chosen = move || form.with(|form| form.read_path);
+    let choose = move |name: String| {
+        if let Some(path) = ReadPath::from_name(&name) {
+            form.update(|form| form.read_path = path);
+        }
+    };
+    view! {
+        <div class="world-option read-path" class:unsafe-option=move || !chosen().safe_under_any_clock()>
+            <label class="field">
+                <span>"Reads are answered"</span>
+                <select data-testid="setting-read-path" prop:value=move || chosen().name()
+                    on:change=move |event| choose(event_target_value(&event))>
+                    {ReadPath::ALL.iter().map(|path| {
+                        let path = *path;
+                        view! { <option value=path.name() selected=move || chosen() == path>{path.label()}</option> }
+                    }).collect_view()}
+                </select>
+            </label>
+            <p class="hint" data-testid="read-path-hint">{move || read_path_hint(chosen())}</p>
+        </div>
+    }
+}
+
+/// What a read path costs and assumes, in one sentence.
+fn read_path_hint(path: ReadPath) -> &'static str {
+    match path {
+        ReadPath::Log => "Every read is appended to the log like a write and answered once applied: always up to date, one replication round per read.",
+        ReadPath::ReadIndex => "The leader notes its commit index, checks with one heartbeat round that a majority still follows it, then answers: up to date whatever the clocks do, no log entry.",
+        ReadPath::Lease => "The leader answers at once while its lease holds on its own clock: up to date only while clocks drift less than the lease allows.",
+        ReadPath::Follower => "Whichever server is asked answers from its own copy: fast, and stale by design when that server lags or is cut off.",
     }
 }

@@ -152,7 +152,21 @@ pub struct LinkTiming {
 pub struct LinkRaftOptions {
     pub pre_vote: bool,
     pub check_quorum: bool,
-    pub lease_reads: bool,
+    /// Written where v4 links first wrote a yes/no `lease_reads`: postcard spells `false` and `true`
+    /// as the bytes 0 and 1, exactly as it spells this enum's first two variants, so every earlier
+    /// link reads as before; only a run reading by read index or from followers writes 2 or 3.
+    pub read_path: LinkReadPath,
+}
+
+/// How reads are answered. Variant order is the format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LinkReadPath {
+    /// Through the log (the old `lease_reads = false`).
+    Log,
+    /// On the leader's lease (the old `lease_reads = true`).
+    Lease,
+    ReadIndex,
+    Follower,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -6,8 +6,8 @@
 use super::body::{
     GroupSizeLimit, GroupsLimit, LinkAction, LinkBody, LinkByzantineMode, LinkIdempotency,
     LinkLesson, LinkLinkSettings, LinkLockOptions, LinkMalformedFault, LinkPaxos, LinkPaxosRemedy,
-    LinkProtocol, LinkRaftOptions, LinkRecordedAction, LinkRequestKind, LinkSchedulerMode,
-    LinkStep, LinkTarget, LinkTiming, LinkZookeeperRecipe,
+    LinkProtocol, LinkRaftOptions, LinkReadPath, LinkRecordedAction, LinkRequestKind,
+    LinkSchedulerMode, LinkStep, LinkTarget, LinkTiming, LinkZookeeperRecipe,
 };
 use super::bounded::Bounded;
 use super::registered::{self, WorldError};
@@ -15,7 +15,7 @@ use super::{ShareError, SharedLesson, SharedRun};
 use quorumlab_sim::action::{Action, ByzantineMode, MalformedFault, NodeTarget, RequestKind};
 use quorumlab_sim::config::{
     IdempotencyScope, LockServiceOptions, PaxosOptions, PaxosRemedy, PbftOptions, ProtocolConfig,
-    QueueOptions, RaftOptions, SchedulerMode, SchedulerOptions, Timing, ZkRecipe,
+    QueueOptions, RaftOptions, ReadPath, SchedulerMode, SchedulerOptions, Timing, ZkRecipe,
 };
 use quorumlab_sim::history::RecordedAction;
 use quorumlab_sim::ids::NodeId;
@@ -36,7 +36,7 @@ pub fn from_run(run: &SharedRun) -> LinkBody {
         options: LinkRaftOptions {
             pre_vote: scenario.raft.pre_vote,
             check_quorum: scenario.raft.check_quorum,
-            lease_reads: scenario.raft.lease_reads,
+            read_path: read_path_from(scenario.raft.read_path),
         },
         steps: Bounded::new(steps_from(&scenario.steps)),
         actions: Bounded::new(actions_from(&run.actions)),
@@ -62,7 +62,7 @@ pub fn into_run(body: LinkBody) -> Result<SharedRun, ShareError> {
         raft: RaftOptions {
             pre_vote: body.options.pre_vote,
             check_quorum: body.options.check_quorum,
-            lease_reads: body.options.lease_reads,
+            read_path: read_path_into(body.options.read_path),
             unsafe_commit_previous_term: false,
             // A v4 link cannot carry the unsafe direct mode (refused when sharing).
             membership: Default::default(),
@@ -760,5 +760,23 @@ fn action_into(action: LinkAction) -> Action {
             from: NodeId(from),
             to: NodeId(to),
         },
+    }
+}
+
+fn read_path_from(path: ReadPath) -> LinkReadPath {
+    match path {
+        ReadPath::Log => LinkReadPath::Log,
+        ReadPath::Lease => LinkReadPath::Lease,
+        ReadPath::ReadIndex => LinkReadPath::ReadIndex,
+        ReadPath::Follower => LinkReadPath::Follower,
+    }
+}
+
+fn read_path_into(path: LinkReadPath) -> ReadPath {
+    match path {
+        LinkReadPath::Log => ReadPath::Log,
+        LinkReadPath::Lease => ReadPath::Lease,
+        LinkReadPath::ReadIndex => ReadPath::ReadIndex,
+        LinkReadPath::Follower => ReadPath::Follower,
     }
 }

@@ -19,6 +19,7 @@ mod errors;
 mod legacy_bytes;
 mod lessons;
 mod membership;
+mod read_paths;
 mod recorded_links;
 mod registered;
 mod v4_bodies;
@@ -130,7 +131,7 @@ pub(super) fn sample_run() -> SharedRun {
     scenario.timing.network_delay_ms = (0, 15);
     scenario.timing.drop_ppm = 12_345;
     scenario.raft.pre_vote = true;
-    scenario.raft.lease_reads = true;
+    scenario.raft.read_path = quorumlab_sim::config::ReadPath::Lease;
     scenario.steps = vec![
         Step {
             at_ms: 0,

@@ -4,6 +4,7 @@ use crate::base::ids::MAX_NODES;
 use serde::{Deserialize, Serialize};
 
 pub use super::lock_options::{IdempotencyScope, LockServiceOptions, MAX_SET_NX_RETRIES};
+pub use super::read_path::ReadPath;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Timing {
@@ -66,8 +67,10 @@ impl Default for Timing {
 pub struct RaftOptions {
     pub pre_vote: bool,
     pub check_quorum: bool,
-    /// Serve reads on the leader only while its lease (measured on its own clock) holds.
-    pub lease_reads: bool,
+    /// How a read is answered (`read_path.rs`): through the log, by read index, on the leader's lease
+    /// (the old `lease_reads = true`), or by any server from its own copy.
+    #[serde(default)]
+    pub read_path: ReadPath,
     /// TEST ONLY, deliberately broken: commit entries of earlier terms by counting replicas (the Raft
     /// paper's Figure 8 bug) and skip the start-of-term no-op that would hide it. Checkers must catch it.
     #[doc(hidden)]
@@ -77,6 +80,13 @@ pub struct RaftOptions {
     /// directly (unsafe on purpose: the checkers must catch it).
     #[serde(default)]
     pub membership: MembershipMode,
+}
+
+impl RaftOptions {
+    /// The leader answers reads on its lease (the old `lease_reads = true`).
+    pub fn lease_reads(&self) -> bool {
+        self.read_path == ReadPath::Lease
+    }
 }
 
 /// How `add-server` and `remove-server` change who votes.

@@ -16,6 +16,7 @@ pub mod lock_options;
 pub mod node_status;
 pub mod panel_rows;
 pub mod protocol;
+pub mod read_path;
 pub mod report;
 pub mod sequential;
 pub mod verdicts;

@@ -146,6 +146,17 @@ pub enum RaftFact {
     ConfigurationEdited {
         voters: NodeSet,
     },
+    // Read paths (added later: new variants go at the end).
+    /// A read answered on the read-index path: a majority confirmed this leader of `term` after the
+    /// read arrived, and the map had applied `read_index`.
+    ReadIndexRead {
+        term: Term,
+        read_index: LogIndex,
+    },
+    /// A read answered by a server from its own copy, which had applied entries up to `applied`.
+    FollowerRead {
+        applied: LogIndex,
+    },
 }
 
 /// How a server answered a vote request.

@@ -18,4 +18,5 @@ pub mod runner;
 pub mod scenario;
 pub mod suggest;
 pub mod sweep;
+pub mod sweep_history;
 pub mod trace_file;

@@ -6,8 +6,10 @@
 //! scenario can be printed with [`chaos_scenario`] + [`crate::tooling::scenario::to_toml_string`] and
 //! re-run alone.
 
+use crate::contract::config::ReadPath;
 use crate::contract::entry::Progress;
 use crate::contract::report::Report;
+use crate::engine::linearizable::Budget;
 use crate::protocols::zookeeper::CandidatePhase;
 use crate::tooling::chaos::holders::holder_run;
 use crate::tooling::chaos::locks::{lock_chaos_scenario, LockChaosOptions};
@@ -15,6 +17,7 @@ use crate::tooling::chaos::raft_liar::run_watching_the_liar;
 use crate::tooling::chaos::{chaos_scenario, ChaosOptions};
 use crate::tooling::runner::ScenarioRun;
 use crate::tooling::scenario::{parse_scenario, to_toml_string, Scenario};
+use crate::tooling::sweep_history::{seed_history, HistoryTally, SeedHistory, NOT_LINEARIZABLE};
 use crate::worlds::registry;
 use std::collections::BTreeMap;
 
@@ -36,6 +39,9 @@ pub struct SeedOutcome {
     /// For a configuration with a liar: whether the liar told a lie the run could catch
     /// (`chaos::raft_liar`). `None` where no liar is judged.
     pub exercised: Option<bool>,
+    /// The read path the seed ran with and its client history's verdict, where the sweep checks
+    /// histories (`sweep_history`).
+    pub history: Option<(ReadPath, SeedHistory)>,
 }
 
 impl SeedOutcome {
@@ -63,6 +69,23 @@ pub fn judge_scenario(scenario: Scenario) -> Result<SeedOutcome, String> {
     Ok(judge_raft_run(&run))
 }
 
+/// [`judge_scenario`], and the run's client history checked within `budget`: a history the checker
+/// refuses fails the seed under [`NOT_LINEARIZABLE`]; an undecided one is tallied, and fails nothing.
+pub fn judge_scenario_with_history(
+    scenario: Scenario,
+    budget: Budget,
+) -> Result<SeedOutcome, String> {
+    let mut run = ScenarioRun::new(scenario)?;
+    run.run_to_end();
+    let mut outcome = judge_raft_run(&run);
+    let (read_path, verdict) = seed_history(&run, budget)?;
+    if verdict == SeedHistory::NotLinearizable {
+        outcome.violations.insert(NOT_LINEARIZABLE.to_string(), 1);
+    }
+    outcome.history = Some((read_path, verdict));
+    Ok(outcome)
+}
+
 /// Judges a finished Raft run as a sweep does (see [`judge_scenario`]).
 pub fn judge_raft_run(run: &ScenarioRun) -> SeedOutcome {
     let report = run.world().report();
@@ -77,6 +100,7 @@ pub fn judge_raft_run(run: &ScenarioRun) -> SeedOutcome {
         events_processed: report.events_processed,
         trace_hash: report.trace_hash,
         exercised: None,
+        history: None,
     }
 }
 
@@ -126,6 +150,8 @@ pub struct SweepSummary {
     /// Seeds whose liar told a lie, and of those the ones that broke a checker.
     exercised_seeds: u64,
     caught_exercised_seeds: u64,
+    /// The client histories' verdicts per read path, where the sweep checked them.
+    pub histories: HistoryTally,
 }
 
 impl SweepSummary {
@@ -150,6 +176,9 @@ impl SweepSummary {
             if outcome.broke_a_checker() {
                 self.caught_exercised_seeds += 1;
             }
+        }
+        if let Some((read_path, verdict)) = outcome.history {
+            self.histories.add(outcome.seed, read_path, verdict);
         }
         if outcome.failed() {
             self.failing_seed_count += 1;
@@ -176,6 +205,7 @@ impl SweepSummary {
         self.unsafe_seeds += later.unsafe_seeds;
         self.exercised_seeds += later.exercised_seeds;
         self.caught_exercised_seeds += later.caught_exercised_seeds;
+        self.histories.merge(later.histories);
         self.failing_seeds.extend(later.failing_seeds);
         self.failing_seeds.truncate(MAX_LISTED_FAILING_SEEDS);
     }
@@ -340,6 +370,7 @@ pub fn judge_lock_run(run: &ScenarioRun, heal_ms: u64) -> SeedOutcome {
         events_processed: report.events_processed,
         trace_hash: report.trace_hash,
         exercised: None,
+        history: None,
     }
 }
 

@@ -251,7 +251,7 @@ impl World {
                         .collect()
                 }),
             lease_holds: raft
-                .filter(|raft| raft.is_leader() && raft.options.lease_reads)
+                .filter(|raft| raft.is_leader() && raft.options.lease_reads())
                 .map(|raft| raft.lease_holds(slot.clock.local_us(now))),
             local_clock_us: slot.clock.local_signed_us(now),
             true_clock_us: now.as_micros(),

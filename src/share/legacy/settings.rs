@@ -4,8 +4,8 @@
 
 use super::reader::Reader;
 use crate::share::body::{
-    LinkIdempotency, LinkLockOptions, LinkProtocol, LinkRaftOptions, LinkSchedulerMode, LinkTiming,
-    LinkZookeeperRecipe,
+    LinkIdempotency, LinkLockOptions, LinkProtocol, LinkRaftOptions, LinkReadPath,
+    LinkSchedulerMode, LinkTiming, LinkZookeeperRecipe,
 };
 use crate::share::validate::MAX_TITLE_BYTES;
 use crate::share::ShareError;
@@ -99,7 +99,11 @@ fn read_options(reader: &mut Reader<'_>) -> Result<LinkRaftOptions, ShareError> 
     Ok(LinkRaftOptions {
         pre_vote: bits & OPTION_PRE_VOTE != 0,
         check_quorum: bits & OPTION_CHECK_QUORUM != 0,
-        lease_reads: bits & OPTION_LEASE_READS != 0,
+        read_path: if bits & OPTION_LEASE_READS != 0 {
+            LinkReadPath::Lease
+        } else {
+            LinkReadPath::Log
+        },
     })
 }
 

@@ -8,23 +8,28 @@
 //! checkers must catch; `--variant liar` makes one server lie or equivocate in every seed
 //! (`chaos::raft_liar`), on any Raft profile or on the aimed one (`--profile holders`), and reports how
 //! many seeds the liar really lied in and how many of those the checkers caught.
+//! `--read-path log|read_index|lease|follower` runs every Raft seed with that read path instead of the
+//! one it draws, and `--linearizability` checks each seed's client history (`sweep_history`) and
+//! reports, per read path, the seeds checked, not linearizable (with the first of them) and undecided.
 
 use super::args::{FlagSpec, ParsedArgs};
 use super::parallel::sweep_on_threads;
+use super::sweep_history_rows::{history_rows, HistoryRow};
 use super::Outcome;
 use quorumlab_sim::chaos::holders::holder_run;
 use quorumlab_sim::chaos::locks::{LockChaosOptions, LockProfile};
 use quorumlab_sim::chaos::raft_liar::{LiarSchedule, AIMED_PROFILE_NAME, RAFT_LIAR_VARIANT};
 use quorumlab_sim::chaos::{chaos_scenario, ChaosOptions, ChaosProfile};
-use quorumlab_sim::config::MembershipMode;
+use quorumlab_sim::config::{MembershipMode, ReadPath};
 use quorumlab_sim::ids::MAX_NODES;
 use quorumlab_sim::registry::{self, Entry};
 use quorumlab_sim::scenario::{shown, to_toml_string, Scenario};
 use quorumlab_sim::suggest::did_you_mean;
-use quorumlab_sim::sweep::judge_liar_scenario;
+use quorumlab_sim::sweep::{judge_liar_scenario, judge_scenario_with_history};
 use quorumlab_sim::sweep::{
     judge_scenario, lock_sweep_scenario, run_holder_seed, run_lock_seed, SweepSummary,
 };
+use quorumlab_sim::sweep_history::SWEEP_BUDGET;
 use quorumlab_sim::{ProtocolConfig, ProtocolKind};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -42,8 +47,9 @@ const FLAGS: FlagSpec = FlagSpec {
         "raft-seeds",
         "holder-seeds",
         "world",
+        "read-path",
     ],
-    switches: &["chaos", "all"],
+    switches: &["chaos", "all", "linearizability"],
 };
 
 const DEFAULT_NODES: usize = 5;
@@ -78,6 +84,9 @@ struct SweepReport {
     exercised_seeds: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     caught_exercised_seeds: Option<u64>,
+    /// With `--linearizability`: each read path's client-history verdicts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    linearizability: Option<BTreeMap<&'static str, HistoryRow>>,
 }
 
 pub fn sweep_command(args: &[String]) -> Outcome {
@@ -92,6 +101,8 @@ enum Target {
     Raft {
         options: ChaosOptions,
         membership: MembershipMode,
+        /// `--linearizability`: check every seed's client history.
+        histories: bool,
     },
     RaftLiar(LiarSchedule),
     Coordination {
@@ -123,6 +134,7 @@ fn sweep_or_emit(args: &[String]) -> Result<Outcome, String> {
             Target::Raft {
                 options,
                 membership,
+                ..
             } => raft_scenario(seed, options, *membership),
             Target::RaftLiar(schedule) => schedule.scenario(seed),
             Target::Coordination {
@@ -147,10 +159,22 @@ fn sweep_or_emit(args: &[String]) -> Result<Outcome, String> {
         Target::Raft {
             options,
             membership,
+            histories,
         } => {
-            let run = |seed| judge_scenario(raft_scenario(seed, options, *membership));
+            let run = |seed| {
+                let scenario = raft_scenario(seed, options, *membership);
+                if *histories {
+                    judge_scenario_with_history(scenario, SWEEP_BUDGET)
+                } else {
+                    judge_scenario(scenario)
+                }
+            };
             let summary = sweep_on_threads(first_seed, seed_count, run, jobs)?;
-            sweep_report(first_seed, options, *membership, summary)
+            let rows = histories.then(|| history_rows(&summary));
+            SweepReport {
+                linearizability: rows,
+                ..sweep_report(first_seed, options, *membership, summary)
+            }
         }
         Target::RaftLiar(schedule) => {
             let run = |seed| judge_liar_scenario(schedule.scenario(seed));
@@ -208,15 +232,26 @@ fn target(parsed: &ParsedArgs) -> Result<Target, String> {
     let variant = parsed
         .text("variant")
         .unwrap_or(entry.sweep.default_variant().name);
+    let plain_raft_only = is_plain_raft(entry) && variant != RAFT_LIAR_VARIANT;
+    for flag in ["read-path", "linearizability"] {
+        let given = parsed.text(flag).is_some() || parsed.switch(flag);
+        if given && !plain_raft_only {
+            return Err(format!(
+                "--{flag} applies to a plain Raft sweep (its clients read and write a key-value store)"
+            ));
+        }
+    }
     if is_plain_raft(entry) && variant == RAFT_LIAR_VARIANT {
         return liar_schedule(parsed).map(Target::RaftLiar);
     }
     if is_plain_raft(entry) {
-        let options = chaos_options(parsed)?;
+        let mut options = chaos_options(parsed)?;
+        options.read_path = read_path_flag(parsed)?;
         let membership = raft_membership(entry, variant, options.profile)?;
         return Ok(Target::Raft {
             options,
             membership,
+            histories: parsed.switch("linearizability"),
         });
     }
     let options = LockChaosOptions::new(entry.kind, variant)
@@ -226,6 +261,25 @@ fn target(parsed: &ParsedArgs) -> Result<Target, String> {
         name: entry.name,
         options: coordination_options(parsed, options, profile)?,
         profile,
+    })
+}
+
+/// `--read-path NAME`: every seed's read path, instead of the one it draws.
+fn read_path_flag(parsed: &ParsedArgs) -> Result<Option<ReadPath>, String> {
+    let Some(name) = parsed.text("read-path") else {
+        return Ok(None);
+    };
+    ReadPath::from_name(name).map(Some).ok_or_else(|| {
+        format!(
+            "--read-path: unknown read path `{}`; {}",
+            shown(name),
+            did_you_mean(
+                name,
+                ReadPath::NAMES.iter().copied(),
+                "read path",
+                "sim/SCENARIOS.md"
+            )
+        )
     })
 }
 
@@ -428,6 +482,7 @@ fn sweep_report(
         reproduce: first_failing_seed.map(|seed| raft_reproduce(seed, options, membership)),
         exercised_seeds: None,
         caught_exercised_seeds: None,
+        linearizability: None,
     }
 }
 
@@ -459,6 +514,7 @@ fn liar_report(first_seed: u64, schedule: &LiarSchedule, summary: SweepSummary) 
         failing_seeds: summary.failing_seeds,
         first_failing_seed,
         reproduce,
+        linearizability: None,
     }
 }
 
@@ -488,6 +544,7 @@ fn coordination_report(
             .map(|seed| coordination_reproduce(name, seed, options, profile)),
         exercised_seeds: None,
         caught_exercised_seeds: None,
+        linearizability: None,
     }
 }
 
@@ -519,10 +576,13 @@ pub fn reproduce_command(protocol: ProtocolKind, seed: u64, options: &ChaosOptio
 
 /// [`reproduce_command`] for a Raft sweep, naming the direct variant when it ran.
 fn raft_reproduce(seed: u64, options: &ChaosOptions, membership: MembershipMode) -> String {
-    let flags = match membership {
+    let mut flags = match membership {
         MembershipMode::Log => String::new(),
         MembershipMode::Direct => format!(" --variant {RAFT_DIRECT_VARIANT}"),
     };
+    if let Some(read_path) = options.read_path {
+        flags.push_str(&format!(" --read-path {}", read_path.name()));
+    }
     reproduce_with_flags(plain_raft(), seed, options, &flags)
 }
 

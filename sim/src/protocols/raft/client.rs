@@ -1,8 +1,10 @@
-//! Client requests, lease reads and applying committed entries to the key/value map.
+//! Client requests, the read paths that skip the log (lease and follower reads here, read-index reads
+//! in `read_index.rs`) and applying committed entries to the key/value map.
 
 use super::quorum::quorum_commit_index;
 use super::{Command, Entry, Payload, RaftNode, RaftWire};
 use crate::base::units::LogIndex;
+use crate::contract::config::ReadPath;
 use crate::contract::protocol::{
     ClientCommand, ClientError, ClientOutcome, Effects, RaftFact, RequestId, RoleLabel,
 };
@@ -15,6 +17,18 @@ impl<A: Payload, M: RaftWire<A>> RaftNode<A, M> {
         command: ClientCommand,
         effects: &mut Effects<M>,
     ) {
+        if let (ClientCommand::Get { key }, ReadPath::Follower) = (command, self.options.read_path)
+        {
+            let applied = self.volatile.applied_index;
+            let value = self.volatile.kv.get(&key).copied();
+            effects.observe(RaftFact::FollowerRead { applied });
+            let outcome = ClientOutcome::Read {
+                index: applied,
+                value,
+            };
+            effects.reply(request_id, outcome);
+            return;
+        }
         if self.volatile.role != RoleLabel::Leader {
             let error = ClientError::NotLeader {
                 leader_hint: self.volatile.leader_hint,
@@ -22,8 +36,13 @@ impl<A: Payload, M: RaftWire<A>> RaftNode<A, M> {
             effects.reply(request_id, ClientOutcome::Rejected(error));
             return;
         }
+        if let (ClientCommand::Get { key }, ReadPath::ReadIndex) = (command, self.options.read_path)
+        {
+            self.start_read_index_read(now_us, request_id, key, effects);
+            return;
+        }
         if let ClientCommand::Get { key } = command {
-            if self.options.lease_reads && self.lease_holds(now_us) {
+            if self.options.lease_reads() && self.lease_holds(now_us) {
                 let value = self.volatile.kv.get(&key).copied();
                 let index = self.volatile.commit_index;
                 effects.observe(RaftFact::LeaseRead {
@@ -129,5 +148,6 @@ impl<A: Payload, M: RaftWire<A>> RaftNode<A, M> {
                 effects.reply(request, outcome);
             }
         }
+        self.serve_read_index_reads(effects);
     }
 }

@@ -210,6 +210,24 @@ impl Describer<RaftFact> for RaftDescriber {
                 );
                 Some(Described::new(Weight::Routine, text, vec![node]).coalescing("lease-read"))
             }
+            RaftFact::ReadIndexRead { term, read_index } => {
+                let text = format!(
+                    "{} answers a read by read index: a majority confirmed it still leads term {term}, \
+                     and its map has applied index {read_index}, so no entry was appended",
+                    telling.name(node)
+                );
+                Some(
+                    Described::new(Weight::Routine, text, vec![node]).coalescing("read-index-read"),
+                )
+            }
+            RaftFact::FollowerRead { applied } => {
+                let text = format!(
+                    "{} answers a read from its own copy (applied up to index {applied}), asking no \
+                     one: it may be behind the leader",
+                    telling.name(node)
+                );
+                Some(Described::new(Weight::Routine, text, vec![node]).coalescing("follower-read"))
+            }
             RaftFact::RemovedSelf { .. } => {
                 if self.leader == Some(node) {
                     self.leader = None;

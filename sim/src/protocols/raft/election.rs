@@ -137,7 +137,8 @@ impl<A: Payload, M: RaftWire<A>> RaftNode<A, M> {
     /// While a follower still hears a leader (within the minimum election timeout), CheckQuorum and lease
     /// reads require it to ignore candidates: that is what makes a leader's lease safe.
     fn hears_leader(&self, now_us: u64) -> bool {
-        let sticky = self.options.check_quorum || self.options.lease_reads || self.options.pre_vote;
+        let sticky =
+            self.options.check_quorum || self.options.lease_reads() || self.options.pre_vote;
         let heard = self
             .volatile
             .last_leader_contact_local_us
@@ -326,6 +327,7 @@ impl<A: Payload, M: RaftWire<A>> RaftNode<A, M> {
             heard_since_check: vec![false; count],
             acked_sent_at_local_us: vec![0; count],
             membership: Default::default(),
+            reads: Default::default(),
         });
         effects.observe(RaftFact::BecameLeader {
             term: self.durable.term,

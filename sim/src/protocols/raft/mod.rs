@@ -26,9 +26,10 @@
 //! Options: *PreVote* (a would-be candidate first asks whether it could win, without bumping anyone's
 //! term, so a node returning from a partition does not depose a healthy leader); *CheckQuorum* (a leader
 //! that has not heard from a majority within an election timeout steps down, and followers ignore vote
-//! requests while they still hear a leader); *lease reads* (the leader answers reads without the log
-//! while a lease, measured on its own clock from the last majority acknowledgement, holds — correct only
-//! if clocks behave).
+//! requests while they still hear a leader); the *read path* (`contract::read_path`): reads through the
+//! log, by read index (`read_index.rs`: the leader confirms with a heartbeat round that it still leads),
+//! on the leader's lease (measured on its own clock from the last majority acknowledgement — correct
+//! only if clocks behave), or by any server from its own copy (stale by design).
 //!
 //! The node is sans-IO: see [`crate::contract::protocol`]. Files: `election.rs` (timeouts, votes, roles),
 //! `replication.rs` (AppendEntries and commit), `client.rs` (requests, reads, applying), `log.rs`,
@@ -47,6 +48,7 @@ pub mod membership;
 pub mod message;
 pub mod parts;
 pub mod quorum;
+pub mod read_index;
 mod replication;
 
 pub use log::{Command, Entry, Log, Payload};
@@ -105,6 +107,8 @@ pub struct LeaderState {
     /// Latest of our send times (local clock) that the peer acknowledged; feeds the read lease.
     pub acked_sent_at_local_us: Vec<u64>,
     pub membership: membership::LeaderMembership,
+    /// Reads on the read-index path waiting to be answered (`read_index.rs`).
+    pub reads: read_index::ReadIndexReads,
 }
 
 /// Lost on a crash.

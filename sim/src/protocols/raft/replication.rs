@@ -66,6 +66,7 @@ impl<A: Payload, M: RaftWire<A>> RaftNode<A, M> {
             sent_at_local_us: now_us,
         };
         effects.send(peer, message);
+        self.note_append_sent(now_us);
     }
 
     pub(super) fn on_append_entries(
@@ -212,6 +213,7 @@ impl<A: Payload, M: RaftWire<A>> RaftNode<A, M> {
             if behind {
                 self.send_append(now_us, from, effects);
             }
+            self.serve_read_index_reads(effects);
             return;
         }
         // Back off: jump to the follower's hint, never below 1 and never past what it may already match.
@@ -219,6 +221,8 @@ impl<A: Payload, M: RaftWire<A>> RaftNode<A, M> {
         let backed_off = conflict_index.min(LogIndex(leader.next_index[peer].0.saturating_sub(1)));
         leader.next_index[peer] = backed_off.max(floor).max(LogIndex(1));
         self.send_append(now_us, from, effects);
+        // A refusal in this term still says the peer follows this leader.
+        self.serve_read_index_reads(effects);
     }
 
     /// Commit the highest index stored on a majority, but only if it holds an entry of the current term

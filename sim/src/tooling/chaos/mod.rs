@@ -13,10 +13,12 @@ pub mod aimed;
 pub mod holders;
 pub mod locks;
 pub mod raft_liar;
+pub mod stale_reads;
 
 use crate::base::ids::{NodeId, MAX_NODES};
 use crate::base::rng::Rng;
 use crate::contract::action::{Action, NodeTarget, RequestKind, PPM_ONE};
+use crate::contract::config::ReadPath;
 use crate::tooling::scenario::{Scenario, Step};
 
 /// Mixed into the seed so the schedule's random stream differs from the world's, which uses the seed as is.
@@ -36,10 +38,16 @@ pub enum ChaosProfile {
     /// changes under crashes, partitions and clock faults. A profile of its own, so the mixed
     /// profile's pinned digests stay as they were.
     Membership,
+    /// Cycles aimed at stale reads (`stale_reads.rs`): writes, the leader's clock slowed or set back
+    /// and the leader cut off, writes at the new leader, then reads at every server. Clocks go wrong
+    /// whatever the read path: the lease path must be caught here, the log and read-index paths must
+    /// not be. A profile of its own, so the other profiles' pinned digests stay as they were.
+    Reads,
 }
 
 impl ChaosProfile {
-    pub const NAMES: &'static [&'static str] = &["calm", "mixed", "leader-churn", "membership"];
+    pub const NAMES: &'static [&'static str] =
+        &["calm", "mixed", "leader-churn", "membership", "reads"];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -47,6 +55,7 @@ impl ChaosProfile {
             ChaosProfile::Mixed => "mixed",
             ChaosProfile::LeaderChurn => "leader-churn",
             ChaosProfile::Membership => "membership",
+            ChaosProfile::Reads => "reads",
         }
     }
 
@@ -56,6 +65,7 @@ impl ChaosProfile {
             "mixed" => Some(ChaosProfile::Mixed),
             "leader-churn" => Some(ChaosProfile::LeaderChurn),
             "membership" => Some(ChaosProfile::Membership),
+            "reads" => Some(ChaosProfile::Reads),
             _ => None,
         }
     }
@@ -69,6 +79,10 @@ pub struct ChaosOptions {
     pub quiet_ms: u64,
     /// Longest gap between two consecutive chaos steps.
     pub max_gap_ms: u64,
+    /// Every seed's read path, instead of the one it draws (`None`: the draw, the log or a lease).
+    /// The schedule stays the seed's own: a seed that drew the lease keeps honest clocks, any other
+    /// seed may drift and jump them, which is what catches a lease read forced onto it.
+    pub read_path: Option<ReadPath>,
 }
 
 impl Default for ChaosOptions {
@@ -79,6 +93,7 @@ impl Default for ChaosOptions {
             fault_window_ms: 10_000,
             quiet_ms: 5_000,
             max_gap_ms: 400,
+            read_path: None,
         }
     }
 }
@@ -101,18 +116,22 @@ pub fn chaos_scenario(seed: u64, options: &ChaosOptions) -> Scenario {
     // A lease is only as good as the clock that measures it: with lease reads on, drifting or jumping
     // clocks would make stale reads the expected outcome rather than a bug, so those seeds keep clocks
     // honest.
-    let clock_faults = !scenario.raft.lease_reads;
+    let clock_faults = !scenario.raft.lease_reads();
     let mut generator = FaultGenerator::new(&mut rng, options.node_count, clock_faults);
     scenario.steps = match options.profile {
         ChaosProfile::Calm => generator.random_steps(options, FaultGenerator::request),
         ChaosProfile::Mixed => generator.random_steps(options, FaultGenerator::fault),
         ChaosProfile::LeaderChurn => generator.leader_churn(options),
         ChaosProfile::Membership => generator.random_steps(options, FaultGenerator::membership),
+        ChaosProfile::Reads => stale_reads::stale_read_cycles(generator.rng, options),
     };
     // Servers the schedule added are revived with the rest (those the world refused to add are
     // skipped by it, with the reason).
     let node_count = generator.node_count;
     push_quiet_period(&mut scenario, options, node_count);
+    if let Some(read_path) = options.read_path {
+        scenario.raft.read_path = read_path;
+    }
     scenario
 }
 
@@ -130,7 +149,9 @@ fn randomize_settings(scenario: &mut Scenario, rng: &mut Rng) {
     if rng.chance_ppm(PPM_ONE / 2) {
         scenario.timing.duplicate_ppm = rng.range_inclusive(0, 100_000) as u32;
     }
-    scenario.raft.lease_reads = rng.chance_ppm(PPM_ONE / 4);
+    if rng.chance_ppm(PPM_ONE / 4) {
+        scenario.raft.read_path = ReadPath::Lease;
+    }
 }
 
 /// Heal everything at the end of the fault window, then a light, steady client load.

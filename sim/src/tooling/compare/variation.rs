@@ -3,7 +3,7 @@
 //! that does not apply to a scenario's world is refused with a sentence saying so. Raft's switches are
 //! read here; every world's own options are read and flipped by its folder (`WorldParts::variations`).
 
-use crate::contract::config::ProtocolConfig;
+use crate::contract::config::{ProtocolConfig, ReadPath};
 use crate::contract::entry::parts::{on_off, VariationHook};
 use crate::tooling::scenario::Scenario;
 use crate::worlds::registry::ENTRIES;
@@ -21,7 +21,7 @@ pub enum Variation {
     PreVote,
     /// Raft's CheckQuorum (a leader that hears no majority steps down), on or off.
     CheckQuorum,
-    /// Raft leader lease reads, on or off.
+    /// Raft leader lease reads, on or off (off: reads through the log).
     LeaseReads,
     /// The scheduler taking the lock every run, or keeping a long-lived leader.
     SchedulerLeader,
@@ -30,6 +30,11 @@ pub enum Variation {
     /// The lock service's Consul-style lock-delay, on or off (the other side's delay:
     /// `lockservice::variations::lock_delay_flipped_ms`).
     LockDelay,
+    /// Raft read-index reads, on or off (off: reads through the log): "it would be linearizable if the
+    /// leader checked it still leads" is this flip away from a stale lease read.
+    ReadIndex,
+    /// Raft reads answered by any server from its own copy, on or off (off: through the log).
+    FollowerReads,
 }
 
 impl Variation {
@@ -44,6 +49,8 @@ impl Variation {
         Variation::SchedulerLeader,
         Variation::QueuePartitioned,
         Variation::LockDelay,
+        Variation::ReadIndex,
+        Variation::FollowerReads,
     ];
 
     /// The spelling in lesson links and on the command line.
@@ -58,6 +65,8 @@ impl Variation {
             Variation::SchedulerLeader => "scheduler-leader",
             Variation::QueuePartitioned => "queue-partitioned",
             Variation::LockDelay => "lock-delay",
+            Variation::ReadIndex => "read-index",
+            Variation::FollowerReads => "follower-reads",
         }
     }
 
@@ -78,10 +87,23 @@ impl Variation {
             Variation::CheckQuorum if raft_inside => {
                 Some(on_off("CheckQuorum", scenario.raft.check_quorum))
             }
-            Variation::LeaseReads if raft_inside => {
-                Some(on_off("lease reads", scenario.raft.lease_reads))
+            Variation::LeaseReads | Variation::ReadIndex | Variation::FollowerReads
+                if raft_inside =>
+            {
+                let (words, path) = self.read_path()?;
+                Some(on_off(words, scenario.raft.read_path == path))
             }
             _ => (self.hook(&scenario.protocol)?.value)(&scenario.protocol),
+        }
+    }
+
+    /// For a read-path variation, its words and the path it turns on (off is the log).
+    fn read_path(self) -> Option<(&'static str, ReadPath)> {
+        match self {
+            Variation::LeaseReads => Some(("lease reads", ReadPath::Lease)),
+            Variation::ReadIndex => Some(("read-index reads", ReadPath::ReadIndex)),
+            Variation::FollowerReads => Some(("follower reads", ReadPath::Follower)),
+            _ => None,
         }
     }
 
@@ -123,6 +145,12 @@ impl Variation {
             Variation::LockDelay => {
                 "the runs part when a paused holder's lease runs out: with lock-delay the lock goes to no one for a while"
             }
+            Variation::ReadIndex => {
+                "the runs part at a read: with read index the leader first hears from a majority, so a cut-off leader cannot answer"
+            }
+            Variation::FollowerReads => {
+                "the runs part at a read sent to a follower: it answers from its own copy, which may lag"
+            }
         }
     }
 
@@ -140,7 +168,16 @@ impl Variation {
         match self {
             Variation::PreVote => varied.raft.pre_vote = !varied.raft.pre_vote,
             Variation::CheckQuorum => varied.raft.check_quorum = !varied.raft.check_quorum,
-            Variation::LeaseReads => varied.raft.lease_reads = !varied.raft.lease_reads,
+            Variation::LeaseReads | Variation::ReadIndex | Variation::FollowerReads => {
+                if let Some((_, path)) = self.read_path() {
+                    let read_path = &mut varied.raft.read_path;
+                    *read_path = if *read_path == path {
+                        ReadPath::Log
+                    } else {
+                        path
+                    };
+                }
+            }
             _ => {
                 if let Some(hook) = self.hook(&varied.protocol) {
                     (hook.flip)(&mut varied.protocol);

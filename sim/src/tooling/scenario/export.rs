@@ -4,7 +4,7 @@
 use super::Scenario;
 use crate::base::ids::NodeId;
 use crate::contract::action::{Action, NodeTarget, RequestKind, PPM_ONE};
-use crate::contract::config::MembershipMode;
+use crate::contract::config::{MembershipMode, ReadPath};
 use crate::contract::entry::OptionSetting;
 use crate::worlds::coordination::Layout;
 use std::fmt::Write;
@@ -133,11 +133,18 @@ fn write_timing(out: &mut String, scenario: &Scenario) {
     }
     let _ = writeln!(out, "pre_vote = {}", raft.pre_vote);
     let _ = writeln!(out, "check_quorum = {}", raft.check_quorum);
-    let _ = writeln!(out, "lease_reads = {}", raft.lease_reads);
-    // Written only when set, so every file exported before the option existed reads the same.
-    if raft.membership != MembershipMode::Log {
+    let _ = writeln!(out, "lease_reads = {}", raft.lease_reads());
+    // Written only when set, so every file exported before the options existed reads the same; the
+    // lease path keeps its old spelling above.
+    let other_read_path = !matches!(raft.read_path, ReadPath::Log | ReadPath::Lease);
+    if raft.membership != MembershipMode::Log || other_read_path {
         let _ = writeln!(out, "\n[raft]");
+    }
+    if raft.membership != MembershipMode::Log {
         let _ = writeln!(out, "membership = {}", quoted(raft.membership.name()));
+    }
+    if other_read_path {
+        let _ = writeln!(out, "read_path = {}", quoted(raft.read_path.name()));
     }
 }
 

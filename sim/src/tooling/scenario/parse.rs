@@ -11,8 +11,8 @@ use super::validate::Invalid;
 use super::{Scenario, ScenarioError};
 use crate::base::ids::MAX_NODES;
 use crate::contract::config::{
-    IdempotencyScope, LockServiceOptions, MembershipMode, ProtocolConfig, RaftOptions, Timing,
-    MAX_SET_NX_RETRIES,
+    IdempotencyScope, LockServiceOptions, MembershipMode, ProtocolConfig, RaftOptions, ReadPath,
+    Timing, MAX_SET_NX_RETRIES,
 };
 use crate::contract::entry::{OptionSetting, OptionTable, OptionValue};
 use crate::worlds::coordination::{servers_fit, Layout, MAX_WORKERS};
@@ -32,7 +32,7 @@ const BASE_KEYS: &[&str] = &[
 ];
 
 /// Every key a `[raft]` table may hold.
-pub const RAFT_KEYS: &[&str] = &["membership"];
+pub const RAFT_KEYS: &[&str] = &["membership", "read_path"];
 
 /// Every key a `[locks]` table may hold (which of them a world takes, its registry entry says).
 pub const LOCK_KEYS: &[&str] = &[
@@ -404,11 +404,17 @@ fn read_timing(table: &TableReader<'_>) -> Result<(Timing, RaftOptions)> {
     }
     read_flag(table, "pre_vote", &mut raft.pre_vote)?;
     read_flag(table, "check_quorum", &mut raft.check_quorum)?;
-    read_flag(table, "lease_reads", &mut raft.lease_reads)?;
+    let mut lease_reads = false;
+    read_flag(table, "lease_reads", &mut lease_reads)?;
+    if lease_reads {
+        raft.read_path = ReadPath::Lease;
+    }
     Ok((timing, raft))
 }
 
-/// `[raft]`: how servers join and leave (`membership = "log"`, or the unsafe `"direct"`).
+/// `[raft]`: how servers join and leave (`membership = "log"`, or the unsafe `"direct"`), and how
+/// reads are answered (`read_path`; `[timing] lease_reads = true` is the older spelling of `"lease"`,
+/// and a file may not say both with different meanings).
 fn read_raft(table: &TableReader<'_>, raft: &mut RaftOptions) -> Result<()> {
     table.check_keys(RAFT_KEYS)?;
     if let Some(field) = table.optional("membership") {
@@ -419,6 +425,23 @@ fn read_raft(table: &TableReader<'_>, raft: &mut RaftOptions) -> Result<()> {
                 expected: "`log` or `direct`".into(),
             })
         })?;
+    }
+    if let Some(field) = table.optional("read_path") {
+        let name = field.string()?;
+        let path = ReadPath::from_name(name).ok_or_else(|| {
+            field.error(ScenarioErrorKind::OutOfRange {
+                value: format!("`{}`", shown(name)),
+                expected: "`log`, `read_index`, `lease` or `follower`".into(),
+            })
+        })?;
+        if raft.lease_reads() && path != ReadPath::Lease {
+            return Err(field.error(ScenarioErrorKind::Invalid {
+                problem: format!(
+                    "`[timing] lease_reads = true` already chooses the lease path; drop it to read by `{name}`"
+                ),
+            }));
+        }
+        raft.read_path = path;
     }
     Ok(())
 }

@@ -228,7 +228,7 @@ fn holds_lease(world: &World, node: NodeId) -> bool {
     let slot = &world.nodes()[node.index()];
     slot.actor.as_raft().is_some_and(|raft| {
         raft.is_leader()
-            && raft.options.lease_reads
+            && raft.options.lease_reads()
             && raft.lease_holds(slot.clock.local_us(world.now()))
     })
 }
