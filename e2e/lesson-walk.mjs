@@ -265,13 +265,15 @@ class LessonWalk {
     const verdict = () => this.page.locator('[data-testid=current-step] [data-testid=step-verdict]').first().textContent();
     const wallDeadline = Date.now() + TICK_TIMEOUT_MS;
     await this.hand.setSpeed(2);
-    let toggle = await this.hand.reach(this.hand.playToggle(), 'the Play button');
+    await this.hand.reach(this.hand.playToggle(), 'the Play button');
     for (;;) {
       const ticked = await this.page
         .waitForFunction((wanted) => document.querySelector(`[data-testid=lesson-step-${wanted}]`)?.getAttribute('data-state') === 'done', number, { polling: 'raf', timeout: 1_000 })
         .then(() => true, () => false);
       if (ticked) {
-        if (pauseAfter && (await this.hand.playing())) await this.hand.pressAt(toggle);
+        // Found again, not pressed where it was: the tick can scroll the page, and on a phone the old
+        // point may now lie over a node (whose menu would open and cover the play bar).
+        if (pauseAfter && (await this.hand.playing())) await this.hand.setPlaying(false);
         return simTimeMs(this.page);
       }
       const now = await simTimeMs(this.page);
@@ -283,10 +285,10 @@ class LessonWalk {
       if (await look.isVisible()) {
         await this.hand.press(look, 'the look-now note\'s "Go on"');
         await this.hand.setSpeed(2);
-        toggle = await this.hand.reach(this.hand.playToggle(), 'the Pause button');
+        await this.hand.reach(this.hand.playToggle(), 'the Pause button');
       } else if (!(await this.hand.playing())) {
         await this.hand.setPlaying(true);
-        toggle = await this.hand.reach(this.hand.playToggle(), 'the Pause button');
+        await this.hand.reach(this.hand.playToggle(), 'the Pause button');
       }
     }
   }
