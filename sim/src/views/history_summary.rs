@@ -19,9 +19,9 @@ use crate::engine::linearizable::models::{
 use crate::engine::linearizable::Budget;
 use crate::engine::linearizable::HistoryError;
 use crate::engine::world::World;
-use crate::protocols::raft::kv_model::KV_MODEL;
 use crate::views::history_cause::cause_sentence;
 use crate::views::history_words::{op_words, pattern_sentence};
+use crate::worlds::registry::key_value_model;
 use serde::Serialize;
 
 /// One op as the summary shows it.
@@ -89,7 +89,7 @@ pub fn summarize_within(world: &World, check: &HistoryCheck, budget: Budget) -> 
 /// The summary of a history read from a file (`linearizable::import`): checked against the
 /// key-value store's model within `budget`, with no run behind it, so no fault to name.
 pub fn summarize_imported(ops: &[Op], budget: Budget) -> Result<HistorySummary, HistoryError> {
-    let models: &[&dyn DynModel] = &[&KV_MODEL];
+    let models: &[&dyn DynModel] = &[key_value_model()];
     let check = check_models(models, ops, None, budget)?;
     let found = witness(models, ops, &check, budget);
     let name = |node: NodeId| node.to_string();

@@ -148,6 +148,12 @@ impl ProtocolConfig {
     }
 }
 
+/// The sequential model a history read from a file is judged by (`views::history_summary`): the
+/// replicated key-value store's, the one store whose histories the app and the CLI export.
+pub fn key_value_model() -> &'static dyn crate::contract::erased_model::DynModel {
+    &crate::protocols::raft::kv_model::KV_MODEL
+}
+
 /// Whether `kind`'s lock service is the etcd-like one, whose messages the views call by etcd's names
 /// (LeaseGrant, LeaseKeepAlive, LeaseRevoke, ...: `protocols::lockservice::etcd`).
 pub fn speaks_etcd(kind: ProtocolKind) -> bool {
