@@ -71,6 +71,14 @@ test('a stale lease read: not linearizable, the witness marked, Enter goes to th
     const facts = await page.textContent('[data-testid=inspector]');
     assert.match(facts, /clock.*true/, 'its clock against true time');
     assert.match(facts, /lease\s*holds, by its own clock/, 'its lease, still holding by its own clock');
+    // Said where the learner clicked, since the inspector sits out of view on most screens.
+    const jumped = await page.textContent('[data-testid=history-jumped]');
+    assert.match(jumped, /^Now at 1\.\d{3} s, when n5 answered “get k1 → 1”\. n5 was in term \d+, its lease held by its own clock; its clock ran \d+ ms (ahead of|behind) true time\./);
+    await page.click('[data-testid=history-show-inspector]');
+    await waitUntil(async () => page.$eval('[data-testid=inspector]', (box) => {
+      const { top, bottom } = box.getBoundingClientRect();
+      return top < window.innerHeight && bottom > 0;
+    }), { timeout: 10_000, what: 'the inspector scrolled into view' });
     await app.screenshot('history-jumped');
     assertNoProblems(app);
   } finally {

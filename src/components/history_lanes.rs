@@ -11,6 +11,7 @@
 //! frame a few milliseconds at most and reads "undecided" until paused; paused, it asks at once with
 //! the app's full budget (`Budget::APP`). A bound reached is said as such, never as a verdict.
 
+use crate::components::history_jump::{Jump, JumpNote};
 use crate::components::history_transfer::{HistoryTransfer, Imported};
 use crate::context::{use_playback, use_run, use_selection};
 use crate::history_view::{judge, lay_out, verdict_parts, Bar, Judged, Lanes};
@@ -131,6 +132,7 @@ fn HistoryBody() -> impl IntoView {
         }
     });
     let imported: RwSignal<Option<Imported>> = RwSignal::new(None);
+    let jump: RwSignal<Option<Jump>> = RwSignal::new(None);
     let showing_import = Memo::new(move |_| imported.with(Option::is_some));
     let lanes = Memo::new(move |_| {
         if let Some(lanes) = imported.with(|imported| {
@@ -168,8 +170,11 @@ fn HistoryBody() -> impl IntoView {
                     {(!rest.is_empty()).then(|| format!(": {rest}"))}
                 </p>
             })}
+            <Show when=move || !showing_import.get()>
+                <JumpNote jump=jump />
+            </Show>
             <HistoryKey />
-            {move || lanes.get().map(|lanes| view! { <LaneGrid lanes=lanes of_the_run=!showing_import.get_untracked() /> })}
+            {move || lanes.get().map(|lanes| view! { <LaneGrid lanes=lanes of_the_run=!showing_import.get_untracked() jump=jump /> })}
         </div>
     }
 }
@@ -231,7 +236,7 @@ fn HistoryKey() -> impl IntoView {
 /// `of_the_run`: the lanes show the run's history, which has a "now" and a run to jump into; an
 /// imported one has neither.
 #[component]
-fn LaneGrid(lanes: Lanes, of_the_run: bool) -> impl IntoView {
+fn LaneGrid(lanes: Lanes, of_the_run: bool, jump: RwSignal<Option<Jump>>) -> impl IntoView {
     let height_rem = lanes.lanes.max(1) as f64 * 1.75;
     let now_style = format!("left: {:.3}%", lanes.now_percent);
     let ticks = lanes
@@ -244,7 +249,7 @@ fn LaneGrid(lanes: Lanes, of_the_run: bool) -> impl IntoView {
     let bars = lanes
         .bars
         .into_iter()
-        .map(|bar| view! { <OpBar bar=bar jumps=of_the_run /> })
+        .map(|bar| view! { <OpBar bar=bar jumps=of_the_run jump=jump /> })
         .collect_view();
     view! {
         <div class="hv-scroll">
@@ -258,7 +263,7 @@ fn LaneGrid(lanes: Lanes, of_the_run: bool) -> impl IntoView {
 }
 
 #[component]
-fn OpBar(bar: Bar, jumps: bool) -> impl IntoView {
+fn OpBar(bar: Bar, jumps: bool, jump: RwSignal<Option<Jump>>) -> impl IntoView {
     let controls = use_controls();
     let selection = use_selection();
     let style = format!(
@@ -269,6 +274,11 @@ fn OpBar(bar: Bar, jumps: bool) -> impl IntoView {
     );
     let at_us = bar.invoked_us;
     let (jump_us, served_by) = (bar.jump_us, bar.served_by);
+    let clicked = Jump {
+        op_words: bar.label.clone(),
+        at_us: jump_us,
+        served_by,
+    };
     let class = bar.class();
     let role = match bar.role {
         crate::history_view::Role::Plain => "plain",
@@ -279,7 +289,10 @@ fn OpBar(bar: Bar, jumps: bool) -> impl IntoView {
         <button class=class style=style title=bar.description.clone() aria-label=bar.description
             data-testid="history-op" data-op=bar.index data-role=role data-invoked-us=at_us
             data-jump-us=jump_us data-served-by=served_by.map(|node| node.to_string())
-            on:click=move |_| if jumps { jump_to_server(controls, selection, jump_us, served_by) }>
+            on:click=move |_| if jumps {
+                jump_to_server(controls, selection, jump_us, served_by);
+                jump.set(Some(clicked.clone()));
+            }>
             <span class="hv-label">{bar.label}</span>
         </button>
     }

@@ -21,6 +21,7 @@ pub mod experiment_form;
 pub mod experiment_sheet;
 pub mod export_menu;
 pub mod gallery;
+pub mod history_jump;
 pub mod history_lanes;
 pub mod history_transfer;
 pub mod import_export;
