@@ -108,7 +108,7 @@ fn RunControls() -> impl IntoView {
                 <span role="status" class="muted">{text}</span>
             })}
             <p class="muted experiment-limits">{format!(
-                "Here at most {} trials an experiment, each waiting at most {} s of simulated time for a leader; a trial past its wait counts as “no leader”.",
+                "Here at most {} trials an experiment, each waiting at most {} s of simulated time for what it measures; a trial past its wait is counted apart as censored (no leader, no answer or no tick).",
                 crate::format::thousands(crate::experiment::messages::MAX_BROWSER_TRIALS),
                 quorumlab_sim::experiment::MAX_BOUND_MS / 1_000
             )}</p>
