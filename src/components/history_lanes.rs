@@ -35,18 +35,6 @@ fn wall_ms() -> f64 {
         .map_or(0.0, |clock| clock.now())
 }
 
-/// What identifies the client log's content cheaply: its op count and the last positions recorded.
-fn log_key(judged_source: &quorumlab_sim::World) -> (usize, u64, u64) {
-    let ops = judged_source.client_log().ops();
-    let last_invoke = ops.last().map_or(0, |op| op.invoked.position);
-    let last_answer = ops
-        .iter()
-        .filter_map(|op| op.completed.map(|done| done.position))
-        .max()
-        .unwrap_or(0);
-    (ops.len(), last_invoke, last_answer)
-}
-
 /// Unfolds the panel and brings it into view (for links elsewhere on the page, such as a badge).
 pub fn reveal_history(open: RwSignal<bool>) {
     open.set(true);
@@ -106,7 +94,8 @@ fn HistoryBody() -> impl IntoView {
         }
         let (fresh, result) = run.with_session(|session| {
             let world = session.world();
-            let fresh = log_key(world);
+            let fresh =
+                quorumlab_sim::client_log::ClientLog::content_key(&world.client_log().ops());
             // A check made while playing had the small budget: redo it once paused.
             if Some(fresh) == key && (playing || !was_playing) {
                 return (fresh, None);

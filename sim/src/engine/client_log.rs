@@ -135,6 +135,18 @@ impl ClientLog {
         self.len() == 0
     }
 
+    /// What tells two states of the log apart cheaply, so a checker can skip an unchanged history:
+    /// the op count and the positions of the last invocation and of the last answer.
+    pub fn content_key(ops: &[Op]) -> (usize, u64, u64) {
+        let last_invoke = ops.last().map_or(0, |op| op.invoked.position);
+        let last_answer = ops
+            .iter()
+            .filter_map(|op| op.completed.map(|done| done.position))
+            .max()
+            .unwrap_or(0);
+        (ops.len(), last_invoke, last_answer)
+    }
+
     /// Ops invoked so far (recorded ones).
     pub fn op_count(&self) -> usize {
         self.invoked as usize

@@ -14,6 +14,7 @@
 use super::Verdict;
 use crate::base::time::SimTime;
 use crate::contract::client_history::{Op, OpEnd, Unknown};
+use crate::engine::client_log::ClientLog;
 use crate::engine::linearizable::models::HistoryVerdict;
 use crate::engine::linearizable::Budget;
 use crate::engine::world::World;
@@ -29,16 +30,6 @@ pub(super) struct HistoryWatch {
     last: Option<(LogKey, Verdict)>,
 }
 
-fn log_key(ops: &[Op]) -> LogKey {
-    let last_invoke = ops.last().map_or(0, |op| op.invoked.position);
-    let last_answer = ops
-        .iter()
-        .filter_map(|op| op.completed.map(|done| done.position))
-        .max()
-        .unwrap_or(0);
-    (ops.len(), last_invoke, last_answer)
-}
-
 impl HistoryWatch {
     pub(super) fn begin(world: &World) -> HistoryWatch {
         HistoryWatch {
@@ -49,7 +40,7 @@ impl HistoryWatch {
 
     fn cached(&mut self, world: &World, judge: impl FnOnce(&[Op], u64) -> Verdict) -> Verdict {
         let ops = world.client_log().ops();
-        let key = log_key(&ops);
+        let key = ClientLog::content_key(&ops);
         if let Some((seen, verdict)) = &self.last {
             if *seen == key {
                 return verdict.clone();
