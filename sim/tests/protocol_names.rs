@@ -204,7 +204,7 @@ const ALLOWED: &[&str] = &[
 /// by its registry name (`src/share/registered.rs`) and must not appear here.
 const LEGACY_CODEC: &[&str] = &[
     "src/share/body.rs",
-    "src/share/body_convert.rs",
+    "src/share/body_convert/protocol.rs",
     "src/share/legacy/settings.rs",
 ];
 
@@ -312,7 +312,7 @@ fn a_planted_world_variant_breaks_the_final_rule() {
         source("sim/src/worlds/registry/mod.rs", planted),
         source("src/share/body.rs", "ProtocolConfig::Paxos(locks, paxos)"),
         source(
-            "src/share/body_convert.rs",
+            "src/share/body_convert/protocol.rs",
             "fn f() {}\n\nProtocolConfig::TwoPhaseCommit(locks, two_phase)",
         ),
         source(
@@ -330,7 +330,7 @@ fn a_planted_world_variant_breaks_the_final_rule() {
         [
             "sim/src/engine/planted.rs:1 names ProtocolKind::Paxos",
             "sim/src/protocols/planted.rs:1 names ProtocolKind::Paxos",
-            "src/share/body_convert.rs:3 names ProtocolConfig::TwoPhaseCommit",
+            "src/share/body_convert/protocol.rs:3 names ProtocolConfig::TwoPhaseCommit",
             "src/components/panel.rs:1 names ProtocolConfig::Pbft",
         ],
         "{breaches:#?}"
