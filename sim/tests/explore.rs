@@ -157,3 +157,23 @@ fn a_bad_request_is_refused_with_a_short_reason() {
         "the depth budget must be at least 1"
     );
 }
+
+#[test]
+fn a_watched_search_reports_progress_and_returns_the_same_report() {
+    let scenario = without_steps("fencing-pause.toml");
+    let request = lost_update_request();
+    let mut told = Vec::new();
+    let watched = quorumlab_sim::explore::explore_watched(&scenario, &request, &mut |progress| {
+        told.push(*progress)
+    })
+    .unwrap();
+    assert_eq!(watched, explore(&scenario, &request).unwrap());
+    assert!(told.len() > 10, "{} progress reports", told.len());
+    assert!(told.windows(2).all(|pair| pair[0].states <= pair[1].states));
+    let last = told.last().unwrap();
+    assert_eq!(
+        (last.states, last.depth, last.frontier),
+        (watched.states, 1, 0)
+    );
+    assert_eq!(last.faults_in_use, 1);
+}

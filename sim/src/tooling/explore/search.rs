@@ -8,6 +8,7 @@
 
 use super::choices::{choices, Allowance, ChoiceKind};
 use super::goal::{Goal, GoalWatch, Met};
+use super::progress::Progress;
 use super::report::{Bound, ExploreReport, Outcome, COVERS};
 use super::request::ExploreRequest;
 use super::shrink::{fault_count, Judge, ShrinkReport};
@@ -61,6 +62,9 @@ struct Search<'a> {
     duplicates: u64,
     /// A level's children were cut short by the state budget.
     truncated: bool,
+    /// Told after every walk; see [`explore_watched`].
+    observer: &'a mut dyn FnMut(&Progress),
+    progress: Progress,
 }
 
 /// What ended one walk early.
@@ -73,6 +77,16 @@ enum Stop {
 /// invariant (or reaches an example of its checkpoint), within the request's bounds, and shrinks what
 /// it finds unless asked not to.
 pub fn explore(scenario: &Scenario, request: &ExploreRequest) -> Result<ExploreReport, String> {
+    explore_watched(scenario, request, &mut |_| {})
+}
+
+/// [`explore`], telling `observer` what it has done after every schedule it walks (the page's worker
+/// passes that on a few times a second). The report is the same as [`explore`]'s.
+pub fn explore_watched(
+    scenario: &Scenario,
+    request: &ExploreRequest,
+    observer: &mut dyn FnMut(&Progress),
+) -> Result<ExploreReport, String> {
     request.validate(scenario)?;
     let goal = request.goal(scenario)?;
     ScenarioRun::new(scenario.clone())?;
@@ -86,6 +100,8 @@ pub fn explore(scenario: &Scenario, request: &ExploreRequest) -> Result<ExploreR
         states: 0,
         duplicates: 0,
         truncated: false,
+        observer,
+        progress: Progress::default(),
     };
     let found = search.levels()?;
     let (outcome, shrink) = match found {
@@ -108,8 +124,14 @@ impl Search<'_> {
         for depth in 0..=self.request.max_depth {
             let whole_level = !self.truncated;
             let mut next = Vec::new();
-            for &recipe in &level {
-                match self.walk(recipe, depth < self.request.max_depth, &mut next)? {
+            for (walked, &recipe) in level.iter().enumerate() {
+                let outcome = self.walk(recipe, depth < self.request.max_depth, &mut next)?;
+                self.tell(
+                    recipe,
+                    depth,
+                    (level.len() - walked - 1 + next.len()) as u64,
+                );
+                match outcome {
                     None => {}
                     Some(Stop::Found { met, seen_by_ms }) => {
                         return Ok(Err((self.steps_of(recipe), met, seen_by_ms)))
@@ -139,6 +161,20 @@ impl Search<'_> {
             bound,
             complete_depth,
         }))
+    }
+
+    /// Passes the counts on to the observer after a walk of `recipe` at `depth`.
+    fn tell(&mut self, recipe: Option<usize>, depth: u32, frontier: u64) {
+        let used = recipe.map_or(Used::default(), |index| self.recipes[index].used);
+        let in_use = used.faults + used.drops + used.holds + used.duplicates;
+        self.progress = Progress {
+            states: self.states,
+            duplicates: self.duplicates,
+            depth,
+            frontier,
+            faults_in_use: self.progress.faults_in_use.max(in_use),
+        };
+        (self.observer)(&self.progress);
     }
 
     /// Walks one schedule from its last step to the horizon; children go to `next`.
