@@ -37,6 +37,7 @@ pub mod report;
 pub mod request;
 pub mod search;
 pub mod shrink;
+mod walk;
 
 pub use progress::Progress;
 pub use report::{Bound, ExploreReport, Outcome};
