@@ -64,9 +64,10 @@ pub struct ExploreReport {
 /// What the search covers, in one line (the module notes say it at length).
 pub const COVERS: &str = "crash, restart, timed pause, resume, isolate, heal, single-message \
 drops, duplicates and holds to the link's latest delivery, clock jumps and drifts within the \
-world's bounds, at choice points every grain_ms; not covered: faults between choice points, early \
-deliveries, timers other than when due, clock faults beyond the world's bounds, Byzantine modes, \
-other seeds, node symmetry; an example's checkpoint memory is not part of the state digest";
+world's bounds, the Byzantine modes of nodes that can lie (within their own budget), at choice \
+points every grain_ms; not covered: faults between choice points, early deliveries, timers other \
+than when due, clock faults beyond the world's bounds, other seeds, node symmetry; an example's \
+checkpoint memory is not part of the state digest";
 
 impl Outcome {
     /// The schedule found, if anything was.

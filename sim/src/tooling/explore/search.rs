@@ -205,6 +205,10 @@ impl Search<'_> {
             false => "counterexample",
         };
         let mut summary = outcome.summary(sought, self.states, bounds, self.horizon_ms);
+        if request.max_byzantine > 0 && outcome.schedule().is_none() {
+            let liars = request.max_byzantine;
+            summary.push_str(&format!("; at most {liars} Byzantine node(s) offered"));
+        }
         if let Some(shrink) = &shrink {
             summary.push_str(&format!(
                 "; shrunk from {} step(s) and {} fault(s)",

@@ -45,6 +45,7 @@ pub(super) struct Used {
     pub(super) drops: u32,
     pub(super) holds: u32,
     pub(super) duplicates: u32,
+    pub(super) byzantine: u32,
 }
 
 impl Used {
@@ -55,12 +56,13 @@ impl Used {
             ChoiceKind::Drop => used.drops += 1,
             ChoiceKind::Hold => used.holds += 1,
             ChoiceKind::Duplicate => used.duplicates += 1,
+            ChoiceKind::Byzantine => used.byzantine += 1,
         }
         used
     }
 
     pub(super) fn total(self) -> u32 {
-        self.faults + self.drops + self.holds + self.duplicates
+        self.faults + self.drops + self.holds + self.duplicates + self.byzantine
     }
 }
 
@@ -216,6 +218,7 @@ impl<'a> Search<'a> {
             drops_left: self.request.max_drops.saturating_sub(used.drops),
             holds_left: self.request.max_holds.saturating_sub(used.holds),
             duplicates_left: self.request.max_duplicates.saturating_sub(used.duplicates),
+            byzantine_left: self.request.max_byzantine.saturating_sub(used.byzantine),
             min_key,
         };
         let before = self.recipes.len();
