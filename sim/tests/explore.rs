@@ -73,6 +73,8 @@ fn the_fenced_lock_reaches_its_bound_and_is_not_called_safe() {
         report.summary
     );
     assert!(report.states > 100, "{} states", report.states);
+    let per_state = report.memory_bytes / report.states;
+    assert!((8..1_000).contains(&per_state), "{per_state} bytes a state");
     assert!(report.summary.contains("no counterexample within 1 step"));
     assert!(!report.summary.to_lowercase().contains("safe"));
 }

@@ -157,6 +157,8 @@ fn bench(scenario: &Scenario, request: &ExploreRequest, file: &str) -> Result<()
     let json = serde_json::json!({
         "file": file,
         "states": search.states,
+        "duplicates": search.duplicates,
+        "memory_bytes": search.memory_bytes,
         "search_seconds": search_seconds,
         "states_per_second": search.states as f64 / search_seconds.max(1e-9),
         "seconds_to_result": total_seconds,

@@ -59,6 +59,11 @@ pub struct ExploreReport {
     /// One sentence for people.
     pub summary: String,
     pub covers: String,
+    /// An estimate of the memory the search held at its end, in bytes: the arena of schedules and
+    /// the visited set, the two parts that grow with the states (both bounded by the state budget).
+    /// Besides them it keeps one live run of the world per depth, at most `MAX_DEPTH + 1`.
+    #[serde(default)]
+    pub memory_bytes: u64,
 }
 
 /// What the search covers, in one line (the module notes say it at length).

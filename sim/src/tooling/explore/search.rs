@@ -224,7 +224,18 @@ impl Search<'_> {
             shrink,
             summary,
             covers: COVERS.to_string(),
+            memory_bytes: self.memory_bytes(),
         }
+    }
+}
+
+impl Search<'_> {
+    /// The arena's and the visited set's allocations (a hash set entry is its key and one control
+    /// byte), as `ExploreReport::memory_bytes` says.
+    fn memory_bytes(&self) -> u64 {
+        let arena = self.recipes.capacity() * std::mem::size_of::<Recipe>();
+        let visited = self.visited.capacity() * (std::mem::size_of::<u64>() + 1);
+        (arena + visited) as u64
     }
 }
 
