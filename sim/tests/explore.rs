@@ -73,6 +73,8 @@ fn the_fenced_lock_reaches_its_bound_and_is_not_called_safe() {
         report.summary
     );
     assert!(report.states > 100, "{} states", report.states);
+    let per_state = report.memory_bytes / report.states;
+    assert!((8..1_000).contains(&per_state), "{per_state} bytes a state");
     assert!(report.summary.contains("no counterexample within 1 step"));
     assert!(!report.summary.to_lowercase().contains("safe"));
 }
@@ -156,4 +158,24 @@ fn a_bad_request_is_refused_with_a_short_reason() {
         explore(&scenario, &known).unwrap_err(),
         "the depth budget must be at least 1"
     );
+}
+
+#[test]
+fn a_watched_search_reports_progress_and_returns_the_same_report() {
+    let scenario = without_steps("fencing-pause.toml");
+    let request = lost_update_request();
+    let mut told = Vec::new();
+    let watched = quorumlab_sim::explore::explore_watched(&scenario, &request, &mut |progress| {
+        told.push(*progress)
+    })
+    .unwrap();
+    assert_eq!(watched, explore(&scenario, &request).unwrap());
+    assert!(told.len() > 10, "{} progress reports", told.len());
+    assert!(told.windows(2).all(|pair| pair[0].states <= pair[1].states));
+    let last = told.last().unwrap();
+    assert_eq!(
+        (last.states, last.depth, last.frontier),
+        (watched.states, 1, 0)
+    );
+    assert_eq!(last.faults_in_use, 1);
 }

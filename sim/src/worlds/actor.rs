@@ -396,6 +396,16 @@ impl Actor {
         }
     }
 
+    /// Whether the node lies now (`Some(true)`), could be made to (`Some(false)`), or cannot lie
+    /// in this simulation at all (`None`): only Raft servers and PBFT replicas can.
+    pub fn lying(&self) -> Option<bool> {
+        match self {
+            Actor::Raft(node) => Some(node.lying_mode().is_some()),
+            Actor::Replica(replica) => Some(replica.is_lying()),
+            _ => None,
+        }
+    }
+
     pub fn as_replica(&self) -> Option<&Replica> {
         match self {
             Actor::Replica(replica) => Some(replica),

@@ -1,6 +1,7 @@
 //! `quorumlab explore FILE [--invariant NAME | --example CHECKPOINT] [--depth D] [--faults F]
 //! [--drops K] [--holds K] [--duplicates K] [--states N] [--grain-ms G] [--horizon-ms T]
-//! [--pause-ms A,B,..] [--drift-ppm A,..] [--jump-ms A,..] [--no-crash] [--no-isolate] [--no-shrink]
+//! [--pause-ms A,B,..] [--drift-ppm A,..] [--jump-ms A,..] [--byzantine K] [--byzantine-modes M,..]
+//! [--no-crash] [--no-isolate] [--no-shrink]
 //! [--shrink-attempts N] [--without-steps] [--emit-scenario OUT.toml] [--bench]`: the bounded search for the
 //! shortest fault schedule that breaks an invariant (or reaches an example of a lesson checkpoint),
 //! shrunk, as one JSON report.
@@ -13,6 +14,7 @@
 
 use super::args::{FlagSpec, ParsedArgs};
 use super::Outcome;
+use quorumlab_sim::action::ByzantineMode;
 use quorumlab_sim::explore::search::merged;
 use quorumlab_sim::explore::{explore, ExploreRequest};
 use quorumlab_sim::scenario::to_toml_string;
@@ -36,6 +38,8 @@ const FLAGS: FlagSpec = FlagSpec {
         "horizon-ms",
         "pause-ms",
         "emit-scenario",
+        "byzantine",
+        "byzantine-modes",
     ],
     switches: &[
         "without-steps",
@@ -109,7 +113,29 @@ fn request_from(parsed: &ParsedArgs) -> Result<ExploreRequest, String> {
             .number("shrink-attempts")?
             .unwrap_or(defaults.max_shrink_attempts),
         horizon_ms: parsed.number("horizon-ms")?,
+        max_byzantine: parsed
+            .number("byzantine")?
+            .unwrap_or(defaults.max_byzantine),
+        byzantine_modes: modes(parsed.text("byzantine-modes"))?.unwrap_or(defaults.byzantine_modes),
     })
+}
+
+/// `--byzantine-modes equivocate,silent`: the lying modes by name.
+fn modes(text: Option<&str>) -> Result<Option<Vec<ByzantineMode>>, String> {
+    let Some(text) = text else {
+        return Ok(None);
+    };
+    text.split(',')
+        .map(|name| {
+            ByzantineMode::from_name(name.trim()).ok_or_else(|| {
+                format!(
+                    "--byzantine-modes: {name:?} is not a mode ({})",
+                    ByzantineMode::NAMES.join(", ")
+                )
+            })
+        })
+        .collect::<Result<Vec<_>, String>>()
+        .map(Some)
 }
 
 /// `--bench`: the search alone (no shrinking) gives the states per second; the search as asked
@@ -131,6 +157,8 @@ fn bench(scenario: &Scenario, request: &ExploreRequest, file: &str) -> Result<()
     let json = serde_json::json!({
         "file": file,
         "states": search.states,
+        "duplicates": search.duplicates,
+        "memory_bytes": search.memory_bytes,
         "search_seconds": search_seconds,
         "states_per_second": search.states as f64 / search_seconds.max(1e-9),
         "seconds_to_result": total_seconds,

@@ -1,8 +1,10 @@
 //! The choices offered at one choice point, in a fixed catalogue order: per node (in id order) crash,
 //! restart, each timed pause, each clock drift and jump the request offers (within the world's
-//! bounds, checked when the request is), resume and isolate; then heal; then dropping each message in
-//! flight (in id order), holding each, duplicating each. Each choice has a catalogue key, so the search can offer only later keys at an instant
-//! where it already took a step: two faults at one instant are then explored in one order, not both.
+//! bounds, checked when the request is), each Byzantine mode the request offers (to a node that can
+//! lie and does not yet), resume and isolate; then heal; then dropping each message in flight (in
+//! id order), holding each, duplicating each. Each choice has a catalogue key, so the search can
+//! offer only later keys at an instant where it already took a step: two faults at one instant are
+//! then explored in one order, not both.
 
 use crate::base::ids::NodeId;
 use crate::contract::action::{Action, NodeTarget};
@@ -11,7 +13,10 @@ use crate::engine::world::World;
 use crate::tooling::explore::request::ExploreRequest;
 
 /// Keys of node faults: `node * NODE_KEY_SPAN + slot`; the slot is the kind (and the pause length).
-const NODE_KEY_SPAN: u64 = 64;
+const NODE_KEY_SPAN: u64 = 128;
+/// A node's resume and isolate slots, after its pauses and clock faults.
+const RESUME_SLOT: u64 = 62;
+const ISOLATE_SLOT: u64 = 63;
 /// Healing comes after every node fault.
 const HEAL_KEY: u64 = 1 << 32;
 /// Drops come next, keyed by message id above this.
@@ -22,6 +27,8 @@ const HOLD_KEY_BASE: u64 = 1 << 34;
 const DUPLICATE_KEY_BASE: u64 = 1 << 35;
 /// A node's clock faults take the slots from here (pauses take the 8 before).
 const CLOCK_SLOT: u64 = 10;
+/// A node's Byzantine modes take the slots from here, after its isolation.
+const BYZANTINE_SLOT: u64 = 64;
 
 /// One thing the search can do at a choice point.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,6 +50,15 @@ pub enum ChoiceKind {
     Hold,
     /// Delivering one message in flight twice.
     Duplicate,
+    /// Making a node lie (a Byzantine fault; it has a budget of its own).
+    Byzantine,
+}
+
+impl ChoiceKind {
+    /// Whether a step of this kind is a fault (shrinking removes faults first; reports count them).
+    pub fn is_fault(self) -> bool {
+        matches!(self, ChoiceKind::Fault | ChoiceKind::Byzantine)
+    }
 }
 
 /// What is still allowed at this point of a schedule.
@@ -52,6 +68,7 @@ pub struct Allowance {
     pub drops_left: u32,
     pub holds_left: u32,
     pub duplicates_left: u32,
+    pub byzantine_left: u32,
     /// Only choices with a key at least this (the canonical order at one instant).
     pub min_key: u64,
 }
@@ -59,13 +76,16 @@ pub struct Allowance {
 /// Every choice `world` offers now within `allowance`, in catalogue order.
 pub fn choices(world: &World, menu: &ExploreRequest, allowance: Allowance) -> Vec<Choice> {
     let mut offered = Vec::new();
-    if allowance.faults_left > 0 {
-        for (index, slot) in world.nodes().iter().enumerate() {
+    for (index, slot) in world.nodes().iter().enumerate() {
+        if allowance.faults_left > 0 {
             node_faults(index, slot.status, world, menu, &mut offered);
         }
-        if menu.isolate && !world.network().cuts().is_empty() {
-            offered.push(fault(HEAL_KEY, Action::Heal));
+        if allowance.byzantine_left > 0 && slot.actor.lying() == Some(false) {
+            byzantine(index, menu, &mut offered);
         }
+    }
+    if allowance.faults_left > 0 && menu.isolate && !world.network().cuts().is_empty() {
+        offered.push(fault(HEAL_KEY, Action::Heal));
     }
     if allowance.drops_left > 0 {
         for flight in world.network().in_flight.in_id_order() {
@@ -116,9 +136,7 @@ fn node_faults(
             }
         }
         NodeStatus::Crashed => offered.push(fault(base + 1, Action::Restart { target })),
-        NodeStatus::Paused => {
-            offered.push(fault(base + NODE_KEY_SPAN - 2, Action::Resume { target }))
-        }
+        NodeStatus::Paused => offered.push(fault(base + RESUME_SLOT, Action::Resume { target })),
     }
     let clock = world.nodes()[index].clock;
     let offset_us = clock.local_signed_us(world.now()) - world.now().as_micros() as i64;
@@ -162,6 +180,19 @@ fn clock_faults(
     }
 }
 
+/// Each lying mode the request offers, to a node that can lie and does not yet.
+fn byzantine(index: usize, menu: &ExploreRequest, offered: &mut Vec<Choice>) {
+    let target = NodeTarget::Node(NodeId(index as u16));
+    let base = index as u64 * NODE_KEY_SPAN + BYZANTINE_SLOT;
+    for (slot, &mode) in menu.byzantine_modes.iter().enumerate() {
+        offered.push(Choice {
+            key: base + slot as u64,
+            action: Action::Byzantine { target, mode },
+            kind: ChoiceKind::Byzantine,
+        });
+    }
+}
+
 fn isolate(node: NodeId, base: u64, world: &World, offered: &mut Vec<Choice>) {
     let target = NodeTarget::Node(node);
     let network = world.network();
@@ -171,7 +202,7 @@ fn isolate(node: NodeId, base: u64, world: &World, offered: &mut Vec<Choice>) {
             other != node && (network.link_up(node, other) || network.link_up(other, node))
         });
     if linked {
-        offered.push(fault(base + NODE_KEY_SPAN - 1, Action::Isolate { target }));
+        offered.push(fault(base + ISOLATE_SLOT, Action::Isolate { target }));
     }
 }
 
@@ -208,6 +239,7 @@ pub fn kind_of(action: &Action) -> ChoiceKind {
         Action::DropMessage { .. } => ChoiceKind::Drop,
         Action::HoldMessage { .. } => ChoiceKind::Hold,
         Action::DuplicateMessage { .. } => ChoiceKind::Duplicate,
+        Action::Byzantine { .. } => ChoiceKind::Byzantine,
         _ => ChoiceKind::Fault,
     }
 }
@@ -251,6 +283,7 @@ mod tests {
             drops_left: 1,
             holds_left: 1,
             duplicates_left: 1,
+            byzantine_left: 0,
             min_key: 0,
         }
     }

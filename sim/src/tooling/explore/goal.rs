@@ -34,7 +34,8 @@ pub struct Met {
     pub why: String,
 }
 
-/// A goal being watched along one run.
+/// A goal being watched along one run (cloned with the run where a search branches).
+#[derive(Clone)]
 pub struct GoalWatch<'g> {
     goal: &'g Goal,
     evaluator: Option<CheckpointEvaluator>,

@@ -32,11 +32,14 @@
 
 pub mod choices;
 pub mod goal;
+pub mod progress;
 pub mod report;
 pub mod request;
 pub mod search;
 pub mod shrink;
+mod walk;
 
+pub use progress::Progress;
 pub use report::{Bound, ExploreReport, Outcome};
 pub use request::ExploreRequest;
-pub use search::explore;
+pub use search::{explore, explore_watched};

@@ -59,14 +59,20 @@ pub struct ExploreReport {
     /// One sentence for people.
     pub summary: String,
     pub covers: String,
+    /// An estimate of the memory the search held at its end, in bytes: the arena of schedules and
+    /// the visited set, the two parts that grow with the states (both bounded by the state budget).
+    /// Besides them it keeps one live run of the world per depth, at most `MAX_DEPTH + 1`.
+    #[serde(default)]
+    pub memory_bytes: u64,
 }
 
 /// What the search covers, in one line (the module notes say it at length).
 pub const COVERS: &str = "crash, restart, timed pause, resume, isolate, heal, single-message \
 drops, duplicates and holds to the link's latest delivery, clock jumps and drifts within the \
-world's bounds, at choice points every grain_ms; not covered: faults between choice points, early \
-deliveries, timers other than when due, clock faults beyond the world's bounds, Byzantine modes, \
-other seeds, node symmetry; an example's checkpoint memory is not part of the state digest";
+world's bounds, the Byzantine modes of nodes that can lie (within their own budget), at choice \
+points every grain_ms; not covered: faults between choice points, early deliveries, timers other \
+than when due, clock faults beyond the world's bounds, other seeds, node symmetry; an example's \
+checkpoint memory is not part of the state digest";
 
 impl Outcome {
     /// The schedule found, if anything was.

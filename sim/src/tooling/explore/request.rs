@@ -6,6 +6,9 @@
 //! meaning, so a design that allows for bounded drift is judged under the drift it allows for.
 
 use super::goal::Goal;
+use crate::contract::action::ByzantineMode;
+use crate::engine::world::World;
+use crate::tooling::runner::world_config;
 use crate::tooling::scenario::Scenario;
 use crate::tooling::suggest::did_you_mean;
 use serde::{Deserialize, Serialize};
@@ -60,6 +63,23 @@ pub struct ExploreRequest {
     pub max_shrink_attempts: u32,
     /// Where the search stops looking; `None` for the scenario's end.
     pub horizon_ms: Option<u64>,
+    /// Most nodes made Byzantine in a schedule (0: none), in the worlds whose nodes can lie (Raft
+    /// servers, PBFT replicas). A PBFT of 3f + 1 replicas is built to survive f of them.
+    #[serde(default)]
+    pub max_byzantine: u32,
+    /// The ways a node made Byzantine may lie (every lying mode unless the request narrows it).
+    #[serde(default = "lying_modes")]
+    pub byzantine_modes: Vec<ByzantineMode>,
+}
+
+/// Every mode in which a node lies (all but `Honest`), in the catalogue's order.
+pub fn lying_modes() -> Vec<ByzantineMode> {
+    vec![
+        ByzantineMode::Equivocate,
+        ByzantineMode::Lie,
+        ByzantineMode::Silent,
+        ByzantineMode::Selective,
+    ]
 }
 
 impl Default for ExploreRequest {
@@ -82,6 +102,8 @@ impl Default for ExploreRequest {
             shrink: true,
             max_shrink_attempts: 500,
             horizon_ms: None,
+            max_byzantine: 0,
+            byzantine_modes: lying_modes(),
         }
     }
 }
@@ -105,7 +127,11 @@ impl ExploreRequest {
             ("depth", self.max_depth as u64),
             (
                 "faults",
-                (self.max_faults + self.max_drops + self.max_holds + self.max_duplicates) as u64,
+                (self.max_faults
+                    + self.max_drops
+                    + self.max_holds
+                    + self.max_duplicates
+                    + self.max_byzantine) as u64,
             ),
             ("grain_ms", self.grain_ms),
         ];
@@ -130,7 +156,41 @@ impl ExploreRequest {
         if self.max_shrink_attempts > MAX_SHRINK_ATTEMPTS {
             return Err(format!("at most {MAX_SHRINK_ATTEMPTS} shrink attempts"));
         }
-        self.validate_clock(scenario)
+        self.validate_clock(scenario)?;
+        self.validate_byzantine(scenario)
+    }
+
+    /// Byzantine faults are asked for only where some node can lie, in lying modes.
+    fn validate_byzantine(&self, scenario: &Scenario) -> Result<(), String> {
+        if self.max_byzantine == 0 {
+            return Ok(());
+        }
+        if self.byzantine_modes.is_empty() || self.byzantine_modes.contains(&ByzantineMode::Honest)
+        {
+            return Err(
+                "Byzantine modes must be lying ones (equivocate, lie, silent, selective)"
+                    .to_string(),
+            );
+        }
+        let mut modes = self.byzantine_modes.clone();
+        modes.sort_by_key(|mode| mode.name());
+        modes.dedup();
+        if modes.len() != self.byzantine_modes.len() {
+            return Err("each Byzantine mode may be offered once".to_string());
+        }
+        let world = World::new(world_config(scenario))?;
+        if world
+            .nodes()
+            .iter()
+            .all(|slot| slot.actor.lying().is_none())
+        {
+            return Err(
+                "no node of this world can be made Byzantine (only Raft servers and PBFT \
+                 replicas can lie)"
+                    .to_string(),
+            );
+        }
+        Ok(())
     }
 
     /// Every clock fault offered lies within the world's bounds, and there are few enough.

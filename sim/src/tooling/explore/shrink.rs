@@ -12,7 +12,7 @@
 //! whether that bound stopped the shrinking before its fixpoint. A greedy fixpoint is a local minimum:
 //! no single step can go, which is what the report claims, not that no smaller schedule exists.
 
-use super::choices::{kind_of, ChoiceKind};
+use super::choices::kind_of;
 use super::goal::{replay_goal, Goal, Met};
 use crate::tooling::scenario::{Scenario, Step};
 use serde::{Deserialize, Serialize};
@@ -56,7 +56,7 @@ pub struct Judge<'a> {
 pub fn fault_count(schedule: &[Step]) -> u32 {
     schedule
         .iter()
-        .filter(|step| kind_of(&step.action) == ChoiceKind::Fault)
+        .filter(|step| kind_of(&step.action).is_fault())
         .count() as u32
 }
 
@@ -105,7 +105,7 @@ impl Judge<'_> {
             let mut removed_any = false;
             let mut index = 0;
             while index < best.0.len() {
-                let removable = !faults_only || kind_of(&best.0[index].action) == ChoiceKind::Fault;
+                let removable = !faults_only || kind_of(&best.0[index].action).is_fault();
                 if !removable {
                     index += 1;
                     continue;
