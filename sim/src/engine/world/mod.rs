@@ -12,6 +12,7 @@ mod digest;
 mod disk;
 mod dispatch;
 mod events;
+mod history_taps;
 mod linearizability;
 mod malformed_write;
 mod membership;
