@@ -12,7 +12,7 @@
 //! pure function of a `World` and the time shown, tested natively; the component only draws it and
 //! decides when to ask (see `components::history_lanes`).
 
-use quorumlab_sim::client_history::{Op, OpCall, OpEnd, OpIndex, OpReturn};
+use quorumlab_sim::client_history::{LockCall, Op, OpCall, OpEnd, OpIndex, OpReturn};
 use quorumlab_sim::history_summary::{summarize_imported, summarize_within, HistorySummary};
 use quorumlab_sim::ids::NodeId;
 use quorumlab_sim::linearizable::Budget;
@@ -194,15 +194,29 @@ pub struct Lanes {
 /// 1000 px wide panel (the panel scrolls sideways below that width).
 const LABEL_SHARE_PER_CHAR: f64 = 0.007;
 
-/// "put k1=17", "get k1 → 1", "get k4 → none"; a failed op says so, an unknown one asks.
+/// "put k1=17", "get k1 → 1", "get k4 → none", "write a0=999 t3", "acquire → t5"; a failed op says
+/// so, an unknown one asks.
 pub fn label(op: &Op) -> String {
     let call = match op.call {
         OpCall::Kv(ClientCommand::Put { key, value }) => format!("put k{key}={value}"),
         OpCall::Kv(ClientCommand::Get { key }) => format!("get k{key}"),
+        OpCall::Access {
+            account,
+            token,
+            write: Some(value),
+            ..
+        } => format!("write a{account}={value} t{token}"),
+        OpCall::Access { account, token, .. } => format!("read a{account} t{token}"),
+        OpCall::Lock(LockCall::Acquire { .. }) => "acquire".to_string(),
+        OpCall::Lock(LockCall::Release { .. }) => "release".to_string(),
         other => format!("{other:?}"),
     };
     match op.end {
-        OpEnd::Ok(OpReturn::Read(Some(value))) => format!("{call} → {value}"),
+        OpEnd::Ok(OpReturn::Read(Some(value)) | OpReturn::Value(value)) => {
+            format!("{call} → {value}")
+        }
+        OpEnd::Ok(OpReturn::Granted(token)) => format!("{call} → t{token}"),
+        OpEnd::Ok(OpReturn::Released(false)) => format!("{call} → not held"),
         OpEnd::Ok(OpReturn::Read(None)) => format!("{call} → none"),
         OpEnd::Ok(_) => call,
         OpEnd::Failed(_) => format!("{call} ⊘"),
@@ -423,6 +437,34 @@ mod tests {
             witness_lanes.iter().all(|lane| *lane <= 2),
             "{witness_lanes:?}"
         );
+    }
+
+    /// The lock service's workers are drawn too: their store accesses and grants, the stale write of
+    /// the paused holder refused when the store takes any token.
+    #[test]
+    fn a_paused_holder_without_fencing_is_drawn_and_refused() {
+        let world = world_of("no-fencing-pause.toml", None);
+        let judged = judge(&world, Budget::APP);
+        assert_eq!(
+            judged.kind,
+            VerdictKind::NotLinearizable,
+            "{}",
+            judged.words
+        );
+        let lanes = lay_out(&judged, world.now().as_micros());
+        let labels: Vec<&str> = lanes.bars.iter().map(|bar| bar.label.as_str()).collect();
+        assert!(
+            labels.iter().any(|label| label.starts_with("write a0=")),
+            "{labels:?}"
+        );
+        assert!(
+            labels.iter().any(|label| label.starts_with("acquire → t")),
+            "{labels:?}"
+        );
+        assert!(lanes.bars.iter().any(|bar| bar.role == Role::Stuck));
+        let fenced = world_of("fencing-pause.toml", None);
+        let judged = judge(&fenced, Budget::APP);
+        assert_eq!(judged.kind, VerdictKind::Linearizable, "{}", judged.words);
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! The fuzzer (issue 17, "Hard to break"): every parser a user can feed — scenario files, lesson
-//! files, trace files (as `quorumlab replay` reads them and as the app imports them), share links and
-//! the app's Import — is given seeded inputs: each seed input as it is, then random bytes, scenarios
+//! files, trace files (as `quorumlab replay` reads them and as the app imports them), share links,
+//! the app's Import and the history panel's Import history — is given seeded inputs: each seed input as it is, then random bytes, scenarios
 //! written from the format's grammar (and runs made from them, exported as links and trace files) and
 //! mutations of the seeds. Every path is timed; a panic, a wrong answer (see `fuzzer::targets`) or a
 //! path over the time limit is a finding, printed with a minimal reproduction, and fails the test.
@@ -200,6 +200,7 @@ fn seed_inputs(corpus: &Corpus) -> Vec<(Target, &Vec<String>)> {
         (Target::Import, &corpus.scenarios),
         (Target::Import, &corpus.traces),
         (Target::CompletionCode, &corpus.codes),
+        (Target::History, &corpus.histories),
     ]
 }
 

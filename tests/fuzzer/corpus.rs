@@ -13,7 +13,9 @@ use quorumlab::share::{encode_fragment, ShareError, SharedLesson};
 use quorumlab::transfer::trace::trace_file_text;
 use quorumlab::transfer::{scenario_file_text, scenario_with_recorded_steps};
 use quorumlab_sim::action::{Action, NodeTarget, RequestKind};
+use quorumlab_sim::client_history::OpCall;
 use quorumlab_sim::lesson::{LESSONS, SCENARIO_FILES};
+use quorumlab_sim::linearizable::export::export_history;
 use quorumlab_sim::scenario::{parse_scenario, Scenario, EXAMPLES};
 use quorumlab_sim::time::SimTime;
 
@@ -26,6 +28,8 @@ pub struct Corpus {
     pub lesson_routes: Vec<String>,
     /// Completion codes as the page writes them: every lesson's first world shown step by step.
     pub codes: Vec<String>,
+    /// Client histories as the history panel exports them, from every example that has one.
+    pub histories: Vec<String>,
 }
 
 impl Corpus {
@@ -44,6 +48,7 @@ impl Corpus {
                 "#/lesson/leader-election/step/2".to_string(),
             ],
             codes: Vec::new(),
+            histories: Vec::new(),
         };
         for (name, text) in EXAMPLES.iter().chain(SCENARIO_FILES) {
             let scenario = parse_scenario(text, name).expect("the examples parse");
@@ -87,6 +92,12 @@ impl Corpus {
             Err(error) => panic!("a played example can be shared: {error:?}"),
         }
         self.traces.push(trace_file_text(session));
+        let world = session.world();
+        let ops = world.client_log().ops();
+        if ops.iter().any(|op| matches!(op.call, OpCall::Kv(_))) {
+            let name = |node| world.node_label(node);
+            self.histories.push(export_history(&ops, &name));
+        }
         let export = scenario_with_recorded_steps(&run);
         self.scenarios.push(scenario_file_text(&export));
     }

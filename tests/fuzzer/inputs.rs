@@ -43,7 +43,7 @@ impl Source {
 }
 
 /// Share of the drawn inputs per target, in `Target::ALL` order.
-const TARGET_WEIGHTS: [u64; 6] = [25, 10, 25, 30, 10, 8];
+const TARGET_WEIGHTS: [u64; 7] = [25, 10, 25, 30, 10, 8, 8];
 
 pub fn draw(random: &mut Random, corpus: &Corpus) -> (Target, Source, String) {
     let target = Target::ALL[random.weighted(&TARGET_WEIGHTS)];
@@ -59,6 +59,7 @@ pub fn draw(random: &mut Random, corpus: &Corpus) -> (Target, Source, String) {
             let code = random.pick(&corpus.codes).clone();
             forged_code(random, &code)
         }
+        (Target::History, Source::Grammar) => super::history::generated_history(random),
         (Target::Import, Source::Grammar) => match random.percent(60) {
             true => scenario_text(random),
             false => generated_export(random, false),
@@ -81,6 +82,7 @@ fn random_text(random: &mut Random, target: Target) -> String {
     match (target, random.percent(50)) {
         (Target::TraceFile, true) => format!("{{\"kind\":\"header\",{text}"),
         (Target::Lesson, true) => format!("+++\n{text}"),
+        (Target::History, true) => format!("{{:process 0, :type :invoke, {text}"),
         _ => text,
     }
 }
@@ -92,6 +94,7 @@ fn mutation(random: &mut Random, corpus: &Corpus, target: Target) -> String {
         .chain(&corpus.lessons)
         .chain(&corpus.traces)
         .chain(&corpus.links)
+        .chain(&corpus.histories)
         .collect();
     let other = random.pick(&every).as_str();
     let seeds = match target {
@@ -103,6 +106,7 @@ fn mutation(random: &mut Random, corpus: &Corpus, target: Target) -> String {
         Target::Import if random.percent(50) => &corpus.traces,
         Target::Import => &corpus.scenarios,
         Target::CompletionCode => &corpus.codes,
+        Target::History => &corpus.histories,
     };
     let seed = random.pick(seeds);
     if target == Target::CompletionCode && random.percent(60) {

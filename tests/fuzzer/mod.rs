@@ -6,6 +6,7 @@ pub mod code;
 pub mod corpus;
 pub mod finding;
 pub mod grammar;
+pub mod history;
 pub mod inputs;
 pub mod link;
 pub mod mutate;

@@ -10,7 +10,8 @@
 //! - a completion code: read and checked by replay against the course (`completion::check_one`, the
 //!   page's and `quorumlab verify`'s path); a code that reads is written again and must read the same;
 //! - a file given to the app's Import: a trace file or a scenario file by its first character, a
-//!   scenario then played for 100 ms (one wall second at 1×).
+//!   scenario then played for 100 ms (one wall second at 1×);
+//! - a client history given to the history panel's Import history (`fuzzer::history`).
 //!
 //! A path returns `Err` for a finding that is not a panic: two paths disagreeing, a round trip that
 //! changes the run, an error message that echoes its input at length.
@@ -43,16 +44,18 @@ pub enum Target {
     ShareLink,
     Import,
     CompletionCode,
+    History,
 }
 
 impl Target {
-    pub const ALL: [Target; 6] = [
+    pub const ALL: [Target; 7] = [
         Target::Scenario,
         Target::Lesson,
         Target::TraceFile,
         Target::ShareLink,
         Target::Import,
         Target::CompletionCode,
+        Target::History,
     ];
 
     pub fn name(self) -> &'static str {
@@ -63,6 +66,7 @@ impl Target {
             Target::ShareLink => "share link",
             Target::Import => "imported file",
             Target::CompletionCode => "completion code",
+            Target::History => "history file",
         }
     }
 }
@@ -83,11 +87,12 @@ pub fn run(target: Target, text: &str, clock: &mut Clock) -> Result<Verdict, Str
         Target::ShareLink => share_link(text, clock),
         Target::Import => clock.time("the app's Import", || import(text)),
         Target::CompletionCode => clock.time("check_one", || completion_code(text)),
+        Target::History => clock.time("import_history + check", || super::history::history(text)),
     }
 }
 
 /// A refusal the user reads: short, one line of printable text.
-fn readable(error: impl std::fmt::Display) -> Result<Verdict, String> {
+pub fn readable(error: impl std::fmt::Display) -> Result<Verdict, String> {
     let text = error.to_string();
     if std::env::var_os("QUORUMLAB_FUZZ_VERBOSE").is_some() {
         eprintln!("refused: {}", text.chars().take(300).collect::<String>());

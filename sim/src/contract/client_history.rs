@@ -37,11 +37,12 @@ pub struct LogInstant {
     pub position: u64,
 }
 
-/// A lock service call made by a client.
+/// A lock service call made by a client; `client` is the caller's node number, since whether a
+/// release may say "you held it" depends on who asks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum LockCall {
-    Acquire { lock: u32 },
-    Release { lock: u32 },
+    Acquire { lock: u32, client: u16 },
+    Release { lock: u32, client: u16 },
 }
 
 /// What a client asked for.
@@ -134,6 +135,20 @@ pub enum Who {
 pub enum Record {
     Invoke { local: u64, call: OpCall },
     Complete { local: u64, end: OpEnd },
+}
+
+/// What one message tells a client history, read by the world as a client sends or receives it
+/// (`worlds::history_tap`). `local` is the client's own id for the op, as in [`Record`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Tap {
+    /// The client asked; a resend of an op still open is the same op.
+    Invoke { local: u64, call: OpCall },
+    /// The client learned how `local` ended.
+    Complete { local: u64, end: OpEnd },
+    /// The open op `local` now waits under another name (a lock request queued under its lease).
+    Alias { local: u64, alias: u64 },
+    /// The op waiting under `alias` ended; nothing when none waits.
+    CompleteAlias { alias: u64, end: OpEnd },
 }
 
 /// One operation of a history.

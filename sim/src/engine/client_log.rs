@@ -19,7 +19,7 @@
 
 use crate::base::ids::NodeId;
 use crate::contract::client_history::{
-    LogInstant, Op, OpCall, OpEnd, OpIndex, Record, Unknown, Who,
+    LogInstant, Op, OpCall, OpEnd, OpIndex, Record, Tap, Unknown, Who,
 };
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -56,8 +56,11 @@ pub enum EntryKind {
 pub struct ClientLog {
     sealed: Vec<Arc<Vec<LogEntry>>>,
     open: Vec<LogEntry>,
-    /// Ops invoked and not yet completed, by (client, the client's own id for the op).
-    pending: BTreeMap<(Who, u64), OpIndex>,
+    /// Ops invoked and not yet completed, by (client, the client's own id for the op), with their call.
+    pending: BTreeMap<(Who, u64), (OpIndex, OpCall)>,
+    /// Open ops waiting under a second id (a queued lock request under its lease): (client, alias)
+    /// to the client's own id for the op.
+    aliases: BTreeMap<(Who, u64), u64>,
     invoked: OpIndex,
     cap: usize,
     truncated_at_us: Option<u64>,
@@ -76,6 +79,7 @@ impl ClientLog {
             sealed: Vec::new(),
             open: Vec::new(),
             pending: BTreeMap::new(),
+            aliases: BTreeMap::new(),
             invoked: 0,
             cap,
             truncated_at_us: None,
@@ -95,12 +99,12 @@ impl ClientLog {
                 if !self.has_room(at_us) {
                     return;
                 }
-                self.pending.insert((who, local), self.invoked);
+                self.pending.insert((who, local), (self.invoked, call));
                 self.invoked += 1;
                 EntryKind::Invoke { call }
             }
             Record::Complete { local, end } => {
-                let Some(&op) = self.pending.get(&(who, local)) else {
+                let Some(&(op, _)) = self.pending.get(&(who, local)) else {
                     return;
                 };
                 if !self.has_room(at_us) {
@@ -115,6 +119,34 @@ impl ClientLog {
             let full = std::mem::replace(&mut self.open, Vec::with_capacity(CHUNK_LEN));
             self.sealed.push(Arc::new(full));
         }
+    }
+
+    /// The call `who` still waits for under its own id `local`, if any.
+    pub fn open_call(&self, who: Who, local: u64) -> Option<OpCall> {
+        self.pending.get(&(who, local)).map(|(_, call)| *call)
+    }
+
+    /// Records what a message told the history ([`Tap`]): an invoke of an op already open is a resend
+    /// of it and records nothing; an alias or completion that names no open op is ignored.
+    pub fn tap(&mut self, at_us: u64, who: Who, tap: Tap, served_by: Option<NodeId>) {
+        let record = match tap {
+            Tap::Invoke { local, .. } if self.pending.contains_key(&(who, local)) => return,
+            Tap::Invoke { local, call } => Record::Invoke { local, call },
+            Tap::Complete { local, end } => Record::Complete { local, end },
+            Tap::Alias { local, alias } => {
+                if self.pending.contains_key(&(who, local)) {
+                    self.aliases.insert((who, alias), local);
+                }
+                return;
+            }
+            Tap::CompleteAlias { alias, end } => {
+                let Some(local) = self.aliases.remove(&(who, alias)) else {
+                    return;
+                };
+                Record::Complete { local, end }
+            }
+        };
+        self.push(at_us, who, record, served_by);
     }
 
     /// Whether one more event fits; the first that does not marks the log truncated.

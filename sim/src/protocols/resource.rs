@@ -27,6 +27,7 @@ use std::collections::{BTreeMap, VecDeque};
 
 pub mod boundary;
 pub mod build;
+pub mod history;
 
 pub use boundary::{Malformed, RawWrite, WriteField};
 

@@ -6,8 +6,9 @@
 //! name — its clock set or slowed, its links cut, a pause, a crash — is the fault a sentence may
 //! name. Only that, and only honestly:
 //!
-//! - an action aimed at "the leader" is left out, because the log keeps the aim, not who led at the
-//!   time, and naming a node by guess would be worse than naming none;
+//! - an action aimed at "the leader" counts for the node that led when it was applied
+//!   (`World::leader_aims`, noted as it ran, never guessed later), and the sentence says it was aimed
+//!   at the leader; one that found no leader touched nobody;
 //! - a cut that a later "heal" undid, or a pause a later "resume" ended, before the op began no
 //!   longer held when the op ran, and is left out too;
 //! - an op nobody answered has no node, and gets no cause.
@@ -21,36 +22,86 @@ use crate::contract::action::{Action, NodeTarget};
 use crate::contract::client_history::Op;
 use crate::views::narration::actions::describe_action_named;
 
-/// The newest action in `actions` before `op` began that named the node that answered it and still
-/// held then, with its time.
-pub fn preceding_fault<'a>(
-    actions: &'a [(SimTime, Action)],
-    op: &Op,
-) -> Option<&'a (SimTime, Action)> {
-    let node = op.served_by?;
-    let before: Vec<&(SimTime, Action)> = actions
+/// An action as the run applied it: an aim at "the leader" replaced by the node that led then.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AppliedAction {
+    pub at: SimTime,
+    pub action: Action,
+    pub aimed_at_leader: bool,
+}
+
+/// `log` (a world's action log) with each aim at the leader that `aims` resolves (a world's
+/// `leader_aims`: place in the log, node that led) replaced by that node.
+pub fn applied_actions(log: &[(SimTime, Action)], aims: &[(usize, NodeId)]) -> Vec<AppliedAction> {
+    let mut applied: Vec<AppliedAction> = log
         .iter()
-        .filter(|(at, _)| at.as_micros() <= op.invoked.at_us)
+        .map(|(at, action)| AppliedAction {
+            at: *at,
+            action: action.clone(),
+            aimed_at_leader: false,
+        })
+        .collect();
+    for (place, leader) in aims {
+        if let Some(entry) = applied.get_mut(*place) {
+            entry.action = aimed_at(&entry.action, *leader);
+            entry.aimed_at_leader = true;
+        }
+    }
+    applied
+}
+
+/// `action` with every "the leader" target turned into `leader`.
+fn aimed_at(action: &Action, leader: NodeId) -> Action {
+    let node = |target: NodeTarget| match target {
+        NodeTarget::Leader => NodeTarget::Node(leader),
+        named => named,
+    };
+    let mut resolved = action.clone();
+    match &mut resolved {
+        Action::Crash { target }
+        | Action::Restart { target }
+        | Action::Pause { target, .. }
+        | Action::Resume { target }
+        | Action::Isolate { target }
+        | Action::ClockJump { target, .. }
+        | Action::ClockDrift { target, .. } => *target = node(*target),
+        Action::Cut { from, to, .. } => (*from, *to) = (node(*from), node(*to)),
+        _ => {}
+    }
+    resolved
+}
+
+/// The newest action in `actions` before `op` began that touched the node that answered it and
+/// still held then.
+pub fn preceding_fault<'a>(actions: &'a [AppliedAction], op: &Op) -> Option<&'a AppliedAction> {
+    let node = op.served_by?;
+    let before: Vec<&AppliedAction> = actions
+        .iter()
+        .filter(|entry| entry.at.as_micros() <= op.invoked.at_us)
         .collect();
     before.iter().enumerate().rev().find_map(|(place, entry)| {
-        let (_, action) = entry;
         let later = &before[place + 1..];
-        (touches(action, node) && !undone(action, node, later)).then_some(*entry)
+        (touches(&entry.action, node) && !undone(&entry.action, node, later)).then_some(*entry)
     })
 }
 
-/// "It followed a fault on n5, the node that answered it: n5's clock drifts −90.0% at 1,500 ms."
+/// "It came after a fault on n5, the node that answered it: n5's clock drifts −90.0% at 1,500 ms."
+/// An aim at the leader says so: "a fault aimed at the leader, n5 then, the node that answered it".
 pub fn cause_sentence(
-    actions: &[(SimTime, Action)],
+    actions: &[AppliedAction],
     op: &Op,
     name: &dyn Fn(NodeId) -> String,
 ) -> Option<String> {
-    let (at, action) = preceding_fault(actions, op)?;
+    let entry = preceding_fault(actions, op)?;
     let node = name(op.served_by?);
+    let fault = match entry.aimed_at_leader {
+        true => format!("a fault aimed at the leader, {node} then,"),
+        false => format!("a fault on {node},"),
+    };
     Some(format!(
-        "It came after a fault on {node}, the node that answered it: {} at {} ms.",
-        describe_action_named(action, name),
-        at.as_micros() / 1_000
+        "It came after {fault} the node that answered it: {} at {} ms.",
+        describe_action_named(&entry.action, name),
+        entry.at.as_micros() / 1_000
     ))
 }
 
@@ -72,8 +123,8 @@ fn touches(action: &Action, node: NodeId) -> bool {
 }
 
 /// Whether a later action ended what `action` did to `node` before the op began.
-fn undone(action: &Action, node: NodeId, later: &[&(SimTime, Action)]) -> bool {
-    later.iter().any(|(_, after)| match (action, after) {
+fn undone(action: &Action, node: NodeId, later: &[&AppliedAction]) -> bool {
+    later.iter().any(|entry| match (action, &entry.action) {
         (Action::Isolate { .. } | Action::Cut { .. } | Action::Partition { .. }, Action::Heal) => {
             true
         }
@@ -114,8 +165,12 @@ mod tests {
         }
     }
 
-    fn at(ms: u64, action: Action) -> (SimTime, Action) {
-        (SimTime::from_ms(ms), action)
+    fn at(ms: u64, action: Action) -> AppliedAction {
+        AppliedAction {
+            at: SimTime::from_ms(ms),
+            action,
+            aimed_at_leader: false,
+        }
     }
 
     fn node(index: usize) -> NodeTarget {
@@ -144,15 +199,58 @@ mod tests {
             ),
         ];
         let op = read_served_by(4, 500);
-        let (time, action) = preceding_fault(&actions, &op).expect("a fault");
-        assert_eq!(time.as_micros(), 300_000);
-        assert!(matches!(action, Action::ClockJump { by_ms: -500, .. }));
+        let fault = preceding_fault(&actions, &op).expect("a fault");
+        assert_eq!(fault.at.as_micros(), 300_000);
+        assert!(matches!(
+            fault.action,
+            Action::ClockJump { by_ms: -500, .. }
+        ));
         let sentence = cause_sentence(&actions, &op, &|node| node.to_string()).unwrap();
         assert!(sentence.contains("at 300 ms"), "{sentence}");
     }
 
     #[test]
-    fn a_healed_cut_an_aim_at_the_leader_and_another_node_name_nothing() {
+    fn an_aim_at_the_leader_counts_for_the_node_that_led_then() {
+        let log = vec![
+            (
+                SimTime::from_ms(100),
+                Action::Isolate {
+                    target: NodeTarget::Leader,
+                },
+            ),
+            (
+                SimTime::from_ms(100),
+                Action::ClockDrift {
+                    target: NodeTarget::Leader,
+                    ppm: -900_000,
+                },
+            ),
+            (
+                SimTime::from_ms(300),
+                Action::Crash {
+                    target: NodeTarget::Leader,
+                },
+            ),
+        ];
+        // NodeId(4), "n5", led for the first two; nobody led at 300 ms, so the crash reached no one.
+        let actions = applied_actions(&log, &[(0, NodeId(4)), (1, NodeId(4))]);
+        assert_eq!(actions[0].action, Action::Isolate { target: node(4) });
+        assert!(actions[1].aimed_at_leader && !actions[2].aimed_at_leader);
+        let op = read_served_by(4, 500);
+        let sentence = cause_sentence(&actions, &op, &|node| node.to_string()).unwrap();
+        assert!(
+            sentence.contains("aimed at the leader, n5 then") && sentence.contains("at 100 ms"),
+            "{sentence}"
+        );
+        assert!(
+            sentence.contains("drifts"),
+            "the newest of the two: {sentence}"
+        );
+        assert_eq!(preceding_fault(&actions, &read_served_by(2, 500)), None);
+    }
+
+    #[test]
+    fn a_healed_cut_an_unresolved_aim_and_another_node_name_nothing() {
         let actions = vec![
             at(100, Action::Isolate { target: node(4) }),
             at(150, Action::Heal),

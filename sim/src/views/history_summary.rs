@@ -9,8 +9,6 @@
 //! 17"), with the true times of their invocation and completion and the node that answered.
 
 use crate::base::ids::NodeId;
-use crate::base::time::SimTime;
-use crate::contract::action::Action;
 use crate::contract::client_history::{Op, OpIndex};
 use crate::contract::erased_model::DynModel;
 use crate::engine::linearizable::models::{
@@ -19,7 +17,7 @@ use crate::engine::linearizable::models::{
 use crate::engine::linearizable::Budget;
 use crate::engine::linearizable::HistoryError;
 use crate::engine::world::World;
-use crate::views::history_cause::cause_sentence;
+use crate::views::history_cause::{applied_actions, cause_sentence, AppliedAction};
 use crate::views::history_words::{op_words, pattern_sentence};
 use crate::worlds::registry::key_value_model;
 use serde::Serialize;
@@ -83,7 +81,8 @@ pub fn summarize_within(world: &World, check: &HistoryCheck, budget: Budget) -> 
     let ops = world.client_log().ops();
     let witness = world.history_witness(check, budget);
     let name = |node: NodeId| world.node_label(node);
-    summarize_ops(&ops, check, witness, &name, world.action_log())
+    let actions = applied_actions(world.action_log(), world.leader_aims());
+    summarize_ops(&ops, check, witness, &name, &actions)
 }
 
 /// The summary of a history read from a file (`linearizable::import`): checked against the
@@ -97,13 +96,13 @@ pub fn summarize_imported(ops: &[Op], budget: Budget) -> Result<HistorySummary, 
 }
 
 /// The summary of `check`, a check of `ops`, given its witness (if one was found), node names and
-/// the actions of the run the ops came from.
+/// the actions of the run the ops came from, as it applied them.
 pub fn summarize_ops(
     ops: &[Op],
     check: &HistoryCheck,
     witness: Option<Witness>,
     name: &dyn Fn(NodeId) -> String,
-    actions: &[(SimTime, Action)],
+    actions: &[AppliedAction],
 ) -> HistorySummary {
     let describe = |index: OpIndex| describe_op(name, &ops[index as usize]);
     let refused = check.refused().and_then(|model_check| {

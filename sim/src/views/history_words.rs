@@ -6,7 +6,7 @@
 //! impossible, so a learner can check the claim on the history lanes without trusting the checker.
 //! A witness of no known shape gets the general sentence, with the op the search could not place.
 
-use crate::contract::client_history::{Op, OpCall, OpEnd, OpIndex, OpReturn};
+use crate::contract::client_history::{LockCall, Op, OpCall, OpEnd, OpIndex, OpReturn};
 use crate::contract::protocol::ClientCommand;
 use crate::engine::linearizable::witness::Pattern;
 
@@ -15,10 +15,25 @@ pub fn op_words(op: &Op) -> String {
     let call = match op.call {
         OpCall::Kv(ClientCommand::Put { key, value }) => format!("put key {key} = {value}"),
         OpCall::Kv(ClientCommand::Get { key }) => format!("get key {key}"),
+        OpCall::Access {
+            account,
+            token,
+            write,
+            ..
+        } => match write {
+            Some(value) => format!("write account {account} = {value} with token {token}"),
+            None => format!("read account {account} with token {token}"),
+        },
+        OpCall::Lock(LockCall::Acquire { lock, .. }) => format!("acquire lock {lock}"),
+        OpCall::Lock(LockCall::Release { lock, .. }) => format!("release lock {lock}"),
         other => format!("{other:?}"),
     };
     match op.end {
-        OpEnd::Ok(OpReturn::Read(Some(value))) => format!("{call} → {value}"),
+        OpEnd::Ok(OpReturn::Read(Some(value)) | OpReturn::Value(value)) => {
+            format!("{call} → {value}")
+        }
+        OpEnd::Ok(OpReturn::Granted(token)) => format!("{call} → token {token}"),
+        OpEnd::Ok(OpReturn::Released(false)) => format!("{call} → not held"),
         OpEnd::Ok(OpReturn::Read(None)) => format!("{call} → nothing"),
         OpEnd::Ok(_) => call,
         OpEnd::Failed(reason) => format!("{call} (failed: {reason})"),

@@ -5,4 +5,5 @@
 
 pub mod actor;
 pub mod coordination;
+pub mod history_tap;
 pub mod registry;

@@ -156,7 +156,10 @@ impl Reader {
                     ),
                 ),
             },
-            Some(other) => error(column, format!("unexpected `{other}`")),
+            Some(other) => error(
+                column,
+                format!("unexpected `{}`", short(&other.to_string())),
+            ),
             None => error(column, "the line ends where a value was expected"),
         }
     }
@@ -241,13 +244,20 @@ impl Reader {
     }
 }
 
-/// At most 40 characters of `text`, for quoting it in an error.
+/// At most 40 characters of `text`, for quoting it in an error, with control characters escaped
+/// (`\u{7f}`) so the error stays one printable line.
 pub fn short(text: &str) -> String {
-    if text.chars().count() <= 40 {
-        return text.to_string();
+    let printable = |character: char| -> String {
+        match character.is_control() {
+            true => character.escape_default().collect(),
+            false => character.to_string(),
+        }
+    };
+    let head: String = text.chars().take(40).map(printable).collect();
+    match text.chars().count() <= 40 {
+        true => head,
+        false => format!("{head}…"),
     }
-    let head: String = text.chars().take(40).collect();
-    format!("{head}…")
 }
 
 #[cfg(test)]
@@ -273,6 +283,13 @@ mod tests {
         let nested =
             read_map("{:type :fail, :error [:not-leader {:hint \"n2\"}], :value nil}").unwrap();
         assert_eq!(nested[2].1, Value::Nil);
+    }
+
+    #[test]
+    fn a_control_character_is_quoted_escaped() {
+        let error = read_map("{:e\u{7f}").unwrap_err().message;
+        assert!(error.contains("\\u{7f}"), "{error}");
+        assert!(!error.chars().any(char::is_control), "{error}");
     }
 
     #[test]

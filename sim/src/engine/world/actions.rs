@@ -13,6 +13,7 @@ impl World {
     /// Applies `action` at `now()`. It is recorded in the action log and in the trace (before its
     /// consequences, followed by a `Skipped` record when it could not run).
     pub fn apply(&mut self, action: &Action) -> ActionOutcome {
+        self.note_leader_aim(action);
         self.action_log.push((self.now, action.clone()));
         self.record(TraceEvent::Action {
             action: action.clone(),
@@ -25,6 +26,25 @@ impl World {
                 });
                 ActionOutcome::Skipped { reason }
             }
+        }
+    }
+
+    /// Remembers which node an action aimed at "the leader" reaches, before it runs (a crash of the
+    /// leader must name the node that led, not the one elected after).
+    fn note_leader_aim(&mut self, action: &Action) {
+        let aims_at_leader = match action {
+            Action::Crash { target }
+            | Action::Restart { target }
+            | Action::Pause { target, .. }
+            | Action::Resume { target }
+            | Action::Isolate { target }
+            | Action::ClockJump { target, .. }
+            | Action::ClockDrift { target, .. } => *target == NodeTarget::Leader,
+            Action::Cut { from, to, .. } => [from, to].contains(&&NodeTarget::Leader),
+            _ => false,
+        };
+        if let Some(leader) = self.current_leader().filter(|_| aims_at_leader) {
+            self.leader_aims.push((self.action_log.len(), leader));
         }
     }
 

@@ -34,6 +34,9 @@ impl World {
 
     /// Hands one input to an up node, applies its effects and runs the checkers.
     pub(super) fn dispatch(&mut self, node: NodeId, input: Input<'_, Message>) {
+        if let Input::Message { from, message } = input {
+            self.tap_receive(node, from, message);
+        }
         self.run_actor(node, |actor, local_now_us, effects| {
             actor.handle(local_now_us, input, effects)
         });
@@ -114,6 +117,7 @@ impl World {
     /// settings of its own changes the odds and the range, never the number of draws, so a run with
     /// none draws exactly what it always did.
     fn send(&mut self, from: NodeId, to: NodeId, message: Message, departs: SimTime) {
+        self.tap_send(from, &message);
         self.messages_sent += 1;
         self.heartbeats_sent += u64::from(message.label() == HEARTBEAT_LABEL);
         let link = self

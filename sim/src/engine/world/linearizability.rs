@@ -27,7 +27,7 @@ impl World {
         witness(self.history_models(), &self.client_log.ops(), check, budget)
     }
 
-    fn history_models(&self) -> &'static [&'static dyn DynModel] {
+    pub(super) fn history_models(&self) -> &'static [&'static dyn DynModel] {
         let parts = self.config.protocol.entry().parts;
         parts.history_models(&self.config.protocol)
     }

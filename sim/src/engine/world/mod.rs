@@ -12,6 +12,7 @@ mod digest;
 mod disk;
 mod dispatch;
 mod events;
+mod history_taps;
 mod linearizability;
 mod malformed_write;
 mod membership;
@@ -123,6 +124,9 @@ pub struct World {
     trace: TraceLog,
     checkers: Checkers,
     action_log: Vec<(SimTime, Action)>,
+    /// For each logged action aimed at "the leader" that found one: its place in `action_log` and the
+    /// node that led then. Observation only, like the client log: never hashed, never replayed.
+    leader_aims: Vec<(usize, NodeId)>,
     events_processed: u64,
     next_timer_generation: u64,
     effects: Effects<Message>,
@@ -177,6 +181,7 @@ impl World {
             trace: TraceLog::new(fingerprint),
             checkers: Checkers::new(count),
             action_log: Vec::new(),
+            leader_aims: Vec::new(),
             events_processed: 0,
             next_timer_generation: 1,
             effects: Effects::new(),
@@ -278,6 +283,12 @@ impl World {
     /// Every applied action with the time it was applied, in order.
     pub fn action_log(&self) -> &[(SimTime, Action)] {
         &self.action_log
+    }
+
+    /// Which node each action aimed at "the leader" reached: (its place in [`World::action_log`],
+    /// the node that led when it was applied). An aim that found no leader is not listed.
+    pub fn leader_aims(&self) -> &[(usize, NodeId)] {
+        &self.leader_aims
     }
 
     pub fn events_processed(&self) -> u64 {
