@@ -24,7 +24,7 @@ test('lesson 1 half done by hand: the list offers "Continue at step 2" and opens
     await page.waitForSelector('[data-testid=lesson-panel][data-lesson-id="exactly-once"]');
     await page.click('[data-testid=lessons-button]');
     await entry(page, 'exactly-once').waitFor();
-    assert.match(await entry(page, 'exactly-once').locator('[data-testid=lesson-item-progress]').textContent(), /^1 of 3 steps/);
+    assert.match(await entry(page, 'exactly-once').locator('[data-testid=lesson-item-progress]').textContent(), /^1 of 4 steps/);
     const buttons = await entry(page, 'exactly-once').locator('button').allTextContents();
     assert.deepEqual(buttons, ['Continue at step 2', 'Start over'], 'going on comes first');
     assert.equal(await entry(page, 'exactly-once').locator('button.primary').textContent(), 'Continue at step 2');
