@@ -133,3 +133,39 @@ test('a long search shows its progress, the page keeps drawing, and Cancel stops
     await app.close();
   }
 });
+
+test('lesson 6 step 3: no lost update within the bound, then an example of the refusal played ticks the step', async () => {
+  const app = await openApp({ width: 1440, height: 900, path: '/#/lesson/fencing-tokens/step/3' });
+  const { page } = app;
+  try {
+    await page.waitForSelector('[data-testid=lesson-panel][data-lesson-id="fencing-tokens"]');
+    await page.click('[data-testid=can-it-break-open]');
+    await page.selectOption('[data-testid=search-goal]', 'No Lost Updates');
+    await setBudget(page, { depth: 1, faults: 1, states: 200000, horizon: 4 });
+    await page.click('[data-testid=search-go]');
+    assert.match(await waitForResult(page), /^No counterexample within depth 1 and 1 fault/);
+
+    await page.selectOption('[data-testid=search-goal]', 'example');
+    await page.fill('[data-testid=search-checkpoint]', 'paused_holder_write_refused');
+    await page.press('[data-testid=search-checkpoint]', 'Tab');
+    await page.click('[data-testid=search-go]');
+    await waitUntil(async () => (await searchState(page)) === 'starting' || (await searchState(page)) === 'running' || (await searchState(page)) === 'finished', { what: 'the second search to start' });
+    await waitUntil(async () => (await page.getAttribute('[data-testid=search-result]', 'data-result').catch(() => null)) === 'example', {
+      timeout: 180_000,
+      what: 'an example of the refusal',
+      detail: () => page.textContent(PROGRESS),
+    });
+    assert.match(await page.textContent('[data-testid=search-headline]'), /^Example found: paused_holder_write_refused, with 1 step and 1 fault/);
+    await app.screenshot('can-it-break-lesson-example');
+    await page.click('[data-testid=search-play]');
+    await setSpeedPosition(page);
+    await waitUntil(async () => (await page.getAttribute('[data-testid=lesson-step-3]', 'data-state')) === 'done', {
+      timeout: 120_000,
+      what: 'step 3 to tick in the played run',
+    });
+    await page.waitForSelector('[data-testid=lesson-complete]', { timeout: 30_000 });
+    assertNoProblems(app);
+  } finally {
+    await app.close();
+  }
+});

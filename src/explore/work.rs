@@ -102,6 +102,44 @@ mod tests {
         );
     }
 
+    /// What "Play it" opens is an ordinary session of the searched scenario with the found steps, and
+    /// played to the end it breaks the same invariant, no later than the search saw it.
+    #[test]
+    fn the_found_schedule_played_as_a_session_breaks_the_same_invariant() {
+        use crate::explore::search::Finished;
+        use crate::session::Session;
+        use quorumlab_sim::time::SimTime;
+        let scenario = example("no-fencing-pause.toml");
+        let (searched, _) = lost_update_question().ask(&scenario, &[], 0).unwrap();
+        let said = run(&lost_update_question(), "no-fencing-pause.toml");
+        let Some(FromSearch::Finished { report, .. }) = said.last() else {
+            panic!("no report: {said:?}");
+        };
+        let Outcome::Found { seen_by_ms, .. } = report.outcome else {
+            panic!("nothing found: {}", report.summary);
+        };
+        let finished = Finished {
+            report: (**report).clone(),
+            searched,
+            request_bounds: (1, 1),
+            elapsed_ms: 0.0,
+        };
+        let played = finished.found_scenario().expect("a schedule to play");
+        assert!(played.title.ends_with("(found by the search)"));
+        let mut session = Session::new(played).unwrap();
+        session.advance_to(SimTime::from_ms(seen_by_ms));
+        let first = session
+            .violations()
+            .iter()
+            .find(|violation| violation.invariant == "No Lost Updates")
+            .expect("the played run breaks No Lost Updates by the time the search saw it");
+        assert!(first.at_ms <= seen_by_ms);
+        // Without the found steps the same world keeps the promise over the same stretch.
+        let mut calm = Session::new(finished.searched.clone()).unwrap();
+        calm.advance_to(SimTime::from_ms(seen_by_ms));
+        assert!(calm.violations().is_empty());
+    }
+
     #[test]
     fn the_worker_says_what_is_wrong_with_a_bad_request() {
         let mut question = lost_update_question();
