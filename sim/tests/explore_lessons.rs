@@ -87,10 +87,18 @@ fn lesson_6_fencing_finds_no_lost_update_within_its_bound_but_finds_the_refusal(
 }
 
 #[test]
-fn lesson_1_the_leased_scheduler_sends_an_invoice_twice_after_one_pause() {
+fn lesson_1_the_leased_scheduler_doubles_a_minute_or_misses_one_after_one_fault() {
     let world = lesson_world("scheduler-lease-calm.toml");
     let report = explore(&world, &page_request(Some("No Duplicate Invoice"), 1, 1, 5)).unwrap();
     assert_eq!(found(&report), ("No Duplicate Invoice", 1, 1));
+    let mut example = page_request(None, 1, 1, 5);
+    example.example = Some("missed_invoice".to_string());
+    let report = explore(&world, &example).unwrap();
+    assert!(
+        matches!(&report.outcome, Outcome::Example { schedule, faults: 1, .. } if schedule.len() == 1),
+        "{}",
+        report.summary
+    );
 }
 
 #[test]
