@@ -53,9 +53,11 @@ pub fn CanItBreak() -> impl IntoView {
         checkpoint: RwSignal::new(String::new()),
         budget: RwSignal::new(Budget::default()),
     };
-    // Another world has other invariants: the choice goes back to "any".
+    // Another world has other invariants: the choice goes back to "any" (a new run of the same
+    // world, such as "Play it" opens, keeps it).
+    let kind = Memo::new(move |_| run.scenario.with(|scenario| scenario.protocol.kind()));
     Effect::new(move |_| {
-        run.scenario.with(|scenario| scenario.protocol.kind());
+        kind.track();
         form.sought.set(ANY.to_string());
     });
     on_cleanup(move || search.end());

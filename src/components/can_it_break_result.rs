@@ -38,14 +38,18 @@ fn result_view(
     let schedule = report.outcome.schedule().unwrap_or_default().to_vec();
     let found = report.outcome.schedule().is_some();
     let shrunk = report.shrink.as_ref().map(|shrink| {
-        format!(
-            "Shrunk from {} step(s) and {} fault(s).",
-            shrink.original_steps, shrink.original_faults
-        )
+        if shrink.original_steps as usize == schedule.len() {
+            "Shrinking found nothing to remove: this is as short as it gets.".to_string()
+        } else {
+            format!(
+                "Shrunk from {} steps and {} faults.",
+                shrink.original_steps, shrink.original_faults
+            )
+        }
     });
     let look_ahead = format!(
-        "Searched {} of simulated time in {seconds} s. A bounded search proves nothing beyond its bounds.",
-        format::sim_time(report.horizon_ms * 1_000)
+        "Looked {} into the run, in {seconds} s of your time. A bounded search proves nothing beyond its bounds.",
+        whole_seconds(report.horizon_ms)
     );
     view! {
         <div class="search-result" data-testid="search-result" data-result=kind>
@@ -66,5 +70,13 @@ fn result_view(
                 <button class="primary" data-testid="search-play" on:click=move |_| search.play_it(state)>"Play it"</button>
             })}
         </div>
+    }
+}
+
+/// `4000` as `4 s`, `4500` as `4.5 s`.
+fn whole_seconds(ms: u64) -> String {
+    match ms % 1_000 {
+        0 => format!("{} s", ms / 1_000),
+        _ => format!("{:.1} s", ms as f64 / 1_000.0),
     }
 }
