@@ -139,7 +139,7 @@ test('scrubbing back keeps done steps done; replaying forward and acting still t
 test('a lesson address that does not exist says so and changes nothing', async () => {
   for (const [path, reason] of [
     ['/#/lesson/no-such-lesson', /no lesson `no-such-lesson`/],
-    ['/#/lesson/fencing-tokens/step/9', /has 2 steps, so there is no step 9/],
+    ['/#/lesson/fencing-tokens/step/9', /has 3 steps, so there is no step 9/],
   ]) {
     const app = await openApp({ path });
     try {
