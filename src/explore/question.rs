@@ -116,3 +116,82 @@ fn steps_so_far(actions: &[RecordedAction], now_ms: u64) -> Vec<Step> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quorumlab_sim::action::{Action, NodeTarget};
+    use quorumlab_sim::ids::NodeId;
+    use quorumlab_sim::scenario::{parse_scenario, EXAMPLES};
+    use quorumlab_sim::time::SimTime;
+
+    fn lease_world() -> Scenario {
+        let (_, text) = EXAMPLES
+            .iter()
+            .find(|(name, _)| *name == "no-fencing-pause.toml")
+            .unwrap();
+        parse_scenario(text, "no-fencing-pause.toml").unwrap()
+    }
+
+    fn crash_at(at_ms: u64) -> RecordedAction {
+        RecordedAction {
+            at: SimTime::from_ms(at_ms),
+            after_events: 0,
+            action: Action::Crash {
+                target: NodeTarget::Node(NodeId(1)),
+            },
+        }
+    }
+
+    fn question(start: Start) -> Question {
+        Question {
+            start,
+            sought: Sought::Invariant(None),
+            budget: Budget::default(),
+        }
+    }
+
+    #[test]
+    fn from_the_start_the_scripted_faults_are_left_out_and_the_horizon_counts_from_zero() {
+        let world = lease_world();
+        assert!(!world.steps.is_empty());
+        let (searched, request) = question(Start::Beginning)
+            .ask(&world, &[crash_at(100)], 2_000)
+            .unwrap();
+        assert!(searched.steps.is_empty());
+        assert_eq!(request.horizon_ms, Some(5_000));
+    }
+
+    #[test]
+    fn from_this_moment_the_actions_so_far_are_kept_and_later_ones_dropped() {
+        let world = lease_world();
+        let (searched, request) = question(Start::Now)
+            .ask(
+                &world,
+                &[crash_at(100), crash_at(1_500), crash_at(2_500)],
+                2_000,
+            )
+            .unwrap();
+        let kept: Vec<u64> = searched.steps.iter().map(|step| step.at_ms).collect();
+        assert_eq!(kept, vec![100, 1_500]);
+        assert_eq!(request.horizon_ms, Some(7_000));
+    }
+
+    #[test]
+    fn a_budget_past_the_page_limits_is_refused_with_a_reason() {
+        let world = lease_world();
+        let mut asked = question(Start::Beginning);
+        asked.budget.max_states = MAX_PAGE_STATES + 1;
+        assert!(asked.ask(&world, &[], 0).unwrap_err().contains("states"));
+        asked.budget = Budget {
+            horizon_s: 0,
+            ..Budget::default()
+        };
+        assert!(asked.ask(&world, &[], 0).unwrap_err().contains("ahead"));
+        asked.budget = Budget {
+            max_depth: 9,
+            ..Budget::default()
+        };
+        assert!(asked.ask(&world, &[], 0).unwrap_err().contains("depth"));
+    }
+}
