@@ -56,9 +56,14 @@ pub fn CanItBreak() -> impl IntoView {
     // Another world has other invariants: the choice goes back to "any" (a new run of the same
     // world, such as "Play it" opens, keeps it).
     let kind = Memo::new(move |_| run.scenario.with(|scenario| scenario.protocol.kind()));
-    Effect::new(move |_| {
+    // A search of the world that was replaced, or its result, would describe what is gone.
+    Effect::new(move |before: Option<()>| {
         kind.track();
         form.sought.set(ANY.to_string());
+        if before.is_some() {
+            search.end();
+            search.status.set(SearchStatus::Idle);
+        }
     });
     on_cleanup(move || search.end());
     let toggle = move |_| search.open.update(|open| *open = !*open);
