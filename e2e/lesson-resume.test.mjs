@@ -24,7 +24,7 @@ test('lesson 1 half done by hand: the list offers "Continue at step 2" and opens
     await page.waitForSelector('[data-testid=lesson-panel][data-lesson-id="exactly-once"]');
     await page.click('[data-testid=lessons-button]');
     await entry(page, 'exactly-once').waitFor();
-    assert.match(await entry(page, 'exactly-once').locator('[data-testid=lesson-item-progress]').textContent(), /^1 of 3 steps/);
+    assert.match(await entry(page, 'exactly-once').locator('[data-testid=lesson-item-progress]').textContent(), /^1 of 4 steps/);
     const buttons = await entry(page, 'exactly-once').locator('button').allTextContents();
     assert.deepEqual(buttons, ['Continue at step 2', 'Start over'], 'going on comes first');
     assert.equal(await entry(page, 'exactly-once').locator('button.primary').textContent(), 'Continue at step 2');
@@ -39,7 +39,7 @@ test('lesson 1 half done by hand: the list offers "Continue at step 2" and opens
 
     await entry(page, 'exactly-once').locator('[data-testid=continue-lesson]').click();
     await page.waitForSelector('[data-testid=lesson-panel][data-lesson-id="exactly-once"]');
-    assert.equal(await page.textContent('[data-testid=lesson-progress]'), 'Lesson 1 · step 2 of 3');
+    assert.equal(await page.textContent('[data-testid=lesson-progress]'), 'Lesson 1 · step 2 of 4');
     assert.equal(await stepState(page, 1), 'done');
     assert.equal(await stepState(page, 2), 'open');
     assert.equal(new URL(page.url()).hash, '#/lesson/exactly-once/step/2');
@@ -48,7 +48,7 @@ test('lesson 1 half done by hand: the list offers "Continue at step 2" and opens
     await page.click('[data-testid=lessons-button]');
     await entry(page, 'exactly-once').locator('[data-testid=restart-lesson]').click();
     await page.waitForSelector('[data-testid=lesson-progress]');
-    assert.equal(await page.textContent('[data-testid=lesson-progress]'), 'Lesson 1 · step 1 of 3', 'Start over opens step 1');
+    assert.equal(await page.textContent('[data-testid=lesson-progress]'), 'Lesson 1 · step 1 of 4', 'Start over opens step 1');
     assertNoProblems(app);
   } finally {
     await app.close();

@@ -21,6 +21,8 @@ const HASHED = /\/(?:[\w.-]+-[0-9a-f]{8,16}(?:_bg)?|[0-9a-f]{8,16}-[\w.-]+)\.(?:
 const STATIC = [
   'boot.js', 'manifest.webmanifest', 'icon.svg', 'icon-192.png', 'icon-512.png',
   'experiment-worker_loader.js', 'experiment-worker.js', 'experiment-worker_bg.wasm',
+  // The "Can it break?" search's worker, likewise, so a search also runs offline.
+  'explore-worker_loader.js', 'explore-worker.js', 'explore-worker_bg.wasm',
 ];
 const NAMED = /[0-9a-f]{8,16}-[\w.-]+?\.(?:js|wasm|css)|[\w.-]+-[0-9a-f]{8,16}(?:_bg)?\.(?:js|wasm|css)/g;
 

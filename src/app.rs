@@ -1,5 +1,6 @@
 //! The top-level component: owns the state, lays out the page, starts the frame loop and the keyboard.
 
+use crate::components::can_it_break::CanItBreak;
 use crate::components::charts::Charts;
 use crate::components::checker_badges::CheckerBadges;
 use crate::components::client_panel::ClientPanel;
@@ -62,6 +63,7 @@ pub fn App() -> impl IntoView {
     let gallery = GalleryState::install(state);
     DeckState::install(state, gallery);
     ExperimentSheetState::install(state);
+    provide_context(crate::explore::search::SearchState::new());
     live::install(state);
     live::prefetch_for_offline(state);
     frame_loop::start(state);
@@ -129,6 +131,7 @@ pub fn App() -> impl IntoView {
                 </section>
                 <aside class="side-column" aria-label="Controls and details">
                     <CheckerBadges />
+                    <CanItBreak />
                     <CompareDetails>
                         <ResourceLedger />
                         <QueueCompare />

@@ -12,6 +12,7 @@ pub mod components;
 pub mod context;
 pub mod deck;
 pub mod experiment;
+pub mod explore;
 pub mod export;
 pub mod format;
 pub mod frame_loop;

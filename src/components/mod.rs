@@ -4,6 +4,8 @@
 //! controllers and sentence helpers they call live beside their state (`crate::lesson::live`,
 //! `crate::world_text`), so this folder stays components.
 
+pub mod can_it_break;
+pub mod can_it_break_result;
 pub mod charts;
 pub mod checker_badges;
 pub mod client_panel;

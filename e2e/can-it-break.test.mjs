@@ -1,0 +1,171 @@
+// "Can it break?" (issue 32): the bounded search in the page's own worker, driven through its visible
+// controls. On the lease without fencing it finds the paused holder's lost update, shrunk to one
+// fault, and "Play it" opens that schedule as an ordinary run whose badge turns red; on the fenced
+// world the same budget reports no counterexample within its bounds (never "safe"); a large search
+// shows its progress moving while the page keeps drawing, and Cancel stops it at once.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openApp } from './support/browser.mjs';
+import { assertNoProblems, setSpeedPosition, violatedInvariants, waitUntil } from './support/cluster.mjs';
+
+const PROGRESS = '[data-testid=search-progress]';
+
+async function openSearch(page, world) {
+  await page.selectOption('[data-testid=protocol-picker]', world);
+  await page.click('[data-testid=can-it-break-open]');
+  await page.waitForSelector('[data-testid=search-go]');
+}
+
+async function setBudget(page, { depth, faults, states, horizon }) {
+  for (const [id, value] of [['search-depth', depth], ['search-faults', faults], ['search-states', states], ['search-horizon', horizon]]) {
+    await page.fill(`[data-testid=${id}]`, String(value));
+    await page.press(`[data-testid=${id}]`, 'Tab');
+  }
+}
+
+const searchState = (page) => page.getAttribute(PROGRESS, 'data-state');
+
+async function waitForResult(page) {
+  await waitUntil(async () => (await page.locator('[data-testid=search-result]').count()) > 0, {
+    timeout: 180_000,
+    what: 'the search result',
+    detail: () => page.textContent(PROGRESS),
+  });
+  return page.textContent('[data-testid=search-headline]');
+}
+
+test('the lease without fencing breaks: found, shrunk, and played as an ordinary run', async () => {
+  const app = await openApp();
+  const { page } = app;
+  try {
+    await openSearch(page, 'no-fencing-pause.toml');
+    await page.selectOption('[data-testid=search-goal]', 'No Lost Updates');
+    await setBudget(page, { depth: 1, faults: 1, states: 20000, horizon: 4 });
+    await page.click('[data-testid=search-go]');
+    const headline = await waitForResult(page);
+    assert.match(headline, /^Broken: No Lost Updates, with 1 step and 1 fault \([\d,]+ states searched\)\.$/);
+    const steps = await page.$$eval('[data-testid=search-schedule] li', (items) => items.map((item) => item.textContent));
+    assert.equal(steps.length, 1);
+    assert.match(steps[0], /pause/i);
+    await app.screenshot('can-it-break-found');
+
+    await page.click('[data-testid=search-play]');
+    await setSpeedPosition(page);
+    await waitUntil(async () => (await violatedInvariants(page)).includes('No Lost Updates'), {
+      timeout: 120_000,
+      what: 'the played schedule to break No Lost Updates',
+    });
+    // The found schedule is the run's own schedule now: its pause is on the schedule lane and the title says where it came from.
+    assert.match(await page.textContent('body'), /found by the search/);
+    assertNoProblems(app);
+  } finally {
+    await app.close();
+  }
+});
+
+test('the fenced lock: no counterexample within the bounds, said as a bound', async () => {
+  const app = await openApp();
+  const { page } = app;
+  try {
+    await openSearch(page, 'fencing-pause.toml');
+    await page.selectOption('[data-testid=search-goal]', 'No Lost Updates');
+    await setBudget(page, { depth: 1, faults: 1, states: 200000, horizon: 4 });
+    await page.click('[data-testid=search-go]');
+    const headline = await waitForResult(page);
+    assert.match(headline, /^No counterexample within depth 1 and 1 fault \([\d,]+ states\)\.$/);
+    assert.doesNotMatch(headline.toLowerCase(), /safe/);
+    assert.equal(await page.locator('[data-testid=search-play]').count(), 0);
+    assertNoProblems(app);
+  } finally {
+    await app.close();
+  }
+});
+
+test('a long search shows its progress, the page keeps drawing, and Cancel stops it at once', async () => {
+  const app = await openApp();
+  const { page } = app;
+  try {
+    await openSearch(page, 'fencing-pause.toml');
+    await setBudget(page, { depth: 3, faults: 3, states: 500000, horizon: 20 });
+    await page.click('[data-testid=search-go]');
+    const statesNow = async () => Number((/^Searching: ([\d,]+) states/.exec(await page.textContent(PROGRESS)) ?? [0, '0'])[1].replaceAll(',', ''));
+    const first = await waitUntil(statesNow, { timeout: 60_000, what: 'the first progress' });
+    const later = await waitUntil(async () => ((await statesNow()) > first ? statesNow() : 0), { timeout: 30_000, what: 'progress to move' });
+    assert.ok(later > first);
+    assert.match(await page.textContent(PROGRESS), /states\/s · depth \d · frontier [\d,]+ · [\d,]+ duplicates · \d faults? in use/);
+    // Progress at least four times a second: count the distinct texts over two seconds.
+    const texts = await page.evaluate(async (selector) => {
+      const seen = new Set();
+      const until = performance.now() + 2000;
+      while (performance.now() < until) {
+        seen.add(document.querySelector(selector).textContent);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      return seen.size;
+    }, PROGRESS);
+    assert.ok(texts >= 8, `${texts} progress updates in 2 s`);
+    // The page's own frames keep coming while the worker searches.
+    const frames = await page.evaluate(() => new Promise((resolve) => {
+      let count = 0;
+      const start = performance.now();
+      const tick = () => (performance.now() - start < 1000 ? (count++, requestAnimationFrame(tick)) : resolve(count));
+      requestAnimationFrame(tick);
+    }));
+    assert.ok(frames >= 30, `${frames} frames in a second while searching`);
+    await app.screenshot('can-it-break-running');
+
+    const cancelledWithin = await page.evaluate(async (selector) => {
+      const start = performance.now();
+      document.querySelector('[data-testid=search-cancel]').click();
+      while (document.querySelector(selector).getAttribute('data-state') !== 'cancelled') {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        if (performance.now() - start > 1000) return Infinity;
+      }
+      return performance.now() - start;
+    }, PROGRESS);
+    assert.ok(cancelledWithin < 100, `Cancel answered in ${cancelledWithin} ms`);
+    assert.match(await page.textContent(PROGRESS), /^Cancelled after [\d,]+ states/);
+    assert.equal(await searchState(page), 'cancelled');
+    // Go is offered again.
+    assert.equal(await page.isEnabled('[data-testid=search-go]'), true);
+    assertNoProblems(app);
+  } finally {
+    await app.close();
+  }
+});
+
+test('lesson 6 step 3: no lost update within the bound, then an example of the refusal played ticks the step', async () => {
+  const app = await openApp({ width: 1440, height: 900, path: '/#/lesson/fencing-tokens/step/3' });
+  const { page } = app;
+  try {
+    await page.waitForSelector('[data-testid=lesson-panel][data-lesson-id="fencing-tokens"]');
+    await page.click('[data-testid=can-it-break-open]');
+    await page.selectOption('[data-testid=search-goal]', 'No Lost Updates');
+    await setBudget(page, { depth: 1, faults: 1, states: 200000, horizon: 4 });
+    await page.click('[data-testid=search-go]');
+    assert.match(await waitForResult(page), /^No counterexample within depth 1 and 1 fault/);
+
+    await page.selectOption('[data-testid=search-goal]', 'example');
+    await page.fill('[data-testid=search-checkpoint]', 'paused_holder_write_refused');
+    await page.press('[data-testid=search-checkpoint]', 'Tab');
+    await page.click('[data-testid=search-go]');
+    await waitUntil(async () => (await searchState(page)) === 'starting' || (await searchState(page)) === 'running' || (await searchState(page)) === 'finished', { what: 'the second search to start' });
+    await waitUntil(async () => (await page.getAttribute('[data-testid=search-result]', 'data-result').catch(() => null)) === 'example', {
+      timeout: 180_000,
+      what: 'an example of the refusal',
+      detail: () => page.textContent(PROGRESS),
+    });
+    assert.match(await page.textContent('[data-testid=search-headline]'), /^Example found: paused_holder_write_refused, with 1 step and 1 fault/);
+    await app.screenshot('can-it-break-lesson-example');
+    await page.click('[data-testid=search-play]');
+    await setSpeedPosition(page);
+    await waitUntil(async () => (await page.getAttribute('[data-testid=lesson-step-3]', 'data-state')) === 'done', {
+      timeout: 120_000,
+      what: 'step 3 to tick in the played run',
+    });
+    await page.waitForSelector('[data-testid=lesson-complete]', { timeout: 30_000 });
+    assertNoProblems(app);
+  } finally {
+    await app.close();
+  }
+});
