@@ -45,6 +45,7 @@ test('a stale lease read: not linearizable, the witness marked, Enter goes to th
     assert.ok(inView, 'the badge\'s link brings the panel into view');
     const words = await verdict(page);
     assert.match(words, /"get key 1 → 1" began after "put key 1 = 17" had returned, yet returned the older value/);
+    assert.match(words, /It came after a fault aimed at the leader, n5 then, the node that answered it/);
     assert.deepEqual(await rolesOf(page, 'stuck'), ['get k1 → 1']);
     assert.deepEqual((await rolesOf(page, 'witness')).sort(), ['put k1=1', 'put k1=17']);
     const plain = await page.locator('[data-testid=history-op][data-role=plain]').count();
@@ -80,6 +81,50 @@ test('a stale lease read: not linearizable, the witness marked, Enter goes to th
       return top < window.innerHeight && bottom > 0;
     }), { timeout: 10_000, what: 'the inspector scrolled into view' });
     await app.screenshot('history-jumped');
+    assertNoProblems(app);
+  } finally {
+    await app.close();
+  }
+});
+
+test('on a phone, the clicked operation stays in view after the jump', async () => {
+  const app = await openApp({ width: 390, height: 844, path: '/#/gallery/stale-lease-read/demo' });
+  const { page } = app;
+  try {
+    await waitUntil(async () => /stale lease read/i.test(await page.textContent('[data-testid=scenario-title]')), {
+      timeout: 30_000,
+      what: 'the example to open',
+    });
+    await playPast(page, 2_200);
+    await page.click('[data-testid=history-toggle]');
+    await waitUntil(async () => /Not linearizable/.test((await verdict(page)) ?? ''), {
+      timeout: 30_000,
+      what: 'the verdict "Not linearizable"',
+      detail: async () => verdict(page),
+    });
+    // A witness put, answered early: after the jump the lanes end at its answer, so it sits at the
+    // right edge of lanes wider than the phone.
+    const put = page.locator('[data-testid=history-op][data-role=witness]').last();
+    const op = await put.getAttribute('data-op');
+    const jumpUs = Number(await put.getAttribute('data-jump-us'));
+    await put.scrollIntoViewIfNeeded();
+    await put.click();
+    await waitUntil(async () => (await simTimeMs(page)) === Math.floor(jumpUs / 1_000), {
+      timeout: 30_000,
+      what: 'the clock to move to the moment the put was answered',
+      detail: async () => page.textContent('[data-testid=sim-time]'),
+    });
+    const inView = () => page.evaluate((op) => {
+      const scroll = document.querySelector('.hv-scroll');
+      const bar = document.querySelector(`[data-testid=history-op][data-op="${op}"]`);
+      if (!scroll || !bar) return false;
+      const box = scroll.getBoundingClientRect();
+      const { left, right } = bar.getBoundingClientRect();
+      // Wholly inside the lanes' visible box (before the fix it sat some 300 px past its right edge).
+      return scroll.scrollWidth > scroll.clientWidth && left >= box.left && right <= box.right;
+    }, op);
+    await waitUntil(inView, { timeout: 10_000, what: `operation ${op} in the lanes' view after the jump` });
+    await app.screenshot('history-phone-jumped');
     assertNoProblems(app);
   } finally {
     await app.close();

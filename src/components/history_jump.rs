@@ -13,6 +13,8 @@ use quorumlab_sim::ids::NodeId;
 /// One click on an operation of the run's history.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Jump {
+    /// The operation's number in the history (its bar's `data-op`).
+    pub op: u32,
     /// The operation as its bar is labelled ("get k1 → 1").
     pub op_words: String,
     /// Where the click took the run: the answer, or the invocation when no answer came.

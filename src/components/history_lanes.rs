@@ -117,7 +117,9 @@ fn HistoryBody() -> impl IntoView {
                 .and_then(|judged| judged.stuck.filter(|_| judged.ops.len() > 1))
         });
         if refused.is_some() {
-            request_animation_frame(centre_stuck_op);
+            request_animation_frame(|| {
+                centre_in_lanes("[data-testid=history-op][data-role=stuck]")
+            });
         }
     });
     let imported: RwSignal<Option<Imported>> = RwSignal::new(None);
@@ -133,6 +135,21 @@ fn HistoryBody() -> impl IntoView {
         }
         let now_us = run.panel_view.with(|view| view.now_us);
         judged.with(|judged| judged.as_ref().map(|judged| lay_out(judged, now_us)))
+    });
+    // A jump redraws the lanes up to the instant it went to, where the clicked op now ends, at the
+    // right edge; the redrawn lanes start scrolled to the left. On a narrow screen that would leave the
+    // op out of view, so every redraw after a click brings the clicked op back into view (when the
+    // lanes show the run and the op is drawn).
+    Effect::new(move |_| {
+        lanes.track();
+        let clicked = jump.with_untracked(|jump| jump.as_ref().map(|jump| jump.op));
+        if let (Some(op), false) = (clicked, showing_import.get_untracked()) {
+            let selector = format!("[data-testid=history-op][data-op=\"{op}\"]");
+            // Two frames on: the redrawn lanes are in the page and laid out by then.
+            request_animation_frame(move || {
+                request_animation_frame(move || centre_in_lanes(&selector));
+            });
+        }
     });
     let verdict = move || {
         let words = |judged: &Judged| (judged.kind, verdict_parts(&judged.words));
@@ -168,27 +185,28 @@ fn HistoryBody() -> impl IntoView {
     }
 }
 
-/// Scrolls the lanes sideways so the op that cannot be placed is in the middle, when it is out of view.
-fn centre_stuck_op() {
-    use wasm_bindgen::JsCast;
+/// Scrolls the lanes sideways so the op `selector` finds is in the middle, when it is out of view
+/// (its start, or its end up to 120 px in).
+fn centre_in_lanes(selector: &str) {
     let Some(document) = web_sys::window().and_then(|window| window.document()) else {
         return;
     };
     let find = |selector: &str| document.query_selector(selector).ok().flatten();
-    let (Some(scroll), Some(stuck)) = (
-        find(".hv-scroll"),
-        find("[data-testid=history-op][data-role=stuck]"),
-    ) else {
+    let (Some(scroll), Some(op)) = (find(".hv-scroll"), find(selector)) else {
         return;
     };
-    let Ok(stuck) = stuck.dyn_into::<web_sys::HtmlElement>() else {
-        return;
-    };
-    let visible = scroll.client_width();
-    let left = stuck.offset_left();
-    let shown = scroll.scroll_left();
-    if left < shown || left + 120 > shown + visible {
-        scroll.set_scroll_left((left - visible / 2).max(0));
+    // Measured on screen, not by offsets: the bar's offset parent is not the scrolling box.
+    let visible = f64::from(scroll.client_width());
+    let shown = f64::from(scroll.scroll_left());
+    let (bar, frame) = (
+        op.get_bounding_client_rect(),
+        scroll.get_bounding_client_rect(),
+    );
+    let left = bar.left() - frame.left() + shown;
+    let width = bar.width();
+    if left < shown || left + width.min(120.0) > shown + visible {
+        let middle = left + width.min(visible) / 2.0;
+        scroll.set_scroll_left((middle - visible / 2.0).max(0.0) as i32);
     }
 }
 
@@ -264,6 +282,7 @@ fn OpBar(bar: Bar, jumps: bool, jump: RwSignal<Option<Jump>>) -> impl IntoView {
     let at_us = bar.invoked_us;
     let (jump_us, served_by) = (bar.jump_us, bar.served_by);
     let clicked = Jump {
+        op: bar.index,
         op_words: bar.label.clone(),
         at_us: jump_us,
         served_by,
