@@ -255,6 +255,7 @@ mod tests {
             outcome,
             states: 12_345,
             duplicates: 10,
+            memory_bytes: 1_000_000,
             horizon_ms: 4_000,
             grain_ms: 50,
             shrink: None,
