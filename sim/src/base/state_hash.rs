@@ -126,7 +126,10 @@ mod tests {
     /// Pinned, so that a change of the algorithm is a decision (native and wasm must agree on it).
     #[test]
     fn known_values_stay_the_same() {
-        assert_eq!(digest_of(&(1u64, "two", [3u8; 11])), 187_401_492_064_620_843);
+        assert_eq!(
+            digest_of(&(1u64, "two", [3u8; 11])),
+            187_401_492_064_620_843
+        );
     }
 
     #[test]
