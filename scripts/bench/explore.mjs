@@ -7,14 +7,17 @@
 // (opt-level 3, as `./x sweep` builds it); in the page it is sim/bench-wasm's `explore_search`, built
 // with the app's release profile (the engine at opt-level "s"), timed with performance.now(). Both
 // sides must count the same states and duplicates (the search is deterministic), or the run says so.
-//   node scripts/bench/explore.mjs [--rounds 3] [--states 200000]     (or ./x bench --explore)
+// `--wasm-profile sweep` builds the page's wasm with the sweep profile instead (the engine at
+// opt-level 3): what a search worker built for speed rather than size would run at.
+//   node scripts/bench/explore.mjs [--rounds 3] [--states 200000] [--wasm-profile release|sweep]
+//   (or ./x bench --explore)
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serveDist } from '../../e2e/support/server.mjs';
 import { openPage } from './frames.mjs';
-import { REPO_ROOT, median, positiveNumberOption } from './common.mjs';
+import { REPO_ROOT, median, option, positiveNumberOption } from './common.mjs';
 
 const ROUNDS = Math.round(positiveNumberOption('rounds', 3));
 const STATES = Math.round(positiveNumberOption('states', 200_000));
@@ -22,7 +25,10 @@ const DEPTH = 2;
 const HORIZON_MS = 4_000;
 const SCENARIO = join(REPO_ROOT, 'sim', 'scenarios', 'fencing-pause.toml');
 const NATIVE_BINARY = join(REPO_ROOT, 'target', 'sweep', 'quorumlab');
-const WASM_FILE = join(REPO_ROOT, 'target', 'wasm32-unknown-unknown', 'release', 'quorumlab_bench_wasm.wasm');
+const WASM_PROFILE = option('wasm-profile', 'release');
+if (!['release', 'sweep'].includes(WASM_PROFILE)) throw new Error('--wasm-profile: release or sweep');
+const WASM_FILE = join(REPO_ROOT, 'target', 'wasm32-unknown-unknown', WASM_PROFILE, 'quorumlab_bench_wasm.wasm');
+const WASM_LABEL = WASM_PROFILE === 'release' ? 'release profile, opt-level "s"' : 'sweep profile, opt-level 3';
 const log = (line) => console.error(`explore: ${line}`);
 
 const PAGE = `<!DOCTYPE html>
@@ -40,7 +46,7 @@ function cargo(args) {
 
 async function build() {
   cargo(['build', '--profile', 'sweep', '--locked', '-p', 'quorumlab-sim', '--bin', 'quorumlab']);
-  cargo(['build', '--release', '--locked', '--target', 'wasm32-unknown-unknown', '-p', 'quorumlab-bench-wasm']);
+  cargo(['build', '--profile', WASM_PROFILE, '--locked', '--target', 'wasm32-unknown-unknown', '-p', 'quorumlab-bench-wasm']);
   const folder = await mkdtemp(join(tmpdir(), 'quorumlab-bench-explore-'));
   execFileSync('wasm-bindgen', ['--target', 'web', '--out-dir', folder, WASM_FILE], { stdio: 'inherit' });
   await writeFile(join(folder, 'index.html'), PAGE);
@@ -65,7 +71,7 @@ async function inPage(page, toml) {
 }
 
 async function main() {
-  log('building the native command (sweep profile) and sim/bench-wasm (release, wasm32)');
+  log(`building the native command (sweep profile) and sim/bench-wasm (${WASM_PROFILE}, wasm32)`);
   const folder = await build();
   const toml = await readFile(SCENARIO, 'utf8');
   const server = await serveDist(folder);
@@ -92,7 +98,7 @@ async function main() {
   console.log(`| search (fenced lock service, depth ${DEPTH}, ${STATES} states, ${HORIZON_MS} ms) | median states/s of ${ROUNDS} |`);
   console.log('| --- | ---: |');
   console.log(`| native (sweep build, opt-level 3) | ${Math.round(rate('native')).toLocaleString('en-US')} |`);
-  console.log(`| wasm in Chromium (release profile, opt-level "s") | ${Math.round(rate('wasm')).toLocaleString('en-US')} |`);
+  console.log(`| wasm in Chromium (${WASM_LABEL}) | ${Math.round(rate('wasm')).toLocaleString('en-US')} |`);
   console.log(`\nwasm / native: ${(rate('wasm') / rate('native')).toFixed(2)}; both sides counted the same states and duplicates: ${same ? 'yes' : 'NO'} (${samples.native[0].states} states, ${samples.native[0].duplicates} duplicates)`);
   if (opened.problems.length > 0) console.log(`page problems: ${opened.problems.join('; ')}`);
 }

@@ -17,13 +17,17 @@
 //! - covered: crash, restart, timed pauses of the request's sizes, resume, isolating a node and
 //!   healing, clock drifts and jumps within the world's bounds ([`request::clock_bounds`]), dropping
 //!   one message in flight, duplicating one, and holding one to the latest delivery its link's delay
-//!   bound allows (which reorders it after what arrives meanwhile), at choice points;
+//!   bound allows (which reorders it after what arrives meanwhile), making a node that can lie
+//!   Byzantine in each requested mode (a budget of its own, `max_byzantine`), at choice points;
 //! - not covered: faults between two choice points; a message arriving earlier than the seed drew
 //!   it, or held to a point inside its window other than the latest; timers firing other than when
 //!   due (they always fire when due, so time keeps its meaning; same-instant timers keep the queue's
-//!   order); clock faults beyond the world's bounds; Byzantine modes; other seeds; node symmetry.
+//!   order); clock faults beyond the world's bounds; other seeds; node symmetry.
 //!   States that differ only in the random generator are merged, so the search follows the first
 //!   one's future (see `engine/world/digest.rs`).
+//!
+//! Each schedule is reached by branching a live run where it leaves its parent, not by replaying it
+//! from the start (`walk.rs`), which visits the same states in the same order.
 //!
 //! The goal is a broken invariant or an example of a lesson checkpoint ([`goal`]); what is found is
 //! shrunk ([`shrink`]) to the fewest faults, then the fewest steps, a replay at a time.

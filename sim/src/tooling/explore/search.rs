@@ -5,7 +5,7 @@
 //! so memory grows with the number of schedules, which the state budget bounds, and not with the size
 //! of a world. A walk that reaches a state already visited (same digest, same budget used, same
 //! choices allowed) stops there: the earlier visit already offered everything from it. How a level's
-//! schedules are reached without replaying each from the start is in [`walk`](super::walk).
+//! schedules are reached without replaying each from the start is in `walk.rs`.
 
 use super::goal::{Goal, Met};
 use super::progress::Progress;

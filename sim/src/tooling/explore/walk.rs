@@ -78,7 +78,12 @@ pub(super) struct Branch<'g> {
 impl<'a> Search<'a> {
     /// The scenario at its start, the goal watching.
     pub(super) fn root_branch(&self) -> Result<Branch<'a>, String> {
-        let run = ScenarioRun::new(self.scenario.clone())?;
+        let mut run = ScenarioRun::new(self.scenario.clone())?;
+        // Only a checkpoint reads the trace; an invariant's checkers never do (and the digest
+        // leaves the trace out), so its runs need not record one.
+        if !self.goal.remembers() {
+            run.world_mut().mute_trace();
+        }
         let watch = self.goal.watch(run.world());
         Ok(Branch {
             run,
