@@ -87,9 +87,10 @@ async function stage(staging, work, base, page) {
   await writeFile(join(staging, loaderName), loader);
 
   let glue = await readFile(join(work, 'bindgen', `${APP}.js`), 'utf8');
-  // Only the `import … from` names the loader's file; the imports object keeps the name the wasm asks for.
-  const glueImport = new RegExp(`(\\bfrom\\s*)(['"])${LOADER_PLACEHOLDER.replaceAll('.', '\\.')}\\2`);
-  if (!glueImport.test(glue)) throw new Error(`the glue does not import ${LOADER_PLACEHOLDER}`);
+  // Only the `import … from` statements (wasm-bindgen writes one per imported function) name the loader's
+  // file; the imports object keeps the module name the wasm asks for.
+  const glueImport = new RegExp(`(\\bfrom\\s*)(['"])${LOADER_PLACEHOLDER.replaceAll('.', '\\.')}\\2`, 'g');
+  if (!glue.match(glueImport)) throw new Error(`the glue does not import ${LOADER_PLACEHOLDER}`);
   glue = glue.replace(glueImport, (_, from, quote) => `${from}${quote}./${loaderName}${quote}`);
   const wasm = await readFile(join(work, 'bindgen', `${APP}_bg.wasm`));
   await writeFile(join(staging, `${base}.js`), glue);

@@ -98,3 +98,73 @@ fn prefetch_json(prefetch: &[(String, Vec<String>)]) -> String {
         .collect();
     format!("{{\n{}\n}}\n", entries.join(",\n"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LOADER: &str = "import { initSync } from \"./main.js\";\n\
+        const { __indirect_function_table, __wasm_split_shared0, memory,  } = initSync(undefined, undefined);\n\
+        sharedImports.__wasm_split.__indirect_function_table.get(callbackIndex);\n";
+
+    #[test]
+    fn the_loader_takes_the_table_by_its_kept_name_and_uses_it_as_before() {
+        let loader = loader_reading_kept_table(LOADER).expect("one destructuring statement");
+        assert!(loader.contains(
+            "const { __wasm_split_table: __indirect_function_table, __wasm_split_shared0"
+        ));
+        assert!(loader.contains("sharedImports.__wasm_split.__indirect_function_table.get"));
+    }
+
+    #[test]
+    fn a_loader_that_does_not_take_the_table_is_refused() {
+        assert!(loader_reading_kept_table("import { initSync } from \"./main.js\";\n").is_err());
+    }
+
+    #[test]
+    fn the_table_export_is_renamed_and_nothing_else_changes() {
+        // (module (table 1 funcref) (memory 1) (export "__indirect_function_table" (table 0)) (export "memory" (memory 0)))
+        let mut module = wasm_encoder::Module::new();
+        let mut tables = wasm_encoder::TableSection::new();
+        tables.table(wasm_encoder::TableType {
+            element_type: wasm_encoder::RefType::FUNCREF,
+            minimum: 1,
+            maximum: None,
+            table64: false,
+            shared: false,
+        });
+        module.section(&tables);
+        let mut memories = wasm_encoder::MemorySection::new();
+        memories.memory(wasm_encoder::MemoryType {
+            minimum: 1,
+            maximum: None,
+            memory64: false,
+            shared: false,
+            page_size_log2: None,
+        });
+        module.section(&memories);
+        let mut exports = wasm_encoder::ExportSection::new();
+        exports.export(SPLIT_TABLE_EXPORT, wasm_encoder::ExportKind::Table, 0);
+        exports.export("memory", wasm_encoder::ExportKind::Memory, 0);
+        module.section(&exports);
+        let renamed = table_export::rename_table_export(&module.finish()).expect("a table export");
+        let names: Vec<String> = wasmparser::Parser::new(0)
+            .parse_all(&renamed)
+            .filter_map(|payload| match payload.expect("valid") {
+                wasmparser::Payload::ExportSection(reader) => Some(
+                    reader
+                        .into_iter()
+                        .map(|export| export.expect("valid").name.to_string())
+                        .collect::<Vec<_>>(),
+                ),
+                _ => None,
+            })
+            .flatten()
+            .collect();
+        assert_eq!(names, [KEPT_TABLE_EXPORT, "memory"]);
+        assert!(
+            table_export::rename_table_export(&renamed).is_err(),
+            "no table left under the split's name"
+        );
+    }
+}
