@@ -4,7 +4,11 @@
 //! open (the experiment sheet, the gallery, compare mode, …) is reached through a Leptos `#[lazy]`
 //! function: the build (`scripts/build/split-app.mjs`) moves that function, and all the code only it
 //! reaches, into a wasm part of its own, which the page fetches the first time the function is called.
-//! Outside a split build (native tests) the call is an ordinary one.
+//! Only the app's own build splits: Trunk builds it with the cargo feature `split` (index.html), under
+//! which `#[cfg_attr(feature = "split", lazy)]` makes such a function lazy. Every other build (native
+//! and wasm tests, the experiments' worker, clippy) keeps it an ordinary function, since no split step
+//! follows to resolve its import. `arrival!(call)` is the one way to call it in both: a future of the
+//! call's result.
 //!
 //! A part's view is built inside a `Suspend`, so it is owned by the place it is shown, reads that
 //! place's context as if it were built there, and shows a loading state until the part is in. The
@@ -12,6 +16,24 @@
 
 use leptos::prelude::*;
 use std::future::Future;
+
+/// A future of a lazy function's result: awaited where the build splits, called directly elsewhere.
+#[cfg(feature = "split")]
+#[macro_export]
+macro_rules! arrival {
+    ($call:expr) => {
+        async move { $call.await }
+    };
+}
+
+/// A future of a lazy function's result: awaited where the build splits, called directly elsewhere.
+#[cfg(not(feature = "split"))]
+#[macro_export]
+macro_rules! arrival {
+    ($call:expr) => {
+        async move { $call }
+    };
+}
 
 /// The part `load` returns, in place, once its code has arrived; `what` names it while it loads.
 pub fn lazy_part<Load, Arrival>(what: &'static str, load: Load) -> impl IntoView

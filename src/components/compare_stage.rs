@@ -16,10 +16,10 @@ use leptos::prelude::*;
 /// Compare mode's stage: its code arrives the first time two runs are compared (`crate::lazy_part`).
 #[component]
 pub fn CompareStage() -> impl IntoView {
-    crate::lazy_part::lazy_part("compare mode", compare_stage_part)
+    crate::lazy_part::lazy_part("compare mode", || crate::arrival!(compare_stage_part()))
 }
 
-#[lazy]
+#[cfg_attr(feature = "split", lazy)]
 fn compare_stage_part() -> AnyView {
     untrack(|| view! { <CompareStageOpen /> }.into_any())
 }

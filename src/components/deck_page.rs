@@ -55,12 +55,12 @@ pub fn DeckPage() -> impl IntoView {
     let deck = expect_context::<DeckState>();
     view! {
         <Show when=move || deck.page.with(Option::is_some)>
-            {crate::lazy_part::lazy_part("the printable deck", deck_page_part)}
+            {crate::lazy_part::lazy_part("the printable deck", || crate::arrival!(deck_page_part()))}
         </Show>
     }
 }
 
-#[lazy]
+#[cfg_attr(feature = "split", lazy)]
 fn deck_page_part() -> AnyView {
     untrack(|| view! { <DeckPageOpen /> }.into_any())
 }

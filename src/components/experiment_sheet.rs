@@ -20,13 +20,13 @@ pub fn ExperimentSheet() -> impl IntoView {
     let sheet = expect_context::<ExperimentSheetState>();
     view! {
         <Show when=move || sheet.open.get()>
-            {crate::lazy_part::lazy_sheet("the experiment sheet", experiment_sheet_part)}
+            {crate::lazy_part::lazy_sheet("the experiment sheet", || crate::arrival!(experiment_sheet_part()))}
         </Show>
     }
 }
 
 /// The lazily loaded part: everything below, with the chart and the form.
-#[lazy]
+#[cfg_attr(feature = "split", lazy)]
 fn experiment_sheet_part() -> AnyView {
     untrack(|| view! { <ExperimentSheetOpen /> }.into_any())
 }

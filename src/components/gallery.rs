@@ -266,12 +266,12 @@ pub fn GallerySheet() -> impl IntoView {
     let gallery = expect_context::<GalleryState>();
     view! {
         <Show when=move || gallery.open.get()>
-            {crate::lazy_part::lazy_sheet("the scenario gallery", gallery_sheet_part)}
+            {crate::lazy_part::lazy_sheet("the scenario gallery", || crate::arrival!(gallery_sheet_part()))}
         </Show>
     }
 }
 
-#[lazy]
+#[cfg_attr(feature = "split", lazy)]
 fn gallery_sheet_part() -> AnyView {
     untrack(|| view! { <GallerySheetOpen /> }.into_any())
 }

@@ -16,12 +16,12 @@ pub fn LessonList() -> impl IntoView {
     let lessons = use_lesson();
     view! {
         <Show when=move || lessons.list_open.get()>
-            {crate::lazy_part::lazy_sheet("the lessons", lesson_list_part)}
+            {crate::lazy_part::lazy_sheet("the lessons", || crate::arrival!(lesson_list_part()))}
         </Show>
     }
 }
 
-#[lazy]
+#[cfg_attr(feature = "split", lazy)]
 fn lesson_list_part() -> AnyView {
     untrack(|| view! { <LessonListOpen /> }.into_any())
 }

@@ -52,12 +52,12 @@ pub fn VerifySheet() -> impl IntoView {
     on_cleanup(move || listener.remove());
     view! {
         <Show when=move || open.get()>
-            {crate::lazy_part::lazy_sheet("the code checker", move || verify_sheet_part(open))}
+            {crate::lazy_part::lazy_sheet("the code checker", move || crate::arrival!(verify_sheet_part(open)))}
         </Show>
     }
 }
 
-#[lazy]
+#[cfg_attr(feature = "split", lazy)]
 fn verify_sheet_part(open: RwSignal<bool>) -> AnyView {
     untrack(|| view! { <VerifySheetOpen open=open /> }.into_any())
 }
