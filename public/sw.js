@@ -14,7 +14,10 @@ const CACHE = 'quorumlab-v1';
 const HASHED = /\/(?:[\w.-]+-[0-9a-f]{8,16}(?:_bg)?|[0-9a-f]{8,16}-[\w.-]+)\.(?:js|wasm|css)$/;
 
 // The first visit loaded the page before this worker existed, so what it needs is fetched again here:
-// the page, every hashed file it names, and the files the page loads by a fixed name. Every name is
+// the page, every hashed file it names, and the files the page loads by a fixed name. The parts of the
+// app loaded on first use (split_<name>-<hash>.wasm, and their loader quorumlab-app-split-<hash>.js) are
+// hashed files the page names in its <meta name="quorumlab-parts"> and modulepreload (split-app.mjs), so
+// they are kept here too and a part never seen online still opens offline. Every name is
 // resolved against the worker's scope (the folder the app was deployed to), never the origin's root.
 // The experiments' worker is named by its binary, unhashed (the page must know its name), and fetched
 // only when an experiment first runs: precached here too, so an experiment also runs offline.

@@ -21,6 +21,7 @@ pub mod history_view;
 pub mod keyboard;
 pub mod latency;
 pub mod layout;
+pub mod lazy_part;
 pub mod lesson;
 pub mod narration;
 pub mod node_actions;

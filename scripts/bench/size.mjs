@@ -2,6 +2,7 @@
 // wasm-bindgen wrote before wasm-opt (target/wasm-bindgen/release/, which keeps the function names).
 // wasm-opt then shrinks every part (the shipped file is smaller); the shares are what to cut first.
 //   node scripts/bench/size.mjs [--top 12]      (after `trunk build --release`)
+// Then the first load and each part loaded on first use (scripts/build/split-app.mjs), gzip -9, as built.
 // Reports, never asserts.
 import { readFileSync, readdirSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
@@ -125,3 +126,24 @@ if (process.argv.includes('--unmatched')) {
 }
 const rest = rows.slice(top).reduce((sum, [, entry]) => sum + entry.bytes, 0);
 if (rest) console.log(`| ${rows.length - top} more | | ${kib(rest)} | ${((100 * rest) / codeBytes).toFixed(1)}% | |`);
+
+/** The first load (the page's glue, the split's loader and the first module) and each lazily loaded part. */
+function splitReport() {
+  const dist = join(REPO_ROOT, 'dist');
+  const page = readFileSync(join(dist, 'index.html'), 'utf8');
+  const parts = (page.match(/<meta name="quorumlab-parts" content="([^"]*)"/)?.[1] ?? '').split(' ').filter(Boolean);
+  const first = readdirSync(dist).filter((file) => /^quorumlab-app-.*\.(js|wasm)$/.test(file));
+  const row = (file) => {
+    const fileBytes = readFileSync(join(dist, file.replace(/^\.\//, '')));
+    return { file, raw: fileBytes.length, gzip: gzipSync(fileBytes, { level: 9 }).length };
+  };
+  const firstRows = first.map(row);
+  const firstGzip = firstRows.reduce((sum, entry) => sum + entry.gzip, 0);
+  console.log('\n| first load and parts (dist/, as shipped) | raw KiB | gzip -9 KiB |');
+  console.log('| --- | ---: | ---: |');
+  for (const entry of firstRows) console.log(`| first: ${entry.file} | ${kib(entry.raw)} | ${kib(entry.gzip)} |`);
+  console.log(`| **first load, app code** | | **${kib(firstGzip)}** |`);
+  for (const entry of parts.map(row).sort((a, b) => b.gzip - a.gzip)) console.log(`| part: ${entry.file} | ${kib(entry.raw)} | ${kib(entry.gzip)} |`);
+  if (!parts.length) console.log('| (no parts: the build is not split) | | |');
+}
+splitReport();

@@ -1,4 +1,5 @@
-// Trunk's post_build hook (Trunk.toml): the last two touches to the built index.html, in this order.
+// Trunk's post_build hook (Trunk.toml): the app split into a first module and parts loaded on first use
+// (split-app.mjs), then the last two touches to the built index.html, in this order.
 //
 // 1. The wasm's real size. The loading state (public/boot-progress.js) counts the wasm's bytes against the
 //    size Trunk writes into its start-up script, but Trunk measures the file before wasm-opt shrinks it.
@@ -17,6 +18,7 @@
 import { createHash } from 'node:crypto';
 import { readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { splitApp } from './split-app.mjs';
 
 const staging = process.env.TRUNK_STAGING_DIR;
 if (!staging) {
@@ -76,7 +78,7 @@ function withPolicy(page) {
   return result;
 }
 
-let page = await withRealWasmSize(await readFile(file, 'utf8'));
+let page = await withRealWasmSize(await splitApp(staging, await readFile(file, 'utf8')));
 if (process.env.TRUNK_PROFILE === 'release') page = withPolicy(page);
 else console.log('finish-page.mjs: debug build, no Content-Security-Policy written');
 await writeFile(file, page);

@@ -13,8 +13,19 @@ use crate::state::AppState;
 
 use leptos::prelude::*;
 
+/// Compare mode's stage: its code arrives the first time two runs are compared (`crate::lazy_part`).
 #[component]
 pub fn CompareStage() -> impl IntoView {
+    crate::lazy_part::lazy_part("compare mode", || crate::arrival!(compare_stage_part()))
+}
+
+#[cfg_attr(feature = "split", lazy)]
+fn compare_stage_part() -> AnyView {
+    untrack(|| view! { <CompareStageOpen /> }.into_any())
+}
+
+#[component]
+fn CompareStageOpen() -> impl IntoView {
     let compare = use_controls().compare();
     let hook = compare;
     let line = move || {

@@ -49,8 +49,24 @@ fn deck_contents(route: &DeckRoute) -> Result<(String, Vec<Slide>), String> {
     }
 }
 
+/// The printable deck: its code arrives the first time one is shown (`crate::lazy_part`).
 #[component]
 pub fn DeckPage() -> impl IntoView {
+    let deck = expect_context::<DeckState>();
+    view! {
+        <Show when=move || deck.page.with(Option::is_some)>
+            {crate::lazy_part::lazy_part("the printable deck", || crate::arrival!(deck_page_part()))}
+        </Show>
+    }
+}
+
+#[cfg_attr(feature = "split", lazy)]
+fn deck_page_part() -> AnyView {
+    untrack(|| view! { <DeckPageOpen /> }.into_any())
+}
+
+#[component]
+fn DeckPageOpen() -> impl IntoView {
     let deck = expect_context::<DeckState>();
     // Like the app's sheets, a dialog: keyboard users land on its Print button, not behind it.
     Effect::new(move |_| {

@@ -14,9 +14,26 @@ use crate::state::AppState;
 use crate::web_io;
 use leptos::prelude::*;
 
-/// The sheet.
+/// The sheet: its code arrives the first time it opens (`crate::lazy_part`).
 #[component]
 pub fn ExperimentSheet() -> impl IntoView {
+    let sheet = expect_context::<ExperimentSheetState>();
+    view! {
+        <Show when=move || sheet.open.get()>
+            {crate::lazy_part::lazy_sheet("the experiment sheet", || crate::arrival!(experiment_sheet_part()))}
+        </Show>
+    }
+}
+
+/// The lazily loaded part: everything below, with the chart and the form.
+#[cfg_attr(feature = "split", lazy)]
+fn experiment_sheet_part() -> AnyView {
+    untrack(|| view! { <ExperimentSheetOpen /> }.into_any())
+}
+
+/// The open sheet.
+#[component]
+fn ExperimentSheetOpen() -> impl IntoView {
     let sheet = expect_context::<ExperimentSheetState>();
     let close = move || {
         sheet.open.set(false);

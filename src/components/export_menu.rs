@@ -19,6 +19,8 @@ use crate::web_io;
 use leptos::prelude::*;
 
 /// Builds the picture and offers it as a download; the notice bar says what was saved or why not.
+/// Lazy (`crate::lazy_part`): the picture-drawing code arrives with the first export.
+#[cfg_attr(feature = "split", lazy)]
 fn save(
     run: RunContext,
     notices: NoticeContext,
@@ -151,7 +153,7 @@ pub fn ExportMenu() -> impl IntoView {
                     context: context.get_untracked(),
                     theme: theme.get_untracked(),
                 };
-                save(run, notices, picture, format, options);
+                leptos::task::spawn_local(crate::arrival!(save(run, notices, picture, format, options)));
             }>{format.extension().to_uppercase()}</button>
         }
     };

@@ -260,8 +260,24 @@ pub fn GalleryButton() -> impl IntoView {
     }
 }
 
+/// The gallery sheet: its code arrives the first time it opens (`crate::lazy_part`).
 #[component]
 pub fn GallerySheet() -> impl IntoView {
+    let gallery = expect_context::<GalleryState>();
+    view! {
+        <Show when=move || gallery.open.get()>
+            {crate::lazy_part::lazy_sheet("the scenario gallery", || crate::arrival!(gallery_sheet_part()))}
+        </Show>
+    }
+}
+
+#[cfg_attr(feature = "split", lazy)]
+fn gallery_sheet_part() -> AnyView {
+    untrack(|| view! { <GallerySheetOpen /> }.into_any())
+}
+
+#[component]
+fn GallerySheetOpen() -> impl IntoView {
     let gallery = expect_context::<GalleryState>();
     let close = move || {
         gallery.open.set(false);

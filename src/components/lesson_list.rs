@@ -10,8 +10,24 @@ use crate::state::controls::use_controls;
 use leptos::prelude::*;
 use quorumlab_sim::lesson::Lesson;
 
+/// The course list: its code arrives the first time it opens (`crate::lazy_part`).
 #[component]
 pub fn LessonList() -> impl IntoView {
+    let lessons = use_lesson();
+    view! {
+        <Show when=move || lessons.list_open.get()>
+            {crate::lazy_part::lazy_sheet("the lessons", || crate::arrival!(lesson_list_part()))}
+        </Show>
+    }
+}
+
+#[cfg_attr(feature = "split", lazy)]
+fn lesson_list_part() -> AnyView {
+    untrack(|| view! { <LessonListOpen /> }.into_any())
+}
+
+#[component]
+fn LessonListOpen() -> impl IntoView {
     let lessons = use_lesson();
     let controls = use_controls();
     // Keyboard users land in the list: focus its first Start button once it is drawn.

@@ -42,6 +42,7 @@ fn at_verify_address() -> bool {
     web_io::location_hash() == VERIFY_FRAGMENT
 }
 
+/// The code checker: its code arrives the first time it opens (`crate::lazy_part`).
 #[component]
 pub fn VerifySheet() -> impl IntoView {
     let open = RwSignal::new(at_verify_address());
@@ -49,6 +50,20 @@ pub fn VerifySheet() -> impl IntoView {
         open.set(at_verify_address())
     });
     on_cleanup(move || listener.remove());
+    view! {
+        <Show when=move || open.get()>
+            {crate::lazy_part::lazy_sheet("the code checker", move || crate::arrival!(verify_sheet_part(open)))}
+        </Show>
+    }
+}
+
+#[cfg_attr(feature = "split", lazy)]
+fn verify_sheet_part(open: RwSignal<bool>) -> AnyView {
+    untrack(|| view! { <VerifySheetOpen open=open /> }.into_any())
+}
+
+#[component]
+fn VerifySheetOpen(open: RwSignal<bool>) -> impl IntoView {
     let close = move || {
         open.set(false);
         if at_verify_address() {
