@@ -169,3 +169,25 @@ test('lesson 6 step 3: no lost update within the bound, then an example of the r
     await app.close();
   }
 });
+
+test('a budget number out of range is refused with a reason, and the field keeps its good value', async () => {
+  const app = await openApp();
+  const { page } = app;
+  try {
+    await openSearch(page, 'fencing-pause.toml');
+    await setBudget(page, { depth: 2, faults: 1, states: 20000, horizon: 4 });
+    await page.fill('[data-testid=search-states]', '0');
+    await page.press('[data-testid=search-states]', 'Tab');
+    const error = page.locator('[data-testid=search-budget-error]');
+    await error.waitFor({ timeout: 10_000 });
+    assert.match(await error.textContent(), /^States: “0” is not a whole number from 1 to [\d,]+; it stays 20,000\.$/);
+    assert.equal(await page.inputValue('[data-testid=search-states]'), '20000');
+    // A good number clears the sentence.
+    await page.fill('[data-testid=search-states]', '30000');
+    await page.press('[data-testid=search-states]', 'Tab');
+    await waitUntil(async () => (await error.count()) === 0, { timeout: 10_000, what: 'the budget error to clear' });
+    assertNoProblems(app);
+  } finally {
+    await app.close();
+  }
+});

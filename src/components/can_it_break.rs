@@ -25,6 +25,8 @@ struct Form {
     sought: RwSignal<String>,
     checkpoint: RwSignal<String>,
     budget: RwSignal<Budget>,
+    /// Why the last number typed into the budget was not taken, until a good one is.
+    budget_problem: RwSignal<Option<String>>,
 }
 
 impl Form {
@@ -52,6 +54,7 @@ pub fn CanItBreak() -> impl IntoView {
         sought: RwSignal::new(ANY.to_string()),
         checkpoint: RwSignal::new(String::new()),
         budget: RwSignal::new(Budget::default()),
+        budget_problem: RwSignal::new(None),
     };
     // Another world has other invariants: the choice goes back to "any" (a new run of the same
     // world, such as "Play it" opens, keeps it).
@@ -131,10 +134,15 @@ fn SearchForm(form: Form) -> impl IntoView {
             <BudgetField label="Look ahead (s)" test_id="search-horizon" max=MAX_HORIZON_S form=form
                 read=|budget| budget.horizon_s write=|budget, value| budget.horizon_s = value />
         </div>
+        <Show when=move || form.budget_problem.with(Option::is_some)>
+            <p class="error" role="alert" data-testid="search-budget-error">
+                {move || form.budget_problem.get().unwrap_or_default()}</p>
+        </Show>
     }
 }
 
-/// One number of the budget: a value outside 1..=max is put back to the last good one.
+/// One number of the budget: a value outside 1..=max is put back to the last good one, and the form
+/// says why, so a typo is never silently replaced.
 #[component]
 fn BudgetField(
     label: &'static str,
@@ -148,10 +156,16 @@ fn BudgetField(
         let text = event_target_value(&event);
         match text.trim().parse::<u64>() {
             Ok(value) if (1..=max).contains(&value) => {
+                form.budget_problem.set(None);
                 form.budget.update(|budget| write(budget, value))
             }
-            // Put the field back: the signal did not change, so set it to itself.
-            _ => form.budget.update(|_| {}),
+            _ => {
+                let kept = form.budget.with_untracked(read);
+                form.budget_problem
+                    .set(Some(budget_problem(label, &text, max, kept)));
+                // Put the field back: the signal did not change, so set it to itself.
+                form.budget.update(|_| {});
+            }
         }
     };
     view! {
@@ -160,6 +174,20 @@ fn BudgetField(
                 prop:value=move || form.budget.with(read).to_string() on:change=change />
         </label>
     }
+}
+
+/// The sentence for a number the budget did not take: what was typed, what is allowed, what stays.
+fn budget_problem(label: &str, typed: &str, max: u64, kept: u64) -> String {
+    let typed = typed.trim();
+    let typed: String = typed.chars().take(24).collect();
+    let what = if typed.is_empty() {
+        "an empty value".to_string()
+    } else {
+        format!("“{typed}”")
+    };
+    let max = crate::format::thousands(max);
+    let kept = crate::format::thousands(kept);
+    format!("{label}: {what} is not a whole number from 1 to {max}; it stays {kept}.")
 }
 
 #[component]
@@ -208,5 +236,25 @@ fn SearchProgress() -> impl IntoView {
                 SearchStatus::Cancelled { .. } => "cancelled",
                 SearchStatus::Failed(_) => "failed",
             }>{words}</p>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::budget_problem;
+
+    #[test]
+    fn a_refused_budget_number_says_what_was_typed_what_is_allowed_and_what_stays() {
+        assert_eq!(
+            budget_problem("States", " 9000000 ", 500_000, 20_000),
+            "States: “9000000” is not a whole number from 1 to 500,000; it stays 20,000."
+        );
+        assert_eq!(
+            budget_problem("Faults", "", 6, 2),
+            "Faults: an empty value is not a whole number from 1 to 6; it stays 2."
+        );
+        let long = "9".repeat(100);
+        let shown = budget_problem("Depth (steps)", &long, 12, 3);
+        assert!(shown.contains(&"9".repeat(24)) && !shown.contains(&"9".repeat(25)));
     }
 }
