@@ -75,7 +75,7 @@ fn checked(code: &CompletionCode) -> CodeReport {
 #[test]
 fn a_code_round_trips_and_every_shown_step_is_met_with_show_me() {
     // One run for the whole lesson: a lesson none of whose steps has a world of its own.
-    let lesson = lesson("fencing-tokens");
+    let lesson = lesson("zookeeper-election");
     assert!(lesson.steps.iter().all(|step| step.own_world.is_none()));
     let seed = lesson.scenario.seed;
     let (mut run, mut driver, began) = page_run(&lesson, seed);
