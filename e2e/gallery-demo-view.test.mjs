@@ -15,6 +15,8 @@ test('every card: Open plays, Demo opens paused', async () => {
   const { page } = app;
   try {
     await page.click('[data-testid=gallery-button]');
+    // The gallery is a part of the app loaded on first use: its cards come once that part has arrived.
+    await page.waitForSelector('[data-testid=gallery-item]', { timeout: 60_000 });
     const ids = await page.locator('[data-testid=gallery-item]').evaluateAll((cards) => cards.map((card) => card.dataset.galleryId));
     await page.keyboard.press('Escape');
     assert.ok(ids.length >= 5, `the gallery lists its cards (${ids.length})`);
