@@ -67,9 +67,18 @@ fn result_view(
             {shrunk.map(|words| view! { <p class="search-note">{words}</p> })}
             <p class="search-note">{look_ahead}</p>
             {found.then(|| view! {
-                <button class="primary" data-testid="search-play" on:click=move |_| search.play_it(state)>"Play it"</button>
+                <button class="primary" data-testid="search-play" on:click=move |_| { search.play_it(state); show_the_played_run(); }>"Play it"</button>
             })}
         </div>
+    }
+}
+
+/// The played run is the thing to watch: the page goes to its top (header, cluster, play bar, the
+/// lesson's tick), as a scenario opened from the gallery does. On a phone the card sits far below the
+/// cluster, and staying there left the learner looking at an unchanged form.
+fn show_the_played_run() {
+    if let Some(window) = web_sys::window() {
+        window.scroll_to_with_x_and_y(0.0, 0.0);
     }
 }
 
