@@ -16,12 +16,16 @@ use leptos::prelude::*;
 /// Compare mode's stage: its code arrives the first time two runs are compared (`crate::lazy_part`).
 #[component]
 pub fn CompareStage() -> impl IntoView {
-    crate::lazy_part::lazy_part("compare mode", || crate::arrival!(compare_stage_part()))
+    crate::lazy_part::lazy_part(
+        "compare mode",
+        || crate::arrival!(compare_stage_code()),
+        |draw: fn() -> AnyView| draw(),
+    )
 }
 
-#[cfg_attr(feature = "split", lazy)]
-fn compare_stage_part() -> AnyView {
-    untrack(|| view! { <CompareStageOpen /> }.into_any())
+#[cfg_attr(feature = "split", leptos::wasm_split::wasm_split(compare_stage, wasm_split_path = ::leptos::wasm_split, fallible))]
+fn compare_stage_code() -> Result<fn() -> AnyView, crate::lazy_part::PartMissing> {
+    Ok(|| view! { <CompareStageOpen /> }.into_any())
 }
 
 #[component]

@@ -55,14 +55,14 @@ pub fn DeckPage() -> impl IntoView {
     let deck = expect_context::<DeckState>();
     view! {
         <Show when=move || deck.page.with(Option::is_some)>
-            {crate::lazy_part::lazy_part("the printable deck", || crate::arrival!(deck_page_part()))}
+            {crate::lazy_part::lazy_part("the printable deck", || crate::arrival!(deck_page_code()), |draw: fn() -> AnyView| draw())}
         </Show>
     }
 }
 
-#[cfg_attr(feature = "split", lazy)]
-fn deck_page_part() -> AnyView {
-    untrack(|| view! { <DeckPageOpen /> }.into_any())
+#[cfg_attr(feature = "split", leptos::wasm_split::wasm_split(deck_page, wasm_split_path = ::leptos::wasm_split, fallible))]
+fn deck_page_code() -> Result<fn() -> AnyView, crate::lazy_part::PartMissing> {
+    Ok(|| view! { <DeckPageOpen /> }.into_any())
 }
 
 #[component]

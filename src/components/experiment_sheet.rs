@@ -20,15 +20,15 @@ pub fn ExperimentSheet() -> impl IntoView {
     let sheet = expect_context::<ExperimentSheetState>();
     view! {
         <Show when=move || sheet.open.get()>
-            {crate::lazy_part::lazy_sheet("the experiment sheet", || crate::arrival!(experiment_sheet_part()))}
+            {crate::lazy_part::lazy_sheet("the experiment sheet", || crate::arrival!(experiment_sheet_code()), |draw: fn() -> AnyView| draw(), move || sheet.open.set(false))}
         </Show>
     }
 }
 
 /// The lazily loaded part: everything below, with the chart and the form.
-#[cfg_attr(feature = "split", lazy)]
-fn experiment_sheet_part() -> AnyView {
-    untrack(|| view! { <ExperimentSheetOpen /> }.into_any())
+#[cfg_attr(feature = "split", leptos::wasm_split::wasm_split(experiment_sheet, wasm_split_path = ::leptos::wasm_split, fallible))]
+fn experiment_sheet_code() -> Result<fn() -> AnyView, crate::lazy_part::PartMissing> {
+    Ok(|| view! { <ExperimentSheetOpen /> }.into_any())
 }
 
 /// The open sheet.

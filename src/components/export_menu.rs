@@ -15,19 +15,20 @@ use crate::export::{
     Picture, PNG_SCALE,
 };
 use crate::format;
+use crate::lazy_part::PartMissing;
 use crate::web_io;
 use leptos::prelude::*;
 
 /// Builds the picture and offers it as a download; the notice bar says what was saved or why not.
 /// Lazy (`crate::lazy_part`): the picture-drawing code arrives with the first export.
-#[cfg_attr(feature = "split", lazy)]
+#[cfg_attr(feature = "split", leptos::wasm_split::wasm_split(export_picture, wasm_split_path = ::leptos::wasm_split, fallible))]
 fn save(
     run: RunContext,
     notices: NoticeContext,
     picture: Picture,
     format: Format,
     options: ExportOptions,
-) {
+) -> Result<(), PartMissing> {
     let title = run
         .scenario
         .with_untracked(|scenario| scenario.title.clone());
@@ -40,7 +41,10 @@ fn save(
     );
     let svg = match export_svg(picture, &caption, &title, options) {
         Ok(svg) => svg,
-        Err(reason) => return report(notices, &name, Err(reason)),
+        Err(reason) => {
+            report(notices, &name, Err(reason));
+            return Ok(());
+        }
     };
     match format {
         Format::Svg => {
@@ -52,6 +56,31 @@ fn save(
             report(notices, &name, saved);
         }),
     }
+    Ok(())
+}
+
+/// Starts [`save`]; if the picture-drawing code cannot be fetched, the notice bar says so.
+fn start_saving(
+    run: RunContext,
+    notices: NoticeContext,
+    picture: Picture,
+    format: Format,
+    options: ExportOptions,
+) {
+    leptos::task::spawn_local(async move {
+        if crate::arrival!(save(run, notices, picture, format, options))
+            .await
+            .is_err()
+        {
+            let notice = Notice {
+                text: "Could not export: the page could not fetch the picture-drawing code. If you are \
+                       offline, reconnect and try again."
+                    .to_string(),
+                is_error: true,
+            };
+            _ = notices.notice.try_set(Some(notice));
+        }
+    });
 }
 
 fn report(notices: NoticeContext, name: &str, saved: Result<(), String>) {
@@ -153,7 +182,7 @@ pub fn ExportMenu() -> impl IntoView {
                     context: context.get_untracked(),
                     theme: theme.get_untracked(),
                 };
-                leptos::task::spawn_local(crate::arrival!(save(run, notices, picture, format, options)));
+                start_saving(run, notices, picture, format, options);
             }>{format.extension().to_uppercase()}</button>
         }
     };

@@ -266,14 +266,14 @@ pub fn GallerySheet() -> impl IntoView {
     let gallery = expect_context::<GalleryState>();
     view! {
         <Show when=move || gallery.open.get()>
-            {crate::lazy_part::lazy_sheet("the scenario gallery", || crate::arrival!(gallery_sheet_part()))}
+            {crate::lazy_part::lazy_sheet("the scenario gallery", || crate::arrival!(gallery_sheet_code()), |draw: fn() -> AnyView| draw(), move || gallery.open.set(false))}
         </Show>
     }
 }
 
-#[cfg_attr(feature = "split", lazy)]
-fn gallery_sheet_part() -> AnyView {
-    untrack(|| view! { <GallerySheetOpen /> }.into_any())
+#[cfg_attr(feature = "split", leptos::wasm_split::wasm_split(gallery_sheet, wasm_split_path = ::leptos::wasm_split, fallible))]
+fn gallery_sheet_code() -> Result<fn() -> AnyView, crate::lazy_part::PartMissing> {
+    Ok(|| view! { <GallerySheetOpen /> }.into_any())
 }
 
 #[component]

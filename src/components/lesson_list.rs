@@ -16,14 +16,14 @@ pub fn LessonList() -> impl IntoView {
     let lessons = use_lesson();
     view! {
         <Show when=move || lessons.list_open.get()>
-            {crate::lazy_part::lazy_sheet("the lessons", || crate::arrival!(lesson_list_part()))}
+            {crate::lazy_part::lazy_sheet("the lessons", || crate::arrival!(lesson_list_code()), |draw: fn() -> AnyView| draw(), move || lessons.list_open.set(false))}
         </Show>
     }
 }
 
-#[cfg_attr(feature = "split", lazy)]
-fn lesson_list_part() -> AnyView {
-    untrack(|| view! { <LessonListOpen /> }.into_any())
+#[cfg_attr(feature = "split", leptos::wasm_split::wasm_split(lesson_list, wasm_split_path = ::leptos::wasm_split, fallible))]
+fn lesson_list_code() -> Result<fn() -> AnyView, crate::lazy_part::PartMissing> {
+    Ok(|| view! { <LessonListOpen /> }.into_any())
 }
 
 #[component]

@@ -52,26 +52,27 @@ pub fn VerifySheet() -> impl IntoView {
     on_cleanup(move || listener.remove());
     view! {
         <Show when=move || open.get()>
-            {crate::lazy_part::lazy_sheet("the code checker", move || crate::arrival!(verify_sheet_part(open)))}
+            {crate::lazy_part::lazy_sheet("the code checker", || crate::arrival!(verify_sheet_code()), move |draw: fn(RwSignal<bool>) -> AnyView| draw(open), move || close_sheet(open))}
         </Show>
     }
 }
 
-#[cfg_attr(feature = "split", lazy)]
-fn verify_sheet_part(open: RwSignal<bool>) -> AnyView {
-    untrack(|| view! { <VerifySheetOpen open=open /> }.into_any())
+#[cfg_attr(feature = "split", leptos::wasm_split::wasm_split(verify_sheet, wasm_split_path = ::leptos::wasm_split, fallible))]
+fn verify_sheet_code() -> Result<fn(RwSignal<bool>) -> AnyView, crate::lazy_part::PartMissing> {
+    Ok(|open| view! { <VerifySheetOpen open=open /> }.into_any())
+}
+
+/// Closes the sheet and gives the address bar back what it showed before.
+fn close_sheet(open: RwSignal<bool>) {
+    open.set(false);
+    if at_verify_address() {
+        web_io::replace_fragment(&RETURN_TO.with(|kept| std::mem::take(&mut *kept.borrow_mut())));
+    }
 }
 
 #[component]
 fn VerifySheetOpen(open: RwSignal<bool>) -> impl IntoView {
-    let close = move || {
-        open.set(false);
-        if at_verify_address() {
-            web_io::replace_fragment(
-                &RETURN_TO.with(|kept| std::mem::take(&mut *kept.borrow_mut())),
-            );
-        }
-    };
+    let close = move || close_sheet(open);
     let on_key = move |event: leptos::ev::KeyboardEvent| {
         if event.key() == "Escape" {
             event.stop_propagation();
