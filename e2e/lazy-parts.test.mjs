@@ -83,3 +83,56 @@ test('after one visit every part is kept and opens offline', async () => {
     await app.close();
   }
 });
+
+test('a part that cannot be fetched says so, the page keeps running, and Try again fetches it', async () => {
+  const app = await openApp({ serviceWorkers: 'block' });
+  const { page } = app;
+  try {
+    let refusing = true;
+    await page.route(/\/split_gallery_sheet[\w-]*\.wasm$/, (route) => (refusing ? route.abort('internetdisconnected') : route.continue()));
+    await page.click('[data-testid=gallery-button]');
+    const missing = page.locator('[data-testid=lazy-missing]');
+    await missing.waitFor({ timeout: 20_000 });
+    assert.match(await missing.innerText(), /Could not load the scenario gallery/);
+    // The rest of the page still runs: the clock moves and a fault still applies.
+    const before = await page.locator('[data-testid=sim-time]').innerText();
+    await waitUntil(async () => (await page.locator('[data-testid=sim-time]').innerText()) !== before, {
+      timeout: 10_000, interval: 100, what: 'the clock moving while the part is missing',
+    });
+    refusing = false;
+    await page.click('[data-testid=lazy-retry]');
+    await page.waitForSelector('[data-testid=gallery]', { timeout: 20_000 });
+    assert.equal(await missing.count(), 0, 'the message is gone once the part is in');
+    assert.ok(!app.problems.some((problem) => /panicked|unreachable|RuntimeError/.test(problem)), `no panic: ${app.problems.join('; ')}`);
+  } finally {
+    await app.close();
+  }
+});
+
+test('the panels beside the cluster arrive after it; if they cannot, the cluster runs and one Try again fills them all in', async () => {
+  const app = await openApp({ serviceWorkers: 'block' });
+  const { page } = app;
+  try {
+    let refusing = true;
+    await page.route(/\/split_page_panels[\w-]*\.wasm$/, (route) => (refusing ? route.abort('internetdisconnected') : route.continue()));
+    await page.goto('about:blank');
+    await page.goto(app.url + '/');
+    await page.waitForSelector('[data-testid=cluster-view] g[data-testid^="node-n"]', { timeout: 20_000 });
+    // The schedule editor, the run's details and the side panels wait for the same part.
+    await waitUntil(async () => (await page.locator('[data-testid=lazy-missing]').count()) === 3 || null, {
+      timeout: 20_000, interval: 100, what: 'three places saying their part is missing',
+    });
+    assert.equal(await page.locator('[data-testid=settings-panel]').count(), 0, 'no settings while their part is missing');
+    // The cluster still runs and takes a fault from the playback bar.
+    await page.getByRole('button', { name: 'Crash leader' }).waitFor({ timeout: 20_000 });
+    refusing = false;
+    await page.locator('[data-testid=lazy-retry]').first().click();
+    await page.waitForSelector('[data-testid=settings-panel]', { timeout: 20_000 });
+    await page.waitForSelector('[data-testid=spacetime]', { timeout: 20_000 });
+    await page.waitForSelector('[data-testid=schedule-toggle]', { timeout: 20_000 });
+    assert.equal(await page.locator('[data-testid=lazy-missing]').count(), 0, 'every missing-part message is gone');
+    assert.ok(!app.problems.some((problem) => /panicked|unreachable|RuntimeError/.test(problem)), `no panic: ${app.problems.join('; ')}`);
+  } finally {
+    await app.close();
+  }
+});

@@ -2,8 +2,9 @@
 // runs it and can say so). Three jobs:
 // 1. The theme chosen in the header (src/theme.rs), applied before the first paint so a reload never
 //    flashes the other one. Without a choice the stylesheet follows prefers-color-scheme by itself.
-// 2. The service worker (sw.js), registered once the page has loaded so it never competes with the first
-//    load; by a relative address, so its scope is the folder the app was deployed to.
+// 2. The service worker (sw.js), registered once the app's first parts have arrived (the app fires
+//    `quorumlab-ready`) so it never competes with the first load; by a relative address, so its scope is
+//    the folder the app was deployed to.
 // 3. Words instead of a page that stays blank when the app cannot start: a browser without WebAssembly
 //    or modules, or a file of the build that does not arrive.
 (function () {
@@ -15,8 +16,17 @@
   } catch (refused) {}
 
   if ('serviceWorker' in navigator) {
-    addEventListener('load', function () {
+    var registered = false;
+    var register = function () {
+      if (registered) return;
+      registered = true;
       navigator.serviceWorker.register('sw.js').catch(function () {});
+    };
+    // The app says when the parts it fetches right after starting have arrived; a page that never
+    // says so (its start failed, or a part could not be fetched) registers a while after loading.
+    addEventListener('quorumlab-ready', register);
+    addEventListener('load', function () {
+      setTimeout(register, 15000);
     });
   }
 

@@ -1,11 +1,8 @@
 //! The top-level component: owns the state, lays out the page, starts the frame loop and the keyboard.
 
-use crate::components::can_it_break::CanItBreak;
-use crate::components::charts::Charts;
+use crate::components::after_first_paint::{RunDetails, ScheduleEditor, SideDetails, WorldPanels};
 use crate::components::checker_badges::CheckerBadges;
-use crate::components::client_panel::ClientPanel;
 use crate::components::cluster::ClusterStage;
-use crate::components::compare_details::CompareDetails;
 use crate::components::compare_picker::ComparePicker;
 use crate::components::compare_stage::CompareStage;
 use crate::components::deck::{DeckBar, DeckBlank, DeckState};
@@ -14,33 +11,17 @@ use crate::components::embed_button::EmbedButton;
 use crate::components::experiment_sheet::ExperimentSheet;
 use crate::components::export_menu::ExportMenu;
 use crate::components::gallery::{GalleryButton, GallerySheet, GalleryState};
-use crate::components::history_lanes::HistoryLanes;
-use crate::components::import_export::ImportExport;
-use crate::components::inspector::Inspector;
-use crate::components::kv_servers::KvServers;
 use crate::components::lesson_list::LessonList;
 use crate::components::lesson_panel::LessonPanel;
 use crate::components::lesson_toast::LessonTickToast;
-use crate::components::log_strips::LogStrips;
-use crate::components::narration::{NarrationCaption, NarrationLog};
-use crate::components::partition_panel::PartitionPanel;
-use crate::components::pbft_panel::PbftPanel;
+use crate::components::narration::NarrationCaption;
 use crate::components::playback::PlaybackBar;
 use crate::components::protocol_picker::ProtocolPicker;
-use crate::components::queue_compare::QueueCompare;
-use crate::components::resource_ledger::ResourceLedger;
-use crate::components::schedule_lane::ScheduleLane;
-use crate::components::scheduler_strip::SchedulerStrip;
-use crate::components::settings_panel::SettingsPanel;
 use crate::components::share_button::{self, RunFingerprint, ShareButton};
 use crate::components::shortcuts::ShortcutSheet;
-use crate::components::spacetime::SpaceTime;
 use crate::components::theme_toggle::ThemeToggle;
 use crate::components::timeline::Timeline;
 use crate::components::verify_codes::VerifySheet;
-use crate::components::worker_lanes::WorkerLanes;
-use crate::components::world_panel::WorldPanel;
-use crate::components::znode_tree::ZnodeTree;
 use crate::context::playback::Kiosk;
 use crate::context::{use_notices, use_playback};
 use crate::experiment::sheet::ExperimentSheetState;
@@ -115,33 +96,15 @@ pub fn App() -> impl IntoView {
                     <Show when=move || state.compare().is_comparing() fallback=|| view! {
                         <div class="cluster-panel"><ClusterStage titled=true /><NarrationCaption /><LessonTickToast /></div>
                     }><CompareStage /></Show>
-                    <WorkerLanes />
-                    <KvServers />
-                    <WorldPanel />
-                    <PbftPanel />
-                    <SchedulerStrip />
-                    <ZnodeTree />
+                    <WorldPanels />
                     <Timeline />
-                    <ScheduleLane />
+                    <ScheduleEditor />
                     <PlaybackBar />
-                    <NarrationLog />
-                    <SpaceTime />
-                    <HistoryLanes />
-                    <Charts />
+                    <RunDetails />
                 </section>
                 <aside class="side-column" aria-label="Controls and details">
                     <CheckerBadges />
-                    <CanItBreak />
-                    <CompareDetails>
-                        <ResourceLedger />
-                        <QueueCompare />
-                        <Inspector />
-                        <ClientPanel />
-                    </CompareDetails>
-                    <PartitionPanel />
-                    <LogStrips />
-                    <SettingsPanel />
-                    <ImportExport />
+                    <SideDetails />
                 </aside>
             </main>
             <ShortcutSheet />

@@ -28,6 +28,14 @@ pub fn service_worker_controls_page() -> bool {
         .is_ok_and(|controller| !controller.is_null() && !controller.is_undefined())
 }
 
+/// Tells `public/boot.js` that the page's own first parts have arrived, so the service worker may now
+/// fetch every file of the app for offline use without competing with them.
+pub fn announce_first_parts_arrived() {
+    if let (Some(window), Ok(event)) = (web_sys::window(), web_sys::Event::new("quorumlab-ready")) {
+        _ = window.dispatch_event(&event);
+    }
+}
+
 /// Whether the system asks for reduced motion (`prefers-reduced-motion: reduce`); false without a window.
 pub fn prefers_reduced_motion() -> bool {
     matches_media("(prefers-reduced-motion: reduce)")

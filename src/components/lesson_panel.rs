@@ -45,11 +45,30 @@ pub fn LessonPanel() -> impl IntoView {
     move || {
         lessons.generation.of(Part::Course).track();
         let index = lessons.active.get()?;
-        let lesson = lessons
-            .with_course(|course| course.get(index).cloned())
-            .ok()
-            .flatten()?;
-        Some(view! { <OpenLesson lesson=lesson /> })
+        let known = lessons
+            .with_course(|course| index < course.len())
+            .unwrap_or(false);
+        known.then(|| {
+            crate::lazy_part::lazy_part(
+                "the lesson",
+                || crate::arrival!(open_lesson_code()),
+                move |draw: fn(usize) -> AnyView| draw(index),
+            )
+        })
+    }
+}
+
+/// The open lesson's panel, whose code arrives with the first lesson opened (`crate::lazy_part`).
+#[cfg_attr(feature = "split", leptos::wasm_split::wasm_split(lesson_panel, wasm_split_path = ::leptos::wasm_split, fallible))]
+fn open_lesson_code() -> Result<fn(usize) -> AnyView, crate::lazy_part::PartMissing> {
+    Ok(draw_open_lesson)
+}
+
+fn draw_open_lesson(index: usize) -> AnyView {
+    let lessons = use_lesson();
+    match lessons.with_course(|course| course.get(index).cloned()) {
+        Ok(Some(lesson)) => view! { <OpenLesson lesson=lesson /> }.into_any(),
+        _ => ().into_any(),
     }
 }
 

@@ -4,6 +4,7 @@
 //! controllers and sentence helpers they call live beside their state (`crate::lesson::live`,
 //! `crate::world_text`), so this folder stays components.
 
+pub mod after_first_paint;
 pub mod can_it_break;
 pub mod can_it_break_result;
 pub mod charts;

@@ -120,6 +120,11 @@ pub fn Charts() -> impl IntoView {
         ) else {
             return;
         };
+        // A chart built in a part that has just arrived exists a moment before it is on the page; the
+        // stylesheet's colours cannot be read off it until it is.
+        if !probe.is_connected() {
+            return;
+        }
         let Some(now_us) = shown.view.try_with_untracked(|view| view.now_us) else {
             return;
         };
