@@ -1,7 +1,7 @@
 //! `quorumlab explore FILE [--invariant NAME | --example CHECKPOINT] [--depth D] [--faults F]
 //! [--drops K] [--holds K] [--duplicates K] [--states N] [--grain-ms G] [--horizon-ms T] [--from-ms S]
 //! [--pause-ms A,B,..] [--drift-ppm A,..] [--jump-ms A,..] [--byzantine K] [--byzantine-modes M,..]
-//! [--no-crash] [--no-isolate] [--no-shrink]
+//! [--no-crash] [--no-isolate] [--cut-links] [--no-shrink]
 //! [--shrink-attempts N] [--without-steps] [--emit-scenario OUT.toml] [--bench]`: the bounded search for the
 //! shortest fault schedule that breaks an invariant (or reaches an example of a lesson checkpoint),
 //! shrunk, as one JSON report.
@@ -48,6 +48,7 @@ const FLAGS: FlagSpec = FlagSpec {
         "no-shrink",
         "no-crash",
         "no-isolate",
+        "cut-links",
         "bench",
     ],
 };
@@ -108,6 +109,7 @@ fn request_from(parsed: &ParsedArgs) -> Result<ExploreRequest, String> {
         pause_ms: numbers("pause-ms", parsed.text("pause-ms"))?.unwrap_or(defaults.pause_ms),
         crash: !parsed.switch("no-crash"),
         isolate: !parsed.switch("no-isolate"),
+        cut_links: parsed.switch("cut-links"),
         drift_ppm: numbers("drift-ppm", parsed.text("drift-ppm"))?.unwrap_or_default(),
         jump_ms: numbers("jump-ms", parsed.text("jump-ms"))?.unwrap_or_default(),
         shrink: !parsed.switch("no-shrink"),

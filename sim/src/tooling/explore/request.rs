@@ -53,6 +53,10 @@ pub struct ExploreRequest {
     pub crash: bool,
     /// Offer isolating a node (and healing).
     pub isolate: bool,
+    /// Offer cutting the link between one pair of nodes, both ways (and healing): n(n-1)/2 more
+    /// choices at a choice point, so off unless asked.
+    #[serde(default)]
+    pub cut_links: bool,
     /// Clock drifts offered (ppm, signed), each within the world's bound.
     pub drift_ppm: Vec<i64>,
     /// Clock jumps offered (ms, signed), each within the world's bound.
@@ -102,6 +106,7 @@ impl Default for ExploreRequest {
             pause_ms: vec![250, 1_000, 2_000],
             crash: true,
             isolate: true,
+            cut_links: false,
             drift_ppm: Vec::new(),
             jump_ms: Vec::new(),
             shrink: true,
