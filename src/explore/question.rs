@@ -3,8 +3,9 @@
 //! Where the search starts is a choice. From the start, the world's own scripted faults are left out
 //! (they are what the search should find for itself, or not). From this moment, the run so far is
 //! kept as it happened: every action in its log up to now (scripted or the learner's), as steps at
-//! the millisecond they were taken, and nothing later. The search still walks from time zero (the
-//! engine replays every schedule from the start), but the steps before now are fixed.
+//! the millisecond they were taken, and nothing later, and the request's `from_ms` is now: the engine
+//! plays the run so far as it was and adds steps only at or after now (its first choice point is the
+//! first 50 ms grid point from now), so a found fault never lies before the moment paused.
 //!
 //! The budget is the learner's, within bounds the page sets for a tab: the engine's own limits on
 //! depth, and a state and horizon limit that keep one search to seconds or minutes, never hours.
@@ -97,6 +98,7 @@ impl Question {
             max_faults: budget.max_faults,
             max_states: budget.max_states,
             horizon_ms: Some(start_ms + budget.horizon_s * 1_000),
+            from_ms: start_ms,
             ..ExploreRequest::default()
         };
         request.validate(&searched)?;
@@ -160,6 +162,7 @@ mod tests {
             .unwrap();
         assert!(searched.steps.is_empty());
         assert_eq!(request.horizon_ms, Some(5_000));
+        assert_eq!(request.from_ms, 0);
     }
 
     #[test]
@@ -175,6 +178,7 @@ mod tests {
         let kept: Vec<u64> = searched.steps.iter().map(|step| step.at_ms).collect();
         assert_eq!(kept, vec![100, 1_500]);
         assert_eq!(request.horizon_ms, Some(7_000));
+        assert_eq!(request.from_ms, 2_000);
     }
 
     #[test]

@@ -102,6 +102,48 @@ mod tests {
         );
     }
 
+    /// From this moment, the worker's search adds steps only from the moment on, and what it found
+    /// replays to the same invariant at the same choice point.
+    #[test]
+    fn from_this_moment_every_found_step_lies_at_or_after_it() {
+        use quorumlab_sim::explore::goal::replay_goal;
+        let scenario = example("no-fencing-pause.toml");
+        let question = Question {
+            start: Start::Now,
+            ..lost_update_question()
+        };
+        let (searched, request) = question.ask(&scenario, &[], 1_020).unwrap();
+        let mut said = Vec::new();
+        handle(
+            ToSearch::Run {
+                scenario: Box::new(searched.clone()),
+                request: request.clone(),
+            },
+            &mut |message| said.push(message),
+            &|| 0.0,
+        );
+        let Some(FromSearch::Finished { report, .. }) = said.last() else {
+            panic!("no report: {said:?}");
+        };
+        let Outcome::Found {
+            seen_by_ms,
+            schedule,
+            ..
+        } = &report.outcome
+        else {
+            panic!("nothing found: {}", report.summary);
+        };
+        assert!(
+            schedule.iter().all(|step| step.at_ms >= 1_020),
+            "{schedule:?}"
+        );
+        let goal = request.goal(&searched).unwrap();
+        let horizon_ms = request.horizon_ms(&searched);
+        let replayed = replay_goal(&searched, schedule, &goal, request.grain_ms, horizon_ms);
+        let (_, replay_ms) = replayed.unwrap().expect("it replays to its goal");
+        assert_eq!(replay_ms, *seen_by_ms);
+    }
+
     /// What "Play it" opens is an ordinary session of the searched scenario with the found steps, and
     /// played to the end it breaks the same invariant, no later than the search saw it.
     #[test]

@@ -1,13 +1,14 @@
 //! `quorumlab explore FILE [--invariant NAME | --example CHECKPOINT] [--depth D] [--faults F]
-//! [--drops K] [--holds K] [--duplicates K] [--states N] [--grain-ms G] [--horizon-ms T]
+//! [--drops K] [--holds K] [--duplicates K] [--states N] [--grain-ms G] [--horizon-ms T] [--from-ms S]
 //! [--pause-ms A,B,..] [--drift-ppm A,..] [--jump-ms A,..] [--byzantine K] [--byzantine-modes M,..]
-//! [--no-crash] [--no-isolate] [--no-shrink]
+//! [--no-crash] [--no-isolate] [--cut-links] [--no-shrink]
 //! [--shrink-attempts N] [--without-steps] [--emit-scenario OUT.toml] [--bench]`: the bounded search for the
 //! shortest fault schedule that breaks an invariant (or reaches an example of a lesson checkpoint),
 //! shrunk, as one JSON report.
 //!
 //! `--without-steps` drops the file's own steps first, so a story's scripted fault can be found
-//! rather than given. `--emit-scenario` writes the scenario that replays a result, for
+//! rather than given. `--from-ms S` searches from that moment: the file's own steps stay as they
+//! are, and every step the search adds lies at or after S. `--emit-scenario` writes the scenario that replays a result, for
 //! `quorumlab run`. `--bench` prints the search's speed and the time to a shrunk result instead of
 //! the report. The speed (states per second) goes to stderr: it is a measurement of this machine,
 //! and the report on stdout stays the same from run to run.
@@ -36,6 +37,7 @@ const FLAGS: FlagSpec = FlagSpec {
         "states",
         "grain-ms",
         "horizon-ms",
+        "from-ms",
         "pause-ms",
         "emit-scenario",
         "byzantine",
@@ -46,6 +48,7 @@ const FLAGS: FlagSpec = FlagSpec {
         "no-shrink",
         "no-crash",
         "no-isolate",
+        "cut-links",
         "bench",
     ],
 };
@@ -106,6 +109,7 @@ fn request_from(parsed: &ParsedArgs) -> Result<ExploreRequest, String> {
         pause_ms: numbers("pause-ms", parsed.text("pause-ms"))?.unwrap_or(defaults.pause_ms),
         crash: !parsed.switch("no-crash"),
         isolate: !parsed.switch("no-isolate"),
+        cut_links: parsed.switch("cut-links"),
         drift_ppm: numbers("drift-ppm", parsed.text("drift-ppm"))?.unwrap_or_default(),
         jump_ms: numbers("jump-ms", parsed.text("jump-ms"))?.unwrap_or_default(),
         shrink: !parsed.switch("no-shrink"),
@@ -113,6 +117,7 @@ fn request_from(parsed: &ParsedArgs) -> Result<ExploreRequest, String> {
             .number("shrink-attempts")?
             .unwrap_or(defaults.max_shrink_attempts),
         horizon_ms: parsed.number("horizon-ms")?,
+        from_ms: parsed.number("from-ms")?.unwrap_or(defaults.from_ms),
         max_byzantine: parsed
             .number("byzantine")?
             .unwrap_or(defaults.max_byzantine),

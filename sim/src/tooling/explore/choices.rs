@@ -1,8 +1,9 @@
 //! The choices offered at one choice point, in a fixed catalogue order: per node (in id order) crash,
 //! restart, each timed pause, each clock drift and jump the request offers (within the world's
 //! bounds, checked when the request is), each Byzantine mode the request offers (to a node that can
-//! lie and does not yet), resume and isolate; then heal; then dropping each message in flight (in
-//! id order), holding each, duplicating each. Each choice has a catalogue key, so the search can
+//! lie and does not yet), resume and isolate; then cutting the link of each pair of nodes (lower id
+//! first, when the request asks for cuts and the pair can still talk one way or the other); then
+//! heal; then dropping each message in flight (in id order), holding each, duplicating each. Each choice has a catalogue key, so the search can
 //! offer only later keys at an instant where it already took a step: two faults at one instant are
 //! then explored in one order, not both.
 
@@ -17,7 +18,9 @@ const NODE_KEY_SPAN: u64 = 128;
 /// A node's resume and isolate slots, after its pauses and clock faults.
 const RESUME_SLOT: u64 = 62;
 const ISOLATE_SLOT: u64 = 63;
-/// Healing comes after every node fault.
+/// Cutting one pair's link comes after every node fault: `CUT_KEY_BASE + lower * 2^16 + higher`.
+const CUT_KEY_BASE: u64 = 1 << 31;
+/// Healing comes after every node fault and cut.
 const HEAL_KEY: u64 = 1 << 32;
 /// Drops come next, keyed by message id above this.
 const DROP_KEY_BASE: u64 = 1 << 33;
@@ -84,7 +87,11 @@ pub fn choices(world: &World, menu: &ExploreRequest, allowance: Allowance) -> Ve
             byzantine(index, menu, &mut offered);
         }
     }
-    if allowance.faults_left > 0 && menu.isolate && !world.network().cuts().is_empty() {
+    if allowance.faults_left > 0 && menu.cut_links {
+        cut_links(world, &mut offered);
+    }
+    let heals = menu.isolate || menu.cut_links;
+    if allowance.faults_left > 0 && heals && !world.network().cuts().is_empty() {
         offered.push(fault(HEAL_KEY, Action::Heal));
     }
     if allowance.drops_left > 0 {
@@ -203,6 +210,29 @@ fn isolate(node: NodeId, base: u64, world: &World, offered: &mut Vec<Choice>) {
         });
     if linked {
         offered.push(fault(base + ISOLATE_SLOT, Action::Isolate { target }));
+    }
+}
+
+/// Cutting the link between each pair of nodes that can still talk, one way or the other: at most
+/// n(n-1)/2 choices, in (lower, higher) id order. Both ways, as the lessons cut a pair ("B and n3");
+/// healing is the world's one `Heal`, which restores every cut (there is no one-link heal action).
+fn cut_links(world: &World, offered: &mut Vec<Choice>) {
+    let network = world.network();
+    let count = world.node_count();
+    for lower in 0..count {
+        for higher in lower + 1..count {
+            let (a, b) = (NodeId(lower as u16), NodeId(higher as u16));
+            if !network.link_up(a, b) && !network.link_up(b, a) {
+                continue;
+            }
+            let key = CUT_KEY_BASE + ((lower as u64) << 16) + higher as u64;
+            let action = Action::Cut {
+                from: NodeTarget::Node(a),
+                to: NodeTarget::Node(b),
+                both: true,
+            };
+            offered.push(fault(key, action));
+        }
     }
 }
 
@@ -351,6 +381,34 @@ mod tests {
         assert!(again
             .iter()
             .any(|choice| choice.key == DROP_KEY_BASE + message));
+    }
+
+    #[test]
+    fn one_link_cuts_are_offered_per_pair_until_cut_and_heal_follows() {
+        let world = World::new(WorldConfig::raft(3, 5)).unwrap();
+        let menu = ExploreRequest {
+            isolate: false,
+            cut_links: true,
+            ..ExploreRequest::default()
+        };
+        let cuts = |world: &World| -> Vec<Choice> {
+            choices(world, &menu, everything())
+                .into_iter()
+                .filter(|choice| matches!(choice.action, Action::Cut { .. } | Action::Heal))
+                .collect()
+        };
+        let offered = cuts(&world);
+        assert_eq!(offered.len(), 3, "{offered:?}");
+        let mut cut_once = world.clone();
+        assert_eq!(cut_once.apply(&offered[0].action), ActionOutcome::Applied);
+        let after = cuts(&cut_once);
+        assert_eq!(after.len(), 3, "two pairs left and heal: {after:?}");
+        assert_eq!(after.last().unwrap().action, Action::Heal);
+        assert!(!after.contains(&offered[0]));
+        let off = choices(&world, &ExploreRequest::default(), everything());
+        assert!(!off
+            .iter()
+            .any(|choice| matches!(choice.action, Action::Cut { .. })));
     }
 
     #[test]

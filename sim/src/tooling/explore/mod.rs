@@ -6,7 +6,8 @@
 //! reports is a scenario, and replaying it is the same run by construction: nothing in the engine
 //! is reordered, the seed's draws stay as they are, and the search only adds steps.
 //!
-//! The search walks time in *choice points*, one every `grain_ms`. At each one it checks the goal,
+//! The search walks time in *choice points*, one every `grain_ms` (from the request's `from_ms`
+//! on, a search from a moment: before it the run so far plays as it was). At each one it checks the goal,
 //! hashes the world ([`World::state_digest`](crate::engine::world::World::state_digest), plus the
 //! budget used) and, when the state is new and the depth allows, offers every fault the budget and
 //! the nodes' status allow ([`choices`]). Level k of the search holds the schedules of k steps, so

@@ -67,7 +67,8 @@ pub struct ExploreReport {
 }
 
 /// What the search covers, in one line (the module notes say it at length).
-pub const COVERS: &str = "crash, restart, timed pause, resume, isolate, heal, single-message \
+pub const COVERS: &str = "crash, restart, timed pause, resume, isolate, cutting one pair's link \
+(when asked), heal, single-message \
 drops, duplicates and holds to the link's latest delivery, clock jumps and drifts within the \
 world's bounds, the Byzantine modes of nodes that can lie (within their own budget), at choice \
 points every grain_ms; not covered: faults between choice points, early deliveries, timers other \

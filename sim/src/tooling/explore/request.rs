@@ -53,6 +53,10 @@ pub struct ExploreRequest {
     pub crash: bool,
     /// Offer isolating a node (and healing).
     pub isolate: bool,
+    /// Offer cutting the link between one pair of nodes, both ways (and healing): n(n-1)/2 more
+    /// choices at a choice point, so off unless asked.
+    #[serde(default)]
+    pub cut_links: bool,
     /// Clock drifts offered (ppm, signed), each within the world's bound.
     pub drift_ppm: Vec<i64>,
     /// Clock jumps offered (ms, signed), each within the world's bound.
@@ -63,6 +67,11 @@ pub struct ExploreRequest {
     pub max_shrink_attempts: u32,
     /// Where the search stops looking; `None` for the scenario's end.
     pub horizon_ms: Option<u64>,
+    /// Where the search starts adding steps ("this moment"): no choice is offered before it, so every
+    /// step it adds lies at or after it. Choice points stay on the `grain_ms` grid from zero (the
+    /// first is the first grid point at or after this, or the horizon), as a replay asks the goal.
+    #[serde(default)]
+    pub from_ms: u64,
     /// Most nodes made Byzantine in a schedule (0: none), in the worlds whose nodes can lie (Raft
     /// servers, PBFT replicas). A PBFT of 3f + 1 replicas is built to survive f of them.
     #[serde(default)]
@@ -97,11 +106,13 @@ impl Default for ExploreRequest {
             pause_ms: vec![250, 1_000, 2_000],
             crash: true,
             isolate: true,
+            cut_links: false,
             drift_ppm: Vec::new(),
             jump_ms: Vec::new(),
             shrink: true,
             max_shrink_attempts: 500,
             horizon_ms: None,
+            from_ms: 0,
             max_byzantine: 0,
             byzantine_modes: lying_modes(),
         }
@@ -155,6 +166,13 @@ impl ExploreRequest {
         }
         if self.max_shrink_attempts > MAX_SHRINK_ATTEMPTS {
             return Err(format!("at most {MAX_SHRINK_ATTEMPTS} shrink attempts"));
+        }
+        let horizon_ms = self.horizon_ms(scenario);
+        if self.from_ms > horizon_ms {
+            return Err(format!(
+                "the search starts at {} ms, after its horizon ({horizon_ms} ms)",
+                self.from_ms
+            ));
         }
         self.validate_clock(scenario)?;
         self.validate_byzantine(scenario)
@@ -228,6 +246,14 @@ impl ExploreRequest {
             Some(text) => Goal::example(text, scenario),
             None => Ok(Goal::Invariant(self.invariant.clone())),
         }
+    }
+
+    /// The first choice point: the first multiple of `grain_ms` at or after `from_ms`, or the
+    /// horizon if that comes first (the horizon is a choice point too).
+    pub fn first_choice_ms(&self, scenario: &Scenario) -> u64 {
+        let grain_ms = self.grain_ms.max(1);
+        let on_grid_ms = self.from_ms.div_ceil(grain_ms).saturating_mul(grain_ms);
+        on_grid_ms.min(self.horizon_ms(scenario))
     }
 
     /// The instant the search stops looking, in ms.

@@ -23,6 +23,9 @@ pub(super) struct Search<'a> {
     pub(super) request: &'a ExploreRequest,
     pub(super) goal: &'a Goal,
     pub(super) horizon_ms: u64,
+    /// The first choice point (`ExploreRequest::first_choice_ms`): before it the root walk only
+    /// asks the goal, as a replay does, and offers nothing.
+    pub(super) first_choice_ms: u64,
     pub(super) recipes: Vec<Recipe>,
     /// The schedules of one step: what the scenario's own walk offered.
     pub(super) root_children: (usize, usize),
@@ -70,6 +73,7 @@ pub fn explore_watched(
         request,
         goal: &goal,
         horizon_ms: request.horizon_ms(scenario),
+        first_choice_ms: request.first_choice_ms(scenario),
         recipes: Vec::new(),
         root_children: (0, 0),
         level_end: 0,

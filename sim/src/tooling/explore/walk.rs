@@ -189,6 +189,12 @@ impl<'a> Search<'a> {
                     seen_by_ms,
                 });
             }
+            if at_ms < self.first_choice_ms {
+                // Before the search's start: the run so far, where the goal is asked but nothing
+                // is offered, hashed or counted (only the root walk is ever here).
+                at_ms = (at_ms + self.request.grain_ms).min(self.first_choice_ms);
+                continue;
+            }
             let min_key = if at_ms == start_ms { start_key } else { 0 };
             let key = digest_of(&(branch.run.world().state_digest(), used, min_key));
             if !self.visited.insert(key) {
