@@ -103,6 +103,10 @@ function firstLoadTable(results) {
     '| --- | ---: | ---: | ---: | ---: | --- |',
     `| Quorum Lab | ${ratio} | ${kb(quorumlab.gzip_bytes)} | ${kb(quorumlab.raw_bytes)} | ${quorumlab.files.length} | ${byKind(quorumlab)} |`,
   ];
+  if (quorumlab.after?.files.length) {
+    const after = quorumlab.after;
+    lines.push(`| Quorum Lab, fetched after the cluster is drawn | | ${kb(after.gzip_bytes)} | ${kb(after.raw_bytes)} | ${after.files.length} | ${byKind(after)} |`);
+  }
   if (raftscope) {
     lines.push(`| RaftScope | | ${kb(raftscope.gzip_bytes)} | ${kb(raftscope.raw_bytes)} | ${raftscope.files.length} | ${byKind(raftscope)} |`);
   }

@@ -95,7 +95,7 @@ async function main() {
     for (let round = 0; round < ROUNDS; round += 1) results.frame_rounds.push(await frameRound(round, urls));
     log('first load');
     results.first_load = {
-      quorumlab: await firstLoad(ours.url, DIST_DIR, '[data-testid=app-root]'),
+      quorumlab: await firstLoad(ours.url, DIST_DIR, '[data-testid=cluster-view] g[data-testid^="node-n"]'),
       raftscope: theirs ? await firstLoad(theirs.url, RAFTSCOPE_DIR, '#servers') : null,
     };
   } finally {

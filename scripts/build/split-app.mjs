@@ -3,8 +3,9 @@
 //
 // Trunk ran cargo, then wasm-bindgen and copied the app's files into the staging folder. Splitting must
 // happen between cargo and wasm-bindgen, so this step goes back to the wasm as linked and does it again:
-//   1. tools/wasm-split (built here by cargo, like everything else) cuts the linked wasm at its Leptos
-//      `#[lazy]` functions into a first module, parts, and the small module that loads a part;
+//   1. tools/wasm-split (built here by cargo, like everything else) cuts the linked wasm at its split
+//      functions (`wasm_split` attributes, src/lazy_part.rs) into a first module, parts, and the small
+//      module that loads a part;
 //   2. wasm-bindgen makes the first module's glue, exactly as Trunk called it;
 //   3. release builds: wasm-opt -Oz (npm binaryen, never the system's) shrinks every wasm file, the work
 //      index.html's data-wasm-opt="0" takes away from Trunk;

@@ -1,7 +1,8 @@
 //! Splits the app's wasm, as rustc linked it, into a first module and parts loaded on first use.
 //!
-//! Leptos' `#[lazy]` functions become calls through an import that a split tool must resolve: each
-//! lazily used function moves, with everything only it reaches, into a part of its own, and the first
+//! The app's split functions (a `wasm_split` attribute, as Leptos' `#[lazy]` writes one; see the app's
+//! `src/lazy_part.rs`) become calls through an import that a split tool must resolve: each such
+//! function moves, with everything only it reaches, into the part it names, and the first
 //! module keeps what the playground needs. Trunk has no such step between cargo and wasm-bindgen
 //! (trunk-rs/trunk#1022), so its post_build hook (`scripts/build/split-app.mjs`) runs this tool on the
 //! linked wasm, then wasm-bindgen on the first module, then wasm-opt on every part.
