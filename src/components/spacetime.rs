@@ -146,8 +146,9 @@ pub fn SpaceTime() -> impl IntoView {
     let on_screen = track_on_screen(section_ref);
     // It follows the run out of sight while the Export menu is open, so a saved picture is up to date.
     let exporting = crate::export::menu_open();
+    let exporting_now = exporting.clone();
     Effect::new(move |_| {
-        if on_screen.get() || exporting.get() {
+        if on_screen.get() || exporting_now.get() {
             now_us.set(run.view.with_untracked(|view| view.now_us));
         }
     });

@@ -19,15 +19,17 @@ pub mod page_context;
 pub mod png;
 
 thread_local! {
-    /// Whether the Export menu is open (one per page, so one flag).
-    static MENU_OPEN: leptos::prelude::RwSignal<bool> = leptos::prelude::RwSignal::new(false);
+    /// Whether the Export menu is open (one per page, so one flag). Reference-counted, not owned by
+    /// whichever view or effect first asked for it: an owned signal goes when that owner is cleaned up
+    /// (an effect's next run, a part of the page drawn again), and every later reader would panic.
+    static MENU_OPEN: leptos::prelude::ArcRwSignal<bool> = leptos::prelude::ArcRwSignal::new(false);
 }
 
 /// True while the Export menu is open. A drawing that stops following the run out of sight (the
 /// space-time diagram, scrolled away or hidden in presenter mode) follows it while this is true, so the
 /// picture saved shows the moment the clock and the caption show.
-pub fn menu_open() -> leptos::prelude::RwSignal<bool> {
-    MENU_OPEN.with(|open| *open)
+pub fn menu_open() -> leptos::prelude::ArcRwSignal<bool> {
+    MENU_OPEN.with(leptos::prelude::ArcRwSignal::clone)
 }
 
 /// The PNG is drawn this many times the SVG's own size.
