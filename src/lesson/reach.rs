@@ -36,7 +36,21 @@ pub fn is_single_column() -> bool {
 /// lesson above the cluster (one column: a phone), the page scrolls to the step in hand instead, which
 /// sits just above the cluster, so the instruction and the nodes it names are on screen together.
 pub fn show_lesson_step(step_number: usize) {
-    gloo_timers::callback::Timeout::new(0, move || {
+    show_lesson_step_when_drawn(step_number, 0, 0);
+}
+
+/// How long an opened lesson's panel may take to be drawn before it is brought into view anyway: its
+/// code arrives as a part of its own the first time (`crate::lazy_part`), on a slow connection after
+/// seconds.
+const PANEL_WAIT_TRIES: u32 = 200;
+const PANEL_WAIT_EVERY_MS: u32 = 50;
+
+fn show_lesson_step_when_drawn(step_number: usize, tries: u32, delay_ms: u32) {
+    gloo_timers::callback::Timeout::new(delay_ms, move || {
+        if query("[data-testid=lesson-panel]").is_none() && tries < PANEL_WAIT_TRIES {
+            show_lesson_step_when_drawn(step_number, tries + 1, PANEL_WAIT_EVERY_MS);
+            return;
+        }
         let Some(window) = web_sys::window() else {
             return;
         };
