@@ -31,6 +31,10 @@ async function mountApp(page, url, problems) {
     await page.goto(url);
     try {
       await page.waitForSelector('[data-testid=app-root]', { timeout: 15_000 });
+      // The panels around the cluster (and an addressed sheet or lesson) arrive as parts just after it
+      // (src/lazy_part.rs); a test starts once they are in, as a learner reads the cluster first. A
+      // part that never arrives is left for the test to find.
+      await page.waitForFunction(() => !document.querySelector('[data-testid=lazy-loading]'), null, { timeout: 15_000 }).catch(() => {});
       return;
     } catch (error) {
       if (attempt === MOUNT_ATTEMPTS) {
