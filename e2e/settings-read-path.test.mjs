@@ -57,3 +57,29 @@ for (const [width, height, name] of [[1280, 720, 'desktop'], [390, 844, 'phone']
     }
   });
 }
+
+// Issue 33, noticed: the lock service's servers run Raft, so its settings show Raft's timeouts and
+// PreVote, yet its workers never read through a read path; "Reads are answered" is offered only where
+// the clients do (plain Raft), and comes back when the page opens a Raft world again.
+test('settings: no read-path choice in the lock service, where no client reads through one', async () => {
+  const app = await openApp({ width: 1440, height: 900, path: '/#/gallery/no-fencing-pause' });
+  const { page } = app;
+  const title = async () => (await page.textContent('[data-testid=scenario-title]')) ?? '';
+  try {
+    await waitUntil(async () => /fencing/i.test(await title()), { what: 'the lock-service example to open' });
+    const panel = page.locator('[data-testid=settings-panel]');
+    await panel.waitFor();
+    await panel.getByText('PreVote').waitFor();
+    assert.equal(await page.locator('[data-testid=setting-read-path]').count(), 0, 'no read path in the lock service');
+    await panel.scrollIntoViewIfNeeded();
+    await app.screenshot('settings-read-path-lock-service');
+
+    await page.goto(new URL('#/gallery/leader-crash', page.url()).href);
+    await waitUntil(async () => /leader/i.test(await title()), { what: 'the Raft example to open' });
+    await page.locator('[data-testid=setting-read-path]').waitFor();
+    assert.equal(await page.locator('[data-testid=setting-read-path]').inputValue(), 'log');
+    assertNoProblems(app);
+  } finally {
+    await app.close();
+  }
+});

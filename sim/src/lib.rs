@@ -27,7 +27,8 @@ pub use protocols::{
 };
 pub use tooling::{
     behaviour, bench, chaos, chaos_digest, compare, completion, experiment, explore, gallery,
-    history_bench, lesson, replay, runner, scenario, suggest, sweep, sweep_history, trace_file,
+    history_bench, lesson, lesson_search, replay, runner, scenario, suggest, sweep, sweep_history,
+    trace_file,
 };
 pub use views::{
     difference, history_cause, history_summary, history_words, message_content, narration, price,

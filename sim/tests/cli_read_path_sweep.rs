@@ -1,6 +1,7 @@
 //! `quorumlab sweep --linearizability [--read-path P]` as a user runs it: a verdict block per read
-//! path, refused histories failing their seeds with a reproduce command that names the path, and
-//! clear errors for flags that do not apply.
+//! path and per history model, refused histories failing their seeds with a reproduce command that
+//! names the path, the lock service's histories reported per model and under no read path, and clear
+//! errors for flags that do not apply.
 
 use serde_json::Value;
 use std::process::{Command, Output};
@@ -102,11 +103,108 @@ fn flags_that_do_not_apply_are_refused() {
         &[
             "sweep",
             "--protocol",
-            "lock-service",
+            "redis-lock",
             "--seeds",
             "1",
             "--linearizability",
         ],
-        "--linearizability applies to a plain Raft sweep",
+        "redis-lock has none",
     );
+    refused(
+        &[
+            "sweep",
+            "--protocol",
+            "lock-service",
+            "--seeds",
+            "1",
+            "--read-path",
+            "lease",
+        ],
+        "--read-path applies to a plain Raft sweep",
+    );
+    refused(
+        &[
+            "sweep",
+            "--variant",
+            "liar",
+            "--seeds",
+            "1",
+            "--linearizability",
+        ],
+        "does not apply to a Raft sweep with a liar",
+    );
+}
+
+/// A lock-service sweep aimed at holders (`--profile holders`): `variant`'s report.
+fn lock_sweep(variant: &str) -> (Option<i32>, Value) {
+    let output = quorumlab(&[
+        "sweep",
+        "--protocol",
+        "lock-service",
+        "--variant",
+        variant,
+        "--profile",
+        "holders",
+        "--seeds",
+        "4",
+        "--linearizability",
+    ]);
+    (output.status.code(), report(&output))
+}
+
+/// A lease without fencing lets a paused holder's late write land over its successor's: the fenced
+/// store's history is refused in the seeds, while the lock grants stay linearizable (the service
+/// granted one holder at a time; only the store forgot to check). With fencing no history is refused.
+/// Neither is filed under a read path: the workers never read through one.
+#[test]
+fn the_lock_service_reports_its_histories_per_model_and_fencing_keeps_them_linearizable() {
+    let (code, unfenced) = lock_sweep("no-fencing");
+    assert_eq!(code, Some(1));
+    assert!(unfenced.get("linearizability").is_none(), "{unfenced}");
+    let store = &unfenced["history_models"]["fenced store"];
+    assert_eq!(store["seeds_checked"], 4);
+    let refused = store["not_linearizable"].as_u64().unwrap();
+    assert!(refused > 0, "{store}");
+    assert_eq!(
+        store["first_not_linearizable_seeds"]
+            .as_array()
+            .unwrap()
+            .len() as u64,
+        refused
+    );
+    assert_eq!(
+        unfenced["failing_seeds_per_invariant"]["Linearizable history"],
+        refused
+    );
+    let grants = &unfenced["history_models"]["lock"];
+    assert_eq!(
+        (&grants["seeds_checked"], &grants["not_linearizable"]),
+        (&Value::from(4), &Value::from(0))
+    );
+
+    let (code, fenced) = lock_sweep("fencing");
+    assert_eq!(code, Some(0), "{fenced}");
+    for model in ["fenced store", "lock"] {
+        let row = &fenced["history_models"][model];
+        assert_eq!(row["seeds_checked"], 4, "{model}: {row}");
+        assert_eq!(row["not_linearizable"], 0, "{model}: {row}");
+        assert_eq!(row["undecided"], 0, "{model}: {row}");
+        assert_eq!(row["linearizable"], 4, "{model}: {row}");
+    }
+}
+
+#[test]
+fn a_raft_sweep_reports_its_one_model_beside_its_read_paths() {
+    let output = quorumlab(&["sweep", "--seeds", "3", "--linearizability"]);
+    let raft = report(&output);
+    let models = raft["history_models"].as_object().unwrap();
+    assert_eq!(models.keys().collect::<Vec<_>>(), ["key-value store"]);
+    assert_eq!(models["key-value store"]["seeds_checked"], 3);
+    let by_path: u64 = raft["linearizability"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|row| row["seeds_checked"].as_u64().unwrap())
+        .sum();
+    assert_eq!(by_path, 3, "every seed under the read path it drew");
 }

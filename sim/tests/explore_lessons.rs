@@ -4,6 +4,8 @@
 
 use quorumlab_sim::explore::search::merged;
 use quorumlab_sim::explore::{explore, Bound, ExploreReport, ExploreRequest, Outcome};
+use quorumlab_sim::lesson::parse_lessons;
+use quorumlab_sim::lesson_search::{answer_of, request_of};
 use quorumlab_sim::runner::run_scenario;
 use quorumlab_sim::scenario::{parse_scenario, Scenario};
 
@@ -122,4 +124,42 @@ fn lesson_13_the_hand_edited_switch_breaks_with_no_fault_once_two_servers_are_ad
     let report = explore(&world, &page_request(None, 1, 1, 5)).unwrap();
     let (_, steps, faults) = found(&report);
     assert_eq!((steps, faults), (0, 0), "{}", report.summary);
+}
+
+/// Every "can it break?" step's own search (`search = {...}` in its lesson), run as the page runs it
+/// on the step's world from the start, gives an answer that completes the step: a step cannot promise
+/// a tick the search never gives. Four lessons have one (issue 32).
+#[test]
+fn every_search_step_is_completed_by_the_answer_its_own_search_gives() {
+    let mut asked = Vec::new();
+    for lesson in parse_lessons().unwrap() {
+        for (index, step) in lesson.steps.iter().enumerate() {
+            let Some(search) = &step.search else {
+                continue;
+            };
+            let mut world = lesson.world_of_step(index).1.clone();
+            world.steps.clear();
+            let report = explore(&world, &request_of(search)).unwrap();
+            let answer = answer_of(&report.outcome);
+            assert!(
+                search.accepts(answer),
+                "{} step {}: the search answered {} ({})",
+                lesson.id,
+                index + 1,
+                answer.name(),
+                report.summary
+            );
+            asked.push(format!("{} {}", lesson.id, answer.name()));
+        }
+    }
+    asked.sort();
+    assert_eq!(
+        asked,
+        [
+            "distributed-locks found",
+            "exactly-once found",
+            "fencing-tokens none_within_bound",
+            "membership none_within_bound",
+        ]
+    );
 }

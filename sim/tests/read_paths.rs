@@ -97,8 +97,9 @@ fn reads_profile(read_path: ReadPath, seeds: u64) -> (u64, u64) {
     for seed in 1..=seeds {
         let outcome =
             judge_scenario_with_history(chaos_scenario(seed, &options), SWEEP_BUDGET).unwrap();
-        let (path, history) = outcome.history.unwrap();
-        assert_eq!(path, read_path);
+        let histories = outcome.history.clone().unwrap();
+        assert_eq!(histories.read_path, Some(read_path));
+        let history = histories.verdict;
         refused += u64::from(history == SeedHistory::NotLinearizable);
         undecided += u64::from(history == SeedHistory::Undecided);
         let safe = read_path.safe_under_any_clock();

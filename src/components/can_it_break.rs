@@ -69,6 +69,8 @@ pub fn CanItBreak() -> impl IntoView {
         }
     });
     on_cleanup(move || search.end());
+    // A search ends with this card (above), so while it stands every answer reaches the lesson.
+    crate::lesson::search_answer::install(state, search);
     let toggle = move |_| search.open.update(|open| *open = !*open);
     view! {
         <section class="card checkers can-it-break" aria-label="Can it break?" data-testid="can-it-break">

@@ -7,7 +7,7 @@ use crate::experiment::sheet::go_to_experiment;
 use crate::lesson::live;
 use crate::settings_form::SettingsForm;
 use crate::state::controls::use_controls;
-use crate::world_text::capabilities::runs_raft;
+use crate::world_text::capabilities::{reads_through_read_path, runs_raft};
 use leptos::prelude::*;
 use quorumlab_sim::config::ReadPath;
 
@@ -65,6 +65,11 @@ pub fn SettingsPanel() -> impl IntoView {
         run.scenario
             .with(|scenario| runs_raft(scenario.protocol.kind()))
     };
+    // The read path answers only the reads of a world whose clients read through one (plain Raft).
+    let read_path_world = move || {
+        run.scenario
+            .with(|scenario| reads_through_read_path(scenario.protocol.kind()))
+    };
     // An experiment measures elections, so it is offered where the world elects a leader.
     let elects_leader = move || {
         run.scenario
@@ -103,7 +108,9 @@ pub fn SettingsPanel() -> impl IntoView {
                 {check_field("PreVote", |form| form.pre_vote, |form, value| form.pre_vote = value)}
                 {check_field("CheckQuorum", |form| form.check_quorum, |form, value| form.check_quorum = value)}
             </div>
-            <ReadPathField form=form />
+            <Show when=read_path_world>
+                <ReadPathField form=form />
+            </Show>
             </Show>
             <WorldOptionsFields form=form />
             <Show when=move || error.with(Option::is_some)>

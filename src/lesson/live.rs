@@ -313,7 +313,9 @@ pub fn observe(state: AppState) {
     }
 }
 
-fn after_tick(state: AppState) {
+/// After the open step ticked (by the run, or by the search answering): progress, completion log, the
+/// next step or world, and the address.
+pub(crate) fn after_tick(state: AppState) {
     let lessons = state.parts().lesson;
     let Some((lesson, done, current)) = lessons.with_tracker(|tracker| {
         (

@@ -14,6 +14,7 @@
 //! lends it the session's run to play forward, stopping at exactly those moments; [`compare`] opens a step's compare link on the lesson's
 //! own run, so the lesson goes on beside the flipped one. [`reach`] keeps what the step in hand needs
 //! within reach: a control far from the lesson, and on a narrow screen the step beside the cluster.
+//! [`search_answer`] ticks a "can it break?" step when the learner's search answers as it asks.
 //! [`headless`] plays earlier steps' solutions straight into
 //! a session, for deep links to a later step. [`live`] is the lesson in the page: the open lesson's
 //! signals, its address and stored progress, and the controller the frame loop and the buttons call.
@@ -37,6 +38,7 @@ pub mod predictions;
 pub mod progress;
 pub mod reach;
 pub mod route;
+pub mod search_answer;
 pub mod show_me;
 pub mod tracker;
 

@@ -8,6 +8,13 @@ pub fn runs_raft(protocol: ProtocolKind) -> bool {
     protocol.entry().capabilities.runs_raft
 }
 
+/// Whether the world's clients read through one of Raft's read paths, so that the run settings'
+/// "Reads are answered" choice changes anything: plain Raft's, not a lock world's, whose workers take
+/// locks and write to a store even though its servers run Raft.
+pub fn reads_through_read_path(protocol: ProtocolKind) -> bool {
+    protocol.entry().capabilities.reads_through_read_path()
+}
+
 /// Why a world has no "Leader and term" chart, or `None` where some server can lead: a world whose
 /// servers elect no leader (Paxos, PBFT, Redis-style locks) has no leader and no Raft term to chart.
 pub fn no_leader_chart(protocol: ProtocolKind) -> Option<String> {
@@ -48,6 +55,14 @@ mod tests {
         assert!(no_leader_chart(ProtocolKind::Pbft).is_some());
         assert_eq!(no_leader_chart(ProtocolKind::Raft), None);
         assert_eq!(no_leader_chart(ProtocolKind::LockService), None);
+    }
+
+    #[test]
+    fn only_raft_clients_read_through_a_read_path() {
+        assert!(reads_through_read_path(ProtocolKind::Raft));
+        assert!(runs_raft(ProtocolKind::LockService));
+        assert!(!reads_through_read_path(ProtocolKind::LockService));
+        assert!(!reads_through_read_path(ProtocolKind::Paxos));
     }
 
     #[test]

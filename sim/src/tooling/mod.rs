@@ -13,6 +13,7 @@ pub mod explore;
 pub mod gallery;
 pub mod history_bench;
 pub mod lesson;
+pub mod lesson_search;
 pub mod replay;
 pub mod runner;
 pub mod scenario;

@@ -6,7 +6,6 @@
 //! scenario can be printed with [`chaos_scenario`] + [`crate::tooling::scenario::to_toml_string`] and
 //! re-run alone.
 
-use crate::contract::config::ReadPath;
 use crate::contract::entry::Progress;
 use crate::contract::report::Report;
 use crate::engine::linearizable::Budget;
@@ -17,7 +16,8 @@ use crate::tooling::chaos::raft_liar::run_watching_the_liar;
 use crate::tooling::chaos::{chaos_scenario, ChaosOptions};
 use crate::tooling::runner::ScenarioRun;
 use crate::tooling::scenario::{parse_scenario, to_toml_string, Scenario};
-use crate::tooling::sweep_history::{seed_history, HistoryTally, SeedHistory, NOT_LINEARIZABLE};
+use crate::tooling::sweep_history::NOT_LINEARIZABLE;
+use crate::tooling::sweep_history::{seed_history, HistoryTally, SeedHistories, SeedHistory};
 use crate::worlds::registry;
 use std::collections::BTreeMap;
 
@@ -39,9 +39,9 @@ pub struct SeedOutcome {
     /// For a configuration with a liar: whether the liar told a lie the run could catch
     /// (`chaos::raft_liar`). `None` where no liar is judged.
     pub exercised: Option<bool>,
-    /// The read path the seed ran with and its client history's verdict, where the sweep checks
-    /// histories (`sweep_history`).
-    pub history: Option<(ReadPath, SeedHistory)>,
+    /// The client history's verdicts (per model, and the read path the seed ran with where its
+    /// clients read through one), where the sweep checks histories (`sweep_history`).
+    pub history: Option<SeedHistories>,
 }
 
 impl SeedOutcome {
@@ -77,12 +77,22 @@ pub fn judge_scenario_with_history(
 ) -> Result<SeedOutcome, String> {
     let mut run = ScenarioRun::new(scenario)?;
     run.run_to_end();
-    let mut outcome = judge_raft_run(&run);
-    let (read_path, verdict) = seed_history(&run, budget)?;
-    if verdict == SeedHistory::NotLinearizable {
+    let outcome = judge_raft_run(&run);
+    with_history(outcome, &run, budget)
+}
+
+/// `outcome` with `run`'s client history checked within `budget`: a refused history fails the seed
+/// under [`NOT_LINEARIZABLE`], whatever the world.
+fn with_history(
+    mut outcome: SeedOutcome,
+    run: &ScenarioRun,
+    budget: Budget,
+) -> Result<SeedOutcome, String> {
+    let histories = seed_history(run, budget)?;
+    if histories.verdict == SeedHistory::NotLinearizable {
         outcome.violations.insert(NOT_LINEARIZABLE.to_string(), 1);
     }
-    outcome.history = Some((read_path, verdict));
+    outcome.history = Some(histories);
     Ok(outcome)
 }
 
@@ -177,8 +187,8 @@ impl SweepSummary {
                 self.caught_exercised_seeds += 1;
             }
         }
-        if let Some((read_path, verdict)) = outcome.history {
-            self.histories.add(outcome.seed, read_path, verdict);
+        if let Some(histories) = &outcome.history {
+            self.histories.add(outcome.seed, histories);
         }
         if outcome.failed() {
             self.failing_seed_count += 1;
@@ -285,6 +295,29 @@ pub fn run_lock_seed(seed: u64, options: &LockChaosOptions) -> Result<SeedOutcom
 pub fn run_holder_seed(seed: u64, options: &LockChaosOptions) -> Result<SeedOutcome, String> {
     let finished = holder_run(seed, options)?;
     Ok(judge_lock_run(&finished.run, options.fault_window_ms))
+}
+
+/// A coordination seed of either kind of profile (`holders`: [`run_holder_seed`], else
+/// [`run_lock_seed`]), its client history checked within `budget` too where one is given, as
+/// `judge_scenario_with_history` checks a Raft seed's.
+pub fn run_coordination_seed(
+    seed: u64,
+    options: &LockChaosOptions,
+    holders: bool,
+    history_budget: Option<Budget>,
+) -> Result<SeedOutcome, String> {
+    let run = if holders {
+        holder_run(seed, options)?.run
+    } else {
+        let mut run = ScenarioRun::new(lock_sweep_scenario(seed, options)?)?;
+        run.run_to_end();
+        run
+    };
+    let outcome = judge_lock_run(&run, options.fault_window_ms);
+    match history_budget {
+        Some(budget) => with_history(outcome, &run, budget),
+        None => Ok(outcome),
+    }
 }
 
 /// Whether a coordination world did its work after `heal_ms`, as its sweep plan's [`Progress`] asks.

@@ -1,7 +1,11 @@
-//! What a sweep's linearizability checks found, per read path.
+//! What a sweep's linearizability checks found, per read path and per history model.
 //!
-//! With `--linearizability` every seed's client history is checked against the key-value model within
-//! [`SWEEP_BUDGET`], and the seed's verdict is tallied under the read path the seed ran with. Three
+//! With `--linearizability` every seed's client history is checked against its world's models within
+//! [`SWEEP_BUDGET`] (Raft's key-value store; the lock service's fenced store and lock grants), and the
+//! seed's verdict is tallied twice: under each model, by that model's own part of the history, and,
+//! where the world's clients read through one of Raft's read paths, under the read path the seed ran
+//! with. A lock world's clients never read through a read path, so its seeds are filed under their
+//! models only: a `log` row for them would claim a read path that answered nothing. Three
 //! verdicts are kept apart and never folded into each other: *linearizable*, *not linearizable* (the
 //! checker found no order; the seed also fails, under [`NOT_LINEARIZABLE`]) and *undecided* (the
 //! budget ran out first: neither a pass nor a failure). A history with no client op the model judges
@@ -9,7 +13,7 @@
 
 use crate::contract::config::ReadPath;
 use crate::engine::linearizable::models::HistoryVerdict;
-use crate::engine::linearizable::Budget;
+use crate::engine::linearizable::{Budget, Check, Verdict};
 use crate::tooling::runner::ScenarioRun;
 use std::collections::BTreeMap;
 
@@ -37,9 +41,20 @@ pub enum SeedHistory {
     Undecided,
 }
 
+/// One seed's verdicts: over the whole history, and per model.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeedHistories {
+    /// The read path the seed's clients read through, where they read through one (plain Raft).
+    pub read_path: Option<ReadPath>,
+    /// Over every model: a refusal by any is a refusal (`HistoryCheck::verdict`).
+    pub verdict: SeedHistory,
+    /// Each model's verdict on its own part of the history, in the order the world lists them.
+    pub per_model: Vec<(&'static str, SeedHistory)>,
+}
+
 /// Checks the finished run's client history within `budget`. A malformed client log is an error: it
 /// would be a bug of the engine, never a verdict.
-pub fn seed_history(run: &ScenarioRun, budget: Budget) -> Result<(ReadPath, SeedHistory), String> {
+pub fn seed_history(run: &ScenarioRun, budget: Budget) -> Result<SeedHistories, String> {
     let world = run.world();
     let check = world.linearizability(budget).map_err(|error| {
         format!(
@@ -53,12 +68,35 @@ pub fn seed_history(run: &ScenarioRun, budget: Budget) -> Result<(ReadPath, Seed
         HistoryVerdict::Refused { .. } => SeedHistory::NotLinearizable,
         HistoryVerdict::Undecided { .. } => SeedHistory::Undecided,
     };
-    Ok((run.scenario().raft.read_path, verdict))
+    let reads = world.config().protocol.entry().capabilities;
+    Ok(SeedHistories {
+        read_path: reads
+            .reads_through_read_path()
+            .then_some(run.scenario().raft.read_path),
+        verdict,
+        per_model: check
+            .checks
+            .iter()
+            .map(|model| (model.model, model_verdict(model)))
+            .collect(),
+    })
 }
 
-/// The seeds of one read path, by verdict.
+/// One model's verdict on its part of a history; a model that judged no op judged nothing.
+fn model_verdict(check: &Check) -> SeedHistory {
+    if check.partitions.is_empty() {
+        return SeedHistory::NothingJudged;
+    }
+    match check.verdict() {
+        Verdict::Linearizable => SeedHistory::Linearizable,
+        Verdict::Refused { .. } => SeedHistory::NotLinearizable,
+        Verdict::Undecided { .. } => SeedHistory::Undecided,
+    }
+}
+
+/// The seeds of one read path, or of one model, by verdict.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct ReadPathTally {
+pub struct VerdictTally {
     pub seeds_checked: u64,
     pub linearizable: u64,
     pub not_linearizable: u64,
@@ -69,7 +107,7 @@ pub struct ReadPathTally {
     pub undecided_seeds: Vec<u64>,
 }
 
-impl ReadPathTally {
+impl VerdictTally {
     fn add(&mut self, seed: u64, verdict: SeedHistory) {
         self.seeds_checked += 1;
         let listed = match verdict {
@@ -95,7 +133,7 @@ impl ReadPathTally {
         }
     }
 
-    fn merge(&mut self, later: ReadPathTally) {
+    fn merge(&mut self, later: VerdictTally) {
         self.seeds_checked += later.seeds_checked;
         self.linearizable += later.linearizable;
         self.not_linearizable += later.not_linearizable;
@@ -114,22 +152,31 @@ impl ReadPathTally {
     }
 }
 
-/// Every read path's tally, by the path's scenario name.
+/// Every read path's tally, by the path's scenario name, and every model's, by the model's name.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct HistoryTally {
-    pub per_read_path: BTreeMap<&'static str, ReadPathTally>,
+    pub per_read_path: BTreeMap<&'static str, VerdictTally>,
+    pub per_model: BTreeMap<&'static str, VerdictTally>,
 }
 
 impl HistoryTally {
-    pub fn add(&mut self, seed: u64, read_path: ReadPath, verdict: SeedHistory) {
-        let tally = self.per_read_path.entry(read_path.name()).or_default();
-        tally.add(seed, verdict);
+    pub fn add(&mut self, seed: u64, histories: &SeedHistories) {
+        if let Some(read_path) = histories.read_path {
+            let tally = self.per_read_path.entry(read_path.name()).or_default();
+            tally.add(seed, histories.verdict);
+        }
+        for (model, verdict) in &histories.per_model {
+            self.per_model.entry(model).or_default().add(seed, *verdict);
+        }
     }
 
     /// Adds a later stretch of seeds' tally (`later` ran after every seed of `self`).
     pub fn merge(&mut self, later: HistoryTally) {
         for (path, tally) in later.per_read_path {
             self.per_read_path.entry(path).or_default().merge(tally);
+        }
+        for (model, tally) in later.per_model {
+            self.per_model.entry(model).or_default().merge(tally);
         }
     }
 }
@@ -138,15 +185,24 @@ impl HistoryTally {
 mod tests {
     use super::*;
 
+    /// A Raft seed's verdicts: read through `read_path`, one key-value model.
+    fn raft(read_path: ReadPath, verdict: SeedHistory) -> SeedHistories {
+        SeedHistories {
+            read_path: Some(read_path),
+            verdict,
+            per_model: vec![("key-value store", verdict)],
+        }
+    }
+
     #[test]
     fn undecided_and_refused_seeds_are_counted_apart_from_the_linearizable_ones() {
         let mut early = HistoryTally::default();
-        early.add(1, ReadPath::Lease, SeedHistory::Linearizable);
-        early.add(2, ReadPath::Lease, SeedHistory::Undecided);
-        early.add(3, ReadPath::Lease, SeedHistory::NotLinearizable);
+        early.add(1, &raft(ReadPath::Lease, SeedHistory::Linearizable));
+        early.add(2, &raft(ReadPath::Lease, SeedHistory::Undecided));
+        early.add(3, &raft(ReadPath::Lease, SeedHistory::NotLinearizable));
         let mut late = HistoryTally::default();
-        late.add(4, ReadPath::Lease, SeedHistory::NotLinearizable);
-        late.add(5, ReadPath::Log, SeedHistory::NothingJudged);
+        late.add(4, &raft(ReadPath::Lease, SeedHistory::NotLinearizable));
+        late.add(5, &raft(ReadPath::Log, SeedHistory::NothingJudged));
         early.merge(late);
         let lease = &early.per_read_path["lease"];
         assert_eq!(
@@ -160,13 +216,36 @@ mod tests {
             (log.seeds_checked, log.linearizable, log.nothing_judged),
             (1, 0, 1)
         );
+        let store = &early.per_model["key-value store"];
+        assert_eq!((store.seeds_checked, store.not_linearizable), (5, 2));
+    }
+
+    #[test]
+    fn a_world_read_through_no_read_path_is_filed_under_its_models_only() {
+        let mut tally = HistoryTally::default();
+        let lock_world = SeedHistories {
+            read_path: None,
+            verdict: SeedHistory::NotLinearizable,
+            per_model: vec![
+                ("fenced store", SeedHistory::NotLinearizable),
+                ("lock", SeedHistory::Linearizable),
+            ],
+        };
+        tally.add(7, &lock_world);
+        assert!(tally.per_read_path.is_empty(), "{tally:?}");
+        assert_eq!(tally.per_model["fenced store"].not_linearizable_seeds, [7]);
+        assert_eq!(tally.per_model["lock"].linearizable, 1);
+        assert_eq!(tally.per_model["lock"].not_linearizable, 0);
     }
 
     #[test]
     fn listed_seeds_stop_at_the_limit_but_the_counts_do_not() {
         let mut tally = HistoryTally::default();
         for seed in 0..(MAX_LISTED_HISTORY_SEEDS as u64 + 5) {
-            tally.add(seed, ReadPath::Follower, SeedHistory::NotLinearizable);
+            tally.add(
+                seed,
+                &raft(ReadPath::Follower, SeedHistory::NotLinearizable),
+            );
         }
         let follower = &tally.per_read_path["follower"];
         assert_eq!(

@@ -10,6 +10,7 @@ pub mod parallel;
 pub mod replay;
 pub mod run;
 pub mod sweep;
+pub mod sweep_coordination;
 pub mod sweep_history_rows;
 pub mod sweep_table;
 pub mod verify;

@@ -10,11 +10,15 @@
 //! many seeds the liar really lied in and how many of those the checkers caught.
 //! `--read-path log|read_index|lease|follower` runs every Raft seed with that read path instead of the
 //! one it draws, and `--linearizability` checks each seed's client history (`sweep_history`) and
-//! reports, per read path, the seeds checked, not linearizable (with the first of them) and undecided.
+//! reports, per read path, the seeds checked, not linearizable (with the first of them) and undecided,
+//! and the same per history model; on the lock service it checks the fenced store's and the lock
+//! grants' histories, reported per model only (`sweep_coordination`).
 
 use super::args::{FlagSpec, ParsedArgs};
 use super::parallel::sweep_on_threads;
-use super::sweep_history_rows::{history_rows, HistoryRow};
+pub use super::sweep_coordination::coordination_reproduce;
+use super::sweep_coordination::{check_histories_flag, coordination_report};
+use super::sweep_history_rows::{history_rows, model_rows, HistoryRow};
 use super::Outcome;
 use quorumlab_sim::chaos::holders::holder_run;
 use quorumlab_sim::chaos::locks::{LockChaosOptions, LockProfile};
@@ -27,7 +31,7 @@ use quorumlab_sim::scenario::{shown, to_toml_string, Scenario};
 use quorumlab_sim::suggest::did_you_mean;
 use quorumlab_sim::sweep::{judge_liar_scenario, judge_scenario_with_history};
 use quorumlab_sim::sweep::{
-    judge_scenario, lock_sweep_scenario, run_holder_seed, run_lock_seed, SweepSummary,
+    judge_scenario, lock_sweep_scenario, run_coordination_seed, SweepSummary,
 };
 use quorumlab_sim::sweep_history::SWEEP_BUDGET;
 use quorumlab_sim::{ProtocolConfig, ProtocolKind};
@@ -63,30 +67,35 @@ const MAX_COORDINATION_SERVERS: usize = MAX_NODES - 6;
 
 /// The JSON printed by a sweep.
 #[derive(Serialize)]
-struct SweepReport {
-    protocol: &'static str,
-    nodes: usize,
-    profile: &'static str,
+pub(super) struct SweepReport {
+    pub(super) protocol: &'static str,
+    pub(super) nodes: usize,
+    pub(super) profile: &'static str,
     /// The configuration swept, when it is not the default one.
     #[serde(skip_serializing_if = "Option::is_none")]
-    variant: Option<&'static str>,
-    first_seed: u64,
-    seeds: u64,
-    events_processed: u64,
-    violations_per_invariant: BTreeMap<String, u64>,
-    failing_seeds_per_invariant: BTreeMap<String, u64>,
-    failing_seed_count: u64,
-    failing_seeds: Vec<u64>,
-    first_failing_seed: Option<u64>,
-    reproduce: Option<String>,
+    pub(super) variant: Option<&'static str>,
+    pub(super) first_seed: u64,
+    pub(super) seeds: u64,
+    pub(super) events_processed: u64,
+    pub(super) violations_per_invariant: BTreeMap<String, u64>,
+    pub(super) failing_seeds_per_invariant: BTreeMap<String, u64>,
+    pub(super) failing_seed_count: u64,
+    pub(super) failing_seeds: Vec<u64>,
+    pub(super) first_failing_seed: Option<u64>,
+    pub(super) reproduce: Option<String>,
     /// With a liar: seeds in which it told a lie, and of those the ones a checker caught.
     #[serde(skip_serializing_if = "Option::is_none")]
-    exercised_seeds: Option<u64>,
+    pub(super) exercised_seeds: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    caught_exercised_seeds: Option<u64>,
-    /// With `--linearizability`: each read path's client-history verdicts.
+    pub(super) caught_exercised_seeds: Option<u64>,
+    /// With `--linearizability`, where the world's clients read through a read path (plain Raft):
+    /// each read path's client-history verdicts.
     #[serde(skip_serializing_if = "Option::is_none")]
-    linearizability: Option<BTreeMap<&'static str, HistoryRow>>,
+    pub(super) linearizability: Option<BTreeMap<&'static str, HistoryRow>>,
+    /// With `--linearizability`: each history model's verdicts on its own part of the histories
+    /// (Raft's "key-value store"; the lock service's "fenced store" and "lock").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) history_models: Option<BTreeMap<&'static str, HistoryRow>>,
 }
 
 pub fn sweep_command(args: &[String]) -> Outcome {
@@ -109,6 +118,8 @@ enum Target {
         name: &'static str,
         options: LockChaosOptions,
         profile: LockProfile,
+        /// `--linearizability`: check every seed's client history against the world's models.
+        histories: bool,
     },
 }
 
@@ -171,8 +182,10 @@ fn sweep_or_emit(args: &[String]) -> Result<Outcome, String> {
             };
             let summary = sweep_on_threads(first_seed, seed_count, run, jobs)?;
             let rows = histories.then(|| history_rows(&summary));
+            let model_rows = histories.then(|| model_rows(&summary));
             SweepReport {
                 linearizability: rows,
+                history_models: model_rows,
                 ..sweep_report(first_seed, options, *membership, summary)
             }
         }
@@ -185,18 +198,17 @@ fn sweep_or_emit(args: &[String]) -> Result<Outcome, String> {
             name,
             options,
             profile,
+            histories,
         } => {
-            let summary = match profile {
-                LockProfile::Holders => {
-                    let run = |seed| run_holder_seed(seed, options);
-                    sweep_on_threads(first_seed, seed_count, run, jobs)?
-                }
-                _ => {
-                    let run = |seed| run_lock_seed(seed, options);
-                    sweep_on_threads(first_seed, seed_count, run, jobs)?
-                }
-            };
-            coordination_report(name, first_seed, options, *profile, summary)
+            let holders = *profile == LockProfile::Holders;
+            let budget = histories.then_some(SWEEP_BUDGET);
+            let run = |seed| run_coordination_seed(seed, options, holders, budget);
+            let summary = sweep_on_threads(first_seed, seed_count, run, jobs)?;
+            let model_rows = histories.then(|| model_rows(&summary));
+            SweepReport {
+                history_models: model_rows,
+                ..coordination_report(name, first_seed, options, *profile, summary)
+            }
         }
     };
     let failed = report.failing_seed_count > 0;
@@ -233,14 +245,13 @@ fn target(parsed: &ParsedArgs) -> Result<Target, String> {
         .text("variant")
         .unwrap_or(entry.sweep.default_variant().name);
     let plain_raft_only = is_plain_raft(entry) && variant != RAFT_LIAR_VARIANT;
-    for flag in ["read-path", "linearizability"] {
-        let given = parsed.text(flag).is_some() || parsed.switch(flag);
-        if given && !plain_raft_only {
-            return Err(format!(
-                "--{flag} applies to a plain Raft sweep (its clients read and write a key-value store)"
-            ));
-        }
+    if parsed.text("read-path").is_some() && !plain_raft_only {
+        return Err(
+            "--read-path applies to a plain Raft sweep (its clients read and write a key-value store)"
+                .into(),
+        );
     }
+    check_histories_flag(parsed, entry, plain_raft_only)?;
     if is_plain_raft(entry) && variant == RAFT_LIAR_VARIANT {
         return liar_schedule(parsed).map(Target::RaftLiar);
     }
@@ -261,6 +272,7 @@ fn target(parsed: &ParsedArgs) -> Result<Target, String> {
         name: entry.name,
         options: coordination_options(parsed, options, profile)?,
         profile,
+        histories: parsed.switch("linearizability"),
     })
 }
 
@@ -483,6 +495,7 @@ fn sweep_report(
         exercised_seeds: None,
         caught_exercised_seeds: None,
         linearizability: None,
+        history_models: None,
     }
 }
 
@@ -515,58 +528,8 @@ fn liar_report(first_seed: u64, schedule: &LiarSchedule, summary: SweepSummary) 
         first_failing_seed,
         reproduce,
         linearizability: None,
+        history_models: None,
     }
-}
-
-fn coordination_report(
-    name: &'static str,
-    first_seed: u64,
-    options: &LockChaosOptions,
-    profile: LockProfile,
-    summary: SweepSummary,
-) -> SweepReport {
-    let first_failing_seed = summary.first_failing_seed();
-    SweepReport {
-        protocol: name,
-        nodes: options.server_count(),
-        profile: profile.name(),
-        variant: (options.variant != options.entry().sweep.default_variant().name)
-            .then_some(options.variant),
-        first_seed,
-        seeds: summary.seeds_run,
-        events_processed: summary.events_processed,
-        violations_per_invariant: summary.violations_per_invariant,
-        failing_seeds_per_invariant: summary.failing_seeds_per_invariant,
-        failing_seed_count: summary.failing_seed_count,
-        failing_seeds: summary.failing_seeds,
-        first_failing_seed,
-        reproduce: first_failing_seed
-            .map(|seed| coordination_reproduce(name, seed, options, profile)),
-        exercised_seeds: None,
-        caught_exercised_seeds: None,
-        linearizability: None,
-    }
-}
-
-/// The shell commands that write a coordination sweep's failing seed to a file and run it.
-pub fn coordination_reproduce(
-    name: &str,
-    seed: u64,
-    options: &LockChaosOptions,
-    profile: LockProfile,
-) -> String {
-    let file = format!("sweep-{name}-seed-{seed}.toml");
-    let default_variant = options.entry().sweep.default_variant().name;
-    let variant = if options.variant == default_variant {
-        String::new()
-    } else {
-        format!(" --variant {}", options.variant)
-    };
-    format!(
-        "quorumlab sweep --protocol {name} --emit-scenario {seed} --nodes {} --profile {}{variant} > {file} && quorumlab run {file}",
-        options.server_count(),
-        profile.name(),
-    )
 }
 
 /// The shell commands that write the failing seed's scenario to a file and run it.

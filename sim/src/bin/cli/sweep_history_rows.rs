@@ -1,9 +1,10 @@
-//! The `linearizability` block of a `quorumlab sweep --linearizability` report: one row per read path,
-//! its verdict counts as `sweep_history` tallied them, with the share refused and the first seeds of
-//! each kind, so the table in `docs/linearizability.md` can be read off it.
+//! The `linearizability` and `history_models` blocks of a `quorumlab sweep --linearizability` report:
+//! one row per read path (where the clients read through one) and one per history model, its verdict
+//! counts as `sweep_history` tallied them, with the share refused and the first seeds of each kind, so
+//! the tables in `docs/linearizability.md` can be read off it.
 
 use quorumlab_sim::sweep::SweepSummary;
-use quorumlab_sim::sweep_history::ReadPathTally;
+use quorumlab_sim::sweep_history::VerdictTally;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -22,7 +23,16 @@ pub struct HistoryRow {
 }
 
 pub fn history_rows(summary: &SweepSummary) -> BTreeMap<&'static str, HistoryRow> {
-    let row = |tally: &ReadPathTally| HistoryRow {
+    rows(&summary.histories.per_read_path)
+}
+
+/// One row per history model, by the model's name.
+pub fn model_rows(summary: &SweepSummary) -> BTreeMap<&'static str, HistoryRow> {
+    rows(&summary.histories.per_model)
+}
+
+fn rows(tallies: &BTreeMap<&'static str, VerdictTally>) -> BTreeMap<&'static str, HistoryRow> {
+    let row = |tally: &VerdictTally| HistoryRow {
         seeds_checked: tally.seeds_checked,
         linearizable: tally.linearizable,
         not_linearizable: tally.not_linearizable,
@@ -35,10 +45,8 @@ pub fn history_rows(summary: &SweepSummary) -> BTreeMap<&'static str, HistoryRow
         first_not_linearizable_seeds: tally.not_linearizable_seeds.clone(),
         first_undecided_seeds: tally.undecided_seeds.clone(),
     };
-    summary
-        .histories
-        .per_read_path
+    tallies
         .iter()
-        .map(|(path, tally)| (*path, row(tally)))
+        .map(|(name, tally)| (*name, row(tally)))
         .collect()
 }

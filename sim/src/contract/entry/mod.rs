@@ -60,6 +60,15 @@ pub struct Capabilities {
     pub server_quorum: ServerQuorum,
 }
 
+impl Capabilities {
+    /// The world's clients read through one of Raft's read paths (`read_path`): plain Raft's
+    /// key-value clients. A coordination world's workers take locks and write to a store, and its
+    /// client box only adds log writes, so a read path answers nothing there.
+    pub fn reads_through_read_path(&self) -> bool {
+        self.client_path == ClientPath::Raft
+    }
+}
+
 /// Digits of a unique hold value kept when it is shown: enough to tell two holds apart at a glance.
 const HOLD_VALUE_DIGITS: usize = 4;
 

@@ -29,7 +29,7 @@ mod advance;
 
 use super::evaluate::{CheckpointEvaluator, Verdict};
 use super::live_names::{LiveName, LIVE_NAMES};
-use super::Lesson;
+use super::{Lesson, SearchAnswer};
 use crate::base::ids::NodeId;
 use crate::base::time::SimTime;
 use crate::contract::action::Action;
@@ -285,6 +285,23 @@ impl LessonDriver {
             None => None,
         };
         (Observation { ticked, rewound }, verdict)
+    }
+
+    /// The learner's search on this run finished with `answer` (`summary`: its sentence): ticks the
+    /// open step if it is a "can it break?" step that this answer completes (`search_step.rs`), and
+    /// returns the step. Any other step, or an answer the step does not list, changes nothing.
+    pub fn search_answered(
+        &mut self,
+        answer: SearchAnswer,
+        summary: &str,
+        world: &World,
+    ) -> Option<usize> {
+        let step = self.lesson.steps.get(self.current)?;
+        if !step.search.as_ref()?.accepts(answer) {
+            return None;
+        }
+        let said = format!("The search answered: {summary}");
+        Some(self.tick(world, &said))
     }
 
     /// Marks the open step done with `explanation` and opens the next one now; returns the step.

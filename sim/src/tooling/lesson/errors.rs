@@ -53,6 +53,8 @@ pub enum LessonErrorKind {
     BadId { id: String },
     /// A step's `look.view` that names no part of the page the app can bring into view.
     UnknownView { view: String, known: Vec<String> },
+    /// A step's `search` that the search would refuse, or whose answers are not the search's.
+    BadSearch { message: String },
 }
 
 impl fmt::Display for LessonErrorKind {
@@ -86,6 +88,7 @@ impl fmt::Display for LessonErrorKind {
                 let text = shown(text);
                 write!(formatter, "checkpoint `{text}` at character {at}: {message}")
             }
+            LessonErrorKind::BadSearch { message } => write!(formatter, "the step's search: {message}"),
             LessonErrorKind::UnknownView { view, known } => write!(
                 formatter,
                 "`{}` is not a part of the page a step can point at; {}",

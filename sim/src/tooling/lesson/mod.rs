@@ -19,6 +19,9 @@
 //! scenario = "lessons/scenarios/fencing-calm.toml" # optional: this step (and the ones after it)
 //!                                                # begins on a fresh run of another world
 //! playback_percent = 50                          # optional pacing for the page: see `pacing.rs`
+//! search = { depth = 1, faults = 1, states = 200000, ahead_s = 4, answers = ["found"] }
+//!                                                # optional: the learner's search answering ticks
+//!                                                # the step too (see `search_step.rs`)
 //!
 //! [[step.predict]]
 //! question = "What happens next?"
@@ -53,6 +56,7 @@ mod live_names;
 mod pacing;
 mod parse;
 mod runner;
+mod search_step;
 
 pub(crate) use checkpoint::parse_checkpoint;
 pub use checkpoint::{checkpoint_names, Checkpoint, CheckpointError, WorldCheckpoint};
@@ -68,6 +72,7 @@ pub use live_names::{leading_placeholder, placeholders, LiveName, LIVE_NAMES};
 pub use pacing::{LookMoment, StepPacing, LOOK_VIEWS, MAX_PLAYBACK_PERCENT};
 pub use parse::{parse_lesson, DEFAULT_START_MS, DEFAULT_WITHIN_MS};
 pub use runner::LessonRun;
+pub use search_step::{SearchAnswer, SearchStep};
 
 use crate::contract::action::Action;
 use crate::tooling::scenario::Scenario;
@@ -282,6 +287,8 @@ pub struct LessonStep {
     pub own_world: Option<StepWorld>,
     /// How the page plays the run while this step is open (see `pacing.rs`).
     pub pacing: StepPacing,
+    /// A "can it break?" step: the search answers that also complete it (see `search_step.rs`).
+    pub search: Option<SearchStep>,
 }
 
 /// The scenario a step switches to, by path and parsed.

@@ -40,6 +40,7 @@ const STEP_KEYS: &[&str] = &[
     "playback_percent",
     "moves_while_paused",
     "look",
+    "search",
 ];
 const PREDICT_KEYS: &[&str] = &["question", "options"];
 const OPTION_KEYS: &[&str] = &["text", "correct", "explanation"];
@@ -107,6 +108,7 @@ pub fn parse_lesson(text: &str, file: &str) -> Result<Lesson> {
     };
     // A step with a scenario of its own names nodes of that world, and so do the steps after it.
     let mut names = node_names(&scenario);
+    let mut step_world = scenario.clone();
     let mut steps = Vec::new();
     if let Some(field) = top.optional("step") {
         for (index, entry) in field.array()?.iter().enumerate() {
@@ -127,8 +129,9 @@ pub fn parse_lesson(text: &str, file: &str) -> Result<Lesson> {
             };
             if let Some(world) = &own_world {
                 names = node_names(&world.scenario);
+                step_world = world.scenario.clone();
             }
-            steps.push(read_step(&table, &names, own_world)?);
+            steps.push(read_step(&table, &names, &step_world, own_world)?);
         }
     }
     let interview = match top.optional("interview") {
@@ -295,6 +298,7 @@ fn node_names(scenario: &Scenario) -> NodeNames {
 fn read_step(
     table: &TableReader<'_>,
     names: &NodeNames,
+    world: &Scenario,
     own_world: Option<StepWorld>,
 ) -> Result<LessonStep> {
     table.check_keys(STEP_KEYS)?;
@@ -351,6 +355,10 @@ fn read_step(
         predict,
         own_world,
         pacing: read_pacing(table)?,
+        search: match table.optional("search") {
+            Some(field) => Some(super::search_step::read_search(field, world)?),
+            None => None,
+        },
     })
 }
 
