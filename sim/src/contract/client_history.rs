@@ -93,6 +93,9 @@ pub enum Unknown {
     GaveUp,
     /// Still pending when the history ends.
     NotYet,
+    /// Refused after the client sent it again: an earlier copy may have taken effect before the
+    /// answer to it was lost, and the refusal answers only the resend.
+    RefusedResend,
 }
 
 /// How an op ended.

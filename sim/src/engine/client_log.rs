@@ -21,7 +21,7 @@ use crate::base::ids::NodeId;
 use crate::contract::client_history::{
     LogInstant, Op, OpCall, OpEnd, OpIndex, Record, Tap, Unknown, Who,
 };
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 /// Events (invocations and completions) the log keeps before it stops recording: about 10 MB.
@@ -61,6 +61,8 @@ pub struct ClientLog {
     /// Open ops waiting under a second id (a queued lock request under its lease): (client, alias)
     /// to the client's own id for the op.
     aliases: BTreeMap<(Who, u64), u64>,
+    /// Open ops their client has sent more than once (a retry under the same id).
+    resent: BTreeSet<(Who, u64)>,
     invoked: OpIndex,
     cap: usize,
     truncated_at_us: Option<u64>,
@@ -80,6 +82,7 @@ impl ClientLog {
             open: Vec::new(),
             pending: BTreeMap::new(),
             aliases: BTreeMap::new(),
+            resent: BTreeSet::new(),
             invoked: 0,
             cap,
             truncated_at_us: None,
@@ -127,12 +130,24 @@ impl ClientLog {
     }
 
     /// Records what a message told the history ([`Tap`]): an invoke of an op already open is a resend
-    /// of it and records nothing; an alias or completion that names no open op is ignored.
+    /// of it and records nothing; an alias or completion that names no open op is ignored. A refusal
+    /// of a resent op ends it as unknown, not failed: the refusal answers the resend, and an earlier
+    /// copy may have taken effect (a store that accepted a write, then lost its reply in a crash).
     pub fn tap(&mut self, at_us: u64, who: Who, tap: Tap, served_by: Option<NodeId>) {
         let record = match tap {
-            Tap::Invoke { local, .. } if self.pending.contains_key(&(who, local)) => return,
+            Tap::Invoke { local, .. } if self.pending.contains_key(&(who, local)) => {
+                self.resent.insert((who, local));
+                return;
+            }
             Tap::Invoke { local, call } => Record::Invoke { local, call },
-            Tap::Complete { local, end } => Record::Complete { local, end },
+            Tap::Complete { local, end } => {
+                let resent = self.resent.remove(&(who, local));
+                let end = match end {
+                    OpEnd::Failed(_) if resent => OpEnd::Unknown(Unknown::RefusedResend),
+                    end => end,
+                };
+                Record::Complete { local, end }
+            }
             Tap::Alias { local, alias } => {
                 if self.pending.contains_key(&(who, local)) {
                     self.aliases.insert((who, alias), local);
@@ -143,6 +158,7 @@ impl ClientLog {
                 let Some(local) = self.aliases.remove(&(who, alias)) else {
                     return;
                 };
+                self.resent.remove(&(who, local));
                 Record::Complete { local, end }
             }
         };
@@ -253,5 +269,52 @@ mod tests {
         assert_eq!(ops[3].completed.unwrap().position, CHUNK_LEN as u64);
         assert_eq!(ops[3].end, end);
         assert_eq!(ops[4].end, OpEnd::Unknown(Unknown::NotYet));
+    }
+
+    #[test]
+    fn a_refused_resend_ends_unknown_and_a_refusal_of_one_send_ends_failed() {
+        let mut log = ClientLog::default();
+        let who = Who::Node(NodeId(3));
+        let call = get(1);
+        log.tap(0, who, Tap::Invoke { local: 7, call }, None);
+        log.tap(5, who, Tap::Invoke { local: 7, call }, None);
+        log.tap(9, who, Tap::Invoke { local: 8, call }, None);
+        let refused = OpEnd::Failed("stale token");
+        log.tap(
+            10,
+            who,
+            Tap::Complete {
+                local: 7,
+                end: refused,
+            },
+            None,
+        );
+        log.tap(
+            11,
+            who,
+            Tap::Complete {
+                local: 8,
+                end: refused,
+            },
+            None,
+        );
+        let ops = log.ops();
+        assert_eq!(ops.len(), 2, "a resend is the same op");
+        assert_eq!(ops[0].end, OpEnd::Unknown(Unknown::RefusedResend));
+        assert_eq!(ops[1].end, refused);
+        // An op answered after a resend keeps its answer.
+        log.tap(12, who, Tap::Invoke { local: 9, call }, None);
+        log.tap(13, who, Tap::Invoke { local: 9, call }, None);
+        let answered = OpEnd::Ok(OpReturn::Read(None));
+        log.tap(
+            14,
+            who,
+            Tap::Complete {
+                local: 9,
+                end: answered,
+            },
+            None,
+        );
+        assert_eq!(log.ops()[2].end, answered);
     }
 }
