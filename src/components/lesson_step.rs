@@ -124,7 +124,7 @@ fn OpenStepControls(announce: bool) -> impl IntoView {
     let pending = move || {
         lessons.generation.of(Part::Lesson).track();
         lessons
-            .with_tracker(|tracker| tracker.pending().len())
+            .with_tracker(|tracker| tracker.pending_count())
             .unwrap_or(0)
     };
     // While comparing, the lesson judges one side only; it says which, so a tick is never a puzzle.

@@ -6,7 +6,7 @@ use crate::context::generation::{Generation, Part};
 use crate::lesson::completion::CompletionLog;
 use crate::lesson::loading::Course;
 use crate::lesson::predictions::Predictions;
-use crate::lesson::tracker::LessonTracker;
+use crate::lesson::runtime::LessonRuntime;
 use leptos::prelude::*;
 use quorumlab_sim::lesson::Lesson;
 use quorumlab_sim::scenario::Scenario;
@@ -17,7 +17,7 @@ use quorumlab_sim::time::SimTime;
 pub struct LessonContext {
     /// Fetched and parsed on first use: most visits never open a lesson.
     pub(crate) course: StoredValue<CourseState, LocalStorage>,
-    pub(crate) tracker: StoredValue<Option<LessonTracker>, LocalStorage>,
+    pub(crate) tracker: StoredValue<Option<Box<dyn LessonRuntime>>, LocalStorage>,
     /// The scenario of the lesson's run: a run of anything else closes the lesson.
     pub(crate) run_scenario: StoredValue<Option<Scenario>, LocalStorage>,
     /// What a completion code needs of the open lesson's runs (see `lesson::completion`).
@@ -82,16 +82,19 @@ impl LessonContext {
     }
 
     /// Reads the open lesson's tracker, if a lesson is open.
-    pub fn with_tracker<T>(&self, read: impl FnOnce(&LessonTracker) -> T) -> Option<T> {
+    pub fn with_tracker<T>(&self, read: impl FnOnce(&dyn LessonRuntime) -> T) -> Option<T> {
         self.tracker
-            .try_with_value(|tracker| tracker.as_ref().map(read))
+            .try_with_value(|tracker| tracker.as_deref().map(read))
             .flatten()
     }
 
     /// Changes the open lesson's tracker, if a lesson is open.
-    pub fn with_tracker_mut<T>(&self, change: impl FnOnce(&mut LessonTracker) -> T) -> Option<T> {
+    pub fn with_tracker_mut<T>(
+        &self,
+        change: impl FnOnce(&mut (dyn LessonRuntime + 'static)) -> T,
+    ) -> Option<T> {
         self.tracker
-            .try_update_value(|tracker| tracker.as_mut().map(change))
+            .try_update_value(|tracker| tracker.as_deref_mut().map(change))
             .flatten()
     }
 

@@ -12,7 +12,7 @@
 //! Only this visit's runs are in it: progress kept from an earlier visit is not proof of anything.
 //! Plain Rust, tested natively; `completion_live` keeps it in step with the page.
 
-use crate::lesson::tracker::{LessonTracker, DONE_EARLIER};
+use crate::lesson::tracker::DONE_EARLIER;
 use crate::session::Session;
 use quorumlab_sim::completion::{decode, encode, CompletionCode, LessonRunRecord, StepRecord};
 use quorumlab_sim::lesson::Lesson;
@@ -117,7 +117,7 @@ impl CompletionLog {
     pub fn code(
         &self,
         lesson: &Lesson,
-        tracker: &LessonTracker,
+        tracker: &dyn crate::lesson::runtime::LessonRuntime,
         session: &Session,
     ) -> Result<String, String> {
         let mut runs = self.finished.clone();
@@ -143,6 +143,7 @@ mod tests {
     use super::*;
     use crate::lesson::course;
     use crate::lesson::headless::{lesson_session, lesson_session_at, play_to_step};
+    use crate::lesson::tracker::LessonTracker;
     use quorumlab_sim::completion::{verify_text, HowMet, StepStatus};
 
     fn lesson(id: &str) -> Lesson {

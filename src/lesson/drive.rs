@@ -7,7 +7,7 @@
 //! What stays here is what only the page has: "show me" going back to where the step began, setting
 //! the learner's own moves in the step aside as a future they can bring back.
 
-use super::tracker::LessonTracker;
+use super::runtime::LessonRuntime;
 use crate::session::Session;
 use quorumlab_sim::action::Action;
 use quorumlab_sim::history::RecordedAction;
@@ -37,7 +37,7 @@ pub struct ShowMe {
 /// one that ticked it) is kept.
 pub fn show_me(
     session: &mut Session,
-    tracker: &mut LessonTracker,
+    tracker: &mut dyn LessonRuntime,
     actions_at_step_start: usize,
 ) -> ShowMe {
     let began = tracker.step_began();
@@ -78,7 +78,7 @@ pub fn show_me(
 }
 
 /// Runs `session` to `target`, performing due "show me" actions and checking the open step at each stop.
-pub fn drive_to(session: &mut Session, tracker: &mut LessonTracker, target: SimTime) -> Driven {
+pub fn drive_to(session: &mut Session, tracker: &mut dyn LessonRuntime, target: SimTime) -> Driven {
     drive_mirrored(session, tracker, target, &mut |_, _| {})
 }
 
@@ -86,11 +86,11 @@ pub fn drive_to(session: &mut Session, tracker: &mut LessonTracker, target: SimT
 /// (compare mode applies it to the right side there, so both sides get it at the same instant).
 pub fn drive_mirrored(
     session: &mut Session,
-    tracker: &mut LessonTracker,
+    tracker: &mut dyn LessonRuntime,
     target: SimTime,
     mirror: &mut dyn FnMut(SimTime, &Action),
 ) -> Driven {
-    tracker.drive(session.driver_mut(), target, mirror)
+    tracker.drive(session, target, mirror)
 }
 
 #[cfg(test)]
@@ -100,6 +100,7 @@ mod tests {
     use crate::lesson::headless::{
         lesson_session, lesson_session_at, opens_own_world, play_to_step,
     };
+    use crate::lesson::tracker::LessonTracker;
     use quorumlab_sim::lesson::LessonRun;
 
     /// "Show me" pressed the moment each step opens, driven in frames of `frame_us`.

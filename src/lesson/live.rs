@@ -18,13 +18,14 @@ use crate::format;
 use crate::lesson::completion::CompletionLog;
 use crate::lesson::completion_live as completion;
 use crate::lesson::drive::{drive_mirrored, Driven};
-use crate::lesson::headless::{lesson_session_at, opens_own_world, play_to_step, resume_at};
+use crate::lesson::headless::{lesson_session_at, opens_own_world};
 use crate::lesson::loading::{load_course, Course};
 use crate::lesson::markdown::{parse_blocks, Block};
 use crate::lesson::pacing;
 use crate::lesson::predictions::Predictions;
 use crate::lesson::progress::{storage_key, Progress};
 use crate::lesson::route::{is_lesson_fragment, lesson_fragment, parse_route};
+use crate::lesson::runtime;
 use crate::session::Session;
 use crate::share::SharedLesson;
 use crate::state::AppState;
@@ -122,9 +123,13 @@ pub fn open_lesson(state: AppState, index: usize, step: usize) {
     let Ok(Some(lesson)) = lessons.with_course(|course| course.get(index).cloned()) else {
         return;
     };
+    // Here whenever a course is: the course is read by the same part.
+    let Some(machinery) = runtime::machinery() else {
+        return;
+    };
     let opened = lesson_session_at(&lesson, step).and_then(|mut session| {
         let began = session.now();
-        let tracker = play_to_step(&mut session, &lesson, step)?;
+        let tracker = (machinery.play_to_step)(&mut session, &lesson, step)?;
         Ok((session, tracker, began))
     });
     match opened {
@@ -218,7 +223,7 @@ pub fn drive_frame(state: AppState, wall_ms: f64, speed: f64) -> bool {
     let has_work = lessons.tracker.try_with_value(|tracker| {
         tracker
             .as_ref()
-            .is_some_and(|tracker| !tracker.is_complete() || !tracker.pending().is_empty())
+            .is_some_and(|tracker| !tracker.is_complete() || tracker.pending_count() > 0)
     });
     // While the finished step's world waits to be replaced, it plays as a plain run: the open step
     // belongs to another world and must not be judged on this one.
@@ -238,9 +243,9 @@ pub fn drive_frame(state: AppState, wall_ms: f64, speed: f64) -> bool {
             lessons
                 .tracker
                 .try_update_value(|tracker| {
-                    tracker
-                        .as_mut()
-                        .map(|tracker| drive_mirrored(session, tracker, target, &mut mirror))
+                    tracker.as_mut().map(|tracker| {
+                        drive_mirrored(session, tracker.as_mut(), target, &mut mirror)
+                    })
                 })
                 .flatten()
         })
@@ -474,14 +479,14 @@ pub fn resume_shared(
         })
         .ok()
         .flatten();
-    let Some((index, lesson)) = found else {
+    let (Some((index, lesson)), Some(machinery)) = (found, runtime::machinery()) else {
         close_lesson(state);
         return Some(format!(
             "it was made in lesson `{}`, which this version does not have",
             shared.id
         ));
     };
-    let tracker = resume_at(session, &lesson, shared.step, shared.step_began);
+    let tracker = (machinery.resume_at)(session, &lesson, shared.step, shared.step_began);
     let before_step = session
         .actions()
         .iter()

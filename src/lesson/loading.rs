@@ -43,7 +43,11 @@ async fn fetch_course() -> Course {
         .iter()
         .map(|(path, text)| (*path, text.as_str()))
         .collect();
-    quorumlab_sim::lesson::parse_course(&files).map_err(|error| error.to_string())
+    // The parser comes with the lesson machinery's part (`lesson::runtime`), which every lesson needs.
+    let machinery = crate::lesson::runtime::fetch_machinery()
+        .await
+        .map_err(|_| "the lessons' code could not be loaded (check the connection and reload)")?;
+    (machinery.parse_course)(&files)
 }
 
 #[cfg(target_arch = "wasm32")]

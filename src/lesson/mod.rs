@@ -38,6 +38,7 @@ pub mod predictions;
 pub mod progress;
 pub mod reach;
 pub mod route;
+pub mod runtime;
 pub mod search_answer;
 pub mod show_me;
 pub mod tracker;
