@@ -89,6 +89,7 @@ pub fn App() -> impl IntoView {
             </header>
             <DeckBar />
             <NoticeBar />
+            <crate::link_readers::OpeningLink />
             <ReplacedFutureBar />
             <main class=move || if state.parts().lesson.active.with(Option::is_some) { "workspace with-lesson" } else { "workspace" }>
                 <LessonPanel />

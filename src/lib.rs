@@ -23,6 +23,7 @@ pub mod latency;
 pub mod layout;
 pub mod lazy_part;
 pub mod lesson;
+pub mod link_readers;
 pub mod narration;
 pub mod node_actions;
 pub mod placement;

@@ -1,9 +1,11 @@
 //! Opening a compare link from the address: when the app starts, and when a link is pasted into an
 //! open tab (only the fragment changes then, so no reload follows).
 
-use crate::compare::link::{is_compare_fragment, open_pair_link};
+use crate::compare::link::is_compare_fragment;
 use crate::compare::open::open_pair;
 use crate::context::notice::Notice;
+use crate::link_readers::{with_readers, READERS_MISSING};
+use crate::session::Session;
 use crate::state::AppState;
 use crate::web_io;
 use leptos::prelude::*;
@@ -22,7 +24,17 @@ fn open_from_address(state: AppState) {
     if !is_compare_fragment(&fragment) {
         return;
     }
-    let opened = open_pair_link(&fragment).and_then(|(left, right)| {
+    // The reader arrives as a part (`crate::link_readers`); the address may change meanwhile.
+    with_readers(move |readers| {
+        let opened = readers
+            .map_err(|_| READERS_MISSING.to_string())
+            .and_then(|readers| (readers.open_pair_link)(&fragment));
+        show_opened(state, opened);
+    });
+}
+
+fn show_opened(state: AppState, opened: Result<(Session, Session), String>) {
+    let opened = opened.and_then(|(left, right)| {
         let text = format!(
             "Opened two runs side by side: {} · seed {}, paused at {}",
             left.scenario().title,

@@ -5,11 +5,12 @@ use crate::context::notice::{Notice, NoticeContext};
 use crate::context::run::RunContext;
 use crate::context::{use_notices, use_playback, use_run};
 use crate::lesson::live;
+use crate::link_readers::{with_readers, READERS_MISSING};
 use crate::share::provenance::{made_here, replay_difference};
 use crate::share::replay::{capture, open};
 use crate::share::view_options::{self, ViewOptions};
 use crate::share::ShareError;
-use crate::share::{decode_fragment, encode_fragment, is_share_fragment};
+use crate::share::{encode_fragment, is_share_fragment, SharedRun};
 use crate::state::controls::{use_controls, Controls};
 use crate::state::AppState;
 use crate::theme::ThemeState;
@@ -19,13 +20,27 @@ use quorumlab_sim::behaviour::scenario_hash;
 
 /// If the address holds a share link, replays it and shows it paused at the shared instant, the way the
 /// sharer showed it (speed, presenter mode, schedule); a link that cannot be opened leaves the page as
-/// it was and says why.
+/// it was and says why. The link's reader arrives as a part (`crate::link_readers`).
 pub fn open_from_address(state: AppState) {
     let fragment = web_io::location_hash();
     if !is_share_fragment(&fragment) {
         return;
     }
-    let (run_part, query) = view_options::split(&fragment);
+    with_readers(move |readers| match readers {
+        Ok(readers) => open_fragment(state, &fragment, readers.decode_fragment),
+        Err(_) => state.parts().notices.notice.set(Some(Notice {
+            text: format!("This link could not be opened: {READERS_MISSING}. Nothing was changed."),
+            is_error: true,
+        })),
+    });
+}
+
+fn open_fragment(
+    state: AppState,
+    fragment: &str,
+    decode_fragment: fn(&str) -> Result<SharedRun, ShareError>,
+) {
+    let (run_part, query) = view_options::split(fragment);
     let decoded = ViewOptions::parse(query.unwrap_or(""))
         .and_then(|view| decode_fragment(run_part).map(|run| (run, view)));
     // A link made inside a lesson reopens it, so the course must be here first.
