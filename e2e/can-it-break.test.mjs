@@ -88,6 +88,15 @@ test('a long search shows its progress, the page keeps drawing, and Cancel stops
   try {
     await openSearch(page, 'fencing-pause.toml');
     await setBudget(page, { depth: 3, faults: 3, states: 500000, horizon: 20 });
+    // This page's frame rate before the search, on this machine as loaded now: the search must not
+    // take the page's frames away (a search on the main thread would leave a handful).
+    const framesInOneSecond = () => page.evaluate(() => new Promise((resolve) => {
+      let count = 0;
+      const start = performance.now();
+      const tick = () => (performance.now() - start < 1000 ? (count++, requestAnimationFrame(tick)) : resolve(count));
+      requestAnimationFrame(tick);
+    }));
+    const framesBefore = await framesInOneSecond();
     await page.click('[data-testid=search-go]');
     const statesNow = async () => Number((/^Searching: ([\d,]+) states/.exec(await page.textContent(PROGRESS)) ?? [0, '0'])[1].replaceAll(',', ''));
     const first = await waitUntil(statesNow, { timeout: 60_000, what: 'the first progress' });
@@ -106,13 +115,8 @@ test('a long search shows its progress, the page keeps drawing, and Cancel stops
     }, PROGRESS);
     assert.ok(texts >= 8, `${texts} progress updates in 2 s`);
     // The page's own frames keep coming while the worker searches.
-    const frames = await page.evaluate(() => new Promise((resolve) => {
-      let count = 0;
-      const start = performance.now();
-      const tick = () => (performance.now() - start < 1000 ? (count++, requestAnimationFrame(tick)) : resolve(count));
-      requestAnimationFrame(tick);
-    }));
-    assert.ok(frames >= 30, `${frames} frames in a second while searching`);
+    const frames = await framesInOneSecond();
+    assert.ok(frames >= Math.min(30, framesBefore / 2), `${frames} frames in a second while searching, ${framesBefore} before`);
     await app.screenshot('can-it-break-running');
 
     const cancelledWithin = await page.evaluate(async (selector) => {
