@@ -138,12 +138,7 @@ where
     Fetched: Future<Output = Result<Code, PartMissing>> + 'static,
     Draw: Fn(Code) -> AnyView + Send + Sync + 'static,
 {
-    let state = arrival_of(what, load);
-    move || match state.get() {
-        Arrival::Here(code) => untrack(|| draw(code)),
-        Arrival::Loading => view! { <LoadingPart what=what /> }.into_any(),
-        Arrival::Missing => view! { <MissingPart what=what /> }.into_any(),
-    }
+    lazy_place(what, load, draw, |waiting, _| waiting)
 }
 
 /// A lazily loaded sheet: while it arrives, an empty sheet over the page says what is coming, so a
@@ -162,19 +157,34 @@ where
     Draw: Fn(Code) -> AnyView + Send + Sync + 'static,
     Close: Fn() + Copy + Send + Sync + 'static,
 {
+    lazy_place(what, load, draw, move |waiting, missing| {
+        let close_button = missing.then(|| {
+            view! { <button data-testid="lazy-close" on:click=move |_| close()>"Close"</button> }
+        });
+        view! { <EmptySheet what=what>{waiting}{close_button}</EmptySheet> }.into_any()
+    })
+}
+
+/// The place of part `what`: its drawing once the code is here; until then the loading line or the
+/// missing-part card, inside `frame` (which is told whether the part is missing).
+fn lazy_place<Code, Load, Fetched, Draw, Frame>(
+    what: &'static str,
+    load: Load,
+    draw: Draw,
+    frame: Frame,
+) -> impl IntoView
+where
+    Code: Copy + Send + Sync + 'static,
+    Load: Fn() -> Fetched + 'static,
+    Fetched: Future<Output = Result<Code, PartMissing>> + 'static,
+    Draw: Fn(Code) -> AnyView + Send + Sync + 'static,
+    Frame: Fn(AnyView, bool) -> AnyView + Send + Sync + 'static,
+{
     let state = arrival_of(what, load);
     move || match state.get() {
         Arrival::Here(code) => untrack(|| draw(code)),
-        Arrival::Loading => {
-            view! { <EmptySheet what=what><LoadingPart what=what /></EmptySheet> }.into_any()
-        }
-        Arrival::Missing => view! {
-            <EmptySheet what=what>
-                <MissingPart what=what />
-                <button data-testid="lazy-close" on:click=move |_| close()>"Close"</button>
-            </EmptySheet>
-        }
-        .into_any(),
+        Arrival::Loading => frame(view! { <LoadingPart what=what /> }.into_any(), false),
+        Arrival::Missing => frame(view! { <MissingPart what=what /> }.into_any(), true),
     }
 }
 

@@ -74,6 +74,8 @@ fn draw_open_lesson(index: usize) -> AnyView {
 
 #[component]
 fn OpenLesson(lesson: Lesson) -> impl IntoView {
+    // Runs once the panel is in the page: a lesson opened before its panel's code arrived is shown now.
+    Effect::new(move |_| crate::lesson::reach::lesson_panel_drawn());
     let lessons = use_lesson();
     let controls = use_controls();
     let step_count = lesson.steps.len();

@@ -36,21 +36,30 @@ pub fn is_single_column() -> bool {
 /// lesson above the cluster (one column: a phone), the page scrolls to the step in hand instead, which
 /// sits just above the cluster, so the instruction and the nodes it names are on screen together.
 pub fn show_lesson_step(step_number: usize) {
-    show_lesson_step_when_drawn(step_number, 0, 0);
+    if query("[data-testid=lesson-panel]").is_some() {
+        show_lesson_step_soon(step_number);
+    } else {
+        // The panel's code arrives as a part the first time (`crate::lazy_part`), on a slow
+        // connection after seconds: the panel brings the step into view once it is drawn.
+        STEP_TO_SHOW.with(|waiting| waiting.set(Some(step_number)));
+    }
 }
 
-/// How long an opened lesson's panel may take to be drawn before it is brought into view anyway: its
-/// code arrives as a part of its own the first time (`crate::lazy_part`), on a slow connection after
-/// seconds.
-const PANEL_WAIT_TRIES: u32 = 200;
-const PANEL_WAIT_EVERY_MS: u32 = 50;
+thread_local! {
+    static STEP_TO_SHOW: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
+}
 
-fn show_lesson_step_when_drawn(step_number: usize, tries: u32, delay_ms: u32) {
-    gloo_timers::callback::Timeout::new(delay_ms, move || {
-        if query("[data-testid=lesson-panel]").is_none() && tries < PANEL_WAIT_TRIES {
-            show_lesson_step_when_drawn(step_number, tries + 1, PANEL_WAIT_EVERY_MS);
-            return;
-        }
+/// Called by the lesson panel once it is in the page: shows the step a lesson opened at while the
+/// panel was still on its way.
+pub fn lesson_panel_drawn() {
+    if let Some(step_number) = STEP_TO_SHOW.with(std::cell::Cell::take) {
+        show_lesson_step_soon(step_number);
+    }
+}
+
+fn show_lesson_step_soon(step_number: usize) {
+    // After this turn, once the page has laid out what was just drawn.
+    gloo_timers::callback::Timeout::new(0, move || {
         let Some(window) = web_sys::window() else {
             return;
         };
