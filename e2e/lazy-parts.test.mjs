@@ -19,6 +19,13 @@ const ADDRESSED_PARTS = [
     address: '#/run/v1/B3YxIHJhZnQAAwew6gGWAawCMgUPAKCcAegHAgAD4NwqSgUAtZguZAoDkE6rri1cB4C-kgE8jtrl',
     shown: '[data-testid=notice]:has-text("Opened a shared run: v1 raft")',
   },
+  // A coordination world's panels, from a gallery card's address.
+  { address: '#/gallery/redis-unsafe-release', shown: '[data-testid=kv-servers]' },
+  // Compare mode's stage and the compare link's reader.
+  {
+    address: '#/compare/v1/BnBpbm5lZAADAZBOlgGsAjIFDwAA6AcAAAAAAAAAU27pSg.BnBpbm5lZAADAZBOlgGsAjIFDwAA6AcAAAAAAAAAU27pSg',
+    shown: '[data-testid=compare-stage]',
+  },
 ];
 
 const partRequest = (url) => /\/split_[\w-]+\.wasm$/.test(new URL(url).pathname);
