@@ -80,7 +80,11 @@ pub fn OpeningLink() -> impl IntoView {
     let waiting = WAITING.with(ArcRwSignal::clone);
     move || {
         (waiting.get() > 0).then(|| {
-            view! { <p class="lazy-loading" role="status" aria-busy="true" data-testid="lazy-loading">"Opening the link…"</p> }
+            view! {
+                <div class="notice" role="status" aria-busy="true">
+                    <span data-testid="lazy-loading">"Opening the link…"</span>
+                </div>
+            }
         })
     }
 }
