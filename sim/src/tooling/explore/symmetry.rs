@@ -44,12 +44,11 @@ use crate::base::ids::NodeSet;
 use crate::base::permutation::Permutation;
 use crate::base::state_hash::digest_of;
 use crate::base::time::SimTime;
-use crate::checker::ELECTION_SAFETY;
+use crate::base::units::LogIndex;
 use crate::contract::action::{Action, ByzantineMode, NodeTarget};
-use crate::contract::config::ProtocolConfig;
 use crate::contract::protocol::Protocol;
+use crate::engine::checker::ELECTION_SAFETY;
 use crate::engine::world::{NodeSlot, World};
-use crate::protocols::raft::membership::Membership;
 use crate::tooling::runner::ScenarioRun;
 use crate::tooling::scenario::Scenario;
 use crate::worlds::actor::Actor;
@@ -203,9 +202,10 @@ pub fn reducer(
     request: &ExploreRequest,
     goal: &Goal,
 ) -> Result<Reducer, String> {
-    if !matches!(scenario.protocol, ProtocolConfig::Raft) {
-        return Err("node symmetry is reduced only in a plain Raft cluster".to_string());
-    }
+    let first_ms = request.first_choice_ms(scenario);
+    let mut run = ScenarioRun::new(scenario.clone())?;
+    run.advance_to(SimTime::from_ms(first_ms));
+    let servers = check_world(run.world())?;
     let wanted = match goal {
         Goal::Invariant(wanted) => wanted.as_deref(),
         Goal::Example(..) => {
@@ -225,11 +225,7 @@ pub fn reducer(
                 .to_string(),
         );
     }
-    let first_ms = request.first_choice_ms(scenario);
     check_steps(scenario, first_ms, wanted)?;
-    let mut run = ScenarioRun::new(scenario.clone())?;
-    run.advance_to(SimTime::from_ms(first_ms));
-    let servers = check_world(run.world())?;
     Ok(Reducer::over(servers))
 }
 
@@ -275,6 +271,26 @@ fn check_steps(scenario: &Scenario, first_ms: u64, wanted: Option<&str>) -> Resu
 /// checker, and 2 to [`MAX_SYMMETRIC_SERVERS`] of them: how many.
 fn check_world(world: &World) -> Result<usize, String> {
     let servers = world.node_count();
+    let first = NodeSet::first(servers);
+    for slot in world.nodes() {
+        let Actor::Raft(server) = &slot.actor else {
+            return Err("node symmetry is reduced only in a plain Raft cluster".to_string());
+        };
+        let membership = server.membership;
+        let unchanged = membership.bootstrap == first
+            && membership.logged == first
+            && membership.logged_index == LogIndex::ZERO
+            && membership.config_file.is_none();
+        if !unchanged {
+            return Err(format!(
+                "{} counts other voters than the cluster's first",
+                server.id
+            ));
+        }
+        if server.lying_mode() == Some(ByzantineMode::Selective) {
+            return Err(format!("{} ignores its peers by number", server.id));
+        }
+    }
     if servers < 2 {
         return Err("one server: there is nothing to interchange".to_string());
     }
@@ -285,21 +301,6 @@ fn check_world(world: &World) -> Result<usize, String> {
     }
     if world.checkers().world_any().is_some() {
         return Err("this world has a checker of its own".to_string());
-    }
-    let first = Membership::new(NodeSet::first(servers));
-    for slot in world.nodes() {
-        let Actor::Raft(server) = &slot.actor else {
-            return Err("not every node is a plain Raft server".to_string());
-        };
-        if server.membership != first {
-            return Err(format!(
-                "{} counts other voters than the cluster's first",
-                server.id
-            ));
-        }
-        if server.lying_mode() == Some(ByzantineMode::Selective) {
-            return Err(format!("{} ignores its peers by number", server.id));
-        }
     }
     Ok(servers)
 }
