@@ -64,7 +64,8 @@ pub struct SymmetryVerdict {
     pub applied: bool,
     /// The servers taken as interchangeable (0 when refused).
     pub servers: usize,
-    /// The permutations each state's canonical digest is the least over.
+    /// The renamings of the servers (n!): a state's canonical digest is the least over those of
+    /// them that put its servers in order, at most all.
     pub permutations: usize,
     /// Why it was refused, one sentence.
     #[serde(default, skip_serializing_if = "Option::is_none")]
