@@ -147,3 +147,29 @@ fn bad_requests_exit_2_with_a_short_reason() {
         assert!(output.stdout.is_empty());
     }
 }
+
+#[test]
+fn symmetry_is_asked_by_a_flag_and_the_report_says_what_it_did() {
+    let raft = example("leader-crash.toml");
+    let args = ["explore", raft.as_str(), "--without-steps", "--depth", "1"];
+    let plain = stdout_json(&quorumlab(&[&args[..], &["--states", "2000"]].concat()));
+    assert!(plain.get("symmetry").is_none(), "not asked, not said");
+    let asked = [&args[..], &["--states", "2000", "--symmetry"]].concat();
+    let reduced = stdout_json(&quorumlab(&asked));
+    assert_eq!(reduced["symmetry"]["applied"], true);
+    assert_eq!(reduced["symmetry"]["servers"], 5);
+    assert_eq!(reduced["symmetry"]["permutations"], 120);
+    let lock = example("no-fencing-pause.toml");
+    let refused = stdout_json(&quorumlab(&[
+        "explore",
+        lock.as_str(),
+        "--depth",
+        "1",
+        "--states",
+        "500",
+        "--symmetry",
+    ]));
+    assert_eq!(refused["symmetry"]["applied"], false);
+    let why = refused["symmetry"]["why"].as_str().unwrap();
+    assert!(why.contains("plain Raft"), "{why}");
+}

@@ -5,6 +5,7 @@
 pub mod clock;
 pub mod hash;
 pub mod ids;
+pub mod permutation;
 pub mod rng;
 pub mod state_hash;
 pub mod time;

@@ -22,7 +22,8 @@ usage:
   quorumlab experiment FILE [--trials N] [--json OUT.json] [--csv OUT.csv] [--emit-trial LINE:TRIAL]
       (format: sim/EXPERIMENTS.md; JSON to stdout unless --json; line summaries on stderr)
   quorumlab explore FILE [--invariant NAME] [--depth D] [--faults F] [--drops K] [--holds K] [--states N]
-      [--grain-ms G] [--horizon-ms T] [--from-ms S] [--pause-ms A,B] [--without-steps] [--emit-scenario OUT.toml]
+      [--grain-ms G] [--horizon-ms T] [--from-ms S] [--pause-ms A,B] [--symmetry] [--without-steps]
+      [--emit-scenario OUT.toml]
       (the shortest fault schedule that breaks an invariant, within the bounds; JSON report)
   quorumlab sweep [--protocol raft] --seeds N [--nodes K] [--chaos | --profile P] [--variant V] [--first-seed S] [--jobs J]
   quorumlab sweep --all [--world NAME] [--seeds N] [--raft-seeds N] [--holder-seeds N] [--first-seed S]

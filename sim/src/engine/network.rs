@@ -6,6 +6,7 @@
 //! the trace notes it. Dropped messages still travel (marked `dropped`) so the UI can show them fade out.
 
 use crate::base::ids::NodeId;
+use crate::base::permutation::Permutation;
 use crate::contract::link_settings::{link_key, LinkSettings};
 pub use crate::engine::in_flight::{InFlight, InFlightMessages, MessageId};
 use serde::Serialize;
@@ -83,6 +84,30 @@ impl Network {
         )
             .hash(&mut out);
         self.link_settings.hash(&mut out);
+    }
+
+    /// [`Network::digest`] with the nodes renamed by `renaming` (see `base/permutation.rs`): the
+    /// cut matrix read in the renamed order, each link's own settings under its renamed ends.
+    pub fn digest_under(&self, renaming: &Permutation, mut out: &mut dyn std::hash::Hasher) {
+        use std::hash::Hash;
+        let count = self.node_count;
+        self.node_count.hash(&mut out);
+        self.cut.len().hash(&mut out);
+        for from in 0..count {
+            for to in 0..count {
+                let old = renaming.source(from) * count + renaming.source(to);
+                self.cut[old].hash(&mut out);
+            }
+        }
+        (self.drop_ppm, self.duplicate_ppm).hash(&mut out);
+        let renamed: BTreeMap<(NodeId, NodeId), LinkSettings> = self
+            .link_settings
+            .iter()
+            .map(|(&(one, other), &settings)| {
+                (link_key(renaming.node(one), renaming.node(other)), settings)
+            })
+            .collect();
+        renamed.hash(&mut out);
     }
 
     pub fn link_up(&self, from: NodeId, to: NodeId) -> bool {

@@ -1,7 +1,7 @@
 //! `quorumlab explore FILE [--invariant NAME | --example CHECKPOINT] [--depth D] [--faults F]
 //! [--drops K] [--holds K] [--duplicates K] [--states N] [--grain-ms G] [--horizon-ms T] [--from-ms S]
 //! [--pause-ms A,B,..] [--drift-ppm A,..] [--jump-ms A,..] [--byzantine K] [--byzantine-modes M,..]
-//! [--no-crash] [--no-isolate] [--cut-links] [--no-shrink]
+//! [--no-crash] [--no-isolate] [--cut-links] [--no-shrink] [--symmetry]
 //! [--shrink-attempts N] [--without-steps] [--emit-scenario OUT.toml] [--bench]`: the bounded search for the
 //! shortest fault schedule that breaks an invariant (or reaches an example of a lesson checkpoint),
 //! shrunk, as one JSON report.
@@ -10,14 +10,17 @@
 //! rather than given. `--from-ms S` searches from that moment: the file's own steps stay as they
 //! are, and every step the search adds lies at or after S. `--emit-scenario` writes the scenario that replays a result, for
 //! `quorumlab run`. `--bench` prints the search's speed and the time to a shrunk result instead of
-//! the report. The speed (states per second) goes to stderr: it is a measurement of this machine,
+//! the report. `--symmetry` visits mirror images of a state once where that is sound (a plain Raft
+//! cluster; `explore/symmetry.rs`), and the report gains a `symmetry` object saying whether it was
+//! applied and, if not, why. The speed (states per second) goes to stderr: it is a measurement of this machine,
 //! and the report on stdout stays the same from run to run.
 
 use super::args::{FlagSpec, ParsedArgs};
 use super::Outcome;
 use quorumlab_sim::action::ByzantineMode;
 use quorumlab_sim::explore::search::merged;
-use quorumlab_sim::explore::{explore, ExploreRequest};
+use quorumlab_sim::explore::symmetry::{verdict, SymmetryVerdict};
+use quorumlab_sim::explore::{explore, ExploreReport, ExploreRequest};
 use quorumlab_sim::scenario::to_toml_string;
 use quorumlab_sim::scenario::{parse_scenario, Scenario};
 use std::time::Instant;
@@ -49,6 +52,7 @@ const FLAGS: FlagSpec = FlagSpec {
         "no-crash",
         "no-isolate",
         "cut-links",
+        "symmetry",
         "bench",
     ],
 };
@@ -85,9 +89,23 @@ fn explore_file(args: &[String]) -> Result<(), String> {
         let replay = to_toml_string(&merged(&scenario, schedule));
         std::fs::write(out, replay).map_err(|error| format!("{out}: cannot write: {error}"))?;
     }
-    let json = serde_json::to_string_pretty(&report).expect("reports serialize");
-    println!("{json}");
+    let json = match verdict(&scenario, &request) {
+        Some(symmetry) => serde_json::to_string_pretty(&WithSymmetry {
+            report: &report,
+            symmetry,
+        }),
+        None => serde_json::to_string_pretty(&report),
+    };
+    println!("{}", json.expect("reports serialize"));
     Ok(())
+}
+
+/// The report with what `--symmetry` did after its own fields, in their order.
+#[derive(serde::Serialize)]
+struct WithSymmetry<'a> {
+    #[serde(flatten)]
+    report: &'a ExploreReport,
+    symmetry: SymmetryVerdict,
 }
 
 /// The request the flags describe (defaults for what they leave out).
@@ -122,6 +140,7 @@ fn request_from(parsed: &ParsedArgs) -> Result<ExploreRequest, String> {
             .number("byzantine")?
             .unwrap_or(defaults.max_byzantine),
         byzantine_modes: modes(parsed.text("byzantine-modes"))?.unwrap_or(defaults.byzantine_modes),
+        symmetry: parsed.switch("symmetry"),
     })
 }
 
@@ -169,6 +188,7 @@ fn bench(scenario: &Scenario, request: &ExploreRequest, file: &str) -> Result<()
         "seconds_to_result": total_seconds,
         "summary": report.summary,
         "shrink": report.shrink,
+        "symmetry": verdict(scenario, request),
     });
     println!(
         "{}",

@@ -8,6 +8,7 @@
 use super::raft::CheckContext;
 use super::{Finding, Violations};
 use crate::base::ids::NodeSet;
+use crate::base::permutation::Permutation;
 use crate::base::units::LogIndex;
 pub use crate::contract::entry::invariants::CONFIGURATION_AGREEMENT;
 use crate::protocols::raft::{Command, Entry};
@@ -36,6 +37,17 @@ impl ConfigurationChecker {
         ConfigurationChecker {
             checked_commit: vec![LogIndex::ZERO; node_count],
             voters_at: Vec::new(),
+        }
+    }
+
+    /// Its `Hash` with the nodes renamed by `renaming`: checked commits in the renamed order, each
+    /// index's voters renamed.
+    pub fn digest_under(&self, renaming: &Permutation, mut out: &mut dyn std::hash::Hasher) {
+        use std::hash::Hash;
+        renaming.hash_positional(&self.checked_commit, out);
+        self.voters_at.len().hash(&mut out);
+        for &bits in &self.voters_at {
+            renaming.bits(bits).hash(&mut out);
         }
     }
 

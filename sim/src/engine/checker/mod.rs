@@ -80,6 +80,24 @@ impl Checkers {
         self.violations.counts().hash(&mut out);
     }
 
+    /// [`Checkers::digest`] with the nodes renamed by `renaming` (`base/permutation.rs`). The lock
+    /// checker and the world's own checker go in as they are: neither has anything to watch in a
+    /// plain Raft cluster, the one world the explorer renames.
+    pub fn digest_under(
+        &self,
+        renaming: &crate::base::permutation::Permutation,
+        mut out: &mut dyn std::hash::Hasher,
+    ) {
+        use std::hash::Hash;
+        self.raft.digest_under(renaming, out);
+        self.configuration.digest_under(renaming, out);
+        self.locks.digest(out);
+        if let Some(world) = &self.world {
+            world.digest(out);
+        }
+        self.violations.counts().hash(&mut out);
+    }
+
     /// One more node joined the world (a membership change).
     pub fn grow(&mut self) {
         self.raft.grow();

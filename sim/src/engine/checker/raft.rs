@@ -13,6 +13,7 @@
 use super::{Finding, Violations};
 use crate::base::hash::Fnv;
 use crate::base::ids::NodeId;
+use crate::base::permutation::Permutation;
 use crate::base::time::SimTime;
 use crate::base::units::{LogIndex, Term};
 pub use crate::contract::entry::invariants::{
@@ -97,6 +98,26 @@ impl RaftChecker {
         use std::hash::Hash;
         (&self.prefix, &self.committed, &self.committed_in_term).hash(&mut out);
         (&self.leader_of_term, &self.checked_commit).hash(&mut out);
+        let known = self.known.iter().fold(0u64, |sum, entry| {
+            sum.wrapping_add(crate::base::state_hash::digest_of(&entry))
+        });
+        (self.known.len(), known).hash(&mut out);
+    }
+
+    /// [`RaftChecker::digest`] with the nodes renamed by `renaming`: the per-node chains and checked
+    /// commits read in the renamed order, each term's leader renamed. The committed chain and the
+    /// `known` map hold log contents only.
+    pub fn digest_under(&self, renaming: &Permutation, mut out: &mut dyn std::hash::Hasher) {
+        use std::hash::Hash;
+        renaming.hash_positional(&self.prefix, out);
+        (&self.committed, &self.committed_in_term).hash(&mut out);
+        let leaders: BTreeMap<Term, NodeId> = self
+            .leader_of_term
+            .iter()
+            .map(|(&term, &node)| (term, renaming.node(node)))
+            .collect();
+        leaders.hash(&mut out);
+        renaming.hash_positional(&self.checked_commit, out);
         let known = self.known.iter().fold(0u64, |sum, entry| {
             sum.wrapping_add(crate::base::state_hash::digest_of(&entry))
         });

@@ -5,6 +5,7 @@
 
 use super::{BacklogItem, EventKind, NodeStatus, World};
 use crate::base::ids::NodeId;
+use crate::base::permutation::Permutation;
 use crate::base::time::SimTime;
 use crate::base::units::LogIndex;
 use crate::contract::action::RequestKind;
@@ -49,6 +50,21 @@ impl Clients {
     pub fn digest(&self, mut out: &mut dyn std::hash::Hasher) {
         use std::hash::Hash;
         (&self.pending, self.highest_acknowledged_write).hash(&mut out);
+    }
+
+    /// [`Clients::digest`] with the node each request went to renamed by `renaming`.
+    pub fn digest_under(&self, renaming: &Permutation, mut out: &mut dyn std::hash::Hasher) {
+        use std::hash::Hash;
+        self.pending.len().hash(&mut out);
+        for (id, record) in &self.pending {
+            let node = record.node.map(|node| renaming.node(node));
+            let renamed = ClientRecord {
+                node,
+                ..record.clone()
+            };
+            (id, renamed).hash(&mut out);
+        }
+        self.highest_acknowledged_write.hash(&mut out);
     }
 
     pub fn pending(&self) -> impl Iterator<Item = &ClientRecord> {

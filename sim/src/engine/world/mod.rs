@@ -19,6 +19,7 @@ mod membership;
 mod network_actions;
 mod price_report;
 mod read;
+mod renamed_digest;
 
 pub use clients::{ClientRecord, Clients, RECENT_REQUESTS};
 pub use disk::Disk;

@@ -49,6 +49,7 @@ pub mod message;
 pub mod parts;
 pub mod quorum;
 pub mod read_index;
+mod renamed_digest;
 mod replication;
 
 pub use log::{Command, Entry, Log, Payload};

@@ -23,9 +23,12 @@
 //! - not covered: faults between two choice points; a message arriving earlier than the seed drew
 //!   it, or held to a point inside its window other than the latest; timers firing other than when
 //!   due (they always fire when due, so time keeps its meaning; same-instant timers keep the queue's
-//!   order); clock faults beyond the world's bounds; other seeds; node symmetry.
+//!   order); clock faults beyond the world's bounds; other seeds.
 //!   States that differ only in the random generator are merged, so the search follows the first
 //!   one's future (see `engine/world/digest.rs`).
+//!
+//! Asked for (`symmetry`), mirror images of a state are visited once where that is sound: a plain
+//! Raft cluster's servers ([`symmetry`]).
 //!
 //! Each schedule is reached by branching a live run where it leaves its parent, not by replaying it
 //! from the start (`walk.rs`), which visits the same states in the same order.
@@ -42,6 +45,7 @@ pub mod report;
 pub mod request;
 pub mod search;
 pub mod shrink;
+pub mod symmetry;
 mod walk;
 
 pub use progress::Progress;

@@ -12,6 +12,7 @@ use super::progress::Progress;
 use super::report::{Bound, ExploreReport, Outcome, COVERS};
 use super::request::ExploreRequest;
 use super::shrink::{fault_count, Judge, ShrinkReport};
+use super::symmetry::{decide, Reducer, SymmetryVerdict};
 use super::walk::{Recipe, Used};
 use crate::tooling::runner::ScenarioRun;
 use crate::tooling::scenario::{Scenario, Step};
@@ -32,6 +33,10 @@ pub(super) struct Search<'a> {
     /// Where the level being walked ends in the arena (the next level's schedules come after).
     level_end: usize,
     pub(super) visited: FxHashSet<u64>,
+    /// The canonical digest, when node symmetry is reduced (`symmetry.rs`).
+    pub(super) symmetry: Option<Reducer>,
+    /// What the report says about symmetry, when it was asked for.
+    symmetry_said: Option<SymmetryVerdict>,
     pub(super) states: u64,
     pub(super) duplicates: u64,
     /// A level's children were cut short by the state budget.
@@ -68,6 +73,7 @@ pub fn explore_watched(
     request.validate(scenario)?;
     let goal = request.goal(scenario)?;
     ScenarioRun::new(scenario.clone())?;
+    let (symmetry, symmetry_said) = decide(scenario, request, &goal);
     let mut search = Search {
         scenario,
         request,
@@ -78,6 +84,8 @@ pub fn explore_watched(
         root_children: (0, 0),
         level_end: 0,
         visited: FxHashSet::default(),
+        symmetry,
+        symmetry_said,
         states: 0,
         duplicates: 0,
         truncated: false,
@@ -213,6 +221,9 @@ impl Search<'_> {
             let liars = request.max_byzantine;
             summary.push_str(&format!("; at most {liars} Byzantine node(s) offered"));
         }
+        if let Some(said) = &self.symmetry_said {
+            summary.push_str(&said.summary_note());
+        }
         if let Some(shrink) = &shrink {
             summary.push_str(&format!(
                 "; shrunk from {} step(s) and {} fault(s)",
@@ -227,7 +238,10 @@ impl Search<'_> {
             grain_ms: request.grain_ms,
             shrink,
             summary,
-            covers: COVERS.to_string(),
+            covers: self
+                .symmetry_said
+                .as_ref()
+                .map_or(COVERS.to_string(), |said| said.covers(COVERS)),
             memory_bytes: self.memory_bytes(),
         }
     }

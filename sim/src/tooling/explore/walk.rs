@@ -24,6 +24,9 @@ use crate::engine::world::World;
 use crate::tooling::runner::ScenarioRun;
 use crate::tooling::scenario::Step;
 
+/// Marks a canonical key, so it never stands for the same thing as a plain one.
+const SYMMETRIC: u8 = 1;
+
 /// One schedule: its last step and where the rest of it is.
 pub(super) struct Recipe {
     pub(super) parent: Option<usize>,
@@ -196,7 +199,7 @@ impl<'a> Search<'a> {
                 continue;
             }
             let min_key = if at_ms == start_ms { start_key } else { 0 };
-            let key = digest_of(&(branch.run.world().state_digest(), used, min_key));
+            let key = self.key(branch.run.world(), used, min_key);
             if !self.visited.insert(key) {
                 self.duplicates += 1;
                 return None;
@@ -212,6 +215,18 @@ impl<'a> Search<'a> {
                 return None;
             }
             at_ms = (at_ms + self.request.grain_ms).min(self.horizon_ms);
+        }
+    }
+
+    /// The visited set's key for `world` with `used` spent and catalogue keys from `min_key`: its
+    /// canonical digest where symmetry is reduced and the whole catalogue is offered, else its
+    /// digest (at the instant of a step only later keys are offered, and keys go by node number).
+    fn key(&self, world: &World, used: Used, min_key: u64) -> u64 {
+        match &self.symmetry {
+            Some(reducer) if min_key == 0 => {
+                digest_of(&(reducer.canonical(world), used, min_key, SYMMETRIC))
+            }
+            _ => digest_of(&(world.state_digest(), used, min_key)),
         }
     }
 
