@@ -49,6 +49,10 @@ pub struct ScenarioRun<R = World> {
     scenario: Scenario,
     run: R,
     skipped_steps: Vec<SkippedStep>,
+    /// Whether the steps are in time order (every parsed scenario's are), so the next due step can
+    /// be found by bisection rather than by a scan from the first step: a scan made each applied step
+    /// cost the whole script, quadratic in a long one (10,000 steps: 62% of a run's time).
+    steps_in_time_order: bool,
 }
 
 impl ScenarioRun {
@@ -80,6 +84,7 @@ impl<R: Run> ScenarioRun<R> {
     /// timeline rebuilt from a share link): steps its log already holds are not applied again.
     pub fn on(scenario: Scenario, run: R) -> ScenarioRun<R> {
         ScenarioRun {
+            steps_in_time_order: in_time_order(&scenario),
             scenario,
             run,
             skipped_steps: Vec::new(),
@@ -93,6 +98,7 @@ impl<R: Run> ScenarioRun<R> {
     /// Follows `scenario` from now on (the app's schedule edits): the caller keeps its steps up to now
     /// as they were, since the past is fixed.
     pub fn set_scenario(&mut self, scenario: Scenario) {
+        self.steps_in_time_order = in_time_order(&scenario);
         self.scenario = scenario;
     }
 
@@ -122,9 +128,19 @@ impl<R: Run> ScenarioRun<R> {
     pub fn next_due_step(&self, until: SimTime) -> Option<usize> {
         let now = self.run.now();
         let steps = &self.scenario.steps;
-        (0..steps.len()).find(|&index| {
-            let at = SimTime::from_ms(steps[index].at_ms);
-            at <= until && at >= now && !step_in_log(steps, index, self.run.log())
+        let at = |index: usize| SimTime::from_ms(steps[index].at_ms);
+        let (first, end) = if self.steps_in_time_order {
+            (
+                steps.partition_point(|step| SimTime::from_ms(step.at_ms) < now),
+                steps.partition_point(|step| SimTime::from_ms(step.at_ms) <= until),
+            )
+        } else {
+            (0, steps.len())
+        };
+        (first..end.max(first)).find(|&index| {
+            at(index) <= until
+                && at(index) >= now
+                && !step_recorded(steps, index, self.run.log(), self.steps_in_time_order)
         })
     }
 
@@ -184,14 +200,39 @@ impl<R: Run> ScenarioRun<R> {
     }
 }
 
+fn in_time_order(scenario: &Scenario) -> bool {
+    scenario
+        .steps
+        .windows(2)
+        .all(|pair| pair[0].at_ms <= pair[1].at_ms)
+}
+
 /// Whether scripted step `index` of `steps` is in `log`. Steps and recorded actions with the same
 /// time and action pair off in order, so two identical steps at one instant need two records.
 pub fn step_in_log<L: ActionLog + ?Sized>(steps: &[Step], index: usize, log: &L) -> bool {
+    step_recorded(steps, index, log, false)
+}
+
+/// [`step_in_log`], told whether `steps` are in time order: then a step's twins sit just before it,
+/// and a long script is not scanned from its start for each step.
+fn step_recorded<L: ActionLog + ?Sized>(
+    steps: &[Step],
+    index: usize,
+    log: &L,
+    in_time_order: bool,
+) -> bool {
     let step = &steps[index];
-    let twins_before = steps[..index]
-        .iter()
-        .filter(|earlier| earlier.at_ms == step.at_ms && earlier.action == step.action)
-        .count();
+    let twin = |earlier: &&Step| earlier.at_ms == step.at_ms && earlier.action == step.action;
+    let twins_before = if in_time_order {
+        steps[..index]
+            .iter()
+            .rev()
+            .take_while(|earlier| earlier.at_ms == step.at_ms)
+            .filter(twin)
+            .count()
+    } else {
+        steps[..index].iter().filter(twin).count()
+    };
     recorded_in(
         log,
         SimTime::from_ms(step.at_ms),
