@@ -8,7 +8,7 @@
 //! with [`answer_of`]; the lesson tests run [`request_of`] on the step's world.
 
 use crate::tooling::explore::{Bound, ExploreRequest, Outcome};
-use crate::tooling::lesson::{SearchAnswer, SearchFaultKinds, SearchStep};
+use crate::tooling::lesson::{SearchAnswer, SearchStep};
 
 /// The kind of a finished search's outcome: an example counts as found, like a counterexample; a
 /// level walked in full without a break is "none within the bound"; a state budget spent part way
@@ -50,6 +50,7 @@ pub fn request_of(step: &SearchStep) -> ExploreRequest {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tooling::lesson::SearchFaultKinds;
 
     #[test]
     fn each_outcome_is_one_kind_of_answer() {
