@@ -113,10 +113,10 @@ for (const [width, height, name] of SIZES) {
 }
 
 test('a one-node world offers no one-link cuts', async () => {
-  const app = await openApp({ width: 1280, height: 720 });
+  const app = await openApp({ width: 1280, height: 720, path: '/#/gallery/one-node' });
   const { page } = app;
   try {
-    await page.selectOption('[data-testid=protocol-picker]', 'one-node.toml');
+    await waitUntil(async () => /one node/i.test(await page.textContent('[data-testid=scenario-title]')), { what: 'the one-node world' });
     await page.click('[data-testid=can-it-break-open]');
     await page.waitForSelector('[data-testid=search-kinds]');
     assert.equal(await page.locator('[data-testid=search-kind-cut]').count(), 0);
@@ -173,3 +173,34 @@ for (const [width, height, name] of SIZES) {
     }
   });
 }
+
+// Lesson 11's last step: predict, then ask the search with cuts as the step says; its answer ticks it.
+test("lesson 11's can-it-break step is done when the search with cuts finds two values", async () => {
+  const { openStepWorld, step, stepResult, waitForStepState } = await import('./support/lesson-steps.mjs');
+  const app = await openApp({ width: 1440, height: 900, path: '/#/lesson/paxos/step/5' });
+  const { page } = app;
+  try {
+    await page.waitForSelector('[data-testid=lesson-panel][data-lesson-id="paxos"]');
+    if ((await step(page, 5).locator('[data-testid=open-step-world]').count()) > 0) await openStepWorld(page, 5);
+    await waitForStepState(page, 5, 'open', 20_000);
+    const question = step(page, 5).locator('[data-testid=predict]').first();
+    await question.locator('[data-testid=predict-option]').first().click();
+    await page.click('[data-testid=can-it-break-open]');
+    await page.waitForSelector('[data-testid=search-go]');
+    await page.selectOption('[data-testid=search-goal]', 'Agreement');
+    await setBudget(page, { depth: 4, faults: 4, states: 400000, horizon: 0.3 });
+    await setKind(page, 'pause', false);
+    await setKind(page, 'isolate', false);
+    await setKind(page, 'cut', true);
+    await page.click('[data-testid=search-go]');
+    assert.match(await waitForResult(page), /^Broken: Agreement, with 4 steps and 4 faults/);
+    await waitForStepState(page, 5, 'done', 10_000);
+    assert.match(await stepResult(page, 5), /The search answered: Broken: Agreement/);
+    assert.match(await question.locator('[data-testid=predict-feedback]').textContent(), /^✓ Right: /);
+    await step(page, 5).scrollIntoViewIfNeeded();
+    await shot(app, 'can-it-break-cuts-lesson-11');
+    assertNoProblems(app);
+  } finally {
+    await app.close();
+  }
+});

@@ -11,6 +11,7 @@ use crate::context::notice::Notice;
 use crate::context::use_notices;
 use crate::experiment::presets::PRESETS;
 use crate::experiment::sheet::go_to_experiment;
+use crate::explore::search::{Preset, SearchState};
 use crate::gallery::kept::{self, KeptImport};
 use crate::gallery::route::{
     gallery_fragment, go_to, is_gallery_fragment, parse_gallery_route, GalleryRoute,
@@ -38,6 +39,8 @@ pub struct GalleryState {
     imports_so_far: StoredValue<usize>,
     /// What storage holds: the imports' texts, to parse again on the next visit.
     kept: StoredValue<Vec<KeptImport>>,
+    /// The search card's state, which a `/search` address shows ready.
+    search: SearchState,
 }
 
 impl GalleryState {
@@ -50,6 +53,7 @@ impl GalleryState {
             built_in: StoredValue::new(built_in()),
             imports_so_far: StoredValue::new(0),
             kept: StoredValue::new(Vec::new()),
+            search: expect_context::<SearchState>(),
         };
         if let Some(problem) = gallery.restore_kept() {
             state.parts().notices.notice.set(Some(Notice {
@@ -258,8 +262,7 @@ fn open_item(
             .map_or("a break of any invariant".to_string(), |name| {
                 format!("a break of {name}")
             });
-        let search = expect_context::<crate::explore::search::SearchState>();
-        search.preset.set(Some(crate::explore::search::Preset {
+        gallery.search.preset.set(Some(Preset {
             kind: item.scenario.protocol.kind(),
             invariant,
         }));

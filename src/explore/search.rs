@@ -73,7 +73,16 @@ pub struct SearchState {
     /// A question to show ready, until the card takes it.
     pub preset: RwSignal<Option<Preset>>,
     link: StoredValue<Option<SearchLink>, LocalStorage>,
-    searched: StoredValue<Option<(Scenario, (u32, u32), FaultKinds)>>,
+    searched: StoredValue<Option<Asked>>,
+}
+
+/// What the search under way was asked, for its result: the scenario searched, the depth and fault
+/// bounds, and the kinds of fault it may use.
+#[derive(Clone)]
+struct Asked {
+    scenario: Scenario,
+    bounds: (u32, u32),
+    kinds: FaultKinds,
 }
 
 impl SearchState {
@@ -105,8 +114,11 @@ impl SearchState {
                 });
                 self.link.set_value(Some(link));
                 let bounds = (request.max_depth, request.max_faults);
-                self.searched
-                    .set_value(Some((scenario, bounds, kinds_of(&request))));
+                self.searched.set_value(Some(Asked {
+                    scenario,
+                    bounds,
+                    kinds: kinds_of(&request),
+                }));
                 self.status.set(SearchStatus::Starting);
             }
             Err(problem) => self.status.set(SearchStatus::Failed(problem)),
@@ -140,14 +152,14 @@ impl SearchState {
             }),
             FromSearch::Finished { report, elapsed_ms } => {
                 self.link.set_value(None);
-                let Some((searched, request_bounds, kinds)) = self.searched.get_value() else {
+                let Some(asked) = self.searched.get_value() else {
                     return;
                 };
                 self.status.set(SearchStatus::Finished(Arc::new(Finished {
                     report: *report,
-                    searched,
-                    request_bounds,
-                    kinds,
+                    searched: asked.scenario,
+                    request_bounds: asked.bounds,
+                    kinds: asked.kinds,
                     elapsed_ms,
                 })));
             }
