@@ -150,11 +150,11 @@ for (const [width, height, name] of SIZES) {
       assert.equal(await page.inputValue('[data-testid=search-goal]'), 'Agreement');
       assert.ok(await page.isChecked('[data-testid=search-from-start]'));
       assert.match(await page.textContent('[data-testid=scenario-title]'), /an acceptor that forgets/i);
-      const inView = await page.evaluate(() => {
-        const box = document.querySelector('[data-testid=search-go]').getBoundingClientRect();
+      const inView = await page.evaluate(() => ['search-goal', 'search-go'].map((id) => {
+        const box = document.querySelector(`[data-testid=${id}]`).getBoundingClientRect();
         return box.top >= 0 && box.bottom <= window.innerHeight;
-      });
-      assert.ok(inView, 'Go is on screen');
+      }));
+      assert.deepEqual(inView, [true, true], 'what it looks for and Go are on screen');
       assert.match(new URL(page.url()).hash, /^#\/gallery\/paxos-forgetful-acceptor\/search$/);
       await shot(app, `can-it-break-gallery-opened-${name}`);
       // One more press searches: Enter on the focused Go (a tap on the phone).

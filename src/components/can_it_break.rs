@@ -108,7 +108,24 @@ fn take_preset(form: Form, search: SearchState, preset: Preset) {
         .set(preset.invariant.unwrap_or_else(|| ANY.to_string()));
     search.open.set(true);
     search.preset.set(None);
-    request_animation_frame(|| crate::web_io::focus_element("[data-testid=search-go]"));
+    request_animation_frame(show_ready);
+}
+
+/// Brings the card's question to the top of the window (what it looks for, the budget and Go below
+/// it, all in view from a phone up), then focuses Go, which is then in view and needs no scroll.
+fn show_ready() {
+    let goal = web_sys::window()
+        .and_then(|window| window.document())
+        .and_then(|document| {
+            document
+                .query_selector("[data-testid=search-goal]")
+                .ok()
+                .flatten()
+        });
+    if let Some(goal) = goal {
+        goal.scroll_into_view_with_bool(true);
+    }
+    crate::web_io::focus_element("[data-testid=search-go]");
 }
 
 #[component]
