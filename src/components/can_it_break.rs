@@ -122,8 +122,9 @@ fn show_ready() {
                 .ok()
                 .flatten()
         });
-    if let Some(goal) = goal {
-        goal.scroll_into_view_with_bool(true);
+    // Its label ("Look for") too: the select's own top edge sat at the window's edge on a phone.
+    if let Some(field) = goal.map(|goal| goal.parent_element().unwrap_or(goal)) {
+        field.scroll_into_view_with_bool(true);
     }
     crate::web_io::focus_element("[data-testid=search-go]");
 }
