@@ -41,10 +41,11 @@ pub fn App() -> impl IntoView {
     share_button::open_from_address(state);
     crate::compare::address::install(state);
     live::open_from_address(state);
+    // Before the gallery: a `/search` address shows the search ready.
+    provide_context(crate::explore::search::SearchState::new());
     let gallery = GalleryState::install(state);
     DeckState::install(state, gallery);
     ExperimentSheetState::install(state);
-    provide_context(crate::explore::search::SearchState::new());
     live::install(state);
     live::prefetch_for_offline(state);
     frame_loop::start(state);

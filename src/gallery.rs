@@ -14,6 +14,33 @@ use quorumlab_sim::gallery::examples;
 use quorumlab_sim::scenario::{parse_scenario, shown, Scenario};
 use quorumlab_sim::suggest::did_you_mean;
 
+/// The invariant the gallery's "Can it break?" looks for: the one the scenario's own story breaks first
+/// (can the search find the break on its own, and a shorter way?), or `None`, any invariant, when the
+/// story breaks none (a safe design: does anything break within the bounds?). The story is played
+/// headless to its end, as `quorumlab run` plays it: a fraction of a second for any example.
+pub fn search_invariant(scenario: &Scenario) -> Option<String> {
+    let report = quorumlab_sim::runner::run_scenario(scenario).ok()?;
+    let listed: Vec<&str> = scenario
+        .protocol
+        .entry()
+        .invariants()
+        .map(|invariant| invariant.name)
+        .collect();
+    report
+        .world
+        .violations
+        .iter()
+        .min_by_key(|violation| violation.at_ms)
+        .map(|violation| violation.invariant.clone())
+        .filter(|name| listed.contains(&name.as_str()))
+}
+
+/// Whether a card offers "Can it break?": its world lists invariants for the search to break (every
+/// registered world does; the test below keeps it so).
+pub fn offers_search(scenario: &Scenario) -> bool {
+    scenario.protocol.entry().invariants().next().is_some()
+}
+
 /// Imported scenarios kept, at most (older ones give way).
 pub const MAX_IMPORTED: usize = 20;
 /// The prefix of an imported scenario's id.
@@ -120,6 +147,30 @@ pub fn no_card(built_in: &[GalleryItem], imported: &[GalleryItem], id: &str) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn can_it_break_looks_first_for_what_the_story_breaks_and_else_for_any() {
+        let cards = built_in();
+        let card = |id: &str| &cards.iter().find(|item| item.id == id).unwrap().scenario;
+        assert_eq!(
+            search_invariant(card("paxos-forgetful-acceptor")).as_deref(),
+            Some("Agreement")
+        );
+        assert_eq!(
+            search_invariant(card("pbft-misconfigured-three")).as_deref(),
+            Some("Honest Agreement")
+        );
+        assert_eq!(search_invariant(card("fencing-pause")), None);
+        // Every built-in card offers the search, and what it preselects is one of its world's own.
+        for item in &cards {
+            assert!(offers_search(&item.scenario), "{}", item.id);
+            if let Some(name) = search_invariant(&item.scenario) {
+                let kind = item.scenario.protocol.kind();
+                let listed = crate::world_text::capabilities::relevant_invariants(kind);
+                assert!(listed.contains(&name.as_str()), "{}: {name}", item.id);
+            }
+        }
+    }
 
     #[test]
     fn a_missing_card_is_answered_with_the_closest_ids() {

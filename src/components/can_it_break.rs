@@ -4,10 +4,13 @@
 //! cluster keeps drawing. Every control is a native button, select or number field: keyboard and
 //! touch work as for any form, and the fields are sized for a finger and a projector alike.
 
+use crate::components::can_it_break_budget::{
+    BudgetField, BudgetForm, FaultKindsField, LookAheadField,
+};
 use crate::components::can_it_break_result::SearchResult;
 use crate::context::use_run;
-use crate::explore::question::{Budget, Question, Sought, Start, MAX_HORIZON_S, MAX_PAGE_STATES};
-use crate::explore::search::{progress_words, SearchState, SearchStatus};
+use crate::explore::question::{Budget, Question, Sought, Start, MAX_PAGE_STATES};
+use crate::explore::search::{progress_words, Preset, SearchState, SearchStatus};
 use crate::state::AppState;
 use crate::world_text::capabilities::relevant_invariants;
 use leptos::prelude::*;
@@ -24,9 +27,7 @@ struct Form {
     start: RwSignal<Start>,
     sought: RwSignal<String>,
     checkpoint: RwSignal<String>,
-    budget: RwSignal<Budget>,
-    /// Why the last number typed into the budget was not taken, until a good one is.
-    budget_problem: RwSignal<Option<String>>,
+    budget: BudgetForm,
 }
 
 impl Form {
@@ -39,7 +40,7 @@ impl Form {
         Question {
             start: self.start.get_untracked(),
             sought,
-            budget: self.budget.get_untracked(),
+            budget: self.budget.budget.get_untracked(),
         }
     }
 }
@@ -53,20 +54,32 @@ pub fn CanItBreak() -> impl IntoView {
         start: RwSignal::new(Start::Beginning),
         sought: RwSignal::new(ANY.to_string()),
         checkpoint: RwSignal::new(String::new()),
-        budget: RwSignal::new(Budget::default()),
-        budget_problem: RwSignal::new(None),
+        budget: BudgetForm {
+            budget: RwSignal::new(Budget::default()),
+            problem: RwSignal::new(None),
+        },
     };
     // Another world has other invariants: the choice goes back to "any" (a new run of the same
-    // world, such as "Play it" opens, keeps it).
+    // world, such as "Play it" opens, keeps it). A search of the world that was replaced, or its
+    // result, would describe what is gone. A preset (the gallery's "Can it break?") is taken once
+    // its world is on screen, whether this card was already drawn or arrives after it.
     let kind = Memo::new(move |_| run.scenario.with(|scenario| scenario.protocol.kind()));
-    // A search of the world that was replaced, or its result, would describe what is gone.
-    Effect::new(move |before: Option<()>| {
-        kind.track();
-        form.sought.set(ANY.to_string());
-        if before.is_some() {
+    Effect::new(move |before: Option<quorumlab_sim::ProtocolKind>| {
+        let kind_now = kind.get();
+        let preset = search
+            .preset
+            .with(|preset| preset.clone().filter(|preset| preset.kind == kind_now));
+        let replaced = before.is_some_and(|before| before != kind_now);
+        if replaced || preset.is_some() {
             search.end();
             search.status.set(SearchStatus::Idle);
         }
+        match preset {
+            Some(preset) => take_preset(form, search, preset),
+            None if before != Some(kind_now) => form.sought.set(ANY.to_string()),
+            None => {}
+        }
+        kind_now
     });
     on_cleanup(move || search.end());
     // A search ends with this card (above), so while it stands every answer reaches the lesson.
@@ -88,9 +101,38 @@ pub fn CanItBreak() -> impl IntoView {
     }
 }
 
+/// Shows `preset`'s question ready: the card open, its invariant chosen, and Go focused (in view).
+fn take_preset(form: Form, search: SearchState, preset: Preset) {
+    form.start.set(Start::Beginning);
+    form.sought
+        .set(preset.invariant.unwrap_or_else(|| ANY.to_string()));
+    search.open.set(true);
+    search.preset.set(None);
+    request_animation_frame(show_ready);
+}
+
+/// Brings the card's question to the top of the window (what it looks for, the budget and Go below
+/// it, all in view from a phone up), then focuses Go, which is then in view and needs no scroll.
+fn show_ready() {
+    let goal = web_sys::window()
+        .and_then(|window| window.document())
+        .and_then(|document| {
+            document
+                .query_selector("[data-testid=search-goal]")
+                .ok()
+                .flatten()
+        });
+    // Its label ("Look for") too: the select's own top edge sat at the window's edge on a phone.
+    if let Some(field) = goal.map(|goal| goal.parent_element().unwrap_or(goal)) {
+        field.scroll_into_view_with_bool(true);
+    }
+    crate::web_io::focus_element("[data-testid=search-go]");
+}
+
 #[component]
 fn SearchForm(form: Form) -> impl IntoView {
     let run = use_run();
+    let node_count = Signal::derive(move || run.scenario.with(|scenario| scenario.actor_count()));
     let invariants = move || {
         run.scenario
             .with(|scenario| relevant_invariants(scenario.protocol.kind()))
@@ -127,69 +169,20 @@ fn SearchForm(form: Form) -> impl IntoView {
             </datalist>
         </Show>
         <div class="search-budget">
-            <BudgetField label="Depth (steps)" test_id="search-depth" max=u64::from(MAX_DEPTH) form=form
+            <BudgetField label="Depth (steps)" test_id="search-depth" max=u64::from(MAX_DEPTH) form=form.budget
                 read=|budget| u64::from(budget.max_depth) write=|budget, value| budget.max_depth = value as u32 />
-            <BudgetField label="Faults" test_id="search-faults" max=6 form=form
+            <BudgetField label="Faults" test_id="search-faults" max=6 form=form.budget
                 read=|budget| u64::from(budget.max_faults) write=|budget, value| budget.max_faults = value as u32 />
-            <BudgetField label="States" test_id="search-states" max=MAX_PAGE_STATES form=form
+            <BudgetField label="States" test_id="search-states" max=MAX_PAGE_STATES form=form.budget
                 read=|budget| budget.max_states write=|budget, value| budget.max_states = value />
-            <BudgetField label="Look ahead (s)" test_id="search-horizon" max=MAX_HORIZON_S form=form
-                read=|budget| budget.horizon_s write=|budget, value| budget.horizon_s = value />
+            <LookAheadField form=form.budget />
         </div>
-        <Show when=move || form.budget_problem.with(Option::is_some)>
+        <FaultKindsField form=form.budget node_count=node_count />
+        <Show when=move || form.budget.problem.with(Option::is_some)>
             <p class="error" role="alert" data-testid="search-budget-error">
-                {move || form.budget_problem.get().unwrap_or_default()}</p>
+                {move || form.budget.problem.get().unwrap_or_default()}</p>
         </Show>
     }
-}
-
-/// One number of the budget: a value outside 1..=max is put back to the last good one, and the form
-/// says why, so a typo is never silently replaced.
-#[component]
-fn BudgetField(
-    label: &'static str,
-    test_id: &'static str,
-    max: u64,
-    form: Form,
-    read: fn(&Budget) -> u64,
-    write: fn(&mut Budget, u64),
-) -> impl IntoView {
-    let change = move |event| {
-        let text = event_target_value(&event);
-        match text.trim().parse::<u64>() {
-            Ok(value) if (1..=max).contains(&value) => {
-                form.budget_problem.set(None);
-                form.budget.update(|budget| write(budget, value))
-            }
-            _ => {
-                let kept = form.budget.with_untracked(read);
-                form.budget_problem
-                    .set(Some(budget_problem(label, &text, max, kept)));
-                // Put the field back: the signal did not change, so set it to itself.
-                form.budget.update(|_| {});
-            }
-        }
-    };
-    view! {
-        <label class="search-number">{label}
-            <input type="number" inputmode="numeric" min="1" max=max.to_string() data-testid=test_id
-                prop:value=move || form.budget.with(read).to_string() on:change=change />
-        </label>
-    }
-}
-
-/// The sentence for a number the budget did not take: what was typed, what is allowed, what stays.
-fn budget_problem(label: &str, typed: &str, max: u64, kept: u64) -> String {
-    let typed = typed.trim();
-    let typed: String = typed.chars().take(24).collect();
-    let what = if typed.is_empty() {
-        "an empty value".to_string()
-    } else {
-        format!("“{typed}”")
-    };
-    let max = crate::format::thousands(max);
-    let kept = crate::format::thousands(kept);
-    format!("{label}: {what} is not a whole number from 1 to {max}; it stays {kept}.")
 }
 
 #[component]
@@ -238,25 +231,5 @@ fn SearchProgress() -> impl IntoView {
                 SearchStatus::Cancelled { .. } => "cancelled",
                 SearchStatus::Failed(_) => "failed",
             }>{words}</p>
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::budget_problem;
-
-    #[test]
-    fn a_refused_budget_number_says_what_was_typed_what_is_allowed_and_what_stays() {
-        assert_eq!(
-            budget_problem("States", " 9000000 ", 500_000, 20_000),
-            "States: “9000000” is not a whole number from 1 to 500,000; it stays 20,000."
-        );
-        assert_eq!(
-            budget_problem("Faults", "", 6, 2),
-            "Faults: an empty value is not a whole number from 1 to 6; it stays 2."
-        );
-        let long = "9".repeat(100);
-        let shown = budget_problem("Depth (steps)", &long, 12, 3);
-        assert!(shown.contains(&"9".repeat(24)) && !shown.contains(&"9".repeat(25)));
     }
 }

@@ -2,7 +2,7 @@
 //! found steps one per line and "Play it"; or that nothing was found within the bounds, which the
 //! words never call safe; or that the state budget ran out first.
 
-use crate::explore::search::{headline, SearchState, SearchStatus};
+use crate::explore::search::{headline, kinds_words, SearchState, SearchStatus};
 use crate::format;
 use crate::state::AppState;
 use leptos::prelude::*;
@@ -47,6 +47,7 @@ fn result_view(
             )
         }
     });
+    let kinds = kinds_words(finished.kinds);
     let look_ahead = format!(
         "Looked {} into the run, in {seconds} s of your time. A bounded search proves nothing beyond its bounds.",
         whole_seconds(report.horizon_ms)
@@ -65,6 +66,7 @@ fn result_view(
                 </ol>
             })}
             {shrunk.map(|words| view! { <p class="search-note">{words}</p> })}
+            <p class="search-note" data-testid="search-kinds-used">{kinds}</p>
             <p class="search-note">{look_ahead}</p>
             {found.then(|| view! {
                 <button class="primary" data-testid="search-play" on:click=move |_| { search.play_it(state); show_the_played_run(); }>"Play it"</button>

@@ -2,18 +2,23 @@
 //! with what it shows, what to try and what the class should see. Opening a card goes through the
 //! address (`#/gallery/<id>`, see `crate::gallery::route`), so a link opens it, back and forward move
 //! between what was opened. "Open" plays; "Demo" (a `/demo` address) opens paused with the fault
-//! schedule showing, and a card marked `demo` makes that its main button.
+//! schedule showing, and a card marked `demo` makes that its main button. "Can it break?" (a `/search`
+//! address) opens it paused with the search card open, the invariant its story breaks chosen (any,
+//! when it breaks none) and Go focused: one more key press searches it.
 
 use crate::components::schedule_lane::ScheduleShown;
 use crate::context::notice::Notice;
 use crate::context::use_notices;
 use crate::experiment::presets::PRESETS;
 use crate::experiment::sheet::go_to_experiment;
+use crate::explore::search::{Preset, SearchState};
 use crate::gallery::kept::{self, KeptImport};
 use crate::gallery::route::{
     gallery_fragment, go_to, is_gallery_fragment, parse_gallery_route, GalleryRoute,
 };
-use crate::gallery::{built_in, find, imported_item, no_card, remember, GalleryItem};
+use crate::gallery::{
+    built_in, find, imported_item, no_card, offers_search, remember, search_invariant, GalleryItem,
+};
 use crate::lesson::live;
 use crate::share::view_options;
 use crate::state::AppState;
@@ -34,6 +39,8 @@ pub struct GalleryState {
     imports_so_far: StoredValue<usize>,
     /// What storage holds: the imports' texts, to parse again on the next visit.
     kept: StoredValue<Vec<KeptImport>>,
+    /// The search card's state, which a `/search` address shows ready.
+    search: SearchState,
 }
 
 impl GalleryState {
@@ -46,6 +53,7 @@ impl GalleryState {
             built_in: StoredValue::new(built_in()),
             imports_so_far: StoredValue::new(0),
             kept: StoredValue::new(Vec::new()),
+            search: expect_context::<SearchState>(),
         };
         if let Some(problem) = gallery.restore_kept() {
             state.parts().notices.notice.set(Some(Notice {
@@ -189,10 +197,18 @@ fn open_from_address(state: AppState, gallery: GalleryState, schedule: ScheduleS
         GalleryRoute::Open { id, demo } => match gallery.item(&id) {
             Some(item) => {
                 let presenter = crate::deck::presenter_asked(query)?;
-                open_item(state, gallery, schedule, &item, demo);
+                let how = if demo { Opening::Demo } else { Opening::Play };
+                open_item(state, gallery, schedule, &item, how);
                 if presenter {
                     state.parts().playback.presenter.set(true);
                 }
+                Ok(())
+            }
+            None => Err(gallery.no_card(&id)),
+        },
+        GalleryRoute::Search { id } => match gallery.item(&id) {
+            Some(item) => {
+                open_item(state, gallery, schedule, &item, Opening::Search);
                 Ok(())
             }
             None => Err(gallery.no_card(&id)),
@@ -206,19 +222,29 @@ fn open_from_address(state: AppState, gallery: GalleryState, schedule: ScheduleS
     }
 }
 
+/// How a card's scenario opens.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Opening {
+    Play,
+    /// Paused, with the fault schedule showing.
+    Demo,
+    /// Paused, with "Can it break?" open and ready.
+    Search,
+}
+
 fn open_item(
     state: AppState,
     gallery: GalleryState,
     schedule: ScheduleShown,
     item: &GalleryItem,
-    demo: bool,
+    how: Opening,
 ) {
     if state.parts().lesson.active.with_untracked(Option::is_some) {
         live::close_lesson(state);
     }
     state.restart(item.scenario.clone());
-    state.parts().playback.playing.set(!demo);
-    if demo {
+    state.parts().playback.playing.set(how == Opening::Play);
+    if how == Opening::Demo {
         schedule.0.set(true);
     }
     show_page_top();
@@ -229,7 +255,25 @@ fn open_item(
         is_error: false,
     };
     let notices = state.parts().notices;
-    if demo {
+    if how == Opening::Search {
+        let invariant = search_invariant(&item.scenario);
+        let sought = invariant
+            .as_deref()
+            .map_or("a break of any invariant".to_string(), |name| {
+                format!("a break of {name}")
+            });
+        gallery.search.preset.set(Some(Preset {
+            kind: item.scenario.protocol.kind(),
+            invariant,
+        }));
+        notices.say_while_paused(Notice {
+            text: format!(
+                "{} (paused, with “Can it break?” ready to look for {sought}; press Go)",
+                notice.text
+            ),
+            ..notice
+        });
+    } else if how == Opening::Demo {
         notices.say_while_paused(Notice {
             text: format!(
                 "{} (paused, with its fault schedule under the timeline; press Play or Space to start)",
@@ -374,6 +418,14 @@ fn GalleryCard(item: GalleryItem) -> impl IntoView {
     };
     let open_label = format!("Open {}", item.title);
     let demo_label = format!("Open {} as a demo, paused", item.title);
+    let search_route = GalleryRoute::Search {
+        id: item.id.clone(),
+    };
+    let search_label = format!(
+        "Can it break? Open {} paused, with the search ready",
+        item.title
+    );
+    let offers_search = offers_search(&item.scenario);
     let remove_label = format!("Remove {} from the gallery", item.title);
     let gallery = expect_context::<GalleryState>();
     let notices = use_notices();
@@ -396,6 +448,9 @@ fn GalleryCard(item: GalleryItem) -> impl IntoView {
             <div class="row">
                 <a class=open_class href=gallery_fragment(&open_route) data-testid="gallery-open" aria-label=open_label>"Open"</a>
                 <a class=demo_class href=gallery_fragment(&demo_route) data-testid="gallery-demo" aria-label=demo_label>{demo_text}</a>
+                {offers_search.then(|| view! {
+                    <a class="button" href=gallery_fragment(&search_route) data-testid="gallery-search" aria-label=search_label>"Can it break?"</a>
+                })}
                 {item.imported.then(|| view! {
                     <button data-testid="gallery-remove" aria-label=remove_label on:click=remove>"Remove"</button>
                 })}

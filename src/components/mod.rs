@@ -6,6 +6,7 @@
 
 pub mod after_first_paint;
 pub mod can_it_break;
+pub mod can_it_break_budget;
 pub mod can_it_break_result;
 pub mod charts;
 pub mod checker_badges;

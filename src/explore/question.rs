@@ -9,15 +9,26 @@
 //!
 //! The budget is the learner's, within bounds the page sets for a tab: the engine's own limits on
 //! depth, and a state and horizon limit that keep one search to seconds or minutes, never hours.
+//!
+//! So are the kinds of fault the search may use (the engine's menu: crash and restart, timed pauses,
+//! isolating a node, cutting the link of one pair): every kind but one-link cuts unless the learner
+//! chooses, as headless. A one-link cut is offered only where there are at least three nodes (with
+//! two, cutting their one link is isolating either), and a search with no kind of fault is refused.
 
 use quorumlab_sim::explore::ExploreRequest;
 use quorumlab_sim::history::RecordedAction;
 use quorumlab_sim::scenario::{Scenario, Step};
 
+pub use quorumlab_sim::lesson::SearchFaultKinds as FaultKinds;
+
 /// Most states a search in the page may visit.
 pub const MAX_PAGE_STATES: u64 = 500_000;
 /// The longest stretch of simulated time a search in the page may look through.
 pub const MAX_HORIZON_S: u64 = 30;
+/// The shortest look-ahead, in ms: two choice points of the engine's 50 ms grid.
+pub const MIN_HORIZON_MS: u64 = 100;
+/// The fewest nodes for which cutting one link differs from isolating a node.
+pub const MIN_NODES_FOR_CUTS: usize = 3;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Start {
@@ -40,8 +51,10 @@ pub struct Budget {
     pub max_depth: u32,
     pub max_faults: u32,
     pub max_states: u64,
-    /// How far past the start the search looks, in seconds of simulated time.
-    pub horizon_s: u64,
+    /// How far past the start the search looks, in ms of simulated time (the card says seconds).
+    pub horizon_ms: u64,
+    /// The kinds of fault the search may use.
+    pub kinds: FaultKinds,
 }
 
 impl Default for Budget {
@@ -50,7 +63,8 @@ impl Default for Budget {
             max_depth: 2,
             max_faults: 2,
             max_states: 50_000,
-            horizon_s: 5,
+            horizon_ms: 5_000,
+            kinds: FaultKinds::default(),
         }
     }
 }
@@ -75,9 +89,10 @@ impl Question {
         if budget.max_states > MAX_PAGE_STATES {
             return Err(format!("at most {MAX_PAGE_STATES} states in the page"));
         }
-        if budget.horizon_s == 0 || budget.horizon_s > MAX_HORIZON_S {
-            return Err(format!("look 1 to {MAX_HORIZON_S} s ahead"));
+        if !(MIN_HORIZON_MS..=MAX_HORIZON_S * 1_000).contains(&budget.horizon_ms) {
+            return Err(format!("look 0.1 to {MAX_HORIZON_S} s ahead"));
         }
+        check_kinds(budget.kinds, scenario.actor_count())?;
         let mut searched = scenario.clone();
         let start_ms = match self.start {
             Start::Beginning => 0,
@@ -97,13 +112,53 @@ impl Question {
             max_depth: budget.max_depth,
             max_faults: budget.max_faults,
             max_states: budget.max_states,
-            horizon_ms: Some(start_ms + budget.horizon_s * 1_000),
+            horizon_ms: Some(start_ms + budget.horizon_ms),
             from_ms: start_ms,
-            ..ExploreRequest::default()
+            ..with_kinds(budget.kinds)
         };
         request.validate(&searched)?;
         request.goal(&searched)?;
         Ok((searched, request))
+    }
+}
+
+/// The kinds asked for make sense in a world of `node_count` nodes; the error is one short sentence.
+fn check_kinds(kinds: FaultKinds, node_count: usize) -> Result<(), String> {
+    if !(kinds.crash || kinds.pauses || kinds.isolate || kinds.cut_links) {
+        return Err("choose at least one kind of fault for the search to use".to_string());
+    }
+    if kinds.cut_links && node_count < MIN_NODES_FOR_CUTS {
+        return Err(format!(
+            "cutting one link needs at least {MIN_NODES_FOR_CUTS} nodes (this world has {node_count})"
+        ));
+    }
+    Ok(())
+}
+
+/// The engine's request with these kinds of fault and its defaults for the rest (no pause lengths
+/// when pauses are off).
+pub fn with_kinds(kinds: FaultKinds) -> ExploreRequest {
+    let defaults = ExploreRequest::default();
+    ExploreRequest {
+        crash: kinds.crash,
+        pause_ms: if kinds.pauses {
+            defaults.pause_ms.clone()
+        } else {
+            Vec::new()
+        },
+        isolate: kinds.isolate,
+        cut_links: kinds.cut_links,
+        ..defaults
+    }
+}
+
+/// The kinds of fault a request offers, read back (what a finished search says it used).
+pub fn kinds_of(request: &ExploreRequest) -> FaultKinds {
+    FaultKinds {
+        crash: request.crash,
+        pauses: !request.pause_ms.is_empty(),
+        isolate: request.isolate,
+        cut_links: request.cut_links,
     }
 }
 
@@ -163,6 +218,17 @@ mod tests {
         assert!(searched.steps.is_empty());
         assert_eq!(request.horizon_ms, Some(5_000));
         assert_eq!(request.from_ms, 0);
+        // Every kind of fault but one-link cuts, as headless.
+        let defaults = ExploreRequest::default();
+        assert_eq!(
+            (
+                request.crash,
+                &request.pause_ms,
+                request.isolate,
+                request.cut_links
+            ),
+            (true, &defaults.pause_ms, true, false)
+        );
     }
 
     #[test]
@@ -187,15 +253,84 @@ mod tests {
         let mut asked = question(Start::Beginning);
         asked.budget.max_states = MAX_PAGE_STATES + 1;
         assert!(asked.ask(&world, &[], 0).unwrap_err().contains("states"));
-        asked.budget = Budget {
-            horizon_s: 0,
-            ..Budget::default()
-        };
-        assert!(asked.ask(&world, &[], 0).unwrap_err().contains("ahead"));
+        for horizon_ms in [0, 99, 30_001] {
+            asked.budget = Budget {
+                horizon_ms,
+                ..Budget::default()
+            };
+            assert!(asked.ask(&world, &[], 0).unwrap_err().contains("ahead"));
+        }
         asked.budget = Budget {
             max_depth: 9,
             ..Budget::default()
         };
         assert!(asked.ask(&world, &[], 0).unwrap_err().contains("depth"));
+    }
+
+    fn forgetful_paxos() -> Scenario {
+        let (_, text) = EXAMPLES
+            .iter()
+            .find(|(name, _)| *name == "paxos-forgetful-acceptor.toml")
+            .unwrap();
+        parse_scenario(text, "paxos-forgetful-acceptor.toml").unwrap()
+    }
+
+    fn cuts_and_crashes() -> FaultKinds {
+        FaultKinds {
+            crash: true,
+            pauses: false,
+            isolate: false,
+            cut_links: true,
+        }
+    }
+
+    #[test]
+    fn the_chosen_kinds_of_fault_and_a_sub_second_look_ahead_reach_the_request() {
+        let asked = Question {
+            start: Start::Beginning,
+            sought: Sought::Invariant(Some("Agreement".to_string())),
+            budget: Budget {
+                max_depth: 4,
+                max_faults: 4,
+                max_states: 400_000,
+                horizon_ms: 300,
+                kinds: cuts_and_crashes(),
+            },
+        };
+        let (_, request) = asked.ask(&forgetful_paxos(), &[], 0).unwrap();
+        assert!(request.crash && request.cut_links && !request.isolate);
+        assert!(request.pause_ms.is_empty());
+        assert_eq!(request.horizon_ms, Some(300));
+        assert_eq!(kinds_of(&request), cuts_and_crashes());
+        // What the worker is sent carries the cuts (the request is the message's own field).
+        let sent = crate::explore::messages::ToSearch::Run {
+            scenario: Box::new(forgetful_paxos()),
+            request: request.clone(),
+        };
+        let read = crate::explore::messages::ToSearch::from_json(&sent.to_json()).unwrap();
+        let crate::explore::messages::ToSearch::Run { request: read, .. } = read;
+        assert!(read.cut_links && read.pause_ms.is_empty());
+        assert_eq!(kinds_of(&ExploreRequest::default()), FaultKinds::default());
+    }
+
+    #[test]
+    fn no_kind_of_fault_or_cuts_between_two_nodes_are_refused_with_a_reason() {
+        let mut asked = question(Start::Beginning);
+        asked.budget.kinds = FaultKinds {
+            crash: false,
+            pauses: false,
+            isolate: false,
+            cut_links: false,
+        };
+        let refused = asked.ask(&forgetful_paxos(), &[], 0).unwrap_err();
+        assert!(refused.contains("at least one kind of fault"), "{refused}");
+        asked.budget.kinds = cuts_and_crashes();
+        let mut pair = lease_world();
+        pair.protocol = quorumlab_sim::ProtocolConfig::Raft;
+        pair.node_count = 2;
+        assert_eq!(pair.actor_count(), 2);
+        let refused = asked.ask(&pair, &[], 0).unwrap_err();
+        assert!(refused.contains("at least 3 nodes"), "{refused}");
+        assert!(asked.ask(&forgetful_paxos(), &[], 0).is_ok());
     }
 }

@@ -4,7 +4,7 @@
 //! as an ordinary run. The words for a result are plain functions below, tested natively.
 
 use super::messages::{FromSearch, ToSearch};
-use super::question::Question;
+use super::question::{kinds_of, FaultKinds, Question};
 use super::search_link::SearchLink;
 use crate::format;
 use crate::lesson::{completion_live, live};
@@ -41,6 +41,8 @@ pub struct Finished {
     pub searched: Scenario,
     /// The request's depth and fault bounds, for the words of a bound reached.
     pub request_bounds: (u32, u32),
+    /// The kinds of fault the search could use, said with its result.
+    pub kinds: FaultKinds,
     pub elapsed_ms: f64,
 }
 
@@ -54,13 +56,33 @@ impl Finished {
     }
 }
 
+/// What another part of the page asks the card to show ready (the gallery's "Can it break?"): the
+/// invariant to look for (`None`: any) in a world of `kind`, and Go focused. The card takes it once
+/// that world is on screen.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Preset {
+    pub kind: quorumlab_sim::ProtocolKind,
+    pub invariant: Option<String>,
+}
+
 /// The panel's state, shared through context so a lesson step can read the last result.
 #[derive(Clone, Copy)]
 pub struct SearchState {
     pub open: RwSignal<bool>,
     pub status: RwSignal<SearchStatus>,
+    /// A question to show ready, until the card takes it.
+    pub preset: RwSignal<Option<Preset>>,
     link: StoredValue<Option<SearchLink>, LocalStorage>,
-    searched: StoredValue<Option<(Scenario, (u32, u32))>>,
+    searched: StoredValue<Option<Asked>>,
+}
+
+/// What the search under way was asked, for its result: the scenario searched, the depth and fault
+/// bounds, and the kinds of fault it may use.
+#[derive(Clone)]
+struct Asked {
+    scenario: Scenario,
+    bounds: (u32, u32),
+    kinds: FaultKinds,
 }
 
 impl SearchState {
@@ -68,6 +90,7 @@ impl SearchState {
         SearchState {
             open: RwSignal::new(false),
             status: RwSignal::new(SearchStatus::Idle),
+            preset: RwSignal::new(None),
             link: StoredValue::new_local(None),
             searched: StoredValue::new(None),
         }
@@ -91,7 +114,11 @@ impl SearchState {
                 });
                 self.link.set_value(Some(link));
                 let bounds = (request.max_depth, request.max_faults);
-                self.searched.set_value(Some((scenario, bounds)));
+                self.searched.set_value(Some(Asked {
+                    scenario,
+                    bounds,
+                    kinds: kinds_of(&request),
+                }));
                 self.status.set(SearchStatus::Starting);
             }
             Err(problem) => self.status.set(SearchStatus::Failed(problem)),
@@ -125,13 +152,14 @@ impl SearchState {
             }),
             FromSearch::Finished { report, elapsed_ms } => {
                 self.link.set_value(None);
-                let Some((searched, request_bounds)) = self.searched.get_value() else {
+                let Some(asked) = self.searched.get_value() else {
                     return;
                 };
                 self.status.set(SearchStatus::Finished(Arc::new(Finished {
                     report: *report,
-                    searched,
-                    request_bounds,
+                    searched: asked.scenario,
+                    request_bounds: asked.bounds,
+                    kinds: asked.kinds,
                     elapsed_ms,
                 })));
             }
@@ -187,6 +215,34 @@ pub fn progress_words(progress: &Progress, elapsed_ms: f64) -> String {
         format::thousands(progress.duplicates),
         counted_faults(progress.faults_in_use),
     )
+}
+
+/// The kinds of fault a search could use, in words: "crash and restart, one-link cuts; not pauses or
+/// isolation".
+pub fn kinds_words(kinds: FaultKinds) -> String {
+    let named = [
+        (kinds.crash, "crash and restart"),
+        (kinds.pauses, "pauses"),
+        (kinds.isolate, "isolation"),
+        (kinds.cut_links, "one-link cuts"),
+    ];
+    let names = |on: bool| -> Vec<&str> {
+        named
+            .iter()
+            .filter(|(used, _)| *used == on)
+            .map(|(_, name)| *name)
+            .collect()
+    };
+    let used = names(true).join(", ");
+    let unused = match names(false).as_slice() {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+    };
+    match unused {
+        unused if unused.is_empty() => format!("Faults it could use: {used}."),
+        unused => format!("Faults it could use: {used}; not {unused}."),
+    }
 }
 
 fn counted_faults(count: u32) -> String {
@@ -282,6 +338,29 @@ mod tests {
         assert!(said.starts_with("Bound reached"), "{said}");
         assert!(said.contains("complete only to depth 1"), "{said}");
         assert!(!said.to_lowercase().contains("safe"), "{said}");
+    }
+
+    #[test]
+    fn the_kinds_of_fault_are_said_with_those_left_out() {
+        assert_eq!(
+            kinds_words(FaultKinds::default()),
+            "Faults it could use: crash and restart, pauses, isolation; not one-link cuts."
+        );
+        let cuts = FaultKinds {
+            crash: true,
+            pauses: false,
+            isolate: false,
+            cut_links: true,
+        };
+        assert_eq!(
+            kinds_words(cuts),
+            "Faults it could use: crash and restart, one-link cuts; not pauses or isolation."
+        );
+        let every = FaultKinds {
+            cut_links: true,
+            ..FaultKinds::default()
+        };
+        assert!(kinds_words(every).ends_with("one-link cuts."));
     }
 
     #[test]

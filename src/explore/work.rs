@@ -79,7 +79,8 @@ mod tests {
                 max_depth: 1,
                 max_faults: 1,
                 max_states: 20_000,
-                horizon_s: 4,
+                horizon_ms: 4_000,
+                ..Budget::default()
             },
         }
     }
@@ -164,6 +165,7 @@ mod tests {
             report: (**report).clone(),
             searched,
             request_bounds: (1, 1),
+            kinds: Default::default(),
             elapsed_ms: 0.0,
         };
         let played = finished.found_scenario().expect("a schedule to play");

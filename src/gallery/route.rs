@@ -1,4 +1,5 @@
-//! Gallery addresses: `#/gallery` (the list), `#/gallery/<id>` and `#/gallery/<id>/demo`. Reading one
+//! Gallery addresses: `#/gallery` (the list), `#/gallery/<id>`, `#/gallery/<id>/demo` and
+//! `#/gallery/<id>/search` (opened paused with "Can it break?" ready). Reading one
 //! checks only its shape; whether the id names a card is the gallery's question, so each refusal can
 //! say exactly what is wrong.
 
@@ -13,6 +14,8 @@ pub enum GalleryRoute {
     List,
     /// One scenario; `demo` opens it paused with its fault schedule showing.
     Open { id: String, demo: bool },
+    /// One scenario, paused, with the "Can it break?" card open and ready to search it.
+    Search { id: String },
 }
 
 /// Goes to a gallery address: a new history entry, so back returns to what was there before.
@@ -38,6 +41,7 @@ pub fn gallery_fragment(route: &GalleryRoute) -> String {
         GalleryRoute::List => GALLERY_PREFIX.to_string(),
         GalleryRoute::Open { id, demo: false } => format!("{GALLERY_PREFIX}/{id}"),
         GalleryRoute::Open { id, demo: true } => format!("{GALLERY_PREFIX}/{id}/demo"),
+        GalleryRoute::Search { id } => format!("{GALLERY_PREFIX}/{id}/search"),
     }
 }
 
@@ -70,14 +74,14 @@ pub fn parse_gallery_route(fragment: &str) -> Result<GalleryRoute, String> {
             shown(&id)
         ));
     }
-    let demo = match (parts.next(), parts.next()) {
-        (None, _) => false,
-        (Some("demo"), None) => true,
+    match (parts.next(), parts.next()) {
+        (None, _) => Ok(GalleryRoute::Open { id, demo: false }),
+        (Some("demo"), None) => Ok(GalleryRoute::Open { id, demo: true }),
+        (Some("search"), None) => Ok(GalleryRoute::Search { id }),
         _ => {
-            return Err("after the scenario id the address may only hold `/demo`".to_string());
+            Err("after the scenario id the address may only hold `/demo` or `/search`".to_string())
         }
-    };
-    Ok(GalleryRoute::Open { id, demo })
+    }
 }
 
 #[cfg(test)]
@@ -97,6 +101,12 @@ mod tests {
             GalleryRoute::List,
             open("split-vote", false),
             open("one-node", true),
+            GalleryRoute::Search {
+                id: "paxos-forgetful-acceptor".to_string(),
+            },
+            GalleryRoute::Search {
+                id: "two-phase-commit/coordinator-crash".to_string(),
+            },
         ] {
             assert_eq!(parse_gallery_route(&gallery_fragment(&route)), Ok(route));
         }
@@ -131,6 +141,7 @@ mod tests {
         assert!(error("#/gallery/Split").contains("`Split` is not a scenario id"));
         assert!(error("#/gallery/a/play").contains("only hold `/demo`"));
         assert!(error("#/gallery/a/demo/x").contains("only hold `/demo`"));
+        assert!(error("#/gallery/a/search/x").contains("or `/search`"));
         assert!(error("#/galleryx").contains("starts with"));
         assert!(!error("#/gallery/a\u{7}").chars().any(char::is_control));
         assert!(!is_gallery_fragment("#/lesson/a") && !is_gallery_fragment("#/run/v4/x"));

@@ -24,22 +24,33 @@ pub fn answer_of(outcome: &Outcome) -> SearchAnswer {
     }
 }
 
-/// The request the page sends for `step`'s question and budget (its other settings the engine's
-/// defaults, as the page leaves them).
+/// The request the page sends for `step`'s question, budget and kinds of fault (its other settings the
+/// engine's defaults, as the page leaves them; pauses off means no pause lengths offered).
 pub fn request_of(step: &SearchStep) -> ExploreRequest {
+    let defaults = ExploreRequest::default();
+    let kinds = step.kinds;
     ExploreRequest {
         invariant: step.invariant.clone(),
         max_depth: step.depth,
         max_faults: step.faults,
         max_states: step.states,
-        horizon_ms: Some(step.ahead_s * 1_000),
-        ..ExploreRequest::default()
+        horizon_ms: Some(step.ahead_ms),
+        crash: kinds.crash,
+        pause_ms: if kinds.pauses {
+            defaults.pause_ms.clone()
+        } else {
+            Vec::new()
+        },
+        isolate: kinds.isolate,
+        cut_links: kinds.cut_links,
+        ..defaults
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tooling::lesson::SearchFaultKinds;
 
     #[test]
     fn each_outcome_is_one_kind_of_answer() {
@@ -70,7 +81,8 @@ mod tests {
             depth: 1,
             faults: 1,
             states: 200_000,
-            ahead_s: 4,
+            ahead_ms: 4_000,
+            kinds: SearchFaultKinds::default(),
             answers: vec![SearchAnswer::Found],
         };
         let request = request_of(&step);
@@ -80,5 +92,17 @@ mod tests {
             (1, 1, 200_000)
         );
         assert_eq!(request.horizon_ms, Some(4_000));
+        assert_eq!(request.pause_ms, ExploreRequest::default().pause_ms);
+        assert!(request.crash && request.isolate && !request.cut_links);
+        let cuts = request_of(&SearchStep {
+            kinds: SearchFaultKinds {
+                crash: true,
+                pauses: false,
+                isolate: false,
+                cut_links: true,
+            },
+            ..step
+        });
+        assert!(cuts.pause_ms.is_empty() && !cuts.isolate && cuts.cut_links && cuts.crash);
     }
 }

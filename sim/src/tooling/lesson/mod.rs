@@ -72,7 +72,7 @@ pub use live_names::{leading_placeholder, placeholders, LiveName, LIVE_NAMES};
 pub use pacing::{LookMoment, StepPacing, LOOK_VIEWS, MAX_PLAYBACK_PERCENT};
 pub use parse::{parse_lesson, DEFAULT_START_MS, DEFAULT_WITHIN_MS};
 pub use runner::LessonRun;
-pub use search_step::{SearchAnswer, SearchStep};
+pub use search_step::{SearchAnswer, SearchFaultKinds, SearchStep};
 
 use crate::contract::action::Action;
 use crate::tooling::scenario::Scenario;
@@ -175,6 +175,10 @@ pub const SCENARIO_FILES: &[(&str, &str)] = &[
     (
         "lessons/scenarios/paxos-five.toml",
         include_str!("../../../../lessons/scenarios/paxos-five.toml"),
+    ),
+    (
+        "lessons/scenarios/paxos-forgetful-three.toml",
+        include_str!("../../../../lessons/scenarios/paxos-forgetful-three.toml"),
     ),
     (
         "lessons/scenarios/inventory-batch.toml",

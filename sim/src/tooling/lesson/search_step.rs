@@ -10,8 +10,11 @@
 //! ```
 //!
 //! `invariant` is the one the instruction tells the learner to pick (left out: any invariant);
-//! `depth`, `faults`, `states` and `ahead_s` are the budget it states. `answers` are the answers that
-//! tick the step, one or more of:
+//! `depth`, `faults`, `states` and `ahead_s` (whole seconds) or `ahead_ms` (one of the two) are the
+//! budget it states. The kinds of fault the search may use are the card's checkboxes, each optional:
+//! `crash` (crash and restart, default on), `pauses` (timed pauses, default on), `isolate` (cut one
+//! node off from all, default on) and `cut_links` (cut the link of one pair of nodes, default off, as
+//! in the card and the engine). `answers` are the answers that tick the step, one or more of:
 //!
 //! - `found`: the search found a schedule that breaks the invariant (or an example it was asked for);
 //! - `none_within_bound`: it walked every schedule up to the depth and fault budget and none broke it
@@ -29,7 +32,7 @@
 
 use super::errors::{LessonError, LessonErrorKind};
 use super::parse::{lesson_error, table_of};
-use crate::tooling::scenario::fields::Field;
+use crate::tooling::scenario::fields::{Field, TableReader};
 use crate::tooling::scenario::Scenario;
 use crate::tooling::suggest::did_you_mean;
 
@@ -39,10 +42,17 @@ const SEARCH_KEYS: &[&str] = &[
     "faults",
     "states",
     "ahead_s",
+    "ahead_ms",
+    "crash",
+    "pauses",
+    "isolate",
+    "cut_links",
     "answers",
 ];
 /// Longest look-ahead a step may state, in seconds (the page's own limit for "seconds ahead").
 pub const MAX_AHEAD_S: u64 = 60;
+/// Shortest look-ahead a step may state, in ms (the page's own shortest: a tenth of a second).
+pub const MIN_AHEAD_MS: u64 = 100;
 
 /// One kind of answer a finished search gives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -86,8 +96,33 @@ pub struct SearchStep {
     pub depth: u32,
     pub faults: u32,
     pub states: u64,
-    pub ahead_s: u64,
+    /// How far past the start the search looks, in ms of simulated time.
+    pub ahead_ms: u64,
+    /// The kinds of fault the search may use.
+    pub kinds: SearchFaultKinds,
     pub answers: Vec<SearchAnswer>,
+}
+
+/// The kinds of fault a step's search may use: the card's checkboxes, as the engine's request has them
+/// (`crash`, a non-empty `pause_ms`, `isolate`, `cut_links`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchFaultKinds {
+    pub crash: bool,
+    pub pauses: bool,
+    pub isolate: bool,
+    pub cut_links: bool,
+}
+
+impl Default for SearchFaultKinds {
+    /// The engine's and the card's defaults: every kind but one-link cuts.
+    fn default() -> Self {
+        SearchFaultKinds {
+            crash: true,
+            pauses: true,
+            isolate: true,
+            cut_links: false,
+        }
+    }
 }
 
 impl SearchStep {
@@ -148,14 +183,48 @@ pub(super) fn read_search(field: Field<'_>, world: &Scenario) -> Result<SearchSt
             return Err(lesson_error(&field, LessonErrorKind::BadSearch { message }));
         }
     }
+    let flag = |key, default| -> Result<bool, LessonError> {
+        match table.optional(key) {
+            Some(field) => Ok(field.boolean()?),
+            None => Ok(default),
+        }
+    };
+    let defaults = SearchFaultKinds::default();
+    let kinds = SearchFaultKinds {
+        crash: flag("crash", defaults.crash)?,
+        pauses: flag("pauses", defaults.pauses)?,
+        isolate: flag("isolate", defaults.isolate)?,
+        cut_links: flag("cut_links", defaults.cut_links)?,
+    };
+    if !(kinds.crash || kinds.pauses || kinds.isolate || kinds.cut_links) {
+        let message = "leave the search at least one kind of fault".to_string();
+        return Err(lesson_error(&field, LessonErrorKind::BadSearch { message }));
+    }
     Ok(SearchStep {
         invariant,
         depth: small("depth")?,
         faults: small("faults")?,
         states: table.required("states")?.unsigned_in(1, u64::MAX)?,
-        ahead_s: table.required("ahead_s")?.unsigned_in(1, MAX_AHEAD_S)?,
+        ahead_ms: read_ahead_ms(&table, &field)?,
+        kinds,
         answers,
     })
+}
+
+/// `ahead_s` (whole seconds) or `ahead_ms`, exactly one of them.
+fn read_ahead_ms(table: &TableReader<'_>, field: &Field<'_>) -> Result<u64, LessonError> {
+    match (table.optional("ahead_s"), table.optional("ahead_ms")) {
+        (Some(seconds), None) => Ok(seconds.unsigned_in(1, MAX_AHEAD_S)? * 1_000),
+        (None, Some(ms)) => Ok(ms.unsigned_in(MIN_AHEAD_MS, MAX_AHEAD_S * 1_000)?),
+        (seconds, _) => {
+            let message = match seconds {
+                Some(_) => "state how far ahead once: `ahead_s` or `ahead_ms`, not both",
+                None => "state how far ahead to look: `ahead_s` or `ahead_ms`",
+            };
+            let message = message.to_string();
+            Err(lesson_error(field, LessonErrorKind::BadSearch { message }))
+        }
+    }
 }
 
 #[cfg(test)]
@@ -184,9 +253,10 @@ mod tests {
         assert!(!search.accepts(SearchAnswer::NoneWithinBound));
         assert_eq!(search.invariant.as_deref(), Some("No Lost Updates"));
         assert_eq!(
-            (search.depth, search.faults, search.states, search.ahead_s),
-            (1, 1, 200_000, 4)
+            (search.depth, search.faults, search.states, search.ahead_ms),
+            (1, 1, 200_000, 4_000)
         );
+        assert_eq!(search.kinds, SearchFaultKinds::default());
         let plain = parse_lesson(&lesson_with(""), "asks.md").unwrap();
         assert_eq!(plain.steps[0].search, None);
     }
@@ -261,6 +331,55 @@ mod tests {
             driver.done(1),
             Some("The search answered: Broken: No Lost Updates, with 1 step and 1 fault.")
         );
+    }
+
+    #[test]
+    fn a_step_may_choose_the_kinds_of_fault_and_look_ahead_in_ms() {
+        let text = lesson_with(
+            "search = { depth = 4, faults = 4, states = 300000, ahead_ms = 300, pauses = false, \
+             isolate = false, cut_links = true, answers = [\"found\"] }",
+        );
+        let lesson = parse_lesson(&text, "asks.md").unwrap();
+        let search = lesson.steps[0].search.clone().unwrap();
+        assert_eq!(search.ahead_ms, 300);
+        assert_eq!(
+            search.kinds,
+            SearchFaultKinds {
+                crash: true,
+                pauses: false,
+                isolate: false,
+                cut_links: true,
+            }
+        );
+        let budget = "depth = 1, faults = 1, states = 200000";
+        for (search, words) in [
+            (
+                format!("search = {{ {budget}, ahead_s = 1, ahead_ms = 500, answers = [\"found\"] }}"),
+                "not both",
+            ),
+            (
+                format!("search = {{ {budget}, answers = [\"found\"] }}"),
+                "how far ahead",
+            ),
+            (
+                format!("search = {{ {budget}, ahead_ms = 20, answers = [\"found\"] }}"),
+                "ahead_ms",
+            ),
+            (
+                format!(
+                    "search = {{ {budget}, ahead_s = 1, crash = false, pauses = false, isolate = false, \
+                     answers = [\"found\"] }}"
+                ),
+                "at least one kind of fault",
+            ),
+            (
+                format!("search = {{ {budget}, ahead_s = 1, cut_links = 1, answers = [\"found\"] }}"),
+                "cut_links",
+            ),
+        ] {
+            let error = parse_lesson(&lesson_with(&search), "asks.md").unwrap_err();
+            assert!(error.to_string().contains(words), "{search}: {error}");
+        }
     }
 
     #[test]
