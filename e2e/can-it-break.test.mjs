@@ -89,7 +89,9 @@ test('a long search shows its progress, the page keeps drawing, and Cancel stops
     await openSearch(page, 'fencing-pause.toml');
     await setBudget(page, { depth: 3, faults: 3, states: 500000, horizon: 20 });
     // This page's frame rate before the search, on this machine as loaded now: the search must not
-    // take the page's frames away (a search on the main thread would leave a handful).
+    // take the page's frames away. A search on the main thread would leave none or one a second; a
+    // worker on a 2-core machine shared with another test's browser leaves fewer frames (20 of 58 in
+    // one CI run) but never that few.
     const framesInOneSecond = () => page.evaluate(() => new Promise((resolve) => {
       let count = 0;
       const start = performance.now();
@@ -116,7 +118,7 @@ test('a long search shows its progress, the page keeps drawing, and Cancel stops
     assert.ok(texts >= 8, `${texts} progress updates in 2 s`);
     // The page's own frames keep coming while the worker searches.
     const frames = await framesInOneSecond();
-    assert.ok(frames >= Math.min(30, framesBefore / 2), `${frames} frames in a second while searching, ${framesBefore} before`);
+    assert.ok(frames >= Math.min(10, framesBefore / 4), `${frames} frames in a second while searching, ${framesBefore} before`);
     await app.screenshot('can-it-break-running');
 
     const cancelledWithin = await page.evaluate(async (selector) => {
