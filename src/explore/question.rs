@@ -135,21 +135,10 @@ fn check_kinds(kinds: FaultKinds, node_count: usize) -> Result<(), String> {
     Ok(())
 }
 
-/// The engine's request with these kinds of fault and its defaults for the rest (no pause lengths
-/// when pauses are off).
+/// The engine's request with these kinds of fault and its defaults for the rest (the same one a
+/// lesson step's search asks for).
 pub fn with_kinds(kinds: FaultKinds) -> ExploreRequest {
-    let defaults = ExploreRequest::default();
-    ExploreRequest {
-        crash: kinds.crash,
-        pause_ms: if kinds.pauses {
-            defaults.pause_ms.clone()
-        } else {
-            Vec::new()
-        },
-        isolate: kinds.isolate,
-        cut_links: kinds.cut_links,
-        ..defaults
-    }
+    quorumlab_sim::lesson_search::with_kinds(kinds)
 }
 
 /// The kinds of fault a request offers, read back (what a finished search says it used).

@@ -8,7 +8,7 @@
 //! with [`answer_of`]; the lesson tests run [`request_of`] on the step's world.
 
 use crate::tooling::explore::{Bound, ExploreRequest, Outcome};
-use crate::tooling::lesson::{SearchAnswer, SearchStep};
+use crate::tooling::lesson::{SearchAnswer, SearchFaultKinds, SearchStep};
 
 /// The kind of a finished search's outcome: an example counts as found, like a counterexample; a
 /// level walked in full without a break is "none within the bound"; a state budget spent part way
@@ -25,16 +25,23 @@ pub fn answer_of(outcome: &Outcome) -> SearchAnswer {
 }
 
 /// The request the page sends for `step`'s question, budget and kinds of fault (its other settings the
-/// engine's defaults, as the page leaves them; pauses off means no pause lengths offered).
+/// engine's defaults, as the page leaves them).
 pub fn request_of(step: &SearchStep) -> ExploreRequest {
-    let defaults = ExploreRequest::default();
-    let kinds = step.kinds;
     ExploreRequest {
         invariant: step.invariant.clone(),
         max_depth: step.depth,
         max_faults: step.faults,
         max_states: step.states,
         horizon_ms: Some(step.ahead_ms),
+        ..with_kinds(step.kinds)
+    }
+}
+
+/// The engine's request offering these kinds of fault and its defaults for the rest (pauses off means
+/// no pause lengths offered). The page's card builds its requests from this too.
+pub fn with_kinds(kinds: SearchFaultKinds) -> ExploreRequest {
+    let defaults = ExploreRequest::default();
+    ExploreRequest {
         crash: kinds.crash,
         pause_ms: if kinds.pauses {
             defaults.pause_ms.clone()
