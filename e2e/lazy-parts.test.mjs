@@ -152,3 +152,36 @@ test('the panels beside the cluster arrive after it; if they cannot, the cluster
     await app.close();
   }
 });
+
+test('the picker\'s examples come with the scenario reader; without it the playground runs, and the picker and a gallery address say why', async () => {
+  const app = await openApp({ serviceWorkers: 'block' });
+  const { page } = app;
+  try {
+    const offered = () => page.$$eval('[data-testid=protocol-picker] option:not([disabled])', (options) => options.map((option) => option.value));
+    assert.ok((await offered()).includes('fencing-pause.toml'), 'with the reader here, the picker lists the examples');
+    let refusing = true;
+    await page.route(/\/split_scenario_reader[\w-]*\.wasm$/, (route) => (refusing ? route.abort('internetdisconnected') : route.continue()));
+    await page.goto('about:blank');
+    await page.goto(app.url + '/');
+    await page.waitForSelector('[data-testid=cluster-view] g[data-testid^="node-n"]', { timeout: 20_000 });
+    await page.waitForSelector('[data-testid=picker-examples-missing]', { state: 'attached', timeout: 20_000 });
+    assert.deepEqual(await offered(), ['raft'], 'only the playground is offered without the reader');
+    const before = await page.locator('[data-testid=sim-time]').innerText();
+    await waitUntil(async () => (await page.locator('[data-testid=sim-time]').innerText()) !== before, {
+      timeout: 10_000, interval: 100, what: 'the playground running without the reader',
+    });
+    await page.goto(app.url + '/#/gallery/redis-unsafe-release');
+    const notice = page.locator('[data-testid=notice]');
+    await notice.filter({ hasText: 'could not be opened' }).waitFor({ timeout: 20_000 });
+    assert.match(await notice.innerText(), /gallery address could not be opened: the code that reads scenario files could not be loaded/);
+    assert.equal(await page.locator('[data-testid=kv-servers]').count(), 0, 'nothing else opened');
+    refusing = false;
+    await page.goto('about:blank');
+    await page.goto(app.url + '/#/gallery/redis-unsafe-release');
+    await page.waitForSelector('[data-testid=kv-servers]', { timeout: 20_000 });
+    await page.waitForSelector('[data-testid=protocol-picker] option[value="fencing-pause.toml"]', { state: 'attached', timeout: 20_000 });
+    assert.ok(!app.problems.some((problem) => /panicked|unreachable|RuntimeError/.test(problem)), `no panic: ${app.problems.join('; ')}`);
+  } finally {
+    await app.close();
+  }
+});

@@ -27,6 +27,7 @@ pub mod link_readers;
 pub mod narration;
 pub mod node_actions;
 pub mod placement;
+pub mod scenario_reader;
 pub mod schedule;
 pub mod series;
 pub mod session;

@@ -38,16 +38,33 @@ pub fn with_readers(then: impl FnOnce(Result<LinkReaders, PartMissing>) + 'stati
         then(Ok(readers));
         return;
     }
-    let waiting = WAITING.with(ArcRwSignal::clone);
-    waiting.update(|count| *count += 1);
+    let shown = OpeningShown::start();
     leptos::task::spawn_local(async move {
         let fetched = crate::arrival!(link_readers()).await;
         if let Ok(readers) = fetched {
             ARRIVED.with(|arrived| arrived.set(Some(readers)));
         }
-        waiting.update(|count| *count = count.saturating_sub(1));
+        drop(shown);
         then(fetched);
     });
+}
+
+/// While one is held, the header's "Opening the link…" line shows: a link is waiting for a part
+/// (these readers, or another part the address needs, such as the gallery's cards).
+pub struct OpeningShown(ArcRwSignal<usize>);
+
+impl OpeningShown {
+    pub fn start() -> OpeningShown {
+        let waiting = WAITING.with(ArcRwSignal::clone);
+        waiting.update(|count| *count += 1);
+        OpeningShown(waiting)
+    }
+}
+
+impl Drop for OpeningShown {
+    fn drop(&mut self) {
+        self.0.update(|count| *count = count.saturating_sub(1));
+    }
 }
 
 fn here() -> Option<LinkReaders> {

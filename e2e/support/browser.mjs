@@ -34,7 +34,12 @@ async function mountApp(page, url, problems) {
       // The panels around the cluster (and an addressed sheet or lesson) arrive as parts just after it
       // (src/lazy_part.rs); a test starts once they are in, as a learner reads the cluster first. A
       // part that never arrives is left for the test to find.
-      await page.waitForFunction(() => !document.querySelector('[data-testid=lazy-loading]'), null, { timeout: 15_000 }).catch(() => {});
+      // The picker's examples come with the scenario reader, another part, just after the first paint.
+      await page.waitForFunction(
+        () => !document.querySelector('[data-testid=lazy-loading], [data-testid=picker-examples-arriving]'),
+        null,
+        { timeout: 15_000 },
+      ).catch(() => {});
       return;
     } catch (error) {
       if (attempt === MOUNT_ATTEMPTS) {

@@ -17,9 +17,11 @@ use crate::gallery::route::{
     gallery_fragment, go_to, is_gallery_fragment, parse_gallery_route, GalleryRoute,
 };
 use crate::gallery::{
-    built_in, find, imported_item, no_card, offers_search, remember, search_invariant, GalleryItem,
+    find, imported_item, no_card, offers_search, remember, search_invariant, GalleryItem,
 };
 use crate::lesson::live;
+use crate::link_readers::OpeningShown;
+use crate::scenario_reader::{with_reader, ScenarioReader, READER_MISSING};
 use crate::share::view_options;
 use crate::state::AppState;
 use crate::transfer::import_scenario;
@@ -35,7 +37,8 @@ pub struct GalleryState {
     /// The card last opened from its address: while its run is on screen, it is the gallery deck's
     /// current slide (`components::deck`).
     pub opened: RwSignal<Option<String>>,
-    built_in: StoredValue<Vec<GalleryItem>>,
+    /// The built-in cards: empty until the scenario reader has arrived (`crate::scenario_reader`).
+    built_in: RwSignal<Vec<GalleryItem>>,
     imports_so_far: StoredValue<usize>,
     /// What storage holds: the imports' texts, to parse again on the next visit.
     kept: StoredValue<Vec<KeptImport>>,
@@ -45,27 +48,37 @@ pub struct GalleryState {
 
 impl GalleryState {
     /// Makes the gallery's state, provides it, and opens what the address names once the page starts.
+    /// The cards (built-in and kept) are read when the scenario reader arrives; an address naming a
+    /// card waits for them, with the "Opening the link…" line showing.
     pub fn install(state: AppState) -> GalleryState {
         let gallery = GalleryState {
             open: RwSignal::new(false),
             imported: RwSignal::new(Vec::new()),
             opened: RwSignal::new(None),
-            built_in: StoredValue::new(built_in()),
+            built_in: RwSignal::new(Vec::new()),
             imports_so_far: StoredValue::new(0),
             kept: StoredValue::new(Vec::new()),
             search: expect_context::<SearchState>(),
         };
-        if let Some(problem) = gallery.restore_kept() {
-            state.parts().notices.notice.set(Some(Notice {
-                text: problem,
-                is_error: true,
-            }));
-        }
         provide_context(gallery);
         let schedule = ScheduleShown::install();
-        open_from_address(state, gallery, schedule);
+        let opening = is_gallery_fragment(&web_io::location_hash()).then(OpeningShown::start);
+        with_reader(move |reader| {
+            drop(opening);
+            let Ok(reader) = reader else {
+                return follow_address(state, gallery, schedule);
+            };
+            gallery.built_in.set((reader.gallery_cards)());
+            if let Some(problem) = gallery.restore_kept(reader) {
+                state.parts().notices.notice.set(Some(Notice {
+                    text: problem,
+                    is_error: true,
+                }));
+            }
+            open_from_address(state, gallery, schedule);
+        });
         let listener = window_event_listener(leptos::ev::hashchange, move |_| {
-            open_from_address(state, gallery, schedule)
+            follow_address(state, gallery, schedule)
         });
         on_cleanup(move || listener.remove());
         gallery
@@ -125,7 +138,7 @@ impl GalleryState {
     }
 
     /// Puts the kept imports back in the gallery, each parsed afresh. Returns what could not be read.
-    fn restore_kept(&self) -> Option<String> {
+    fn restore_kept(&self, reader: ScenarioReader) -> Option<String> {
         let stored = storage()?.get_item(kept::STORAGE_KEY).ok().flatten()?;
         let entries = match kept::decode(&stored) {
             Ok(entries) => entries,
@@ -138,7 +151,7 @@ impl GalleryState {
         let mut unreadable = Vec::new();
         let mut items = Vec::new();
         for entry in &entries {
-            match import_scenario(&entry.text, &entry.file_name) {
+            match (reader.import)(&entry.text, &entry.file_name) {
                 Ok(scenario) => items.push(imported_item(
                     entry.number,
                     &entry.file_name,
@@ -164,20 +177,40 @@ impl GalleryState {
     pub fn cards(&self) -> Vec<GalleryItem> {
         let imported = self.imported.get();
         self.built_in
-            .with_value(|built_in| built_in.iter().chain(&imported).cloned().collect())
+            .with(|built_in| built_in.iter().chain(&imported).cloned().collect())
     }
 
     fn item(&self, id: &str) -> Option<GalleryItem> {
         let imported = self.imported.get_untracked();
         self.built_in
-            .with_value(|built_in| find(built_in, &imported, id).cloned())
+            .with_untracked(|built_in| find(built_in, &imported, id).cloned())
     }
 
     fn no_card(&self, id: &str) -> String {
         let imported = self.imported.get_untracked();
         self.built_in
-            .with_value(|built_in| no_card(built_in, &imported, id))
+            .with_untracked(|built_in| no_card(built_in, &imported, id))
     }
+}
+
+/// Follows a new address: a gallery one once the scenario reader is here (at once, after the first
+/// time); any other closes the list (back past the gallery) at once.
+fn follow_address(state: AppState, gallery: GalleryState, schedule: ScheduleShown) {
+    if !is_gallery_fragment(&web_io::location_hash()) {
+        gallery.open.set(false);
+        return;
+    }
+    let opening = OpeningShown::start();
+    with_reader(move |reader| {
+        drop(opening);
+        match reader {
+            Ok(_) => open_from_address(state, gallery, schedule),
+            Err(_) => state.parts().notices.notice.set(Some(Notice {
+                text: format!("This gallery address could not be opened: {READER_MISSING}."),
+                is_error: true,
+            })),
+        }
+    });
 }
 
 /// Shows what a gallery address names: the list, or one scenario opened fresh. Any other address

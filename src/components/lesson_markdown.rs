@@ -9,7 +9,7 @@ use crate::context::generation::Part;
 use crate::context::notice::Notice;
 use crate::context::{use_lesson, use_notices, use_run};
 use crate::gallery::route::{gallery_fragment, GalleryRoute};
-use crate::lesson::compare::{open_lesson_run, open_link, CompareLink, LinkOpened};
+use crate::lesson::compare::{open_lesson_run, open_link_when_here, CompareLink, LinkOpened};
 use crate::lesson::markdown::{Block, Inline};
 use crate::state::controls::use_controls;
 use leptos::prelude::*;
@@ -25,6 +25,10 @@ pub enum LinkScope {
     Prose,
     Step,
 }
+
+/// Why a compare link did nothing when the code that opens it could not be fetched.
+const PART_MISSING: &str =
+    "the code that opens comparisons could not be loaded (check the connection and try again)";
 
 pub fn inlines_view(inlines: &[Inline], scope: LinkScope) -> AnyView {
     inlines
@@ -138,32 +142,39 @@ fn compare_link_view(label: &str, link: CompareLink, scope: LinkScope) -> AnyVie
             LinkScope::Prose => None,
         };
         let lesson_was_open = lessons.active.get_untracked().is_some();
-        let notice = match open_link(controls.root(), &link, lesson_run.as_ref()) {
-            Ok(LinkOpened::BesideLesson) => Some(Notice {
-                text: format!(
-                    "Compared from {}: the lesson goes on and is checked on the left run; \
-                     the right one gets every action at the same instant",
-                    run.with_session(|session| crate::format::sim_time(session.now().as_micros()))
-                ),
-                is_error: false,
-            }),
-            Ok(LinkOpened::Example) if lesson_was_open => Some(Notice {
-                text: format!(
-                    "The lesson is closed: this comparison runs the example {} from its start, \
-                     not the lesson's run (Lessons, or L, opens it again)",
-                    link.example
-                ),
-                is_error: false,
-            }),
-            Ok(LinkOpened::Example) => None,
-            Err(reason) => Some(Notice {
-                text: format!("Cannot compare: {reason}"),
-                is_error: true,
-            }),
-        };
-        if notice.is_some() {
-            notices.notice.set(notice);
-        }
+        let (link, example) = (link.clone(), link.example.clone());
+        leptos::task::spawn_local(async move {
+            let opened = crate::arrival!(open_link_when_here(controls.root(), link, lesson_run))
+                .await
+                .unwrap_or_else(|_| Err(PART_MISSING.to_string()));
+            let notice = match opened {
+                Ok(LinkOpened::BesideLesson) => Some(Notice {
+                    text: format!(
+                        "Compared from {}: the lesson goes on and is checked on the left run; \
+                         the right one gets every action at the same instant",
+                        run.with_session(|session| {
+                            crate::format::sim_time(session.now().as_micros())
+                        })
+                    ),
+                    is_error: false,
+                }),
+                Ok(LinkOpened::Example) if lesson_was_open => Some(Notice {
+                    text: format!(
+                        "The lesson is closed: this comparison runs the example {example} from its \
+                         start, not the lesson's run (Lessons, or L, opens it again)"
+                    ),
+                    is_error: false,
+                }),
+                Ok(LinkOpened::Example) => None,
+                Err(reason) => Some(Notice {
+                    text: format!("Cannot compare: {reason}"),
+                    is_error: true,
+                }),
+            };
+            if notice.is_some() {
+                notices.notice.set(notice);
+            }
+        });
     };
     let title = match scope {
         LinkScope::Step => {

@@ -14,6 +14,7 @@
 //! the lesson's run is replaced and the lesson closes, which the notice says.
 
 use crate::compare::open::{example, open_compare, open_compare_here, pair_of, variations_named};
+use crate::lazy_part::PartMissing;
 use crate::lesson::markdown::{parse_blocks, parse_inlines, Block, Inline};
 use crate::state::AppState;
 use leptos::prelude::*;
@@ -58,6 +59,18 @@ pub fn open_link(
     let base = example(&link.example)?;
     open_compare(state, base, chosen)?;
     Ok(LinkOpened::Example)
+}
+
+/// [`open_link`] from a click: its code (the example reader among it) comes with the scenario reader's
+/// part (`crate::scenario_reader`), since lesson text with a compare link is drawn by the first module
+/// too (the lesson toast). `Err` when that part could not be fetched.
+#[cfg_attr(feature = "split", leptos::wasm_split::wasm_split(scenario_reader, wasm_split_path = ::leptos::wasm_split, fallible))]
+pub fn open_link_when_here(
+    state: AppState,
+    link: CompareLink,
+    lesson_run: Option<Scenario>,
+) -> Result<Result<LinkOpened, String>, PartMissing> {
+    Ok(open_link(state, &link, lesson_run.as_ref()))
 }
 
 /// The scenario of the open lesson's run, if a lesson is open and still on its own run.
