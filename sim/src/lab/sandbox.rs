@@ -1,17 +1,15 @@
 //! The learner's language: Rhai, built raw (no functions but the ones registered here) and held to
 //! limits on everything a program can spend.
 //!
-//! A script can compute with integers, booleans, strings, arrays and object maps, define functions and
-//! loop; it cannot read a clock, draw a random number, print, evaluate text as code, import a module or
+//! A script can compute with integers, booleans, strings, arrays and object maps, define functions,
+//! branch and loop (`loop`, `while`, `if`); it cannot read a clock, draw a random number, print, evaluate text as code, import a module or
 //! touch anything outside its arguments, because no function for any of that exists in the engine
 //! (`print`, `debug` and `eval` are switched off as words, so using one is an error when the script is
 //! read). Every call may spend at most [`MAX_OPERATIONS`] operations, nest [`MAX_CALL_LEVELS`] calls
 //! deep and build strings, arrays and maps up to the sizes below; past any limit the call stops with an
 //! error, and the role that made it falls back to its refusal (`script_role.rs`).
 
-use rhai::packages::{
-    ArithmeticPackage, BasicArrayPackage, BasicIteratorPackage, LogicPackage, Package,
-};
+use rhai::packages::{LogicPackage, Package};
 use rhai::{Engine, ParseError, Position, AST};
 use serde::Serialize;
 
@@ -66,10 +64,10 @@ pub fn engine() -> Engine {
     // tables the same on every build (a script's results never depended on it: maps are ordered).
     let _ = rhai::config::hashing::set_hashing_seed(Some([0x5eed, 0x1ab, 0x36, 0x2026]));
     let mut engine = Engine::new_raw();
+    // Comparisons and `min`/`max`; the operators on integers, strings and booleans are built in.
+    // Ranges, array methods and the arithmetic library would add some 45 KB of gzipped wasm
+    // (docs/learner-code.md) for nothing a role's decision needs.
     engine.register_global_module(LogicPackage::new().as_shared_module());
-    engine.register_global_module(ArithmeticPackage::new().as_shared_module());
-    engine.register_global_module(BasicIteratorPackage::new().as_shared_module());
-    engine.register_global_module(BasicArrayPackage::new().as_shared_module());
     engine
         .set_max_operations(MAX_OPERATIONS)
         .set_max_call_levels(MAX_CALL_LEVELS)
