@@ -2,7 +2,6 @@
 //! classic wrong answers, all in the learner's language (`solutions/*.rhai`), and the world the
 //! grader judges it in.
 
-use crate::contract::config::ProtocolKind;
 use crate::contract::entry::invariants::{
     MUTUAL_EXCLUSION, NO_DUPLICATE_INVOICE, RELEASE_BY_OWNER,
 };
@@ -31,7 +30,8 @@ pub struct WrongAnswer {
 #[derive(Clone, Copy, Debug)]
 pub struct Proving {
     pub scenarios: &'static [(&'static str, &'static str)],
-    pub protocol: ProtocolKind,
+    /// The world's registry name and the sweep variant the chaos check runs.
+    pub world: &'static str,
     pub variant: &'static str,
     /// The properties that are this role's to keep; `None`: every checker, and progress.
     pub judged: Option<&'static [&'static str]>,
@@ -132,7 +132,7 @@ impl RoleKind {
                     "fencing-calm.toml",
                     include_str!("../../../lessons/scenarios/fencing-calm.toml"),
                 )],
-                protocol: ProtocolKind::LockService,
+                world: "lock-service",
                 variant: "fencing",
                 judged: None,
             },
@@ -143,7 +143,7 @@ impl RoleKind {
                     "redis-lock-calm.toml",
                     include_str!("../../../lessons/scenarios/redis-lock-calm.toml"),
                 )],
-                protocol: ProtocolKind::RedisLock,
+                world: "redis-lock",
                 variant: "honest-servers",
                 judged: Some(&[RELEASE_BY_OWNER]),
             },
@@ -152,7 +152,7 @@ impl RoleKind {
                     "scheduler-fencing-calm.toml",
                     include_str!("../../../lessons/scenarios/scheduler-fencing-calm.toml"),
                 )],
-                protocol: ProtocolKind::Scheduler,
+                world: "scheduler",
                 variant: "leader-fencing",
                 judged: None,
             },

@@ -21,6 +21,7 @@ use crate::tooling::explore::{explore_prepared, ExploreRequest, Outcome};
 use crate::tooling::runner::ScenarioRun;
 use crate::tooling::scenario::{parse_scenario, to_toml_string, Scenario};
 use crate::tooling::sweep::judge_lock_run;
+use crate::worlds::registry;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -152,7 +153,9 @@ impl Grader {
     }
 
     fn chaos_check(&mut self, seeds: u64) -> Result<Option<Failure>, String> {
-        let options = LockChaosOptions::new(self.proving.protocol, self.proving.variant)
+        let entry =
+            registry::by_name(self.proving.world).ok_or("the role's world is not registered")?;
+        let options = LockChaosOptions::new(entry.kind, self.proving.variant)
             .ok_or("the role's chaos variant is not in its world's sweep plan")?;
         let name = format!(
             "chaos: {seeds} seeds, holder-aimed, {}/{}",
