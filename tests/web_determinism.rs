@@ -45,3 +45,31 @@ fn wasm_chaos_digests_equal_the_native_ones() {
         "wasm32 chaos digests differ from the native ones recorded in tests/fixtures/chaos-digests.txt"
     );
 }
+
+/// The guided lab (issue 36): a learner's script gives the same run in wasm as natively. The store's
+/// wrong answer without a token check, on the fenced lock service's holder-aimed chaos seed 1; the
+/// hash is the one `sim/tests/lab_determinism.rs` pins natively.
+#[wasm_bindgen_test]
+fn wasm_learner_script_run_equals_the_native_one() {
+    use quorumlab_sim::chaos::holders::holder_run_prepared;
+    use quorumlab_sim::chaos::locks::LockChaosOptions;
+    use quorumlab_sim::config::ProtocolKind;
+    use quorumlab_sim::contract::roles::Roles;
+    use quorumlab_sim::lab::{RoleKind, ScriptRole};
+    let source = RoleKind::StoreWrite.wrong_answers()[0].source;
+    let role = ScriptRole::new(RoleKind::StoreWrite, source).expect("the script reads");
+    let roles = Roles {
+        store_write: Some(std::sync::Arc::new(role)),
+        ..Roles::default()
+    };
+    let options = LockChaosOptions::new(ProtocolKind::LockService, "fencing").expect("a variant");
+    let finished = holder_run_prepared(1, &options, &|world| {
+        world.install_roles(&roles);
+    })
+    .expect("the seed runs");
+    let hash = format!("{:016x}", finished.run.world().trace_hash());
+    assert_eq!(
+        hash, "c50b3e6b2595897c",
+        "wasm32 differs from the native pinned run"
+    );
+}

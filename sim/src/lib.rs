@@ -10,6 +10,7 @@
 pub mod base;
 pub mod contract;
 pub mod engine;
+pub mod lab;
 pub mod protocols;
 pub mod tooling;
 pub mod views;

@@ -79,6 +79,7 @@ fn judge<'a>(scenario: &'a Scenario, goal: &'a Goal) -> Judge<'a> {
         grain_ms: 50,
         horizon_ms: 4_000,
         max_attempts: 500,
+        prepare: &|_| {},
     }
 }
 

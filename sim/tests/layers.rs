@@ -25,6 +25,7 @@ const LAYERS: &[&str] = &[
     "engine",
     "views",
     "tooling",
+    "lab",
 ];
 
 /// What may sit directly in `sim/src` besides the layer folders: the crate root and the CLI.

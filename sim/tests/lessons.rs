@@ -454,7 +454,7 @@ fn a_refused_read_is_not_the_stale_write_lesson_six_asks_for() {
         let steps = format!(
             "[[step]]\nat_ms = {pause_ms}\ndo = \"pause\"\ntarget = \"A\"\nduration_ms = 2500\n"
         );
-        let text = text.replace("duration_ms = 120000", "duration_ms = 6000") + &steps;
+        let text = text.replace("duration_ms = 120000", "duration_ms = 6000") + steps.as_str();
         let scenario = parse_scenario(&text, path).unwrap();
         let mut run = ScenarioRun::new(scenario).unwrap();
         run.advance_to(SimTime::from_ms(900));

@@ -33,10 +33,14 @@ usage:
       membership: configurations edited by hand, unsafe on purpose); a wrong name lists a protocol's own
   quorumlab verify CODE... | --file F   (learners' completion codes; stdin when none given; JSON report;
       exit 1 if any code is malformed; docs/completion-codes.md)
+  quorumlab grade ROLE FILE [--seeds N] [--states N]   (a learner's script for a guided-lab role:
+      store-write, release or job-guard; verdict as JSON; exit 0 pass, 1 a property broke;
+      docs/learner-code.md)
   quorumlab bench [--nodes N] [--seconds SIMULATED_SECONDS]
   quorumlab bench --bare-loop [--events N]   (the bare event-queue loop, the reference)
 
-exit codes: 0 done, 1 sweep found failing seeds, a replay diverged or a code is malformed, 2 bad input
+exit codes: 0 done, 1 sweep found failing seeds, a replay diverged, a code is malformed or a graded
+  script broke a property, 2 bad input
 scenario format: sim/SCENARIOS.md";
 
 fn main() -> ExitCode {
@@ -51,6 +55,7 @@ fn main() -> ExitCode {
         Some("explore") => cli::explore::explore_command(&args[1..]),
         Some("history") => cli::history::history_command(&args[1..]),
         Some("verify") => cli::verify::verify_command(&args[1..]),
+        Some("grade") => cli::grade::grade_command(&args[1..]),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             Outcome::Success

@@ -18,6 +18,7 @@ pub mod panel_rows;
 pub mod protocol;
 pub mod read_path;
 pub mod report;
+pub mod roles;
 pub mod sequential;
 pub mod verdicts;
 pub mod world_read;

@@ -21,6 +21,7 @@ use crate::contract::entry::describe::{Described, Describer, Telling, Weight};
 use crate::contract::protocol::{
     ActorSummary, Carries, ClientError, ClientOutcome, Effects, Input, Observes, Protocol,
 };
+use crate::contract::roles::{RoleSlot, StoreWriteRule};
 use crate::protocols::scheduler::{InvoiceMessage, SchedulerFact};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, VecDeque};
@@ -28,6 +29,7 @@ use std::collections::{BTreeMap, VecDeque};
 pub mod boundary;
 pub mod build;
 pub mod history;
+pub mod rule;
 
 pub use boundary::{Malformed, RawWrite, WriteField};
 
@@ -189,6 +191,8 @@ pub struct Resource {
     last_run: BTreeMap<NodeId, u64>,
     /// Work queue: balance per account other than 0 (account 0 is `value`).
     pub accounts: BTreeMap<u32, u64>,
+    /// A learner's decision on each access, in place of ours (`rule.rs`); empty unless the lab set it.
+    pub write_rule: RoleSlot<dyn StoreWriteRule>,
 }
 
 impl Resource {
@@ -210,6 +214,7 @@ impl Resource {
             refused_invoices: 0,
             last_run: BTreeMap::new(),
             accounts: BTreeMap::new(),
+            write_rule: RoleSlot::EMPTY,
         }
     }
 
@@ -293,6 +298,10 @@ impl Resource {
         idempotent: bool,
         account: u32,
     ) -> (AccessOutcome, Result<u64, ResourceError>) {
+        if let Some(rule) = self.write_rule.0.clone() {
+            let message = (op, intent, idempotent);
+            return self.access_by_rule(&*rule, client, (kind, token), message, account);
+        }
         let write = matches!(kind, AccessKind::Write { .. });
         let by_batch = self.idempotency_scope == IdempotencyScope::Batch;
         let key = if by_batch { intent } else { op };

@@ -5,6 +5,7 @@ pub mod bench;
 pub mod check;
 pub mod experiment;
 pub mod explore;
+pub mod grade;
 pub mod history;
 pub mod parallel;
 pub mod replay;

@@ -20,6 +20,7 @@ mod network_actions;
 mod price_report;
 mod read;
 mod renamed_digest;
+mod roles;
 
 pub use clients::{ClientRecord, Clients, RECENT_REQUESTS};
 pub use disk::Disk;

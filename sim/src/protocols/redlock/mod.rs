@@ -45,6 +45,7 @@ use crate::base::units::FencingToken;
 use crate::contract::protocol::{
     ActorSummary, Carries, ClientError, ClientOutcome, Effects, Input, Observes, Protocol,
 };
+use crate::contract::roles::{ReleaseRequest, ReleaseRule, RoleSlot};
 use crate::protocols::lockservice::LockFact;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -64,6 +65,8 @@ pub struct KvLockServer {
     pub revision: u64,
     /// Report grants and releases as facts (a single instance is the whole lock service).
     report_facts: bool,
+    /// A learner's compare-and-delete in place of ours; empty unless the lab set it.
+    pub release_rule: RoleSlot<dyn ReleaseRule>,
 }
 
 impl KvLockServer {
@@ -72,6 +75,7 @@ impl KvLockServer {
             entries: BTreeMap::new(),
             revision: 0,
             report_facts,
+            release_rule: RoleSlot::EMPTY,
         }
     }
 
@@ -113,6 +117,20 @@ impl KvLockServer {
                 revision: self.revision,
             });
         }
+    }
+
+    /// Whether a `DEL` of `value` from `from` removes the live `entry`: ours compares values unless
+    /// the client sent a plain `DEL`; a learner's rule decides alone.
+    fn may_delete(&self, entry: KvEntry, (from, value): (NodeId, u64), checked: bool) -> bool {
+        let Some(rule) = self.release_rule.get() else {
+            return !checked || entry.value == value;
+        };
+        rule.release(&ReleaseRequest {
+            held_value: entry.value,
+            held_by: entry.owner.0,
+            value,
+            from: from.0,
+        })
     }
 
     /// `SET key value NX PX px_ms`: sets the key if it is free and returns `None`, or leaves it alone
@@ -176,7 +194,7 @@ impl KvLockServer {
             } => {
                 let live = self.live(key, now_us, effects);
                 let deleted = match live {
-                    Some(entry) if !checked || entry.value == value => {
+                    Some(entry) if self.may_delete(entry, (from, value), checked) => {
                         self.entries.remove(&key);
                         self.end(key, entry, from, false, effects);
                         true

@@ -31,6 +31,7 @@ pub mod checkpoints;
 pub mod describe;
 pub mod entry;
 pub mod fact;
+pub mod guard;
 pub mod message;
 pub mod options;
 pub mod parts;
@@ -47,8 +48,10 @@ use crate::contract::protocol::{
     ActorSummary, Carries, ClientError, ClientOutcome, Effects, Input, Observes, Protocol,
     TimerDelay, TimerKey,
 };
+use crate::contract::roles::{JobGuardRule, RoleSlot};
 use crate::protocols::lock_client::{LockClient, LockReply};
 use crate::protocols::lockservice::{LockFact, LockServiceMessage};
+use guard::PendingGuard;
 use serde::Serialize;
 
 /// What a world's message type must carry for a scheduler instance: the lock service's replies and the
@@ -102,6 +105,10 @@ pub struct SchedulerInstance {
     /// Minutes this instance generated invoices for (the store may have refused some).
     pub runs: u64,
     pub lock_round_trips: u64,
+    /// A learner's guard in place of ours (`guard.rs`); empty unless the lab set it.
+    pub job_guard: RoleSlot<dyn JobGuardRule>,
+    /// The learner's guard's answer for the run in progress.
+    guarded: PendingGuard,
 }
 
 impl SchedulerInstance {
@@ -125,6 +132,8 @@ impl SchedulerInstance {
             pending_minute: None,
             runs: 0,
             lock_round_trips: 0,
+            job_guard: RoleSlot::EMPTY,
+            guarded: PendingGuard::default(),
         }
     }
 
@@ -215,6 +224,11 @@ impl SchedulerInstance {
                     self.acquire(now_us, effects);
                 }
             }
+            SchedulerMode::LeaderElection | SchedulerMode::LeaderFencing
+                if self.job_guard.0.is_some() =>
+            {
+                self.guard_minute(minute, now_us, effects)
+            }
             SchedulerMode::LeaderElection | SchedulerMode::LeaderFencing => {
                 // The lease is checked here; generating takes `work_ms`, and a pause in between goes
                 // unnoticed (the invoices leave when it ends).
@@ -226,17 +240,44 @@ impl SchedulerInstance {
         }
     }
 
+    /// The learner's guard decides whether this minute runs, and what its write will carry.
+    fn guard_minute<M: SchedulerWire>(
+        &mut self,
+        minute: u64,
+        now_us: u64,
+        effects: &mut Effects<M>,
+    ) {
+        let Some(guard) = self.job_guard.get() else {
+            return;
+        };
+        let decision = guard.guard(&self.guard_input(minute, now_us));
+        if decision.run {
+            self.pending_minute = Some(minute);
+            self.guarded = PendingGuard(Some(decision));
+            self.set(effects, GENERATE_TIMER, self.locks.work_ms, "generating");
+        }
+    }
+
     fn generate<M: SchedulerWire>(
         &mut self,
         minute: u64,
         if_absent: bool,
         effects: &mut Effects<M>,
     ) {
+        self.generate_carrying(minute, (self.token, if_absent), effects);
+    }
+
+    fn generate_carrying<M: SchedulerWire>(
+        &mut self,
+        minute: u64,
+        (token, if_absent): (FencingToken, bool),
+        effects: &mut Effects<M>,
+    ) {
         self.runs += 1;
         self.next_id += 1;
         let invoice = InvoiceMessage::Invoice {
             minute,
-            token: self.token,
+            token,
             if_absent,
             run: self.next_id,
         };
@@ -419,8 +460,13 @@ impl<M: SchedulerWire> Protocol<M> for SchedulerInstance {
                 // The run invoices the minute its clock shows when it writes.
                 if self.pending_minute.take().is_some() {
                     let minute = local_now_us / (self.options.minute_ms * 1_000);
-                    let if_absent = self.options.mode == SchedulerMode::LeaderFencing;
-                    self.generate(minute, if_absent, effects);
+                    if let Some(decision) = self.guarded.0.take() {
+                        let carried = (FencingToken(decision.token), decision.if_absent);
+                        self.generate_carrying(minute, carried, effects);
+                    } else {
+                        let if_absent = self.options.mode == SchedulerMode::LeaderFencing;
+                        self.generate(minute, if_absent, effects);
+                    }
                 }
             }
             Input::Timer { .. } => {}
@@ -439,6 +485,7 @@ impl<M: SchedulerWire> Protocol<M> for SchedulerInstance {
             next_id: self.next_id,
             runs: self.runs,
             lock_round_trips: self.lock_round_trips,
+            job_guard: self.job_guard.clone(),
             ..fresh
         };
     }

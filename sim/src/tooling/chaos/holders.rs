@@ -50,10 +50,21 @@ pub struct HolderRun {
 
 /// Runs the holder-aimed profile for `seed` on the world and variant `options` names.
 pub fn holder_run(seed: u64, options: &LockChaosOptions) -> Result<HolderRun, String> {
+    holder_run_prepared(seed, options, &|_| {})
+}
+
+/// [`holder_run`] on a world `prepare` has set up before its first event (the lab hands it a
+/// learner's roles).
+pub fn holder_run_prepared(
+    seed: u64,
+    options: &LockChaosOptions,
+    prepare: &dyn Fn(&mut World),
+) -> Result<HolderRun, String> {
     // Worlds with no lock holders (Paxos, PBFT) aim at their own weak point.
     if let Some(aimed) = crate::worlds::registry::chaos(options.protocol).aimed {
         let scenario = aimed_scenario(seed, options, aimed)?;
         let mut run = ScenarioRun::new(scenario.clone())?;
+        prepare(run.world_mut());
         run.run_to_end();
         return Ok(HolderRun { run, scenario });
     }
@@ -72,6 +83,7 @@ pub fn holder_run(seed: u64, options: &LockChaosOptions) -> Result<HolderRun, St
     let scenario = parse_scenario(&to_toml_string(&scenario), &format!("holder seed {seed}"))
         .map_err(|error| error.to_string())?;
     let mut run = ScenarioRun::new(scenario.clone())?;
+    prepare(run.world_mut());
     let marker = options.entry().sweep.hold_marker;
     let mut striker = Striker::new(rng, layout, ttl_ms, options.fault_window_ms, marker);
     drive(&mut run, &mut striker);

@@ -16,7 +16,7 @@ use crate::tooling::scenario::fields::NodeNames;
 use crate::tooling::scenario::{Scenario, Step};
 use crate::tooling::suggest::did_you_mean;
 
-use super::search::merged;
+use super::search::{merged, Prepare};
 
 /// A violation of one invariant (or of any, `None`), or an example of a checkpoint.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -136,7 +136,20 @@ pub fn replay_goal(
     grain_ms: u64,
     horizon_ms: u64,
 ) -> Result<Option<(Met, u64)>, String> {
+    replay_goal_prepared(scenario, schedule, goal, (grain_ms, horizon_ms), &|_| {})
+}
+
+/// [`replay_goal`] on a world `prepare` has set up (as [`super::search::explore_prepared`] does);
+/// `(grain_ms, horizon_ms)` as there.
+pub fn replay_goal_prepared(
+    scenario: &Scenario,
+    schedule: &[Step],
+    goal: &Goal,
+    (grain_ms, horizon_ms): (u64, u64),
+    prepare: Prepare<'_>,
+) -> Result<Option<(Met, u64)>, String> {
     let mut run = ScenarioRun::new(merged(scenario, schedule))?;
+    prepare(run.world_mut());
     let mut watch = goal.watch(run.world());
     let mut at_ms = 0;
     loop {

@@ -51,4 +51,4 @@ mod walk;
 pub use progress::Progress;
 pub use report::{Bound, ExploreReport, Outcome};
 pub use request::ExploreRequest;
-pub use search::{explore, explore_watched};
+pub use search::{explore, explore_prepared, explore_watched, Prepare};

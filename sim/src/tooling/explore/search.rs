@@ -14,6 +14,7 @@ use super::request::ExploreRequest;
 use super::shrink::{fault_count, Judge, ShrinkReport};
 use super::symmetry::{decide, Reducer, SymmetryVerdict};
 use super::walk::{Recipe, Used};
+use crate::engine::world::World;
 use crate::tooling::runner::ScenarioRun;
 use crate::tooling::scenario::{Scenario, Step};
 use rustc_hash::FxHashSet;
@@ -43,6 +44,8 @@ pub(super) struct Search<'a> {
     pub(super) truncated: bool,
     /// Told after every walk; see [`explore_watched`].
     observer: &'a mut dyn FnMut(&Progress),
+    /// Done to every world the search builds, before its first event ([`explore_prepared`]).
+    pub(super) prepare: Prepare<'a>,
     progress: Progress,
 }
 
@@ -70,6 +73,20 @@ pub fn explore_watched(
     request: &ExploreRequest,
     observer: &mut dyn FnMut(&Progress),
 ) -> Result<ExploreReport, String> {
+    explore_prepared(scenario, request, &|_| {}, observer)
+}
+
+/// Something done to each world the search builds before it runs (the lab hands it a learner's
+/// roles), so the search, its shrinking and its replays all run the same world.
+pub type Prepare<'a> = &'a dyn Fn(&mut World);
+
+/// [`explore_watched`] on worlds that `prepare` has set up.
+pub fn explore_prepared(
+    scenario: &Scenario,
+    request: &ExploreRequest,
+    prepare: Prepare<'_>,
+    observer: &mut dyn FnMut(&Progress),
+) -> Result<ExploreReport, String> {
     request.validate(scenario)?;
     let goal = request.goal(scenario)?;
     ScenarioRun::new(scenario.clone())?;
@@ -90,6 +107,7 @@ pub fn explore_watched(
         duplicates: 0,
         truncated: false,
         observer,
+        prepare,
         progress: Progress::default(),
     };
     let found = search.levels()?;
@@ -183,6 +201,7 @@ impl Search<'_> {
                 grain_ms: self.request.grain_ms,
                 horizon_ms: self.horizon_ms,
                 max_attempts: self.request.max_shrink_attempts,
+                prepare: self.prepare,
             };
             let shrunk = judge.shrink(schedule)?;
             let report = Some(shrunk.report);

@@ -13,7 +13,8 @@
 //! no single step can go, which is what the report claims, not that no smaller schedule exists.
 
 use super::choices::kind_of;
-use super::goal::{replay_goal, Goal, Met};
+use super::goal::{replay_goal_prepared, Goal, Met};
+use super::search::Prepare;
 use crate::tooling::scenario::{Scenario, Step};
 use serde::{Deserialize, Serialize};
 
@@ -50,6 +51,8 @@ pub struct Judge<'a> {
     pub grain_ms: u64,
     pub horizon_ms: u64,
     pub max_attempts: u32,
+    /// Done to each replayed world before it runs, as the search did to its own.
+    pub prepare: Prepare<'a>,
 }
 
 /// The faults in `schedule` (drops, holds and duplicates are not).
@@ -131,12 +134,7 @@ impl Judge<'_> {
     }
 
     fn judge(&self, schedule: &[Step]) -> Result<Option<(Met, u64)>, String> {
-        replay_goal(
-            self.scenario,
-            schedule,
-            self.goal,
-            self.grain_ms,
-            self.horizon_ms,
-        )
+        let bounds = (self.grain_ms, self.horizon_ms);
+        replay_goal_prepared(self.scenario, schedule, self.goal, bounds, self.prepare)
     }
 }

@@ -82,6 +82,7 @@ impl<'a> Search<'a> {
     /// The scenario at its start, the goal watching.
     pub(super) fn root_branch(&self) -> Result<Branch<'a>, String> {
         let mut run = ScenarioRun::new(self.scenario.clone())?;
+        (self.prepare)(run.world_mut());
         // Only a checkpoint reads the trace; an invariant's checkers never do (and the digest
         // leaves the trace out), so its runs need not record one.
         if !self.goal.remembers() {
