@@ -78,7 +78,7 @@ pub fn shrink(target: Target, input: &str, failure: &Failure) -> String {
             let mut shrunk = false;
             while start < parts.len() && tries.get() < MAX_SHRINK_TRIES {
                 let end = (start + chunk).min(parts.len());
-                let candidate: String = parts[..start].concat() + &parts[end..].concat();
+                let candidate: String = parts[..start].concat() + parts[end..].concat().as_str();
                 if candidate.len() < best.len() && still_fails(&candidate) {
                     best = candidate;
                     shrunk = true;
