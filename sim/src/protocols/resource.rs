@@ -311,13 +311,7 @@ impl Resource {
             }
         }
         if self.fencing && token < self.highest_seen {
-            self.rejected += 1;
-            self.rejected_writes += u64::from(write);
-            let error = ResourceError::StaleToken {
-                presented: token,
-                highest_seen: self.highest_seen,
-            };
-            return (AccessOutcome::StaleToken, Err(error));
+            return self.refuse_stale(token, write);
         }
         self.highest_seen = self.highest_seen.max(token);
         let AccessKind::Write { value } = kind else {
@@ -333,6 +327,21 @@ impl Resource {
         self.set_balance(account, value);
         self.accepted += 1;
         (AccessOutcome::Accepted, Ok(value))
+    }
+
+    /// Fencing's refusal: a newer holder's token has been here. Counted, nothing changed.
+    fn refuse_stale(
+        &mut self,
+        token: FencingToken,
+        write: bool,
+    ) -> (AccessOutcome, Result<u64, ResourceError>) {
+        self.rejected += 1;
+        self.rejected_writes += u64::from(write);
+        let error = ResourceError::StaleToken {
+            presented: token,
+            highest_seen: self.highest_seen,
+        };
+        (AccessOutcome::StaleToken, Err(error))
     }
 
     /// A write whose key `client` has already applied: acknowledged with the current value.

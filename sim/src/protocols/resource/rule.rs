@@ -72,15 +72,7 @@ impl Resource {
         };
         let decision = rule.decide(&access);
         match decision.verdict {
-            StoreVerdict::Stale => {
-                self.rejected += 1;
-                self.rejected_writes += u64::from(write);
-                let error = ResourceError::StaleToken {
-                    presented: token,
-                    highest_seen: self.highest_seen,
-                };
-                return (AccessOutcome::StaleToken, Err(error));
-            }
+            StoreVerdict::Stale => return self.refuse_stale(token, write),
             StoreVerdict::Duplicate if write => {
                 self.highest_seen = FencingToken(decision.highest_seen);
                 self.duplicates += 1;
